@@ -1,0 +1,24 @@
+/** Opens the SQLite file with the durability settings the service promises, and applies migrations. */
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { migrate } from "drizzle-orm/bun-sqlite/migrator";
+import * as schema from "./schema.ts";
+
+export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
+
+const MIGRATIONS_DIR = join(import.meta.dir, "..", "..", "drizzle");
+
+export function openDatabase(path: string): Db {
+  mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new Database(path, { create: true, strict: true });
+  sqlite.exec("PRAGMA journal_mode = WAL");
+  // FULL: a 200 must survive a power cut, not only a process crash.
+  sqlite.exec("PRAGMA synchronous = FULL");
+  sqlite.exec("PRAGMA busy_timeout = 5000");
+  sqlite.exec("PRAGMA foreign_keys = ON");
+  const db = drizzle({ client: sqlite, schema });
+  migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  return db;
+}

@@ -1,0 +1,158 @@
+/** The drizzle schema: the single source of truth for the SQLite file. Times are ms since epoch. */
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const bytes = (name: string) => blob(name, { mode: "buffer" });
+
+/** One row per X-Upload-Id, kept after completion so a late duplicate chunk is answered without a second save. */
+export const uploads = sqliteTable("uploads", {
+  id: text("id").primaryKey(),
+  totalChunks: integer("total_chunks").notNull(),
+  receivedBytes: integer("received_bytes").notNull().default(0),
+  playerId: text("player_id"),
+  saveId: integer("save_id").references(() => saves.id, { onDelete: "set null" }),
+  completedAt: integer("completed_at"),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+export const uploadChunks = sqliteTable(
+  "upload_chunks",
+  {
+    uploadId: text("upload_id")
+      .notNull()
+      .references(() => uploads.id, { onDelete: "cascade" }),
+    chunkIndex: integer("chunk_index").notNull(),
+    size: integer("size").notNull(),
+    body: bytes("body").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.uploadId, t.chunkIndex] })],
+);
+
+export const saves = sqliteTable(
+  "saves",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    sha256: text("sha256").notNull(),
+    playerId: text("player_id").notNull(),
+    source: text("source", { enum: ["upload", "report"] }).notNull(),
+    encrypted: bytes("encrypted").notNull(),
+    size: integer("size").notNull(),
+    receivedAt: integer("received_at").notNull(),
+  },
+  (t) => [uniqueIndex("saves_sha256_unique").on(t.sha256), index("saves_player_idx").on(t.playerId, t.receivedAt)],
+);
+
+/** A report as received: its candidate bodies wait in report_candidates until the pipeline evaluates them. */
+export const reports = sqliteTable("reports", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  receivedAt: integer("received_at").notNull(),
+  shape: text("shape").notNull(),
+  entryCount: integer("entry_count").notNull(),
+  candidateCount: integer("candidate_count").notNull(),
+  emptyBodies: integer("empty_bodies").notNull(),
+  meta: text("meta", { mode: "json" }).$type<Record<string, string>>().notNull(),
+  outcome: text("outcome", { enum: ["save", "duplicate", "no_save", "empty_bodies", "partial_save"] }),
+  saveId: integer("save_id").references(() => saves.id, { onDelete: "set null" }),
+  processedAt: integer("processed_at"),
+});
+
+export const reportCandidates = sqliteTable(
+  "report_candidates",
+  {
+    reportId: integer("report_id")
+      .notNull()
+      .references(() => reports.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    entryIndex: integer("entry_index").notNull(),
+    part: text("part", { enum: ["response", "request"] }).notNull(),
+    url: text("url"),
+    body: bytes("body").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.reportId, t.seq] })],
+);
+
+export const JOB_STAGES = ["evaluate", "generate", "archive", "notify", "done"] as const;
+export type JobStage = (typeof JOB_STAGES)[number];
+export const JOB_STATES = ["pending", "running", "pending_retry", "waiting_for_key", "failed", "done"] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+/**
+ * The pipeline's queue. A job belongs to a save (generate → archive → notify) or to a report
+ * (evaluate: find the save among the candidates). `leaseId` fences a claim: only the holder may move it on.
+ */
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    saveId: integer("save_id").references(() => saves.id, { onDelete: "cascade" }),
+    reportId: integer("report_id").references(() => reports.id, { onDelete: "cascade" }),
+    stage: text("stage", { enum: JOB_STAGES }).notNull(),
+    state: text("state", { enum: JOB_STATES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    runAt: integer("run_at").notNull(),
+    leaseId: text("lease_id"),
+    leaseExpiresAt: integer("lease_expires_at"),
+    notify: integer("notify", { mode: "boolean" }).notNull().default(true),
+    lastError: text("last_error"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("jobs_save_unique").on(t.saveId),
+    uniqueIndex("jobs_report_unique").on(t.reportId),
+    index("jobs_claim_idx").on(t.state, t.runAt),
+  ],
+);
+
+/** Files made by the generate stage, held here until the archive has them. */
+export const saveOutputs = sqliteTable(
+  "save_outputs",
+  {
+    saveId: integer("save_id")
+      .notNull()
+      .references(() => saves.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    body: bytes("body").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.saveId, t.name] })],
+);
+
+export const archives = sqliteTable(
+  "archives",
+  {
+    saveId: integer("save_id")
+      .primaryKey()
+      .references(() => saves.id, { onDelete: "cascade" }),
+    playerId: text("player_id").notNull(),
+    /** Relative to DATA_DIR/archive, e.g. by-id/123/20261123_061500 */
+    relPath: text("rel_path").notNull(),
+    /** Unguessable id that names the archive in /maps/<token>/<file>.png */
+    token: text("token").notNull(),
+    files: text("files", { mode: "json" }).$type<string[]>().notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("archives_token_unique").on(t.token), uniqueIndex("archives_path_unique").on(t.relPath)],
+);
+
+export const DELIVERY_STATES = ["pending", "sent", "failed", "skipped"] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+
+export const deliveries = sqliteTable(
+  "deliveries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    saveId: integer("save_id")
+      .notNull()
+      .references(() => saves.id, { onDelete: "cascade" }),
+    channel: text("channel").notNull(),
+    /** "default" or a Bark alias: never a secret. */
+    target: text("target").notNull(),
+    state: text("state", { enum: DELIVERY_STATES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at").notNull(),
+    lastError: text("last_error"),
+    sentAt: integer("sent_at"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("deliveries_unique").on(t.saveId, t.channel, t.target)],
+);

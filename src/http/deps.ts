@@ -1,0 +1,9 @@
+import type { Config } from "../config.ts";
+import type { Db } from "../db/open.ts";
+
+/** What the routes need: the store, the configuration, and a way to wake the pipeline after a commit. */
+export interface HttpDeps {
+  db: Db;
+  config: Config;
+  wakePipeline: () => void;
+}

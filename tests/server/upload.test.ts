@@ -1,0 +1,216 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHash, randomBytes } from "node:crypto";
+import { startServer, type RunningServer } from "../helpers/server.ts";
+
+const MIB = 1024 * 1024;
+const PLAYER = "7488393821744390161";
+const ORIGINAL_URL = `https://game.example/api/user/${PLAYER}/mysekai?isForceAllReloadOnlyMysekai=True&secret=abc`;
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer({ env: { UPLOAD_TTL_MINUTES: "0.01" } });
+});
+afterAll(async () => {
+  await server.stop();
+  server.cleanup();
+});
+
+let counter = 0;
+const newId = () => `up-${Date.now().toString(36)}-${counter++}`;
+
+function post(body: Uint8Array, headers: Record<string, string>) {
+  return fetch(`${server.url}/uploadSaveData`, { method: "POST", body, headers });
+}
+
+function chunkHeaders(id: string, index: number, total: number, extra: Record<string, string> = {}) {
+  return { "X-Upload-Id": id, "X-Chunk-Index": String(index), "X-Total-Chunks": String(total), ...extra };
+}
+
+async function expectStatus(response: Response, status: number, text?: RegExp) {
+  const body = await response.text();
+  expect({ status: response.status, body }).toMatchObject({ status });
+  if (text) expect(body).toMatch(text);
+}
+
+function sha(bytes: Uint8Array) {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+function saveRow(hash: string) {
+  const db = server.openDb();
+  try {
+    return db.query("SELECT id, player_id, source, size, sha256, typeof(player_id) AS t FROM saves WHERE sha256 = ?").get(hash) as
+      | { id: number; player_id: string; source: string; size: number; sha256: string; t: string }
+      | null;
+  } finally {
+    db.close();
+  }
+}
+
+function count(sql: string, ...params: (string | number)[]) {
+  const db = server.openDb();
+  try {
+    return (db.query(sql).get(...params) as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+describe("single POST", () => {
+  test("200 OK and the save and its job are committed in SQLite", async () => {
+    const body = randomBytes(200 * 1024);
+    await expectStatus(await post(body, chunkHeaders(newId(), 0, 1, { "X-Original-Url": ORIGINAL_URL })), 200, /^OK$/);
+    const row = saveRow(sha(body));
+    expect(row).toMatchObject({ player_id: PLAYER, t: "text", source: "upload", size: body.byteLength });
+    expect(count("SELECT count(*) AS n FROM jobs WHERE save_id = ?", row!.id)).toBe(1);
+  });
+
+  test("the player id is unknown without X-Original-Url or when the segment is not digits", async () => {
+    const a = randomBytes(1000);
+    const b = randomBytes(1000);
+    await expectStatus(await post(a, chunkHeaders(newId(), 0, 1)), 200);
+    await expectStatus(await post(b, chunkHeaders(newId(), 0, 1, { "X-Original-Url": "https://x/api/user/abc/mysekai" })), 200);
+    expect(saveRow(sha(a))?.player_id).toBe("unknown");
+    expect(saveRow(sha(b))?.player_id).toBe("unknown");
+  });
+
+  test("logs name the upload and player but never the full URL or the body", async () => {
+    const id = newId();
+    await expectStatus(await post(randomBytes(512), chunkHeaders(id, 0, 1, { "X-Original-Url": ORIGINAL_URL })), 200);
+    const line = server.output().split("\n").find((l) => l.includes(`upload=${id}`));
+    expect(line).toMatch(/^\[UPLOAD\] save stored .*chunk=1\/1 .*player=7488393821744390161 save=\d+/);
+    expect(server.output()).not.toContain("secret=abc");
+    expect(server.output()).not.toContain("game.example");
+  });
+});
+
+describe("header rules (contract error table at its boundaries)", () => {
+  const cases: [string, Record<string, string>, number, RegExp][] = [
+    ["missing X-Upload-Id", { "X-Chunk-Index": "0", "X-Total-Chunks": "1" }, 400, /X-Upload-Id is required/],
+    ["65-char id", chunkHeaders("a".repeat(65), 0, 1), 400, /X-Upload-Id must match/],
+    ["id with a dot", chunkHeaders("bad.id", 0, 1), 400, /X-Upload-Id must match/],
+    ["missing X-Total-Chunks", { "X-Upload-Id": "x1", "X-Chunk-Index": "0" }, 400, /X-Total-Chunks is required/],
+    ["11 chunks", chunkHeaders("x2", 0, 11), 400, /X-Total-Chunks must be 1\.\.10/],
+    ["0 chunks", chunkHeaders("x3", 0, 0), 400, /X-Total-Chunks must be 1\.\.10/],
+    ["total not an integer", chunkHeaders("x4", 0, 1, { "X-Total-Chunks": "2.5" }), 400, /X-Total-Chunks must be an integer/],
+    ["missing X-Chunk-Index", { "X-Upload-Id": "x5", "X-Total-Chunks": "1" }, 400, /X-Chunk-Index is required/],
+    ["index equal to total", chunkHeaders("x6", 3, 3), 400, /X-Chunk-Index must be 0\.\.2/],
+    ["negative index", chunkHeaders("x7", -1, 3), 400, /X-Chunk-Index must be 0\.\.2/],
+    ["index not an integer", chunkHeaders("x8", 0, 2, { "X-Chunk-Index": "one" }), 400, /X-Chunk-Index must be an integer/],
+  ];
+  for (const [name, headers, status, reason] of cases) {
+    test(`${name} → ${status}`, async () => {
+      await expectStatus(await post(randomBytes(16), headers), status, reason);
+    });
+  }
+
+  test("64-char id, 10 chunks and index 9 are accepted", async () => {
+    const id = "b".repeat(64);
+    await expectStatus(await post(randomBytes(16), chunkHeaders(id, 9, 10)), 200, /^OK$/);
+    expect(count("SELECT count(*) AS n FROM upload_chunks WHERE upload_id = ?", id)).toBe(1);
+  });
+
+  test("an empty body is refused", async () => {
+    await expectStatus(await post(new Uint8Array(0), chunkHeaders(newId(), 0, 1)), 400, /body is empty/);
+  });
+});
+
+describe("size limits", () => {
+  test("a chunk of exactly 1,048,576 bytes is accepted", async () => {
+    const body = randomBytes(MIB);
+    await expectStatus(await post(body, chunkHeaders(newId(), 0, 1)), 200);
+    expect(saveRow(sha(body))?.size).toBe(MIB);
+  });
+
+  test("a chunk of 1,048,577 bytes is 413", async () => {
+    const before = count("SELECT count(*) AS n FROM saves");
+    await expectStatus(await post(randomBytes(MIB + 1), chunkHeaders(newId(), 0, 1)), 413, /chunk exceeds 1048576 bytes/);
+    expect(count("SELECT count(*) AS n FROM saves")).toBe(before);
+  });
+
+  test("chunks adding up to 1,048,577 bytes are 413; up to 1,048,576 they complete", async () => {
+    const id = newId();
+    await expectStatus(await post(randomBytes(MIB / 2), chunkHeaders(id, 0, 2)), 200);
+    await expectStatus(await post(randomBytes(MIB / 2 + 1), chunkHeaders(id, 1, 2)), 413, /upload exceeds 1048576 bytes in total/);
+    const last = randomBytes(MIB / 2);
+    await expectStatus(await post(last, chunkHeaders(id, 1, 2)), 200);
+    expect(count("SELECT count(*) AS n FROM saves WHERE size = ?", MIB)).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("chunked uploads", () => {
+  test("out-of-order chunks merge in index order", async () => {
+    const save = randomBytes(300 * 1024);
+    const parts = [save.subarray(0, 100_000), save.subarray(100_000, 200_000), save.subarray(200_000)];
+    const id = newId();
+    for (const index of [2, 0, 1]) {
+      await expectStatus(await post(parts[index]!, chunkHeaders(id, index, 3, { "X-Original-Url": ORIGINAL_URL })), 200);
+    }
+    expect(saveRow(sha(save))).toMatchObject({ player_id: PLAYER, size: save.byteLength });
+    expect(count("SELECT count(*) AS n FROM upload_chunks WHERE upload_id = ?", id)).toBe(0);
+  });
+
+  test("a resent chunk replaces the earlier bytes and is counted once", async () => {
+    const id = newId();
+    await expectStatus(await post(randomBytes(700_000), chunkHeaders(id, 0, 2)), 200);
+    const first = randomBytes(500_000);
+    const second = randomBytes(500_000);
+    await expectStatus(await post(first, chunkHeaders(id, 0, 2)), 200);
+    await expectStatus(await post(second, chunkHeaders(id, 1, 2)), 200);
+    expect(saveRow(sha(Buffer.concat([first, second])))?.size).toBe(1_000_000);
+  });
+
+  test("a later chunk with another total is 400", async () => {
+    const id = newId();
+    await expectStatus(await post(randomBytes(10), chunkHeaders(id, 0, 3)), 200);
+    await expectStatus(await post(randomBytes(10), chunkHeaders(id, 1, 4)), 400, /X-Total-Chunks must stay 3/);
+  });
+
+  test("a chunk for a completed upload is 200 and creates nothing", async () => {
+    const id = newId();
+    await expectStatus(await post(randomBytes(1000), chunkHeaders(id, 0, 1)), 200);
+    const saves = count("SELECT count(*) AS n FROM saves");
+    await expectStatus(await post(randomBytes(1000), chunkHeaders(id, 0, 1)), 200, /^OK$/);
+    expect(count("SELECT count(*) AS n FROM saves")).toBe(saves);
+  });
+
+  test("the same body under another upload id is one save and one job", async () => {
+    const body = randomBytes(50_000);
+    await expectStatus(await post(body, chunkHeaders(newId(), 0, 1)), 200);
+    await expectStatus(await post(body, chunkHeaders(newId(), 0, 1)), 200, /^OK$/);
+    const row = saveRow(sha(body))!;
+    expect(count("SELECT count(*) AS n FROM saves WHERE sha256 = ?", row.sha256)).toBe(1);
+    expect(count("SELECT count(*) AS n FROM jobs WHERE save_id = ?", row.id)).toBe(1);
+  });
+
+  test("an upload left incomplete past UPLOAD_TTL_MINUTES is deleted with its chunks", async () => {
+    const id = newId();
+    await expectStatus(await post(randomBytes(1000), chunkHeaders(id, 0, 2)), 200);
+    expect(count("SELECT count(*) AS n FROM upload_chunks WHERE upload_id = ?", id)).toBe(1);
+    await Bun.sleep(1500);
+    expect(count("SELECT count(*) AS n FROM uploads WHERE id = ?", id)).toBe(0);
+    expect(count("SELECT count(*) AS n FROM upload_chunks WHERE upload_id = ?", id)).toBe(0);
+  });
+});
+
+describe("concurrency", () => {
+  test("many chunked uploads at once, chunks interleaved, all complete intact", async () => {
+    const uploads = Array.from({ length: 12 }, () => ({ id: newId(), body: randomBytes(120_000) }));
+    const requests = uploads.flatMap(({ id, body }) =>
+      [0, 1, 2].map((index) => () => post(body.subarray(index * 40_000, (index + 1) * 40_000), chunkHeaders(id, index, 3))),
+    );
+    requests.sort(() => Math.random() - 0.5);
+    const responses = await Promise.all(requests.map((send) => send()));
+    expect(responses.map((r) => r.status)).toEqual(requests.map(() => 200));
+    for (const { body } of uploads) expect(saveRow(sha(body))?.size).toBe(120_000);
+  });
+
+  test("the same chunk of one upload sent concurrently still yields one save", async () => {
+    const id = newId();
+    const body = randomBytes(60_000);
+    const sends = [0, 1, 0, 1, 0, 1].map((index) => post(body.subarray(index * 30_000, (index + 1) * 30_000), chunkHeaders(id, index, 2)));
+    const responses = await Promise.all(sends);
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(count("SELECT count(*) AS n FROM saves WHERE sha256 = ?", sha(body))).toBe(1);
+  });
+});
