@@ -1,0 +1,25 @@
+/** Public API of the save module: key configuration, decryption, decoding, the typed model, samples. */
+export * from "./model.ts";
+export * from "./player-id.ts";
+export { KeyConfigError, parseAesIv, parseAesKey, parseKeyMaterial, parseKeyPairs, splitKeyEntry } from "./keys.ts";
+export type { KeyEnv, KeyPair } from "./keys.ts";
+export { AES_BLOCK_SIZE, AesDecryptError, decryptAesCbc, encryptAesCbc } from "./aes.ts";
+export type { AesFailure } from "./aes.ts";
+export { MsgpackDecodeError, decodeMsgpack, normaliseBigInt } from "./msgpack.ts";
+export { DROP_PRESENT_STATUS, FIXTURE_PRESENT_STATUS, toMySekaiSave } from "./parse.ts";
+export { REFRESH_PERIOD_MS, readWeather } from "./weather.ts";
+export { INVALID_REASONS, openSave } from "./open.ts";
+export type { OpenedSave } from "./open.ts";
+export {
+  SAMPLE_DEFAULT_NOW,
+  SAMPLE_DEFAULT_SITES,
+  SAMPLE_MUSIC_RECORD_DROP_ID,
+  SAMPLE_USER_ID,
+  encodeSample,
+  makeEncryptedSample,
+  makeSampleSave,
+  randomKeyPair,
+} from "./sample.ts";
+export type { RandomKeyPair, SampleOptions } from "./sample.ts";
+export { seededRandom } from "./sample-random.ts";
+export type { Random } from "./sample-random.ts";

@@ -1,0 +1,57 @@
+/** Encrypted body → typed save, trying every configured key pair. Never throws on bad input. */
+import { AES_BLOCK_SIZE, AesDecryptError, decryptAesCbc } from "./aes.ts";
+import type { KeyPair } from "./keys.ts";
+import type { MySekaiSave } from "./model.ts";
+import { MsgpackDecodeError, decodeMsgpack } from "./msgpack.ts";
+import { toMySekaiSave } from "./parse.ts";
+
+export type OpenedSave =
+  | { kind: "save"; save: MySekaiSave; keyLabel: string }
+  | { kind: "partial"; save: MySekaiSave; keyLabel: string }
+  | { kind: "invalid"; reason: string };
+
+export const INVALID_REASONS = {
+  noKey: "no AES key configured",
+  empty: "empty body",
+  badLength: "body length is not a multiple of 16 bytes (truncated?)",
+  badPadding: "does not decrypt under any configured key (bad padding)",
+  notMsgpack: "decrypted but is not MessagePack",
+  notSave: "MessagePack but not a MySekai save (no updatedResources.userMysekaiHarvestMaps)",
+} as const;
+
+/** How far an attempt got; when every key fails, the furthest attempt explains the failure best. */
+const PROGRESS = { badPadding: 0, notMsgpack: 1, notSave: 2 } as const;
+type Failure = keyof typeof PROGRESS;
+
+function tryKey(encrypted: Uint8Array, pair: KeyPair): MySekaiSave | Failure {
+  let plain: Uint8Array;
+  try {
+    plain = decryptAesCbc(encrypted, pair.key, pair.iv);
+  } catch (error) {
+    if (error instanceof AesDecryptError) return "badPadding";
+    throw error;
+  }
+  let decoded: unknown;
+  try {
+    decoded = decodeMsgpack(plain);
+  } catch (error) {
+    if (error instanceof MsgpackDecodeError) return "notMsgpack";
+    throw error;
+  }
+  return toMySekaiSave(decoded) ?? "notSave";
+}
+
+export function openSave(encrypted: Uint8Array, keys: readonly KeyPair[]): OpenedSave {
+  if (keys.length === 0) return { kind: "invalid", reason: INVALID_REASONS.noKey };
+  if (encrypted.length === 0) return { kind: "invalid", reason: INVALID_REASONS.empty };
+  if (encrypted.length % AES_BLOCK_SIZE !== 0) return { kind: "invalid", reason: INVALID_REASONS.badLength };
+  let furthest: Failure = "badPadding";
+  for (const pair of keys) {
+    const outcome = tryKey(encrypted, pair);
+    if (typeof outcome !== "string") {
+      return { kind: outcome.hasHarvestMaps ? "save" : "partial", save: outcome, keyLabel: pair.label };
+    }
+    if (PROGRESS[outcome] > PROGRESS[furthest]) furthest = outcome;
+  }
+  return { kind: "invalid", reason: INVALID_REASONS[furthest] };
+}

@@ -1,0 +1,117 @@
+/**
+ * From a decoded MessagePack tree to the typed MySekaiSave.
+ *
+ * "Is a save" = a map whose `updatedResources.userMysekaiHarvestMaps` is an array. An empty array is a
+ * partial refresh: still parsed, with hasHarvestMaps=false.
+ *
+ * Records that cannot be read (wrong types, non-finite numbers, missing required fields) are skipped,
+ * never thrown (number rules in coerce.ts). Required and optional fields:
+ * - harvest map: mysekaiSiteId; missing fixture/drop arrays count as empty.
+ * - fixture: mysekaiSiteHarvestFixtureId, positionX, positionZ, userMysekaiSiteHarvestFixtureStatus;
+ *   hp optional (0). harvested = status is anything but "spawned".
+ * - drop: resourceType, resourceId, positionX, positionZ, mysekaiSiteHarvestResourceDropStatus;
+ *   quantity optional (1, must be >= 1 when given), seq optional (0).
+ *   harvested = status is anything but "before_drop".
+ * - music record: mysekaiMusicRecordId; duplicates dropped, save order kept.
+ * `now` is `updatedResources.now`, else the top-level `now`, else null.
+ */
+import type { HarvestFixture, MySekaiSave, ResourceDrop, SiteHarvest } from "./model.ts";
+import {
+  asArray,
+  asRecord,
+  readCoordinate,
+  readInteger,
+  readOptionalInteger,
+  readString,
+  type RecordValue,
+} from "./coerce.ts";
+import { readWeather } from "./weather.ts";
+
+export const FIXTURE_PRESENT_STATUS = "spawned";
+export const DROP_PRESENT_STATUS = "before_drop";
+
+function readFixture(value: unknown): HarvestFixture | null {
+  const row = asRecord(value);
+  if (row === null) return null;
+  const fixtureId = readInteger(row.mysekaiSiteHarvestFixtureId);
+  const positionX = readCoordinate(row.positionX);
+  const positionZ = readCoordinate(row.positionZ);
+  const status = readString(row.userMysekaiSiteHarvestFixtureStatus);
+  const hp = readOptionalInteger(row.hp, 0);
+  if (fixtureId === null || positionX === null || positionZ === null || status === null || hp === null) return null;
+  return { fixtureId, positionX, positionZ, hp, harvested: status !== FIXTURE_PRESENT_STATUS };
+}
+
+function readDrop(value: unknown): ResourceDrop | null {
+  const row = asRecord(value);
+  if (row === null) return null;
+  const resourceType = readString(row.resourceType);
+  const resourceId = readInteger(row.resourceId);
+  const positionX = readCoordinate(row.positionX);
+  const positionZ = readCoordinate(row.positionZ);
+  const status = readString(row.mysekaiSiteHarvestResourceDropStatus);
+  const quantity = readOptionalInteger(row.quantity, 1);
+  const seq = readOptionalInteger(row.seq, 0);
+  if (resourceType === null || resourceId === null || status === null) return null;
+  if (positionX === null || positionZ === null || seq === null || quantity === null || quantity < 1) return null;
+  return {
+    resourceType,
+    resourceId,
+    positionX,
+    positionZ,
+    quantity,
+    seq,
+    status,
+    harvested: status !== DROP_PRESENT_STATUS,
+  };
+}
+
+function readList<T>(value: unknown, readOne: (item: unknown) => T | null): T[] {
+  const out: T[] = [];
+  for (const item of asArray(value) ?? []) {
+    const parsed = readOne(item);
+    if (parsed !== null) out.push(parsed);
+  }
+  return out;
+}
+
+function readSite(value: unknown): SiteHarvest | null {
+  const row = asRecord(value);
+  if (row === null) return null;
+  const siteId = readInteger(row.mysekaiSiteId);
+  if (siteId === null) return null;
+  return {
+    siteId,
+    fixtures: readList(row.userMysekaiSiteHarvestFixtures, readFixture),
+    drops: readList(row.userMysekaiSiteHarvestResourceDrops, readDrop),
+  };
+}
+
+function readMusicRecordIds(value: unknown): number[] {
+  const ids = new Set<number>();
+  for (const item of asArray(value) ?? []) {
+    const id = readInteger(asRecord(item)?.mysekaiMusicRecordId);
+    if (id !== null) ids.add(id);
+  }
+  return [...ids];
+}
+
+function readNow(top: RecordValue, updated: RecordValue): number | null {
+  return readInteger(updated.now) ?? readInteger(top.now);
+}
+
+/** The typed save, or null when `decoded` is not a MySekai save. Never throws. */
+export function toMySekaiSave(decoded: unknown): MySekaiSave | null {
+  const top = asRecord(decoded);
+  const updated = asRecord(top?.updatedResources);
+  if (top === null || updated === null) return null;
+  const harvestMaps = asArray(updated.userMysekaiHarvestMaps);
+  if (harvestMaps === null) return null;
+  return {
+    now: readNow(top, updated),
+    sites: readList(harvestMaps, readSite),
+    hasHarvestMaps: harvestMaps.length > 0,
+    ownedMusicRecordIds: readMusicRecordIds(updated.userMysekaiMusicRecords ?? top.userMysekaiMusicRecords),
+    weather: readWeather(top.mysekaiPhenomenaSchedules ?? updated.mysekaiPhenomenaSchedules),
+  };
+}
