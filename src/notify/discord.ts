@@ -1,0 +1,52 @@
+/**
+ * Discord webhook: multipart `payload_json` (content + attachments) with the PNGs as `files[n]`,
+ * at most 10 files per message; the text goes with the first message only.
+ */
+import { balancedChunks, fullText, truncateText, type PushMessage } from "./message.ts";
+import { DEFAULT_TIMEOUT_MS, excerpt, failUnlessOk, secondsToMs, send, type HttpContext } from "./http.ts";
+
+export interface DiscordOptions {
+  /** https://discord.com/api/webhooks/<id>/<token>: a secret as a whole. */
+  webhookUrl: string;
+  timeoutMs?: number;
+}
+
+export const DISCORD_CONTENT_LIMIT = 2000;
+export const DISCORD_FILE_LIMIT = 10;
+
+export async function sendDiscord(message: PushMessage, options: DiscordOptions): Promise<void> {
+  const ctx: HttpContext = {
+    channel: "discord",
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    secrets: [options.webhookUrl],
+  };
+  const content = truncateText(fullText(message), DISCORD_CONTENT_LIMIT);
+  const batches = balancedChunks(message.images, DISCORD_FILE_LIMIT);
+  if (batches.length === 0) batches.push([]);
+  let first = true;
+  for (const batch of batches) {
+    const form = new FormData();
+    const payload = {
+      ...(first ? { content } : {}),
+      attachments: batch.map((image, i) => ({ id: i, filename: image.name })),
+    };
+    form.append("payload_json", JSON.stringify(payload));
+    batch.forEach((image, i) => {
+      form.append(`files[${i}]`, new Blob([image.png as Uint8Array<ArrayBuffer>], { type: "image/png" }), image.name);
+    });
+    await post(options.webhookUrl, form, ctx);
+    first = false;
+  }
+}
+
+async function post(webhookUrl: string, form: FormData, ctx: HttpContext): Promise<void> {
+  // wait=true makes Discord validate the message before answering, so errors reach us.
+  const url = webhookUrl.includes("?") ? `${webhookUrl}&wait=true` : `${webhookUrl}?wait=true`;
+  const reply = await send(url, { method: "POST", body: form }, ctx);
+  const body = (typeof reply.json === "object" && reply.json !== null ? reply.json : {}) as {
+    message?: unknown;
+    retry_after?: unknown;
+  };
+  const detail = typeof body.message === "string" ? body.message : excerpt(reply.text);
+  failUnlessOk(ctx, reply, detail, secondsToMs(body.retry_after));
+}

@@ -1,0 +1,59 @@
+/** What the pipeline hands to every push channel for one save. Channels only read it. */
+export interface PushImage {
+  /** File name as archived: `site_5.png`, `overview.png`. */
+  name: string;
+  png: Uint8Array;
+  /**
+   * Where the image can be fetched by a phone (Bark) or a webhook consumer; null when the images are not
+   * served. A relative URL is resolved against the Bark image base by the Bark channel.
+   */
+  url: string | null;
+}
+
+export interface PushMessage {
+  /** Game player id: up to 19 digits, always a string. */
+  playerId: string;
+  saveId: number;
+  capturedAt: Date;
+  title: string;
+  /** Human text (the contents of rare_resources.txt). */
+  summaryText: string;
+  /** The summary.json object, passed through untouched to machine consumers (webhook). */
+  summary: unknown;
+  images: PushImage[];
+}
+
+/** The text most channels show: title, then the rare-resource summary. */
+export function fullText(message: PushMessage): string {
+  const body = message.summaryText.trim();
+  return body === "" ? message.title : `${message.title}\n${body}`;
+}
+
+/**
+ * Cuts `text` to at most `limit` UTF-16 code units (what JS `.length`, Discord and Telegram count),
+ * ending with "…" when cut, and never splitting a surrogate pair.
+ */
+export function truncateText(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  if (limit <= 0) return "";
+  let end = limit - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end).trimEnd()}…`;
+}
+
+/** Splits `items` into consecutive chunks of at most `size`, balanced so no chunk is tiny (11 → 6 + 5). */
+export function balancedChunks<T>(items: readonly T[], size: number): T[][] {
+  if (items.length === 0) return [];
+  const count = Math.ceil(items.length / size);
+  const base = Math.floor(items.length / count);
+  const extra = items.length % count;
+  const chunks: T[][] = [];
+  let start = 0;
+  for (let i = 0; i < count; i++) {
+    const length = base + (i < extra ? 1 : 0);
+    chunks.push(items.slice(start, start + length));
+    start += length;
+  }
+  return chunks;
+}

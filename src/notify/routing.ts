@@ -1,0 +1,148 @@
+/**
+ * Per-player routing, compatible with MySekaiMapper's files:
+ *   push_map.json: { "<playerId>": route }   bark_map.json: { "<alias>": "<Bark device key>" }
+ * A route is "telegram" (or "tg"), "none", a Bark alias, "discord", "onebot", "webhook", several of
+ * those joined by "+" ("alias+tg"), or a list of such strings. Channel words are case-insensitive and
+ * win over a Bark alias of the same name (validateRouting warns about such aliases).
+ */
+
+export const CHANNELS = ["telegram", "bark", "discord", "onebot", "webhook"] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+export interface ChannelTarget {
+  channel: Channel;
+  /** "default" for single-destination channels, the Bark alias for bark. */
+  target: string;
+  /** Set when the target cannot be delivered to (unknown Bark alias): record a skipped delivery. */
+  problem?: string;
+}
+
+export interface Routing {
+  /** Player id → targets, already resolved against bark_map.json. */
+  players: Map<string, ChannelTarget[]>;
+  /** Bark alias → device key. */
+  barkKeys: Record<string, string>;
+}
+
+const KEYWORDS: Record<string, Channel | "none"> = {
+  telegram: "telegram",
+  tg: "telegram",
+  discord: "discord",
+  onebot: "onebot",
+  webhook: "webhook",
+  none: "none",
+};
+
+function targetsForWord(word: string, barkKeys: Record<string, string>): ChannelTarget[] {
+  const keyword = KEYWORDS[word.toLowerCase()];
+  if (keyword === "none") return [];
+  if (keyword !== undefined) return [{ channel: keyword, target: "default" }];
+  if (Object.hasOwn(barkKeys, word)) return [{ channel: "bark", target: word }];
+  return [{ channel: "bark", target: word, problem: `Bark alias "${word}" is not in bark_map.json` }];
+}
+
+function dedupe(targets: ChannelTarget[]): ChannelTarget[] {
+  const seen = new Set<string>();
+  return targets.filter((t) => {
+    const key = `${t.channel}\u0000${t.target}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Parses one route string ("telegram", "alias+tg", "none" ...) into deduplicated targets. */
+export function parseRoute(spec: string, barkKeys: Record<string, string>): ChannelTarget[] {
+  const whole = spec.trim();
+  if (whole === "") return [];
+  // An alias that itself contains "+" is honoured before splitting.
+  if (Object.hasOwn(barkKeys, whole) && KEYWORDS[whole.toLowerCase()] === undefined) {
+    return [{ channel: "bark", target: whole }];
+  }
+  const parts = whole.split("+").map((p) => p.trim()).filter((p) => p !== "");
+  return dedupe(parts.flatMap((part) => targetsForWord(part, barkKeys)));
+}
+
+function parseJsonObject(text: string, file: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${file}: not valid JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new Error(`${file}: must be a JSON object`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function routeValueToSpecs(value: unknown, file: string, playerId: string): string[] {
+  const one = (v: unknown): string => {
+    if (typeof v === "string") return v;
+    // Some hand-written files use a bare number as an alias; treat it as its text.
+    if (typeof v === "number" && Number.isFinite(v)) return String(v);
+    throw new Error(`${file}: player "${playerId}" has a route of type ${v === null ? "null" : typeof v}; expected a string or a list of strings`);
+  };
+  return Array.isArray(value) ? value.map(one) : [one(value)];
+}
+
+export interface RoutingFileNames {
+  pushMap: string;
+  barkMap: string;
+}
+
+/** Parses both files (null = file absent). Throws an Error naming the file on bad JSON or shapes. */
+export function parseRoutingFiles(
+  pushMapJson: string | null,
+  barkMapJson: string | null,
+  names: RoutingFileNames = { pushMap: "push_map.json", barkMap: "bark_map.json" },
+): Routing {
+  const barkKeys: Record<string, string> = {};
+  if (barkMapJson !== null) {
+    for (const [alias, key] of Object.entries(parseJsonObject(barkMapJson, names.barkMap))) {
+      if (typeof key !== "string" || key.trim() === "") {
+        throw new Error(`${names.barkMap}: alias "${alias}" must map to a non-empty device key string`);
+      }
+      barkKeys[alias] = key.trim();
+    }
+  }
+  const players = new Map<string, ChannelTarget[]>();
+  if (pushMapJson !== null) {
+    for (const [rawId, value] of Object.entries(parseJsonObject(pushMapJson, names.pushMap))) {
+      const playerId = rawId.trim();
+      const specs = routeValueToSpecs(value, names.pushMap, playerId);
+      players.set(playerId, dedupe(specs.flatMap((spec) => parseRoute(spec, barkKeys))));
+    }
+  }
+  return { players, barkKeys };
+}
+
+/** Targets for one player: its push_map.json entry, else `defaultRoute` (NOTIFY_DEFAULT grammar). */
+export function routeFor(routing: Routing, playerId: string, defaultRoute: string): ChannelTarget[] {
+  const listed = routing.players.get(playerId);
+  return (listed ?? parseRoute(defaultRoute, routing.barkKeys)).map((t) => ({ ...t }));
+}
+
+/** Start-up warnings: routes to channels that are not configured, unknown aliases, shadowed aliases. */
+export function validateRouting(routing: Routing, configured: Set<Channel>, defaultRoute?: string): string[] {
+  const warnings: string[] = [];
+  const byChannel = new Map<Channel, string[]>();
+  const sources: [string, ChannelTarget[]][] = [...routing.players];
+  if (defaultRoute !== undefined) sources.push(["(default route)", parseRoute(defaultRoute, routing.barkKeys)]);
+  for (const [who, targets] of sources) {
+    for (const t of targets) {
+      if (t.problem !== undefined) warnings.push(`${who}: ${t.problem}`);
+      if (!configured.has(t.channel)) byChannel.set(t.channel, [...(byChannel.get(t.channel) ?? []), who]);
+    }
+  }
+  for (const [channel, who] of byChannel) {
+    const shown = who.slice(0, 5).join(", ") + (who.length > 5 ? `, … (${who.length} in all)` : "");
+    warnings.push(`routes to ${channel} for ${shown}, but ${channel} is not configured`);
+  }
+  for (const alias of Object.keys(routing.barkKeys)) {
+    if (KEYWORDS[alias.toLowerCase()] !== undefined) {
+      warnings.push(`bark_map.json: alias "${alias}" is also a channel word and can never be routed to`);
+    }
+  }
+  return warnings;
+}
