@@ -1,5 +1,6 @@
 /** Every environment variable the service reads, parsed and validated in one place. */
 import { join, resolve } from "node:path";
+import { KeyConfigError, parseKeyPairs, type KeyPair } from "./save/keys.ts";
 
 export const MIB = 1024 * 1024;
 export const UPLOAD_PATHS = ["/uploadSaveData", "/uploadMySekai"] as const;
@@ -20,7 +21,10 @@ export interface Config {
     maxDecodedBytes: number;
     token: string | null;
   };
-  aes: { key?: string; iv?: string; keys?: string };
+  /** Decryption key pairs in the order they are tried; empty = saves wait for keys. */
+  keys: KeyPair[];
+  /** The raw AES_* texts, kept only to redact them. */
+  keyTexts: string[];
   pipeline: {
     concurrency: number;
     pollMs: number;
@@ -169,7 +173,11 @@ export function loadConfig(env: Env = process.env): Config {
       maxDecodedBytes: Math.round(number(env, "REPORT_MAX_DECOMPRESSED_SIZE", reportMaxMb * 4, 0.001, 256, false) * MIB),
       token: text(env, "REPORT_TOKEN"),
     },
-    aes: { key: text(env, "AES_KEY") ?? undefined, iv: text(env, "AES_IV") ?? undefined, keys: text(env, "AES_KEYS") ?? undefined },
+    keys: keyPairs(env),
+    keyTexts: ["AES_KEY", "AES_IV", "AES_KEYS"]
+      .flatMap((name) => env[name]?.split(/[,:]/) ?? [])
+      .map((part) => part.trim())
+      .filter((part) => part !== "hex" && part !== "base64"),
     pipeline: {
       concurrency: number(env, "PIPELINE_CONCURRENCY", 2, 1, 16),
       pollMs: number(env, "PIPELINE_POLL_MS", 1000, 10, 600_000),
@@ -188,6 +196,15 @@ export function loadConfig(env: Env = process.env): Config {
   };
 }
 
+function keyPairs(env: Env): KeyPair[] {
+  try {
+    return parseKeyPairs({ AES_KEY: env.AES_KEY, AES_IV: env.AES_IV, AES_KEYS: env.AES_KEYS });
+  } catch (error) {
+    if (error instanceof KeyConfigError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
 function backoff(env: Env): number[] {
   const raw = text(env, "JOB_BACKOFF_MS");
   if (raw === null) return [2_000, 10_000, 60_000, 300_000, 1_800_000];
@@ -196,4 +213,18 @@ function backoff(env: Env): number[] {
     throw new ConfigError("JOB_BACKOFF_MS must be a comma-separated list of whole milliseconds, e.g. 2000,10000,60000");
   }
   return steps;
+}
+
+/** Every configured secret, for redaction of error text before it reaches a log or the database. */
+export function secretsOf(config: Config): string[] {
+  const { notify, report } = config;
+  return [
+    ...config.keyTexts,
+    report.token,
+    notify.telegram?.botToken,
+    notify.discord?.webhookUrl,
+    notify.onebot?.token,
+    notify.webhook?.url,
+    notify.webhook?.secret,
+  ].filter((secret): secret is string => typeof secret === "string" && secret.length > 0);
 }

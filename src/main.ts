@@ -1,48 +1,85 @@
 /** Wires configuration, database, HTTP server, pipeline loop and shutdown. `bun run start`. */
-import { ConfigError, loadConfig, UPLOAD_PATHS, type Config } from "./config.ts";
+import { join } from "node:path";
+import { removeStaleTemp } from "./archive/write.ts";
+import { ConfigError, loadConfig, secretsOf, UPLOAD_PATHS, type Config } from "./config.ts";
 import { openDatabase } from "./db/open.ts";
 import { expireUploads } from "./db/uploads.ts";
 import { startHttpServer } from "./http/server.ts";
 import { logInfo, logWarn } from "./log.ts";
+import { loadNotifySetup, type NotifySetup } from "./notify/setup.ts";
+import { reclaimOrphans, resumeWaitingForKey } from "./pipeline/queue.ts";
+import { startPipeline } from "./pipeline/runner.ts";
+import { WorkerPool } from "./pipeline/worker-pool.ts";
 
-function readConfig(): Config {
+const STALE_TEMP_MS = 60 * 60 * 1000;
+
+function fail(message: string): never {
+  console.error(`[CONFIG] cannot start: ${message}`);
+  process.exit(1);
+}
+
+function readConfig(): { config: Config; notify: NotifySetup } {
   try {
-    return loadConfig();
+    const config = loadConfig();
+    return { config, notify: loadNotifySetup(config.notify, config.configDir) };
   } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`[CONFIG] cannot start: ${error.message}`);
-      process.exit(1);
-    }
+    if (error instanceof ConfigError || error instanceof Error) fail(error.message);
     throw error;
   }
 }
 
-const config = readConfig();
+const { config, notify } = readConfig();
 const db = openDatabase(config.databasePath);
+const archiveRoot = join(config.dataDir, "archive");
 
-const sweepUploads = () => {
-  const removed = expireUploads(db, Date.now(), config.uploadTtlMs);
-  if (removed > 0) logInfo("GC", "expired uploads removed", { count: removed });
+for (const warning of notify.warnings) logWarn("CONFIG", warning);
+const now = Date.now();
+const reclaimed = reclaimOrphans(db, now);
+if (reclaimed > 0) logInfo("JOB", "reclaimed jobs of a previous run", { count: reclaimed });
+if (config.keys.length === 0) {
+  logWarn("CONFIG", "no AES key configured (AES_KEY/AES_IV): saves are accepted and wait for keys");
+} else {
+  const resumed = resumeWaitingForKey(db, now);
+  if (resumed > 0) logInfo("JOB", "resumed jobs that waited for a key", { count: resumed });
+}
+
+const sweep = async () => {
+  const uploads = expireUploads(db, Date.now(), config.uploadTtlMs);
+  const temps = await removeStaleTemp(archiveRoot, STALE_TEMP_MS);
+  if (uploads + temps > 0) logInfo("GC", "expired", { uploads, tempFolders: temps });
 };
-sweepUploads();
-const sweepTimer = setInterval(sweepUploads, Math.min(60_000, Math.max(250, config.uploadTtlMs / 4)));
+await sweep();
+const sweepTimer = setInterval(() => void sweep(), Math.min(60_000, Math.max(250, config.uploadTtlMs / 4)));
 
-const server = startHttpServer({ db, config, wakePipeline: () => {} });
+const workers = new WorkerPool(config.pipeline.concurrency);
+const pipeline = startPipeline({
+  db,
+  config,
+  keys: config.keys,
+  workers,
+  routing: notify.routing,
+  notify: notify.options,
+  secrets: [...secretsOf(config), ...Object.values(notify.routing.barkKeys)],
+  archiveRoot,
+});
+const server = startHttpServer({ db, config, archiveRoot, wakePipeline: pipeline.wake });
 
 const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
-logInfo("SERVER", "listening", { url: base, db: config.databasePath });
+logInfo("SERVER", "listening", { url: base, db: config.databasePath, keys: config.keys.length });
 console.log(`  upload: POST ${base}${UPLOAD_PATHS[0]}`);
-if (config.report.enabled) console.log(`  report: POST ${base}${config.report.path}`);
-else console.log("  report: disabled (REPORT_ENABLED=0)");
+console.log(config.report.enabled ? `  report: POST ${base}${config.report.path}` : "  report: disabled (REPORT_ENABLED=0)");
 
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
-  logInfo("SERVER", "shutting down", { signal });
+  logInfo("SERVER", "shutting down", { signal, graceMs: config.pipeline.shutdownGraceMs });
   clearInterval(sweepTimer);
   await server.stop();
+  await pipeline.stop(config.pipeline.shutdownGraceMs);
+  workers.terminate();
   db.$client.close();
+  logInfo("SERVER", "stopped");
   process.exit(0);
 }
 process.on("SIGINT", () => void shutdown("SIGINT"));

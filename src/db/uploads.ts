@@ -92,6 +92,6 @@ export function expireUploads(db: Db, now: number, ttlMs: number): number {
         and(isNotNull(uploads.completedAt), lt(uploads.completedAt, now - COMPLETED_UPLOAD_RETENTION_MS)),
       ),
     )
-    .run();
-  return result.changes;
+    .returning({ id: uploads.id }).all();
+  return result.length;
 }

@@ -5,5 +5,7 @@ import type { Db } from "../db/open.ts";
 export interface HttpDeps {
   db: Db;
   config: Config;
+  /** DATA_DIR/archive, where /maps/<token>/<file> reads from. */
+  archiveRoot: string;
   wakePipeline: () => void;
 }

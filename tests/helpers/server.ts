@@ -8,6 +8,7 @@ const PROJECT_ROOT = resolve(import.meta.dir, "..", "..");
 
 export interface RunningServer {
   url: string;
+  pid: number;
   dataDir: string;
   dbPath: string;
   /** Everything the process printed so far (stdout and stderr). */
@@ -67,6 +68,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const url = listening.replace("listening url=", "").replace("localhost", "127.0.0.1");
   return {
     url,
+    pid: proc.pid,
     dataDir,
     dbPath,
     output: () => output,
@@ -81,11 +83,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 }
 
 /** Runs `fn` until it returns a truthy value or the time is up. */
-export async function eventually<T>(fn: () => T | Promise<T>, timeoutMs = 10_000, what = "condition"): Promise<NonNullable<T>> {
+type Truthy<T> = Exclude<T, false | 0 | "" | null | undefined>;
+
+export async function eventually<T>(fn: () => T | Promise<T>, timeoutMs = 10_000, what = "condition"): Promise<Truthy<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await fn();
-    if (value) return value as NonNullable<T>;
+    if (value) return value as Truthy<T>;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await Bun.sleep(25);
   }

@@ -1,0 +1,119 @@
+/**
+ * Archives on disk: DATA_DIR/archive/by-id/<playerId>/<UTC YYYYmmdd_HHMMSS>[_N]/. A folder is written in full
+ * under archive/.tmp, flushed, then renamed into place, so a reader never sees half an archive.
+ */
+import { randomBytes } from "node:crypto";
+import { closeSync, fsyncSync, openSync } from "node:fs";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
+export interface ArchiveFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+/** Marks which save a folder holds, so a stage that runs again adopts its folder instead of making a second one. */
+const MARKER = ".save-id";
+const TMP_DIR = ".tmp";
+const SAFE_PLAYER = /^(\d{1,32}|unknown)$/;
+const SAFE_FILE = /^[A-Za-z0-9_.-]{1,64}$/;
+
+export function archiveStamp(receivedAt: number): string {
+  const iso = new Date(receivedAt).toISOString(); // 2026-11-23T06:15:00.000Z
+  return `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}_${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}`;
+}
+
+function flushFile(path: string): void {
+  const fd = openSync(path, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function writeFlushed(path: string, bytes: Uint8Array): Promise<void> {
+  await writeFile(path, bytes);
+  flushFile(path);
+}
+
+async function readMarker(dir: string): Promise<string | null> {
+  return readFile(join(dir, MARKER), "utf8").catch(() => null);
+}
+
+/** The folder names this save may live in, in order: stamp, stamp_2, stamp_3 … */
+function candidateName(stamp: string, n: number): string {
+  return n === 1 ? stamp : `${stamp}_${n}`;
+}
+
+export interface WriteArchiveInput {
+  root: string;
+  playerId: string;
+  saveId: number;
+  receivedAt: number;
+  files: ArchiveFile[];
+}
+
+/** Writes (or rewrites) the archive of one save; returns its path relative to `root`. */
+export async function writeArchive(input: WriteArchiveInput): Promise<string> {
+  if (!SAFE_PLAYER.test(input.playerId)) throw new Error("player id is not digits or unknown");
+  for (const file of input.files) if (!SAFE_FILE.test(file.name) || file.name === MARKER) throw new Error(`bad archive file name ${file.name}`);
+
+  const playerDir = join(input.root, "by-id", input.playerId);
+  await mkdir(playerDir, { recursive: true });
+  const stamp = archiveStamp(input.receivedAt);
+  const existing = new Set(await readdir(playerDir));
+
+  for (let n = 1; existing.has(candidateName(stamp, n)); n++) {
+    const dir = join(playerDir, candidateName(stamp, n));
+    if ((await readMarker(dir)) === String(input.saveId)) {
+      await replaceFiles(dir, input.files);
+      return join("by-id", input.playerId, candidateName(stamp, n));
+    }
+  }
+
+  const tmp = join(input.root, TMP_DIR, `${input.saveId}-${randomBytes(6).toString("hex")}`);
+  await mkdir(tmp, { recursive: true });
+  for (const file of input.files) await writeFlushed(join(tmp, file.name), file.bytes);
+  await writeFlushed(join(tmp, MARKER), new TextEncoder().encode(String(input.saveId)));
+
+  for (let n = 1; ; n++) {
+    const name = candidateName(stamp, n);
+    if (existing.has(name)) continue;
+    try {
+      await rename(tmp, join(playerDir, name));
+      flushFile(playerDir);
+      return join("by-id", input.playerId, name);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOTEMPTY" && code !== "EEXIST") throw error;
+      existing.add(name);
+    }
+  }
+}
+
+/** Rewrites the files of an existing archive one by one, each through a temp file and a rename. */
+async function replaceFiles(dir: string, files: ArchiveFile[]): Promise<void> {
+  for (const file of files) {
+    const tmp = join(dir, `.${file.name}.${randomBytes(4).toString("hex")}.tmp`);
+    await writeFlushed(tmp, file.bytes);
+    await rename(tmp, join(dir, file.name));
+  }
+  flushFile(dir);
+}
+
+/** Removes temp folders left by a process that died mid-write; returns how many. */
+export async function removeStaleTemp(root: string, olderThanMs: number, now = Date.now()): Promise<number> {
+  const tmpRoot = join(root, TMP_DIR);
+  const names = await readdir(tmpRoot).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names) {
+    const path = join(tmpRoot, name);
+    const info = await stat(path).catch(() => null);
+    if (info && now - info.mtimeMs > olderThanMs) {
+      await rm(path, { recursive: true, force: true });
+      removed++;
+    }
+  }
+  return removed;
+}

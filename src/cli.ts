@@ -1,0 +1,121 @@
+/** Owner commands: `bun run cli <command>` (or `npm run cli -- <command>`). Exit code 0 on success, 1 otherwise. */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { desc, eq } from "drizzle-orm";
+import { removeStaleTemp } from "./archive/write.ts";
+import { ConfigError, loadConfig, type Config } from "./config.ts";
+import { openDatabase, type Db } from "./db/open.ts";
+import { JOB_STATES, jobs, saves, type JobState } from "./db/schema.ts";
+import { expireUploads } from "./db/uploads.ts";
+import { buildSummary, formatRareText } from "./maps/index.ts";
+import { reprocess, retryFailed } from "./pipeline/queue.ts";
+import { openSave } from "./save/index.ts";
+
+const USAGE = `usage: bun run cli <command>
+  jobs [--state S]             list jobs (S: ${JOB_STATES.join(", ")})
+  retry <saveId> | --failed    run failed jobs again from their failed stage
+  reprocess <saveId> [--notify] run every stage of a save again (pushes only with --notify)
+  inspect <file.bin>           decrypt a save file and print its summary; writes nothing
+  gc                           remove expired uploads and stale temp folders`;
+
+class UsageError extends Error {}
+
+function saveIdArg(value: string | undefined): number {
+  if (!value || !/^\d+$/.test(value)) throw new UsageError("a numeric save id is required");
+  return Number(value);
+}
+
+function listJobs(db: Db, args: string[]): void {
+  const stateIndex = args.indexOf("--state");
+  const state = stateIndex >= 0 ? args[stateIndex + 1] : undefined;
+  if (state !== undefined && !(JOB_STATES as readonly string[]).includes(state)) throw new UsageError(`unknown state "${state}"`);
+  const rows = db
+    .select({ job: jobs, playerId: saves.playerId })
+    .from(jobs)
+    .leftJoin(saves, eq(saves.id, jobs.saveId))
+    .where(state ? eq(jobs.state, state as JobState) : undefined)
+    .orderBy(desc(jobs.id))
+    .limit(200)
+    .all();
+  if (rows.length === 0) {
+    console.log(state ? `no ${state} jobs` : "no jobs");
+    return;
+  }
+  const table = rows.map(({ job, playerId }) => ({
+    job: job.id,
+    subject: job.saveId !== null ? `save ${job.saveId}` : `report ${job.reportId}`,
+    player: playerId ?? "-",
+    stage: job.stage,
+    state: job.state,
+    attempts: job.attempts,
+    next: job.state === "pending" || job.state === "pending_retry" ? new Date(job.runAt).toISOString() : "-",
+    error: (job.lastError ?? "").slice(0, 80),
+  }));
+  console.table(table);
+}
+
+function inspect(config: Config, path: string | undefined): number {
+  if (!path) throw new UsageError("a save file is required");
+  const opened = openSave(new Uint8Array(readFileSync(path)), config.keys);
+  if (opened.kind === "invalid") {
+    console.error(`not a save: ${opened.reason}`);
+    return 1;
+  }
+  const summary = buildSummary(opened.save, { playerId: "unknown", capturedAt: new Date(opened.save.now ?? Date.now()), locale: config.maps.locale });
+  console.log(`decrypted with ${opened.keyLabel}; ${opened.kind === "partial" ? "partial refresh (no harvest maps)" : `${summary.sites.length} sites`}`);
+  for (const site of summary.sites) {
+    const drops = site.resources.reduce((sum, resource) => sum + resource.total, 0);
+    console.log(`  site ${site.siteId} ${site.name}: ${site.resources.length} resources, ${drops} drops`);
+  }
+  console.log(formatRareText(summary, { locale: config.maps.locale, timeZone: config.maps.timeZone }).trimEnd());
+  return 0;
+}
+
+async function run(args: string[]): Promise<number> {
+  const [command, ...rest] = args;
+  if (!command || command === "help" || command === "--help") {
+    console.log(USAGE);
+    return command ? 0 : 1;
+  }
+  const config = loadConfig();
+  if (command === "inspect") return inspect(config, rest[0]);
+  const db = openDatabase(config.databasePath);
+  const now = Date.now();
+  switch (command) {
+    case "jobs":
+      listJobs(db, rest);
+      return 0;
+    case "retry": {
+      const count = rest[0] === "--failed" ? retryFailed(db, now) : retryFailed(db, now, saveIdArg(rest[0]));
+      console.log(`${count} failed job${count === 1 ? "" : "s"} queued again`);
+      return count > 0 || rest[0] === "--failed" ? 0 : 1;
+    }
+    case "reprocess": {
+      const saveId = saveIdArg(rest[0]);
+      const notify = rest.includes("--notify");
+      if (!reprocess(db, saveId, notify, now)) {
+        console.error(`save ${saveId} has no job that can be reprocessed (unknown, or running now)`);
+        return 1;
+      }
+      console.log(`save ${saveId} queued for generate → archive → notify${notify ? "" : " (no push)"}`);
+      return 0;
+    }
+    case "gc": {
+      const uploads = expireUploads(db, now, config.uploadTtlMs);
+      const temps = await removeStaleTemp(join(config.dataDir, "archive"), 60 * 60 * 1000, now);
+      console.log(`removed ${uploads} expired upload(s) and ${temps} stale temp folder(s)`);
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+try {
+  process.exitCode = await run(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof UsageError) console.error(`${error.message}\n${USAGE}`);
+  else if (error instanceof ConfigError) console.error(`configuration: ${error.message}`);
+  else console.error(error instanceof Error ? error.message : String(error));
+  process.exitCode = 1;
+}

@@ -1,0 +1,82 @@
+/**
+ * POST {REPORT_PATH}: a capture tool's HAR report. The request path only validates, extracts candidate
+ * bodies and commits them; decryption happens in the pipeline, so a wrong key never loses a report.
+ */
+import { timingSafeEqual } from "node:crypto";
+import { Hono } from "hono";
+import { storeReport } from "../db/reports.ts";
+import { readCappedBody } from "../ingest/decompress.ts";
+import { extractCandidates } from "../ingest/har.ts";
+import { reqableMeta } from "../ingest/har-meta.ts";
+import { logInfo, logWarn } from "../log.ts";
+import { declaredTooLarge } from "./body.ts";
+import type { HttpDeps } from "./deps.ts";
+
+const TOKEN_HEADERS = ["x-report-token", "x-reqable-reporter-tag"];
+
+function sha256(text: string): Buffer {
+  return Buffer.from(new Bun.CryptoHasher("sha256").update(text).digest());
+}
+
+/** Constant-time comparison (over digests, so the lengths always match). */
+function tokenMatches(given: string | undefined, expected: string): boolean {
+  return given !== undefined && timingSafeEqual(sha256(given), sha256(expected));
+}
+
+export function reportRoutes({ db, config, wakePipeline }: HttpDeps): Hono {
+  const app = new Hono();
+  const { report } = config;
+  if (!report.enabled) return app;
+
+  app.post(report.path, async (c) => {
+    const started = performance.now();
+    const meta = reqableMeta(c.req.raw.headers);
+    const reject = (status: 400 | 401 | 413 | 415, reason: string) => {
+      logWarn("REPORT", "rejected", { ...meta, status, reason });
+      return c.text(reason, status);
+    };
+    if (report.token !== null && !TOKEN_HEADERS.some((name) => tokenMatches(c.req.header(name), report.token!))) {
+      return reject(401, "missing or wrong report token");
+    }
+    if (declaredTooLarge(c.req.header("content-length"), report.maxEncodedBytes)) {
+      return reject(413, `report body exceeds ${report.maxEncodedBytes} bytes`);
+    }
+    const body = await readCappedBody(c.req.raw.body, {
+      contentEncoding: c.req.header("content-encoding") ?? null,
+      maxEncodedBytes: report.maxEncodedBytes,
+      maxDecodedBytes: report.maxDecodedBytes,
+    });
+    if (!body.ok) return reject(body.status, body.reason);
+
+    let doc: unknown;
+    try {
+      doc = JSON.parse(new TextDecoder().decode(body.bytes));
+    } catch {
+      return reject(400, "report body is not JSON (HAR expected)");
+    }
+    const extraction = extractCandidates(doc, c.req.header("x-report-phase") ?? null);
+    if ("error" in extraction) return reject(400, extraction.error);
+
+    const reportId = storeReport(db, extraction, meta, Date.now());
+    wakePipeline();
+    const fields = {
+      report: reportId,
+      ...meta,
+      shape: extraction.shape,
+      entries: extraction.entryCount,
+      candidates: extraction.candidates.length,
+      emptyBodies: extraction.emptyBodies,
+      skipped: extraction.skippedEntries + extraction.skippedBodies,
+      encoding: body.encoding,
+      bytes: body.bytes.byteLength,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    };
+    if (extraction.candidates.length === 0 && extraction.emptyBodies > 0) {
+      logWarn("REPORT", "received only empty bodies (known capture-tool bug)", fields);
+    } else {
+      logInfo("REPORT", "received", fields);
+    }
+    return c.text("ok");
+  });
+  return app;
+}

@@ -1,0 +1,126 @@
+/**
+ * The job queue on SQLite: atomic claim with a fenced lease, transitions that only the lease holder may make,
+ * backoff with jitter, and the owner operations (retry, reprocess). Knows nothing of what a stage does.
+ */
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import type { Db } from "../db/open.ts";
+import type { Tx } from "../db/saves.ts";
+import { jobs, type JobStage } from "../db/schema.ts";
+
+export type Job = typeof jobs.$inferSelect;
+export type ClaimedJob = Job & { leaseId: string };
+
+export class LeaseLostError extends Error {
+  constructor(jobId: number) {
+    super(`job ${jobId} lost its lease`);
+  }
+}
+
+/** Claims the next due job (or one whose lease expired) in one UPDATE … RETURNING. */
+export function claimJob(db: Db, now: number, leaseMs: number): ClaimedJob | null {
+  const leaseId = crypto.randomUUID();
+  const row = db.$client
+    .query(
+      `UPDATE jobs SET state = 'running', lease_id = ?1, lease_expires_at = ?2, attempts = attempts + 1, updated_at = ?3
+       WHERE id = (
+         SELECT id FROM jobs
+         WHERE (state IN ('pending', 'pending_retry') AND run_at <= ?3) OR (state = 'running' AND lease_expires_at < ?3)
+         ORDER BY run_at, id LIMIT 1)
+       RETURNING id`,
+    )
+    .get(leaseId, now + leaseMs, now) as { id: number } | null;
+  if (!row) return null;
+  const job = db.select().from(jobs).where(eq(jobs.id, row.id)).get();
+  return job ? ({ ...job, leaseId } as ClaimedJob) : null;
+}
+
+/** Extends a running job's lease; false when another holder took it over. */
+export function renewLease(db: Db, job: ClaimedJob, now: number, leaseMs: number): boolean {
+  const result = db
+    .update(jobs)
+    .set({ leaseExpiresAt: now + leaseMs })
+    .where(and(eq(jobs.id, job.id), eq(jobs.leaseId, job.leaseId), eq(jobs.state, "running")))
+    .returning({ id: jobs.id }).all();
+  return result.length === 1;
+}
+
+type Transition = Partial<Pick<Job, "stage" | "state" | "runAt" | "attempts" | "lastError">>;
+
+/** Applies a transition only while the lease is ours; throws LeaseLostError otherwise (rolling back `tx`). */
+export function transition(tx: Tx, job: ClaimedJob, change: Transition, now: number): void {
+  const result = tx
+    .update(jobs)
+    .set({ ...change, leaseId: null, leaseExpiresAt: null, updatedAt: now })
+    .where(and(eq(jobs.id, job.id), eq(jobs.leaseId, job.leaseId)))
+    .returning({ id: jobs.id }).all();
+  if (result.length !== 1) throw new LeaseLostError(job.id);
+}
+
+export function advanceTo(tx: Tx, job: ClaimedJob, stage: JobStage, now: number): void {
+  transition(tx, job, { stage, state: stage === "done" ? "done" : "pending", runAt: now, attempts: 0, lastError: null }, now);
+}
+
+/** Exponential backoff from the configured steps with ±20 % jitter; null when retries are used up. */
+export function backoffDelay(attempts: number, steps: readonly number[], random = Math.random): number | null {
+  const step = steps[attempts - 1];
+  if (step === undefined) return null;
+  return Math.round(step * (0.8 + random() * 0.4));
+}
+
+export function retryOrFail(tx: Tx, job: ClaimedJob, error: string, steps: readonly number[], now: number): "retry" | "failed" {
+  const delay = backoffDelay(job.attempts, steps);
+  if (delay === null) {
+    transition(tx, job, { state: "failed", lastError: error }, now);
+    return "failed";
+  }
+  transition(tx, job, { state: "pending_retry", runAt: now + delay, lastError: error }, now);
+  return "retry";
+}
+
+/** At start-up every `running` job belongs to a process that died: it is due again at once. */
+export function reclaimOrphans(db: Db, now: number): number {
+  return db
+    .update(jobs)
+    .set({ state: "pending", leaseId: null, leaseExpiresAt: null, runAt: now, updatedAt: now })
+    .where(eq(jobs.state, "running"))
+    .returning({ id: jobs.id }).all().length;
+}
+
+export function resumeWaitingForKey(db: Db, now: number): number {
+  return db
+    .update(jobs)
+    .set({ state: "pending", runAt: now, attempts: 0, updatedAt: now })
+    .where(eq(jobs.state, "waiting_for_key"))
+    .returning({ id: jobs.id }).all().length;
+}
+
+/** Owner retry: failed jobs (all, or one save's) start their current stage again. */
+export function retryFailed(db: Db, now: number, saveId?: number): number {
+  const failed = eq(jobs.state, "failed");
+  return db
+    .update(jobs)
+    .set({ state: "pending", runAt: now, attempts: 0, lastError: null, updatedAt: now })
+    .where(saveId === undefined ? failed : and(failed, eq(jobs.saveId, saveId)))
+    .returning({ id: jobs.id }).all().length;
+}
+
+/** Owner reprocess: run every stage of a save again; pushes only when `notify` is set. */
+export function reprocess(db: Db, saveId: number, notify: boolean, now: number): boolean {
+  return (
+    db
+      .update(jobs)
+      .set({ stage: "generate", state: "pending", runAt: now, attempts: 0, lastError: null, notify, leaseId: null, updatedAt: now })
+      .where(and(eq(jobs.saveId, saveId), ne(jobs.state, "running")))
+      .returning({ id: jobs.id }).all().length === 1
+  );
+}
+
+/** When the next job is due, for the poller's sleep; null when nothing waits. */
+export function nextDueAt(db: Db): number | null {
+  const row = db
+    .select({ runAt: sql<number | null>`min(${jobs.runAt})` })
+    .from(jobs)
+    .where(inArray(jobs.state, ["pending", "pending_retry"]))
+    .get();
+  return row?.runAt ?? null;
+}

@@ -1,0 +1,124 @@
+/** The poller loop: N slots claim jobs, run their stage under a renewed lease, and record how each moved on. */
+import { eq } from "drizzle-orm";
+import { saves, type JobStage } from "../db/schema.ts";
+import { logInfo, logWarn } from "../log.ts";
+import { advanceTo, claimJob, LeaseLostError, nextDueAt, renewLease, retryOrFail, transition, type ClaimedJob } from "./queue.ts";
+import { redactError } from "./redact.ts";
+import type { PipelineDeps, Stage, StageResult } from "./stage.ts";
+import { archiveStage } from "./stages/archive.ts";
+import { evaluateStage } from "./stages/evaluate.ts";
+import { generateStage } from "./stages/generate.ts";
+import { notifyStage } from "./stages/notify.ts";
+
+const STAGES: Record<Exclude<JobStage, "done">, Stage> = {
+  evaluate: evaluateStage,
+  generate: generateStage,
+  archive: archiveStage,
+  notify: notifyStage,
+};
+
+export interface Pipeline {
+  /** Call after committing a new job: a sleeping slot picks it up at once. */
+  wake: () => void;
+  /** Stops claiming, waits up to `graceMs` for running stages, leaves the rest queued. */
+  stop: (graceMs: number) => Promise<void>;
+}
+
+export function startPipeline(deps: PipelineDeps): Pipeline {
+  const { db, config } = deps;
+  let stopping = false;
+  const sleepers = new Set<() => void>();
+  const wake = () => {
+    for (const resolve of sleepers) resolve();
+    sleepers.clear();
+  };
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        sleepers.delete(done);
+        resolve();
+      }, ms);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      sleepers.add(done);
+    });
+
+  const slot = async () => {
+    while (!stopping) {
+      const job = claimJob(db, Date.now(), config.pipeline.leaseMs);
+      if (job) {
+        await runJob(deps, job);
+        continue;
+      }
+      const due = nextDueAt(db);
+      const wait = due === null ? config.pipeline.pollMs : Math.min(config.pipeline.pollMs, Math.max(0, due - Date.now()));
+      await sleep(Math.max(wait, 5));
+    }
+  };
+  const slots = Array.from({ length: config.pipeline.concurrency }, () => slot());
+
+  return {
+    wake,
+    stop: async (graceMs) => {
+      stopping = true;
+      wake();
+      const finished = Promise.all(slots).then(() => true);
+      const timedOut = Bun.sleep(graceMs).then(() => false);
+      if (!(await Promise.race([finished, timedOut]))) logWarn("JOB", "shutdown grace over; running stages stay queued", { graceMs });
+    },
+  };
+}
+
+async function runJob(deps: PipelineDeps, job: ClaimedJob): Promise<void> {
+  const { db, config } = deps;
+  const started = performance.now();
+  const stage = job.stage as Exclude<JobStage, "done">;
+  const player = job.saveId === null ? undefined : db.select({ playerId: saves.playerId }).from(saves).where(eq(saves.id, job.saveId)).get()?.playerId;
+  const fields = { job: job.id, save: job.saveId ?? undefined, report: job.reportId ?? undefined, player, stage, attempt: job.attempts };
+
+  const heartbeat = setInterval(() => renewLease(db, job, Date.now(), config.pipeline.leaseMs), Math.max(500, config.pipeline.leaseMs / 3));
+  let result: StageResult | { kind: "error"; error: string };
+  try {
+    result = await STAGES[stage](deps, job, Date.now());
+  } catch (error) {
+    result = { kind: "error", error: redactError(error, deps) };
+  } finally {
+    clearInterval(heartbeat);
+  }
+
+  const ms = Math.round(performance.now() - started);
+  const now = Date.now();
+  try {
+    const outcome = db.transaction(
+      (tx) => {
+        switch (result.kind) {
+          case "advance":
+            result.commit?.(tx);
+            advanceTo(tx, job, result.next, now);
+            return { outcome: result.next === "done" ? "done" : `next=${result.next}`, note: result.note };
+          case "later":
+            transition(tx, job, { state: "pending_retry", runAt: result.runAt, attempts: 0, lastError: null }, now);
+            return { outcome: "later", note: result.note };
+          case "fail":
+            result.commit?.(tx);
+            transition(tx, job, { state: "failed", lastError: result.reason }, now);
+            return { outcome: "failed", note: result.reason };
+          case "wait_for_key":
+            transition(tx, job, { state: "waiting_for_key", lastError: "no AES key configured" }, now);
+            return { outcome: "waiting_for_key", note: "set AES_KEY and AES_IV, then restart" };
+          case "error":
+            return { outcome: retryOrFail(tx, job, result.error, config.pipeline.backoffMs, now), note: result.error };
+        }
+      },
+      { behavior: "immediate" },
+    );
+    const log = outcome.outcome === "failed" || outcome.outcome === "retry" ? logWarn : logInfo;
+    log("JOB", "stage finished", { ...fields, ms, outcome: outcome.outcome, note: outcome.note });
+  } catch (error) {
+    if (error instanceof LeaseLostError) logWarn("JOB", "lease lost; another slot owns the job", { ...fields, ms });
+    else throw error;
+  }
+}

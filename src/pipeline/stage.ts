@@ -1,0 +1,40 @@
+/** What a stage is: a function of the job that says how the job moves on, plus the writes that go with it. */
+import type { Config } from "../config.ts";
+import type { Db } from "../db/open.ts";
+import type { Tx } from "../db/saves.ts";
+import type { JobStage } from "../db/schema.ts";
+import type { NotifyOptions } from "../notify/channels.ts";
+import type { Routing } from "../notify/routing.ts";
+import type { KeyPair } from "../save/index.ts";
+import type { ClaimedJob } from "./queue.ts";
+import type { WorkerPool } from "./worker-pool.ts";
+
+export interface PipelineDeps {
+  db: Db;
+  config: Config;
+  keys: KeyPair[];
+  workers: WorkerPool;
+  routing: Routing;
+  notify: NotifyOptions;
+  /** Configured secrets (keys, tokens, device keys, webhook URLs) to redact from any error text. */
+  secrets: string[];
+  archiveRoot: string;
+}
+
+/** Writes committed in the same transaction as the job's transition, so both happen or neither does. */
+export type Commit = (tx: Tx) => void;
+
+export type StageResult =
+  /** Move to `next` (or finish with "done"). */
+  | { kind: "advance"; next: JobStage; commit?: Commit; note?: string }
+  /** Come back at `runAt` without spending a retry (deliveries waiting for their backoff). */
+  | { kind: "later"; runAt: number; note: string }
+  /** A permanent failure: no retries (a save that does not decrypt, a bad report). */
+  | { kind: "fail"; reason: string; commit?: Commit }
+  /** No AES key is configured: park until the service starts with keys. */
+  | { kind: "wait_for_key" };
+
+export type Stage = (deps: PipelineDeps, job: ClaimedJob, now: number) => Promise<StageResult>;
+
+/** Thrown by a stage for a failure that retrying cannot fix. */
+export class PermanentStageError extends Error {}

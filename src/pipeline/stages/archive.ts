@@ -1,0 +1,31 @@
+/** archive: write save.bin and the generated files to disk, record the archive, drop the copies from SQLite. */
+import { randomBytes } from "node:crypto";
+import { asc, eq } from "drizzle-orm";
+import { writeArchive } from "../../archive/write.ts";
+import { archives, saveOutputs, saves } from "../../db/schema.ts";
+import type { Stage } from "../stage.ts";
+
+export const archiveStage: Stage = async ({ db, archiveRoot }, job) => {
+  const save = db.select().from(saves).where(eq(saves.id, job.saveId!)).get();
+  if (!save) return { kind: "fail", reason: "save row is missing" };
+  const outputs = db.select().from(saveOutputs).where(eq(saveOutputs.saveId, save.id)).orderBy(asc(saveOutputs.name)).all();
+  const existing = db.select().from(archives).where(eq(archives.saveId, save.id)).get();
+  if (outputs.length === 0 && existing) return { kind: "advance", next: "notify", note: "already archived" };
+  if (outputs.length === 0) return { kind: "fail", reason: "no generated outputs to archive (run reprocess)" };
+
+  const files = [{ name: "save.bin", bytes: save.encrypted }, ...outputs.map((output) => ({ name: output.name, bytes: output.body }))];
+  const relPath = await writeArchive({ root: archiveRoot, playerId: save.playerId, saveId: save.id, receivedAt: save.receivedAt, files });
+  const names = files.map((file) => file.name);
+  return {
+    kind: "advance",
+    next: "notify",
+    note: relPath,
+    commit: (tx) => {
+      tx.insert(archives)
+        .values({ saveId: save.id, playerId: save.playerId, relPath, token: randomBytes(16).toString("hex"), files: names, createdAt: Date.now() })
+        .onConflictDoUpdate({ target: archives.saveId, set: { relPath, files: names } })
+        .run();
+      tx.delete(saveOutputs).where(eq(saveOutputs.saveId, save.id)).run();
+    },
+  };
+};

@@ -1,0 +1,79 @@
+/**
+ * evaluate (report jobs): find the first candidate body that is a save, turn it into a save with its own job,
+ * and drop the other candidates. A report yields one save at most, so it never pushes twice.
+ */
+import { asc, eq } from "drizzle-orm";
+import { storeSaveOnce } from "../../db/saves.ts";
+import { reportCandidates, reports } from "../../db/schema.ts";
+import { logInfo, logWarn } from "../../log.ts";
+import { playerIdFromUrl } from "../../save/player-id.ts";
+import type { Stage } from "../stage.ts";
+
+type Outcome = NonNullable<(typeof reports.$inferSelect)["outcome"]>;
+
+export const evaluateStage: Stage = async ({ db, keys, workers }, job, now) => {
+  const report = db.select().from(reports).where(eq(reports.id, job.reportId!)).get();
+  if (!report) return { kind: "fail", reason: "report row is missing" };
+  const candidates = db.select().from(reportCandidates).where(eq(reportCandidates.reportId, report.id)).orderBy(asc(reportCandidates.seq)).all();
+
+  const finish = (outcome: Outcome, saveId: number | null, player: string | undefined, note: string) => {
+    const log = outcome === "save" || outcome === "duplicate" ? logInfo : logWarn;
+    log("REPORT", "evaluated", {
+      report: report.id,
+      ...report.meta,
+      entries: report.entryCount,
+      candidates: candidates.length,
+      emptyBodies: report.emptyBodies,
+      outcome,
+      save: saveId ?? undefined,
+      player,
+      queuedMs: now - report.receivedAt,
+    });
+    return note;
+  };
+  const close = (outcome: Outcome, saveId: number | null = null) => ({ outcome, saveId, processedAt: now });
+
+  if (candidates.length === 0) {
+    const outcome: Outcome = report.emptyBodies > 0 ? "empty_bodies" : "no_save";
+    const note = finish(outcome, null, undefined, outcome === "empty_bodies" ? "capture tool sent empty bodies" : "no candidate bodies");
+    return { kind: "advance", next: "done", note, commit: (tx) => tx.update(reports).set(close(outcome)).where(eq(reports.id, report.id)).run() };
+  }
+  if (keys.length === 0) return { kind: "wait_for_key" };
+
+  const found = await workers.run("evaluate", { bodies: candidates.map((c) => new Uint8Array(c.body)), keys });
+
+  if (found.save !== null) {
+    const candidate = candidates[found.save]!;
+    const playerId = playerIdFromUrl(candidate.url);
+    return {
+      kind: "advance",
+      next: "done",
+      note: `save from entry ${candidate.entryIndex} (${candidate.part})`,
+      commit: (tx) => {
+        const stored = storeSaveOnce(tx, { encrypted: candidate.body, playerId, source: "report", receivedAt: report.receivedAt });
+        tx.update(reports).set(close(stored.created ? "save" : "duplicate", stored.saveId)).where(eq(reports.id, report.id)).run();
+        tx.delete(reportCandidates).where(eq(reportCandidates.reportId, report.id)).run();
+        finish(stored.created ? "save" : "duplicate", stored.saveId, playerId, "");
+      },
+    };
+  }
+  if (!found.decryptedAny && found.partial === null) {
+    finish("no_save", null, undefined, "");
+    return {
+      kind: "fail",
+      reason: "no candidate decrypts under the configured keys; candidates kept: fix AES_KEY/AES_IV, then `cli retry --failed`",
+      commit: (tx) => tx.update(reports).set(close("no_save")).where(eq(reports.id, report.id)).run(),
+    };
+  }
+  const outcome: Outcome = found.partial !== null ? "partial_save" : "no_save";
+  const note = finish(outcome, null, undefined, outcome === "partial_save" ? "partial refresh without harvest maps: nothing to draw" : "no candidate is a save");
+  return {
+    kind: "advance",
+    next: "done",
+    note,
+    commit: (tx) => {
+      tx.update(reports).set(close(outcome)).where(eq(reports.id, report.id)).run();
+      tx.delete(reportCandidates).where(eq(reportCandidates.reportId, report.id)).run();
+    },
+  };
+};

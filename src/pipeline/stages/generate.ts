@@ -1,0 +1,35 @@
+/** generate: decrypt and draw in a worker; keep the outputs in SQLite until the archive holds them. */
+import { eq } from "drizzle-orm";
+import { saveOutputs, saves } from "../../db/schema.ts";
+import type { Stage } from "../stage.ts";
+
+export const generateStage: Stage = async ({ db, config, keys, workers }, job) => {
+  const save = db.select().from(saves).where(eq(saves.id, job.saveId!)).get();
+  if (!save) return { kind: "fail", reason: "save row is missing" };
+  if (keys.length === 0) return { kind: "wait_for_key" };
+
+  const result = await workers.run("generate", {
+    encrypted: new Uint8Array(save.encrypted),
+    keys,
+    playerId: save.playerId,
+    capturedAt: save.receivedAt,
+    locale: config.maps.locale,
+    showHarvested: config.maps.showHarvested,
+    assetsDir: config.maps.assetsDir,
+    timeZone: config.maps.timeZone,
+  });
+  if (result.kind === "invalid") return { kind: "fail", reason: result.reason };
+
+  const files = result.files;
+  return {
+    kind: "advance",
+    next: "archive",
+    note: `${result.kind} key=${result.keyLabel} files=${files.length}`,
+    commit: (tx) => {
+      tx.delete(saveOutputs).where(eq(saveOutputs.saveId, save.id)).run();
+      for (const file of files) {
+        tx.insert(saveOutputs).values({ saveId: save.id, name: file.name, body: Buffer.from(file.bytes) }).run();
+      }
+    },
+  };
+};

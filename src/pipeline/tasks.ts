@@ -1,0 +1,78 @@
+/** The CPU-heavy work of the pipeline as plain data in, plain data out. Runs inside a worker, off the HTTP thread. */
+import type { MapLocale } from "../config.ts";
+import { generateOutputs } from "../maps/index.ts";
+import { INVALID_REASONS, openSave, type KeyPair } from "../save/index.ts";
+
+export interface GenerateRequest {
+  encrypted: Uint8Array;
+  keys: KeyPair[];
+  playerId: string;
+  capturedAt: number;
+  locale: MapLocale;
+  showHarvested: boolean;
+  assetsDir: string | null;
+  timeZone: string;
+}
+
+export type GenerateResult =
+  | { kind: "generated" | "partial"; keyLabel: string; files: { name: string; bytes: Uint8Array }[] }
+  | { kind: "invalid"; reason: string };
+
+export interface EvaluateRequest {
+  bodies: Uint8Array[];
+  keys: KeyPair[];
+}
+
+export interface EvaluateResult {
+  /** Index of the first body that is a full save, or null. */
+  save: number | null;
+  /** Index of the first partial refresh (a save without harvest maps), or null. */
+  partial: number | null;
+  /** Whether any body decoded under a configured key (if none did, the keys may be wrong). */
+  decryptedAny: boolean;
+}
+
+const encoder = new TextEncoder();
+
+export async function runGenerate(request: GenerateRequest): Promise<GenerateResult> {
+  const opened = openSave(request.encrypted, request.keys);
+  if (opened.kind === "invalid") return { kind: "invalid", reason: opened.reason };
+  if (opened.kind === "partial") {
+    const summary = {
+      playerId: request.playerId,
+      capturedAt: new Date(request.capturedAt).toISOString(),
+      saveTime: opened.save.now === null ? null : new Date(opened.save.now).toISOString(),
+      partial: true,
+      sites: [],
+    };
+    return { kind: "partial", keyLabel: opened.keyLabel, files: [{ name: "summary.json", bytes: encoder.encode(`${JSON.stringify(summary, null, 2)}\n`) }] };
+  }
+  const outputs = await generateOutputs(opened.save, {
+    playerId: request.playerId,
+    capturedAt: new Date(request.capturedAt),
+    locale: request.locale,
+    showHarvested: request.showHarvested,
+    assetsDir: request.assetsDir,
+    timeZone: request.timeZone,
+  });
+  return { kind: "generated", keyLabel: opened.keyLabel, files: outputs.files };
+}
+
+export function runEvaluate(request: EvaluateRequest): EvaluateResult {
+  let partial: number | null = null;
+  let decryptedAny = false;
+  for (const [index, body] of request.bodies.entries()) {
+    const opened = openSave(body, request.keys);
+    if (opened.kind === "save") return { save: index, partial, decryptedAny: true };
+    if (opened.kind === "partial") partial ??= index;
+    // Only a body that decoded to MessagePack proves a key is right: a wrong key passes the padding check 1 time in 256.
+    if (opened.kind !== "invalid" || opened.reason === INVALID_REASONS.notSave) decryptedAny = true;
+  }
+  return { save: null, partial, decryptedAny };
+}
+
+export interface Tasks {
+  generate: [GenerateRequest, GenerateResult];
+  evaluate: [EvaluateRequest, EvaluateResult];
+}
+export type TaskName = keyof Tasks;

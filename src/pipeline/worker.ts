@@ -1,0 +1,25 @@
+/** Worker entry: runs pipeline tasks (decrypt, decode, draw) off the HTTP thread. */
+import { runEvaluate, runGenerate, type TaskName } from "./tasks.ts";
+
+declare const self: Worker;
+
+interface TaskMessage {
+  id: number;
+  task: TaskName;
+  request: unknown;
+}
+
+self.onmessage = async (event: MessageEvent<TaskMessage>) => {
+  const { id, task, request } = event.data;
+  try {
+    if (task === "evaluate") {
+      self.postMessage({ id, result: runEvaluate(request as Parameters<typeof runEvaluate>[0]) });
+      return;
+    }
+    const result = await runGenerate(request as Parameters<typeof runGenerate>[0]);
+    const transfer = result.kind === "invalid" ? [] : result.files.map((file) => file.bytes.buffer as ArrayBuffer);
+    self.postMessage({ id, result }, transfer);
+  } catch (error) {
+    self.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+  }
+};

@@ -1,0 +1,148 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { jobOfSave, one, query } from "../helpers/db.ts";
+import { startRecordingServer } from "../helpers/recording-server.ts";
+import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
+import { encryptedSave, PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
+
+const started: RunningServer[] = [];
+afterAll(async () => {
+  for (const server of started) {
+    await server.stop("SIGKILL");
+    server.cleanup();
+  }
+});
+
+async function start(env: Record<string, string>, dataDir?: string) {
+  const server = await startServer({ env: { JOB_BACKOFF_MS: "100,100", ...env }, ...(dataDir && { dataDir }) });
+  started.push(server);
+  return server;
+}
+
+function saveIdOf(server: RunningServer, uploadId: string): number {
+  return one<{ save_id: number }>(server, "SELECT save_id FROM uploads WHERE id = ?", uploadId)!.save_id;
+}
+
+const waitForJob = (server: RunningServer, saveId: number, state: string, timeoutMs = 20_000) =>
+  eventually(() => jobOfSave(server, saveId)?.state === state && jobOfSave(server, saveId), timeoutMs, `job of save ${saveId} ${state}`);
+
+function archiveDirs(server: RunningServer, playerId = PLAYER_ID): string[] {
+  const dir = join(server.dataDir, "archive", "by-id", playerId);
+  return existsSync(dir) ? readdirSync(dir).sort() : [];
+}
+
+describe("a save through every stage", () => {
+  test("generate → archive → notify → done, outputs moved from SQLite to the archive", async () => {
+    const { pair, env } = testKeys();
+    const server = await start(env);
+    expect((await uploadSave(server.url, encryptedSave(pair), "full-1")).status).toBe(200);
+    const saveId = saveIdOf(server, "full-1");
+    const job = await waitForJob(server, saveId, "done");
+    expect(job.stage).toBe("done");
+
+    const archive = one<{ rel_path: string; files: string; token: string }>(server, "SELECT * FROM archives WHERE save_id = ?", saveId)!;
+    expect(archive.rel_path).toMatch(new RegExp(`^by-id/${PLAYER_ID}/\\d{8}_\\d{6}$`));
+    expect(archive.token).toMatch(/^[0-9a-f]{32}$/);
+    const files = readdirSync(join(server.dataDir, "archive", archive.rel_path)).filter((name) => !name.startsWith("."));
+    expect(files.sort()).toEqual(
+      ["overview.png", "rare_resources.txt", "save.bin", "site_5.png", "site_6.png", "site_7.png", "site_8.png", "summary.json"].sort(),
+    );
+    const saved = readFileSync(join(server.dataDir, "archive", archive.rel_path, "save.bin"));
+    const row = one<{ encrypted: Uint8Array }>(server, "SELECT encrypted FROM saves WHERE id = ?", saveId)!;
+    expect(Buffer.compare(saved, Buffer.from(row.encrypted))).toBe(0);
+    expect(one<{ n: number }>(server, "SELECT count(*) AS n FROM save_outputs WHERE save_id = ?", saveId)!.n).toBe(0);
+    expect(server.output()).toMatch(new RegExp(`\\[JOB\\] stage finished .*save=${saveId} player=${PLAYER_ID} stage=generate attempt=1 ms=\\d+ outcome=`));
+    const summary = JSON.parse(readFileSync(join(server.dataDir, "archive", archive.rel_path, "summary.json"), "utf8"));
+    expect(summary.playerId).toBe(PLAYER_ID);
+  });
+
+  test("a body that is not a save fails at once with a readable reason", async () => {
+    const { env } = testKeys();
+    const server = await start(env);
+    await uploadSave(server.url, randomBytes(4096), "junk-1");
+    const job = await waitForJob(server, saveIdOf(server, "junk-1"), "failed");
+    expect(job.attempts).toBe(1);
+    expect(job.last_error).toContain("does not decrypt under any configured key");
+    expect(archiveDirs(server)).toEqual([]);
+  });
+
+  test("without keys jobs wait; a restart with keys finishes them", async () => {
+    const { pair, env } = testKeys();
+    const server = await start({});
+    expect(server.output()).toContain("no AES key configured");
+    await uploadSave(server.url, encryptedSave(pair), "nokey-1");
+    const saveId = saveIdOf(server, "nokey-1");
+    await waitForJob(server, saveId, "waiting_for_key");
+    await server.stop();
+    const again = await start(env, server.dataDir);
+    await waitForJob(again, saveId, "done");
+    expect(archiveDirs(again)).toHaveLength(1);
+  });
+
+  test("a stage that keeps throwing is retried with backoff, then failed; the owner's retry finishes it", async () => {
+    const { pair, env } = testKeys();
+    const server = await start(env);
+    // A file where the archive folder should be: every archive attempt throws.
+    writeFileSync(join(server.dataDir, "archive"), "in the way");
+    await uploadSave(server.url, encryptedSave(pair), "throw-1");
+    const saveId = saveIdOf(server, "throw-1");
+    const job = await waitForJob(server, saveId, "failed");
+    expect(job.stage).toBe("archive");
+    expect(job.attempts).toBe(3);
+    expect(job.last_error).toMatch(/ENOTDIR|EEXIST|not a directory/i);
+    expect(server.output()).toMatch(/\[JOB\] WARN stage finished .*stage=archive attempt=1 .*outcome=retry/);
+
+    rmSync(join(server.dataDir, "archive"));
+    const cli = Bun.spawnSync([process.execPath, "src/cli.ts", "retry", "--failed"], {
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: server.dataDir },
+    });
+    expect(cli.stdout.toString()).toContain("1 failed job");
+    expect(cli.exitCode).toBe(0);
+    // The running server does not watch the table for owner changes; its poller finds the job due.
+    await waitForJob(server, saveId, "done");
+  });
+});
+
+describe("crash safety", () => {
+  test("SIGKILL mid-pipeline, restart: every accepted save archived once and notified once", async () => {
+    const { pair, env } = testKeys();
+    const telegram = await startRecordingServer({ defaultResponse: { status: 200, body: { ok: true, result: [] } } });
+    const withPush = { ...env, TELEGRAM_BOT_TOKEN: "123:secret-token", TELEGRAM_CHAT_ID: "42", TELEGRAM_API_BASE: telegram.url };
+    const server = await start({ ...withPush, PIPELINE_CONCURRENCY: "1" });
+    const count = 6;
+    for (let i = 0; i < count; i++) expect((await uploadSave(server.url, encryptedSave(pair), `kill-${i}`)).status).toBe(200);
+    await eventually(() => one<{ n: number }>(server, "SELECT count(*) AS n FROM jobs WHERE state = 'done'")!.n >= 1, 20_000, "one job done");
+    await server.stop("SIGKILL");
+    const done = one<{ n: number }>(server, "SELECT count(*) AS n FROM jobs WHERE state = 'done'")!.n;
+    expect(done).toBeLessThan(count);
+
+    const again = await start(withPush, server.dataDir);
+    await eventually(() => one<{ n: number }>(again, "SELECT count(*) AS n FROM jobs WHERE state = 'done'")!.n === count, 60_000, "all done");
+    expect(archiveDirs(again)).toHaveLength(count);
+    const saveIds = query<{ id: number }>(again, "SELECT id FROM saves").map((row) => row.id);
+    expect(saveIds).toHaveLength(count);
+    const pushes = telegram.requests.filter((request) => request.path.endsWith("/sendMediaGroup"));
+    const captions = pushes.map((request) => JSON.parse(String(request.form?.get("media")))[0].caption as string);
+    expect(new Set(captions).size).toBe(captions.length);
+    expect(query<{ n: number }>(again, "SELECT count(*) AS n FROM deliveries WHERE state = 'sent'")[0]!.n).toBe(count);
+    telegram.stop();
+  }, 90_000);
+
+  test("graceful shutdown finishes or leaves queued, and no archive is half-written", async () => {
+    const { pair, env } = testKeys();
+    const server = await start({ ...env, SHUTDOWN_GRACE_MS: "10000" });
+    for (let i = 0; i < 4; i++) await uploadSave(server.url, encryptedSave(pair), `term-${i}`);
+    await eventually(() => query(server, "SELECT 1 FROM jobs WHERE stage != 'generate' OR state = 'running'").length > 0, 20_000, "work started");
+    expect(await server.stop("SIGTERM")).toBe(0);
+    expect(server.output()).toContain("[SERVER] stopped");
+    for (const dir of archiveDirs(server)) {
+      const files = readdirSync(join(server.dataDir, "archive", "by-id", PLAYER_ID, dir));
+      expect(files).toContain("overview.png");
+      expect(files).toContain("save.bin");
+    }
+    const states = query<{ state: string }>(server, "SELECT state FROM jobs").map((row) => row.state);
+    expect(states.every((state) => ["done", "pending", "pending_retry"].includes(state))).toBe(true);
+  }, 60_000);
+});
