@@ -103,7 +103,6 @@ CREATE TABLE `upload_chunks` (
 CREATE TABLE `uploads` (
 	`id` text PRIMARY KEY NOT NULL,
 	`total_chunks` integer NOT NULL,
-	`received_bytes` integer DEFAULT 0 NOT NULL,
 	`player_id` text,
 	`save_id` integer,
 	`completed_at` integer,

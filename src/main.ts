@@ -2,6 +2,8 @@
 import { join } from "node:path";
 import { removeStaleTemp } from "./archive/write.ts";
 import { ConfigError, loadConfig, secretsOf, UPLOAD_PATHS, type Config } from "./config.ts";
+import { startCheckpointer } from "./db/checkpointer.ts";
+import { GroupCommitter } from "./db/group-commit.ts";
 import { openDatabase } from "./db/open.ts";
 import { expireUploads } from "./db/uploads.ts";
 import { startHttpServer } from "./http/server.ts";
@@ -30,6 +32,7 @@ function readConfig(): { config: Config; notify: NotifySetup } {
 
 const { config, notify } = readConfig();
 const db = openDatabase(config.databasePath);
+const stopCheckpointer = startCheckpointer(db, config.databasePath);
 const archiveRoot = join(config.dataDir, "archive");
 
 for (const warning of notify.warnings) logWarn("CONFIG", warning);
@@ -62,7 +65,7 @@ const pipeline = startPipeline({
   secrets: [...secretsOf(config), ...Object.values(notify.routing.barkKeys)],
   archiveRoot,
 });
-const server = startHttpServer({ db, config, archiveRoot, wakePipeline: pipeline.wake });
+const server = startHttpServer({ db, committer: new GroupCommitter(db), config, archiveRoot, wakePipeline: pipeline.wake });
 
 const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
 logInfo("SERVER", "listening", { url: base, db: config.databasePath, keys: config.keys.length });
@@ -78,6 +81,7 @@ async function shutdown(signal: string) {
   await server.stop();
   await pipeline.stop(config.pipeline.shutdownGraceMs);
   workers.terminate();
+  stopCheckpointer();
   db.$client.close();
   logInfo("SERVER", "stopped");
   process.exit(0);

@@ -3,8 +3,7 @@
  * under archive/.tmp, flushed, then renamed into place, so a reader never sees half an archive.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, openSync } from "node:fs";
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 
 export interface ArchiveFile {
@@ -23,18 +22,24 @@ export function archiveStamp(receivedAt: number): string {
   return `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}_${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}`;
 }
 
-function flushFile(path: string): void {
-  const fd = openSync(path, "r");
+/** fsync through a file handle: it runs on libuv's thread pool, never blocking the HTTP thread. */
+async function flush(path: string): Promise<void> {
+  const handle = await open(path, "r");
   try {
-    fsyncSync(fd);
+    await handle.sync();
   } finally {
-    closeSync(fd);
+    await handle.close();
   }
 }
 
 async function writeFlushed(path: string, bytes: Uint8Array): Promise<void> {
-  await writeFile(path, bytes);
-  flushFile(path);
+  const handle = await open(path, "w");
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 async function readMarker(dir: string): Promise<string | null> {
@@ -82,7 +87,7 @@ export async function writeArchive(input: WriteArchiveInput): Promise<string> {
     if (existing.has(name)) continue;
     try {
       await rename(tmp, join(playerDir, name));
-      flushFile(playerDir);
+      await flush(playerDir);
       return join("by-id", input.playerId, name);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
@@ -99,7 +104,7 @@ async function replaceFiles(dir: string, files: ArchiveFile[]): Promise<void> {
     await writeFlushed(tmp, file.bytes);
     await rename(tmp, join(dir, file.name));
   }
-  flushFile(dir);
+  await flush(dir);
 }
 
 /** Removes temp folders left by a process that died mid-write; returns how many. */

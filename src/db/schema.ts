@@ -7,7 +7,6 @@ const bytes = (name: string) => blob(name, { mode: "buffer" });
 export const uploads = sqliteTable("uploads", {
   id: text("id").primaryKey(),
   totalChunks: integer("total_chunks").notNull(),
-  receivedBytes: integer("received_bytes").notNull().default(0),
   playerId: text("player_id"),
   saveId: integer("save_id").references(() => saves.id, { onDelete: "set null" }),
   completedAt: integer("completed_at"),

@@ -1,8 +1,9 @@
 /** Chunk assembly: every chunk is stored and counted in one transaction; the last one turns the upload into a save. */
-import { and, asc, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
+import { UNKNOWN_PLAYER } from "../save/player-id.ts";
 import type { ChunkHeader } from "../ingest/chunk-headers.ts";
 import type { Db } from "./open.ts";
-import { storeSaveOnce } from "./saves.ts";
+import { storeSaveOnce, type Tx } from "./saves.ts";
 import { uploadChunks, uploads } from "./schema.ts";
 
 /** Completed uploads are remembered this long so a resent chunk is answered without a second save. */
@@ -23,63 +24,59 @@ export type ChunkOutcome =
   | { kind: "total_mismatch"; expected: number }
   | { kind: "too_large"; uploadBytes: number };
 
-export function acceptChunk(db: Db, chunk: IncomingChunk, limits: { maxUploadBytes: number; ttlMs: number }): ChunkOutcome {
+/** Stores one chunk; call inside a transaction (the route uses the group committer). */
+export function acceptChunk(tx: Tx, chunk: IncomingChunk, limits: { maxUploadBytes: number; ttlMs: number }): ChunkOutcome {
   const { header, body, now } = chunk;
-  return db.transaction((tx) => {
-    let upload = tx.select().from(uploads).where(eq(uploads.id, header.uploadId)).get();
-    if (upload && upload.completedAt === null && upload.createdAt < now - limits.ttlMs) {
-      tx.delete(uploads).where(eq(uploads.id, upload.id)).run();
-      upload = undefined;
-    }
-    if (upload?.completedAt != null) return { kind: "already_completed", saveId: upload.saveId };
-    if (upload && upload.totalChunks !== header.totalChunks) return { kind: "total_mismatch", expected: upload.totalChunks };
+  let upload = tx.select().from(uploads).where(eq(uploads.id, header.uploadId)).get();
+  if (upload && upload.completedAt === null && upload.createdAt < now - limits.ttlMs) {
+    tx.delete(uploads).where(eq(uploads.id, upload.id)).run();
+    upload = undefined;
+  }
+  if (upload?.completedAt != null) return { kind: "already_completed", saveId: upload.saveId };
+  if (upload && upload.totalChunks !== header.totalChunks) return { kind: "total_mismatch", expected: upload.totalChunks };
 
-    const previous = upload
-      ? tx
-          .select({ size: uploadChunks.size })
-          .from(uploadChunks)
-          .where(and(eq(uploadChunks.uploadId, header.uploadId), eq(uploadChunks.chunkIndex, header.chunkIndex)))
-          .get()
-      : undefined;
-    const uploadBytes = (upload?.receivedBytes ?? 0) - (previous?.size ?? 0) + body.byteLength;
-    if (uploadBytes > limits.maxUploadBytes) return { kind: "too_large", uploadBytes };
+  const stored = upload
+    ? tx
+        .select({ chunkIndex: uploadChunks.chunkIndex, size: uploadChunks.size, body: uploadChunks.body })
+        .from(uploadChunks)
+        .where(eq(uploadChunks.uploadId, header.uploadId))
+        .all()
+    : [];
+  const others = stored.filter((part) => part.chunkIndex !== header.chunkIndex);
+  // A resent index replaces its earlier bytes, so only the other chunks count towards the total.
+  const uploadBytes = others.reduce((sum, part) => sum + part.size, 0) + body.byteLength;
+  if (uploadBytes > limits.maxUploadBytes) return { kind: "too_large", uploadBytes };
+  const playerId = upload?.playerId ?? chunk.playerId;
 
-    const playerId = upload?.playerId ?? chunk.playerId;
+  if (others.length + 1 < header.totalChunks) {
     if (upload) {
-      tx.update(uploads).set({ receivedBytes: uploadBytes, playerId, updatedAt: now }).where(eq(uploads.id, header.uploadId)).run();
+      tx.update(uploads).set({ playerId, updatedAt: now }).where(eq(uploads.id, header.uploadId)).run();
     } else {
       tx.insert(uploads)
-        .values({ id: header.uploadId, totalChunks: header.totalChunks, receivedBytes: uploadBytes, playerId, createdAt: now, updatedAt: now })
+        .values({ id: header.uploadId, totalChunks: header.totalChunks, playerId, createdAt: now, updatedAt: now })
         .run();
     }
+    const bytes = Buffer.from(body);
     tx.insert(uploadChunks)
-      .values({ uploadId: header.uploadId, chunkIndex: header.chunkIndex, size: body.byteLength, body: Buffer.from(body) })
-      .onConflictDoUpdate({
-        target: [uploadChunks.uploadId, uploadChunks.chunkIndex],
-        set: { size: body.byteLength, body: Buffer.from(body) },
-      })
+      .values({ uploadId: header.uploadId, chunkIndex: header.chunkIndex, size: body.byteLength, body: bytes })
+      .onConflictDoUpdate({ target: [uploadChunks.uploadId, uploadChunks.chunkIndex], set: { size: body.byteLength, body: bytes } })
       .run();
+    return { kind: "partial", received: others.length + 1, total: header.totalChunks, uploadBytes };
+  }
 
-    const received = tx
-      .select({ count: sql<number>`count(*)` })
-      .from(uploadChunks)
-      .where(eq(uploadChunks.uploadId, header.uploadId))
-      .get()!.count;
-    if (received < header.totalChunks) return { kind: "partial", received, total: header.totalChunks, uploadBytes };
-
-    const parts = tx
-      .select({ body: uploadChunks.body })
-      .from(uploadChunks)
-      .where(eq(uploadChunks.uploadId, header.uploadId))
-      .orderBy(asc(uploadChunks.chunkIndex))
-      .all();
-    const merged = Buffer.concat(parts.map((part) => part.body));
-    const savePlayer = playerId ?? "unknown";
-    const stored = storeSaveOnce(tx, { encrypted: merged, playerId: savePlayer, source: "upload", receivedAt: now });
+  // The last missing chunk: merge in index order without writing it to the chunk table first.
+  const parts = [...others, { chunkIndex: header.chunkIndex, body }].sort((a, b) => a.chunkIndex - b.chunkIndex);
+  const merged = Buffer.concat(parts.map((part) => part.body));
+  const savePlayer = playerId ?? UNKNOWN_PLAYER;
+  const save = storeSaveOnce(tx, { encrypted: merged, playerId: savePlayer, source: "upload", receivedAt: now });
+  const completed = { totalChunks: header.totalChunks, playerId, saveId: save.saveId, completedAt: now, updatedAt: now };
+  if (upload) {
     tx.delete(uploadChunks).where(eq(uploadChunks.uploadId, header.uploadId)).run();
-    tx.update(uploads).set({ completedAt: now, saveId: stored.saveId, updatedAt: now }).where(eq(uploads.id, header.uploadId)).run();
-    return { kind: "completed", saveId: stored.saveId, created: stored.created, playerId: savePlayer, saveBytes: merged.byteLength };
-  }, { behavior: "immediate" });
+    tx.update(uploads).set(completed).where(eq(uploads.id, header.uploadId)).run();
+  } else {
+    tx.insert(uploads).values({ id: header.uploadId, createdAt: now, ...completed }).run();
+  }
+  return { kind: "completed", saveId: save.saveId, created: save.created, playerId: savePlayer, saveBytes: merged.byteLength };
 }
 
 /** Deletes incomplete uploads older than the TTL (their chunks go with them) and long-completed upload markers. */

@@ -23,7 +23,7 @@ function tokenMatches(given: string | undefined, expected: string): boolean {
   return given !== undefined && timingSafeEqual(sha256(given), sha256(expected));
 }
 
-export function reportRoutes({ db, config, wakePipeline }: HttpDeps): Hono {
+export function reportRoutes({ committer, config, wakePipeline }: HttpDeps): Hono {
   const app = new Hono();
   const { report } = config;
   if (!report.enabled) return app;
@@ -57,7 +57,8 @@ export function reportRoutes({ db, config, wakePipeline }: HttpDeps): Hono {
     const extraction = extractCandidates(doc, c.req.header("x-report-phase") ?? null);
     if ("error" in extraction) return reject(400, extraction.error);
 
-    const reportId = storeReport(db, extraction, meta, Date.now());
+    const receivedAt = Date.now();
+    const reportId = await committer.run((tx) => storeReport(tx, extraction, meta, receivedAt));
     wakePipeline();
     const fields = {
       report: reportId,

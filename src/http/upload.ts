@@ -11,7 +11,7 @@ import type { HttpDeps } from "./deps.ts";
 export const MAX_CHUNK_BYTES = MIB;
 export const MAX_UPLOAD_BYTES = MIB;
 
-export function uploadRoutes({ db, config, wakePipeline }: HttpDeps): Hono {
+export function uploadRoutes({ committer, config, wakePipeline }: HttpDeps): Hono {
   const app = new Hono();
   for (const path of UPLOAD_PATHS) {
     app.post(path, async (c) => {
@@ -32,11 +32,8 @@ export function uploadRoutes({ db, config, wakePipeline }: HttpDeps): Hono {
       if (body === null) return tooLarge();
       if (body.byteLength === 0) return c.text("body is empty", 400);
 
-      const outcome = acceptChunk(
-        db,
-        { header, body, playerId: header.originalUrl === null ? null : playerIdFromUrl(header.originalUrl), now: Date.now() },
-        { maxUploadBytes: MAX_UPLOAD_BYTES, ttlMs: config.uploadTtlMs },
-      );
+      const chunk = { header, body, playerId: header.originalUrl === null ? null : playerIdFromUrl(header.originalUrl), now: Date.now() };
+      const outcome = await committer.run((tx) => acceptChunk(tx, chunk, { maxUploadBytes: MAX_UPLOAD_BYTES, ttlMs: config.uploadTtlMs }));
       const ms = Math.round(performance.now() - started);
       const base = { upload: header.uploadId, chunk: chunkLabel, bytes: body.byteLength };
       switch (outcome.kind) {

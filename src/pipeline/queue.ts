@@ -16,7 +16,7 @@ export class LeaseLostError extends Error {
   }
 }
 
-/** Claims the next due job (or one whose lease expired) in one UPDATE … RETURNING. */
+/** Claims the oldest due job (or one whose lease expired) in one UPDATE … RETURNING: a save runs through its stages before younger saves start. */
 export function claimJob(db: Db, now: number, leaseMs: number): ClaimedJob | null {
   const leaseId = crypto.randomUUID();
   const row = db.$client
@@ -25,7 +25,7 @@ export function claimJob(db: Db, now: number, leaseMs: number): ClaimedJob | nul
        WHERE id = (
          SELECT id FROM jobs
          WHERE (state IN ('pending', 'pending_retry') AND run_at <= ?3) OR (state = 'running' AND lease_expires_at < ?3)
-         ORDER BY run_at, id LIMIT 1)
+         ORDER BY id LIMIT 1)
        RETURNING id`,
     )
     .get(leaseId, now + leaseMs, now) as { id: number } | null;

@@ -16,9 +16,8 @@ self.onmessage = async (event: MessageEvent<TaskMessage>) => {
       self.postMessage({ id, result: runEvaluate(request as Parameters<typeof runEvaluate>[0]) });
       return;
     }
-    const result = await runGenerate(request as Parameters<typeof runGenerate>[0]);
-    const transfer = result.kind === "invalid" ? [] : result.files.map((file) => file.bytes.buffer as ArrayBuffer);
-    self.postMessage({ id, result }, transfer);
+    // Copied, not transferred: resvg's PNG buffers are external memory that cannot be transferred (~1 MB a save).
+    self.postMessage({ id, result: await runGenerate(request as Parameters<typeof runGenerate>[0]) });
   } catch (error) {
     self.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }

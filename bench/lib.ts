@@ -1,0 +1,41 @@
+/** Shared bits of the benchmarks: percentiles, a bounded-concurrency runner, and a server's peak RSS. */
+import { readFileSync } from "node:fs";
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export function latencySummary(samples: number[]): string {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const fmt = (n: number) => n.toFixed(1);
+  return `p50 ${fmt(percentile(sorted, 50))} ms, p95 ${fmt(percentile(sorted, 95))} ms, p99 ${fmt(percentile(sorted, 99))} ms, max ${fmt(sorted.at(-1) ?? NaN)} ms`;
+}
+
+/** Runs `count` tasks with at most `concurrency` in flight; returns each task's duration in ms. */
+export async function runConcurrent(count: number, concurrency: number, task: (i: number) => Promise<void>): Promise<number[]> {
+  const durations: number[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < count) {
+      const i = next++;
+      const started = performance.now();
+      await task(i);
+      durations.push(performance.now() - started);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, lane));
+  return durations;
+}
+
+/** Peak resident set size of a process in MB (VmHWM), from /proc. */
+export function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return Math.round(kb / 1024);
+}
+
+export function intArg(name: string, fallback: number): number {
+  const found = process.argv.find((arg) => arg.startsWith(`--${name}=`));
+  return found ? Number(found.split("=")[1]) : fallback;
+}

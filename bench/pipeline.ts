@@ -1,0 +1,48 @@
+/**
+ * Pipeline benchmark on the real server with realistic 4-site saves.
+ * Phase 1 (latency): `--paced` saves, one every `--interval` ms, so each runs on an idle pipeline:
+ *   save-received → archived p50/p95. Phase 2 (throughput): `--burst` saves at once: saves per second.
+ * `bun bench/pipeline.ts [--paced=10] [--interval=1500] [--burst=40] [--concurrency=2]`
+ */
+import { Database } from "bun:sqlite";
+import { eventually, startServer } from "../tests/helpers/server.ts";
+import { encryptedSave, testKeys, uploadSave } from "../tests/helpers/saves.ts";
+import { intArg, latencySummary, peakRssMb } from "./lib.ts";
+
+const paced = intArg("paced", 10);
+const interval = intArg("interval", 1500);
+const burst = intArg("burst", 40);
+const concurrency = intArg("concurrency", 2);
+const { pair, env } = testKeys();
+const server = await startServer({ env: { ...env, PIPELINE_CONCURRENCY: String(concurrency), NOTIFY_DEFAULT: "none" } });
+const db = server.openDb();
+
+const doneCount = () => (db.query("SELECT count(*) AS n FROM jobs WHERE state = 'done'").get() as { n: number }).n;
+const latencies = (database: Database, fromId: number) =>
+  (database.query("SELECT a.created_at - s.received_at AS ms FROM saves s JOIN archives a ON a.save_id = s.id WHERE s.id > ?").all(fromId) as { ms: number }[]).map((r) => r.ms);
+
+async function post(count: number, label: string, gapMs: number) {
+  for (let i = 0; i < count; i++) {
+    const response = await uploadSave(server.url, encryptedSave(pair), `${label}-${i}`);
+    if (response.status !== 200) throw new Error(`upload ${label}-${i}: ${response.status}`);
+    if (gapMs > 0) await Bun.sleep(gapMs);
+  }
+}
+
+await post(paced, "paced", interval);
+await eventually(() => doneCount() === paced, 120_000, "paced saves archived");
+const pacedLatency = latencies(db, 0);
+
+const started = performance.now();
+await post(burst, "burst", 0);
+await eventually(() => doneCount() === paced + burst, 600_000, "burst archived");
+const seconds = (performance.now() - started) / 1000;
+const burstLatency = latencies(db, paced);
+db.close();
+
+console.log(`saves: ~${(encryptedSave(pair).byteLength / 1024).toFixed(0)} KB, 4 sites each; PIPELINE_CONCURRENCY=${concurrency}`);
+console.log(`idle pipeline, received → archived (${paced} saves): ${latencySummary(pacedLatency)}`);
+console.log(`burst of ${burst}: ${(burst / seconds).toFixed(2)} saves/s; received → archived ${latencySummary(burstLatency)}`);
+console.log(`server peak RSS: ${peakRssMb(server.pid)} MB`);
+await server.stop();
+server.cleanup();

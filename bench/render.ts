@@ -1,0 +1,74 @@
+/**
+ * Render bench: all maps (4 site PNGs + overview + summary + rare text) of a realistic 4-site save,
+ * ~80 drops per site, rendered N times in a row.
+ *
+ *   bun run bench/render.ts [--sets 100] [--samples docs]
+ *
+ * Prints time per full set (p50/p95/max), peak RSS (VmHWM), and RSS after 10 sets (50 PNG renders)
+ * vs after the last set (500 PNG renders by default): growth means a leak.
+ * --samples DIR also writes DIR/sample-site.png, DIR/sample-overview.png and DIR/sample-site-ja.png.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { generateOutputs, type Locale } from "../src/maps/index.ts";
+import { realisticSave } from "../tests/helpers/maps-fixtures.ts";
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+function peakRssMb(): number {
+  const status = readFileSync("/proc/self/status", "utf8");
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+const mb = (bytes: number) => bytes / 1024 / 1024;
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+
+const sets = Number(arg("sets") ?? 100);
+const samplesDir = arg("samples");
+const save = realisticSave(7);
+const ctx = (locale: Locale) => ({
+  playerId: "7412589630147258963",
+  capturedAt: new Date("2025-03-01T00:30:00Z"),
+  locale,
+  showHarvested: false,
+  assetsDir: null,
+  timeZone: "Asia/Shanghai",
+});
+
+if (samplesDir) {
+  const zh = await generateOutputs(save, ctx("zh"));
+  const ja = await generateOutputs(save, ctx("ja"));
+  const file = (out: typeof zh, name: string) => out.files.find((f) => f.name === name)!.bytes;
+  writeFileSync(join(samplesDir, "sample-site.png"), file(zh, "site_5.png"));
+  writeFileSync(join(samplesDir, "sample-overview.png"), file(zh, "overview.png"));
+  writeFileSync(join(samplesDir, "sample-site-ja.png"), file(ja, "site_8.png"));
+  console.log(`samples written to ${samplesDir}`);
+}
+
+const drops = save.sites.map((s) => s.drops.length);
+console.log(`save: ${save.sites.length} sites, drops per site ${drops.join("/")}; ${sets} full sets (${sets * 5} PNG renders)`);
+await generateOutputs(save, ctx("zh")); // warm-up: JIT, font file cache
+
+const times: number[] = [];
+let rssAt10 = 0;
+for (let i = 1; i <= sets; i++) {
+  const t0 = performance.now();
+  const out = await generateOutputs(save, ctx("zh"));
+  times.push(performance.now() - t0);
+  if (out.files.length !== 7) throw new Error("unexpected output count");
+  if (i === 10) {
+    Bun.gc(true);
+    rssAt10 = mb(process.memoryUsage.rss());
+  }
+}
+Bun.gc(true);
+const rssEnd = mb(process.memoryUsage.rss());
+const sorted = [...times].sort((a, b) => a - b);
+console.log(
+  `time per full set: p50 ${percentile(sorted, 0.5).toFixed(0)} ms, p95 ${percentile(sorted, 0.95).toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms`,
+);
+console.log(`peak RSS ${peakRssMb().toFixed(0)} MB; RSS after 10 sets ${rssAt10.toFixed(0)} MB, after ${sets} sets ${rssEnd.toFixed(0)} MB (growth ${(rssEnd - rssAt10).toFixed(0)} MB)`);

@@ -1,0 +1,59 @@
+/**
+ * Group commit: writes submitted in the same turn of the event loop share one transaction, so one fsync
+ * (synchronous=FULL) covers them all. Each write runs in its own savepoint: one that throws is rolled back
+ * alone and rejects alone. A promise settles only after COMMIT, so a 200 still means "durable".
+ */
+import type { Db } from "./open.ts";
+import type { Tx } from "./saves.ts";
+
+interface Pending<T> {
+  write: (tx: Tx) => T;
+  resolve: (value: T) => void;
+  reject: (error: unknown) => void;
+}
+
+export class GroupCommitter {
+  private queue: Pending<unknown>[] = [];
+  private scheduled = false;
+
+  constructor(private readonly db: Db) {}
+
+  run<T>(write: (tx: Tx) => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ write, resolve, reject } as Pending<unknown>);
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    const batch = this.queue;
+    this.queue = [];
+    this.scheduled = false;
+    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    try {
+      this.db.transaction(
+        (tx) => {
+          for (const item of batch) {
+            try {
+              outcomes.push({ ok: true, value: tx.transaction((savepoint) => item.write(savepoint)) });
+            } catch (error) {
+              outcomes.push({ ok: false, error });
+            }
+          }
+        },
+        { behavior: "immediate" },
+      );
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) item.resolve(outcome.value);
+      else item.reject(outcome.error);
+    });
+  }
+}

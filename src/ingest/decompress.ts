@@ -1,0 +1,203 @@
+/**
+ * Reads a report body under two caps: raw bytes as they arrive (maxEncodedBytes) and bytes
+ * coming out of the decoder (maxDecodedBytes). Decoding streams through DecompressionStream
+ * and stops the moment a cap is passed, so a compression bomb costs at most about the cap.
+ *
+ * Decisions:
+ * - Codings: gzip / x-gzip, br, zstd / zstandard, deflate (zlib-wrapped, as HTTP defines it),
+ *   identity. Stacked codings (`gzip, br`) are refused with 400: no capture tool sends them.
+ * - A body whose first non-whitespace byte is `{` or `[` and that fails to decode, or comes
+ *   with an unknown coding, is accepted as identity (some tools send a wrong header);
+ *   `ignoredEncoding` then names the header value that was ignored. Otherwise an unknown coding
+ *   is refused with 400 naming it.
+ * - An empty body is refused with 400.
+ */
+import { RawSource, cappedMessage, concatChunks } from "./raw-source.ts";
+
+export type BodyResult =
+  | { ok: true; bytes: Uint8Array; encoding: string; ignoredEncoding?: string }
+  | { ok: false; status: 400 | 413; reason: string };
+
+export interface ReadBodyOptions {
+  contentEncoding: string | null;
+  maxEncodedBytes: number;
+  maxDecodedBytes: number;
+}
+
+type CodingName = "gzip" | "br" | "zstd" | "deflate";
+
+export type Coding =
+  | { kind: "identity" }
+  | { kind: "decode"; name: CodingName; format: Bun.CompressionFormat }
+  | { kind: "unsupported"; label: string; reason: string };
+
+const KNOWN: Record<string, { name: CodingName; format: Bun.CompressionFormat }> = {
+  gzip: { name: "gzip", format: "gzip" },
+  "x-gzip": { name: "gzip", format: "gzip" },
+  br: { name: "br", format: "brotli" },
+  zstd: { name: "zstd", format: "zstd" },
+  zstandard: { name: "zstd", format: "zstd" },
+  deflate: { name: "deflate", format: "deflate" },
+};
+
+const DISPLAY: Record<CodingName, string> = { gzip: "gzip", br: "brotli", zstd: "zstd", deflate: "deflate" };
+
+const MAX_ECHO = 40;
+
+/** Header values are echoed in errors: printable ASCII only, and short. */
+function echo(value: string): string {
+  const clean = value.replace(/[^\x20-\x7e]/g, "?");
+  return clean.length > MAX_ECHO ? `${clean.slice(0, MAX_ECHO)}...` : clean;
+}
+
+export function parseContentEncoding(header: string | null): Coding {
+  const codings = (header ?? "")
+    .split(",")
+    .map((part) => part.trim().toLowerCase())
+    .filter((part) => part !== "" && part !== "identity");
+  if (codings.length === 0) return { kind: "identity" };
+  const label = echo(codings.join(", "));
+  if (codings.length > 1) {
+    return { kind: "unsupported", label, reason: `stacked Content-Encodings are not supported: ${label}` };
+  }
+  const known = KNOWN[codings[0] ?? ""];
+  if (known === undefined) return { kind: "unsupported", label, reason: `unsupported Content-Encoding: ${label}` };
+  return { kind: "decode", ...known };
+}
+
+function fail(status: 400 | 413, reason: string): BodyResult {
+  return { ok: false, status, reason };
+}
+
+export async function readCappedBody(
+  body: ReadableStream<Uint8Array> | null,
+  opts: ReadBodyOptions,
+): Promise<BodyResult> {
+  const coding = parseContentEncoding(opts.contentEncoding);
+  let src: RawSource | null = null;
+  try {
+    src = new RawSource(body, opts.maxEncodedBytes, coding.kind !== "identity");
+    const result =
+      coding.kind === "identity"
+        ? await readIdentity(src, opts)
+        : coding.kind === "decode"
+          ? await readDecoded(src, coding, opts)
+          : await readUnsupported(src, coding, opts);
+    if (result.ok && src.encoded === 0) return fail(400, "report body is empty");
+    return result;
+  } catch {
+    src?.cancel();
+    return fail(400, "report body could not be read");
+  }
+}
+
+function encodedTooLarge(opts: ReadBodyOptions): BodyResult {
+  return fail(413, cappedMessage("report body", opts.maxEncodedBytes));
+}
+
+function decodedTooLarge(opts: ReadBodyOptions): BodyResult {
+  return fail(413, cappedMessage("decompressed report body", opts.maxDecodedBytes));
+}
+
+/** An uncompressed body is also held to the decoded cap: it is what the caller parses. */
+function plainTooLarge(opts: ReadBodyOptions): BodyResult {
+  return fail(413, cappedMessage("report body", opts.maxDecodedBytes));
+}
+
+async function readIdentity(src: RawSource, opts: ReadBodyOptions): Promise<BodyResult> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (let chunk = await src.next(); chunk !== null; chunk = await src.next()) {
+    total += chunk.length;
+    if (total > opts.maxDecodedBytes) {
+      src.cancel();
+      return plainTooLarge(opts);
+    }
+    chunks.push(chunk);
+  }
+  if (src.overflow) return encodedTooLarge(opts);
+  return { ok: true, bytes: concatChunks(chunks, total), encoding: "identity" };
+}
+
+/** The rest of the body as plain JSON, when it looks like JSON; null when it does not. */
+async function readAsPlainJson(src: RawSource, opts: ReadBodyOptions): Promise<BodyResult | null> {
+  while (src.verdict !== "not-json") {
+    if (src.encoded > opts.maxDecodedBytes) {
+      src.cancel();
+      return plainTooLarge(opts);
+    }
+    if ((await src.next()) === null) break;
+  }
+  if (src.overflow) return encodedTooLarge(opts);
+  if (src.encoded > opts.maxDecodedBytes) return plainTooLarge(opts);
+  if (src.verdict !== "json") {
+    src.cancel();
+    return null;
+  }
+  return { ok: true, bytes: src.takeRetained(), encoding: "identity" };
+}
+
+async function readUnsupported(
+  src: RawSource,
+  coding: Extract<Coding, { kind: "unsupported" }>,
+  opts: ReadBodyOptions,
+): Promise<BodyResult> {
+  const plain = await readAsPlainJson(src, opts);
+  if (plain === null) return fail(400, coding.reason);
+  return plain.ok ? { ...plain, ignoredEncoding: coding.label } : plain;
+}
+
+async function readDecoded(
+  src: RawSource,
+  coding: Extract<Coding, { kind: "decode" }>,
+  opts: ReadBodyOptions,
+): Promise<BodyResult> {
+  const decoder = new DecompressionStream(coding.format);
+  const writer = decoder.writable.getWriter();
+  const reader = decoder.readable.getReader();
+
+  // Feeds raw chunks to the decoder; never rejects. Any stop other than a clean end aborts the
+  // writable side so the read loop below cannot wait forever.
+  const pump = (async () => {
+    try {
+      for (let chunk = await src.next(); chunk !== null; chunk = await src.next()) {
+        // Request bodies are never backed by a SharedArrayBuffer; the cast only narrows the type.
+        await writer.write(chunk as Uint8Array<ArrayBuffer>);
+      }
+      if (src.overflow) await writer.abort();
+      else await writer.close();
+    } catch {
+      writer.abort().catch(() => {});
+    }
+  })();
+
+  const out: Uint8Array[] = [];
+  let decoded = 0;
+  let failed = false;
+  try {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      decoded += r.value.length;
+      if (decoded > opts.maxDecodedBytes) {
+        src.cancel();
+        reader.cancel().catch(() => {});
+        return decodedTooLarge(opts);
+      }
+      out.push(r.value);
+    }
+  } catch {
+    failed = true;
+  }
+  if (src.overflow) return encodedTooLarge(opts);
+  if (src.readFailed) throw new Error("body stream failed");
+  if (!failed) return { ok: true, bytes: concatChunks(out, decoded), encoding: coding.name };
+
+  out.length = 0;
+  if (src.verdict === "not-json") {
+    src.cancel();
+    return fail(400, `body is not valid ${DISPLAY[coding.name]}`);
+  }
+  await pump; // settles promptly: the decoder errored, so its pending write rejects
+  const plain = await readAsPlainJson(src, opts);
+  if (plain === null) return fail(400, `body is not valid ${DISPLAY[coding.name]}`);
+  return plain.ok ? { ...plain, ignoredEncoding: coding.name } : plain;
+}

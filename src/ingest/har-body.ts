@@ -1,0 +1,64 @@
+/**
+ * Turns a HAR body holder (`response.content` or `request.postData`) back into bytes.
+ *
+ * - `encoding: "base64"` (any case): strict base64, the standard alphabet, no whitespace,
+ *   correct padding and zero padding bits; anything else makes the body invalid.
+ * - Otherwise the text is taken as is: when every char code is <= 0xFF it is one char per
+ *   byte (ProxyPin writes binary bodies with String.fromCharCodes), else UTF-8.
+ */
+export type BodyText =
+  | { kind: "bytes"; bytes: Uint8Array }
+  | { kind: "empty" }
+  | { kind: "absent" }
+  | { kind: "invalid"; reason: string };
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Bytes of a canonical, padded base64 string; null for anything else. */
+export function decodeBase64Strict(text: string): Uint8Array | null {
+  if (text.length % 4 !== 0 || !BASE64.test(text)) return null;
+  try {
+    return Uint8Array.fromBase64(text, { lastChunkHandling: "strict" });
+  } catch {
+    return null;
+  }
+}
+
+/** One byte per char when the text fits in Latin-1 (binary kept char-per-byte), else UTF-8. */
+export function textToBytes(text: string): Uint8Array {
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 0xff) return new TextEncoder().encode(text);
+    bytes[i] = code;
+  }
+  return bytes;
+}
+
+export function readBodyText(holder: unknown): BodyText {
+  if (holder === undefined || holder === null) return { kind: "absent" };
+  if (!isRecord(holder)) return { kind: "invalid", reason: "body holder is not an object" };
+  const text = holder.text;
+  if (text === undefined || text === null) return { kind: "absent" };
+  if (typeof text !== "string") return { kind: "invalid", reason: "body text is not a string" };
+  if (text === "") return { kind: "empty" };
+  const encoding = holder.encoding;
+  if (typeof encoding === "string" && encoding.trim().toLowerCase() === "base64") {
+    const bytes = decodeBase64Strict(text);
+    return bytes === null ? { kind: "invalid", reason: "body is not valid base64" } : { kind: "bytes", bytes };
+  }
+  return { kind: "bytes", bytes: textToBytes(text) };
+}
+
+/** A declared body size (`size`, `bodySize`) as a number; -1 or garbage count as unknown (0). */
+export function declaredSize(...values: unknown[]): number {
+  let size = 0;
+  for (const value of values) {
+    if (typeof value === "number" && Number.isFinite(value) && value > size) size = value;
+  }
+  return size;
+}

@@ -1,0 +1,98 @@
+/** The resource catalogue: site names, resource names and tiers keyed by (type, id), harvest-point kinds. */
+import catalogJson from "./data/catalog.json" with { type: "json" };
+import { resourceKey, type ResourceKey } from "../save/model.ts";
+
+export type Locale = "zh" | "ja" | "en";
+export type Tier = "super" | "rare" | "common";
+export type LocalizedName = Partial<Record<Locale, string>>;
+
+/** How a harvest point is drawn. */
+export type FixtureKind = "tree" | "rock" | "plant" | "other";
+
+export const MUSIC_RECORD_TYPE = "mysekai_music_record";
+
+export interface CatalogResource {
+  type: string;
+  id: number;
+  name: LocalizedName;
+  tier: Tier;
+  /** materialType for materials (wood, mineral, junk ...), else the type without its `mysekai_` prefix. */
+  kind: string;
+}
+
+export interface SiteGeometryEntry {
+  siteId: number;
+  grid_size: number;
+  offset_x: number;
+  offset_z: number;
+  dir_x: number;
+  dir_z: number;
+  rev_xz: boolean;
+  /** [left, top, width, height] in the 1920x1080 site image. */
+  crop_bbox: [number, number, number, number];
+}
+
+interface CatalogFile {
+  sites: { id: number; key: string; name: LocalizedName }[];
+  resources: CatalogResource[];
+  harvestFixtures: { id: number; type: string }[];
+  siteGeometry: { convention: string; sites: SiteGeometryEntry[] };
+}
+
+const file = catalogJson as unknown as CatalogFile;
+
+const resourcesByKey = new Map<ResourceKey, CatalogResource>(
+  file.resources.map((r) => [resourceKey(r.type, r.id), r]),
+);
+const sitesById = new Map(file.sites.map((s) => [s.id, s]));
+const fixtureTypeById = new Map(file.harvestFixtures.map((f) => [f.id, f.type]));
+const geometryBySite = new Map(file.siteGeometry.sites.map((g) => [g.siteId, g]));
+
+const LOCALE_FALLBACK: Record<Locale, Locale[]> = {
+  zh: ["zh", "ja", "en"],
+  ja: ["ja", "en", "zh"],
+  en: ["en", "ja", "zh"],
+};
+
+export function pickName(name: LocalizedName, locale: Locale): string | null {
+  for (const l of LOCALE_FALLBACK[locale]) {
+    const value = name[l];
+    if (value) return value;
+  }
+  return null;
+}
+
+export function findResource(type: string, id: number): CatalogResource | null {
+  return resourcesByKey.get(resourceKey(type, id)) ?? null;
+}
+
+export function siteName(siteId: number, locale: Locale): string {
+  const site = sitesById.get(siteId);
+  const name = site ? pickName(site.name, locale) : null;
+  return name ?? `Site ${siteId}`;
+}
+
+export function siteGeometryEntry(siteId: number): SiteGeometryEntry | null {
+  return geometryBySite.get(siteId) ?? null;
+}
+
+const FIXTURE_KIND_BY_TYPE: Record<string, FixtureKind> = {
+  wood: "tree",
+  mineral: "rock",
+  plant: "plant",
+  birthday_plant: "plant",
+};
+
+export function fixtureKind(fixtureId: number): FixtureKind {
+  const type = fixtureTypeById.get(fixtureId);
+  return (type && FIXTURE_KIND_BY_TYPE[type]) || "other";
+}
+
+/** Every name in the catalogue, for the font subset script. */
+export function allCatalogNames(): string[] {
+  const names: string[] = [];
+  for (const entry of [...file.sites, ...file.resources]) {
+    for (const value of Object.values(entry.name)) if (value) names.push(value);
+  }
+  return names;
+}

@@ -1,0 +1,91 @@
+/** Groups a site's drops per position by (type, id), quantities summed; totals per resource. */
+import type { SiteHarvest } from "../save/model.ts";
+import { fixtureKind, siteName, type FixtureKind, type Locale } from "./catalog.ts";
+import { compareByImportance, describeResource, type ResourceView } from "./resources.ts";
+
+export interface SpotItem {
+  resource: ResourceView;
+  quantity: number;
+  harvested: boolean;
+}
+
+/** Every drop lying on one exact position. */
+export interface Spot {
+  positionX: number;
+  positionZ: number;
+  items: SpotItem[];
+}
+
+export interface ResourceTotal {
+  resource: ResourceView;
+  /** Sum of quantities of the drops not yet harvested. */
+  total: number;
+  positions: { x: number; z: number; quantity: number }[];
+}
+
+export interface FixtureView {
+  kind: FixtureKind;
+  positionX: number;
+  positionZ: number;
+  harvested: boolean;
+}
+
+export interface SiteView {
+  siteId: number;
+  name: string;
+  spots: Spot[];
+  totals: ResourceTotal[];
+  fixtures: FixtureView[];
+}
+
+export interface GroupOptions {
+  locale: Locale;
+  ownedMusicRecords: ReadonlySet<number>;
+  showHarvested: boolean;
+}
+
+const byPosition = (a: { positionX: number; positionZ: number }, b: { positionX: number; positionZ: number }) =>
+  a.positionX - b.positionX || a.positionZ - b.positionZ;
+
+export function groupSite(site: SiteHarvest, opts: GroupOptions): SiteView {
+  const spots = new Map<string, Spot>();
+  const totals = new Map<string, ResourceTotal>();
+  const describe = (type: string, id: number) => describeResource(type, id, opts.locale, opts.ownedMusicRecords);
+
+  for (const drop of site.drops) {
+    const resource = describe(drop.resourceType, drop.resourceId);
+    if (!drop.harvested) {
+      const total = totals.get(resource.key) ?? { resource, total: 0, positions: [] };
+      total.total += drop.quantity;
+      const at = total.positions.find((p) => p.x === drop.positionX && p.z === drop.positionZ);
+      if (at) at.quantity += drop.quantity;
+      else total.positions.push({ x: drop.positionX, z: drop.positionZ, quantity: drop.quantity });
+      totals.set(resource.key, total);
+    }
+    if (drop.harvested && !opts.showHarvested) continue;
+    const spotKey = `${drop.positionX},${drop.positionZ}`;
+    const spot = spots.get(spotKey) ?? { positionX: drop.positionX, positionZ: drop.positionZ, items: [] };
+    const item = spot.items.find((i) => i.resource.key === resource.key && i.harvested === drop.harvested);
+    if (item) item.quantity += drop.quantity;
+    else spot.items.push({ resource, quantity: drop.quantity, harvested: drop.harvested });
+    spots.set(spotKey, spot);
+  }
+
+  const sortedSpots = [...spots.values()].sort(byPosition);
+  for (const spot of sortedSpots) {
+    spot.items.sort(
+      (a, b) =>
+        Number(a.harvested) - Number(b.harvested) ||
+        compareByImportance({ resource: a.resource, total: a.quantity }, { resource: b.resource, total: b.quantity }),
+    );
+  }
+  const sortedTotals = [...totals.values()].sort(compareByImportance);
+  for (const t of sortedTotals) t.positions.sort((a, b) => a.x - b.x || a.z - b.z);
+
+  const fixtures = site.fixtures
+    .filter((f) => opts.showHarvested || !f.harvested)
+    .map((f) => ({ kind: fixtureKind(f.fixtureId), positionX: f.positionX, positionZ: f.positionZ, harvested: f.harvested }))
+    .sort(byPosition);
+
+  return { siteId: site.siteId, name: siteName(site.siteId, opts.locale), spots: sortedSpots, totals: sortedTotals, fixtures };
+}

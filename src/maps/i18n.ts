@@ -1,0 +1,108 @@
+/** UI strings of the maps and the rare text, and capture-time formatting. */
+import type { Locale } from "./catalog.ts";
+
+export interface UiStrings {
+  rareTitle: string;
+  noRare: string;
+  musicRecord: string;
+  newBadge: string;
+  owned: string;
+  legend: string;
+  player: string;
+  drops: string;
+  harvested: string;
+  overviewTitle: string;
+  noDrops: string;
+  noHarvestMaps: string;
+  listSeparator: string;
+}
+
+export const UI_STRINGS: Record<Locale, UiStrings> = {
+  zh: {
+    rareTitle: "MySekai 稀有资源",
+    noRare: "今日没有稀有资源",
+    musicRecord: "唱片",
+    newBadge: "NEW",
+    owned: "已拥有",
+    legend: "本地点资源",
+    player: "玩家",
+    drops: "掉落",
+    harvested: "已采集",
+    overviewTitle: "MySekai 采集总览",
+    noDrops: "没有掉落",
+    noHarvestMaps: "存档中没有采集地图",
+    listSeparator: ", ",
+  },
+  ja: {
+    rareTitle: "MySekai レア素材",
+    noRare: "今日はレア素材がありません",
+    musicRecord: "レコード",
+    newBadge: "NEW",
+    owned: "所持済み",
+    legend: "このエリアの素材",
+    player: "プレイヤー",
+    drops: "ドロップ",
+    harvested: "採集済み",
+    overviewTitle: "MySekai 採集マップ一覧",
+    noDrops: "ドロップなし",
+    noHarvestMaps: "セーブに採集マップがありません",
+    listSeparator: "、",
+  },
+  en: {
+    rareTitle: "MySekai rare resources",
+    noRare: "No rare resources today",
+    musicRecord: "Music record",
+    newBadge: "NEW",
+    owned: "owned",
+    legend: "Resources on this site",
+    player: "Player",
+    drops: "drops",
+    harvested: "harvested",
+    overviewTitle: "MySekai harvest overview",
+    noDrops: "No drops",
+    noHarvestMaps: "No harvest maps in this save",
+    listSeparator: ", ",
+  },
+};
+
+/** Symbols drawn by the SVG builders and the rare text; the font subset must cover them. */
+export const UI_SYMBOLS = "×·—★◆●▲■…#:+-()[]/%";
+
+function offsetLabel(date: Date, timeZone: string): string {
+  const part = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" })
+    .formatToParts(date)
+    .find((p) => p.type === "timeZoneName");
+  const raw = part?.value ?? "GMT";
+  if (raw === "GMT") return "UTC";
+  // "GMT+08:00" → "UTC+8", "GMT+05:30" → "UTC+5:30"
+  const match = /^GMT([+-])(\d{2}):(\d{2})$/.exec(raw);
+  if (!match) return raw.replace("GMT", "UTC");
+  if (match[2] === "00" && match[3] === "00") return "UTC";
+  const hours = String(Number(match[2]));
+  return `UTC${match[1]}${hours}${match[3] === "00" ? "" : `:${match[3]}`}`;
+}
+
+/**
+ * "2025-03-01 08:30 UTC+8": the capture time in the given IANA zone (default UTC).
+ * An unknown zone throws a RangeError from Intl; callers validate the zone at config time.
+ */
+export function formatCaptureTime(date: Date, timeZone = "UTC"): string {
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(date);
+  const get = (type: string): string => parts.find((p) => p.type === type)?.value ?? "00";
+  return `${get("year")}-${get("month")}-${get("day")} ${get("hour")}:${get("minute")} ${offsetLabel(date, timeZone)}`;
+}
+
+/** Every UI character, for the font subset script. */
+export function allUiText(): string {
+  return Object.values(UI_STRINGS)
+    .flatMap((s) => Object.values(s))
+    .join("") + UI_SYMBOLS;
+}

@@ -1,0 +1,55 @@
+/**
+ * SVG → PNG with resvg's async render (runs off the event loop on the libuv pool). The `Resvg`
+ * class is not used: it keeps ~5 MB per instance alive. Fonts are the bundled Noto Sans CJK SC
+ * subsets only (no system fonts): fast, identical output on every machine.
+ */
+import { renderAsync } from "@resvg/resvg-js";
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
+import { FONT_FAMILY } from "./svg-util.ts";
+
+export const FONT_FILES: readonly string[] = ["NotoSansCJKsc-Regular-subset.otf", "NotoSansCJKsc-Bold-subset.otf"].map(
+  (file) => fileURLToPath(new URL(`../../assets/fonts/${file}`, import.meta.url)),
+);
+
+export interface RenderOptions {
+  /** Output width in pixels; the SVG's own width when omitted. */
+  width?: number;
+}
+
+/**
+ * At most one render per core at a time: more only adds pixmaps in memory (each ~8 MB plus layers)
+ * without finishing sooner.
+ */
+const MAX_CONCURRENT = Math.max(1, availableParallelism());
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function withRenderSlot<T>(task: () => Promise<T>): Promise<T> {
+  if (running >= MAX_CONCURRENT) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  try {
+    return await task();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
+export function renderPng(svg: string, opts: RenderOptions = {}): Promise<Uint8Array> {
+  return withRenderSlot(async () => {
+    const image = await renderAsync(svg, {
+      font: {
+        fontFiles: [...FONT_FILES],
+        loadSystemFonts: false,
+        defaultFontFamily: FONT_FAMILY,
+        sansSerifFamily: FONT_FAMILY,
+      },
+      fitTo: opts.width ? { mode: "width", value: opts.width } : { mode: "original" },
+      background: "#ffffff",
+      logLevel: "off",
+    });
+    // asPng() encodes synchronously on the calling thread (~25-40 ms for a site map).
+    return image.asPng();
+  });
+}

@@ -1,0 +1,88 @@
+/** What a (type, id) drop is called and how loudly it is drawn. */
+import { resourceKey, type ResourceKey } from "../save/model.ts";
+import { findResource, MUSIC_RECORD_TYPE, pickName, type Locale, type Tier } from "./catalog.ts";
+import { UI_STRINGS } from "./i18n.ts";
+
+/** Display emphasis: catalogue tier, except that a new music record is drawn as "record" (rare-styled). */
+export type Emphasis = "super" | "rare" | "record" | "common";
+
+export interface ResourceView {
+  type: string;
+  id: number;
+  key: ResourceKey;
+  name: string;
+  tier: Tier;
+  emphasis: Emphasis;
+  /** Colour family of a common marker: wood, mineral, plant, junk, item, fixture, music_record, unknown ... */
+  kind: string;
+  /** "new" / "owned" for music records, null otherwise. */
+  musicRecord: "new" | "owned" | null;
+  known: boolean;
+}
+
+export function describeResource(
+  type: string,
+  id: number,
+  locale: Locale,
+  ownedMusicRecords: ReadonlySet<number>,
+): ResourceView {
+  const key = resourceKey(type, id);
+  if (type === MUSIC_RECORD_TYPE) {
+    const isNew = !ownedMusicRecords.has(id);
+    return {
+      type,
+      id,
+      key,
+      name: `${UI_STRINGS[locale].musicRecord} #${id}`,
+      tier: "common",
+      emphasis: isNew ? "record" : "common",
+      kind: "music_record",
+      musicRecord: isNew ? "new" : "owned",
+      known: true,
+    };
+  }
+  const entry = findResource(type, id);
+  const name = entry ? pickName(entry.name, locale) : null;
+  const tier = entry?.tier ?? "common";
+  return {
+    type,
+    id,
+    key,
+    name: name ?? `${type} #${id}`,
+    tier,
+    emphasis: tier,
+    kind: entry?.kind ?? "unknown",
+    musicRecord: null,
+    known: entry !== null,
+  };
+}
+
+const EMPHASIS_RANK: Record<Emphasis, number> = { super: 0, rare: 1, record: 2, common: 3 };
+
+export function emphasisRank(e: Emphasis): number {
+  return EMPHASIS_RANK[e];
+}
+
+/** Rare first (super, rare, new records), then larger totals, then type and id: a total order. */
+export function compareByImportance(
+  a: { resource: ResourceView; total: number },
+  b: { resource: ResourceView; total: number },
+): number {
+  return (
+    emphasisRank(a.resource.emphasis) - emphasisRank(b.resource.emphasis) ||
+    b.total - a.total ||
+    (a.resource.type < b.resource.type ? -1 : a.resource.type > b.resource.type ? 1 : 0) ||
+    a.resource.id - b.resource.id
+  );
+}
+
+/** Label text of one drop group, e.g. "钻石 ×3", "唱片 #12 NEW ×1". */
+export function dropLabel(resource: ResourceView, quantity: number, locale: Locale): string {
+  const badge =
+    resource.musicRecord === "new"
+      ? ` ${UI_STRINGS[locale].newBadge}`
+      : resource.musicRecord === "owned"
+        ? ` (${UI_STRINGS[locale].owned})`
+        : "";
+  return `${resource.name}${badge} ×${quantity}`;
+}

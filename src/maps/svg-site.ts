@@ -1,0 +1,131 @@
+/** site_<id>.svg: title bar with the rare count, the map, and a legend of every resource on the site. */
+import type { MySekaiSave } from "../save/model.ts";
+import type { Locale } from "./catalog.ts";
+import { siteProjection } from "./geometry.ts";
+import type { ResourceTotal, SiteView } from "./group.ts";
+import { formatCaptureTime, UI_STRINGS } from "./i18n.ts";
+import { dropLabel } from "./resources.ts";
+import { mapLayer, type AssetImages } from "./svg-map-layer.ts";
+import { dropMarker, RARE_COLOUR, SUPER_COLOUR } from "./svg-markers.ts";
+import { siteViews } from "./summary.ts";
+import { n, svgDocument, text, textWidth } from "./svg-util.ts";
+
+export interface MapOptions {
+  playerId: string;
+  capturedAt: Date;
+  locale: Locale;
+  showHarvested: boolean;
+  /** IANA zone for the capture time; default UTC. */
+  timeZone?: string;
+  assets?: AssetImages | null;
+}
+
+const MARGIN = 20;
+const TITLE_H = 112;
+const LEGEND_COLUMNS = 3;
+const LEGEND_ROW = 34;
+
+export function siteViewsForMaps(save: MySekaiSave, opts: MapOptions): SiteView[] {
+  return siteViews(save, opts.locale, opts.showHarvested);
+}
+
+export function truncateToWidth(label: string, width: number, size: number, bold: boolean): string {
+  if (textWidth(label, size, bold) <= width) return label;
+  let cut = [...label];
+  while (cut.length > 1 && textWidth(`${cut.join("")}…`, size, bold) > width) cut = cut.slice(0, -1);
+  return `${cut.join("")}…`;
+}
+
+/** "★ 钻石 ×3   ◆ 月光石 ×2" chips for the title bar and the overview. */
+export function rareChips(totals: readonly ResourceTotal[], locale: Locale): { label: string; colour: string }[] {
+  return totals
+    .filter((t) => t.resource.emphasis !== "common")
+    .map((t) => ({
+      label: `${t.resource.emphasis === "super" ? "★" : "◆"} ${dropLabel(t.resource, t.total, locale)}`,
+      colour: t.resource.emphasis === "super" ? SUPER_COLOUR : RARE_COLOUR,
+    }));
+}
+
+function titleBar(view: SiteView, width: number, opts: MapOptions): string[] {
+  const ui = UI_STRINGS[opts.locale];
+  const dropCount = view.totals.reduce((sum, t) => sum + t.total, 0);
+  const meta = `${ui.player} ${opts.playerId} · ${formatCaptureTime(opts.capturedAt, opts.timeZone)}`;
+  const out = [
+    `<rect width="${width}" height="${TITLE_H}" fill="#2b2d42"/>`,
+    text(MARGIN, 50, view.name, { size: 38, fill: "#ffffff", bold: true }),
+    text(width - MARGIN, 30, meta, { size: 18, fill: "#c9cbe0", anchor: "end" }),
+    text(width - MARGIN, 56, `${ui.drops} ${dropCount}`, { size: 18, fill: "#c9cbe0", anchor: "end" }),
+  ];
+  let x = MARGIN;
+  const chips = rareChips(view.totals, opts.locale);
+  if (chips.length === 0) out.push(text(MARGIN, 92, ui.noRare, { size: 22, fill: "#c9cbe0" }));
+  for (const [i, chip] of chips.entries()) {
+    const w = textWidth(chip.label, 22, true) + 20;
+    if (x + w > width - MARGIN - 60) {
+      out.push(text(x, 92, `+${chips.length - i}`, { size: 22, fill: "#ffffff", bold: true }));
+      break;
+    }
+    out.push(`<rect x="${n(x)}" y="68" width="${n(w)}" height="34" rx="17" fill="${chip.colour}"/>`);
+    out.push(text(x + 10, 92, chip.label, { size: 22, fill: "#ffffff", bold: true }));
+    x += w + 10;
+  }
+  return out;
+}
+
+function legend(view: SiteView, top: number, width: number, opts: MapOptions): string[] {
+  const ui = UI_STRINGS[opts.locale];
+  const out = [text(MARGIN, top + 28, ui.legend, { size: 22, fill: "#2b2d42", bold: true })];
+  if (view.totals.length === 0) {
+    out.push(text(MARGIN, top + 66, ui.noDrops, { size: 18, fill: "#555555" }));
+    return out;
+  }
+  const colW = (width - 2 * MARGIN) / LEGEND_COLUMNS;
+  view.totals.forEach((t, i) => {
+    const col = i % LEGEND_COLUMNS;
+    const row = Math.floor(i / LEGEND_COLUMNS);
+    const x = MARGIN + col * colW;
+    const y = top + 44 + row * LEGEND_ROW;
+    const e = t.resource.emphasis;
+    const scale = e === "common" ? 1 : 0.55;
+    out.push(dropMarker(x + 14, y + 14, e, t.resource.kind, false, scale));
+    const bold = e !== "common";
+    const colour = e === "super" ? SUPER_COLOUR : e === "common" ? "#2d2d2d" : RARE_COLOUR;
+    const label = truncateToWidth(dropLabel(t.resource, t.total, opts.locale), colW - 44, 18, bold);
+    out.push(text(x + 34, y + 21, label, { size: 18, fill: colour, bold }));
+  });
+  return out;
+}
+
+export function legendHeight(view: SiteView): number {
+  const rows = Math.max(1, Math.ceil(view.totals.length / LEGEND_COLUMNS));
+  return 44 + rows * LEGEND_ROW + 16;
+}
+
+export function siteSvgFromView(view: SiteView, opts: MapOptions, positions: { positionX: number; positionZ: number }[]): string {
+  const proj = siteProjection(view.siteId, positions);
+  const width = proj.width + 2 * MARGIN;
+  const mapTop = TITLE_H + MARGIN;
+  const legendTop = mapTop + proj.height + 8;
+  const height = legendTop + legendHeight(view);
+  const body = [
+    `<rect width="${width}" height="${height}" fill="#f7f7fa"/>`,
+    ...titleBar(view, width, opts),
+    `<g transform="translate(${MARGIN} ${mapTop})">`,
+    mapLayer(view, proj, { locale: opts.locale, scale: 1, symbolScale: 1, labels: "all", assets: opts.assets ?? null }),
+    `</g>`,
+    ...legend(view, legendTop, width, opts),
+  ];
+  return svgDocument(width, height, body);
+}
+
+/** Every position of a site (fixtures and drops, harvested or not): what the fallback projection fits. */
+export function sitePositions(save: MySekaiSave, siteId: number): { positionX: number; positionZ: number }[] {
+  const site = save.sites.find((s) => s.siteId === siteId);
+  return site ? [...site.fixtures, ...site.drops] : [];
+}
+
+export function buildSiteSvg(save: MySekaiSave, siteId: number, opts: MapOptions): string {
+  const view = siteViewsForMaps(save, opts).find((v) => v.siteId === siteId);
+  if (!view) throw new Error(`site ${siteId} is not in the save`);
+  return siteSvgFromView(view, opts, sitePositions(save, siteId));
+}

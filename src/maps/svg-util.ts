@@ -1,0 +1,68 @@
+/** Small deterministic helpers for building SVG text. */
+
+export const FONT_FAMILY = "Noto Sans CJK SC";
+
+export function escapeXml(text: string): string {
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;");
+}
+
+/** Fixed one-decimal numbers: stable across runs and short. */
+export function n(value: number): string {
+  const rounded = Math.round(value * 10) / 10;
+  return Object.is(rounded, -0) ? "0" : String(rounded);
+}
+
+function isWide(code: number): boolean {
+  return (
+    (code >= 0x1100 && code <= 0x115f) ||
+    (code >= 0x2e80 && code <= 0xa4cf) ||
+    (code >= 0xac00 && code <= 0xd7a3) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0xfe30 && code <= 0xfe4f) ||
+    (code >= 0xff00 && code <= 0xff60) ||
+    (code >= 0xffe0 && code <= 0xffe6) ||
+    code >= 0x20000
+  );
+}
+
+/** Estimated advance width: CJK full width, narrow ASCII letters, wider capitals and symbols. */
+export function textWidth(text: string, fontSize: number, bold = false): number {
+  let em = 0;
+  for (const ch of text) {
+    const code = ch.codePointAt(0) ?? 0;
+    if (isWide(code)) em += 1;
+    else if (ch === " ") em += 0.27;
+    else if (/[iljtf.,:;'|!]/.test(ch)) em += 0.3;
+    else if (/[A-Z#×★◆●]/.test(ch)) em += 0.66;
+    else if (/[mwMW]/.test(ch)) em += 0.85;
+    else if (code < 0x80) em += 0.56;
+    else em += 0.9;
+  }
+  return em * fontSize * (bold ? 1.05 : 1);
+}
+
+export function text(
+  x: number,
+  y: number,
+  content: string,
+  attrs: { size: number; fill: string; bold?: boolean; anchor?: "start" | "middle" | "end"; opacity?: number },
+): string {
+  const weight = attrs.bold ? ` font-weight="bold"` : "";
+  const anchor = attrs.anchor && attrs.anchor !== "start" ? ` text-anchor="${attrs.anchor}"` : "";
+  const opacity = attrs.opacity !== undefined ? ` opacity="${attrs.opacity}"` : "";
+  return `<text x="${n(x)}" y="${n(y)}" font-size="${attrs.size}" fill="${attrs.fill}"${weight}${anchor}${opacity}>${escapeXml(content)}</text>`;
+}
+
+export function svgDocument(width: number, height: number, body: string[]): string {
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${FONT_FAMILY}">`,
+    ...body,
+    "</svg>",
+    "",
+  ].join("\n");
+}

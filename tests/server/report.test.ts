@@ -1,0 +1,372 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { brotliCompressSync } from "node:zlib";
+import { sha256Hex } from "../../src/db/saves.ts";
+import { encodeSample, encryptAesCbc, makeSampleSave } from "../../src/save/index.ts";
+import { zeroBomb } from "../unit/ingest-fixtures.ts";
+import { one, query } from "../helpers/db.ts";
+import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
+import { encryptedSave, PLAYER_ID, saveUrl, testKeys, uploadSave } from "../helpers/saves.ts";
+import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
+
+setDefaultTimeout(30_000);
+const MIB = 1024 * 1024;
+const PATH = "/capture/report";
+const started: RunningServer[] = [];
+afterAll(async () => {
+  for (const server of started) await server.stop("SIGKILL");
+  for (const server of started) server.cleanup();
+});
+
+async function start(env: Record<string, string> = {}, dataDir?: string): Promise<RunningServer> {
+  const server = await startServer({ env: { JOB_BACKOFF_MS: "50,50", ...env }, ...(dataDir && { dataDir }) });
+  started.push(server);
+  return server;
+}
+
+// ---- HAR building -------------------------------------------------------------------------------
+
+type Body = Uint8Array | string;
+/** Bytes go in as base64 (Reqable); a string goes in as is (JSON text, or ProxyPin's one char per byte). */
+function holder(body: Body) {
+  if (typeof body === "string") return { mimeType: "application/json", size: body.length, text: body };
+  return { mimeType: "application/octet-stream", size: body.length, text: Buffer.from(body).toString("base64"), encoding: "base64" };
+}
+function entry(url: string, response: Body | null, request?: Body) {
+  return {
+    request: { method: request === undefined ? "GET" : "POST", url, headers: [], ...(request !== undefined && { postData: holder(request) }) },
+    response: response === null ? null : { status: 200, content: holder(response) },
+  };
+}
+const har = (...entries: unknown[]) => ({ log: { entries } });
+const json = (doc: unknown) => new TextEncoder().encode(JSON.stringify(doc));
+const latin1 = (bytes: Uint8Array) => Array.from(bytes, (byte) => String.fromCharCode(byte)).join("");
+const playerUrl = (id: string) => `https://game-api.example/api/user/${id}/mysekai?isForceAllReloadOnlyMysekai=True`;
+const otherUrl = (n: number) => `https://game-api.example/api/user/${n}/home/refresh`;
+
+function post(server: RunningServer, body: Uint8Array | ReadableStream<Uint8Array>, headers: Record<string, string> = {}, path = PATH) {
+  return fetch(`${server.url}${path}`, { method: "POST", body: body as RequestInit["body"], headers: { "content-type": "application/json", ...headers } });
+}
+async function expectAnswer(response: Response, status: number, text: string | RegExp) {
+  const body = await response.text();
+  expect({ status: response.status, body }).toMatchObject({ status });
+  if (typeof text === "string") expect(body).toBe(text);
+  else expect(body).toMatch(text);
+}
+
+// ---- store lookups ------------------------------------------------------------------------------
+
+const count = (server: RunningServer, table: string) => one<{ n: number }>(server, `SELECT count(*) AS n FROM ${table}`)!.n;
+const lastReportId = (server: RunningServer) => one<{ id: number | null }>(server, "SELECT max(id) AS id FROM reports")!.id ?? 0;
+interface SaveRow { id: number; player_id: string; t: string; source: string }
+const saveOf = (server: RunningServer, encrypted: Uint8Array) =>
+  one<SaveRow>(server, "SELECT id, player_id, typeof(player_id) AS t, source FROM saves WHERE sha256 = ?", sha256Hex(encrypted));
+const rssBytes = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) * 1024;
+const reportJob = (server: RunningServer, reportId: number) =>
+  one<{ state: string; last_error: string | null }>(server, "SELECT state, last_error FROM jobs WHERE report_id = ?", reportId);
+
+/** POSTs a report that must be accepted; returns its id once the evaluate job settled in `state`. */
+async function reportSettled(server: RunningServer, body: Uint8Array, headers: Record<string, string> = {}, state = "done") {
+  const before = lastReportId(server);
+  await expectAnswer(await post(server, body, headers), 200, "ok");
+  const id = before + 1;
+  await eventually(() => reportJob(server, id)?.state === state, 20_000, `report ${id} job ${state}`);
+  return { id, ...one<{ outcome: string | null; save_id: number | null }>(server, "SELECT outcome, save_id FROM reports WHERE id = ?", id)! };
+}
+
+/** Waits for a save's job to settle; a failure shows its reason at once instead of a timeout. */
+async function saveJobDone(server: RunningServer, saveId: number) {
+  const job = () => one<{ state: string; last_error: string | null }>(server, "SELECT state, last_error FROM jobs WHERE save_id = ?", saveId);
+  await eventually(() => ["done", "failed"].includes(job()?.state ?? ""), 20_000, `save ${saveId} done`);
+  expect(job()).toMatchObject({ state: "done", last_error: null });
+}
+
+async function savedAndArchived(server: RunningServer, encrypted: Uint8Array, playerId: string): Promise<SaveRow> {
+  const save = await eventually(() => saveOf(server, encrypted), 20_000, "save row");
+  expect(save).toMatchObject({ player_id: playerId, t: "text", source: "report" });
+  await saveJobDone(server, save.id);
+  const archive = one<{ rel_path: string }>(server, "SELECT rel_path FROM archives WHERE save_id = ?", save.id)!;
+  expect(existsSync(join(server.dataDir, "archive", archive.rel_path))).toBe(true);
+  return save;
+}
+
+// ---- servers ------------------------------------------------------------------------------------
+
+const keys = testKeys();
+const small = () => encryptedSave(keys.pair, { sites: [5] });
+let main: RunningServer;
+let quiet: RunningServer;
+beforeAll(async () => {
+  [main, quiet] = await Promise.all([start(keys.env), start()]);
+});
+
+describe("POST /capture/report: encodings", () => {
+  const codings: [header: string, encode: (bytes: Uint8Array) => Uint8Array][] = [
+    ["identity", (bytes) => bytes],
+    ["gzip", (bytes) => Bun.gzipSync(bytes as Uint8Array<ArrayBuffer>)],
+    ["x-gzip", (bytes) => Bun.gzipSync(bytes as Uint8Array<ArrayBuffer>)],
+    ["br", (bytes) => brotliCompressSync(bytes)],
+    ["zstd", (bytes) => Bun.zstdCompressSync(bytes)],
+    ["zstandard", (bytes) => Bun.zstdCompressSync(bytes)],
+  ];
+  codings.forEach(([header, encode], i) => {
+    test(`${header}: 200 ok, exactly one save from the entry's player, archived`, async () => {
+      const save = small();
+      const player = `74883938217443901${50 + i}`;
+      const saves = count(main, "saves");
+      const report = await reportSettled(main, encode(json(har(entry(playerUrl(player), save)))), { "content-encoding": header });
+      expect(count(main, "saves")).toBe(saves + 1);
+      const row = await savedAndArchived(main, save, player);
+      expect(report).toMatchObject({ outcome: "save", save_id: row.id });
+    });
+  });
+
+  test("a zstd frame without a content size (streamed CompressionStream output)", async () => {
+    const save = small();
+    const plain = json(har(entry(saveUrl(), save)));
+    const frame = new Uint8Array(await new Response(new Blob([plain as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream("zstd"))).arrayBuffer());
+    expect((frame[4] ?? 0xff) & 0xe0).toBe(0); // no Frame_Content_Size field
+    expect((await reportSettled(main, frame, { "content-encoding": "zstd" })).outcome).toBe("save");
+    expect(saveOf(main, save)?.source).toBe("report");
+  });
+
+  test("plain JSON with a wrong Content-Encoding is taken as it is", async () => {
+    const save = small();
+    expect((await reportSettled(main, json(har(entry(saveUrl(), save))), { "content-encoding": "gzip" })).outcome).toBe("save");
+    expect(saveOf(main, save)).toBeDefined();
+  });
+});
+
+describe("POST /capture/report: refused bodies (nothing stored)", () => {
+  test("an unsupported encoding on a body that is not JSON → 400 naming it", async () => {
+    await expectAnswer(await post(quiet, Bun.gzipSync(json(har()) as Uint8Array<ArrayBuffer>), { "content-encoding": "lz4" }), 400, "unsupported Content-Encoding: lz4");
+  });
+
+  test("a body that is not JSON → 400; JSON that is not HAR → 400", async () => {
+    await expectAnswer(await post(quiet, new Uint8Array([0x00, 0xff, 0x13, 0x37, 0x42])), 400, "report body is not JSON (HAR expected)");
+    await expectAnswer(await post(quiet, json({ hello: "world" })), 400, /^report is not HAR/);
+    await expectAnswer(await post(quiet, json({ log: { entries: "none" } })), 400, /log\.entries/);
+    expect(count(quiet, "reports")).toBe(0);
+  });
+
+  test("a 1 GiB gzip bomb (under the size cap as sent) → 413, server RSS barely moves", async () => {
+    const bomb = await zeroBomb("gzip", 1 << 30);
+    expect(bomb.length).toBeLessThanOrEqual(MIB);
+    const rss = () => rssBytes(quiet.pid);
+    const before = rss();
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, rss())), 2);
+    const response = await post(quiet, bomb, { "content-encoding": "gzip" });
+    clearInterval(sampler);
+    await expectAnswer(response, 413, `decompressed report body exceeds ${4 * MIB} bytes`);
+    peak = Math.max(peak, rss());
+    expect((peak - before) / MIB).toBeLessThan(50);
+    expect(count(quiet, "reports")).toBe(0);
+  });
+
+  const overCap = () => {
+    const body = new Uint8Array(MIB + 4096).fill(0x20);
+    body[0] = 0x7b;
+    return body;
+  };
+  test("a body over REPORT_MAX_SIZE with Content-Length → 413", async () => {
+    await expectAnswer(await post(quiet, overCap()), 413, `report body exceeds ${MIB} bytes`);
+  });
+
+  test("a chunked body over REPORT_MAX_SIZE (no Content-Length) → 413", async () => {
+    const body = overCap();
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let at = 0; at < body.length; at += 64 * 1024) controller.enqueue(body.slice(at, at + 64 * 1024));
+        controller.close();
+      },
+    });
+    await expectAnswer(await post(quiet, stream), 413, `report body exceeds ${MIB} bytes`);
+    expect(count(quiet, "reports")).toBe(0);
+  });
+});
+
+describe("REPORT_TOKEN and REPORT_PATH", () => {
+  const token = `tok-${crypto.randomUUID()}`;
+  let guarded: RunningServer;
+  beforeAll(async () => {
+    guarded = await start({ REPORT_TOKEN: token });
+  });
+  const tiny = () => json(har(entry(otherUrl(1), '{"ok":true}')));
+
+  test("a missing or wrong token → 401 without reading the body", async () => {
+    await expectAnswer(await post(guarded, tiny()), 401, "missing or wrong report token");
+    // A body that never ends: only an answer that does not wait for it can arrive.
+    let release = () => {};
+    const endless = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        controller.enqueue(new TextEncoder().encode('{"log":'));
+        await new Promise<void>((resolve) => (release = resolve));
+      },
+    });
+    const answer = await post(guarded, endless, { "X-Report-Token": `${token}x` });
+    release();
+    await expectAnswer(answer, 401, "missing or wrong report token");
+    expect(count(guarded, "reports")).toBe(0);
+  });
+
+  test("the right token in X-Report-Token or x-reqable-reporter-tag → 200; it never reaches the log", async () => {
+    await expectAnswer(await post(guarded, tiny(), { "X-Report-Token": token }), 200, "ok");
+    await expectAnswer(await post(guarded, tiny(), { "x-reqable-reporter-tag": token }), 200, "ok");
+    expect(count(guarded, "reports")).toBe(2);
+    expect(guarded.output()).toContain("[REPORT] received");
+    expect(guarded.output()).not.toContain(token);
+  });
+
+  test("REPORT_ENABLED=0 → 404; REPORT_PATH without a leading slash is served under /", async () => {
+    const [off, secret] = await Promise.all([start({ REPORT_ENABLED: "0" }), start({ REPORT_PATH: "secret-abc" })]);
+    await expectAnswer(await post(off, tiny()), 404, "not found");
+    await expectAnswer(await post(secret, tiny(), {}, "/secret-abc"), 200, "ok");
+    await expectAnswer(await post(secret, tiny()), 404, "not found");
+  });
+
+  test("REPORT_PATH=/uploadSaveData: the server refuses to start, naming REPORT_PATH", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "mysekai-test-"));
+    const failed = startServer({ env: { REPORT_PATH: "/uploadSaveData" }, dataDir });
+    await expect(failed).rejects.toThrow(/server exited \(1\)[\s\S]*REPORT_PATH must not be \/uploadSaveData/);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+});
+
+describe("evaluate: which body becomes the save", () => {
+  const notASave = () => encryptAesCbc(encodeSample({ updatedResources: { userHome: [] } }), keys.pair.key, keys.pair.iv);
+
+  test("non-save entries before and after: one save, from the right entry", async () => {
+    const save = small();
+    const doc = har(
+      entry(otherUrl(111), '{"system":{"appVersion":"5.0.0"}}'),
+      entry(otherUrl(222), notASave(), '{"refresh":true}'),
+      entry(playerUrl("7488393821744390333"), save),
+      entry(otherUrl(444), '{"after":1}'),
+    );
+    const report = await reportSettled(main, json(doc));
+    expect(report.outcome).toBe("save");
+    expect(saveOf(main, save)).toMatchObject({ id: report.save_id!, player_id: "7488393821744390333" });
+  });
+
+  test("the save only in the request body (postData)", async () => {
+    const save = small();
+    const report = await reportSettled(main, json(har(entry(playerUrl("7488393821744390444"), '{"result":"ok"}', save))));
+    expect(report.outcome).toBe("save");
+    expect(saveOf(main, save)?.player_id).toBe("7488393821744390444");
+  });
+
+  test("ProxyPin: one bare entry, binary body as one char per byte", async () => {
+    const save = small();
+    const bare = { request: { method: "POST", url: playerUrl("7488393821744390555") }, response: { status: 200, content: { mimeType: "application/octet-stream", text: latin1(save) } } };
+    expect((await reportSettled(main, json(bare))).outcome).toBe("save");
+    expect(saveOf(main, save)?.player_id).toBe("7488393821744390555");
+  });
+
+  test("ProxyPin split: request phase, then the response phase carries the save", async () => {
+    const save = small();
+    const url = playerUrl("7488393821744390666");
+    const first = await reportSettled(main, json({ request: { method: "POST", url, headers: [] }, response: null }), { "X-Report-Phase": "request" });
+    expect(first.outcome).toBe("no_save");
+    const second = await reportSettled(main, json({ request: { method: "POST", url }, response: { status: 200, content: holder(save) } }), { "X-Report-Phase": "response" });
+    expect(second.outcome).toBe("save");
+    expect(saveOf(main, save)?.player_id).toBe("7488393821744390666");
+  });
+
+  test("an entry with badly padded base64 is skipped; a later valid entry is used", async () => {
+    const [broken, valid] = [small(), small()];
+    const b64 = Buffer.from(broken).toString("base64");
+    const unpadded = b64.endsWith("=") ? b64.replace(/=+$/, "") : `${b64}=`;
+    const bad = { request: { method: "GET", url: playerUrl("111") }, response: { status: 200, content: { size: broken.length, text: unpadded, encoding: "base64" } } };
+    const report = await reportSettled(main, json(har(bad, entry(playerUrl("7488393821744390777"), valid))));
+    expect(report.outcome).toBe("save");
+    expect(saveOf(main, broken)).toBeUndefined();
+    expect(saveOf(main, valid)?.player_id).toBe("7488393821744390777");
+  });
+
+  test("two different saves in one report: only the first is kept", async () => {
+    const [first, second] = [small(), small()];
+    const report = await reportSettled(main, json(har(entry(saveUrl(), first), entry(saveUrl(), second))));
+    expect(report.outcome).toBe("save");
+    expect(saveOf(main, first)?.id).toBe(report.save_id!);
+    expect(saveOf(main, second)).toBeUndefined();
+    expect(count(main, "report_candidates")).toBe(0);
+  });
+
+  test("only empty bodies (the capture-tool bug) → 200, outcome empty_bodies, a WARN line", async () => {
+    const empty = { request: { method: "GET", url: saveUrl() }, response: { status: 200, content: { mimeType: "application/octet-stream", size: 145_184, text: "" } } };
+    const report = await reportSettled(main, json(har(empty, empty)));
+    expect(report).toMatchObject({ outcome: "empty_bodies", save_id: null });
+    expect(main.output()).toMatch(new RegExp(`\\[REPORT\\] WARN received only empty bodies.* report=${report.id} .*emptyBodies=2`));
+  });
+
+  test("a partial refresh (no harvest maps) → outcome partial_save, no save row", async () => {
+    const sample = makeSampleSave({ seed: 9001 });
+    (sample.updatedResources as Record<string, unknown>).userMysekaiHarvestMaps = [];
+    const partial = encryptAesCbc(encodeSample(sample), keys.pair.key, keys.pair.iv);
+    const saves = count(main, "saves");
+    const report = await reportSettled(main, json(har(entry(saveUrl(), partial))));
+    expect(report).toMatchObject({ outcome: "partial_save", save_id: null });
+    expect(count(main, "saves")).toBe(saves);
+  });
+
+  test("[REPORT] lines: received and evaluated, without the URL's query or any key", async () => {
+    const save = small();
+    const url = `${playerUrl("7488393821744390888")}&sessionToken=query-must-not-leak`;
+    const report = await reportSettled(main, json(har(entry(url, save))), { "x-reqable-platform": "android" });
+    const lines = main.output().split("\n").filter((line) => line.includes(`report=${report.id} `));
+    expect(lines.find((l) => l.startsWith("[REPORT] received"))).toMatch(/platform=android .*entries=1 candidates=1 .*bytes=\d+ ms=[\d.]+$/);
+    expect(lines.find((l) => l.startsWith("[REPORT] evaluated"))).toMatch(new RegExp(`outcome=save save=${report.save_id} player=7488393821744390888 `));
+    const secrets = ["query-must-not-leak", "isForceAllReloadOnlyMysekai", keys.pair.keyText.slice(4), keys.pair.ivText.slice(4)];
+    for (const secret of secrets) expect(main.output()).not.toContain(secret);
+  });
+});
+
+describe("evaluate: duplicates and keys", () => {
+  let telegram: RecordingServer;
+  afterAll(() => telegram?.stop());
+
+  test("the same save by upload and by report: one save row, outcome duplicate, one push", async () => {
+    telegram = await startRecordingServer({ defaultResponse: { status: 200, body: { ok: true, result: [] } } });
+    const { pair, env } = testKeys();
+    const server = await start({ ...env, TELEGRAM_BOT_TOKEN: "123:bot-token", TELEGRAM_CHAT_ID: "42", TELEGRAM_API_BASE: telegram.url });
+    const save = encryptedSave(pair);
+    expect((await uploadSave(server.url, save, "dup-1")).status).toBe(200);
+    const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM uploads WHERE id = 'dup-1'")!.save_id;
+    await saveJobDone(server, saveId);
+    const report = await reportSettled(server, json(har(entry(saveUrl(), save))));
+    expect(report).toMatchObject({ outcome: "duplicate", save_id: saveId });
+    expect(count(server, "saves")).toBe(1);
+    expect(count(server, "jobs")).toBe(2); // the upload's save job and the report's evaluate job: nothing else can push
+    await Bun.sleep(200);
+    expect(telegram.requests.filter((r) => r.path.endsWith("/sendMediaGroup"))).toHaveLength(1);
+  });
+
+  test("no AES key: the report waits; a restart with keys saves and archives it", async () => {
+    const server = await start();
+    const save = small();
+    const report = await reportSettled(server, json(har(entry(saveUrl(), save))), {}, "waiting_for_key");
+    expect(count(server, "report_candidates")).toBe(1);
+    await server.stop();
+    const again = await start(keys.env, server.dataDir);
+    await savedAndArchived(again, save, PLAYER_ID);
+    expect(reportJob(again, report.id)?.state).toBe("done");
+  });
+
+  test("a wrong key: the job fails naming the keys, candidates kept; right keys + `cli retry --failed` save it", async () => {
+    const server = await start(testKeys().env);
+    const save = small();
+    const report = await reportSettled(server, json(har(entry(saveUrl(), save))), {}, "failed");
+    expect(reportJob(server, report.id)?.last_error).toMatch(/keys.*AES_KEY/);
+    expect(query(server, "SELECT seq FROM report_candidates WHERE report_id = ?", report.id)).toHaveLength(1);
+    await server.stop();
+    const again = await start(keys.env, server.dataDir);
+    const cli = Bun.spawnSync([process.execPath, "src/cli.ts", "retry", "--failed"], { env: { PATH: process.env.PATH ?? "", DATA_DIR: server.dataDir } });
+    expect(cli.stdout.toString()).toContain("1 failed job");
+    expect(cli.exitCode).toBe(0);
+    await savedAndArchived(again, save, PLAYER_ID);
+    expect(one<{ outcome: string }>(again, "SELECT outcome FROM reports WHERE id = ?", report.id)?.outcome).toBe("save");
+  });
+});

@@ -1,0 +1,133 @@
+import { describe, expect, test } from "bun:test";
+import { renderAsync } from "@resvg/resvg-js";
+import { readFileSync } from "node:fs";
+import { inflateSync } from "node:zlib";
+import { subsetCharacters } from "../../src/maps/font-coverage.ts";
+import { buildSiteSvg, generateOutputs } from "../../src/maps/index.ts";
+import { FONT_FILES, renderPng } from "../../src/maps/render.ts";
+import { drop, material, save, site } from "../helpers/maps-fixtures.ts";
+
+const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/** Walks the chunks, checks IHDR, inflates the IDAT stream and checks its size: a full structural decode. */
+function decodePng(bytes: Uint8Array): { width: number; height: number } {
+  expect([...bytes.subarray(0, 8)]).toEqual(SIGNATURE);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let offset = 8;
+  let width = 0;
+  let height = 0;
+  let channels = 0;
+  const idat: Uint8Array[] = [];
+  while (offset < bytes.length) {
+    const length = view.getUint32(offset);
+    const type = new TextDecoder().decode(bytes.subarray(offset + 4, offset + 8));
+    const data = bytes.subarray(offset + 8, offset + 8 + length);
+    if (type === "IHDR") {
+      width = view.getUint32(offset + 8);
+      height = view.getUint32(offset + 12);
+      expect(data[8]).toBe(8); // bit depth
+      channels = data[9] === 6 ? 4 : data[9] === 2 ? 3 : data[9] === 4 ? 2 : 1;
+    }
+    if (type === "IDAT") idat.push(data);
+    offset += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  expect(raw.length).toBe(height * (1 + width * channels));
+  return { width, height };
+}
+
+function svgSize(svg: string): { width: number; height: number } {
+  const m = /<svg[^>]* width="(\d+)" height="(\d+)"/.exec(svg)!;
+  return { width: Number(m[1]), height: Number(m[2]) };
+}
+
+const ctx = {
+  playerId: "7412589630147258963",
+  capturedAt: new Date("2025-03-01T00:30:00Z"),
+  locale: "zh" as const,
+  showHarvested: false,
+  assetsDir: null,
+  timeZone: "Asia/Shanghai",
+};
+
+describe("rendering", () => {
+  test("generateOutputs writes every site, the overview, summary.json and the rare text; PNGs decode", async () => {
+    const s = save([site(8, [material(24, 0, 0)]), site(5, [material(12, 0, 0), drop("mysekai_music_record", 3, 2, 2)])]);
+    const out = await generateOutputs(s, ctx);
+    expect(out.files.map((f) => f.name)).toEqual(["site_5.png", "site_8.png", "overview.png", "summary.json", "rare_resources.txt"]);
+    const site5 = decodePng(out.files[0]!.bytes);
+    expect(site5).toEqual(svgSize(buildSiteSvg(s, 5, { ...ctx })));
+    expect(site5.width).toBe(1320);
+    const overview = decodePng(out.files[2]!.bytes);
+    expect(overview.width).toBe(1328);
+    const summary = JSON.parse(new TextDecoder().decode(out.files[3]!.bytes));
+    expect(summary).toEqual(JSON.parse(JSON.stringify(out.summary)));
+    expect(new TextDecoder().decode(out.files[4]!.bytes)).toBe(out.rareText);
+    expect(out.rareText).toContain("★ 钻石 ×1 — 初始空地");
+  });
+
+  test("an empty save still renders an overview", async () => {
+    const out = await generateOutputs({ ...save([]), hasHarvestMaps: false }, ctx);
+    expect(out.files.map((f) => f.name)).toEqual(["overview.png", "summary.json", "rare_resources.txt"]);
+    expect(decodePng(out.files[0]!.bytes).width).toBeGreaterThan(0);
+  });
+
+  test("renderPng can scale to a given width", async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="red"/></svg>`;
+    expect(decodePng(await renderPng(svg, { width: 100 }))).toEqual({ width: 100, height: 50 });
+  });
+});
+
+describe("bundled font", () => {
+  async function glyphPixels(ch: string): Promise<Buffer> {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" font-family="Noto Sans CJK SC"><text x="2" y="34" font-size="34">${ch}</text></svg>`;
+    const image = await renderAsync(svg, { font: { fontFiles: [...FONT_FILES], loadSystemFonts: false }, background: "#fff" });
+    return image.pixels;
+  }
+
+  test("draws CJK glyphs (distinct glyphs differ; missing ones would all be the same .notdef box)", async () => {
+    const [a, b, kana, missing1, missing2] = await Promise.all(["钻", "石", "ダ", "龘", "齉"].map(glyphPixels));
+    expect(a!.equals(b!)).toBe(false);
+    expect(a!.equals(kana!)).toBe(false);
+    expect(missing1!.equals(missing2!)).toBe(true); // unknown characters do not crash
+    expect(a!.equals(missing1!)).toBe(false);
+  });
+
+  test("covers every catalogue and UI character (rerun scripts/subset-font.ts when this fails)", () => {
+    const cmap = readCmap(readFileSync(FONT_FILES[0]!));
+    const missing = [...subsetCharacters()].filter((ch) => !cmap.has(ch.codePointAt(0)!));
+    expect(missing).toEqual([]);
+  });
+});
+
+/** Code points of an OpenType font's format 4 / 12 cmap subtables. */
+function readCmap(font: Buffer): Set<number> {
+  const numTables = font.readUInt16BE(4);
+  let cmapOffset = -1;
+  for (let i = 0; i < numTables; i++) {
+    const rec = 12 + i * 16;
+    if (font.toString("latin1", rec, rec + 4) === "cmap") cmapOffset = font.readUInt32BE(rec + 8);
+  }
+  const codes = new Set<number>();
+  const subtables = font.readUInt16BE(cmapOffset + 2);
+  for (let i = 0; i < subtables; i++) {
+    const sub = cmapOffset + font.readUInt32BE(cmapOffset + 4 + i * 8 + 4);
+    const format = font.readUInt16BE(sub);
+    if (format === 4) {
+      const segX2 = font.readUInt16BE(sub + 6);
+      for (let s = 0; s < segX2; s += 2) {
+        const end = font.readUInt16BE(sub + 14 + s);
+        const start = font.readUInt16BE(sub + 16 + segX2 + s);
+        for (let c = start; c <= end && c !== 0xffff; c++) codes.add(c);
+      }
+    } else if (format === 12) {
+      const groups = font.readUInt32BE(sub + 12);
+      for (let g = 0; g < groups; g++) {
+        const start = font.readUInt32BE(sub + 16 + g * 12);
+        const end = font.readUInt32BE(sub + 20 + g * 12);
+        for (let c = start; c <= end; c++) codes.add(c);
+      }
+    }
+  }
+  return codes;
+}
