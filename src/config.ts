@@ -42,7 +42,7 @@ export interface NotifyConfig {
   defaultRoute: string;
   timeoutMs: number;
   telegram: { apiBase: string; botToken: string; chatId: string } | null;
-  bark: { server: string; icon: string | null; imageBase: string | null } | null;
+  bark: { server: string; icon: string | null; group: string | null; imageBase: string | null };
   discord: { webhookUrl: string } | null;
   onebot: { url: string; token: string | null; target: string } | null;
   webhook: { url: string; secret: string | null } | null;
@@ -146,6 +146,7 @@ function notifyConfig(env: Env): NotifyConfig {
     bark: {
       server: httpUrl(env, "BARK_SERVER") ?? "https://api.day.app",
       icon: text(env, "BARK_ICON"),
+      group: text(env, "BARK_GROUP"),
       imageBase: barkImageBase,
     },
     discord: discordUrl ? { webhookUrl: discordUrl } : null,

@@ -1,4 +1,5 @@
 /** Wires configuration, database, HTTP server, pipeline loop and shutdown. `bun run start`. */
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { removeStaleTemp } from "./archive/write.ts";
 import { ConfigError, loadConfig, secretsOf, UPLOAD_PATHS, type Config } from "./config.ts";
@@ -54,7 +55,8 @@ const sweep = async () => {
 await sweep();
 const sweepTimer = setInterval(() => void sweep(), Math.min(60_000, Math.max(250, config.uploadTtlMs / 4)));
 
-const workers = new WorkerPool(config.pipeline.concurrency);
+// Leave one core to the HTTP thread: the capture tool must be answered at once even while maps render.
+const workers = new WorkerPool(Math.max(1, Math.min(config.pipeline.concurrency, availableParallelism() - 1)));
 const pipeline = startPipeline({
   db,
   config,

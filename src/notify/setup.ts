@@ -24,13 +24,12 @@ export function loadNotifySetup(config: NotifyConfig, configDir: string): Notify
     barkKeys: routing.barkKeys,
     timeoutMs: config.timeoutMs,
     ...(config.telegram && { telegram: config.telegram }),
-    ...(config.bark && {
-      bark: {
-        server: config.bark.server,
-        ...(config.bark.icon && { icon: config.bark.icon }),
-        ...(config.bark.imageBase && { imageBase: config.bark.imageBase }),
-      },
-    }),
+    bark: {
+      server: config.bark.server,
+      ...(config.bark.icon && { icon: config.bark.icon }),
+      ...(config.bark.group && { group: config.bark.group }),
+      ...(config.bark.imageBase && { imageBase: config.bark.imageBase }),
+    },
     ...(config.discord && { discord: config.discord }),
     ...(config.onebot && { onebot: { url: config.onebot.url, target: config.onebot.target, ...(config.onebot.token && { token: config.onebot.token }) } }),
     ...(config.webhook && { webhook: { url: config.webhook.url, ...(config.webhook.secret && { secret: config.webhook.secret }) } }),

@@ -120,6 +120,6 @@ function mapOrder(a: string, b: string): number {
 
 function imageUrl(deps: PipelineDeps, archive: typeof archives.$inferSelect, name: string): string | null {
   if (deps.config.publicBaseUrl) return `${deps.config.publicBaseUrl}/maps/${archive.token}/${name}`;
-  const base = deps.config.notify.bark?.imageBase;
+  const base = deps.config.notify.bark.imageBase;
   return base ? `${base}/archive/${archive.relPath}/${name}` : null;
 }

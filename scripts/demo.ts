@@ -1,0 +1,43 @@
+/**
+ * `bun run demo`: makes a realistic synthetic save with a random key, sends it through the real server and
+ * pipeline (upload → generate → archive → notify), and prints where the maps are. No game data needed.
+ */
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { makeEncryptedSample, randomKeyPair } from "../src/save/index.ts";
+import { eventually, startServer } from "../tests/helpers/server.ts";
+
+const dataDir = resolve(process.argv[2] ?? "data/demo");
+mkdirSync(dataDir, { recursive: true });
+const pair = randomKeyPair();
+const playerId = "7488393821744390161";
+const save = makeEncryptedSample(pair, { seed: Date.now() % 100_000, now: Date.now(), rareEverywhere: true });
+
+console.log(`starting the service on a random port, data in ${dataDir}`);
+const server = await startServer({ dataDir, env: { AES_KEY: pair.keyText, AES_IV: pair.ivText, NOTIFY_DEFAULT: "none" } });
+try {
+  const uploadId = `demo-${Date.now()}`;
+  const response = await fetch(`${server.url}/uploadSaveData`, {
+    method: "POST",
+    body: save,
+    headers: { "X-Upload-Id": uploadId, "X-Chunk-Index": "0", "X-Total-Chunks": "1", "X-Original-Url": `https://game.example/api/user/${playerId}/mysekai` },
+  });
+  console.log(`POST /uploadSaveData (${(save.byteLength / 1024).toFixed(0)} KB encrypted save) → ${response.status} ${await response.text()}`);
+
+  const db = server.openDb();
+  const archive = await eventually(
+    () =>
+      db
+        .query("SELECT a.rel_path AS relPath, a.files AS files FROM archives a JOIN uploads u ON u.save_id = a.save_id WHERE u.id = ?")
+        .get(uploadId) as { relPath: string; files: string } | null,
+    60_000,
+    "the archive",
+  );
+  db.close();
+  const folder = join(dataDir, "archive", archive.relPath);
+  console.log(`\nmaps and summary archived in ${folder}:`);
+  for (const name of JSON.parse(archive.files) as string[]) console.log(`  ${name}`);
+  console.log(`\nrare_resources.txt:\n${await Bun.file(join(folder, "rare_resources.txt")).text()}`);
+} finally {
+  await server.stop();
+}
