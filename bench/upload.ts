@@ -1,7 +1,8 @@
 /**
  * Single-POST ~200 KB uploads at concurrency 8 against the real server (synchronous=FULL).
- * `bun bench/upload.ts [--count=2000] [--concurrency=8]`. No AES key is set, so the pipeline stays idle
- * and the numbers are the upload path alone: validate, commit, answer.
+ * `bun bench/upload.ts [--count=2000] [--concurrency=8]`. No AES key is set, so no map is drawn: each job
+ * is only parked in `waiting_for_key` (one small write), and the numbers are the upload path: validate,
+ * commit, answer.
  */
 import { randomBytes } from "node:crypto";
 import { startServer } from "../tests/helpers/server.ts";

@@ -17,6 +17,7 @@ CREATE TABLE `deliveries` (
 	`target` text NOT NULL,
 	`state` text DEFAULT 'pending' NOT NULL,
 	`attempts` integer DEFAULT 0 NOT NULL,
+	`parts_sent` integer DEFAULT 0 NOT NULL,
 	`next_attempt_at` integer NOT NULL,
 	`last_error` text,
 	`sent_at` integer,

@@ -13,7 +13,7 @@ import { openSave } from "./save/index.ts";
 
 const USAGE = `usage: bun run cli <command>
   jobs [--state S]             list jobs (S: ${JOB_STATES.join(", ")})
-  retry <saveId> | --failed    run failed jobs again from their failed stage
+  retry <saveId> | --failed    run failed jobs again from their failed stage, and resend failed deliveries
   reprocess <saveId> [--notify] run every stage of a save again (pushes only with --notify)
   inspect <file.bin>           decrypt a save file and print its summary; writes nothing
   gc                           remove expired uploads and stale temp folders`;
@@ -86,9 +86,12 @@ async function run(args: string[]): Promise<number> {
       listJobs(db, rest);
       return 0;
     case "retry": {
-      const count = rest[0] === "--failed" ? retryFailed(db, now) : retryFailed(db, now, saveIdArg(rest[0]));
-      console.log(`${count} failed job${count === 1 ? "" : "s"} queued again`);
-      return count > 0 || rest[0] === "--failed" ? 0 : 1;
+      const all = rest[0] === "--failed";
+      const count = all ? retryFailed(db, now) : retryFailed(db, now, saveIdArg(rest[0]));
+      const jobsText = `${count.jobs} failed job${count.jobs === 1 ? "" : "s"}`;
+      const deliveriesText = `${count.deliveries} failed deliver${count.deliveries === 1 ? "y" : "ies"}`;
+      console.log(`${jobsText} and ${deliveriesText} queued again`);
+      return count.jobs + count.deliveries > 0 || all ? 0 : 1;
     }
     case "reprocess": {
       const saveId = saveIdArg(rest[0]);

@@ -30,6 +30,8 @@ export interface Config {
     pollMs: number;
     leaseMs: number;
     shutdownGraceMs: number;
+    /** A worker task (decrypt and draw one save) running longer is killed and retried. */
+    taskTimeoutMs: number;
     /** Backoff before attempt n+1, in ms; its length is the number of retries. */
     backoffMs: number[];
   };
@@ -127,7 +129,7 @@ function notifyConfig(env: Env): NotifyConfig {
   if ((botToken === null) !== (chatId === null)) {
     throw new ConfigError(`${botToken ? "TELEGRAM_CHAT_ID" : "TELEGRAM_BOT_TOKEN"} must be set together with the other`);
   }
-  const onebotUrl = httpUrl(env, "ONEBOT_URL");
+  const onebotUrl = httpUrl(env, "ONEBOT_URL", true);
   const onebotTarget = text(env, "ONEBOT_TARGET");
   if (onebotUrl && !onebotTarget) throw new ConfigError("ONEBOT_TARGET must be set (group:<id> or private:<id>) with ONEBOT_URL");
   if (onebotTarget && !/^(group|private):\d{1,15}$/.test(onebotTarget)) {
@@ -171,19 +173,20 @@ export function loadConfig(env: Env = process.env): Config {
       enabled: flag(env, "REPORT_ENABLED", true),
       path: reportPath(env),
       maxEncodedBytes: Math.round(reportMaxMb * MIB),
-      maxDecodedBytes: Math.round(number(env, "REPORT_MAX_DECOMPRESSED_SIZE", reportMaxMb * 4, 0.001, 256, false) * MIB),
+      maxDecodedBytes: Math.round(number(env, "REPORT_MAX_DECOMPRESSED_SIZE", reportMaxMb * 4, 0.001, 64, false) * MIB),
       token: text(env, "REPORT_TOKEN"),
     },
     keys: keyPairs(env),
     keyTexts: ["AES_KEY", "AES_IV", "AES_KEYS"]
-      .flatMap((name) => env[name]?.split(/[,:]/) ?? [])
-      .map((part) => part.trim())
-      .filter((part) => part !== "hex" && part !== "base64"),
+      .flatMap((name) => [env[name], ...(env[name]?.split(/[,:]/) ?? [])])
+      .map((part) => part?.trim() ?? "")
+      .filter((part) => part !== "" && part !== "hex" && part !== "base64"),
     pipeline: {
       concurrency: number(env, "PIPELINE_CONCURRENCY", 2, 1, 16),
       pollMs: number(env, "PIPELINE_POLL_MS", 1000, 10, 600_000),
       leaseMs: number(env, "JOB_LEASE_MS", 120_000, 1000, 3_600_000),
       shutdownGraceMs: number(env, "SHUTDOWN_GRACE_MS", 15_000, 0, 600_000),
+      taskTimeoutMs: number(env, "TASK_TIMEOUT_MS", 120_000, 1000, 3_600_000),
       backoffMs: backoff(env),
     },
     maps: {
@@ -224,6 +227,7 @@ export function secretsOf(config: Config): string[] {
     report.token,
     notify.telegram?.botToken,
     notify.discord?.webhookUrl,
+    notify.onebot?.url,
     notify.onebot?.token,
     notify.webhook?.url,
     notify.webhook?.secret,

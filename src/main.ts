@@ -9,6 +9,7 @@ import { openDatabase } from "./db/open.ts";
 import { expireUploads } from "./db/uploads.ts";
 import { startHttpServer } from "./http/server.ts";
 import { logInfo, logWarn } from "./log.ts";
+import { acquireInstanceLock } from "./instance-lock.ts";
 import { loadNotifySetup, type NotifySetup } from "./notify/setup.ts";
 import { reclaimOrphans, resumeWaitingForKey } from "./pipeline/queue.ts";
 import { startPipeline } from "./pipeline/runner.ts";
@@ -17,7 +18,7 @@ import { WorkerPool } from "./pipeline/worker-pool.ts";
 const STALE_TEMP_MS = 60 * 60 * 1000;
 
 function fail(message: string): never {
-  console.error(`[CONFIG] cannot start: ${message}`);
+  console.error(`[SERVER] cannot start: ${message}`);
   process.exit(1);
 }
 
@@ -32,6 +33,12 @@ function readConfig(): { config: Config; notify: NotifySetup } {
 }
 
 const { config, notify } = readConfig();
+let releaseLock: () => void;
+try {
+  releaseLock = acquireInstanceLock(config.dataDir);
+} catch (error) {
+  fail((error as Error).message);
+}
 const db = openDatabase(config.databasePath);
 const stopCheckpointer = startCheckpointer(db, config.databasePath);
 const archiveRoot = join(config.dataDir, "archive");
@@ -48,19 +55,22 @@ if (config.keys.length === 0) {
 }
 
 const sweep = async () => {
-  const uploads = expireUploads(db, Date.now(), config.uploadTtlMs);
-  const temps = await removeStaleTemp(archiveRoot, STALE_TEMP_MS);
-  if (uploads + temps > 0) logInfo("GC", "expired", { uploads, tempFolders: temps });
+  try {
+    const uploads = expireUploads(db, Date.now(), config.uploadTtlMs);
+    const temps = await removeStaleTemp(archiveRoot, STALE_TEMP_MS);
+    if (uploads + temps > 0) logInfo("GC", "expired", { uploads, tempFolders: temps });
+  } catch (error) {
+    logWarn("GC", "sweep failed; next sweep tries again", { error: String(error).slice(0, 200) });
+  }
 };
 await sweep();
 const sweepTimer = setInterval(() => void sweep(), Math.min(60_000, Math.max(250, config.uploadTtlMs / 4)));
 
 // Leave one core to the HTTP thread: the capture tool must be answered at once even while maps render.
-const workers = new WorkerPool(Math.max(1, Math.min(config.pipeline.concurrency, availableParallelism() - 1)));
+const workers = new WorkerPool(Math.max(1, Math.min(config.pipeline.concurrency, availableParallelism() - 1)), config.pipeline.taskTimeoutMs);
 const pipeline = startPipeline({
   db,
   config,
-  keys: config.keys,
   workers,
   routing: notify.routing,
   notify: notify.options,
@@ -71,7 +81,7 @@ const server = startHttpServer({ db, committer: new GroupCommitter(db), config, 
 
 const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
 logInfo("SERVER", "listening", { url: base, db: config.databasePath, keys: config.keys.length });
-console.log(`  upload: POST ${base}${UPLOAD_PATHS[0]}`);
+console.log(`  upload: POST ${UPLOAD_PATHS.map((path) => `${base}${path}`).join(" (or ")})`);
 console.log(config.report.enabled ? `  report: POST ${base}${config.report.path}` : "  report: disabled (REPORT_ENABLED=0)");
 
 let stopping = false;
@@ -85,6 +95,7 @@ async function shutdown(signal: string) {
   workers.terminate();
   stopCheckpointer();
   db.$client.close();
+  releaseLock();
   logInfo("SERVER", "stopped");
   process.exit(0);
 }

@@ -148,6 +148,8 @@ export const deliveries = sqliteTable(
     target: text("target").notNull(),
     state: text("state", { enum: DELIVERY_STATES }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
+    /** Requests of this delivery already answered (Bark pushes one per map): a retry starts after them. */
+    partsSent: integer("parts_sent").notNull().default(0),
     nextAttemptAt: integer("next_attempt_at").notNull(),
     lastError: text("last_error"),
     sentAt: integer("sent_at"),

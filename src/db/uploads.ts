@@ -36,17 +36,14 @@ export function acceptChunk(tx: Tx, chunk: IncomingChunk, limits: { maxUploadByt
   if (upload && upload.totalChunks !== header.totalChunks) return { kind: "total_mismatch", expected: upload.totalChunks };
 
   const stored = upload
-    ? tx
-        .select({ chunkIndex: uploadChunks.chunkIndex, size: uploadChunks.size, body: uploadChunks.body })
-        .from(uploadChunks)
-        .where(eq(uploadChunks.uploadId, header.uploadId))
-        .all()
+    ? tx.select({ chunkIndex: uploadChunks.chunkIndex, size: uploadChunks.size }).from(uploadChunks).where(eq(uploadChunks.uploadId, header.uploadId)).all()
     : [];
   const others = stored.filter((part) => part.chunkIndex !== header.chunkIndex);
   // A resent index replaces its earlier bytes, so only the other chunks count towards the total.
   const uploadBytes = others.reduce((sum, part) => sum + part.size, 0) + body.byteLength;
   if (uploadBytes > limits.maxUploadBytes) return { kind: "too_large", uploadBytes };
-  const playerId = upload?.playerId ?? chunk.playerId;
+  // Any chunk may carry X-Original-Url; a real (digits) id wins over `unknown`.
+  const playerId = [upload?.playerId, chunk.playerId].find((id) => id && id !== UNKNOWN_PLAYER) ?? upload?.playerId ?? chunk.playerId;
 
   if (others.length + 1 < header.totalChunks) {
     if (upload) {
@@ -65,7 +62,12 @@ export function acceptChunk(tx: Tx, chunk: IncomingChunk, limits: { maxUploadByt
   }
 
   // The last missing chunk: merge in index order without writing it to the chunk table first.
-  const parts = [...others, { chunkIndex: header.chunkIndex, body }].sort((a, b) => a.chunkIndex - b.chunkIndex);
+  const earlier = upload
+    ? tx.select({ chunkIndex: uploadChunks.chunkIndex, body: uploadChunks.body }).from(uploadChunks).where(eq(uploadChunks.uploadId, header.uploadId)).all()
+    : [];
+  const parts = [...earlier.filter((part) => part.chunkIndex !== header.chunkIndex), { chunkIndex: header.chunkIndex, body }].sort(
+    (a, b) => a.chunkIndex - b.chunkIndex,
+  );
   const merged = Buffer.concat(parts.map((part) => part.body));
   const savePlayer = playerId ?? UNKNOWN_PLAYER;
   const save = storeSaveOnce(tx, { encrypted: merged, playerId: savePlayer, source: "upload", receivedAt: now });

@@ -20,7 +20,8 @@ export function mapRoutes({ db, archiveRoot }: HttpDeps): Hono {
     return new Response(png, {
       headers: {
         "Content-Type": "image/png",
-        "Cache-Control": "public, max-age=86400",
+        // Short: a reprocess rewrites the images under the same URL.
+        "Cache-Control": "public, max-age=300",
         "X-Content-Type-Options": "nosniff",
       },
     });

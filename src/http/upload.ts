@@ -35,7 +35,7 @@ export function uploadRoutes({ committer, config, wakePipeline }: HttpDeps): Hon
       const chunk = { header, body, playerId: header.originalUrl === null ? null : playerIdFromUrl(header.originalUrl), now: Date.now() };
       const outcome = await committer.run((tx) => acceptChunk(tx, chunk, { maxUploadBytes: MAX_UPLOAD_BYTES, ttlMs: config.uploadTtlMs }));
       const ms = Math.round(performance.now() - started);
-      const base = { upload: header.uploadId, chunk: chunkLabel, bytes: body.byteLength };
+      const base = { upload: header.uploadId, chunk: chunkLabel, bytes: body.byteLength, player: chunk.playerId ?? undefined };
       switch (outcome.kind) {
         case "total_mismatch":
           logWarn("UPLOAD", "total mismatch", { ...base, expected: outcome.expected });

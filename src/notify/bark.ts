@@ -6,7 +6,7 @@
  * public https://api.day.app and self-hosted bark-server accept. Keeping the key out of the URL keeps it
  * out of access logs and needs no escaping (keys may contain "/" or "?").
  */
-import { truncateText, type PushMessage } from "./message.ts";
+import { sendParts, truncateText, type PartProgress, type PushMessage } from "./message.ts";
 import { DEFAULT_TIMEOUT_MS, deliveryError, excerpt, failUnlessOk, send, type HttpContext } from "./http.ts";
 
 export interface BarkOptions {
@@ -39,7 +39,7 @@ export function resolveImageUrl(url: string | null, imageBase: string | undefine
   }
 }
 
-export async function sendBark(message: PushMessage, options: BarkOptions): Promise<void> {
+export async function sendBark(message: PushMessage, options: BarkOptions, progress?: PartProgress): Promise<void> {
   const ctx: HttpContext = {
     channel: "bark",
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -52,12 +52,12 @@ export async function sendBark(message: PushMessage, options: BarkOptions): Prom
     ...(options.group ? { group: options.group } : {}),
   };
   const summary = message.summaryText.trim() === "" ? message.title : message.summaryText.trim();
-  await push(endpoint, ctx, { ...common, title: message.title, body: truncateText(summary, BARK_BODY_LIMIT) });
+  const parts = [() => push(endpoint, ctx, { ...common, title: message.title, body: truncateText(summary, BARK_BODY_LIMIT) })];
   for (const image of message.images) {
     const url = resolveImageUrl(image.url, options.imageBase);
-    if (url === null) continue;
-    await push(endpoint, ctx, { ...common, title: message.title, body: image.name, image: url, url });
+    if (url !== null) parts.push(() => push(endpoint, ctx, { ...common, title: message.title, body: image.name, image: url, url }));
   }
+  await sendParts(parts, progress);
 }
 
 async function push(endpoint: string, ctx: HttpContext, payload: Record<string, string>): Promise<void> {

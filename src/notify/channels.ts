@@ -2,7 +2,7 @@
 import { sendBark } from "./bark.ts";
 import { sendDiscord } from "./discord.ts";
 import { DeliveryError, redact } from "./errors.ts";
-import type { PushMessage } from "./message.ts";
+import type { PartProgress, PushMessage } from "./message.ts";
 import { sendOneBot } from "./onebot.ts";
 import type { Channel, ChannelTarget } from "./routing.ts";
 import { sendTelegram } from "./telegram.ts";
@@ -38,7 +38,7 @@ function notConfigured(channel: string): DeliveryError {
 }
 
 /** Sends `message` to one target. Throws DeliveryError only; its message never holds a secret. */
-export async function sendTo(target: ChannelTarget, message: PushMessage, options: NotifyOptions): Promise<void> {
+export async function sendTo(target: ChannelTarget, message: PushMessage, options: NotifyOptions, progress?: PartProgress): Promise<void> {
   if (target.problem !== undefined) {
     throw new DeliveryError(`${target.channel}: ${target.problem}`, { permanent: true });
   }
@@ -46,21 +46,21 @@ export async function sendTo(target: ChannelTarget, message: PushMessage, option
   switch (target.channel) {
     case "telegram":
       if (!options.telegram) throw notConfigured("telegram");
-      return sendTelegram(message, { ...options.telegram, timeoutMs });
+      return sendTelegram(message, { ...options.telegram, timeoutMs }, progress);
     case "bark": {
       if (!Object.hasOwn(options.barkKeys, target.target)) {
         if (Object.keys(options.barkKeys).length === 0) throw notConfigured("bark");
         throw new DeliveryError(`bark: Bark alias "${target.target}" is not in bark_map.json`, { permanent: true });
       }
       const deviceKey = options.barkKeys[target.target] ?? "";
-      return sendBark(message, { ...options.bark, deviceKey, timeoutMs });
+      return sendBark(message, { ...options.bark, deviceKey, timeoutMs }, progress);
     }
     case "discord":
       if (!options.discord) throw notConfigured("discord");
-      return sendDiscord(message, { ...options.discord, timeoutMs });
+      return sendDiscord(message, { ...options.discord, timeoutMs }, progress);
     case "onebot":
       if (!options.onebot) throw notConfigured("onebot");
-      return sendOneBot(message, { ...options.onebot, timeoutMs });
+      return sendOneBot(message, { ...options.onebot, timeoutMs }, progress);
     case "webhook":
       if (!options.webhook) throw notConfigured("webhook");
       return sendWebhook(message, { ...options.webhook, timeoutMs });

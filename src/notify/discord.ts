@@ -2,7 +2,7 @@
  * Discord webhook: multipart `payload_json` (content + attachments) with the PNGs as `files[n]`,
  * at most 10 files per message; the text goes with the first message only.
  */
-import { balancedChunks, fullText, truncateText, type PushMessage } from "./message.ts";
+import { balancedChunks, fullText, truncateText, type PushMessage, sendParts, type PartProgress } from "./message.ts";
 import { DEFAULT_TIMEOUT_MS, excerpt, failUnlessOk, secondsToMs, send, type HttpContext } from "./http.ts";
 
 export interface DiscordOptions {
@@ -14,7 +14,7 @@ export interface DiscordOptions {
 export const DISCORD_CONTENT_LIMIT = 2000;
 export const DISCORD_FILE_LIMIT = 10;
 
-export async function sendDiscord(message: PushMessage, options: DiscordOptions): Promise<void> {
+export async function sendDiscord(message: PushMessage, options: DiscordOptions, progress?: PartProgress): Promise<void> {
   const ctx: HttpContext = {
     channel: "discord",
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -23,20 +23,19 @@ export async function sendDiscord(message: PushMessage, options: DiscordOptions)
   const content = truncateText(fullText(message), DISCORD_CONTENT_LIMIT);
   const batches = balancedChunks(message.images, DISCORD_FILE_LIMIT);
   if (batches.length === 0) batches.push([]);
-  let first = true;
-  for (const batch of batches) {
+  const parts = batches.map((batch, index) => () => {
     const form = new FormData();
     const payload = {
-      ...(first ? { content } : {}),
+      ...(index === 0 ? { content } : {}),
       attachments: batch.map((image, i) => ({ id: i, filename: image.name })),
     };
     form.append("payload_json", JSON.stringify(payload));
     batch.forEach((image, i) => {
       form.append(`files[${i}]`, new Blob([image.png as Uint8Array<ArrayBuffer>], { type: "image/png" }), image.name);
     });
-    await post(options.webhookUrl, form, ctx);
-    first = false;
-  }
+    return post(options.webhookUrl, form, ctx);
+  });
+  await sendParts(parts, progress);
 }
 
 async function post(webhookUrl: string, form: FormData, ctx: HttpContext): Promise<void> {

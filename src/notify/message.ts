@@ -57,3 +57,21 @@ export function balancedChunks<T>(items: readonly T[], size: number): T[][] {
   }
   return chunks;
 }
+
+/**
+ * How far a multi-request delivery got (Bark sends a push per map, Telegram an album then the text …).
+ * Parts before `done` were sent on an earlier attempt and are skipped, so a retry never repeats them.
+ */
+export interface PartProgress {
+  done: number;
+  markSent: () => void;
+}
+
+/** Runs a delivery's requests in order, skipping the parts already sent and recording each one sent. */
+export async function sendParts(parts: readonly (() => Promise<void>)[], progress?: PartProgress): Promise<void> {
+  for (const [index, part] of parts.entries()) {
+    if (progress && index < progress.done) continue;
+    await part();
+    progress?.markSent();
+  }
+}

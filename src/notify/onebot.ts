@@ -6,7 +6,7 @@
  * Ids are sent as JSON numbers because several implementations reject string ids; QQ ids are at most
  * 15 digits here, far below 2^53, so the number is exact.
  */
-import { balancedChunks, fullText, type PushMessage } from "./message.ts";
+import { balancedChunks, fullText, type PushMessage, sendParts, type PartProgress } from "./message.ts";
 import { DEFAULT_TIMEOUT_MS, deliveryError, excerpt, failUnlessOk, send, type HttpContext } from "./http.ts";
 
 export interface OneBotOptions {
@@ -37,7 +37,7 @@ export function parseOneBotTarget(text: string): OneBotTarget | null {
 
 type Segment = { type: "text"; data: { text: string } } | { type: "image"; data: { file: string } };
 
-export async function sendOneBot(message: PushMessage, options: OneBotOptions): Promise<void> {
+export async function sendOneBot(message: PushMessage, options: OneBotOptions, progress?: PartProgress): Promise<void> {
   const ctx: HttpContext = {
     channel: "onebot",
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -53,9 +53,8 @@ export async function sendOneBot(message: PushMessage, options: OneBotOptions): 
 
   const batches = balancedChunks(message.images, ONEBOT_IMAGES_PER_MESSAGE);
   if (batches.length === 0) batches.push([]);
-  let first = true;
-  for (const batch of batches) {
-    const segments: Segment[] = first ? [{ type: "text", data: { text: fullText(message) } }] : [];
+  const parts = batches.map((batch, index) => () => {
+    const segments: Segment[] = index === 0 ? [{ type: "text", data: { text: fullText(message) } }] : [];
     for (const image of batch) {
       segments.push({ type: "image", data: { file: `base64://${Buffer.from(image.png).toString("base64")}` } });
     }
@@ -63,9 +62,9 @@ export async function sendOneBot(message: PushMessage, options: OneBotOptions): 
       ...(target.kind === "group" ? { group_id: target.id } : { user_id: target.id }),
       message: segments,
     };
-    await post(endpoint, headers, JSON.stringify(payload), ctx);
-    first = false;
-  }
+    return post(endpoint, headers, JSON.stringify(payload), ctx);
+  });
+  await sendParts(parts, progress);
 }
 
 /** retcodes meaning the request itself is wrong (bad params, invalid data, bad credentials). */

@@ -2,7 +2,7 @@
  * Telegram Bot API: the maps as photo albums (sendMediaGroup, 2–10 photos each; sendPhoto for a lone
  * photo), the summary as the caption of the first photo, or as a separate sendMessage when it does not fit.
  */
-import { balancedChunks, fullText, truncateText, type PushImage, type PushMessage } from "./message.ts";
+import { balancedChunks, fullText, sendParts, truncateText, type PartProgress, type PushImage, type PushMessage } from "./message.ts";
 import { DEFAULT_TIMEOUT_MS, deliveryError, excerpt, failUnlessOk, secondsToMs, send, type HttpContext } from "./http.ts";
 
 export interface TelegramOptions {
@@ -25,7 +25,7 @@ interface TelegramCall {
   options: TelegramOptions;
 }
 
-export async function sendTelegram(message: PushMessage, options: TelegramOptions): Promise<void> {
+export async function sendTelegram(message: PushMessage, options: TelegramOptions, progress?: PartProgress): Promise<void> {
   const call: TelegramCall = {
     ctx: { channel: "telegram", timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, secrets: [options.botToken] },
     base: `${(options.apiBase ?? TELEGRAM_API_BASE).replace(/\/+$/, "")}/bot${options.botToken}`,
@@ -33,16 +33,15 @@ export async function sendTelegram(message: PushMessage, options: TelegramOption
   };
   const text = fullText(message);
   if (message.images.length === 0) {
-    await sendText(call, text);
+    await sendParts([() => sendText(call, text)], progress);
     return;
   }
   const captionFits = text.length <= TELEGRAM_CAPTION_LIMIT;
-  let caption: string | undefined = captionFits ? text : truncateText(message.title, TELEGRAM_CAPTION_LIMIT);
-  for (const album of balancedChunks(message.images, TELEGRAM_ALBUM_LIMIT)) {
-    await sendAlbum(call, album, caption);
-    caption = undefined;
-  }
-  if (!captionFits) await sendText(call, text);
+  const caption = captionFits ? text : truncateText(message.title, TELEGRAM_CAPTION_LIMIT);
+  const albums = balancedChunks(message.images, TELEGRAM_ALBUM_LIMIT);
+  const parts = albums.map((album, i) => () => sendAlbum(call, album, i === 0 ? caption : undefined));
+  if (!captionFits) parts.push(() => sendText(call, text));
+  await sendParts(parts, progress);
 }
 
 async function sendText(call: TelegramCall, text: string): Promise<void> {

@@ -5,7 +5,7 @@
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/open.ts";
 import type { Tx } from "../db/saves.ts";
-import { jobs, type JobStage } from "../db/schema.ts";
+import { deliveries, jobs, type JobStage } from "../db/schema.ts";
 
 export type Job = typeof jobs.$inferSelect;
 export type ClaimedJob = Job & { leaseId: string };
@@ -94,25 +94,48 @@ export function resumeWaitingForKey(db: Db, now: number): number {
     .returning({ id: jobs.id }).all().length;
 }
 
-/** Owner retry: failed jobs (all, or one save's) start their current stage again. */
-export function retryFailed(db: Db, now: number, saveId?: number): number {
-  const failed = eq(jobs.state, "failed");
-  return db
-    .update(jobs)
-    .set({ state: "pending", runAt: now, attempts: 0, lastError: null, updatedAt: now })
-    .where(saveId === undefined ? failed : and(failed, eq(jobs.saveId, saveId)))
-    .returning({ id: jobs.id }).all().length;
+/**
+ * Owner retry: failed jobs (all, or one save's) start their failed stage again, and failed deliveries of
+ * finished saves are sent again (only those: a delivery already sent is never repeated).
+ */
+export function retryFailed(db: Db, now: number, saveId?: number): { jobs: number; deliveries: number } {
+  return db.transaction((tx) => {
+    const forSave = <T extends typeof jobs.saveId | typeof deliveries.saveId>(column: T) => (saveId === undefined ? undefined : eq(column, saveId));
+    const retried = tx
+      .update(jobs)
+      .set({ state: "pending", runAt: now, attempts: 0, lastError: null, updatedAt: now })
+      .where(and(eq(jobs.state, "failed"), forSave(jobs.saveId)))
+      .returning({ id: jobs.id })
+      .all().length;
+    const redelivered = tx
+      .update(deliveries)
+      .set({ state: "pending", attempts: 0, nextAttemptAt: now, lastError: null })
+      .where(and(eq(deliveries.state, "failed"), forSave(deliveries.saveId)))
+      .returning({ saveId: deliveries.saveId })
+      .all();
+    const saveIds = [...new Set(redelivered.map((row) => row.saveId))];
+    if (saveIds.length > 0) {
+      tx.update(jobs)
+        .set({ stage: "notify", state: "pending", runAt: now, attempts: 0, lastError: null, updatedAt: now })
+        .where(and(inArray(jobs.saveId, saveIds), eq(jobs.state, "done")))
+        .run();
+    }
+    return { jobs: retried, deliveries: redelivered.length };
+  });
 }
 
-/** Owner reprocess: run every stage of a save again; pushes only when `notify` is set. */
+/** Owner reprocess: run every stage of a save again; with `notify` its deliveries start over (a new push). */
 export function reprocess(db: Db, saveId: number, notify: boolean, now: number): boolean {
-  return (
-    db
+  return db.transaction((tx) => {
+    const queued = tx
       .update(jobs)
       .set({ stage: "generate", state: "pending", runAt: now, attempts: 0, lastError: null, notify, leaseId: null, updatedAt: now })
       .where(and(eq(jobs.saveId, saveId), ne(jobs.state, "running")))
-      .returning({ id: jobs.id }).all().length === 1
-  );
+      .returning({ id: jobs.id })
+      .all().length === 1;
+    if (queued && notify) tx.delete(deliveries).where(eq(deliveries.saveId, saveId)).run();
+    return queued;
+  });
 }
 
 /** When the next job is due, for the poller's sleep; null when nothing waits. */

@@ -1,5 +1,6 @@
 /** The poller loop: N slots claim jobs, run their stage under a renewed lease, and record how each moved on. */
 import { eq } from "drizzle-orm";
+import type { Tx } from "../db/saves.ts";
 import { saves, type JobStage } from "../db/schema.ts";
 import { logInfo, logWarn } from "../log.ts";
 import { advanceTo, claimJob, LeaseLostError, nextDueAt, renewLease, retryOrFail, transition, type ClaimedJob } from "./queue.ts";
@@ -48,14 +49,20 @@ export function startPipeline(deps: PipelineDeps): Pipeline {
 
   const slot = async () => {
     while (!stopping) {
-      const job = claimJob(db, Date.now(), config.pipeline.leaseMs);
-      if (job) {
-        await runJob(deps, job);
-        continue;
+      try {
+        const job = claimJob(db, Date.now(), config.pipeline.leaseMs);
+        if (job) {
+          await runJob(deps, job);
+          continue;
+        }
+        const due = nextDueAt(db);
+        const wait = due === null ? config.pipeline.pollMs : Math.min(config.pipeline.pollMs, Math.max(0, due - Date.now()));
+        await sleep(Math.max(wait, 5));
+      } catch (error) {
+        // The database refused (disk full, locked ...): keep the loop alive and try again later.
+        logWarn("JOB", "pipeline loop error", { error: redactError(error, deps) });
+        await sleep(config.pipeline.pollMs);
       }
-      const due = nextDueAt(db);
-      const wait = due === null ? config.pipeline.pollMs : Math.min(config.pipeline.pollMs, Math.max(0, due - Date.now()));
-      await sleep(Math.max(wait, 5));
     }
   };
   const slots = Array.from({ length: config.pipeline.concurrency }, () => slot());
@@ -79,46 +86,64 @@ async function runJob(deps: PipelineDeps, job: ClaimedJob): Promise<void> {
   const player = job.saveId === null ? undefined : db.select({ playerId: saves.playerId }).from(saves).where(eq(saves.id, job.saveId)).get()?.playerId;
   const fields = { job: job.id, save: job.saveId ?? undefined, report: job.reportId ?? undefined, player, stage, attempt: job.attempts };
 
-  const heartbeat = setInterval(() => renewLease(db, job, Date.now(), config.pipeline.leaseMs), Math.max(500, config.pipeline.leaseMs / 3));
+  let leaseHeld = true;
+  const heartbeat = setInterval(() => {
+    try {
+      leaseHeld &&= renewLease(db, job, Date.now(), config.pipeline.leaseMs);
+    } catch {
+      // A busy database: the next beat tries again, and the lease outlasts a few missed beats.
+    }
+  }, Math.max(500, config.pipeline.leaseMs / 3));
+
   let result: StageResult | { kind: "error"; error: string };
-  try {
-    result = await STAGES[stage](deps, job, Date.now());
-  } catch (error) {
-    result = { kind: "error", error: redactError(error, deps) };
-  } finally {
-    clearInterval(heartbeat);
+  if (job.attempts > config.pipeline.backoffMs.length + 1) {
+    // Only a process that died inside this stage again and again gets here (a crash loop): stop trying.
+    result = { kind: "fail", reason: `gave up after ${job.attempts - 1} attempts that never finished (the process died while running this stage)` };
+  } else {
+    try {
+      result = await STAGES[stage](deps, job, { now: Date.now(), leaseHeld: () => leaseHeld });
+    } catch (error) {
+      result = { kind: "error", error: redactError(error, deps) };
+    }
   }
+  clearInterval(heartbeat);
 
   const ms = Math.round(performance.now() - started);
   const now = Date.now();
   try {
-    const outcome = db.transaction(
-      (tx) => {
-        switch (result.kind) {
-          case "advance":
-            result.commit?.(tx);
-            advanceTo(tx, job, result.next, now);
-            return { outcome: result.next === "done" ? "done" : `next=${result.next}`, note: result.note };
-          case "later":
-            transition(tx, job, { state: "pending_retry", runAt: result.runAt, attempts: 0, lastError: null }, now);
-            return { outcome: "later", note: result.note };
-          case "fail":
-            result.commit?.(tx);
-            transition(tx, job, { state: "failed", lastError: result.reason }, now);
-            return { outcome: "failed", note: result.reason };
-          case "wait_for_key":
-            transition(tx, job, { state: "waiting_for_key", lastError: "no AES key configured" }, now);
-            return { outcome: "waiting_for_key", note: "set AES_KEY and AES_IV, then restart" };
-          case "error":
-            return { outcome: retryOrFail(tx, job, result.error, config.pipeline.backoffMs, now), note: result.error };
-        }
-      },
-      { behavior: "immediate" },
-    );
+    const outcome = db.transaction((tx) => record(tx, deps, job, result, now), { behavior: "immediate" });
+    if ("afterCommit" in result) result.afterCommit?.();
     const log = outcome.outcome === "failed" || outcome.outcome === "retry" ? logWarn : logInfo;
     log("JOB", "stage finished", { ...fields, ms, outcome: outcome.outcome, note: outcome.note });
   } catch (error) {
-    if (error instanceof LeaseLostError) logWarn("JOB", "lease lost; another slot owns the job", { ...fields, ms });
-    else throw error;
+    if (error instanceof LeaseLostError) {
+      logWarn("JOB", "lease lost; another slot owns the job", { ...fields, ms });
+      return;
+    }
+    // The stage's writes could not be committed (disk full, a constraint): count it as a failed attempt.
+    const reason = `could not record the stage: ${redactError(error, deps)}`;
+    const outcome = db.transaction((tx) => retryOrFail(tx, job, reason, config.pipeline.backoffMs, now), { behavior: "immediate" });
+    logWarn("JOB", "stage finished", { ...fields, ms, outcome, note: reason });
+  }
+}
+
+function record(tx: Tx, deps: PipelineDeps, job: ClaimedJob, result: StageResult | { kind: "error"; error: string }, now: number) {
+  switch (result.kind) {
+    case "advance":
+      result.commit?.(tx);
+      advanceTo(tx, job, result.next, now);
+      return { outcome: result.next === "done" ? "done" : `next=${result.next}`, note: result.note };
+    case "later":
+      transition(tx, job, { state: "pending_retry", runAt: result.runAt, attempts: 0, lastError: null }, now);
+      return { outcome: "later", note: result.note };
+    case "fail":
+      result.commit?.(tx);
+      transition(tx, job, { state: "failed", lastError: result.reason }, now);
+      return { outcome: "failed", note: result.reason };
+    case "wait_for_key":
+      transition(tx, job, { state: "waiting_for_key", lastError: "no AES key configured" }, now);
+      return { outcome: "waiting_for_key", note: "set AES_KEY and AES_IV, then restart" };
+    case "error":
+      return { outcome: retryOrFail(tx, job, result.error, deps.config.pipeline.backoffMs, now), note: result.error };
   }
 }

@@ -5,14 +5,12 @@ import type { Tx } from "../db/saves.ts";
 import type { JobStage } from "../db/schema.ts";
 import type { NotifyOptions } from "../notify/channels.ts";
 import type { Routing } from "../notify/routing.ts";
-import type { KeyPair } from "../save/index.ts";
 import type { ClaimedJob } from "./queue.ts";
 import type { WorkerPool } from "./worker-pool.ts";
 
 export interface PipelineDeps {
   db: Db;
   config: Config;
-  keys: KeyPair[];
   workers: WorkerPool;
   routing: Routing;
   notify: NotifyOptions;
@@ -25,16 +23,19 @@ export interface PipelineDeps {
 export type Commit = (tx: Tx) => void;
 
 export type StageResult =
-  /** Move to `next` (or finish with "done"). */
-  | { kind: "advance"; next: JobStage; commit?: Commit; note?: string }
+  /** Move to `next` (or finish with "done"); `afterCommit` runs once the transition is durable. */
+  | { kind: "advance"; next: JobStage; commit?: Commit; note?: string; afterCommit?: () => void }
   /** Come back at `runAt` without spending a retry (deliveries waiting for their backoff). */
   | { kind: "later"; runAt: number; note: string }
   /** A permanent failure: no retries (a save that does not decrypt, a bad report). */
-  | { kind: "fail"; reason: string; commit?: Commit }
+  | { kind: "fail"; reason: string; commit?: Commit; afterCommit?: () => void }
   /** No AES key is configured: park until the service starts with keys. */
   | { kind: "wait_for_key" };
 
-export type Stage = (deps: PipelineDeps, job: ClaimedJob, now: number) => Promise<StageResult>;
+export interface StageContext {
+  now: number;
+  /** false once another runner took the job over (the lease expired): stop before doing anything visible. */
+  leaseHeld: () => boolean;
+}
 
-/** Thrown by a stage for a failure that retrying cannot fix. */
-export class PermanentStageError extends Error {}
+export type Stage = (deps: PipelineDeps, job: ClaimedJob, ctx: StageContext) => Promise<StageResult>;

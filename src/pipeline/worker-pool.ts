@@ -1,4 +1,7 @@
-/** A small pool of task workers; a crashed worker fails its tasks (they are retried) and is replaced. */
+/**
+ * A small pool of task workers. A crashed worker, or one whose task ran past the timeout (a hung render),
+ * fails its tasks (the pipeline retries them) and is replaced.
+ */
 import type { TaskName, Tasks } from "./tasks.ts";
 
 interface Pending {
@@ -11,7 +14,7 @@ class TaskWorker {
   private pending = new Map<number, Pending>();
   private nextId = 1;
 
-  constructor() {
+  constructor(private readonly timeoutMs: number) {
     this.worker = this.spawn();
   }
 
@@ -22,7 +25,12 @@ class TaskWorker {
   run<T extends TaskName>(task: T, request: Tasks[T][0]): Promise<Tasks[T][1]> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (result: never) => void, reject });
+      const timer = setTimeout(() => this.replace(new Error(`${task} task timed out after ${this.timeoutMs} ms`)), this.timeoutMs);
+      const settle = () => clearTimeout(timer);
+      this.pending.set(id, {
+        resolve: ((result: never) => (settle(), resolve(result))) as (result: never) => void,
+        reject: (error) => (settle(), reject(error)),
+      });
       this.worker.postMessage({ id, task, request });
     });
   }
@@ -41,12 +49,14 @@ class TaskWorker {
       if (event.data.error === undefined) pending.resolve(event.data.result as never);
       else pending.reject(new Error(event.data.error));
     };
-    worker.onerror = (event) => {
-      this.failAll(new Error(`pipeline worker crashed: ${event.message}`));
-      worker.terminate();
-      this.worker = this.spawn();
-    };
+    worker.onerror = (event) => this.replace(new Error(`pipeline worker crashed: ${event.message}`));
     return worker;
+  }
+
+  private replace(reason: Error): void {
+    this.worker.terminate();
+    this.failAll(reason);
+    this.worker = this.spawn();
   }
 
   private failAll(error: Error): void {
@@ -58,8 +68,8 @@ class TaskWorker {
 export class WorkerPool {
   private workers: TaskWorker[];
 
-  constructor(size: number) {
-    this.workers = Array.from({ length: size }, () => new TaskWorker());
+  constructor(size: number, taskTimeoutMs: number) {
+    this.workers = Array.from({ length: size }, () => new TaskWorker(taskTimeoutMs));
   }
 
   run<T extends TaskName>(task: T, request: Tasks[T][0]): Promise<Tasks[T][1]> {

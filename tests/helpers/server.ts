@@ -64,7 +64,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     throw new Error(`timed out waiting for ${pattern}:\n${output}`);
   };
 
-  const listening = await waitForOutput(/listening url=(\S+)/);
+  const listening = await waitForOutput(/listening url=(\S+)/).catch((error) => {
+    proc.kill("SIGKILL");
+    throw error;
+  });
   const url = listening.replace("listening url=", "").replace("localhost", "127.0.0.1");
   return {
     url,

@@ -187,6 +187,37 @@ describe("failures", () => {
   }, 60_000);
 });
 
+describe("multi-request channels and owner commands", () => {
+  test("a Bark push that fails halfway resends only the pushes that were not answered", async () => {
+    api.reset();
+    const ok = { status: 200, body: { code: 200, message: "success" } };
+    api.respond("/bark/push", ok, ok, { status: 500, body: { code: 500, message: "busy" } });
+    const { server, saveId } = await pushOnce("phone", { PUBLIC_BASE_URL: "http://maps.example" });
+    await waitDone(server, saveId);
+    // 1 summary + 5 maps = 6 parts; parts 1-2 sent, part 3 failed, the retry sends parts 3-6 only.
+    const pushes = api.requestsTo("/bark/push").map((request) => (request.json as { body: string }).body);
+    expect(pushes).toHaveLength(7);
+    expect(pushes.filter((body) => body === "site_5.png")).toHaveLength(1);
+    expect(deliveries(server, saveId)[0]).toMatchObject({ channel: "bark", state: "sent", attempts: 2 });
+  }, 30_000);
+
+  test("reprocess runs the stages again without a push; reprocess --notify pushes again", async () => {
+    api.reset();
+    const { server, saveId } = await pushOnce("webhook");
+    await waitDone(server, saveId);
+    expect(api.requestsTo("/hook/webhook-secret-path")).toHaveLength(1);
+    const cli = (...args: string[]) =>
+      Bun.spawnSync([process.execPath, "src/cli.ts", ...args], { env: { PATH: process.env.PATH ?? "", DATA_DIR: server.dataDir, ...keyEnv } });
+
+    expect(cli("reprocess", String(saveId)).stdout.toString()).toContain("(no push)");
+    await eventually(() => server.output().match(new RegExp(`save=${saveId} .*stage=notify .*push not requested`)), 20_000, "quiet reprocess");
+    expect(api.requestsTo("/hook/webhook-secret-path")).toHaveLength(1);
+
+    expect(cli("reprocess", String(saveId), "--notify").exitCode).toBe(0);
+    await eventually(() => api.requestsTo("/hook/webhook-secret-path").length === 2, 20_000, "second push");
+  }, 60_000);
+});
+
 describe("/maps/<token>/<file>.png", () => {
   test("serves exactly the archive's images and nothing else", async () => {
     const { server, saveId } = await pushOnce("none");

@@ -106,6 +106,11 @@ describe("a save through every stage", () => {
 });
 
 describe("crash safety", () => {
+  test("a second service on the same DATA_DIR refuses to start", async () => {
+    const server = await start({});
+    await expect(startServer({ dataDir: server.dataDir })).rejects.toThrow(/another instance \(pid \d+\) already serves DATA_DIR/);
+  });
+
   test("SIGKILL mid-pipeline, restart: every accepted save archived once and notified once", async () => {
     const { pair, env } = testKeys();
     const telegram = await startRecordingServer({ defaultResponse: { status: 200, body: { ok: true, result: [] } } });
@@ -137,6 +142,8 @@ describe("crash safety", () => {
     await eventually(() => query(server, "SELECT 1 FROM jobs WHERE stage != 'generate' OR state = 'running'").length > 0, 20_000, "work started");
     expect(await server.stop("SIGTERM")).toBe(0);
     expect(server.output()).toContain("[SERVER] stopped");
+    const temp = join(server.dataDir, "archive", ".tmp");
+    expect(existsSync(temp) ? readdirSync(temp) : []).toEqual([]);
     for (const dir of archiveDirs(server)) {
       const files = readdirSync(join(server.dataDir, "archive", "by-id", PLAYER_ID, dir));
       expect(files).toContain("overview.png");

@@ -11,12 +11,14 @@ import type { Stage } from "../stage.ts";
 
 type Outcome = NonNullable<(typeof reports.$inferSelect)["outcome"]>;
 
-export const evaluateStage: Stage = async ({ db, keys, workers }, job, now) => {
+export const evaluateStage: Stage = async ({ db, config, workers }, job, { now }) => {
+  const { keys } = config;
   const report = db.select().from(reports).where(eq(reports.id, job.reportId!)).get();
   if (!report) return { kind: "fail", reason: "report row is missing" };
+  const started = performance.now();
   const candidates = db.select().from(reportCandidates).where(eq(reportCandidates.reportId, report.id)).orderBy(asc(reportCandidates.seq)).all();
 
-  const finish = (outcome: Outcome, saveId: number | null, player: string | undefined, note: string) => {
+  const logOutcome = (outcome: Outcome, saveId: number | null, player?: string) => {
     const log = outcome === "save" || outcome === "duplicate" ? logInfo : logWarn;
     log("REPORT", "evaluated", {
       report: report.id,
@@ -28,15 +30,20 @@ export const evaluateStage: Stage = async ({ db, keys, workers }, job, now) => {
       save: saveId ?? undefined,
       player,
       queuedMs: now - report.receivedAt,
+      ms: Math.round(performance.now() - started),
     });
-    return note;
   };
   const close = (outcome: Outcome, saveId: number | null = null) => ({ outcome, saveId, processedAt: now });
 
   if (candidates.length === 0) {
     const outcome: Outcome = report.emptyBodies > 0 ? "empty_bodies" : "no_save";
-    const note = finish(outcome, null, undefined, outcome === "empty_bodies" ? "capture tool sent empty bodies" : "no candidate bodies");
-    return { kind: "advance", next: "done", note, commit: (tx) => tx.update(reports).set(close(outcome)).where(eq(reports.id, report.id)).run() };
+    return {
+      kind: "advance",
+      next: "done",
+      note: outcome === "empty_bodies" ? "capture tool sent empty bodies" : "no candidate bodies",
+      commit: (tx) => tx.update(reports).set(close(outcome)).where(eq(reports.id, report.id)).run(),
+      afterCommit: () => logOutcome(outcome, null),
+    };
   }
   if (keys.length === 0) return { kind: "wait_for_key" };
 
@@ -45,35 +52,36 @@ export const evaluateStage: Stage = async ({ db, keys, workers }, job, now) => {
   if (found.save !== null) {
     const candidate = candidates[found.save]!;
     const playerId = playerIdFromUrl(candidate.url);
+    let stored = { saveId: 0, created: false };
     return {
       kind: "advance",
       next: "done",
       note: `save from entry ${candidate.entryIndex} (${candidate.part})`,
       commit: (tx) => {
-        const stored = storeSaveOnce(tx, { encrypted: candidate.body, playerId, source: "report", receivedAt: report.receivedAt });
+        stored = storeSaveOnce(tx, { encrypted: candidate.body, playerId, source: "report", receivedAt: report.receivedAt });
         tx.update(reports).set(close(stored.created ? "save" : "duplicate", stored.saveId)).where(eq(reports.id, report.id)).run();
         tx.delete(reportCandidates).where(eq(reportCandidates.reportId, report.id)).run();
-        finish(stored.created ? "save" : "duplicate", stored.saveId, playerId, "");
       },
+      afterCommit: () => logOutcome(stored.created ? "save" : "duplicate", stored.saveId, playerId),
     };
   }
-  if (!found.decryptedAny && found.partial === null) {
-    finish("no_save", null, undefined, "");
+  if (!found.decryptedAny) {
     return {
       kind: "fail",
       reason: "no candidate decrypts under the configured keys; candidates kept: fix AES_KEY/AES_IV, then `cli retry --failed`",
       commit: (tx) => tx.update(reports).set(close("no_save")).where(eq(reports.id, report.id)).run(),
+      afterCommit: () => logOutcome("no_save", null),
     };
   }
   const outcome: Outcome = found.partial !== null ? "partial_save" : "no_save";
-  const note = finish(outcome, null, undefined, outcome === "partial_save" ? "partial refresh without harvest maps: nothing to draw" : "no candidate is a save");
   return {
     kind: "advance",
     next: "done",
-    note,
+    note: outcome === "partial_save" ? "partial refresh without harvest maps: nothing to draw" : "no candidate is a save",
     commit: (tx) => {
       tx.update(reports).set(close(outcome)).where(eq(reports.id, report.id)).run();
       tx.delete(reportCandidates).where(eq(reportCandidates.reportId, report.id)).run();
     },
+    afterCommit: () => logOutcome(outcome, null),
   };
 };

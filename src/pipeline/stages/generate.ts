@@ -3,7 +3,8 @@ import { eq } from "drizzle-orm";
 import { saveOutputs, saves } from "../../db/schema.ts";
 import type { Stage } from "../stage.ts";
 
-export const generateStage: Stage = async ({ db, config, keys, workers }, job) => {
+export const generateStage: Stage = async ({ db, config, workers }, job) => {
+  const { keys } = config;
   const save = db.select().from(saves).where(eq(saves.id, job.saveId!)).get();
   if (!save) return { kind: "fail", reason: "save row is missing" };
   if (keys.length === 0) return { kind: "wait_for_key" };

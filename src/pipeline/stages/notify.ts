@@ -4,10 +4,10 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { and, eq, lte } from "drizzle-orm";
+import { and, eq, lte, sql } from "drizzle-orm";
 import { archives, deliveries, saves } from "../../db/schema.ts";
 import { logInfo, logWarn } from "../../log.ts";
-import { sendTo } from "../../notify/channels.ts";
+import { configuredChannels, sendTo } from "../../notify/channels.ts";
 import { DeliveryError } from "../../notify/errors.ts";
 import type { PushMessage } from "../../notify/message.ts";
 import { routeFor, type Channel } from "../../notify/routing.ts";
@@ -15,7 +15,7 @@ import { backoffDelay } from "../queue.ts";
 import { redactError } from "../redact.ts";
 import type { PipelineDeps, Stage } from "../stage.ts";
 
-export const notifyStage: Stage = async (deps, job, now) => {
+export const notifyStage: Stage = async (deps, job, { now, leaseHeld }) => {
   const { db } = deps;
   const save = db.select().from(saves).where(eq(saves.id, job.saveId!)).get();
   const archive = db.select().from(archives).where(eq(archives.saveId, job.saveId!)).get();
@@ -31,7 +31,10 @@ export const notifyStage: Stage = async (deps, job, now) => {
     .all();
   if (due.length > 0) {
     const message = await buildMessage(deps, save, archive);
-    for (const delivery of due) await attempt(deps, delivery, message);
+    for (const delivery of due) {
+      if (!leaseHeld()) break; // another runner owns the job now: it will send what is left
+      await attempt(deps, delivery, message);
+    }
   }
 
   const rows = db.select().from(deliveries).where(eq(deliveries.saveId, save.id)).all();
@@ -45,9 +48,10 @@ export const notifyStage: Stage = async (deps, job, now) => {
 
 function createDeliveries(deps: PipelineDeps, saveId: number, playerId: string, now: number): void {
   const targets = routeFor(deps.routing, playerId, deps.config.notify.defaultRoute);
+  const configured = configuredChannels(deps.notify);
   deps.db.transaction((tx) => {
     for (const target of targets) {
-      const problem = target.problem ?? (isConfigured(deps, target.channel) ? undefined : `channel ${target.channel} is not configured`);
+      const problem = target.problem ?? (configured.has(target.channel) ? undefined : `channel ${target.channel} is not configured`);
       tx.insert(deliveries)
         .values({
           saveId,
@@ -64,23 +68,27 @@ function createDeliveries(deps: PipelineDeps, saveId: number, playerId: string, 
   });
 }
 
-function isConfigured(deps: PipelineDeps, channel: Channel): boolean {
-  const { notify } = deps;
-  if (channel === "bark") return Object.keys(notify.barkKeys).length > 0;
-  return notify[channel] !== undefined;
-}
-
 type Delivery = typeof deliveries.$inferSelect;
 
 async function attempt(deps: PipelineDeps, delivery: Delivery, message: PushMessage): Promise<void> {
   const { db } = deps;
   const attempts = delivery.attempts + 1;
-  // Count the attempt before sending: a crash mid-send shows up as an attempt, not as nothing.
-  db.update(deliveries).set({ attempts }).where(eq(deliveries.id, delivery.id)).run();
+  // Claim the attempt before sending (a crash mid-send shows up as an attempt); 0 rows: another runner has it.
+  const claimed = db
+    .update(deliveries)
+    .set({ attempts })
+    .where(and(eq(deliveries.id, delivery.id), eq(deliveries.state, "pending"), eq(deliveries.attempts, delivery.attempts)))
+    .returning({ id: deliveries.id })
+    .all();
+  if (claimed.length === 0) return;
   const started = performance.now();
   const fields = { channel: delivery.channel, target: delivery.target, player: message.playerId, save: message.saveId, attempt: attempts };
+  const progress = {
+    done: delivery.partsSent,
+    markSent: () => void db.update(deliveries).set({ partsSent: sql`${deliveries.partsSent} + 1` }).where(eq(deliveries.id, delivery.id)).run(),
+  };
   try {
-    await sendTo({ channel: delivery.channel as Channel, target: delivery.target }, message, deps.notify);
+    await sendTo({ channel: delivery.channel as Channel, target: delivery.target }, message, deps.notify, progress);
     db.update(deliveries).set({ state: "sent", sentAt: Date.now(), lastError: null }).where(eq(deliveries.id, delivery.id)).run();
     logInfo("NOTIFY", "sent", { ...fields, ms: Math.round(performance.now() - started), outcome: "sent" });
   } catch (error) {
