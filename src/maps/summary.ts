@@ -10,7 +10,7 @@ export interface SummaryPosition {
   quantity: number;
 }
 
-export interface SummaryResource {
+interface SummaryResourceHead {
   type: string;
   id: number;
   key: ResourceKey;
@@ -19,17 +19,13 @@ export interface SummaryResource {
   /** "new" / "owned" for music records, null for everything else. */
   musicRecord: "new" | "owned" | null;
   total: number;
+}
+
+export interface SummaryResource extends SummaryResourceHead {
   positions: SummaryPosition[];
 }
 
-export interface SummaryTotal {
-  type: string;
-  id: number;
-  key: ResourceKey;
-  name: string;
-  tier: Tier;
-  musicRecord: "new" | "owned" | null;
-  total: number;
+export interface SummaryTotal extends SummaryResourceHead {
   sites: number[];
 }
 
