@@ -173,7 +173,7 @@ export function loadConfig(env: Env = process.env): Config {
       enabled: flag(env, "REPORT_ENABLED", true),
       path: reportPath(env),
       maxEncodedBytes: Math.round(reportMaxMb * MIB),
-      maxDecodedBytes: Math.round(number(env, "REPORT_MAX_DECOMPRESSED_SIZE", reportMaxMb * 4, 0.001, 64, false) * MIB),
+      maxDecodedBytes: Math.round(number(env, "REPORT_MAX_DECOMPRESSED_SIZE", Math.min(64, reportMaxMb * 4), 0.001, 64, false) * MIB),
       token: text(env, "REPORT_TOKEN"),
     },
     keys: keyPairs(env),

@@ -1,39 +1,23 @@
 /**
  * One service per DATA_DIR: a second one would requeue the first one's running jobs at start-up and push
- * twice. The lock file holds the owner's pid; a lock left by a process that died is taken over.
+ * twice. The lock is an exclusive SQLite lock on DATA_DIR/service.lock, held for the life of the process;
+ * the kernel releases it when the process dies, however it dies (no stale pid files).
  */
-import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Takes the lock or throws an Error saying which process holds it; returns the release function. */
+/** Takes the lock or throws an Error saying DATA_DIR is in use; returns the release function. */
 export function acquireInstanceLock(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true });
-  const path = join(dataDir, "service.lock");
-  const mine = String(process.pid);
+  const lock = new Database(join(dataDir, "service.lock"), { create: true });
   try {
-    writeFileSync(path, mine, { flag: "wx" });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    const holder = Number(readFileSync(path, "utf8").trim());
-    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
-      throw new Error(`another instance (pid ${holder}) already serves DATA_DIR ${dataDir}`);
-    }
-    writeFileSync(path, mine);
+    lock.exec("PRAGMA busy_timeout = 0");
+    lock.exec("PRAGMA locking_mode = EXCLUSIVE");
+    lock.exec("BEGIN EXCLUSIVE");
+  } catch {
+    lock.close();
+    throw new Error(`another instance already serves DATA_DIR ${dataDir}`);
   }
-  return () => {
-    try {
-      if (readFileSync(path, "utf8").trim() === mine) unlinkSync(path);
-    } catch {
-      // Already gone: nothing to release.
-    }
-  };
+  return () => lock.close();
 }

@@ -43,7 +43,8 @@ export function acceptChunk(tx: Tx, chunk: IncomingChunk, limits: { maxUploadByt
   const uploadBytes = others.reduce((sum, part) => sum + part.size, 0) + body.byteLength;
   if (uploadBytes > limits.maxUploadBytes) return { kind: "too_large", uploadBytes };
   // Any chunk may carry X-Original-Url; a real (digits) id wins over `unknown`.
-  const playerId = [upload?.playerId, chunk.playerId].find((id) => id && id !== UNKNOWN_PLAYER) ?? upload?.playerId ?? chunk.playerId;
+  const real = (id: string | null | undefined) => (id && id !== UNKNOWN_PLAYER ? id : null);
+  const playerId = real(upload?.playerId) ?? real(chunk.playerId) ?? upload?.playerId ?? chunk.playerId;
 
   if (others.length + 1 < header.totalChunks) {
     if (upload) {

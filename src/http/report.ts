@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import { storeReport } from "../db/reports.ts";
 import { readCappedBody } from "../ingest/decompress.ts";
 import { extractCandidates } from "../ingest/har.ts";
-import { reqableMeta } from "../ingest/har-meta.ts";
+import { proxyPinMeta, reqableMeta } from "../ingest/har-meta.ts";
 import { logInfo, logWarn } from "../log.ts";
 import { declaredTooLarge } from "./body.ts";
 import type { HttpDeps } from "./deps.ts";
@@ -30,8 +30,8 @@ export function reportRoutes({ committer, config, wakePipeline }: HttpDeps): Hon
 
   app.post(report.path, async (c) => {
     const started = performance.now();
-    const meta = reqableMeta(c.req.raw.headers);
-    const reject = (status: 400 | 401 | 413 | 415, reason: string) => {
+    const meta = { ...reqableMeta(c.req.raw.headers), ...proxyPinMeta(c.req.raw.headers) };
+    const reject = (status: 400 | 401 | 413, reason: string) => {
       logWarn("REPORT", "rejected", { ...meta, status, reason });
       return c.text(reason, status);
     };

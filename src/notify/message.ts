@@ -64,7 +64,8 @@ export function balancedChunks<T>(items: readonly T[], size: number): T[][] {
  */
 export interface PartProgress {
   done: number;
-  markSent: () => void;
+  /** Records that the parts before `count` were all answered. */
+  markSent: (count: number) => void;
 }
 
 /** Runs a delivery's requests in order, skipping the parts already sent and recording each one sent. */
@@ -72,6 +73,6 @@ export async function sendParts(parts: readonly (() => Promise<void>)[], progres
   for (const [index, part] of parts.entries()) {
     if (progress && index < progress.done) continue;
     await part();
-    progress?.markSent();
+    progress?.markSent(index + 1);
   }
 }

@@ -100,23 +100,22 @@ export function resumeWaitingForKey(db: Db, now: number): number {
  */
 export function retryFailed(db: Db, now: number, saveId?: number): { jobs: number; deliveries: number } {
   return db.transaction((tx) => {
-    const forSave = <T extends typeof jobs.saveId | typeof deliveries.saveId>(column: T) => (saveId === undefined ? undefined : eq(column, saveId));
     const retried = tx
       .update(jobs)
       .set({ state: "pending", runAt: now, attempts: 0, lastError: null, updatedAt: now })
-      .where(and(eq(jobs.state, "failed"), forSave(jobs.saveId)))
+      .where(and(eq(jobs.state, "failed"), saveId === undefined ? undefined : eq(jobs.saveId, saveId)))
       .returning({ id: jobs.id })
       .all().length;
     const redelivered = tx
       .update(deliveries)
       .set({ state: "pending", attempts: 0, nextAttemptAt: now, lastError: null })
-      .where(and(eq(deliveries.state, "failed"), forSave(deliveries.saveId)))
+      .where(and(eq(deliveries.state, "failed"), saveId === undefined ? undefined : eq(deliveries.saveId, saveId)))
       .returning({ saveId: deliveries.saveId })
       .all();
     const saveIds = [...new Set(redelivered.map((row) => row.saveId))];
     if (saveIds.length > 0) {
       tx.update(jobs)
-        .set({ stage: "notify", state: "pending", runAt: now, attempts: 0, lastError: null, updatedAt: now })
+        .set({ stage: "notify", state: "pending", runAt: now, attempts: 0, lastError: null, notify: true, updatedAt: now })
         .where(and(inArray(jobs.saveId, saveIds), eq(jobs.state, "done")))
         .run();
     }

@@ -86,10 +86,10 @@ async function runJob(deps: PipelineDeps, job: ClaimedJob): Promise<void> {
   const player = job.saveId === null ? undefined : db.select({ playerId: saves.playerId }).from(saves).where(eq(saves.id, job.saveId)).get()?.playerId;
   const fields = { job: job.id, save: job.saveId ?? undefined, report: job.reportId ?? undefined, player, stage, attempt: job.attempts };
 
-  let leaseHeld = true;
+  const renew = () => renewLease(db, job, Date.now(), config.pipeline.leaseMs);
   const heartbeat = setInterval(() => {
     try {
-      leaseHeld &&= renewLease(db, job, Date.now(), config.pipeline.leaseMs);
+      renew();
     } catch {
       // A busy database: the next beat tries again, and the lease outlasts a few missed beats.
     }
@@ -101,7 +101,7 @@ async function runJob(deps: PipelineDeps, job: ClaimedJob): Promise<void> {
     result = { kind: "fail", reason: `gave up after ${job.attempts - 1} attempts that never finished (the process died while running this stage)` };
   } else {
     try {
-      result = await STAGES[stage](deps, job, { now: Date.now(), leaseHeld: () => leaseHeld });
+      result = await STAGES[stage](deps, job, { now: Date.now(), leaseHeld: renew });
     } catch (error) {
       result = { kind: "error", error: redactError(error, deps) };
     }
@@ -112,7 +112,11 @@ async function runJob(deps: PipelineDeps, job: ClaimedJob): Promise<void> {
   const now = Date.now();
   try {
     const outcome = db.transaction((tx) => record(tx, deps, job, result, now), { behavior: "immediate" });
-    if ("afterCommit" in result) result.afterCommit?.();
+    try {
+      if ("afterCommit" in result) result.afterCommit?.();
+    } catch (error) {
+      logWarn("JOB", "after-commit step failed", { ...fields, error: redactError(error, deps) });
+    }
     const log = outcome.outcome === "failed" || outcome.outcome === "retry" ? logWarn : logInfo;
     log("JOB", "stage finished", { ...fields, ms, outcome: outcome.outcome, note: outcome.note });
   } catch (error) {

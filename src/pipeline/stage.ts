@@ -34,7 +34,7 @@ export type StageResult =
 
 export interface StageContext {
   now: number;
-  /** false once another runner took the job over (the lease expired): stop before doing anything visible. */
+  /** Renews the lease; false once another runner took the job over: stop before doing anything visible. */
   leaseHeld: () => boolean;
 }
 

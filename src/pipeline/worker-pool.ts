@@ -1,83 +1,96 @@
 /**
- * A small pool of task workers. A crashed worker, or one whose task ran past the timeout (a hung render),
- * fails its tasks (the pipeline retries them) and is replaced.
+ * A small pool of task workers, one task in flight per worker (the rest wait in the pool's queue). A task
+ * that runs past the timeout (a hung render) or a worker that crashes fails that task (the pipeline retries
+ * it) and the worker is replaced.
  */
 import type { TaskName, Tasks } from "./tasks.ts";
 
-interface Pending {
+interface QueuedTask {
+  task: TaskName;
+  request: unknown;
   resolve: (result: never) => void;
   reject: (error: Error) => void;
 }
 
 class TaskWorker {
   private worker: Worker;
-  private pending = new Map<number, Pending>();
-  private nextId = 1;
+  private current: { task: QueuedTask; timer: ReturnType<typeof setTimeout> } | null = null;
 
-  constructor(private readonly timeoutMs: number) {
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly onIdle: () => void,
+  ) {
     this.worker = this.spawn();
   }
 
-  get busy(): number {
-    return this.pending.size;
+  get idle(): boolean {
+    return this.current === null;
   }
 
-  run<T extends TaskName>(task: T, request: Tasks[T][0]): Promise<Tasks[T][1]> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.replace(new Error(`${task} task timed out after ${this.timeoutMs} ms`)), this.timeoutMs);
-      const settle = () => clearTimeout(timer);
-      this.pending.set(id, {
-        resolve: ((result: never) => (settle(), resolve(result))) as (result: never) => void,
-        reject: (error) => (settle(), reject(error)),
-      });
-      this.worker.postMessage({ id, task, request });
-    });
+  dispatch(task: QueuedTask): void {
+    const timer = setTimeout(() => this.replace(new Error(`${task.task} task timed out after ${this.timeoutMs} ms`)), this.timeoutMs);
+    this.current = { task, timer };
+    this.worker.postMessage({ task: task.task, request: task.request });
   }
 
   terminate(): void {
     this.worker.terminate();
-    this.failAll(new Error("pipeline worker stopped"));
+    this.finish(new Error("pipeline worker stopped"));
   }
 
   private spawn(): Worker {
     const worker = new Worker(new URL("./worker.ts", import.meta.url).href);
-    worker.onmessage = (event: MessageEvent<{ id: number; result?: unknown; error?: string }>) => {
-      const pending = this.pending.get(event.data.id);
-      if (!pending) return;
-      this.pending.delete(event.data.id);
-      if (event.data.error === undefined) pending.resolve(event.data.result as never);
-      else pending.reject(new Error(event.data.error));
+    worker.onmessage = (event: MessageEvent<{ result?: unknown; error?: string }>) => {
+      if (worker !== this.worker) return;
+      this.finish(event.data.error === undefined ? null : new Error(event.data.error), event.data.result);
     };
-    worker.onerror = (event) => this.replace(new Error(`pipeline worker crashed: ${event.message}`));
+    worker.onerror = (event) => {
+      if (worker === this.worker) this.replace(new Error(`pipeline worker crashed: ${event.message}`));
+    };
     return worker;
   }
 
   private replace(reason: Error): void {
     this.worker.terminate();
-    this.failAll(reason);
     this.worker = this.spawn();
+    this.finish(reason);
   }
 
-  private failAll(error: Error): void {
-    for (const pending of this.pending.values()) pending.reject(error);
-    this.pending.clear();
+  private finish(error: Error | null, result?: unknown): void {
+    const current = this.current;
+    if (!current) return;
+    clearTimeout(current.timer);
+    this.current = null;
+    if (error) current.task.reject(error);
+    else current.task.resolve(result as never);
+    this.onIdle();
   }
 }
 
 export class WorkerPool {
   private workers: TaskWorker[];
+  private queue: QueuedTask[] = [];
 
   constructor(size: number, taskTimeoutMs: number) {
-    this.workers = Array.from({ length: size }, () => new TaskWorker(taskTimeoutMs));
+    this.workers = Array.from({ length: size }, () => new TaskWorker(taskTimeoutMs, () => this.pump()));
   }
 
   run<T extends TaskName>(task: T, request: Tasks[T][0]): Promise<Tasks[T][1]> {
-    const idlest = this.workers.reduce((best, worker) => (worker.busy < best.busy ? worker : best));
-    return idlest.run(task, request);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ task, request, resolve: resolve as (result: never) => void, reject });
+      this.pump();
+    });
   }
 
   terminate(): void {
     for (const worker of this.workers) worker.terminate();
+    for (const task of this.queue.splice(0)) task.reject(new Error("pipeline worker stopped"));
+  }
+
+  private pump(): void {
+    for (const worker of this.workers) {
+      const next = worker.idle ? this.queue.shift() : undefined;
+      if (next) worker.dispatch(next);
+    }
   }
 }

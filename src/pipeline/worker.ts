@@ -4,21 +4,20 @@ import { runEvaluate, runGenerate, type TaskName } from "./tasks.ts";
 declare const self: Worker;
 
 interface TaskMessage {
-  id: number;
   task: TaskName;
   request: unknown;
 }
 
 self.onmessage = async (event: MessageEvent<TaskMessage>) => {
-  const { id, task, request } = event.data;
+  const { task, request } = event.data;
   try {
     if (task === "evaluate") {
-      self.postMessage({ id, result: runEvaluate(request as Parameters<typeof runEvaluate>[0]) });
+      self.postMessage({ result: runEvaluate(request as Parameters<typeof runEvaluate>[0]) });
       return;
     }
     // Copied, not transferred: resvg's PNG buffers are external memory that cannot be transferred (~1 MB a save).
-    self.postMessage({ id, result: await runGenerate(request as Parameters<typeof runGenerate>[0]) });
+    self.postMessage({ result: await runGenerate(request as Parameters<typeof runGenerate>[0]) });
   } catch (error) {
-    self.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+    self.postMessage({ error: error instanceof Error ? error.message : String(error) });
   }
 };

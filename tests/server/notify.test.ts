@@ -201,6 +201,19 @@ describe("multi-request channels and owner commands", () => {
     expect(deliveries(server, saveId)[0]).toMatchObject({ channel: "bark", state: "sent", attempts: 2 });
   }, 30_000);
 
+  test("retry --failed resends only the failed delivery, once the channel works again", async () => {
+    api.reset();
+    api.respond("/hook/webhook-secret-path", { status: 403, body: "forbidden" });
+    const { server, saveId } = await pushOnce(["webhook", "discord"]);
+    await waitDone(server, saveId);
+    expect(deliveries(server, saveId).map((d) => `${d.channel}:${d.state}`)).toEqual(["discord:sent", "webhook:failed"]);
+    const cli = Bun.spawnSync([process.execPath, "src/cli.ts", "retry", "--failed"], { env: { PATH: process.env.PATH ?? "", DATA_DIR: server.dataDir, ...keyEnv } });
+    expect(cli.stdout.toString()).toContain("0 failed jobs and 1 failed delivery queued again");
+    await eventually(() => deliveries(server, saveId).every((d) => d.state === "sent"), 20_000, "webhook resent");
+    expect(api.requestsTo("/hook/webhook-secret-path")).toHaveLength(2);
+    expect(api.requestsTo("/discord/webhooks/1/discord-secret")).toHaveLength(1);
+  }, 30_000);
+
   test("reprocess runs the stages again without a push; reprocess --notify pushes again", async () => {
     api.reset();
     const { server, saveId } = await pushOnce("webhook");

@@ -85,7 +85,8 @@ async function attempt(deps: PipelineDeps, delivery: Delivery, message: PushMess
   const fields = { channel: delivery.channel, target: delivery.target, player: message.playerId, save: message.saveId, attempt: attempts };
   const progress = {
     done: delivery.partsSent,
-    markSent: () => void db.update(deliveries).set({ partsSent: sql`${deliveries.partsSent} + 1` }).where(eq(deliveries.id, delivery.id)).run(),
+    markSent: (count: number) =>
+      void db.update(deliveries).set({ partsSent: sql`max(${deliveries.partsSent}, ${count})` }).where(eq(deliveries.id, delivery.id)).run(),
   };
   try {
     await sendTo({ channel: delivery.channel as Channel, target: delivery.target }, message, deps.notify, progress);
