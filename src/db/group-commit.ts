@@ -3,8 +3,7 @@
  * (synchronous=FULL) covers them all. Each write runs in its own savepoint: one that throws is rolled back
  * alone and rejects alone. A promise settles only after COMMIT, so a 200 still means "durable".
  */
-import type { Db } from "./open.ts";
-import type { Tx } from "./saves.ts";
+import type { Db, Tx } from "./open.ts";
 
 interface Pending<T> {
   write: (tx: Tx) => T;

@@ -8,6 +8,9 @@ import * as schema from "./schema.ts";
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 
+/** A drizzle transaction or the database itself: both run the same synchronous statements. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0] | Db;
+
 const MIGRATIONS_DIR = join(import.meta.dir, "..", "..", "drizzle");
 
 export function openDatabase(path: string): Db {

@@ -1,6 +1,6 @@
 /** A report enters the store with its candidate bodies and an evaluate job, in one transaction. */
 import type { HarExtraction } from "../ingest/har.ts";
-import type { Tx } from "./saves.ts";
+import type { Tx } from "./open.ts";
 import { jobs, reportCandidates, reports } from "./schema.ts";
 
 /** Call inside a transaction (the route uses the group committer). */

@@ -1,10 +1,7 @@
 /** Saves enter the store here, deduplicated by the sha256 of their encrypted bytes, each with its first job. */
 import { eq } from "drizzle-orm";
-import type { Db } from "./open.ts";
+import type { Tx } from "./open.ts";
 import { jobs, saves } from "./schema.ts";
-
-/** A drizzle transaction or the database itself: both run the same synchronous statements. */
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0] | Db;
 
 export interface NewSave {
   encrypted: Uint8Array;

@@ -2,8 +2,8 @@
 import { and, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
 import { UNKNOWN_PLAYER } from "../save/player-id.ts";
 import type { ChunkHeader } from "../ingest/chunk-headers.ts";
-import type { Db } from "./open.ts";
-import { storeSaveOnce, type Tx } from "./saves.ts";
+import type { Db, Tx } from "./open.ts";
+import { storeSaveOnce } from "./saves.ts";
 import { uploadChunks, uploads } from "./schema.ts";
 
 /** Completed uploads are remembered this long so a resent chunk is answered without a second save. */

@@ -3,8 +3,7 @@
  * backoff with jitter, and the owner operations (retry, reprocess). Knows nothing of what a stage does.
  */
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
-import type { Db } from "../db/open.ts";
-import type { Tx } from "../db/saves.ts";
+import type { Db, Tx } from "../db/open.ts";
 import { deliveries, jobs, type JobStage } from "../db/schema.ts";
 
 export type Job = typeof jobs.$inferSelect;

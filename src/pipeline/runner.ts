@@ -1,6 +1,6 @@
 /** The poller loop: N slots claim jobs, run their stage under a renewed lease, and record how each moved on. */
 import { eq } from "drizzle-orm";
-import type { Tx } from "../db/saves.ts";
+import type { Tx } from "../db/open.ts";
 import { saves, type JobStage } from "../db/schema.ts";
 import { logInfo, logWarn } from "../log.ts";
 import { advanceTo, claimJob, LeaseLostError, nextDueAt, renewLease, retryOrFail, transition, type ClaimedJob } from "./queue.ts";
