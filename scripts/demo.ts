@@ -28,7 +28,7 @@ try {
   const archive = await eventually(
     () =>
       db
-        .query("SELECT a.rel_path AS relPath, a.files AS files FROM archives a JOIN uploads u ON u.save_id = a.save_id WHERE u.id = ?")
+        .query("SELECT a.rel_path AS relPath, a.files AS files FROM archives a JOIN upload_tasks u ON u.save_id = a.save_id WHERE u.upload_id = ?")
         .get(uploadId) as { relPath: string; files: string } | null,
     60_000,
     "the archive",

@@ -20,8 +20,13 @@ export function openDatabase(path: string): Db {
   // FULL: a 200 must survive a power cut, not only a process crash.
   sqlite.exec("PRAGMA synchronous = FULL");
   sqlite.exec("PRAGMA busy_timeout = 5000");
-  sqlite.exec("PRAGMA foreign_keys = ON");
   const db = drizzle({ client: sqlite, schema });
+  // Migrations run inside one transaction, where `PRAGMA foreign_keys` is a no-op: a table rebuild (drop and
+  // re-create) with the keys on would cascade-delete every row that refers to the rebuilt table.
+  sqlite.exec("PRAGMA foreign_keys = OFF");
   migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  const broken = sqlite.query("PRAGMA foreign_key_check").all();
+  if (broken.length > 0) throw new Error(`database has ${broken.length} broken foreign key reference(s) after migration`);
+  sqlite.exec("PRAGMA foreign_keys = ON");
   return db;
 }

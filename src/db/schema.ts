@@ -3,28 +3,41 @@ import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from
 
 const bytes = (name: string) => blob(name, { mode: "buffer" });
 
-/** One row per X-Upload-Id, kept after completion so a late duplicate chunk is answered without a second save. */
-export const uploads = sqliteTable("uploads", {
-  id: text("id").primaryKey(),
-  totalChunks: integer("total_chunks").notNull(),
-  playerId: text("player_id"),
-  saveId: integer("save_id").references(() => saves.id, { onDelete: "set null" }),
-  completedAt: integer("completed_at"),
-  createdAt: integer("created_at").notNull(),
-  updatedAt: integer("updated_at").notNull(),
-});
+/**
+ * One row per upload task. A task is keyed by its X-Upload-Id and player, and stays after completion (with
+ * the sha256 of every chunk) so that a resent chunk is recognised; a chunk with other bytes starts a new task.
+ */
+export const uploads = sqliteTable(
+  "upload_tasks",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    uploadId: text("upload_id").notNull(),
+    totalChunks: integer("total_chunks").notNull(),
+    playerId: text("player_id"),
+    /** Bytes of the chunks held while the task is open (for the open-upload cap). */
+    bytes: integer("bytes").notNull().default(0),
+    /** sha256 hex per chunk index, recorded at completion. */
+    chunkHashes: text("chunk_hashes", { mode: "json" }).$type<string[]>(),
+    saveId: integer("save_id").references(() => saves.id, { onDelete: "set null" }),
+    completedAt: integer("completed_at"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("upload_tasks_upload_idx").on(t.uploadId), index("upload_tasks_open_idx").on(t.completedAt, t.createdAt)],
+);
 
 export const uploadChunks = sqliteTable(
-  "upload_chunks",
+  "upload_task_chunks",
   {
-    uploadId: text("upload_id")
+    taskId: integer("task_id")
       .notNull()
       .references(() => uploads.id, { onDelete: "cascade" }),
     chunkIndex: integer("chunk_index").notNull(),
     size: integer("size").notNull(),
+    sha256: text("sha256").notNull(),
     body: bytes("body").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.uploadId, t.chunkIndex] })],
+  (t) => [primaryKey({ columns: [t.taskId, t.chunkIndex] })],
 );
 
 export const saves = sqliteTable(
@@ -34,7 +47,8 @@ export const saves = sqliteTable(
     sha256: text("sha256").notNull(),
     playerId: text("player_id").notNull(),
     source: text("source", { enum: ["upload", "report"] }).notNull(),
-    encrypted: bytes("encrypted").notNull(),
+    /** The encrypted save; null once the retention rule cleared it (the archive keeps save.bin). */
+    encrypted: bytes("encrypted"),
     size: integer("size").notNull(),
     receivedAt: integer("received_at").notNull(),
   },
@@ -42,7 +56,9 @@ export const saves = sqliteTable(
 );
 
 /** A report as received: its candidate bodies wait in report_candidates until the pipeline evaluates them. */
-export const reports = sqliteTable("reports", {
+export const reports = sqliteTable(
+  "reports",
+  {
   id: integer("id").primaryKey({ autoIncrement: true }),
   receivedAt: integer("received_at").notNull(),
   shape: text("shape").notNull(),
@@ -53,7 +69,9 @@ export const reports = sqliteTable("reports", {
   outcome: text("outcome", { enum: ["save", "duplicate", "no_save", "empty_bodies", "partial_save"] }),
   saveId: integer("save_id").references(() => saves.id, { onDelete: "set null" }),
   processedAt: integer("processed_at"),
-});
+  },
+  (t) => [index("reports_received_idx").on(t.receivedAt)],
+);
 
 export const reportCandidates = sqliteTable(
   "report_candidates",
@@ -66,6 +84,8 @@ export const reportCandidates = sqliteTable(
     part: text("part", { enum: ["response", "request"] }).notNull(),
     url: text("url"),
     body: bytes("body").notNull(),
+    /** true: the body text could not be decoded (bad base64) and is kept as its UTF-8 text, never dropped. */
+    undecodable: integer("undecodable", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.reportId, t.seq] })],
 );
@@ -92,6 +112,8 @@ export const jobs = sqliteTable(
     leaseId: text("lease_id"),
     leaseExpiresAt: integer("lease_expires_at"),
     notify: integer("notify", { mode: "boolean" }).notNull().default(true),
+    /** Set when the save changed while a stage ran (a real player id arrived): the job goes back to generate. */
+    rerun: integer("rerun", { mode: "boolean" }).notNull().default(false),
     lastError: text("last_error"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
@@ -100,6 +122,7 @@ export const jobs = sqliteTable(
     uniqueIndex("jobs_save_unique").on(t.saveId),
     uniqueIndex("jobs_report_unique").on(t.reportId),
     index("jobs_claim_idx").on(t.state, t.runAt),
+    index("jobs_state_updated_idx").on(t.state, t.updatedAt),
   ],
 );
 

@@ -1,5 +1,6 @@
 /** Chunk assembly: every chunk is stored and counted in one transaction; the last one turns the upload into a save. */
-import { and, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
+import { sha256Hex } from "./saves.ts";
 import { UNKNOWN_PLAYER } from "../save/player-id.ts";
 import type { ChunkHeader } from "../ingest/chunk-headers.ts";
 import type { Db, Tx } from "./open.ts";
@@ -27,7 +28,7 @@ export type ChunkOutcome =
 /** Stores one chunk; call inside a transaction (the route uses the group committer). */
 export function acceptChunk(tx: Tx, chunk: IncomingChunk, limits: { maxUploadBytes: number; ttlMs: number }): ChunkOutcome {
   const { header, body, now } = chunk;
-  let upload = tx.select().from(uploads).where(eq(uploads.id, header.uploadId)).get();
+  let upload = tx.select().from(uploads).where(eq(uploads.uploadId, header.uploadId)).orderBy(desc(uploads.id)).get();
   if (upload && upload.completedAt === null && upload.createdAt < now - limits.ttlMs) {
     tx.delete(uploads).where(eq(uploads.id, upload.id)).run();
     upload = undefined;
@@ -36,7 +37,7 @@ export function acceptChunk(tx: Tx, chunk: IncomingChunk, limits: { maxUploadByt
   if (upload && upload.totalChunks !== header.totalChunks) return { kind: "total_mismatch", expected: upload.totalChunks };
 
   const stored = upload
-    ? tx.select({ chunkIndex: uploadChunks.chunkIndex, size: uploadChunks.size }).from(uploadChunks).where(eq(uploadChunks.uploadId, header.uploadId)).all()
+    ? tx.select({ chunkIndex: uploadChunks.chunkIndex, size: uploadChunks.size }).from(uploadChunks).where(eq(uploadChunks.taskId, upload.id)).all()
     : [];
   const others = stored.filter((part) => part.chunkIndex !== header.chunkIndex);
   // A resent index replaces its earlier bytes, so only the other chunks count towards the total.
@@ -47,24 +48,29 @@ export function acceptChunk(tx: Tx, chunk: IncomingChunk, limits: { maxUploadByt
   const playerId = real(upload?.playerId) ?? real(chunk.playerId) ?? upload?.playerId ?? chunk.playerId;
 
   if (others.length + 1 < header.totalChunks) {
+    let taskId: number;
     if (upload) {
-      tx.update(uploads).set({ playerId, updatedAt: now }).where(eq(uploads.id, header.uploadId)).run();
+      taskId = upload.id;
+      tx.update(uploads).set({ playerId, bytes: uploadBytes, updatedAt: now }).where(eq(uploads.id, upload.id)).run();
     } else {
-      tx.insert(uploads)
-        .values({ id: header.uploadId, totalChunks: header.totalChunks, playerId, createdAt: now, updatedAt: now })
-        .run();
+      taskId = tx
+        .insert(uploads)
+        .values({ uploadId: header.uploadId, totalChunks: header.totalChunks, playerId, bytes: uploadBytes, createdAt: now, updatedAt: now })
+        .returning({ id: uploads.id })
+        .get().id;
     }
     const bytes = Buffer.from(body);
+    const sha256 = sha256Hex(body);
     tx.insert(uploadChunks)
-      .values({ uploadId: header.uploadId, chunkIndex: header.chunkIndex, size: body.byteLength, body: bytes })
-      .onConflictDoUpdate({ target: [uploadChunks.uploadId, uploadChunks.chunkIndex], set: { size: body.byteLength, body: bytes } })
+      .values({ taskId, chunkIndex: header.chunkIndex, size: body.byteLength, sha256, body: bytes })
+      .onConflictDoUpdate({ target: [uploadChunks.taskId, uploadChunks.chunkIndex], set: { size: body.byteLength, sha256, body: bytes } })
       .run();
     return { kind: "partial", received: others.length + 1, total: header.totalChunks, uploadBytes };
   }
 
   // The last missing chunk: merge in index order without writing it to the chunk table first.
   const earlier = upload
-    ? tx.select({ chunkIndex: uploadChunks.chunkIndex, body: uploadChunks.body }).from(uploadChunks).where(eq(uploadChunks.uploadId, header.uploadId)).all()
+    ? tx.select({ chunkIndex: uploadChunks.chunkIndex, body: uploadChunks.body }).from(uploadChunks).where(eq(uploadChunks.taskId, upload.id)).all()
     : [];
   const parts = [...earlier.filter((part) => part.chunkIndex !== header.chunkIndex), { chunkIndex: header.chunkIndex, body }].sort(
     (a, b) => a.chunkIndex - b.chunkIndex,
@@ -72,12 +78,13 @@ export function acceptChunk(tx: Tx, chunk: IncomingChunk, limits: { maxUploadByt
   const merged = Buffer.concat(parts.map((part) => part.body));
   const savePlayer = playerId ?? UNKNOWN_PLAYER;
   const save = storeSaveOnce(tx, { encrypted: merged, playerId: savePlayer, source: "upload", receivedAt: now });
-  const completed = { totalChunks: header.totalChunks, playerId, saveId: save.saveId, completedAt: now, updatedAt: now };
+  const chunkHashes = parts.map((part) => sha256Hex(part.body));
+  const completed = { totalChunks: header.totalChunks, playerId, saveId: save.saveId, bytes: 0, chunkHashes, completedAt: now, updatedAt: now };
   if (upload) {
-    tx.delete(uploadChunks).where(eq(uploadChunks.uploadId, header.uploadId)).run();
-    tx.update(uploads).set(completed).where(eq(uploads.id, header.uploadId)).run();
+    tx.delete(uploadChunks).where(eq(uploadChunks.taskId, upload.id)).run();
+    tx.update(uploads).set(completed).where(eq(uploads.id, upload.id)).run();
   } else {
-    tx.insert(uploads).values({ id: header.uploadId, createdAt: now, ...completed }).run();
+    tx.insert(uploads).values({ uploadId: header.uploadId, createdAt: now, ...completed }).run();
   }
   return { kind: "completed", saveId: save.saveId, created: save.created, playerId: savePlayer, saveBytes: merged.byteLength };
 }

@@ -56,7 +56,7 @@ async function pushOnce(route: unknown, extraEnv: Record<string, string> = {}, u
   const running = await startServer({ env: { ...channelEnv(), ...extraEnv }, dataDir });
   servers.push(running);
   expect((await uploadSave(running.url, encryptedSave(pair), uploadId)).status).toBe(200);
-  const saveId = one<{ save_id: number }>(running, "SELECT save_id FROM uploads WHERE id = ?", uploadId)!.save_id;
+  const saveId = one<{ save_id: number }>(running, "SELECT save_id FROM upload_tasks WHERE upload_id = ? ORDER BY id DESC", uploadId)!.save_id;
   return { server: running, saveId };
 }
 

@@ -22,7 +22,7 @@ async function start(env: Record<string, string>, dataDir?: string) {
 }
 
 function saveIdOf(server: RunningServer, uploadId: string): number {
-  return one<{ save_id: number }>(server, "SELECT save_id FROM uploads WHERE id = ?", uploadId)!.save_id;
+  return one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ? ORDER BY id DESC", uploadId)!.save_id;
 }
 
 const waitForJob = (server: RunningServer, saveId: number, state: string, timeoutMs = 20_000) =>

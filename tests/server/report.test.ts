@@ -334,7 +334,7 @@ describe("evaluate: duplicates and keys", () => {
     const server = await start({ ...env, TELEGRAM_BOT_TOKEN: "123:bot-token", TELEGRAM_CHAT_ID: "42", TELEGRAM_API_BASE: telegram.url });
     const save = encryptedSave(pair);
     expect((await uploadSave(server.url, save, "dup-1")).status).toBe(200);
-    const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM uploads WHERE id = 'dup-1'")!.save_id;
+    const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = 'dup-1'")!.save_id;
     await saveJobDone(server, saveId);
     const report = await reportSettled(server, json(har(entry(saveUrl(), save))));
     expect(report).toMatchObject({ outcome: "duplicate", save_id: saveId });

@@ -124,7 +124,7 @@ describe("header rules (contract error table at its boundaries)", () => {
   test("64-char id, 10 chunks and index 9 are accepted", async () => {
     const id = "b".repeat(64);
     await expectStatus(await post(randomBytes(16), chunkHeaders(id, 9, 10)), 200, /^OK$/);
-    expect(count("SELECT count(*) AS n FROM upload_chunks WHERE upload_id = ?", id)).toBe(1);
+    expect(count("SELECT count(*) AS n FROM upload_task_chunks c JOIN upload_tasks t ON t.id = c.task_id WHERE t.upload_id = ?", id)).toBe(1);
   });
 
   test("an empty body is refused", async () => {
@@ -166,7 +166,7 @@ describe("chunked uploads", () => {
       await expectStatus(await post(parts[index]!, chunkHeaders(id, index, 3, { "X-Original-Url": ORIGINAL_URL })), 200);
     }
     expect(saveRow(sha(save))).toMatchObject({ player_id: PLAYER, size: save.byteLength });
-    expect(count("SELECT count(*) AS n FROM upload_chunks WHERE upload_id = ?", id)).toBe(0);
+    expect(count("SELECT count(*) AS n FROM upload_task_chunks c JOIN upload_tasks t ON t.id = c.task_id WHERE t.upload_id = ?", id)).toBe(0);
   });
 
   test("a resent chunk replaces the earlier bytes and is counted once", async () => {
@@ -205,9 +205,9 @@ describe("chunked uploads", () => {
   test("an upload left incomplete past UPLOAD_TTL_MINUTES is deleted with its chunks", async () => {
     const id = newId();
     await expectStatus(await post(randomBytes(1000), chunkHeaders(id, 0, 2)), 200);
-    expect(count("SELECT count(*) AS n FROM upload_chunks WHERE upload_id = ?", id)).toBe(1);
-    await eventually(() => count("SELECT count(*) AS n FROM uploads WHERE id = ?", id) === 0, 5000, "the sweep");
-    expect(count("SELECT count(*) AS n FROM upload_chunks WHERE upload_id = ?", id)).toBe(0);
+    expect(count("SELECT count(*) AS n FROM upload_task_chunks c JOIN upload_tasks t ON t.id = c.task_id WHERE t.upload_id = ?", id)).toBe(1);
+    await eventually(() => count("SELECT count(*) AS n FROM upload_tasks WHERE upload_id = ?", id) === 0, 5000, "the sweep");
+    expect(count("SELECT count(*) AS n FROM upload_task_chunks c JOIN upload_tasks t ON t.id = c.task_id WHERE t.upload_id = ?", id)).toBe(0);
   });
 });
 

@@ -12,6 +12,7 @@ export const archiveStage: Stage = async ({ db, archiveRoot }, job) => {
   const existing = db.select().from(archives).where(eq(archives.saveId, save.id)).get();
   if (outputs.length === 0 && existing) return { kind: "advance", next: "notify", note: "already archived" };
   if (outputs.length === 0) return { kind: "fail", reason: "no generated outputs to archive (run reprocess)" };
+  if (save.encrypted === null) return { kind: "fail", reason: "the encrypted save was cleared by the retention rule" };
 
   const files = [{ name: "save.bin", bytes: save.encrypted }, ...outputs.map((output) => ({ name: output.name, bytes: output.body }))];
   const relPath = await writeArchive({ root: archiveRoot, playerId: save.playerId, saveId: save.id, receivedAt: save.receivedAt, files });

@@ -8,6 +8,7 @@ export const generateStage: Stage = async ({ db, config, workers }, job) => {
   const save = db.select().from(saves).where(eq(saves.id, job.saveId!)).get();
   if (!save) return { kind: "fail", reason: "save row is missing" };
   if (keys.length === 0) return { kind: "wait_for_key" };
+  if (save.encrypted === null) return { kind: "fail", reason: "the encrypted save was cleared by the retention rule" };
 
   const result = await workers.run("generate", {
     encrypted: new Uint8Array(save.encrypted),
