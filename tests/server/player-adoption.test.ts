@@ -29,16 +29,16 @@ afterAll(async () => {
   await api.stop();
 });
 
-/** The default route is the webhook; our player is routed to Discord and the webhook. */
-async function start(options: { keys: boolean; dataDir?: string }): Promise<RunningServer> {
+/** The default route is the webhook; our player is routed to Discord and the webhook unless `route` says otherwise. */
+async function start(options: { keys: boolean; dataDir?: string; route?: string[]; backoff?: string }): Promise<RunningServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "mysekai-adopt-"));
   mkdirSync(join(dataDir, "config"), { recursive: true });
-  writeFileSync(join(dataDir, "config", "push_map.json"), JSON.stringify({ [PLAYER_ID]: ["discord", "webhook"] }));
+  writeFileSync(join(dataDir, "config", "push_map.json"), JSON.stringify({ [PLAYER_ID]: options.route ?? ["discord", "webhook"] }));
   const server = await startServer({
     dataDir,
     env: {
       ...(options.keys ? keyEnv : {}),
-      JOB_BACKOFF_MS: "100,100",
+      JOB_BACKOFF_MS: options.backoff ?? "100,100",
       NOTIFY_DEFAULT: "webhook",
       DISCORD_WEBHOOK_URL: `${api.url}${DISCORD}`,
       WEBHOOK_URL: `${api.url}${WEBHOOK}`,
@@ -163,5 +163,21 @@ describe("a save held as unknown adopts the real player id", () => {
     await eventually(() => api.requestsTo(DISCORD).length === 1, 10_000, "push to the player's route");
     expect(api.requestsTo(WEBHOOK)).toHaveLength(1);
     expect(deliveriesOf(server, saveId)).toEqual(["discord:sent", "webhook:sent"]);
+  });
+
+  test("a push still waiting to retry on the default route is dropped once the player's routes do not include it", async () => {
+    api.reset();
+    api.respond(WEBHOOK, { status: 500, body: "busy" });
+    const server = await start({ keys: true, route: ["discord"], backoff: "60000" });
+    const save = encryptedSave(pair, { sites: [5] });
+    const saveId = await uploadAnonymous(server, save, "anon-retrying");
+    await eventually(() => jobOfSave(server, saveId)?.state === "pending_retry", 20_000, "default push waiting to retry");
+    expect(deliveriesOf(server, saveId)).toEqual(["webhook:pending"]);
+
+    expect((await uploadSave(server.url, save, "named-retrying")).status).toBe(200);
+    await archivedUnderPlayer(server, saveId);
+    expect(deliveriesOf(server, saveId)).toEqual(["discord:sent", "webhook:skipped"]);
+    expect(api.requestsTo(WEBHOOK)).toHaveLength(1);
+    expect(api.requestsTo(DISCORD)).toHaveLength(1);
   });
 });
