@@ -49,7 +49,10 @@ export function claimDeliveryAttempt(
         )
         .returning({ id: deliveries.id })
         .all();
-      if (claimed.length === 1) return extendLease(tx, holder, now, leaseMs) ? "claimed" : "lease_lost";
+      if (claimed.length === 1) {
+        extendLease(tx, holder, now, leaseMs);
+        return "claimed";
+      }
       return tx.select({ id: jobs.id }).from(jobs).where(heldBy(holder, now)).get() ? "taken" : "lease_lost";
     },
     { behavior: "immediate" },
