@@ -147,4 +147,17 @@ describe("the notify stage under a lost lease", () => {
     expect(bodies.slice(1)).toEqual(["site_5.png", "overview.png"]);
     expect(deliveryRow(saveId)).toMatchObject({ state: "sent", partsSent: 3, attempts: 2 });
   });
+
+  test("a failure answered to the old holder does not overwrite the attempt the new holder claimed", async () => {
+    const saveId = archivedSave();
+    const old = claimJob(db, Date.now(), LEASE_MS)!;
+    api.respond("/hook", () => {
+      const current = claimJob(db, Date.now() + 2 * LEASE_MS, LEASE_MS)!;
+      const row = deliveryRow(saveId);
+      expect(claimDeliveryAttempt(db, { jobId: current.id, leaseId: current.leaseId }, { id: row.id, seenAttempts: row.attempts }, Date.now(), LEASE_MS)).toBe("claimed");
+      return { status: 500, body: "busy" };
+    });
+    await notifyStage(deps("webhook"), old, { now: Date.now() });
+    expect(deliveryRow(saveId)).toMatchObject({ state: "pending", attempts: 2, lastError: null });
+  });
 });
