@@ -1,6 +1,7 @@
 /**
  * notify: one delivery row per routed (channel, target). Each is attempted alone and its result committed
- * at once, so a failing channel is retried by itself and a channel already sent is never sent again.
+ * at once, so a failing channel is retried by itself and a channel already sent is never sent again. Every
+ * attempt and every further part is claimed under the job's lease (send-fence.ts).
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
