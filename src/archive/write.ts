@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 export interface ArchiveFile {
   name: string;
@@ -105,6 +105,18 @@ async function replaceFiles(dir: string, files: ArchiveFile[]): Promise<void> {
     await rename(tmp, join(dir, file.name));
   }
   await flush(dir);
+}
+
+/**
+ * Removes the folder a save left behind when its archive moved under another player (called once the new
+ * archive is committed). Only a folder whose marker names this save is removed; returns whether one was.
+ */
+export async function removeArchiveFolder(root: string, relPath: string, saveId: number): Promise<boolean> {
+  const dir = join(root, relPath);
+  if ((await readMarker(dir)) !== String(saveId)) return false;
+  await rm(dir, { recursive: true, force: true });
+  await flush(dirname(dir));
+  return true;
 }
 
 /** Removes temp folders left by a process that died mid-write; returns how many. */

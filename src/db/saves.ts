@@ -1,5 +1,6 @@
 /** Saves enter the store here, deduplicated by the sha256 of their encrypted bytes, each with its first job. */
-import { eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
+import { UNKNOWN_PLAYER } from "../save/player-id.ts";
 import type { Tx } from "./open.ts";
 import { jobs, saves } from "./schema.ts";
 
@@ -13,17 +14,26 @@ export interface NewSave {
 export interface StoredSave {
   saveId: number;
   created: boolean;
+  /** The save was held as `unknown` and took this arrival's player id: its job runs again from generate. */
+  adopted: boolean;
 }
 
 export function sha256Hex(bytes: Uint8Array): string {
   return new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
 }
 
-/** Inserts the save and its generate job, or returns the existing save with the same bytes. Call inside a transaction. */
+/**
+ * Inserts the save and its generate job, or returns the existing save with the same bytes. An existing
+ * `unknown` save adopts a real player id from the new arrival. Call inside a transaction.
+ */
 export function storeSaveOnce(tx: Tx, save: NewSave): StoredSave {
   const sha256 = sha256Hex(save.encrypted);
-  const existing = tx.select({ id: saves.id }).from(saves).where(eq(saves.sha256, sha256)).get();
-  if (existing) return { saveId: existing.id, created: false };
+  const existing = tx.select({ id: saves.id, playerId: saves.playerId }).from(saves).where(eq(saves.sha256, sha256)).get();
+  if (existing) {
+    const adopted = existing.playerId === UNKNOWN_PLAYER && save.playerId !== UNKNOWN_PLAYER;
+    if (adopted) adoptPlayer(tx, existing.id, save.playerId, Date.now());
+    return { saveId: existing.id, created: false, adopted };
+  }
   const row = tx
     .insert(saves)
     .values({
@@ -39,5 +49,20 @@ export function storeSaveOnce(tx: Tx, save: NewSave): StoredSave {
   tx.insert(jobs)
     .values({ saveId: row.id, stage: "generate", state: "pending", runAt: save.receivedAt, createdAt: save.receivedAt, updatedAt: save.receivedAt })
     .run();
-  return { saveId: row.id, created: true };
+  return { saveId: row.id, created: true, adopted: false };
+}
+
+/**
+ * The maps show the player id, so they are drawn again: a job at rest goes back to generate (with a push);
+ * a running one is flagged, and its runner sends it back to generate when it records the stage.
+ */
+function adoptPlayer(tx: Tx, saveId: number, playerId: string, now: number): void {
+  tx.update(saves).set({ playerId }).where(eq(saves.id, saveId)).run();
+  const requeued = tx
+    .update(jobs)
+    .set({ stage: "generate", state: "pending", runAt: now, attempts: 0, notify: true, rerun: false, lastError: null, updatedAt: now })
+    .where(and(eq(jobs.saveId, saveId), ne(jobs.state, "running")))
+    .returning({ id: jobs.id })
+    .all();
+  if (requeued.length === 0) tx.update(jobs).set({ rerun: true, updatedAt: now }).where(eq(jobs.saveId, saveId)).run();
 }

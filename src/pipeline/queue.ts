@@ -43,7 +43,7 @@ export function renewLease(db: Db, job: ClaimedJob, now: number, leaseMs: number
   return result.length === 1;
 }
 
-type Transition = Partial<Pick<Job, "stage" | "state" | "runAt" | "attempts" | "lastError">>;
+type Transition = Partial<Pick<Job, "stage" | "state" | "runAt" | "attempts" | "lastError" | "notify" | "rerun">>;
 
 /** Applies a transition only while the lease is ours; throws LeaseLostError otherwise (rolling back `tx`). */
 export function transition(tx: Tx, job: ClaimedJob, change: Transition, now: number): void {
@@ -57,6 +57,18 @@ export function transition(tx: Tx, job: ClaimedJob, change: Transition, now: num
 
 export function advanceTo(tx: Tx, job: ClaimedJob, stage: JobStage, now: number): void {
   transition(tx, job, { stage, state: stage === "done" ? "done" : "pending", runAt: now, attempts: 0, lastError: null }, now);
+}
+
+/**
+ * A save that took a real player id while this stage ran (`rerun`) goes back to generate, since its maps show
+ * the id; the flag is read and cleared under the lease, in the transaction that records the stage.
+ */
+export function rerunIfFlagged(tx: Tx, job: ClaimedJob, now: number): boolean {
+  const row = tx.select({ rerun: jobs.rerun }).from(jobs).where(and(eq(jobs.id, job.id), eq(jobs.leaseId, job.leaseId))).get();
+  if (!row) throw new LeaseLostError(job.id);
+  if (!row.rerun) return false;
+  transition(tx, job, { stage: "generate", state: "pending", runAt: now, attempts: 0, lastError: null, notify: true, rerun: false }, now);
+  return true;
 }
 
 /** Exponential backoff from the configured steps with ±20 % jitter; null when retries are used up. */
@@ -127,7 +139,7 @@ export function reprocess(db: Db, saveId: number, notify: boolean, now: number):
   return db.transaction((tx) => {
     const queued = tx
       .update(jobs)
-      .set({ stage: "generate", state: "pending", runAt: now, attempts: 0, lastError: null, notify, leaseId: null, updatedAt: now })
+      .set({ stage: "generate", state: "pending", runAt: now, attempts: 0, lastError: null, notify, rerun: false, leaseId: null, updatedAt: now })
       .where(and(eq(jobs.saveId, saveId), ne(jobs.state, "running")))
       .returning({ id: jobs.id })
       .all().length === 1;

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Tx } from "../db/open.ts";
 import { saves, type JobStage } from "../db/schema.ts";
 import { logInfo, logWarn } from "../log.ts";
-import { advanceTo, claimJob, LeaseLostError, nextDueAt, renewLease, retryOrFail, transition, type ClaimedJob } from "./queue.ts";
+import { advanceTo, claimJob, LeaseLostError, nextDueAt, renewLease, rerunIfFlagged, retryOrFail, transition, type ClaimedJob } from "./queue.ts";
 import { redactError } from "./redact.ts";
 import type { PipelineDeps, Stage, StageResult } from "./stage.ts";
 import { archiveStage } from "./stages/archive.ts";
@@ -101,7 +101,7 @@ async function runJob(deps: PipelineDeps, job: ClaimedJob): Promise<void> {
     result = { kind: "fail", reason: `gave up after ${job.attempts - 1} attempts that never finished (the process died while running this stage)` };
   } else {
     try {
-      result = await STAGES[stage](deps, job, { now: Date.now(), leaseHeld: renew });
+      result = await STAGES[stage](deps, job, { now: Date.now() });
     } catch (error) {
       result = { kind: "error", error: redactError(error, deps) };
     }
@@ -132,16 +132,16 @@ async function runJob(deps: PipelineDeps, job: ClaimedJob): Promise<void> {
 }
 
 function record(tx: Tx, deps: PipelineDeps, job: ClaimedJob, result: StageResult | { kind: "error"; error: string }, now: number) {
+  if (result.kind === "advance" || result.kind === "fail") result.commit?.(tx);
+  if (rerunIfFlagged(tx, job, now)) return { outcome: "next=generate", note: "the save took a real player id while the stage ran: drawing again" };
   switch (result.kind) {
     case "advance":
-      result.commit?.(tx);
       advanceTo(tx, job, result.next, now);
       return { outcome: result.next === "done" ? "done" : `next=${result.next}`, note: result.note };
     case "later":
       transition(tx, job, { state: "pending_retry", runAt: result.runAt, attempts: 0, lastError: null }, now);
       return { outcome: "later", note: result.note };
     case "fail":
-      result.commit?.(tx);
       transition(tx, job, { state: "failed", lastError: result.reason }, now);
       return { outcome: "failed", note: result.reason };
     case "wait_for_key":

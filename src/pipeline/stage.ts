@@ -33,8 +33,6 @@ export type StageResult =
 
 export interface StageContext {
   now: number;
-  /** Renews the lease; false once another runner took the job over: stop before doing anything visible. */
-  leaseHeld: () => boolean;
 }
 
 export type Stage = (deps: PipelineDeps, job: ClaimedJob, ctx: StageContext) => Promise<StageResult>;

@@ -1,21 +1,23 @@
 /**
  * notify: one delivery row per routed (channel, target). Each is attempted alone and its result committed
- * at once, so a failing channel is retried by itself and a channel already sent is never sent again.
+ * at once, so a failing channel is retried by itself and a channel already sent is never sent again. Every
+ * attempt and every further part is claimed under the job's lease (send-fence.ts).
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { and, eq, lte, sql } from "drizzle-orm";
+import { and, eq, inArray, lte } from "drizzle-orm";
 import { archives, deliveries, saves } from "../../db/schema.ts";
 import { logInfo, logWarn } from "../../log.ts";
 import { configuredChannels, sendTo } from "../../notify/channels.ts";
 import { DeliveryError } from "../../notify/errors.ts";
 import type { PushMessage } from "../../notify/message.ts";
 import { routeFor, type Channel } from "../../notify/routing.ts";
-import { backoffDelay } from "../queue.ts";
+import { backoffDelay, LeaseLostError } from "../queue.ts";
 import { redactError } from "../redact.ts";
+import { claimDeliveryAttempt, recordPartsSent, type LeaseHolder } from "../send-fence.ts";
 import type { PipelineDeps, Stage } from "../stage.ts";
 
-export const notifyStage: Stage = async (deps, job, { now, leaseHeld }) => {
+export const notifyStage: Stage = async (deps, job, { now }) => {
   const { db } = deps;
   const save = db.select().from(saves).where(eq(saves.id, job.saveId!)).get();
   const archive = db.select().from(archives).where(eq(archives.saveId, job.saveId!)).get();
@@ -31,9 +33,10 @@ export const notifyStage: Stage = async (deps, job, { now, leaseHeld }) => {
     .all();
   if (due.length > 0) {
     const message = await buildMessage(deps, save, archive);
+    const holder = { jobId: job.id, leaseId: job.leaseId };
     for (const delivery of due) {
-      if (!leaseHeld()) break; // another runner owns the job now: it will send what is left
-      await attempt(deps, delivery, message);
+      // Another runner owns the job now: it sends what is left.
+      if ((await attempt(deps, holder, delivery, message)) === "lease_lost") break;
     }
   }
 
@@ -65,42 +68,55 @@ function createDeliveries(deps: PipelineDeps, saveId: number, playerId: string, 
         .onConflictDoNothing()
         .run();
     }
+    // A target no longer routed (the save took a real player id, or push_map.json changed) gets nothing not yet sent.
+    const pending = tx.select().from(deliveries).where(and(eq(deliveries.saveId, saveId), eq(deliveries.state, "pending"))).all();
+    const stale = pending.filter((row) => !targets.some((target) => target.channel === row.channel && target.target === row.target));
+    if (stale.length > 0) {
+      tx.update(deliveries)
+        .set({ state: "skipped", lastError: "no longer routed to this player" })
+        .where(inArray(deliveries.id, stale.map((row) => row.id)))
+        .run();
+    }
   });
 }
 
 type Delivery = typeof deliveries.$inferSelect;
 
-async function attempt(deps: PipelineDeps, delivery: Delivery, message: PushMessage): Promise<void> {
+async function attempt(deps: PipelineDeps, holder: LeaseHolder, delivery: Delivery, message: PushMessage): Promise<"done" | "lease_lost"> {
   const { db } = deps;
+  const { leaseMs, backoffMs } = deps.config.pipeline;
   const attempts = delivery.attempts + 1;
-  // Claim the attempt before sending (a crash mid-send shows up as an attempt); 0 rows: another runner has it.
-  const claimed = db
-    .update(deliveries)
-    .set({ attempts })
-    .where(and(eq(deliveries.id, delivery.id), eq(deliveries.state, "pending"), eq(deliveries.attempts, delivery.attempts)))
-    .returning({ id: deliveries.id })
-    .all();
-  if (claimed.length === 0) return;
+  const claim = claimDeliveryAttempt(db, holder, { id: delivery.id, seenAttempts: delivery.attempts }, Date.now(), leaseMs);
+  if (claim !== "claimed") return claim === "lease_lost" ? "lease_lost" : "done";
   const started = performance.now();
   const fields = { channel: delivery.channel, target: delivery.target, player: message.playerId, save: message.saveId, attempt: attempts };
   const progress = {
     done: delivery.partsSent,
-    markSent: (count: number) =>
-      void db.update(deliveries).set({ partsSent: sql`max(${deliveries.partsSent}, ${count})` }).where(eq(deliveries.id, delivery.id)).run(),
+    markSent: (count: number) => {
+      if (!recordPartsSent(db, holder, delivery.id, count, Date.now(), leaseMs)) throw new LeaseLostError(holder.jobId);
+    },
   };
+  // Only while the row still shows this attempt: a runner that took the job over may be on the next one.
+  const ours = and(eq(deliveries.id, delivery.id), eq(deliveries.state, "pending"), eq(deliveries.attempts, attempts));
   try {
     await sendTo({ channel: delivery.channel as Channel, target: delivery.target }, message, deps.notify, progress);
     db.update(deliveries).set({ state: "sent", sentAt: Date.now(), lastError: null }).where(eq(deliveries.id, delivery.id)).run();
     logInfo("NOTIFY", "sent", { ...fields, ms: Math.round(performance.now() - started), outcome: "sent" });
+    return "done";
   } catch (error) {
+    if (error instanceof LeaseLostError) {
+      logWarn("NOTIFY", "lease lost mid-delivery; the parts answered are recorded, the rest is left to the new holder", fields);
+      return "lease_lost";
+    }
     const reason = redactError(error, deps);
     const permanent = error instanceof DeliveryError ? error.permanent : false;
-    const delay = permanent ? null : backoffDelay(attempts, deps.config.pipeline.backoffMs);
+    const delay = permanent ? null : backoffDelay(attempts, backoffMs);
     const retryAfter = error instanceof DeliveryError ? (error.retryAfterMs ?? 0) : 0;
     const state = delay === null ? "failed" : "pending";
     const nextAttemptAt = Date.now() + Math.max(delay ?? 0, retryAfter);
-    db.update(deliveries).set({ state, lastError: reason, nextAttemptAt }).where(eq(deliveries.id, delivery.id)).run();
+    db.update(deliveries).set({ state, lastError: reason, nextAttemptAt }).where(ours).run();
     logWarn("NOTIFY", "delivery failed", { ...fields, ms: Math.round(performance.now() - started), outcome: state === "failed" ? "failed" : "retry", error: reason });
+    return "done";
   }
 }
 

@@ -1,0 +1,163 @@
+/**
+ * Sends are fenced by the job's lease: a runner whose lease expired and was taken over claims no delivery
+ * attempt and sends nothing; a lease lost between two parts of a delivery stops it after the part answered.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { loadConfig } from "../../src/config.ts";
+import { openDatabase, type Db } from "../../src/db/open.ts";
+import { storeSaveOnce } from "../../src/db/saves.ts";
+import { archives, deliveries, jobs } from "../../src/db/schema.ts";
+import { claimJob, type ClaimedJob } from "../../src/pipeline/queue.ts";
+import { claimDeliveryAttempt, recordPartsSent } from "../../src/pipeline/send-fence.ts";
+import type { PipelineDeps } from "../../src/pipeline/stage.ts";
+import { notifyStage } from "../../src/pipeline/stages/notify.ts";
+import type { WorkerPool } from "../../src/pipeline/worker-pool.ts";
+import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
+
+const PLAYER = "7488393821744390161";
+const LEASE_MS = 60_000;
+let dir: string;
+let db: Db;
+let api: RecordingServer;
+
+beforeAll(async () => {
+  api = await startRecordingServer({ defaultResponse: { status: 200, body: { code: 200, message: "success" } } });
+});
+afterAll(async () => {
+  await api.stop();
+});
+beforeEach(() => {
+  if (dir) {
+    db.$client.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  dir = mkdtempSync(join(tmpdir(), "mysekai-fence-"));
+  db = openDatabase(join(dir, "ingest.sqlite"));
+  api.reset();
+});
+
+/** A saved, archived save whose job waits at notify; returns the save id. */
+function archivedSave(): number {
+  const { saveId } = db.transaction((tx) =>
+    storeSaveOnce(tx, { encrypted: new Uint8Array([1, 2, 3]), playerId: PLAYER, source: "upload", receivedAt: Date.now() }),
+  );
+  const relPath = `by-id/${PLAYER}/20261123_061500`;
+  mkdirSync(join(dir, "archive", relPath), { recursive: true });
+  for (const name of ["site_5.png", "overview.png"]) writeFileSync(join(dir, "archive", relPath, name), new Uint8Array([0x89, 0x50]));
+  db.insert(archives).values({ saveId, playerId: PLAYER, relPath, token: "t".repeat(32), files: ["overview.png", "site_5.png"], createdAt: 0 }).run();
+  db.update(jobs).set({ stage: "notify", runAt: 0 }).where(eq(jobs.saveId, saveId)).run();
+  return saveId;
+}
+
+/** The first runner's lease expired and a second runner claimed the job: returns both claims. */
+function takenOver(): { old: ClaimedJob; current: ClaimedJob } {
+  const old = claimJob(db, Date.now() - 10_000, 1000)!;
+  const current = claimJob(db, Date.now(), LEASE_MS)!;
+  expect(current.id).toBe(old.id);
+  expect(current.leaseId).not.toBe(old.leaseId);
+  return { old, current };
+}
+
+function deps(route: "webhook" | "bark"): PipelineDeps {
+  const config = loadConfig({ DATA_DIR: dir, PUBLIC_BASE_URL: "http://maps.example", JOB_LEASE_MS: String(LEASE_MS) });
+  const target = route === "bark" ? { channel: "bark" as const, target: "phone" } : { channel: "webhook" as const, target: "default" };
+  return {
+    db,
+    config,
+    workers: {} as WorkerPool,
+    routing: { players: new Map([[PLAYER, [target]]]), barkKeys: { phone: "device-key" } },
+    notify: { barkKeys: { phone: "device-key" }, bark: { server: `${api.url}/bark` }, webhook: { url: `${api.url}/hook` }, timeoutMs: 5000 },
+    secrets: [],
+    archiveRoot: join(dir, "archive"),
+  };
+}
+
+const deliveryRow = (saveId: number) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).get()!;
+
+describe("the fenced claim", () => {
+  test("only the current lease holder claims the attempt, and the claim extends its lease", () => {
+    const saveId = archivedSave();
+    const { old, current } = takenOver();
+    const delivery = db
+      .insert(deliveries)
+      .values({ saveId, channel: "webhook", target: "default", nextAttemptAt: 0, createdAt: 0 })
+      .returning({ id: deliveries.id })
+      .get();
+    const now = Date.now();
+    expect(claimDeliveryAttempt(db, { jobId: old.id, leaseId: old.leaseId }, { id: delivery.id, seenAttempts: 0 }, now, LEASE_MS)).toBe("lease_lost");
+    expect(deliveryRow(saveId).attempts).toBe(0);
+
+    expect(claimDeliveryAttempt(db, { jobId: current.id, leaseId: current.leaseId }, { id: delivery.id, seenAttempts: 0 }, now, LEASE_MS)).toBe("claimed");
+    expect(deliveryRow(saveId).attempts).toBe(1);
+    expect(db.select().from(jobs).where(eq(jobs.id, current.id)).get()!.leaseExpiresAt).toBe(now + LEASE_MS);
+    // The same attempt is claimed once.
+    expect(claimDeliveryAttempt(db, { jobId: current.id, leaseId: current.leaseId }, { id: delivery.id, seenAttempts: 0 }, now, LEASE_MS)).toBe("taken");
+  });
+
+  test("an expired lease claims nothing even before anyone took the job over", () => {
+    const saveId = archivedSave();
+    const job = claimJob(db, 1000, 1000)!;
+    const delivery = db.insert(deliveries).values({ saveId, channel: "webhook", target: "default", nextAttemptAt: 0, createdAt: 0 }).returning().get();
+    expect(claimDeliveryAttempt(db, { jobId: job.id, leaseId: job.leaseId }, { id: delivery.id, seenAttempts: 0 }, 2001, LEASE_MS)).toBe("lease_lost");
+    expect(recordPartsSent(db, { jobId: job.id, leaseId: job.leaseId }, delivery.id, 1, 2001, LEASE_MS)).toBe(false);
+    // The answered part is recorded all the same: it was sent.
+    expect(deliveryRow(saveId).partsSent).toBe(1);
+  });
+});
+
+describe("the notify stage under a lost lease", () => {
+  test("the old holder sends nothing; the current holder sends once", async () => {
+    const saveId = archivedSave();
+    const { old, current } = takenOver();
+    const stageDeps = deps("webhook");
+    const stale = await notifyStage(stageDeps, old, { now: Date.now() });
+    expect(api.requests).toHaveLength(0);
+    expect(stale.kind).toBe("later");
+    expect(deliveryRow(saveId)).toMatchObject({ state: "pending", attempts: 0 });
+
+    const fresh = await notifyStage(stageDeps, current, { now: Date.now() });
+    expect(fresh).toMatchObject({ kind: "advance", next: "done" });
+    expect(api.requestsTo("/hook")).toHaveLength(1);
+    expect(deliveryRow(saveId)).toMatchObject({ state: "sent", attempts: 1 });
+  });
+
+  test("a takeover mid-delivery: the old holder stops after the part in flight, the new one sends only the rest", async () => {
+    const saveId = archivedSave();
+    const old = claimJob(db, Date.now(), LEASE_MS)!;
+    const takeover: { job?: ClaimedJob | null } = {};
+    // While the first Bark push is in flight, the lease expires and another runner claims the job.
+    api.respond("/bark/push", () => {
+      takeover.job = claimJob(db, Date.now() + 2 * LEASE_MS, LEASE_MS);
+      return { status: 200, body: { code: 200, message: "success" } };
+    });
+    const stageDeps = deps("bark");
+    await notifyStage(stageDeps, old, { now: Date.now() });
+    expect(api.requestsTo("/bark/push")).toHaveLength(1);
+    expect(deliveryRow(saveId)).toMatchObject({ state: "pending", partsSent: 1, attempts: 1 });
+
+    const current = takeover.job!;
+    expect(current.leaseId).not.toBe(old.leaseId);
+    expect(await notifyStage(stageDeps, current, { now: Date.now() })).toMatchObject({ kind: "advance", next: "done" });
+    const bodies = api.requestsTo("/bark/push").map((request) => (request.json as { body: string }).body);
+    // Summary, then one push per map, each exactly once.
+    expect(bodies.slice(1)).toEqual(["site_5.png", "overview.png"]);
+    expect(deliveryRow(saveId)).toMatchObject({ state: "sent", partsSent: 3, attempts: 2 });
+  });
+
+  test("a failure answered to the old holder does not overwrite the attempt the new holder claimed", async () => {
+    const saveId = archivedSave();
+    const old = claimJob(db, Date.now(), LEASE_MS)!;
+    api.respond("/hook", () => {
+      const current = claimJob(db, Date.now() + 2 * LEASE_MS, LEASE_MS)!;
+      const row = deliveryRow(saveId);
+      expect(claimDeliveryAttempt(db, { jobId: current.id, leaseId: current.leaseId }, { id: row.id, seenAttempts: row.attempts }, Date.now(), LEASE_MS)).toBe("claimed");
+      return { status: 500, body: "busy" };
+    });
+    await notifyStage(deps("webhook"), old, { now: Date.now() });
+    expect(deliveryRow(saveId)).toMatchObject({ state: "pending", attempts: 2, lastError: null });
+  });
+});
