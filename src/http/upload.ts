@@ -63,9 +63,9 @@ export function uploadRoutes({ committer, config, wakePipeline }: HttpDeps): Hon
         case "completed":
           logInfo("UPLOAD", outcome.created ? "save stored" : "duplicate save", {
             ...base,
-            task: outcome.taskId,
             player: outcome.playerId,
             save: outcome.saveId,
+            task: outcome.taskId,
             saveBytes: outcome.saveBytes,
             ms,
           });
