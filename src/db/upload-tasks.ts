@@ -2,9 +2,9 @@
  * Read queries over upload tasks, each bounded by an index: open tasks by (completed_at, created_at) (at most
  * UPLOAD_MAX_OPEN live ones), completed tasks of one id by upload_id.
  */
-import { and, desc, eq, gte, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, gte, isNull, lt, sql } from "drizzle-orm";
 import type { Tx } from "./open.ts";
-import { uploads } from "./schema.ts";
+import { uploadChunks, uploads } from "./schema.ts";
 
 export interface OpenTask {
   id: number;
@@ -23,6 +23,9 @@ export function liveOpenTasks(tx: Tx, uploadId: string, liveSince: number): Open
     .all();
 }
 
+/** A chunk naming no player matches any task; one naming a real player only that player's. */
+const samePlayer = (player: string | null) => (player === null ? sql`1` : eq(uploads.playerId, player));
+
 export interface ResendQuery {
   uploadId: string;
   chunkIndex: number;
@@ -35,7 +38,6 @@ export interface ResendQuery {
 
 /** The latest completed task of this id that already had exactly these bytes at this index. */
 export function findResend(tx: Tx, query: ResendQuery): { id: number; saveId: number | null } | undefined {
-  const samePlayer = query.player === null ? sql`1` : eq(uploads.playerId, query.player);
   return tx
     .select({ id: uploads.id, saveId: uploads.saveId })
     .from(uploads)
@@ -45,12 +47,36 @@ export function findResend(tx: Tx, query: ResendQuery): { id: number; saveId: nu
         gte(uploads.completedAt, query.since),
         eq(uploads.totalChunks, query.totalChunks),
         sql`json_extract(${uploads.chunkHashes}, ${`$[${query.chunkIndex}]`}) = ${query.sha256}`,
-        samePlayer,
+        samePlayer(query.player),
       ),
     )
     .orderBy(desc(uploads.id))
     .limit(1)
     .get();
+}
+
+/** The latest completed task of this id holding resent chunks below `below` (the start of a new save). */
+export function findHeldPrefix(
+  tx: Tx,
+  query: { uploadId: string; totalChunks: number; player: string | null; below: number; since: number },
+): number | undefined {
+  if (query.below === 0) return undefined;
+  return tx
+    .select({ id: uploads.id })
+    .from(uploads)
+    .innerJoin(uploadChunks, eq(uploadChunks.taskId, uploads.id))
+    .where(
+      and(
+        eq(uploads.uploadId, query.uploadId),
+        gte(uploads.completedAt, query.since),
+        eq(uploads.totalChunks, query.totalChunks),
+        samePlayer(query.player),
+        lt(uploadChunks.chunkIndex, query.below),
+      ),
+    )
+    .orderBy(desc(uploads.id))
+    .limit(1)
+    .get()?.id;
 }
 
 export interface OpenUsage {

@@ -3,13 +3,13 @@
  * transaction, the last one turns the task into a save. A 200 never drops bytes: a chunk that only repeats a
  * completed task is a resend, any other chunk lands in an open task.
  */
-import { and, eq, isNull, lt } from "drizzle-orm";
+import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { UNKNOWN_PLAYER } from "../save/player-id.ts";
 import type { ChunkHeader } from "../ingest/chunk-headers.ts";
 import type { Db, Tx } from "./open.ts";
 import { sha256Hex, storeSaveOnce } from "./saves.ts";
 import { uploadChunks, uploads } from "./schema.ts";
-import { findResend, liveOpenTasks, openUsage, type OpenTask } from "./upload-tasks.ts";
+import { findHeldPrefix, findResend, liveOpenTasks, openUsage, type OpenTask } from "./upload-tasks.ts";
 
 /** Completed tasks are remembered this long so a resent chunk is answered without a second save. */
 export const COMPLETED_UPLOAD_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -50,29 +50,49 @@ function taskToJoin(open: OpenTask[], player: string | null): OpenTask | undefin
   return open.find((task) => realPlayer(task.playerId) === player) ?? open.find((task) => realPlayer(task.playerId) === null);
 }
 
+/**
+ * Where the chunk's earlier parts are: the open task it joins, or (for a new task) the chunks a completed task
+ * of this id held as resends below this index.
+ */
+interface PartsSource {
+  taskId: number;
+  below: number;
+}
+
+const partsOf = (source: PartsSource) => and(eq(uploadChunks.taskId, source.taskId), lt(uploadChunks.chunkIndex, source.below));
+
 /** Stores one chunk; call inside a transaction (the route uses the group committer). */
 export function acceptChunk(tx: Tx, chunk: IncomingChunk, limits: UploadLimits): ChunkOutcome {
   const { header, body, now } = chunk;
+  const { uploadId, chunkIndex, totalChunks } = header;
   const player = realPlayer(chunk.playerId);
   const sha256 = sha256Hex(body);
-  const resent = findResend(tx, { uploadId: header.uploadId, chunkIndex: header.chunkIndex, totalChunks: header.totalChunks, sha256, player, since: now - COMPLETED_UPLOAD_RETENTION_MS });
-  if (resent) return { kind: "resend", taskId: resent.id, saveId: resent.saveId };
-
   // A single-chunk upload is a whole save: it never joins (or becomes) an open task.
-  const liveSince = now - limits.ttlMs;
-  const task = header.totalChunks === 1 ? undefined : taskToJoin(liveOpenTasks(tx, header.uploadId, liveSince), player);
-  if (task && task.totalChunks !== header.totalChunks) return { kind: "total_mismatch", expected: task.totalChunks };
+  const task = totalChunks === 1 ? undefined : taskToJoin(liveOpenTasks(tx, uploadId, now - limits.ttlMs), player);
+  const taskParts = task ? tx.select({ chunkIndex: uploadChunks.chunkIndex, size: uploadChunks.size }).from(uploadChunks).where(eq(uploadChunks.taskId, task.id)).all() : [];
 
-  const stored = task
-    ? tx.select({ chunkIndex: uploadChunks.chunkIndex, size: uploadChunks.size }).from(uploadChunks).where(eq(uploadChunks.taskId, task.id)).all()
-    : [];
-  const others = stored.filter((part) => part.chunkIndex !== header.chunkIndex);
+  const since = now - COMPLETED_UPLOAD_RETENTION_MS;
+  const resent = findResend(tx, { uploadId, chunkIndex, totalChunks, sha256, player, since });
+  // Saves share leading chunks (AES-CBC with a fixed IV), so a "resend" may be the start of a new save whose
+  // later chunks came first: it then joins that task.
+  const lateFirstPart =
+    task?.totalChunks === totalChunks && taskParts.some((part) => part.chunkIndex > chunkIndex) && !taskParts.some((part) => part.chunkIndex === chunkIndex);
+  if (resent && !lateFirstPart) {
+    if (totalChunks > 1) holdResentChunk(tx, resent.id, totalChunks, { chunkIndex, body, sha256 });
+    return { kind: "resend", taskId: resent.id, saveId: resent.saveId };
+  }
+  if (task && task.totalChunks !== totalChunks) return { kind: "total_mismatch", expected: task.totalChunks };
+
+  const heldBy = task || totalChunks === 1 ? undefined : findHeldPrefix(tx, { uploadId, totalChunks, player, below: chunkIndex, since });
+  const source: PartsSource | undefined = task ? { taskId: task.id, below: totalChunks } : heldBy === undefined ? undefined : { taskId: heldBy, below: chunkIndex };
+  const stored = task ? taskParts : source ? tx.select({ chunkIndex: uploadChunks.chunkIndex, size: uploadChunks.size }).from(uploadChunks).where(partsOf(source)).all() : [];
+  const others = stored.filter((part) => part.chunkIndex !== chunkIndex);
   // A resent index replaces its earlier bytes, so only the other chunks count towards the total.
   const uploadBytes = others.reduce((sum, part) => sum + part.size, 0) + body.byteLength;
   if (uploadBytes > limits.maxUploadBytes) return { kind: "too_large", uploadBytes };
   const playerId = realPlayer(task?.playerId) ?? player;
 
-  if (others.length + 1 < header.totalChunks) {
+  if (others.length + 1 < totalChunks) {
     const refused = checkOpenCaps(tx, limits, now, { newTask: !task, addedBytes: uploadBytes - (task?.bytes ?? 0) });
     if (refused) return refused;
     let taskId: number;
@@ -82,40 +102,53 @@ export function acceptChunk(tx: Tx, chunk: IncomingChunk, limits: UploadLimits):
     } else {
       taskId = tx
         .insert(uploads)
-        .values({ uploadId: header.uploadId, totalChunks: header.totalChunks, playerId, bytes: uploadBytes, createdAt: now, updatedAt: now })
+        .values({ uploadId, totalChunks, playerId, bytes: uploadBytes, createdAt: now, updatedAt: now })
         .returning({ id: uploads.id })
         .get().id;
+      if (source) tx.update(uploadChunks).set({ taskId }).where(partsOf(source)).run();
     }
     const bytes = Buffer.from(body);
     tx.insert(uploadChunks)
-      .values({ taskId, chunkIndex: header.chunkIndex, size: body.byteLength, sha256, body: bytes })
+      .values({ taskId, chunkIndex, size: body.byteLength, sha256, body: bytes })
       .onConflictDoUpdate({ target: [uploadChunks.taskId, uploadChunks.chunkIndex], set: { size: body.byteLength, sha256, body: bytes } })
       .run();
-    return { kind: "partial", taskId, received: others.length + 1, total: header.totalChunks, uploadBytes };
+    return { kind: "partial", taskId, received: others.length + 1, total: totalChunks, uploadBytes };
   }
 
   // The last missing chunk: merge in index order without writing it to the chunk table first.
-  const earlier = task
-    ? tx.select({ chunkIndex: uploadChunks.chunkIndex, body: uploadChunks.body, sha256: uploadChunks.sha256 }).from(uploadChunks).where(eq(uploadChunks.taskId, task.id)).all()
+  const earlier = source
+    ? tx.select({ chunkIndex: uploadChunks.chunkIndex, body: uploadChunks.body, sha256: uploadChunks.sha256 }).from(uploadChunks).where(partsOf(source)).all()
     : [];
-  const parts = [...earlier.filter((part) => part.chunkIndex !== header.chunkIndex), { chunkIndex: header.chunkIndex, body, sha256 }].sort(
-    (a, b) => a.chunkIndex - b.chunkIndex,
-  );
+  const parts = [...earlier.filter((part) => part.chunkIndex !== chunkIndex), { chunkIndex, body, sha256 }].sort((a, b) => a.chunkIndex - b.chunkIndex);
   const merged = Buffer.concat(parts.map((part) => part.body));
   const savePlayer = playerId ?? UNKNOWN_PLAYER;
   const save = storeSaveOnce(tx, { encrypted: merged, playerId: savePlayer, source: "upload", receivedAt: now });
   // Rows migrated from the old tables carry no sha256: hash those bodies here.
   const chunkHashes = parts.map((part) => part.sha256 || sha256Hex(part.body));
-  const completed = { totalChunks: header.totalChunks, playerId, saveId: save.saveId, bytes: 0, chunkHashes, completedAt: now, updatedAt: now };
+  const completed = { totalChunks, playerId, saveId: save.saveId, bytes: 0, chunkHashes, completedAt: now, updatedAt: now };
+  if (source) tx.delete(uploadChunks).where(partsOf(source)).run();
   let taskId: number;
   if (task) {
     taskId = task.id;
-    tx.delete(uploadChunks).where(eq(uploadChunks.taskId, task.id)).run();
     tx.update(uploads).set(completed).where(eq(uploads.id, task.id)).run();
   } else {
-    taskId = tx.insert(uploads).values({ uploadId: header.uploadId, createdAt: now, ...completed }).returning({ id: uploads.id }).get().id;
+    taskId = tx.insert(uploads).values({ uploadId, createdAt: now, ...completed }).returning({ id: uploads.id }).get().id;
   }
   return { kind: "completed", taskId, saveId: save.saveId, created: save.created, playerId: savePlayer, saveBytes: merged.byteLength };
+}
+
+/**
+ * A resent chunk is held on its completed task (for 24 h at most) so that a new save starting with the same
+ * bytes can take it; once every index was sent again the whole upload was a resend and nothing waits for them.
+ */
+function holdResentChunk(tx: Tx, taskId: number, totalChunks: number, part: { chunkIndex: number; body: Uint8Array; sha256: string }): void {
+  const bytes = Buffer.from(part.body);
+  tx.insert(uploadChunks)
+    .values({ taskId, chunkIndex: part.chunkIndex, size: part.body.byteLength, sha256: part.sha256, body: bytes })
+    .onConflictDoNothing()
+    .run();
+  const held = tx.select({ n: sql<number>`count(*)` }).from(uploadChunks).where(eq(uploadChunks.taskId, taskId)).get()!.n;
+  if (held >= totalChunks) tx.delete(uploadChunks).where(eq(uploadChunks.taskId, taskId)).run();
 }
 
 /** The open-upload caps: a new task past the count, or open bytes past the byte cap, is refused with a wait. */

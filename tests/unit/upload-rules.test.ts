@@ -64,6 +64,44 @@ describe("resends and reused ids", () => {
     expect(openTasks().n).toBe(0);
   });
 
+  test("a whole upload sent again leaves nothing behind: no save, no open task, no held chunk", () => {
+    const save = parts(3);
+    sendAll("again", save);
+    for (const index of [2, 0, 1]) expect(send({ id: "again", index, total: 3, body: save[index]! })).toMatchObject({ kind: "resend" });
+    expect(savesRows()).toHaveLength(1);
+    expect(openTasks().n).toBe(0);
+    expect(chunkRows()).toBe(0);
+  });
+
+  test("a new save sharing its first chunks with a completed one (same id) is kept, in order", () => {
+    const [x, y, a2, b2] = parts(4);
+    sendAll("prefix", [x!, y!, a2!]);
+    expect(send({ id: "prefix", index: 0, total: 3, body: x! })).toMatchObject({ kind: "resend" });
+    expect(send({ id: "prefix", index: 1, total: 3, body: y! })).toMatchObject({ kind: "resend" });
+    expect(send({ id: "prefix", index: 2, total: 3, body: b2! })).toMatchObject({ kind: "completed", created: true });
+    expect(saveOf([x!, y!, b2!])).toBeDefined();
+    expect(chunkRows()).toBe(0);
+  });
+
+  test("a new save sharing its first chunk is kept when its later chunk comes first", () => {
+    const [x, a1, a2, b1, b2] = parts(5);
+    sendAll("late", [x!, a1!, a2!]);
+    expect(send({ id: "late", index: 2, total: 3, body: b2! })).toMatchObject({ kind: "partial" });
+    expect(send({ id: "late", index: 0, total: 3, body: x! })).toMatchObject({ kind: "partial" });
+    expect(send({ id: "late", index: 1, total: 3, body: b1! })).toMatchObject({ kind: "completed", created: true });
+    expect(saveOf([x!, b1!, b2!])).toBeDefined();
+  });
+
+  test("a stray resend of a later chunk never completes a new save's open task", () => {
+    const [a0, a1, b0, b1] = parts(4);
+    sendAll("stray", [a0!, a1!]);
+    expect(send({ id: "stray", index: 0, total: 2, body: b0! })).toMatchObject({ kind: "partial" });
+    expect(send({ id: "stray", index: 1, total: 2, body: a1! })).toMatchObject({ kind: "resend" });
+    expect(send({ id: "stray", index: 1, total: 2, body: b1! })).toMatchObject({ kind: "completed", created: true });
+    expect(saveOf([b0!, b1!])).toBeDefined();
+    expect(savesRows()).toHaveLength(2);
+  });
+
   test("other bytes under a completed id go to a new task and become their own save", () => {
     const first = parts(2);
     const second = parts(2);
