@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadConfig, secretsOf } from "../../src/config.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { sha256Hex } from "../../src/db/saves.ts";
 import { acceptChunk, COMPLETED_UPLOAD_RETENTION_MS, expireUploads, type ChunkOutcome, type UploadLimits } from "../../src/db/uploads.ts";
@@ -276,5 +277,16 @@ describe("expiry", () => {
     expect(expireUploads(db, T0 + COMPLETED_UPLOAD_RETENTION_MS, LIMITS.ttlMs)).toBe(1);
     expect(expireUploads(db, T0 + COMPLETED_UPLOAD_RETENTION_MS + 1, LIMITS.ttlMs)).toBe(1);
     expect((db.$client.query("SELECT count(*) AS n FROM upload_tasks").get() as { n: number }).n).toBe(0);
+  });
+});
+
+describe("configuration", () => {
+  test("defaults, the uploads group, UPLOAD_TOKEN among the secrets, bad values named", () => {
+    expect(loadConfig({}).uploads).toEqual({ maxOpen: 200, maxOpenBytes: 64 * MIB, token: null });
+    const config = loadConfig({ UPLOAD_MAX_OPEN: "3", UPLOAD_MAX_OPEN_MB: "1", UPLOAD_TOKEN: "s3cret-upload" });
+    expect(config.uploads).toEqual({ maxOpen: 3, maxOpenBytes: MIB, token: "s3cret-upload" });
+    expect(secretsOf(config)).toContain("s3cret-upload");
+    expect(() => loadConfig({ UPLOAD_MAX_OPEN: "0" })).toThrow(/UPLOAD_MAX_OPEN must be an integer from 1/);
+    expect(() => loadConfig({ UPLOAD_MAX_OPEN_MB: "0.5" })).toThrow(/UPLOAD_MAX_OPEN_MB must be a number from 1/);
   });
 });
