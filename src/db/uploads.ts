@@ -51,8 +51,8 @@ function taskToJoin(open: OpenTask[], player: string | null): OpenTask | undefin
 }
 
 /**
- * Where the chunk's earlier parts are: the open task it joins, or (for a new task) the chunks a completed task
- * of this id held as resends below this index.
+ * Where the chunk's earlier parts are: the open task it joins (all its chunks), or, for a new task, the chunks a
+ * completed task of this id holds as resends below this index.
  */
 interface PartsSource {
   taskId: number;
@@ -60,6 +60,11 @@ interface PartsSource {
 }
 
 const partsOf = (source: PartsSource) => and(eq(uploadChunks.taskId, source.taskId), lt(uploadChunks.chunkIndex, source.below));
+
+function partSizes(tx: Tx, source: PartsSource | undefined): { chunkIndex: number; size: number }[] {
+  if (!source) return [];
+  return tx.select({ chunkIndex: uploadChunks.chunkIndex, size: uploadChunks.size }).from(uploadChunks).where(partsOf(source)).all();
+}
 
 /** Stores one chunk; call inside a transaction (the route uses the group committer). */
 export function acceptChunk(tx: Tx, chunk: IncomingChunk, limits: UploadLimits): ChunkOutcome {
@@ -69,70 +74,99 @@ export function acceptChunk(tx: Tx, chunk: IncomingChunk, limits: UploadLimits):
   const sha256 = sha256Hex(body);
   // A single-chunk upload is a whole save: it never joins (or becomes) an open task.
   const task = totalChunks === 1 ? undefined : taskToJoin(liveOpenTasks(tx, uploadId, now - limits.ttlMs), player);
-  const taskParts = task ? tx.select({ chunkIndex: uploadChunks.chunkIndex, size: uploadChunks.size }).from(uploadChunks).where(eq(uploadChunks.taskId, task.id)).all() : [];
+  const taskParts = partSizes(tx, task && { taskId: task.id, below: totalChunks });
 
   const since = now - COMPLETED_UPLOAD_RETENTION_MS;
   const resent = findResend(tx, { uploadId, chunkIndex, totalChunks, sha256, player, since });
   // Saves share leading chunks (AES-CBC with a fixed IV), so a "resend" may be the start of a new save whose
   // later chunks came first: it then joins that task.
   const lateFirstPart =
-    task?.totalChunks === totalChunks && taskParts.some((part) => part.chunkIndex > chunkIndex) && !taskParts.some((part) => part.chunkIndex === chunkIndex);
+    task?.totalChunks === totalChunks &&
+    taskParts.some((part) => part.chunkIndex > chunkIndex) &&
+    !taskParts.some((part) => part.chunkIndex === chunkIndex);
   if (resent && !lateFirstPart) {
     if (totalChunks > 1) holdResentChunk(tx, resent.id, totalChunks, { chunkIndex, body, sha256 });
     return { kind: "resend", taskId: resent.id, saveId: resent.saveId };
   }
   if (task && task.totalChunks !== totalChunks) return { kind: "total_mismatch", expected: task.totalChunks };
 
-  const heldBy = task || totalChunks === 1 ? undefined : findHeldPrefix(tx, { uploadId, totalChunks, player, below: chunkIndex, since });
-  const source: PartsSource | undefined = task ? { taskId: task.id, below: totalChunks } : heldBy === undefined ? undefined : { taskId: heldBy, below: chunkIndex };
-  const stored = task ? taskParts : source ? tx.select({ chunkIndex: uploadChunks.chunkIndex, size: uploadChunks.size }).from(uploadChunks).where(partsOf(source)).all() : [];
-  const others = stored.filter((part) => part.chunkIndex !== chunkIndex);
+  let source: PartsSource | undefined;
+  if (task) source = { taskId: task.id, below: totalChunks };
+  else if (totalChunks > 1) {
+    const holder = findHeldPrefix(tx, { uploadId, totalChunks, player, below: chunkIndex, since });
+    if (holder !== undefined) source = { taskId: holder, below: chunkIndex };
+  }
+  const others = (task ? taskParts : partSizes(tx, source)).filter((part) => part.chunkIndex !== chunkIndex);
   // A resent index replaces its earlier bytes, so only the other chunks count towards the total.
   const uploadBytes = others.reduce((sum, part) => sum + part.size, 0) + body.byteLength;
   if (uploadBytes > limits.maxUploadBytes) return { kind: "too_large", uploadBytes };
-  const playerId = realPlayer(task?.playerId) ?? player;
 
+  const place = { task, source, playerId: realPlayer(task?.playerId) ?? player, now };
+  const part = { chunkIndex, body, sha256 };
   if (others.length + 1 < totalChunks) {
     const refused = checkOpenCaps(tx, limits, now, { newTask: !task, addedBytes: uploadBytes - (task?.bytes ?? 0) });
-    if (refused) return refused;
-    let taskId: number;
-    if (task) {
-      taskId = task.id;
-      tx.update(uploads).set({ playerId, bytes: uploadBytes, updatedAt: now }).where(eq(uploads.id, task.id)).run();
-    } else {
-      taskId = tx
-        .insert(uploads)
-        .values({ uploadId, totalChunks, playerId, bytes: uploadBytes, createdAt: now, updatedAt: now })
-        .returning({ id: uploads.id })
-        .get().id;
-      if (source) tx.update(uploadChunks).set({ taskId }).where(partsOf(source)).run();
-    }
-    const bytes = Buffer.from(body);
-    tx.insert(uploadChunks)
-      .values({ taskId, chunkIndex, size: body.byteLength, sha256, body: bytes })
-      .onConflictDoUpdate({ target: [uploadChunks.taskId, uploadChunks.chunkIndex], set: { size: body.byteLength, sha256, body: bytes } })
-      .run();
-    return { kind: "partial", taskId, received: others.length + 1, total: totalChunks, uploadBytes };
+    return refused ?? storePart(tx, header, place, part, { received: others.length + 1, uploadBytes });
   }
+  return complete(tx, header, place, part);
+}
 
-  // The last missing chunk: merge in index order without writing it to the chunk table first.
-  const earlier = source
-    ? tx.select({ chunkIndex: uploadChunks.chunkIndex, body: uploadChunks.body, sha256: uploadChunks.sha256 }).from(uploadChunks).where(partsOf(source)).all()
-    : [];
-  const parts = [...earlier.filter((part) => part.chunkIndex !== chunkIndex), { chunkIndex, body, sha256 }].sort((a, b) => a.chunkIndex - b.chunkIndex);
-  const merged = Buffer.concat(parts.map((part) => part.body));
+interface Placement {
+  task: OpenTask | undefined;
+  source: PartsSource | undefined;
+  playerId: string | null;
+  now: number;
+}
+
+interface Part {
+  chunkIndex: number;
+  body: Uint8Array;
+  sha256: string;
+}
+
+/** Writes a chunk that leaves its task open; a new task takes the held chunks it starts with. */
+function storePart(
+  tx: Tx,
+  header: ChunkHeader,
+  { task, source, playerId, now }: Placement,
+  part: Part,
+  counts: { received: number; uploadBytes: number },
+): ChunkOutcome {
+  const { uploadBytes } = counts;
+  let taskId: number;
+  if (task) {
+    taskId = task.id;
+    tx.update(uploads).set({ playerId, bytes: uploadBytes, updatedAt: now }).where(eq(uploads.id, task.id)).run();
+  } else {
+    const values = { uploadId: header.uploadId, totalChunks: header.totalChunks, playerId, bytes: uploadBytes, createdAt: now, updatedAt: now };
+    taskId = tx.insert(uploads).values(values).returning({ id: uploads.id }).get().id;
+    if (source) tx.update(uploadChunks).set({ taskId }).where(partsOf(source)).run();
+  }
+  const row = { size: part.body.byteLength, sha256: part.sha256, body: Buffer.from(part.body) };
+  tx.insert(uploadChunks)
+    .values({ taskId, chunkIndex: part.chunkIndex, ...row })
+    .onConflictDoUpdate({ target: [uploadChunks.taskId, uploadChunks.chunkIndex], set: row })
+    .run();
+  return { kind: "partial", taskId, received: counts.received, total: header.totalChunks, uploadBytes };
+}
+
+/** The last missing chunk: merges in index order (without writing this chunk first) and stores the save. */
+function complete(tx: Tx, header: ChunkHeader, { task, source, playerId, now }: Placement, part: Part): ChunkOutcome {
+  const columns = { chunkIndex: uploadChunks.chunkIndex, body: uploadChunks.body, sha256: uploadChunks.sha256 };
+  const earlier = source ? tx.select(columns).from(uploadChunks).where(partsOf(source)).all() : [];
+  const parts = [...earlier.filter((held) => held.chunkIndex !== part.chunkIndex), part].sort((a, b) => a.chunkIndex - b.chunkIndex);
+  const merged = Buffer.concat(parts.map((held) => held.body));
   const savePlayer = playerId ?? UNKNOWN_PLAYER;
   const save = storeSaveOnce(tx, { encrypted: merged, playerId: savePlayer, source: "upload", receivedAt: now });
   // Rows migrated from the old tables carry no sha256: hash those bodies here.
-  const chunkHashes = parts.map((part) => part.sha256 || sha256Hex(part.body));
-  const completed = { totalChunks, playerId, saveId: save.saveId, bytes: 0, chunkHashes, completedAt: now, updatedAt: now };
+  const chunkHashes = parts.map((held) => held.sha256 || sha256Hex(held.body));
+  const completed = { totalChunks: header.totalChunks, playerId, saveId: save.saveId, bytes: 0, chunkHashes, completedAt: now, updatedAt: now };
   if (source) tx.delete(uploadChunks).where(partsOf(source)).run();
   let taskId: number;
   if (task) {
     taskId = task.id;
     tx.update(uploads).set(completed).where(eq(uploads.id, task.id)).run();
   } else {
-    taskId = tx.insert(uploads).values({ uploadId, createdAt: now, ...completed }).returning({ id: uploads.id }).get().id;
+    taskId = tx.insert(uploads).values({ uploadId: header.uploadId, createdAt: now, ...completed }).returning({ id: uploads.id }).get().id;
   }
   return { kind: "completed", taskId, saveId: save.saveId, created: save.created, playerId: savePlayer, saveBytes: merged.byteLength };
 }
