@@ -23,58 +23,65 @@ export function liveOpenTasks(tx: Tx, uploadId: string, liveSince: number): Open
     .all();
 }
 
-/** A chunk naming no player matches any task; one naming a real player only that player's. */
-const samePlayer = (player: string | null) => (player === null ? sql`1` : eq(uploads.playerId, player));
+/**
+ * Only this many of an id's latest completed tasks are looked at, so a fixed id with thousands of saves costs
+ * the same per chunk. An older resend is not recognised: it goes through a task again (and dedupes as a save).
+ */
+export const RESEND_LOOKBACK = 64;
 
-export interface ResendQuery {
+/** The latest completed tasks of one id within the retention, as a subquery. */
+function recentCompleted(tx: Tx, uploadId: string, since: number) {
+  return tx
+    .select({ id: uploads.id, saveId: uploads.saveId, totalChunks: uploads.totalChunks, playerId: uploads.playerId, chunkHashes: uploads.chunkHashes })
+    .from(uploads)
+    .where(and(eq(uploads.uploadId, uploadId), gte(uploads.completedAt, since)))
+    .orderBy(desc(uploads.id))
+    .limit(RESEND_LOOKBACK)
+    .as("recent");
+}
+
+export interface CompletedQuery {
   uploadId: string;
-  chunkIndex: number;
   totalChunks: number;
-  sha256: string;
-  /** The chunk's real player id: a task of another real player never matches. */
+  /** The chunk's real player id: a task of another real player never matches; null matches any. */
   player: string | null;
   since: number;
 }
 
-/** The latest completed task of this id that already had exactly these bytes at this index. */
-export function findResend(tx: Tx, query: ResendQuery): { id: number; saveId: number | null } | undefined {
+/** The latest recent completed task of this id that already had exactly these bytes at this index. */
+export function findResend(tx: Tx, query: CompletedQuery & { chunkIndex: number; sha256: string }): { id: number; saveId: number | null } | undefined {
+  const recent = recentCompleted(tx, query.uploadId, query.since);
   return tx
-    .select({ id: uploads.id, saveId: uploads.saveId })
-    .from(uploads)
+    .select({ id: recent.id, saveId: recent.saveId })
+    .from(recent)
     .where(
       and(
-        eq(uploads.uploadId, query.uploadId),
-        gte(uploads.completedAt, query.since),
-        eq(uploads.totalChunks, query.totalChunks),
-        sql`json_extract(${uploads.chunkHashes}, ${`$[${query.chunkIndex}]`}) = ${query.sha256}`,
-        samePlayer(query.player),
+        eq(recent.totalChunks, query.totalChunks),
+        sql`json_extract(${recent.chunkHashes}, ${`$[${query.chunkIndex}]`}) = ${query.sha256}`,
+        query.player === null ? undefined : eq(recent.playerId, query.player),
       ),
     )
-    .orderBy(desc(uploads.id))
+    .orderBy(desc(recent.id))
     .limit(1)
     .get();
 }
 
-/** The latest completed task of this id holding resent chunks below `below` (the start of a new save). */
-export function findHeldPrefix(
-  tx: Tx,
-  query: { uploadId: string; totalChunks: number; player: string | null; below: number; since: number },
-): number | undefined {
+/** The latest recent completed task of this id holding resent chunks below `below` (the start of a new save). */
+export function findHeldPrefix(tx: Tx, query: CompletedQuery & { below: number }): number | undefined {
   if (query.below === 0) return undefined;
+  const recent = recentCompleted(tx, query.uploadId, query.since);
   return tx
-    .select({ id: uploads.id })
-    .from(uploads)
-    .innerJoin(uploadChunks, eq(uploadChunks.taskId, uploads.id))
+    .select({ id: recent.id })
+    .from(recent)
+    .innerJoin(uploadChunks, eq(uploadChunks.taskId, recent.id))
     .where(
       and(
-        eq(uploads.uploadId, query.uploadId),
-        gte(uploads.completedAt, query.since),
-        eq(uploads.totalChunks, query.totalChunks),
-        samePlayer(query.player),
+        eq(recent.totalChunks, query.totalChunks),
+        query.player === null ? undefined : eq(recent.playerId, query.player),
         lt(uploadChunks.chunkIndex, query.below),
       ),
     )
-    .orderBy(desc(uploads.id))
+    .orderBy(desc(recent.id))
     .limit(1)
     .get()?.id;
 }

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { loadConfig, secretsOf } from "../../src/config.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { sha256Hex } from "../../src/db/saves.ts";
+import { RESEND_LOOKBACK } from "../../src/db/upload-tasks.ts";
 import { acceptChunk, COMPLETED_UPLOAD_RETENTION_MS, expireUploads, type ChunkOutcome, type UploadLimits } from "../../src/db/uploads.ts";
 
 const MIB = 1024 * 1024;
@@ -147,6 +148,16 @@ describe("resends and reused ids", () => {
     sendAll("d1", save);
     expect(sendAll("d2", save)).toMatchObject({ kind: "completed", created: false });
     expect(savesRows()).toHaveLength(1);
+  });
+
+  test(`only the latest ${RESEND_LOOKBACK} completed tasks of an id are looked at; an older resend is kept as a task again`, () => {
+    const save = parts(2);
+    sendAll("look", save);
+    for (let i = 0; i < RESEND_LOOKBACK - 1; i++) sendAll("look", parts(1, 16));
+    expect(send({ id: "look", index: 1, total: 2, body: save[1]! })).toMatchObject({ kind: "resend" });
+    sendAll("look", parts(1, 16));
+    expect(send({ id: "look", index: 1, total: 2, body: save[1]! })).toMatchObject({ kind: "partial" });
+    expect(send({ id: "look", index: 0, total: 2, body: save[0]! })).toMatchObject({ kind: "completed", created: false });
   });
 
   test("a completed task is no longer remembered after 24 h: the same bytes then go through a new task", () => {
