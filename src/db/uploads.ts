@@ -40,7 +40,7 @@ export type ChunkOutcome =
   | { kind: "over_cap"; reason: string; retryAfterSeconds: number };
 
 /** A real (digits) player id, or null for none and `unknown`. */
-export function realPlayer(id: string | null | undefined): string | null {
+function realPlayer(id: string | null | undefined): string | null {
   return id && id !== UNKNOWN_PLAYER ? id : null;
 }
 
