@@ -14,6 +14,14 @@ export interface Config {
   databasePath: string;
   configDir: string;
   uploadTtlMs: number;
+  uploads: {
+    /** Open (incomplete) upload tasks at once. */
+    maxOpen: number;
+    /** Bytes held by open upload tasks. */
+    maxOpenBytes: number;
+    /** When set, uploads must carry it in X-Upload-Token. */
+    token: string | null;
+  };
   report: {
     enabled: boolean;
     path: string;
@@ -169,6 +177,12 @@ export function loadConfig(env: Env = process.env): Config {
     databasePath: resolve(text(env, "DATABASE_PATH") ?? join(dataDir, "ingest.sqlite")),
     configDir: resolve(text(env, "CONFIG_DIR") ?? text(env, "MYSK_CONFIG_DIR") ?? "./config"),
     uploadTtlMs: Math.round(number(env, "UPLOAD_TTL_MINUTES", 30, 0.001, 7 * 24 * 60, false) * 60_000),
+    uploads: {
+      maxOpen: number(env, "UPLOAD_MAX_OPEN", 200, 1, 100_000),
+      // At least 1 MB: one whole upload (1 MiB) always fits once the others expire.
+      maxOpenBytes: Math.round(number(env, "UPLOAD_MAX_OPEN_MB", 64, 1, 65_536, false) * MIB),
+      token: text(env, "UPLOAD_TOKEN"),
+    },
     report: {
       enabled: flag(env, "REPORT_ENABLED", true),
       path: reportPath(env),
@@ -225,6 +239,7 @@ export function secretsOf(config: Config): string[] {
   return [
     ...config.keyTexts,
     report.token,
+    config.uploads.token,
     notify.telegram?.botToken,
     notify.discord?.webhookUrl,
     notify.onebot?.url,

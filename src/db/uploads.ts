@@ -1,104 +1,218 @@
-/** Chunk assembly: every chunk is stored and counted in one transaction; the last one turns the upload into a save. */
-import { and, desc, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
-import { sha256Hex } from "./saves.ts";
+/**
+ * Chunk assembly. A task is keyed by its X-Upload-Id and its player; every chunk is stored and counted in one
+ * transaction, the last one turns the task into a save. A 200 never drops bytes: a chunk that only repeats a
+ * completed task is a resend, any other chunk lands in an open task.
+ */
+import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { UNKNOWN_PLAYER } from "../save/player-id.ts";
 import type { ChunkHeader } from "../ingest/chunk-headers.ts";
 import type { Db, Tx } from "./open.ts";
-import { storeSaveOnce } from "./saves.ts";
+import { sha256Hex, storeSaveOnce } from "./saves.ts";
 import { uploadChunks, uploads } from "./schema.ts";
+import { findHeldPrefix, findResend, liveOpenTasks, openUsage, type OpenTask } from "./upload-tasks.ts";
 
-/** Completed uploads are remembered this long so a resent chunk is answered without a second save. */
+/** Completed tasks are remembered this long so a resent chunk is answered without a second save. */
 export const COMPLETED_UPLOAD_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 export interface IncomingChunk {
   header: ChunkHeader;
   body: Uint8Array;
-  /** Player id parsed from this chunk's X-Original-Url, or null when the header is absent. */
+  /** Player id parsed from this chunk's X-Original-Url (`unknown` when it names none), or null without the header. */
   playerId: string | null;
   now: number;
 }
 
+export interface UploadLimits {
+  maxUploadBytes: number;
+  ttlMs: number;
+  /** Open (incomplete) tasks at once. */
+  maxOpen: number;
+  /** Bytes held by open tasks. */
+  maxOpenBytes: number;
+}
+
 export type ChunkOutcome =
-  | { kind: "partial"; received: number; total: number; uploadBytes: number }
-  | { kind: "completed"; saveId: number; created: boolean; playerId: string; saveBytes: number }
-  | { kind: "already_completed"; saveId: number | null }
+  | { kind: "partial"; taskId: number; received: number; total: number; uploadBytes: number }
+  | { kind: "completed"; taskId: number; saveId: number; created: boolean; playerId: string; saveBytes: number }
+  | { kind: "resend"; taskId: number; saveId: number | null }
   | { kind: "total_mismatch"; expected: number }
-  | { kind: "too_large"; uploadBytes: number };
+  | { kind: "too_large"; uploadBytes: number }
+  | { kind: "over_cap"; reason: string; retryAfterSeconds: number };
+
+/** A real (digits) player id, or null for none and `unknown`. */
+function realPlayer(id: string | null | undefined): string | null {
+  return id && id !== UNKNOWN_PLAYER ? id : null;
+}
+
+/** The open task a chunk joins: the player's own, else one no real player has claimed yet; without a player, the latest. */
+function taskToJoin(open: OpenTask[], player: string | null): OpenTask | undefined {
+  if (player === null) return open[0];
+  return open.find((task) => realPlayer(task.playerId) === player) ?? open.find((task) => realPlayer(task.playerId) === null);
+}
+
+/**
+ * Where the chunk's earlier parts are: the open task it joins (all its chunks), or, for a new task, the chunks a
+ * completed task of this id holds as resends below this index.
+ */
+interface PartsSource {
+  taskId: number;
+  below: number;
+}
+
+const partsOf = (source: PartsSource) => and(eq(uploadChunks.taskId, source.taskId), lt(uploadChunks.chunkIndex, source.below));
+
+function partSizes(tx: Tx, source: PartsSource | undefined): { chunkIndex: number; size: number }[] {
+  if (!source) return [];
+  return tx.select({ chunkIndex: uploadChunks.chunkIndex, size: uploadChunks.size }).from(uploadChunks).where(partsOf(source)).all();
+}
 
 /** Stores one chunk; call inside a transaction (the route uses the group committer). */
-export function acceptChunk(tx: Tx, chunk: IncomingChunk, limits: { maxUploadBytes: number; ttlMs: number }): ChunkOutcome {
+export function acceptChunk(tx: Tx, chunk: IncomingChunk, limits: UploadLimits): ChunkOutcome {
   const { header, body, now } = chunk;
-  let upload = tx.select().from(uploads).where(eq(uploads.uploadId, header.uploadId)).orderBy(desc(uploads.id)).get();
-  if (upload && upload.completedAt === null && upload.createdAt < now - limits.ttlMs) {
-    tx.delete(uploads).where(eq(uploads.id, upload.id)).run();
-    upload = undefined;
-  }
-  if (upload?.completedAt != null) return { kind: "already_completed", saveId: upload.saveId };
-  if (upload && upload.totalChunks !== header.totalChunks) return { kind: "total_mismatch", expected: upload.totalChunks };
+  const { uploadId, chunkIndex, totalChunks } = header;
+  const player = realPlayer(chunk.playerId);
+  const sha256 = sha256Hex(body);
+  // A single-chunk upload is a whole save: it never joins (or becomes) an open task.
+  const task = totalChunks === 1 ? undefined : taskToJoin(liveOpenTasks(tx, uploadId, now - limits.ttlMs), player);
+  const taskParts = partSizes(tx, task && { taskId: task.id, below: totalChunks });
 
-  const stored = upload
-    ? tx.select({ chunkIndex: uploadChunks.chunkIndex, size: uploadChunks.size }).from(uploadChunks).where(eq(uploadChunks.taskId, upload.id)).all()
-    : [];
-  const others = stored.filter((part) => part.chunkIndex !== header.chunkIndex);
+  const since = now - COMPLETED_UPLOAD_RETENTION_MS;
+  const resent = findResend(tx, { uploadId, chunkIndex, totalChunks, sha256, player, since });
+  // Saves share leading chunks (AES-CBC with a fixed IV), so a "resend" may be the start of a new save whose
+  // later chunks came first: it then joins that task.
+  const lateFirstPart =
+    task?.totalChunks === totalChunks &&
+    taskParts.some((part) => part.chunkIndex > chunkIndex) &&
+    !taskParts.some((part) => part.chunkIndex === chunkIndex);
+  if (resent && !lateFirstPart) {
+    if (totalChunks > 1) holdResentChunk(tx, resent.id, totalChunks, { chunkIndex, body, sha256 });
+    return { kind: "resend", taskId: resent.id, saveId: resent.saveId };
+  }
+  if (task && task.totalChunks !== totalChunks) return { kind: "total_mismatch", expected: task.totalChunks };
+
+  let source: PartsSource | undefined;
+  if (task) source = { taskId: task.id, below: totalChunks };
+  else if (totalChunks > 1) {
+    const holder = findHeldPrefix(tx, { uploadId, totalChunks, player, below: chunkIndex, since });
+    if (holder !== undefined) source = { taskId: holder, below: chunkIndex };
+  }
+  const others = (task ? taskParts : partSizes(tx, source)).filter((part) => part.chunkIndex !== chunkIndex);
   // A resent index replaces its earlier bytes, so only the other chunks count towards the total.
   const uploadBytes = others.reduce((sum, part) => sum + part.size, 0) + body.byteLength;
   if (uploadBytes > limits.maxUploadBytes) return { kind: "too_large", uploadBytes };
-  // Any chunk may carry X-Original-Url; a real (digits) id wins over `unknown`.
-  const real = (id: string | null | undefined) => (id && id !== UNKNOWN_PLAYER ? id : null);
-  const playerId = real(upload?.playerId) ?? real(chunk.playerId) ?? upload?.playerId ?? chunk.playerId;
 
-  if (others.length + 1 < header.totalChunks) {
-    let taskId: number;
-    if (upload) {
-      taskId = upload.id;
-      tx.update(uploads).set({ playerId, bytes: uploadBytes, updatedAt: now }).where(eq(uploads.id, upload.id)).run();
-    } else {
-      taskId = tx
-        .insert(uploads)
-        .values({ uploadId: header.uploadId, totalChunks: header.totalChunks, playerId, bytes: uploadBytes, createdAt: now, updatedAt: now })
-        .returning({ id: uploads.id })
-        .get().id;
-    }
-    const bytes = Buffer.from(body);
-    const sha256 = sha256Hex(body);
-    tx.insert(uploadChunks)
-      .values({ taskId, chunkIndex: header.chunkIndex, size: body.byteLength, sha256, body: bytes })
-      .onConflictDoUpdate({ target: [uploadChunks.taskId, uploadChunks.chunkIndex], set: { size: body.byteLength, sha256, body: bytes } })
-      .run();
-    return { kind: "partial", received: others.length + 1, total: header.totalChunks, uploadBytes };
+  const place = { task, source, playerId: realPlayer(task?.playerId) ?? player, now };
+  const part = { chunkIndex, body, sha256 };
+  if (others.length + 1 < totalChunks) {
+    const refused = checkOpenCaps(tx, limits, now, { newTask: !task, addedBytes: uploadBytes - (task?.bytes ?? 0) });
+    return refused ?? storePart(tx, header, place, part, { received: others.length + 1, uploadBytes });
   }
-
-  // The last missing chunk: merge in index order without writing it to the chunk table first.
-  const earlier = upload
-    ? tx.select({ chunkIndex: uploadChunks.chunkIndex, body: uploadChunks.body }).from(uploadChunks).where(eq(uploadChunks.taskId, upload.id)).all()
-    : [];
-  const parts = [...earlier.filter((part) => part.chunkIndex !== header.chunkIndex), { chunkIndex: header.chunkIndex, body }].sort(
-    (a, b) => a.chunkIndex - b.chunkIndex,
-  );
-  const merged = Buffer.concat(parts.map((part) => part.body));
-  const savePlayer = playerId ?? UNKNOWN_PLAYER;
-  const save = storeSaveOnce(tx, { encrypted: merged, playerId: savePlayer, source: "upload", receivedAt: now });
-  const chunkHashes = parts.map((part) => sha256Hex(part.body));
-  const completed = { totalChunks: header.totalChunks, playerId, saveId: save.saveId, bytes: 0, chunkHashes, completedAt: now, updatedAt: now };
-  if (upload) {
-    tx.delete(uploadChunks).where(eq(uploadChunks.taskId, upload.id)).run();
-    tx.update(uploads).set(completed).where(eq(uploads.id, upload.id)).run();
-  } else {
-    tx.insert(uploads).values({ uploadId: header.uploadId, createdAt: now, ...completed }).run();
-  }
-  return { kind: "completed", saveId: save.saveId, created: save.created, playerId: savePlayer, saveBytes: merged.byteLength };
+  return complete(tx, header, place, part);
 }
 
-/** Deletes incomplete uploads older than the TTL (their chunks go with them) and long-completed upload markers. */
+interface Placement {
+  task: OpenTask | undefined;
+  source: PartsSource | undefined;
+  playerId: string | null;
+  now: number;
+}
+
+interface Part {
+  chunkIndex: number;
+  body: Uint8Array;
+  sha256: string;
+}
+
+/** Writes a chunk that leaves its task open; a new task takes the held chunks it starts with. */
+function storePart(
+  tx: Tx,
+  header: ChunkHeader,
+  { task, source, playerId, now }: Placement,
+  part: Part,
+  counts: { received: number; uploadBytes: number },
+): ChunkOutcome {
+  const { uploadBytes } = counts;
+  let taskId: number;
+  if (task) {
+    taskId = task.id;
+    tx.update(uploads).set({ playerId, bytes: uploadBytes, updatedAt: now }).where(eq(uploads.id, task.id)).run();
+  } else {
+    const values = { uploadId: header.uploadId, totalChunks: header.totalChunks, playerId, bytes: uploadBytes, createdAt: now, updatedAt: now };
+    taskId = tx.insert(uploads).values(values).returning({ id: uploads.id }).get().id;
+    if (source) tx.update(uploadChunks).set({ taskId }).where(partsOf(source)).run();
+  }
+  const row = { size: part.body.byteLength, sha256: part.sha256, body: Buffer.from(part.body) };
+  tx.insert(uploadChunks)
+    .values({ taskId, chunkIndex: part.chunkIndex, ...row })
+    .onConflictDoUpdate({ target: [uploadChunks.taskId, uploadChunks.chunkIndex], set: row })
+    .run();
+  return { kind: "partial", taskId, received: counts.received, total: header.totalChunks, uploadBytes };
+}
+
+/** The last missing chunk: merges in index order (without writing this chunk first) and stores the save. */
+function complete(tx: Tx, header: ChunkHeader, { task, source, playerId, now }: Placement, part: Part): ChunkOutcome {
+  const columns = { chunkIndex: uploadChunks.chunkIndex, body: uploadChunks.body, sha256: uploadChunks.sha256 };
+  const earlier = source ? tx.select(columns).from(uploadChunks).where(partsOf(source)).all() : [];
+  const parts = [...earlier.filter((held) => held.chunkIndex !== part.chunkIndex), part].sort((a, b) => a.chunkIndex - b.chunkIndex);
+  const merged = Buffer.concat(parts.map((held) => held.body));
+  const savePlayer = playerId ?? UNKNOWN_PLAYER;
+  const save = storeSaveOnce(tx, { encrypted: merged, playerId: savePlayer, source: "upload", receivedAt: now });
+  // Rows migrated from the old tables carry no sha256: hash those bodies here.
+  const chunkHashes = parts.map((held) => held.sha256 || sha256Hex(held.body));
+  const completed = { totalChunks: header.totalChunks, playerId, saveId: save.saveId, bytes: 0, chunkHashes, completedAt: now, updatedAt: now };
+  if (source) tx.delete(uploadChunks).where(partsOf(source)).run();
+  let taskId: number;
+  if (task) {
+    taskId = task.id;
+    tx.update(uploads).set(completed).where(eq(uploads.id, task.id)).run();
+  } else {
+    taskId = tx.insert(uploads).values({ uploadId: header.uploadId, createdAt: now, ...completed }).returning({ id: uploads.id }).get().id;
+  }
+  return { kind: "completed", taskId, saveId: save.saveId, created: save.created, playerId: savePlayer, saveBytes: merged.byteLength };
+}
+
+/**
+ * A resent chunk is held on its completed task (for 24 h at most) so that a new save starting with the same
+ * bytes can take it; once every index was sent again the whole upload was a resend and nothing waits for them.
+ */
+function holdResentChunk(tx: Tx, taskId: number, totalChunks: number, part: { chunkIndex: number; body: Uint8Array; sha256: string }): void {
+  const bytes = Buffer.from(part.body);
+  tx.insert(uploadChunks)
+    .values({ taskId, chunkIndex: part.chunkIndex, size: part.body.byteLength, sha256: part.sha256, body: bytes })
+    .onConflictDoNothing()
+    .run();
+  const held = tx.select({ n: sql<number>`count(*)` }).from(uploadChunks).where(eq(uploadChunks.taskId, taskId)).get()!.n;
+  if (held >= totalChunks) tx.delete(uploadChunks).where(eq(uploadChunks.taskId, taskId)).run();
+}
+
+/** The open-upload caps: a new task past the count, or open bytes past the byte cap, is refused with a wait. */
+function checkOpenCaps(
+  tx: Tx,
+  limits: UploadLimits,
+  now: number,
+  change: { newTask: boolean; addedBytes: number },
+): Extract<ChunkOutcome, { kind: "over_cap" }> | null {
+  const usage = openUsage(tx, now - limits.ttlMs);
+  let reason: string | null = null;
+  if (change.newTask && usage.count + 1 > limits.maxOpen) reason = `too many open uploads (${limits.maxOpen}); retry later`;
+  else if (usage.bytes + change.addedBytes > limits.maxOpenBytes) reason = `open uploads hold too many bytes (${limits.maxOpenBytes}); retry later`;
+  if (reason === null) return null;
+  // The oldest open task frees its room when it expires.
+  const retryAfterMs = usage.oldestCreatedAt === null ? 0 : usage.oldestCreatedAt + limits.ttlMs - now;
+  return { kind: "over_cap", reason, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
+}
+
+/** Deletes open tasks older than the TTL (their chunks go with them) and completed tasks older than 24 h. */
 export function expireUploads(db: Db, now: number, ttlMs: number): number {
-  const result = db
+  const open = db
     .delete(uploads)
-    .where(
-      or(
-        and(isNull(uploads.completedAt), lt(uploads.createdAt, now - ttlMs)),
-        and(isNotNull(uploads.completedAt), lt(uploads.completedAt, now - COMPLETED_UPLOAD_RETENTION_MS)),
-      ),
-    )
-    .returning({ id: uploads.id }).all();
-  return result.length;
+    .where(and(isNull(uploads.completedAt), lt(uploads.createdAt, now - ttlMs)))
+    .returning({ id: uploads.id })
+    .all();
+  const completed = db
+    .delete(uploads)
+    .where(lt(uploads.completedAt, now - COMPLETED_UPLOAD_RETENTION_MS))
+    .returning({ id: uploads.id })
+    .all();
+  return open.length + completed.length;
 }

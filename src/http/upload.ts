@@ -7,15 +7,22 @@ import { logInfo, logWarn } from "../log.ts";
 import { playerIdFromUrl } from "../save/player-id.ts";
 import { declaredTooLarge, readLimited } from "./body.ts";
 import type { HttpDeps } from "./deps.ts";
+import { tokenMatches } from "./token.ts";
 
 export const MAX_CHUNK_BYTES = MIB;
 export const MAX_UPLOAD_BYTES = MIB;
 
 export function uploadRoutes({ committer, config, wakePipeline }: HttpDeps): Hono {
   const app = new Hono();
+  const { uploads } = config;
+  const limits = { maxUploadBytes: MAX_UPLOAD_BYTES, ttlMs: config.uploadTtlMs, maxOpen: uploads.maxOpen, maxOpenBytes: uploads.maxOpenBytes };
   for (const path of UPLOAD_PATHS) {
     app.post(path, async (c) => {
       const started = performance.now();
+      if (uploads.token !== null && !tokenMatches(c.req.header("x-upload-token"), uploads.token)) {
+        logWarn("UPLOAD", "rejected", { status: 401, reason: "missing or wrong upload token" });
+        return c.text("missing or wrong upload token", 401);
+      }
       const parsed = parseChunkHeaders((name) => c.req.header(name));
       if (!parsed.ok) {
         logWarn("UPLOAD", "rejected", { reason: parsed.reason });
@@ -33,7 +40,7 @@ export function uploadRoutes({ committer, config, wakePipeline }: HttpDeps): Hon
       if (body.byteLength === 0) return c.text("body is empty", 400);
 
       const chunk = { header, body, playerId: header.originalUrl === null ? null : playerIdFromUrl(header.originalUrl), now: Date.now() };
-      const outcome = await committer.run((tx) => acceptChunk(tx, chunk, { maxUploadBytes: MAX_UPLOAD_BYTES, ttlMs: config.uploadTtlMs }));
+      const outcome = await committer.run((tx) => acceptChunk(tx, chunk, limits));
       const ms = Math.round(performance.now() - started);
       const base = { upload: header.uploadId, chunk: chunkLabel, bytes: body.byteLength, player: chunk.playerId ?? undefined };
       switch (outcome.kind) {
@@ -43,17 +50,22 @@ export function uploadRoutes({ committer, config, wakePipeline }: HttpDeps): Hon
         case "too_large":
           logWarn("UPLOAD", "upload too large", { ...base, total: outcome.uploadBytes });
           return c.text(`upload exceeds ${MAX_UPLOAD_BYTES} bytes in total`, 413);
-        case "already_completed":
-          logInfo("UPLOAD", "already completed", { ...base, save: outcome.saveId });
+        case "over_cap":
+          logWarn("UPLOAD", "open-upload cap", { ...base, reason: outcome.reason, retryAfter: outcome.retryAfterSeconds });
+          c.header("Retry-After", String(outcome.retryAfterSeconds));
+          return c.text(outcome.reason, 429);
+        case "resend":
+          logInfo("UPLOAD", "resend of a completed upload", { ...base, task: outcome.taskId, save: outcome.saveId });
           return c.text("OK");
         case "partial":
-          logInfo("UPLOAD", "chunk stored", { ...base, received: `${outcome.received}/${outcome.total}`, ms });
+          logInfo("UPLOAD", "chunk stored", { ...base, task: outcome.taskId, received: `${outcome.received}/${outcome.total}`, ms });
           return c.text("OK");
         case "completed":
           logInfo("UPLOAD", outcome.created ? "save stored" : "duplicate save", {
             ...base,
             player: outcome.playerId,
             save: outcome.saveId,
+            task: outcome.taskId,
             saveBytes: outcome.saveBytes,
             ms,
           });

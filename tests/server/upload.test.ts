@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash, randomBytes } from "node:crypto";
+import { connect } from "node:net";
+import { query } from "../helpers/db.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
 
 const MIB = 1024 * 1024;
@@ -185,12 +187,38 @@ describe("chunked uploads", () => {
     await expectStatus(await post(randomBytes(10), chunkHeaders(id, 1, 4)), 400, /X-Total-Chunks must stay 3/);
   });
 
-  test("a chunk for a completed upload is 200 and creates nothing", async () => {
+  test("a chunk resent after its upload completed is 200 and creates nothing", async () => {
     const id = newId();
-    await expectStatus(await post(randomBytes(1000), chunkHeaders(id, 0, 1)), 200);
+    const parts = [randomBytes(1000), randomBytes(1000)];
+    for (const [index, part] of parts.entries()) await expectStatus(await post(part, chunkHeaders(id, index, 2)), 200);
     const saves = count("SELECT count(*) AS n FROM saves");
-    await expectStatus(await post(randomBytes(1000), chunkHeaders(id, 0, 1)), 200, /^OK$/);
+    await expectStatus(await post(parts[1]!, chunkHeaders(id, 1, 2)), 200, /^OK$/);
     expect(count("SELECT count(*) AS n FROM saves")).toBe(saves);
+    expect(count("SELECT count(*) AS n FROM upload_tasks WHERE upload_id = ? AND completed_at IS NULL", id)).toBe(0);
+    expect(server.output()).toMatch(new RegExp(`\\[UPLOAD\\] resend of a completed upload upload=${id} chunk=2/2`));
+  });
+
+  test("other bytes under a completed upload's id are a save of their own", async () => {
+    const id = newId();
+    const first = randomBytes(1000);
+    const second = randomBytes(1000);
+    await expectStatus(await post(first, chunkHeaders(id, 0, 1)), 200);
+    await expectStatus(await post(second, chunkHeaders(id, 0, 1)), 200, /^OK$/);
+    expect(saveRow(sha(first))).not.toBeNull();
+    expect(saveRow(sha(second))).not.toBeNull();
+  });
+
+  test("a fixed id (demo12345) keeps every distinct save, chunked or not, and a player's chunks never join another's", async () => {
+    const other = "1234567890123456789";
+    const otherUrl = `https://game.example/api/user/${other}/mysekai`;
+    const saves = [randomBytes(3000), randomBytes(3000), randomBytes(3000)];
+    await expectStatus(await post(saves[0]!, chunkHeaders("demo12345", 0, 1, { "X-Original-Url": ORIGINAL_URL })), 200);
+    // Two players upload chunked saves under the same fixed id at the same time.
+    await expectStatus(await post(saves[1]!.subarray(0, 1500), chunkHeaders("demo12345", 0, 2, { "X-Original-Url": ORIGINAL_URL })), 200);
+    await expectStatus(await post(saves[2]!.subarray(0, 1500), chunkHeaders("demo12345", 0, 2, { "X-Original-Url": otherUrl })), 200);
+    await expectStatus(await post(saves[2]!.subarray(1500), chunkHeaders("demo12345", 1, 2, { "X-Original-Url": otherUrl })), 200);
+    await expectStatus(await post(saves[1]!.subarray(1500), chunkHeaders("demo12345", 1, 2, { "X-Original-Url": ORIGINAL_URL })), 200);
+    expect([saves[0], saves[1], saves[2]].map((save) => saveRow(sha(save!))?.player_id)).toEqual([PLAYER, PLAYER, other]);
   });
 
   test("the same body under another upload id is one save and one job", async () => {
@@ -230,5 +258,59 @@ describe("concurrency", () => {
     const responses = await Promise.all(sends);
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(count("SELECT count(*) AS n FROM saves WHERE sha256 = ?", sha(body))).toBe(1);
+  });
+});
+
+describe("UPLOAD_TOKEN", () => {
+  const TOKEN = "upload-token-3f9c2e";
+  let guarded: RunningServer;
+  beforeAll(async () => {
+    guarded = await startServer({ env: { UPLOAD_TOKEN: TOKEN } });
+  });
+  afterAll(async () => {
+    await guarded.stop();
+    guarded.cleanup();
+  });
+
+  const postGuarded = (body: Uint8Array, headers: Record<string, string>) =>
+    fetch(`${guarded.url}/uploadSaveData`, { method: "POST", body, headers });
+
+  test("without it or with a wrong one: 401 and nothing stored; with it: 200", async () => {
+    const body = randomBytes(1000);
+    await expectStatus(await postGuarded(body, chunkHeaders(newId(), 0, 1)), 401, /^missing or wrong upload token$/);
+    await expectStatus(await postGuarded(body, chunkHeaders(newId(), 0, 1, { "X-Upload-Token": `${TOKEN}x` })), 401);
+    await expectStatus(await postGuarded(body, chunkHeaders(newId(), 0, 1, { "X-Upload-Token": "" })), 401);
+    expect(query<{ n: number }>(guarded, "SELECT count(*) AS n FROM saves")[0]!.n).toBe(0);
+    await expectStatus(await postGuarded(body, chunkHeaders(newId(), 0, 1, { "X-Upload-Token": TOKEN })), 200, /^OK$/);
+    expect(query<{ n: number }>(guarded, "SELECT count(*) AS n FROM saves")[0]!.n).toBe(1);
+    expect(guarded.output()).not.toContain(TOKEN);
+  });
+
+  test("401 comes before the body is read: a declared 1,000,000-byte body that never arrives is answered at once", async () => {
+    const url = new URL(guarded.url);
+    const started = performance.now();
+    const answer = await new Promise<string>((resolve, reject) => {
+      let text = "";
+      const socket = connect({ host: url.hostname, port: Number(url.port) }, () => {
+        socket.write(
+          "POST /uploadSaveData HTTP/1.1\r\nHost: x\r\nX-Upload-Id: tok1\r\nX-Chunk-Index: 0\r\nX-Total-Chunks: 1\r\n" +
+            "Content-Type: application/octet-stream\r\nContent-Length: 1000000\r\n\r\n",
+        );
+      });
+      socket.on("data", (data) => {
+        text += data.toString();
+        if (text.includes("missing or wrong upload token")) {
+          socket.destroy();
+          resolve(text);
+        }
+      });
+      socket.on("error", reject);
+      setTimeout(() => {
+        socket.destroy();
+        reject(new Error(`no answer within 3 s: ${text}`));
+      }, 3000);
+    });
+    expect(answer).toStartWith("HTTP/1.1 401");
+    expect(performance.now() - started).toBeLessThan(2000);
   });
 });
