@@ -179,6 +179,14 @@ describe("POST /capture/report: refused bodies (nothing stored)", () => {
     await main.waitForOutput(/\[REPORT\] received .*entries=1000 candidates=64 emptyBodies=0 otherBodies=936 /);
   });
 
+  test("dense JSON that decompresses more than 16× (past 256 KiB) → 413 before it is parsed", async () => {
+    const dense = json({ log: { entries: [] }, x: Array.from({ length: 1_200_000 }, () => ({})) });
+    const gz = Bun.gzipSync(dense as Uint8Array<ArrayBuffer>);
+    expect(gz.length * 16).toBeLessThan(dense.length);
+    await expectAnswer(await post(quiet, gz, { "content-encoding": "gzip" }), 413, "decompressed report body is more than 16 times its size as sent");
+    expect(count(quiet, "reports")).toBe(0);
+  });
+
   const overCap = () => {
     const body = new Uint8Array(MIB + 4096).fill(0x20);
     body[0] = 0x7b;
