@@ -71,7 +71,6 @@ export function reportRoutes({ committer, config, wakePipeline }: HttpDeps): Hon
       candidates: extraction.candidates.length,
       emptyBodies: extraction.emptyBodies,
       otherBodies: extraction.otherBodies,
-      undecodable: undecodable || undefined,
       skipped: extraction.skippedEntries + extraction.skippedBodies,
       encoding: body.encoding,
       bytes: body.bytes.byteLength,
