@@ -1,5 +1,6 @@
 /** Every environment variable the service reads, parsed and validated in one place. */
 import { join, resolve } from "node:path";
+import { DEFAULT_REPORT_PATH } from "./report-path.ts";
 import { KeyConfigError, parseKeyPairs, type KeyPair } from "./save/keys.ts";
 
 export const MIB = 1024 * 1024;
@@ -28,6 +29,10 @@ export interface Config {
     maxEncodedBytes: number;
     maxDecodedBytes: number;
     token: string | null;
+    /** HAR entries per report; more is a 413. */
+    maxEntries: number;
+    /** Candidate bodies (possible saves) per report; more is a 413. */
+    maxCandidates: number;
   };
   /** Decryption key pairs in the order they are tried; empty = saves wait for keys. */
   keys: KeyPair[];
@@ -100,7 +105,7 @@ function httpUrl(env: Env, name: string, secret = false): string | null {
 }
 
 function reportPath(env: Env): string {
-  let path = text(env, "REPORT_PATH") ?? "/capture/report";
+  let path = text(env, "REPORT_PATH") ?? DEFAULT_REPORT_PATH;
   if (!path.startsWith("/")) path = `/${path}`;
   if (path.length > 1) path = path.replace(/\/+$/, "");
   if (!/^\/[A-Za-z0-9._~\-/]*$/.test(path) || path === "/") {
@@ -189,6 +194,8 @@ export function loadConfig(env: Env = process.env): Config {
       maxEncodedBytes: Math.round(reportMaxMb * MIB),
       maxDecodedBytes: Math.round(number(env, "REPORT_MAX_DECOMPRESSED_SIZE", Math.min(64, reportMaxMb * 4), 0.001, 64, false) * MIB),
       token: text(env, "REPORT_TOKEN"),
+      maxEntries: number(env, "REPORT_MAX_ENTRIES", 1000, 1, 100_000),
+      maxCandidates: number(env, "REPORT_MAX_CANDIDATES", 64, 1, 1000),
     },
     keys: keyPairs(env),
     keyTexts: ["AES_KEY", "AES_IV", "AES_KEYS"]
@@ -240,6 +247,7 @@ export function secretsOf(config: Config): string[] {
     ...config.keyTexts,
     report.token,
     config.uploads.token,
+    report.path === DEFAULT_REPORT_PATH ? null : report.path,
     notify.telegram?.botToken,
     notify.discord?.webhookUrl,
     notify.onebot?.url,

@@ -13,6 +13,7 @@ import { acquireInstanceLock } from "./instance-lock.ts";
 import { loadNotifySetup, type NotifySetup } from "./notify/setup.ts";
 import { reclaimOrphans, resumeWaitingForKey } from "./pipeline/queue.ts";
 import { startPipeline } from "./pipeline/runner.ts";
+import { reportPathForLog } from "./report-path.ts";
 import { WorkerPool } from "./pipeline/worker-pool.ts";
 
 const STALE_TEMP_MS = 60 * 60 * 1000;
@@ -82,7 +83,7 @@ const server = startHttpServer({ db, committer: new GroupCommitter(db), config, 
 const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
 logInfo("SERVER", "listening", { url: base, db: config.databasePath, keys: config.keys.length });
 console.log(`  upload: POST ${UPLOAD_PATHS.map((path) => `${base}${path}`).join(" (or ")})`);
-console.log(config.report.enabled ? `  report: POST ${base}${config.report.path}` : "  report: disabled (REPORT_ENABLED=0)");
+console.log(config.report.enabled ? `  report: POST ${base}${reportPathForLog(config.report.path)}` : "  report: disabled (REPORT_ENABLED=0)");
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -54,12 +54,15 @@ export function reportRoutes({ committer, config, wakePipeline }: HttpDeps): Hon
     } catch {
       return reject(400, "report body is not JSON (HAR expected)");
     }
-    const extraction = extractCandidates(doc, c.req.header("x-report-phase") ?? null);
-    if ("error" in extraction) return reject(400, extraction.error);
+    const extraction = extractCandidates(doc, c.req.header("x-report-phase") ?? null, report);
+    if ("error" in extraction) return reject(extraction.status, extraction.error);
 
     const receivedAt = Date.now();
+    const commitStarted = performance.now();
     const reportId = await committer.run((tx) => storeReport(tx, extraction, meta, receivedAt));
+    const commitMs = performance.now() - commitStarted;
     wakePipeline();
+    const undecodable = extraction.candidates.filter((candidate) => candidate.undecodable).length;
     const fields = {
       report: reportId,
       ...meta,
@@ -67,12 +70,16 @@ export function reportRoutes({ committer, config, wakePipeline }: HttpDeps): Hon
       entries: extraction.entryCount,
       candidates: extraction.candidates.length,
       emptyBodies: extraction.emptyBodies,
+      otherBodies: extraction.otherBodies,
       skipped: extraction.skippedEntries + extraction.skippedBodies,
       encoding: body.encoding,
       bytes: body.bytes.byteLength,
+      commitMs: Math.round(commitMs * 10) / 10,
       ms: Math.round((performance.now() - started) * 10) / 10,
     };
-    if (extraction.candidates.length === 0 && extraction.emptyBodies > 0) {
+    if (undecodable > 0) {
+      logWarn("REPORT", `received ${undecodable} undecodable bodies (kept for inspection)`, fields);
+    } else if (extraction.candidates.length === 0 && extraction.emptyBodies > 0) {
       logWarn("REPORT", "received only empty bodies (known capture-tool bug)", fields);
     } else {
       logInfo("REPORT", "received", fields);

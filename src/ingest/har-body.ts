@@ -1,8 +1,9 @@
 /**
  * Turns a HAR body holder (`response.content` or `request.postData`) back into bytes.
  *
- * - `encoding: "base64"` (any case): strict base64, the standard alphabet, no whitespace,
- *   correct padding and zero padding bits; anything else makes the body invalid.
+ * - `encoding: "base64"` (any case): base64 as capture tools write it: ASCII whitespace and line
+ *   breaks ignored (MIME wraps at 76), padding optional, the standard or the URL-safe alphabet.
+ *   Text that is still not base64 is "undecodable": the caller keeps it, never drops it.
  * - Otherwise the text is taken as is: when every char code is <= 0xFF it is one char per
  *   byte (ProxyPin writes binary bodies with String.fromCharCodes), else UTF-8.
  */
@@ -10,19 +11,24 @@ export type BodyText =
   | { kind: "bytes"; bytes: Uint8Array }
   | { kind: "empty" }
   | { kind: "absent" }
+  | { kind: "undecodable"; text: string; reason: string }
   | { kind: "invalid"; reason: string };
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const BASE64_BODY = /^[A-Za-z0-9+/_-]*$/;
 
-/** Bytes of a canonical, padded base64 string; null for anything else. */
-export function decodeBase64Strict(text: string): Uint8Array | null {
-  if (text.length % 4 !== 0 || !BASE64.test(text)) return null;
+/** Bytes of base64 text in any form capture tools write (see above); null for anything else. */
+export function decodeBase64Tolerant(text: string): Uint8Array | null {
+  const compact = text.replace(/[\t\n\f\r ]+/g, "");
+  const body = compact.replace(/={1,2}$/, "");
+  // A dangling single char (length % 4 == 1) carries less than one byte: not base64.
+  if (!BASE64_BODY.test(body) || body.length % 4 === 1) return null;
+  if (compact.length !== body.length && compact.length % 4 !== 0) return null;
   try {
-    return Uint8Array.fromBase64(text, { lastChunkHandling: "strict" });
+    return Uint8Array.fromBase64(body.replace(/-/g, "+").replace(/_/g, "/"), { lastChunkHandling: "loose" });
   } catch {
     return null;
   }
@@ -48,8 +54,9 @@ export function readBodyText(holder: unknown): BodyText {
   if (text === "") return { kind: "empty" };
   const encoding = holder.encoding;
   if (typeof encoding === "string" && encoding.trim().toLowerCase() === "base64") {
-    const bytes = decodeBase64Strict(text);
-    return bytes === null ? { kind: "invalid", reason: "body is not valid base64" } : { kind: "bytes", bytes };
+    const bytes = decodeBase64Tolerant(text);
+    if (bytes === null) return { kind: "undecodable", text, reason: "body is not valid base64" };
+    return bytes.byteLength === 0 ? { kind: "empty" } : { kind: "bytes", bytes };
   }
   return { kind: "bytes", bytes: textToBytes(text) };
 }

@@ -11,9 +11,15 @@
  *   an entry (`response: null` for the request phase, a `request` of only method and url for
  *   the response phase); a bare request or response object is accepted for those phases too.
  *
- * Per entry the response body comes first, then the request body. Empty bodies (text "" on a
- * response, or text missing while the declared size is > 0) are counted, not returned; a GET's
- * absent request body is not "empty". Malformed entries and undecodable bodies are counted too.
+ * Per entry the response body comes first, then the request body. Only a body that could be a
+ * save (AES-CBC: non-empty, a multiple of 16 bytes) is a candidate; other bodies are counted.
+ * Empty bodies (text "" on a response, or text missing while the declared size is > 0) are
+ * counted apart; a GET's absent request body is not "empty". Malformed entries are counted too.
+ * A body declared base64 that still does not decode is a candidate marked `undecodable` (its
+ * UTF-8 text), so a report answered 200 never loses it silently.
+ *
+ * Caps: more entries than `maxEntries` or more candidates than `maxCandidates` is a 413; the walk
+ * stops at the first candidate past the cap, so junk costs no work beyond it.
  */
 import { declaredSize, isRecord, readBodyText, type BodyText } from "./har-body.ts";
 
@@ -24,6 +30,8 @@ export interface HarCandidate {
   part: "response" | "request";
   url: string | null;
   body: Uint8Array;
+  /** The body was declared base64 but is not: `body` holds its text as UTF-8, kept for inspection. */
+  undecodable: boolean;
 }
 
 export type HarShape = "har" | "entry" | "split-request" | "split-response";
@@ -33,15 +41,24 @@ export interface HarExtraction {
   entryCount: number;
   candidates: HarCandidate[];
   emptyBodies: number;
+  /** Non-empty bodies that cannot be a save (not a multiple of 16 bytes): counted, not stored. */
+  otherBodies: number;
   /** Entries that are not objects, or whose request/response have the wrong type. */
   skippedEntries: number;
-  /** Bodies present but unusable: bad base64, text that is not a string ... */
+  /** Body holders of the wrong type: text that is not a string ... */
   skippedBodies: number;
   /** Short reasons for what was skipped, for the log (at most MAX_NOTES). */
   notes: string[];
 }
 
-export type HarResult = HarExtraction | { error: string };
+export type HarResult = HarExtraction | { error: string; status: 400 | 413 };
+
+export interface HarLimits {
+  maxEntries: number;
+  maxCandidates: number;
+}
+
+const CANDIDATE_BLOCK = 16;
 
 const MAX_NOTES = 10;
 
@@ -66,32 +83,41 @@ function hasEntryParts(doc: Record<string, unknown>): boolean {
   return isRecord(doc.request) || isRecord(doc.response);
 }
 
-export function extractCandidates(doc: unknown, phase?: string | null): HarResult {
-  if (Array.isArray(doc)) return extractEntries(doc, "har");
-  if (!isRecord(doc)) return { error: "report is not a JSON object" };
+const notHar = (error: string): HarResult => ({ error, status: 400 });
+
+export function extractCandidates(doc: unknown, phase: string | null, limits: HarLimits): HarResult {
+  if (Array.isArray(doc)) return extractEntries(doc, "har", limits);
+  if (!isRecord(doc)) return notHar("report is not a JSON object");
   if ("log" in doc) {
     const log = doc.log;
-    if (!isRecord(log) || !Array.isArray(log.entries)) return { error: "HAR log.entries is missing or not an array" };
-    return extractEntries(log.entries, "har");
+    if (!isRecord(log) || !Array.isArray(log.entries)) return notHar("HAR log.entries is missing or not an array");
+    return extractEntries(log.entries, "har", limits);
   }
   const split = splitPhase(phase) ?? splitPhase(doc._phase);
-  if (hasEntryParts(doc)) return extractEntries([doc], split === null ? "entry" : `split-${split}`);
-  if (split === "request" && looksLikeRequest(doc)) return extractEntries([{ request: doc }], "split-request");
-  if (split === "response" && looksLikeResponse(doc)) return extractEntries([{ response: doc }], "split-response");
-  return { error: "report is not HAR: no log.entries, request or response" };
+  if (hasEntryParts(doc)) return extractEntries([doc], split === null ? "entry" : `split-${split}`, limits);
+  if (split === "request" && looksLikeRequest(doc)) return extractEntries([{ request: doc }], "split-request", limits);
+  if (split === "response" && looksLikeResponse(doc)) return extractEntries([{ response: doc }], "split-response", limits);
+  return notHar("report is not HAR: no log.entries, request or response");
 }
 
-function extractEntries(entries: readonly unknown[], shape: HarShape): HarExtraction {
+function extractEntries(entries: readonly unknown[], shape: HarShape, limits: HarLimits): HarResult {
+  if (entries.length > limits.maxEntries) return { error: `report has more than ${limits.maxEntries} entries`, status: 413 };
   const out: HarExtraction = {
     shape,
     entryCount: entries.length,
     candidates: [],
     emptyBodies: 0,
+    otherBodies: 0,
     skippedEntries: 0,
     skippedBodies: 0,
     notes: [],
   };
-  entries.forEach((entry, index) => extractEntry(entry, index, out));
+  for (const [index, entry] of entries.entries()) {
+    extractEntry(entry, index, out);
+    if (out.candidates.length > limits.maxCandidates) {
+      return { error: `report has more than ${limits.maxCandidates} candidate bodies`, status: 413 };
+    }
+  }
   return out;
 }
 
@@ -135,7 +161,11 @@ function take(
   countsAsEmpty: boolean,
 ): void {
   if (body.kind === "bytes") {
-    out.candidates.push({ entryIndex, part, url, body: body.bytes });
+    if (body.bytes.byteLength % CANDIDATE_BLOCK === 0) out.candidates.push({ entryIndex, part, url, body: body.bytes, undecodable: false });
+    else out.otherBodies++;
+  } else if (body.kind === "undecodable") {
+    out.candidates.push({ entryIndex, part, url, body: new TextEncoder().encode(body.text), undecodable: true });
+    note(out, `entry ${entryIndex} ${part}: ${body.reason}`);
   } else if (body.kind === "invalid") {
     out.skippedBodies++;
     note(out, `entry ${entryIndex} ${part}: ${body.reason}`);

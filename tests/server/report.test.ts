@@ -1,8 +1,10 @@
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliCompressSync } from "node:zlib";
+import { loadConfig, secretsOf } from "../../src/config.ts";
 import { sha256Hex } from "../../src/db/saves.ts";
 import { encodeSample, encryptAesCbc, makeSampleSave } from "../../src/save/index.ts";
 import { zeroBomb } from "../unit/ingest-fixtures.ts";
@@ -166,6 +168,25 @@ describe("POST /capture/report: refused bodies (nothing stored)", () => {
     expect(count(quiet, "reports")).toBe(0);
   });
 
+  test("more than REPORT_MAX_ENTRIES entries or REPORT_MAX_CANDIDATES candidates → 413; at the caps → 200", async () => {
+    const tiny = (n: number) => entry(otherUrl(n), "{}");
+    const block = (n: number) => entry(otherUrl(n), new Uint8Array(16).fill(n));
+    await expectAnswer(await post(quiet, json(har(...Array.from({ length: 1001 }, (_, n) => tiny(n))))), 413, "report has more than 1000 entries");
+    await expectAnswer(await post(quiet, json(har(...Array.from({ length: 65 }, (_, n) => block(n))))), 413, "report has more than 64 candidate bodies");
+    expect(count(quiet, "reports")).toBe(0);
+    const atCaps = json(har(...Array.from({ length: 1000 }, (_, n) => (n < 64 ? block(n) : tiny(n)))));
+    await expectAnswer(await post(main, atCaps), 200, "ok");
+    await main.waitForOutput(/\[REPORT\] received .*entries=1000 candidates=64 emptyBodies=0 otherBodies=936 /);
+  });
+
+  test("dense JSON that decompresses more than 16× (past 256 KiB) → 413 before it is parsed", async () => {
+    const dense = json({ log: { entries: [] }, x: Array.from({ length: 1_200_000 }, () => ({})) });
+    const gz = Bun.gzipSync(dense as Uint8Array<ArrayBuffer>);
+    expect(gz.length * 16).toBeLessThan(dense.length);
+    await expectAnswer(await post(quiet, gz, { "content-encoding": "gzip" }), 413, "decompressed report body is more than 16 times its size as sent");
+    expect(count(quiet, "reports")).toBe(0);
+  });
+
   const overCap = () => {
     const body = new Uint8Array(MIB + 4096).fill(0x20);
     body[0] = 0x7b;
@@ -227,6 +248,25 @@ describe("REPORT_TOKEN and REPORT_PATH", () => {
     await expectAnswer(await post(secret, tiny()), 404, "not found");
   });
 
+  test("a secret REPORT_PATH is never printed: not at start, not in an error line", async () => {
+    const secret = `s3cr3t-${crypto.randomUUID()}`;
+    const server = await start({ REPORT_PATH: `/capture/${secret}` });
+    await expectAnswer(await post(server, tiny(), {}, `/capture/${secret}`), 200, "ok");
+    // Break the store under the running server: the next report fails inside the route.
+    const db = new Database(server.dbPath);
+    db.exec("ALTER TABLE reports RENAME TO reports_gone");
+    db.close();
+    await expectAnswer(await post(server, tiny(), {}, `/capture/${secret}`), 500, "internal error");
+    const hash = new Bun.CryptoHasher("sha256").update(`/capture/${secret}`).digest("hex").slice(0, 8);
+    await server.waitForOutput(new RegExp(`\\[SERVER\\] unhandled error path=/capture/…#${hash} `));
+    expect(server.output()).toContain(`report: POST ${server.url}/capture/…#${hash}`);
+    expect(server.output()).not.toContain(secret);
+    expect(server.output()).not.toContain(secret.slice(7, 20));
+    // Error text bound for logs and the database is redacted with secretsOf: a secret path is one, the default is not.
+    expect(secretsOf(loadConfig({ REPORT_PATH: `/capture/${secret}` }))).toContain(`/capture/${secret}`);
+    expect(secretsOf(loadConfig({}))).not.toContain("/capture/report");
+  });
+
   test("REPORT_PATH=/uploadSaveData: the server refuses to start, naming REPORT_PATH", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "mysekai-test-"));
     const failed = startServer({ env: { REPORT_PATH: "/uploadSaveData" }, dataDir });
@@ -275,15 +315,39 @@ describe("evaluate: which body becomes the save", () => {
     expect(saveOf(main, save)?.player_id).toBe("7488393821744390666");
   });
 
-  test("an entry with badly padded base64 is skipped; a later valid entry is used", async () => {
-    const [broken, valid] = [small(), small()];
-    const b64 = Buffer.from(broken).toString("base64");
-    const unpadded = b64.endsWith("=") ? b64.replace(/=+$/, "") : `${b64}=`;
-    const bad = { request: { method: "GET", url: playerUrl("111") }, response: { status: 200, content: { size: broken.length, text: unpadded, encoding: "base64" } } };
-    const report = await reportSettled(main, json(har(bad, entry(playerUrl("7488393821744390777"), valid))));
+  const b64Entry = (url: string, text: string, size: number) => ({ request: { method: "GET", url }, response: { status: 200, content: { size, text, encoding: "base64" } } });
+  const variants: [string, (b64: string) => string][] = [
+    ["line-wrapped every 76 chars (CRLF)", (b64) => b64.match(/.{1,76}/g)!.join("\r\n")],
+    ["unpadded", (b64) => b64.replace(/=+$/, "")],
+    ["URL-safe alphabet, unpadded", (b64) => b64.replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_")],
+  ];
+  variants.forEach(([name, transform], i) => {
+    test(`base64 ${name}: the save is archived`, async () => {
+      let save = small();
+      while (!Buffer.from(save).toString("base64").endsWith("=") || !/[+/]/.test(Buffer.from(save).toString("base64"))) save = small();
+      const player = `74883938217443907${70 + i}`;
+      const report = await reportSettled(main, json(har(b64Entry(playerUrl(player), transform(Buffer.from(save).toString("base64")), save.length))));
+      expect(report.outcome).toBe("save");
+      await savedAndArchived(main, save, player);
+    });
+  });
+
+  test("a body that is not base64 → 200, WARN at receipt, job failed with the reason, candidate kept", async () => {
+    const garbage = "%%% this is not base64 %%%";
+    const doc = har(entry(otherUrl(1), '{"system":{"appVersion":"5.0.0"}}'), b64Entry(saveUrl(), garbage, 145_184));
+    const report = await reportSettled(main, json(doc), {}, "failed");
+    expect(report.outcome).toBe("no_save");
+    expect(reportJob(main, report.id)?.last_error).toBe("entry 1 response body is not valid base64; kept for inspection");
+    const kept = query<{ undecodable: number; body: Uint8Array; entry_index: number }>(main, "SELECT undecodable, body, entry_index FROM report_candidates WHERE report_id = ?", report.id);
+    expect(kept.map((c) => [c.entry_index, c.undecodable, Buffer.from(c.body).toString()])).toEqual([[1, 1, garbage]]);
+    expect(main.output()).toMatch(new RegExp(`\\[REPORT\\] WARN received 1 undecodable bodies .* report=${report.id} `));
+  });
+
+  test("an undecodable body beside a save: the save is taken, nothing fails", async () => {
+    const save = small();
+    const report = await reportSettled(main, json(har(b64Entry(saveUrl(), "@@@@", 4), entry(playerUrl("7488393821744390779"), save))));
     expect(report.outcome).toBe("save");
-    expect(saveOf(main, broken)).toBeUndefined();
-    expect(saveOf(main, valid)?.player_id).toBe("7488393821744390777");
+    expect(saveOf(main, save)?.player_id).toBe("7488393821744390779");
   });
 
   test("two different saves in one report: only the first is kept", async () => {
@@ -292,7 +356,7 @@ describe("evaluate: which body becomes the save", () => {
     expect(report.outcome).toBe("save");
     expect(saveOf(main, first)?.id).toBe(report.save_id!);
     expect(saveOf(main, second)).toBeUndefined();
-    expect(count(main, "report_candidates")).toBe(0);
+    expect(query(main, "SELECT seq FROM report_candidates WHERE report_id = ?", report.id)).toHaveLength(0);
   });
 
   test("only empty bodies (the capture-tool bug) → 200, outcome empty_bodies, a WARN line", async () => {
@@ -317,7 +381,7 @@ describe("evaluate: which body becomes the save", () => {
     const url = `${playerUrl("7488393821744390888")}&sessionToken=query-must-not-leak`;
     const report = await reportSettled(main, json(har(entry(url, save))), { "x-reqable-platform": "android" });
     const lines = main.output().split("\n").filter((line) => line.includes(`report=${report.id} `));
-    expect(lines.find((l) => l.startsWith("[REPORT] received"))).toMatch(/platform=android .*entries=1 candidates=1 .*bytes=\d+ ms=[\d.]+$/);
+    expect(lines.find((l) => l.startsWith("[REPORT] received"))).toMatch(/platform=android .*entries=1 candidates=1 .*bytes=\d+ commitMs=[\d.]+ ms=[\d.]+$/);
     expect(lines.find((l) => l.startsWith("[REPORT] evaluated"))).toMatch(new RegExp(`outcome=save save=${report.save_id} player=7488393821744390888 `));
     const secrets = ["query-must-not-leak", "isForceAllReloadOnlyMysekai", keys.pair.keyText.slice(4), keys.pair.ivText.slice(4)];
     for (const secret of secrets) expect(main.output()).not.toContain(secret);

@@ -1,7 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { decodeBase64Strict, textToBytes } from "../../src/ingest/har-body.ts";
+import { decodeBase64Tolerant, textToBytes } from "../../src/ingest/har-body.ts";
 import { cleanHeaderValue } from "../../src/ingest/har-meta.ts";
-import { extractCandidates, proxyPinMeta, reqableMeta, type HarExtraction, type HarResult } from "../../src/ingest/har.ts";
+import { extractCandidates as extractWith, proxyPinMeta, reqableMeta, type HarExtraction, type HarLimits, type HarResult } from "../../src/ingest/har.ts";
+
+const LIMITS: HarLimits = { maxEntries: 1000, maxCandidates: 64 };
+const extractCandidates = (doc: unknown, phase: string | null = null) => extractWith(doc, phase, LIMITS);
+/** A text body of 16 chars: a candidate (AES-CBC bodies are whole 16-byte blocks). */
+const block = (tag: string) => tag.padEnd(16, ".");
 
 const SAVE_URL = "https://api.example.test/api/user/7401234567890123456/mysekai?isForceAllReloadOnlyMysekai=True";
 
@@ -62,22 +67,22 @@ describe("extractCandidates: shapes", () => {
   });
 
   test("bare request and response objects are accepted only with a split phase", () => {
-    const bareRequest = { method: "POST", url: SAVE_URL, postData: { text: "abc" } };
-    const bareResponse = { status: 200, content: { text: "xyz" } };
+    const bareRequest = { method: "POST", url: SAVE_URL, postData: { text: block("abc") } };
+    const bareResponse = { status: 200, content: { text: block("xyz") } };
     const req = extraction(extractCandidates(bareRequest, "request"));
-    expect(req.candidates.map((c) => [c.part, c.url, new TextDecoder().decode(c.body)])).toEqual([["request", SAVE_URL, "abc"]]);
+    expect(req.candidates.map((c) => [c.part, c.url, new TextDecoder().decode(c.body)])).toEqual([["request", SAVE_URL, block("abc")]]);
     const res = extraction(extractCandidates(bareResponse, "response"));
-    expect(res.candidates.map((c) => [c.part, c.url, new TextDecoder().decode(c.body)])).toEqual([["response", null, "xyz"]]);
+    expect(res.candidates.map((c) => [c.part, c.url, new TextDecoder().decode(c.body)])).toEqual([["response", null, block("xyz")]]);
     expect(extractCandidates(bareResponse)).toHaveProperty("error");
     expect(extractCandidates(bareRequest, "message")).toHaveProperty("error");
   });
 
   test("documents that are not HAR give an error", () => {
-    expect(extractCandidates(null)).toEqual({ error: "report is not a JSON object" });
-    expect(extractCandidates("log")).toEqual({ error: "report is not a JSON object" });
-    expect(extractCandidates({ log: { entries: {} } })).toEqual({ error: "HAR log.entries is missing or not an array" });
-    expect(extractCandidates({ log: null })).toEqual({ error: "HAR log.entries is missing or not an array" });
-    expect(extractCandidates({ hello: "world" })).toEqual({ error: "report is not HAR: no log.entries, request or response" });
+    expect(extractCandidates(null)).toEqual({ error: "report is not a JSON object", status: 400 });
+    expect(extractCandidates("log")).toEqual({ error: "report is not a JSON object", status: 400 });
+    expect(extractCandidates({ log: { entries: {} } })).toEqual({ error: "HAR log.entries is missing or not an array", status: 400 });
+    expect(extractCandidates({ log: null })).toEqual({ error: "HAR log.entries is missing or not an array", status: 400 });
+    expect(extractCandidates({ hello: "world" })).toEqual({ error: "report is not HAR: no log.entries, request or response", status: 400 });
     expect(extractCandidates({ request: "GET /", response: 5 })).toHaveProperty("error");
   });
 
@@ -90,12 +95,12 @@ describe("extractCandidates: shapes", () => {
 describe("extractCandidates: bodies", () => {
   test("order: entries in order, response before request", () => {
     const entries = [
-      entry({ content: { text: "r0" } }, { method: "POST", postData: { text: "q0" } }),
-      entry({ content: { text: "" } }, { method: "POST", postData: { text: "q1" } }),
-      entry({ content: { text: "r2" } }),
+      entry({ content: { text: block("r0") } }, { method: "POST", postData: { text: block("q0") } }),
+      entry({ content: { text: "" } }, { method: "POST", postData: { text: block("q1") } }),
+      entry({ content: { text: block("r2") } }),
     ];
     const out = extraction(extractCandidates({ log: { entries } }));
-    expect(out.candidates.map((c) => `${c.entryIndex}:${c.part}:${new TextDecoder().decode(c.body)}`)).toEqual([
+    expect(out.candidates.map((c) => `${c.entryIndex}:${c.part}:${new TextDecoder().decode(c.body).replace(/\.+$/, "")}`)).toEqual([
       "0:response:r0",
       "0:request:q0",
       "1:request:q1",
@@ -105,7 +110,7 @@ describe("extractCandidates: bodies", () => {
   });
 
   test("a request body alone is a candidate", () => {
-    const body = randomBytes(300);
+    const body = randomBytes(320);
     const out = extraction(extractCandidates(entry(undefined, { method: "POST", postData: { encoding: "base64", text: body.toBase64() } })));
     expect(out.candidates.map((c) => [c.part, hex(c.body)])).toEqual([["request", hex(body)]]);
   });
@@ -118,20 +123,18 @@ describe("extractCandidates: bodies", () => {
   });
 
   test("text beyond Latin-1 is UTF-8 encoded", () => {
-    const out = extraction(extractCandidates(entry({ content: { text: '{"name":"ミク"}' } })));
-    expect(hex(out.candidates[0]?.body ?? new Uint8Array())).toBe(hex(utf8('{"name":"ミク"}')));
+    const text = '{"name":"ミク"}'.padEnd(28, " "); // 26 ASCII bytes + 2 × 3 bytes = 32 bytes of UTF-8
+    const out = extraction(extractCandidates(entry({ content: { text } })));
+    expect(hex(out.candidates[0]?.body ?? new Uint8Array())).toBe(hex(utf8(text)));
   });
 
-  test("bad base64 is skipped and counted, other bodies still come out", () => {
-    const good = randomBytes(33);
-    const entries = ["QUJD=", "QUJ", "QU=D", "QUJD\n", "QR==", "QUJD-_==", "===="].map((text) =>
-      entry({ content: { encoding: "base64", text } }),
-    );
-    entries.push(entry({ content: { encoding: "BASE64", text: good.toBase64() } }));
+  test("bodies that cannot be a save (empty, or not whole 16-byte blocks) are counted, not kept", () => {
+    const entries = [15, 16, 17, 33, 48].map((n) => entry({ content: { encoding: "base64", text: randomBytes(n).toBase64() } }));
+    entries.push(entry({ content: { text: "x".repeat(31) } }), entry({ content: { encoding: "base64", text: " \r\n" } }));
     const out = extraction(extractCandidates({ log: { entries } }));
-    expect(out.skippedBodies).toBe(7);
-    expect(out.notes[0]).toBe("entry 0 response: body is not valid base64");
-    expect(out.candidates.map((c) => [c.entryIndex, hex(c.body)])).toEqual([[7, hex(good)]]);
+    expect(out.candidates.map((c) => [c.entryIndex, c.body.byteLength])).toEqual([[1, 16], [4, 48]]);
+    expect(out.otherBodies).toBe(4);
+    expect(out.emptyBodies).toBe(1);
   });
 
   test("empty bodies are counted, absent ones only when a size was declared", () => {
@@ -140,8 +143,8 @@ describe("extractCandidates: bodies", () => {
       entry({ content: { size: 200000 } }),
       entry({ content: { size: 0 } }), // nothing declared, nothing sent
       entry({ content: { size: -1 }, bodySize: -1 }),
-      entry({ content: { text: "ok" } }, { method: "GET" }), // a GET without a body is not "empty"
-      entry({ content: { text: "ok" } }, { method: "POST", bodySize: 10, postData: { text: "" } }),
+      entry({ content: { text: block("ok") } }, { method: "GET" }), // a GET without a body is not "empty"
+      entry({ content: { text: block("ok") } }, { method: "POST", bodySize: 10, postData: { text: "" } }),
     ];
     const out = extraction(extractCandidates({ log: { entries } }));
     expect(out.emptyBodies).toBe(3);
@@ -149,7 +152,7 @@ describe("extractCandidates: bodies", () => {
   });
 
   test("malformed entries are skipped and counted, never thrown", () => {
-    const good = entry({ content: { text: "fine" } });
+    const good = entry({ content: { text: block("fine") } });
     const entries: unknown[] = [
       null,
       42,
@@ -172,13 +175,92 @@ describe("extractCandidates: bodies", () => {
   });
 });
 
-describe("har-body helpers", () => {
-  test("strict base64", () => {
-    expect(Array.from(decodeBase64Strict("AQI=") ?? [])).toEqual([1, 2]);
-    expect(Array.from(decodeBase64Strict("AQ==") ?? [])).toEqual([1]);
-    for (const bad of ["AQ", "AR==", "A===", " AQ==", "AQ==\r\n", "AQ-_", "AQ=A"]) expect(decodeBase64Strict(bad)).toBeNull();
+describe("base64 bodies as capture tools write them", () => {
+  const save = randomBytes(4096 + 32);
+  const b64 = save.toBase64();
+  const url = b64.replace(/\+/g, "-").replace(/\//g, "_");
+  const cut = randomBytes(4096 + 16).toBase64(); // 4112 bytes: the text ends in "=" padding
+  const variants: [string, string, Uint8Array][] = [
+    ["canonical", b64, save],
+    ["wrapped every 76 chars (MIME, CRLF)", b64.match(/.{1,76}/g)!.join("\r\n"), save],
+    ["wrapped every 64 chars (LF) with a trailing newline", `${b64.match(/.{1,64}/g)!.join("\n")}\n`, save],
+    ["spaces and tabs", b64.replace(/(.{10})/g, "$1 \t"), save],
+    ["URL-safe alphabet", url, save],
+    ["URL-safe, unpadded, wrapped", cut.replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_").match(/.{1,76}/g)!.join("\n"), Uint8Array.fromBase64(cut)],
+    ["unpadded", cut.replace(/=+$/, ""), Uint8Array.fromBase64(cut)],
+  ];
+  for (const [name, text, bytes] of variants) {
+    test(`${name}: decoded to the exact bytes`, () => {
+      expect(cut.endsWith("=")).toBe(true);
+      expect(url).toMatch(/[-_]/);
+      expect(hex(decodeBase64Tolerant(text) ?? new Uint8Array())).toBe(hex(bytes));
+      const out = extraction(extractCandidates(entry({ content: { encoding: "base64", text } })));
+      expect(out.candidates.map((c) => [c.undecodable, hex(c.body)])).toEqual([[false, hex(bytes)]]);
+    });
+  }
+
+  test("small cases: padding optional, nonzero pad bits tolerated, URL-safe chars", () => {
+    expect(Array.from(decodeBase64Tolerant("AQI=") ?? [])).toEqual([1, 2]);
+    expect(Array.from(decodeBase64Tolerant("AQI") ?? [])).toEqual([1, 2]);
+    expect(Array.from(decodeBase64Tolerant("AQ") ?? [])).toEqual([1]);
+    expect(Array.from(decodeBase64Tolerant("AR==") ?? [])).toEqual([1]);
+    expect(Array.from(decodeBase64Tolerant("-_8=") ?? [])).toEqual([0xfb, 0xff]);
+    expect(Array.from(decodeBase64Tolerant(" A Q = = \n") ?? [])).toEqual([1]);
   });
 
+  test("text that is not base64 at all is still refused", () => {
+    for (const bad of ["A", "AQ=A", "A===", "AQI==", "AQ=", "QUJD=", "hello world!", "{\"a\":1}", "QU\u00e9D", "AQ==AQ==", "===="]) {
+      expect({ bad, bytes: decodeBase64Tolerant(bad) }).toEqual({ bad, bytes: null });
+    }
+  });
+
+  test("an undecodable body is kept as a candidate (its UTF-8 text, marked), never dropped", () => {
+    const good = randomBytes(32);
+    const garbage = "not base64 at all: ミク!";
+    const entries = [
+      entry({ content: { encoding: "base64", text: garbage } }),
+      entry({ content: { encoding: "BASE64", text: good.toBase64() } }),
+    ];
+    const out = extraction(extractCandidates({ log: { entries } }));
+    expect(out.candidates.map((c) => [c.entryIndex, c.undecodable, hex(c.body)])).toEqual([
+      [0, true, hex(utf8(garbage))],
+      [1, false, hex(good)],
+    ]);
+    expect(out.notes[0]).toBe("entry 0 response: body is not valid base64");
+  });
+});
+
+describe("caps per report", () => {
+  const limits: HarLimits = { maxEntries: 5, maxCandidates: 3 };
+  const candidate = () => entry({ content: { encoding: "base64", text: randomBytes(32).toBase64() } });
+  const junk = () => entry({ content: { text: "tiny" } });
+
+  test("entries: exactly the cap passes, one more is a 413", () => {
+    expect(extraction(extractWith({ log: { entries: Array.from({ length: 5 }, junk) } }, null, limits)).otherBodies).toBe(5);
+    expect(extractWith({ log: { entries: Array.from({ length: 6 }, junk) } }, null, limits)).toEqual({ error: "report has more than 5 entries", status: 413 });
+    expect(extractWith(Array.from({ length: 6 }, junk), null, limits)).toMatchObject({ status: 413 });
+  });
+
+  test("candidates: exactly the cap passes, one more is a 413; undecodable bodies count", () => {
+    const atCap = extraction(extractWith({ log: { entries: [candidate(), junk(), candidate(), candidate()] } }, null, limits));
+    expect(atCap.candidates).toHaveLength(3);
+    const over = [candidate(), candidate(), entry({ content: { encoding: "base64", text: "!!" } }), candidate()];
+    expect(extractWith({ log: { entries: over } }, null, limits)).toEqual({ error: "report has more than 3 candidate bodies", status: 413 });
+    // Both bodies of one entry count.
+    const both = entry({ content: { encoding: "base64", text: randomBytes(16).toBase64() } }, { method: "POST", postData: { encoding: "base64", text: randomBytes(16).toBase64() } });
+    expect(extractWith({ log: { entries: [both, both] } }, null, limits)).toMatchObject({ status: 413 });
+  });
+
+  test("the walk stops at the first candidate past the cap", () => {
+    let read = 0;
+    const counted = () => ({ request: { method: "GET", url: SAVE_URL }, get response() { read++; return { content: { encoding: "base64", text: randomBytes(16).toBase64() } }; } });
+    const entries = Array.from({ length: 5 }, counted);
+    expect(extractWith({ log: { entries } }, null, { maxEntries: 5, maxCandidates: 2 })).toMatchObject({ status: 413 });
+    expect(read).toBe(3);
+  });
+});
+
+describe("har-body helpers", () => {
   test("textToBytes keeps Latin-1 one byte per char", () => {
     expect(Array.from(textToBytes("\u0000\u00ff A"))).toEqual([0, 255, 32, 65]);
     expect(Array.from(textToBytes("é€"))).toEqual(Array.from(utf8("é€")));

@@ -1,6 +1,8 @@
 /**
  * evaluate (report jobs): find the first candidate body that is a save, turn it into a save with its own job,
  * and drop the other candidates. A report yields one save at most, so it never pushes twice.
+ * Undecodable bodies (bad base64) are never tried; a report that yields no save but holds one fails and
+ * keeps its candidates, so what was answered 200 stays for the owner to inspect.
  */
 import { asc, eq } from "drizzle-orm";
 import { storeSaveOnce } from "../../db/saves.ts";
@@ -45,12 +47,17 @@ export const evaluateStage: Stage = async ({ db, config, workers }, job, { now }
       afterCommit: () => logOutcome(outcome, null),
     };
   }
-  if (keys.length === 0) return { kind: "wait_for_key" };
+  const decodable = candidates.filter((c) => !c.undecodable);
+  const undecodable = candidates.find((c) => c.undecodable);
+  if (decodable.length > 0 && keys.length === 0) return { kind: "wait_for_key" };
 
-  const found = await workers.run("evaluate", { bodies: candidates.map((c) => new Uint8Array(c.body)), keys });
+  const found =
+    decodable.length === 0
+      ? { save: null, partial: null, decryptedAny: false }
+      : await workers.run("evaluate", { bodies: decodable.map((c) => new Uint8Array(c.body)), keys });
 
   if (found.save !== null) {
-    const candidate = candidates[found.save]!;
+    const candidate = decodable[found.save]!;
     const playerId = playerIdFromUrl(candidate.url);
     let stored = { saveId: 0, created: false };
     return {
@@ -63,6 +70,14 @@ export const evaluateStage: Stage = async ({ db, config, workers }, job, { now }
         tx.delete(reportCandidates).where(eq(reportCandidates.reportId, report.id)).run();
       },
       afterCommit: () => logOutcome(stored.created ? "save" : "duplicate", stored.saveId, playerId),
+    };
+  }
+  if (undecodable !== undefined) {
+    return {
+      kind: "fail",
+      reason: `entry ${undecodable.entryIndex} ${undecodable.part} body is not valid base64; kept for inspection`,
+      commit: (tx) => tx.update(reports).set(close("no_save")).where(eq(reports.id, report.id)).run(),
+      afterCommit: () => logOutcome("no_save", null),
     };
   }
   if (!found.decryptedAny) {
