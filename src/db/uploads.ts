@@ -33,7 +33,7 @@ export interface UploadLimits {
 
 export type ChunkOutcome =
   | { kind: "partial"; taskId: number; received: number; total: number; uploadBytes: number }
-  | { kind: "completed"; taskId: number; saveId: number; created: boolean; playerId: string; saveBytes: number }
+  | { kind: "completed"; taskId: number; saveId: number; created: boolean; adopted: boolean; playerId: string; saveBytes: number }
   | { kind: "resend"; taskId: number; saveId: number | null }
   | { kind: "total_mismatch"; expected: number }
   | { kind: "too_large"; uploadBytes: number }
@@ -168,7 +168,7 @@ function complete(tx: Tx, header: ChunkHeader, { task, source, playerId, now }: 
   } else {
     taskId = tx.insert(uploads).values({ uploadId: header.uploadId, createdAt: now, ...completed }).returning({ id: uploads.id }).get().id;
   }
-  return { kind: "completed", taskId, saveId: save.saveId, created: save.created, playerId: savePlayer, saveBytes: merged.byteLength };
+  return { kind: "completed", taskId, saveId: save.saveId, created: save.created, adopted: save.adopted, playerId: savePlayer, saveBytes: merged.byteLength };
 }
 
 /**

@@ -2,7 +2,6 @@
  * POST {REPORT_PATH}: a capture tool's HAR report. The request path only validates, extracts candidate
  * bodies and commits them; decryption happens in the pipeline, so a wrong key never loses a report.
  */
-import { timingSafeEqual } from "node:crypto";
 import { Hono } from "hono";
 import { storeReport } from "../db/reports.ts";
 import { readCappedBody } from "../ingest/decompress.ts";
@@ -11,17 +10,9 @@ import { proxyPinMeta, reqableMeta } from "../ingest/har-meta.ts";
 import { logInfo, logWarn } from "../log.ts";
 import { declaredTooLarge } from "./body.ts";
 import type { HttpDeps } from "./deps.ts";
+import { tokenMatches } from "./token.ts";
 
 const TOKEN_HEADERS = ["x-report-token", "x-reqable-reporter-tag"];
-
-function sha256(text: string): Buffer {
-  return Buffer.from(new Bun.CryptoHasher("sha256").update(text).digest());
-}
-
-/** Constant-time comparison (over digests, so the lengths always match). */
-function tokenMatches(given: string | undefined, expected: string): boolean {
-  return given !== undefined && timingSafeEqual(sha256(given), sha256(expected));
-}
 
 export function reportRoutes({ committer, config, wakePipeline }: HttpDeps): Hono {
   const app = new Hono();

@@ -61,7 +61,7 @@ export function uploadRoutes({ committer, config, wakePipeline }: HttpDeps): Hon
           logInfo("UPLOAD", "chunk stored", { ...base, task: outcome.taskId, received: `${outcome.received}/${outcome.total}`, ms });
           return c.text("OK");
         case "completed":
-          logInfo("UPLOAD", outcome.created ? "save stored" : "duplicate save", {
+          logInfo("UPLOAD", outcome.created ? "save stored" : outcome.adopted ? "duplicate save names its player" : "duplicate save", {
             ...base,
             player: outcome.playerId,
             save: outcome.saveId,
@@ -69,7 +69,7 @@ export function uploadRoutes({ committer, config, wakePipeline }: HttpDeps): Hon
             saveBytes: outcome.saveBytes,
             ms,
           });
-          if (outcome.created) wakePipeline();
+          if (outcome.created || outcome.adopted) wakePipeline();
           return c.text("OK");
       }
     });
