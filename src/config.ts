@@ -204,7 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
       timeZone: timeZone(env),
     },
     budget: {
-      decodeBytes: Math.round(number(env, "DECODE_BUDGET_MB", 64, 0.01, 65_536, false) * MIB),
+      decodeBytes: Math.round(number(env, "DECODE_BUDGET_MB", 8, 0.01, 65_536, false) * MIB),
       waitMs: number(env, "DECODE_WAIT_MS", 2000, 0, 60_000),
     },
     storage: {
