@@ -61,11 +61,11 @@ interface ArchivedSave {
   relPath: string;
 }
 
-/** Clears the encrypted copy of expired archived saves whose save.bin is on disk with the same sha256. */
+/** Clears the encrypted copy of saves archived before the cutoff whose save.bin is on disk with the same sha256. */
 async function clearArchivedBodies(db: Db, archiveRoot: string, cutoff: number, maxBatches: number): Promise<{ cleared: number; more: boolean }> {
   const select = db.$client.query(
     `SELECT s.id, s.sha256, a.rel_path AS relPath FROM saves s JOIN archives a ON a.save_id = s.id
-     WHERE s.id > ?1 AND s.encrypted IS NOT NULL AND s.received_at < ?2 AND ${SAVE_FINISHED("s.id")}
+     WHERE s.id > ?1 AND s.encrypted IS NOT NULL AND a.created_at < ?2 AND ${SAVE_FINISHED("s.id")}
      ORDER BY s.id LIMIT ?3`,
   );
   const clear = db.$client.query("UPDATE saves SET encrypted = NULL WHERE id = ?1 AND sha256 = ?2");
