@@ -38,12 +38,8 @@ export interface Config {
   maps: { locale: MapLocale; showHarvested: boolean; assetsDir: string | null; timeZone: string };
   /** Bytes that in-flight upload and report requests may hold at once, and how long one waits for room. */
   budget: { decodeBytes: number; waitMs: number };
-  storage: {
-    /** Finished reports, jobs, deliveries and archived saves' encrypted bodies expire after this. */
-    retentionMs: number;
-    /** Below this free space on DATA_DIR, new uploads and reports are refused (507). */
-    minFreeDiskBytes: number;
-  };
+  /** How long finished records are kept; the free space on DATA_DIR below which new bodies get 507. */
+  storage: { retentionMs: number; minFreeDiskBytes: number };
   publicBaseUrl: string | null;
   notify: NotifyConfig;
 }
