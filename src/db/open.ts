@@ -4,7 +4,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
-import { logInfo } from "../log.ts";
+import { logInfo, logWarn } from "../log.ts";
 import * as schema from "./schema.ts";
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
@@ -45,6 +45,12 @@ function enableIncrementalVacuum(sqlite: Database, path: string): void {
   const pages = (sqlite.query("PRAGMA page_count").get() as { page_count: number }).page_count;
   if (pages === 0 || mode() === INCREMENTAL) return;
   const started = performance.now();
-  sqlite.exec("VACUUM");
+  try {
+    sqlite.exec("VACUUM");
+  } catch (error) {
+    // VACUUM needs room for a copy of the file: on a full disk the service starts anyway, without shrinking.
+    logWarn("GC", "could not rebuild the database for incremental vacuum; the next start tries again", { error: String(error).slice(0, 200) });
+    return;
+  }
   logInfo("GC", "database rebuilt once to enable incremental vacuum", { db: path, pages, ms: Math.round(performance.now() - started) });
 }

@@ -28,7 +28,7 @@ export interface RetentionCounts {
 const ROW_BATCH = 500;
 /** Candidate bodies and encrypted saves are large: fewer per batch. */
 const BODY_BATCH = 32;
-const VACUUM_PAGES_PER_STEP = 2048;
+const VACUUM_PAGES_PER_STEP = 512;
 
 /** A report's job is finished (or gone): nothing will read its candidates again. */
 const REPORT_FINISHED = `COALESCE(r.processed_at, r.received_at) < ?1
@@ -120,19 +120,25 @@ export async function applyRetention(
   const bodies = await clearArchivedBodies(db, archiveRoot, cutoff, maxBatches);
   counts.clearedSaves = bodies.cleared;
   more ||= bodies.more;
-  if (counts.candidates + counts.reports + counts.jobs + counts.deliveries + counts.clearedSaves > 0) {
-    counts.vacuumedPages = await vacuumFreePages(db, maxBatches);
-  }
-  return { counts, more };
+  const vacuum = await vacuumFreePages(db, maxBatches);
+  counts.vacuumedPages = vacuum.pages;
+  return { counts, more: more || vacuum.more };
 }
 
-/** Returns free pages to the file system a step at a time (the file shrinks at the next WAL checkpoint). */
-export async function vacuumFreePages(db: Db, maxSteps: number): Promise<number> {
+/**
+ * Returns free pages (from this sweep or any other delete) to the file system a step at a time; the file
+ * shrinks at the next WAL checkpoint.
+ */
+async function vacuumFreePages(db: Db, maxSteps: number): Promise<{ pages: number; more: boolean }> {
   const freePages = () => (db.$client.query("PRAGMA freelist_count").get() as { freelist_count: number }).freelist_count;
   const before = freePages();
-  for (let step = 0; step < maxSteps && freePages() > 0; step++) {
+  let left = before;
+  for (let step = 0; step < maxSteps && left > 0; step++) {
     db.$client.query(`PRAGMA incremental_vacuum(${VACUUM_PAGES_PER_STEP})`).all();
     await yieldToEventLoop();
+    const now = freePages();
+    if (now >= left) return { pages: before - now, more: false }; // a file without auto_vacuum (its VACUUM failed)
+    left = now;
   }
-  return before - freePages();
+  return { pages: before - left, more: left > 0 };
 }
