@@ -2,6 +2,7 @@
  * The retention rule removes exactly what expired, the database file shrinks afterwards, and a save whose
  * encrypted copy was cleared is reprocessed from the archive's save.bin.
  */
+import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
@@ -153,6 +154,26 @@ describe("the retention rule, in process", () => {
   });
 });
 
+describe("incremental vacuum", () => {
+  test("a fresh file is created with it; an older file without it is rebuilt once", () => {
+    const dir = tempDir();
+    const autoVacuum = (db: Db) => (db.$client.query("PRAGMA auto_vacuum").get() as { auto_vacuum: number }).auto_vacuum;
+    const fresh = openDatabase(join(dir, "fresh.sqlite"));
+    expect(autoVacuum(fresh)).toBe(2);
+    fresh.$client.close();
+
+    const path = join(dir, "old.sqlite");
+    const old = new Database(path);
+    old.exec("CREATE TABLE kept (body BLOB)");
+    old.query("INSERT INTO kept VALUES (?)").run(randomBytes(10_000));
+    old.close();
+    const reopened = openDatabase(path);
+    expect(autoVacuum(reopened)).toBe(2);
+    expect(count(reopened, "SELECT count(*) AS n FROM kept")).toBe(1);
+    reopened.$client.close();
+  });
+});
+
 describe("the retention rule on the real server", () => {
   test("after the sweep cleared a save's encrypted copy, cli reprocess rebuilds it from save.bin", async () => {
     const { pair, env } = testKeys();
@@ -168,7 +189,6 @@ describe("the retention rule on the real server", () => {
     await server.stop();
 
     // Archived and done 40 days ago; the start-up sweep then applies the rule.
-    const { Database } = await import("bun:sqlite");
     const writable = new Database(server.dbPath);
     writable.query("UPDATE archives SET created_at = created_at - ?").run(40 * DAY);
     writable.query("UPDATE jobs SET updated_at = updated_at - ?").run(40 * DAY);
