@@ -5,6 +5,7 @@ import { desc, eq } from "drizzle-orm";
 import { removeStaleTemp } from "./archive/write.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { openDatabase, type Db } from "./db/open.ts";
+import { applyRetention } from "./db/retention.ts";
 import { JOB_STATES, jobs, saves, type JobState } from "./db/schema.ts";
 import { expireUploads } from "./db/uploads.ts";
 import { buildSummary, formatRareText } from "./maps/index.ts";
@@ -16,7 +17,7 @@ const USAGE = `usage: bun run cli <command>
   retry <saveId> | --failed    run failed jobs again from their failed stage, and resend failed deliveries
   reprocess <saveId> [--notify] run every stage of a save again (pushes only with --notify)
   inspect <file.bin>           decrypt a save file and print its summary; writes nothing
-  gc                           remove expired uploads and stale temp folders`;
+  gc                           remove expired uploads, stale temp folders and what the retention rule expires`;
 
 class UsageError extends Error {}
 
@@ -105,8 +106,20 @@ async function run(args: string[]): Promise<number> {
     }
     case "gc": {
       const uploads = expireUploads(db, now, config.uploadTtlMs);
-      const temps = await removeStaleTemp(join(config.dataDir, "archive"), 60 * 60 * 1000, now);
+      const archiveRoot = join(config.dataDir, "archive");
+      const temps = await removeStaleTemp(archiveRoot, 60 * 60 * 1000, now);
       console.log(`removed ${uploads} expired upload(s) and ${temps} stale temp folder(s)`);
+      const total = { candidates: 0, reports: 0, jobs: 0, deliveries: 0, clearedSaves: 0, vacuumedPages: 0 };
+      for (let more = true; more; ) {
+        const round = await applyRetention(db, archiveRoot, now - config.storage.retentionMs);
+        for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] += round.counts[key];
+        more = round.more;
+      }
+      console.log(
+        `retention (${config.storage.retentionMs / 86_400_000} days): removed ${total.reports} report(s), ${total.candidates} candidate(s), ` +
+          `${total.jobs} done job(s), ${total.deliveries} deliver${total.deliveries === 1 ? "y" : "ies"}; ` +
+          `cleared ${total.clearedSaves} archived save body(ies); ${total.vacuumedPages} page(s) returned to the disk`,
+      );
       return 0;
     }
     default:

@@ -49,6 +49,10 @@ export interface Config {
     backoffMs: number[];
   };
   maps: { locale: MapLocale; showHarvested: boolean; assetsDir: string | null; timeZone: string };
+  /** Bytes that in-flight upload and report requests may hold at once, and how long one waits for room. */
+  budget: { decodeBytes: number; waitMs: number };
+  /** How long finished records are kept; the free space on DATA_DIR below which new bodies get 507. */
+  storage: { retentionMs: number; minFreeDiskBytes: number };
   publicBaseUrl: string | null;
   notify: NotifyConfig;
 }
@@ -215,6 +219,14 @@ export function loadConfig(env: Env = process.env): Config {
       showHarvested: flag(env, "MAP_SHOW_HARVESTED", false),
       assetsDir: text(env, "ASSETS_DIR") ? resolve(text(env, "ASSETS_DIR")!) : null,
       timeZone: timeZone(env),
+    },
+    budget: {
+      decodeBytes: Math.round(number(env, "DECODE_BUDGET_MB", 8, 0.01, 65_536, false) * MIB),
+      waitMs: number(env, "DECODE_WAIT_MS", 2000, 0, 60_000),
+    },
+    storage: {
+      retentionMs: Math.round(number(env, "RETENTION_DAYS", 30, 0.001, 36_500, false) * 24 * 60 * 60 * 1000),
+      minFreeDiskBytes: Math.round(number(env, "MIN_FREE_DISK_MB", 256, 0, 1e9, false) * MIB),
     },
     publicBaseUrl: httpUrl(env, "PUBLIC_BASE_URL"),
     notify: notifyConfig(env),

@@ -6,10 +6,12 @@ import { ConfigError, loadConfig, secretsOf, UPLOAD_PATHS, type Config } from ".
 import { startCheckpointer } from "./db/checkpointer.ts";
 import { GroupCommitter } from "./db/group-commit.ts";
 import { openDatabase } from "./db/open.ts";
+import { applyRetention } from "./db/retention.ts";
 import { expireUploads } from "./db/uploads.ts";
 import { startHttpServer } from "./http/server.ts";
 import { logInfo, logWarn } from "./log.ts";
 import { acquireInstanceLock } from "./instance-lock.ts";
+import { watchDiskSpace } from "./disk-space.ts";
 import { loadNotifySetup, type NotifySetup } from "./notify/setup.ts";
 import { reclaimOrphans, resumeWaitingForKey } from "./pipeline/queue.ts";
 import { startPipeline } from "./pipeline/runner.ts";
@@ -43,6 +45,7 @@ try {
 const db = openDatabase(config.databasePath);
 const stopCheckpointer = startCheckpointer(db, config.databasePath);
 const archiveRoot = join(config.dataDir, "archive");
+const disk = watchDiskSpace(config.dataDir, config.storage.minFreeDiskBytes);
 
 for (const warning of notify.warnings) logWarn("CONFIG", warning);
 const now = Date.now();
@@ -60,6 +63,11 @@ const sweep = async () => {
     const uploads = expireUploads(db, Date.now(), config.uploadTtlMs);
     const temps = await removeStaleTemp(archiveRoot, STALE_TEMP_MS);
     if (uploads + temps > 0) logInfo("GC", "expired", { uploads, tempFolders: temps });
+    const retention = await applyRetention(db, archiveRoot, Date.now() - config.storage.retentionMs);
+    const { vacuumedPages, ...removed } = retention.counts;
+    if (Object.values(removed).some((count) => count > 0)) {
+      logInfo("GC", "retention applied", { ...removed, vacuumedPages, more: retention.more });
+    }
   } catch (error) {
     logWarn("GC", "sweep failed; next sweep tries again", { error: String(error).slice(0, 200) });
   }
@@ -78,7 +86,7 @@ const pipeline = startPipeline({
   secrets: [...secretsOf(config), ...Object.values(notify.routing.barkKeys)],
   archiveRoot,
 });
-const server = startHttpServer({ db, committer: new GroupCommitter(db), config, archiveRoot, wakePipeline: pipeline.wake });
+const server = startHttpServer({ db, committer: new GroupCommitter(db), config, archiveRoot, wakePipeline: pipeline.wake, diskFull: disk.isFull });
 
 const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
 logInfo("SERVER", "listening", { url: base, db: config.databasePath, keys: config.keys.length });
@@ -91,6 +99,7 @@ async function shutdown(signal: string) {
   stopping = true;
   logInfo("SERVER", "shutting down", { signal, graceMs: config.pipeline.shutdownGraceMs });
   clearInterval(sweepTimer);
+  disk.stop();
   await server.stop();
   await pipeline.stop(config.pipeline.shutdownGraceMs);
   workers.terminate();

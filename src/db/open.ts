@@ -4,6 +4,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
+import { logInfo, logWarn } from "../log.ts";
 import * as schema from "./schema.ts";
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
@@ -16,6 +17,7 @@ const MIGRATIONS_DIR = join(import.meta.dir, "..", "..", "drizzle");
 export function openDatabase(path: string): Db {
   mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path, { create: true, strict: true });
+  enableIncrementalVacuum(sqlite, path);
   sqlite.exec("PRAGMA journal_mode = WAL");
   // FULL: a 200 must survive a power cut, not only a process crash.
   sqlite.exec("PRAGMA synchronous = FULL");
@@ -29,4 +31,26 @@ export function openDatabase(path: string): Db {
   if (broken.length > 0) throw new Error(`database has ${broken.length} broken foreign key reference(s) after migration`);
   sqlite.exec("PRAGMA foreign_keys = ON");
   return db;
+}
+
+/**
+ * Lets the retention sweep give freed pages back (`PRAGMA incremental_vacuum`). On a fresh file the mode is
+ * set before the first table exists; an older file made without it is rebuilt once by VACUUM.
+ */
+function enableIncrementalVacuum(sqlite: Database, path: string): void {
+  const INCREMENTAL = 2;
+  const mode = () => (sqlite.query("PRAGMA auto_vacuum").get() as { auto_vacuum: number }).auto_vacuum;
+  if (mode() === INCREMENTAL) return;
+  sqlite.exec("PRAGMA auto_vacuum = INCREMENTAL");
+  const pages = (sqlite.query("PRAGMA page_count").get() as { page_count: number }).page_count;
+  if (pages === 0 || mode() === INCREMENTAL) return;
+  const started = performance.now();
+  try {
+    sqlite.exec("VACUUM");
+  } catch (error) {
+    // VACUUM needs room for a copy of the file: on a full disk the service starts anyway, without shrinking.
+    logWarn("GC", "could not rebuild the database for incremental vacuum; the next start tries again", { error: String(error).slice(0, 200) });
+    return;
+  }
+  logInfo("GC", "database rebuilt once to enable incremental vacuum", { db: path, pages, ms: Math.round(performance.now() - started) });
 }

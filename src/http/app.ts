@@ -1,9 +1,10 @@
 /** Builds the Hono app once from its route families (the tests start the same app through main.ts). */
 import { Hono } from "hono";
-import { secretsOf } from "../config.ts";
+import { MIB, secretsOf, UPLOAD_PATHS } from "../config.ts";
 import { redact } from "../notify/errors.ts";
 import { reportPathForLog } from "../report-path.ts";
 import type { HttpDeps } from "./deps.ts";
+import { ByteBudget, declaredOrCap, decodeBudget, diskFloor } from "./guards.ts";
 import { mapRoutes } from "./maps.ts";
 import { reportRoutes } from "./report.ts";
 import { uploadRoutes } from "./upload.ts";
@@ -14,6 +15,13 @@ export function createApp(deps: HttpDeps): Hono {
   const reportPath = deps.config.report.path;
   // The request path of a report is REPORT_PATH itself, which may be a secret.
   const pathForLog = (path: string) => (path.startsWith(reportPath) ? `${reportPathForLog(reportPath)}${path.slice(reportPath.length)}` : path);
+  const { budget, report } = deps.config;
+  const decoding = new ByteBudget(budget.decodeBytes);
+  const refuseWhenFull = diskFloor(deps.diskFull);
+  // An upload chunk is at most 1 MiB (larger ones get 413 before their body is read).
+  app.on("POST", [...UPLOAD_PATHS], refuseWhenFull, decodeBudget(decoding, budget.waitMs, "UPLOAD", declaredOrCap(MIB)));
+  // A report may decompress to its cap whatever it declares, so it holds the cap.
+  if (report.enabled) app.on("POST", report.path, refuseWhenFull, decodeBudget(decoding, budget.waitMs, "REPORT", () => report.maxDecodedBytes));
   app.get("/healthz", (c) => c.text("ok"));
   app.route("/", uploadRoutes(deps));
   app.route("/", reportRoutes(deps));

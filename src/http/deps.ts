@@ -11,4 +11,6 @@ export interface HttpDeps {
   /** DATA_DIR/archive, where /maps/<token>/<file> reads from. */
   archiveRoot: string;
   wakePipeline: () => void;
+  /** True while DATA_DIR is below MIN_FREE_DISK_MB (a cached reading, refreshed every few seconds). */
+  diskFull: () => boolean;
 }

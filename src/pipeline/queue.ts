@@ -4,7 +4,7 @@
  */
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/open.ts";
-import { deliveries, jobs, type JobStage } from "../db/schema.ts";
+import { deliveries, jobs, saves, type JobStage } from "../db/schema.ts";
 
 export type Job = typeof jobs.$inferSelect;
 export type ClaimedJob = Job & { leaseId: string };
@@ -137,6 +137,10 @@ export function retryFailed(db: Db, now: number, saveId?: number): { jobs: numbe
 /** Owner reprocess: run every stage of a save again; with `notify` its deliveries start over (a new push). */
 export function reprocess(db: Db, saveId: number, notify: boolean, now: number): boolean {
   return db.transaction((tx) => {
+    // The retention rule deletes done jobs: a known save gets its job back.
+    if (tx.select({ id: saves.id }).from(saves).where(eq(saves.id, saveId)).get()) {
+      tx.insert(jobs).values({ saveId, stage: "done", state: "done", runAt: now, createdAt: now, updatedAt: now }).onConflictDoNothing().run();
+    }
     const queued = tx
       .update(jobs)
       .set({ stage: "generate", state: "pending", runAt: now, attempts: 0, lastError: null, notify, rerun: false, leaseId: null, updatedAt: now })

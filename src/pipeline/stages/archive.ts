@@ -4,6 +4,7 @@ import { asc, eq } from "drizzle-orm";
 import { removeArchiveFolder, writeArchive } from "../../archive/write.ts";
 import { archives, saveOutputs, saves } from "../../db/schema.ts";
 import { logInfo, logWarn } from "../../log.ts";
+import { encryptedBytesOf } from "../encrypted-save.ts";
 import type { Stage } from "../stage.ts";
 
 export const archiveStage: Stage = async ({ db, archiveRoot }, job) => {
@@ -13,9 +14,10 @@ export const archiveStage: Stage = async ({ db, archiveRoot }, job) => {
   const existing = db.select().from(archives).where(eq(archives.saveId, save.id)).get();
   if (outputs.length === 0 && existing) return { kind: "advance", next: "notify", note: "already archived" };
   if (outputs.length === 0) return { kind: "fail", reason: "no generated outputs to archive (run reprocess)" };
-  if (save.encrypted === null) return { kind: "fail", reason: "the encrypted save was cleared by the retention rule" };
+  const encrypted = await encryptedBytesOf(db, archiveRoot, save);
+  if ("missing" in encrypted) return { kind: "fail", reason: encrypted.missing };
 
-  const files = [{ name: "save.bin", bytes: save.encrypted }, ...outputs.map((output) => ({ name: output.name, bytes: output.body }))];
+  const files = [{ name: "save.bin", bytes: encrypted.bytes }, ...outputs.map((output) => ({ name: output.name, bytes: output.body }))];
   const relPath = await writeArchive({ root: archiveRoot, playerId: save.playerId, saveId: save.id, receivedAt: save.receivedAt, files });
   const names = files.map((file) => file.name);
   // The save took a real player id after it was archived under `unknown`: the old folder goes once the new

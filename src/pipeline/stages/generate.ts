@@ -1,17 +1,19 @@
 /** generate: decrypt and draw in a worker; keep the outputs in SQLite until the archive holds them. */
 import { eq } from "drizzle-orm";
 import { saveOutputs, saves } from "../../db/schema.ts";
+import { encryptedBytesOf } from "../encrypted-save.ts";
 import type { Stage } from "../stage.ts";
 
-export const generateStage: Stage = async ({ db, config, workers }, job) => {
+export const generateStage: Stage = async ({ db, config, workers, archiveRoot }, job) => {
   const { keys } = config;
   const save = db.select().from(saves).where(eq(saves.id, job.saveId!)).get();
   if (!save) return { kind: "fail", reason: "save row is missing" };
   if (keys.length === 0) return { kind: "wait_for_key" };
-  if (save.encrypted === null) return { kind: "fail", reason: "the encrypted save was cleared by the retention rule" };
+  const encrypted = await encryptedBytesOf(db, archiveRoot, save);
+  if ("missing" in encrypted) return { kind: "fail", reason: encrypted.missing };
 
   const result = await workers.run("generate", {
-    encrypted: new Uint8Array(save.encrypted),
+    encrypted: new Uint8Array(encrypted.bytes),
     keys,
     playerId: save.playerId,
     capturedAt: save.receivedAt,

@@ -1,0 +1,34 @@
+/** Free space on DATA_DIR, read with statfs every few seconds (never per request), against the configured floor. */
+import { statfsSync } from "node:fs";
+import { MIB } from "./config.ts";
+import { logInfo, logWarn } from "./log.ts";
+
+export interface DiskWatch {
+  /** True while the last reading was below the floor. */
+  isFull: () => boolean;
+  stop: () => void;
+}
+
+export function watchDiskSpace(dir: string, minFreeBytes: number, intervalMs = 5000): DiskWatch {
+  let full = false;
+  const check = () => {
+    let free: number;
+    try {
+      const stats = statfsSync(dir);
+      free = stats.bavail * stats.bsize;
+    } catch (error) {
+      logWarn("SERVER", "cannot read free disk space; keeping the last reading", { error: String(error).slice(0, 200) });
+      return;
+    }
+    const below = free < minFreeBytes;
+    if (below === full) return;
+    full = below;
+    const fields = { freeMb: Math.floor(free / MIB), floorMb: Math.round(minFreeBytes / MIB) };
+    if (below) logWarn("SERVER", "free disk space below MIN_FREE_DISK_MB: new uploads and reports get 507", fields);
+    else logInfo("SERVER", "free disk space above MIN_FREE_DISK_MB again: accepting uploads and reports", fields);
+  };
+  check();
+  const timer = setInterval(check, intervalMs);
+  timer.unref();
+  return { isFull: () => full, stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,215 @@
+/**
+ * The retention rule removes exactly what expired, the database file shrinks afterwards, and a save whose
+ * encrypted copy was cleared is reprocessed from the archive's save.bin.
+ */
+import { Database } from "bun:sqlite";
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { openDatabase, type Db } from "../../src/db/open.ts";
+import { applyRetention } from "../../src/db/retention.ts";
+import { sha256Hex } from "../../src/db/saves.ts";
+import { jobOfSave, one } from "../helpers/db.ts";
+import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
+import { encryptedSave, testKeys, uploadSave } from "../helpers/saves.ts";
+
+const DAY = 24 * 60 * 60 * 1000;
+const now = Date.now();
+const OLD = now - 40 * DAY;
+const RECENT = now - DAY;
+const CUTOFF = now - 30 * DAY;
+
+const cleanups: (() => void | Promise<unknown>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups) await cleanup();
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "mysekai-retention-"));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function fixture() {
+  const dir = tempDir();
+  const db = openDatabase(join(dir, "ingest.sqlite"));
+  cleanups.push(() => db.$client.close());
+  const archiveRoot = join(dir, "archive");
+  const sql = db.$client;
+
+  const report = (receivedAt: number, processedAt: number | null, jobState: string | null, candidates: number) => {
+    const { id } = sql
+      .query("INSERT INTO reports (received_at, shape, entry_count, candidate_count, empty_bodies, meta, processed_at) VALUES (?, 'har', 1, ?, 0, '{}', ?) RETURNING id")
+      .get(receivedAt, candidates, processedAt) as { id: number };
+    for (let seq = 0; seq < candidates; seq++) {
+      sql.query("INSERT INTO report_candidates (report_id, seq, entry_index, part, body) VALUES (?, ?, 0, 'response', ?)").run(id, seq, randomBytes(50_000));
+    }
+    if (jobState) {
+      sql.query("INSERT INTO jobs (report_id, stage, state, run_at, created_at, updated_at) VALUES (?, 'evaluate', ?, ?, ?, ?)").run(id, jobState, receivedAt, receivedAt, processedAt ?? receivedAt);
+    }
+    return id;
+  };
+
+  type Archive = "intact" | "missing" | "damaged" | null;
+  const save = (receivedAt: number, jobState: string, archive: Archive, deliveryStates: string[] = []) => {
+    const encrypted = randomBytes(100_000);
+    const sha256 = sha256Hex(encrypted);
+    const { id } = sql
+      .query("INSERT INTO saves (sha256, player_id, source, encrypted, size, received_at) VALUES (?, '1234', 'upload', ?, ?, ?) RETURNING id")
+      .get(sha256, encrypted, encrypted.byteLength, receivedAt) as { id: number };
+    const stage = jobState === "done" ? "done" : "notify";
+    sql.query("INSERT INTO jobs (save_id, stage, state, run_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)").run(id, stage, jobState, receivedAt, receivedAt, receivedAt);
+    if (archive) {
+      const relPath = `by-id/1234/save_${id}`;
+      sql.query("INSERT INTO archives (save_id, player_id, rel_path, token, files, created_at) VALUES (?, '1234', ?, ?, '[\"save.bin\"]', ?)").run(id, relPath, `token${id}`, receivedAt);
+      mkdirSync(join(archiveRoot, relPath), { recursive: true });
+      if (archive !== "missing") writeFileSync(join(archiveRoot, relPath, "save.bin"), archive === "intact" ? encrypted : randomBytes(100_000));
+    }
+    deliveryStates.forEach((state, n) => {
+      sql.query("INSERT INTO deliveries (save_id, channel, target, state, next_attempt_at, created_at) VALUES (?, 'webhook', ?, ?, ?, ?)").run(id, `t${n}`, state, receivedAt, receivedAt);
+    });
+    return id;
+  };
+  return { db, dir, archiveRoot, report, save };
+}
+
+const count = (db: Db, sql: string, ...params: number[]) => (db.$client.query(sql).get(...params) as { n: number }).n;
+const hasBody = (db: Db, saveId: number) => count(db, "SELECT count(*) AS n FROM saves WHERE id = ? AND encrypted IS NOT NULL", saveId) === 1;
+const hasJob = (db: Db, saveId: number) => count(db, "SELECT count(*) AS n FROM jobs WHERE save_id = ?", saveId) === 1;
+const deliveryCount = (db: Db, saveId: number) => count(db, "SELECT count(*) AS n FROM deliveries WHERE save_id = ?", saveId);
+const pageCount = (db: Db) => (db.$client.query("PRAGMA page_count").get() as { page_count: number }).page_count;
+
+describe("the retention rule, in process", () => {
+  test("exactly the expired rows go, and the file shrinks", async () => {
+    const { db, report, save, archiveRoot } = fixture();
+    const reports = {
+      doneOld: report(OLD, OLD, "done", 3),
+      failedOld: report(OLD, OLD, "failed", 3),
+      doneRecent: report(RECENT, RECENT, "done", 2),
+      waitingForKeyOld: report(OLD, null, "waiting_for_key", 2),
+      retriedOld: report(OLD, OLD, "pending", 2),
+    };
+    const saves = {
+      archivedOld: save(OLD, "done", "intact", ["sent", "skipped", "failed"]),
+      archiveMissing: save(OLD, "done", "missing", ["sent"]),
+      archiveDamaged: save(OLD, "done", "damaged"),
+      failedOld: save(OLD, "failed", null, ["failed"]),
+      archivedRecent: save(RECENT, "done", "intact", ["sent"]),
+      notifyingOld: save(OLD, "pending_retry", "intact", ["sent", "pending"]),
+    };
+    const pagesBefore = pageCount(db);
+
+    const { counts, more } = await applyRetention(db, archiveRoot, CUTOFF);
+    expect(more).toBe(false);
+
+    const remainingReports = (db.$client.query("SELECT id FROM reports ORDER BY id").all() as { id: number }[]).map((row) => row.id);
+    expect(remainingReports).toEqual([reports.doneRecent, reports.waitingForKeyOld, reports.retriedOld]);
+    expect(count(db, "SELECT count(*) AS n FROM report_candidates")).toBe(6);
+    expect(count(db, "SELECT count(*) AS n FROM jobs WHERE report_id IS NOT NULL")).toBe(3);
+
+    expect(hasBody(db, saves.archivedOld)).toBe(false);
+    expect(hasJob(db, saves.archivedOld)).toBe(false);
+    expect(deliveryCount(db, saves.archivedOld)).toBe(0);
+    // Without an intact save.bin the database copy is the only one: it stays.
+    expect(hasBody(db, saves.archiveMissing)).toBe(true);
+    expect(hasBody(db, saves.archiveDamaged)).toBe(true);
+    expect(hasJob(db, saves.archiveMissing)).toBe(false); // done jobs go either way: reprocess re-creates one
+    expect(deliveryCount(db, saves.archiveMissing)).toBe(0);
+    // A failed save keeps its bytes and its job (cli retry --failed needs both).
+    expect(hasBody(db, saves.failedOld)).toBe(true);
+    expect(hasJob(db, saves.failedOld)).toBe(true);
+    expect(deliveryCount(db, saves.failedOld)).toBe(1);
+    expect(hasBody(db, saves.archivedRecent) && hasJob(db, saves.archivedRecent)).toBe(true);
+    expect(deliveryCount(db, saves.archivedRecent)).toBe(1);
+    // A save still being pushed keeps everything.
+    expect(hasBody(db, saves.notifyingOld) && hasJob(db, saves.notifyingOld)).toBe(true);
+    expect(deliveryCount(db, saves.notifyingOld)).toBe(2);
+    // Save rows stay: their sha256 dedupes a resend.
+    expect(count(db, "SELECT count(*) AS n FROM saves")).toBe(6);
+
+    expect(counts).toMatchObject({ candidates: 6, reports: 2, jobs: 3, deliveries: 4, clearedSaves: 1 });
+    expect(counts.vacuumedPages).toBeGreaterThan(0);
+    expect((db.$client.query("PRAGMA freelist_count").get() as { freelist_count: number }).freelist_count).toBe(0);
+    // 6 candidates of 50 KB and one 100 KB save body left: about 400 KB of 4 KiB pages.
+    expect(pagesBefore - pageCount(db)).toBeGreaterThan(90);
+
+    // Nothing left to do: a second run removes nothing.
+    const again = await applyRetention(db, archiveRoot, CUTOFF);
+    expect(again.counts).toEqual({ candidates: 0, reports: 0, jobs: 0, deliveries: 0, clearedSaves: 0, vacuumedPages: 0 });
+  });
+
+  test("work per run is bounded: a capped run reports more work, the next runs finish it", async () => {
+    const { db, report, archiveRoot } = fixture();
+    for (let n = 0; n < 3; n++) report(OLD, OLD, "done", 40);
+    const first = await applyRetention(db, archiveRoot, CUTOFF, 1);
+    expect(first.more).toBe(true);
+    expect(first.counts.candidates).toBe(32);
+    let rounds = 1;
+    while ((await applyRetention(db, archiveRoot, CUTOFF, 1)).more) rounds++;
+    expect(rounds).toBeGreaterThan(2);
+    expect(count(db, "SELECT count(*) AS n FROM reports")).toBe(0);
+    expect(count(db, "SELECT count(*) AS n FROM report_candidates")).toBe(0);
+  });
+});
+
+describe("incremental vacuum", () => {
+  test("a fresh file is created with it; an older file without it is rebuilt once", () => {
+    const dir = tempDir();
+    const autoVacuum = (db: Db) => (db.$client.query("PRAGMA auto_vacuum").get() as { auto_vacuum: number }).auto_vacuum;
+    const fresh = openDatabase(join(dir, "fresh.sqlite"));
+    expect(autoVacuum(fresh)).toBe(2);
+    fresh.$client.close();
+
+    const path = join(dir, "old.sqlite");
+    const old = new Database(path);
+    old.exec("CREATE TABLE kept (body BLOB)");
+    old.query("INSERT INTO kept VALUES (?)").run(randomBytes(10_000));
+    old.close();
+    const reopened = openDatabase(path);
+    expect(autoVacuum(reopened)).toBe(2);
+    expect(count(reopened, "SELECT count(*) AS n FROM kept")).toBe(1);
+    reopened.$client.close();
+  });
+});
+
+describe("the retention rule on the real server", () => {
+  test("after the sweep cleared a save's encrypted copy, cli reprocess rebuilds it from save.bin", async () => {
+    const { pair, env } = testKeys();
+    let server: RunningServer = await startServer({ env });
+    cleanups.push(async () => {
+      await server.stop("SIGKILL");
+      server.cleanup();
+    });
+    expect((await uploadSave(server.url, encryptedSave(pair), "retained-1")).status).toBe(200);
+    const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = 'retained-1'")!.save_id;
+    await eventually(() => jobOfSave(server, saveId)?.state === "done", 20_000, "save archived");
+    const archive = one<{ rel_path: string }>(server, "SELECT rel_path FROM archives WHERE save_id = ?", saveId)!;
+    await server.stop();
+
+    // Archived and done 40 days ago; the start-up sweep then applies the rule.
+    const writable = new Database(server.dbPath);
+    writable.query("UPDATE archives SET created_at = created_at - ?").run(40 * DAY);
+    writable.query("UPDATE jobs SET updated_at = updated_at - ?").run(40 * DAY);
+    writable.close();
+    server = await startServer({ env, dataDir: server.dataDir });
+    await server.waitForOutput(/\[GC\] retention applied .*clearedSaves=1/);
+    expect(one(server, "SELECT id FROM saves WHERE id = ? AND encrypted IS NULL", saveId)).toBeDefined();
+    expect(jobOfSave(server, saveId)).toBeUndefined();
+
+    const runCli = (...args: string[]) =>
+      Bun.spawnSync([process.execPath, "src/cli.ts", ...args], {
+        cwd: resolve(import.meta.dir, "..", ".."),
+        env: { PATH: process.env.PATH ?? "", DATA_DIR: server.dataDir, CONFIG_DIR: join(server.dataDir, "config"), ...env },
+      });
+    expect(runCli("gc").stdout.toString()).toContain("retention (30 days): removed 0 report(s), 0 candidate(s), 0 done job(s)");
+    const cli = runCli("reprocess", String(saveId));
+    expect(cli.stdout.toString()).toContain(`save ${saveId} queued`);
+    expect(cli.exitCode).toBe(0);
+    const job = await eventually(() => jobOfSave(server, saveId)?.state === "done" && jobOfSave(server, saveId), 20_000, "reprocessed");
+    expect(job.last_error).toBeNull();
+    expect(server.output()).toMatch(new RegExp(`stage finished job=\\d+ save=${saveId} .*stage=generate .*outcome="next=archive"`));
+    expect(one<{ rel_path: string }>(server, "SELECT rel_path FROM archives WHERE save_id = ?", saveId)!.rel_path).toBe(archive.rel_path);
+  });
+});
