@@ -122,6 +122,7 @@ interface Answered { label: string; request: number; status: number; text: strin
 const answered: Answered[] = [];
 const acked = new Map<string, { save: Uint8Array; player: string; labels: string[] }>();
 const gaveUp: string[] = [];
+let cutRequests = 0; // requests a kill cut off (or that met no server), sent again
 
 /** Sends one request until the server answers (a kill in between means: wait for the next instance, resend). */
 async function deliver(send: Send, index: number): Promise<Answered | null> {
@@ -139,6 +140,7 @@ async function deliver(send: Send, index: number): Promise<Answered | null> {
       answered.push(entry);
       return entry;
     } catch {
+      cutRequests++;
       await Bun.sleep(20); // killed mid-request, or between instances
     }
   }
@@ -230,6 +232,7 @@ test("SIGKILL at random moments under a stream of uploads and reports: every 200
   );
 
   const kills = instances.filter((i) => i.killedAt !== null).length;
+  const reclaimed = instances.filter((i) => /\[JOB\] reclaimed jobs of a previous run/.test(i.server.output())).length;
   const unexpected = answered.filter((a) => a.status !== 200);
   expect(unexpected).toEqual([]);
   expect(gaveUp).toEqual([]);
@@ -287,7 +290,8 @@ test("SIGKILL at random moments under a stream of uploads and reports: every 200
 
   const seconds = ((Date.now() - began) / 1000).toFixed(1);
   console.log(
-    `crash-safety seed=${SEED}: ${stream.length} sends (${requestCount} requests, ${answered.length} answered), ${kills} kills, ` +
+    `crash-safety seed=${SEED}: ${stream.length} sends (${requestCount} requests, ${cutRequests} cut by kills and resent), ` +
+      `${kills} kills (${reclaimed} restarts reclaimed running jobs), ` +
       `${acked.size} saves acknowledged, ${saves.length} archived, ${pushes.length} pushes (${windowExtras} in the at-least-once window), ${seconds} s`,
   );
 }, 90_000);
