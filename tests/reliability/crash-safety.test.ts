@@ -16,7 +16,7 @@ import { startRecordingServer, type RecordedRequest } from "../helpers/recording
 import { encryptedSave, saveUrl, testKeys } from "../helpers/saves.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
 
-const SEED = Number(process.env.CRASH_SEED ?? 90_2026);
+const SEED = Number(process.env.CRASH_SEED ?? 902026);
 const DISTINCT_SAVES = 60;
 const BOTH_WAYS = 15; // saves sent once as an upload and once as a report
 const RESENDS = 25; // the same bytes sent again the same way
@@ -105,8 +105,8 @@ async function killAndRestart(): Promise<void> {
   const dying = await current;
   let restarted!: (instance: Instance) => void;
   current = new Promise((resolve) => (restarted = resolve));
-  dying.killedAt = Date.now();
   await dying.server.stop("SIGKILL");
+  dying.killedAt = Date.now(); // once it is gone: pushes up to here are its own
   restarted(await launch(dying.server.dataDir));
 }
 
@@ -123,12 +123,16 @@ const answered: Answered[] = [];
 const acked = new Map<string, { save: Uint8Array; player: string; labels: string[] }>();
 const gaveUp: string[] = [];
 let cutRequests = 0; // requests a kill cut off (or that met no server), sent again
+let requestStarted: (() => void) | null = null; // set by a killer that aims at a request in flight
+const nextRequestStart = () => new Promise<void>((resolve) => (requestStarted = resolve));
 
 /** Sends one request until the server answers (a kill in between means: wait for the next instance, resend). */
 async function deliver(send: Send, index: number): Promise<Answered | null> {
   const request = send.requests[index]!;
   for (let attempt = 0; attempt < 10; attempt++) {
     const { server } = await current;
+    requestStarted?.();
+    requestStarted = null;
     try {
       const response = await fetch(`${server.url}${request.path}`, {
         method: "POST",
@@ -202,7 +206,7 @@ test("SIGKILL at random moments under a stream of uploads and reports: every 200
   const requestCount = stream.reduce((sum, send) => sum + send.requests.length, 0);
   expect(requestCount).toBeGreaterThanOrEqual(100);
 
-  current = launch().then((instance) => instance);
+  current = launch();
   await current;
 
   let next = 0;
@@ -215,10 +219,15 @@ test("SIGKILL at random moments under a stream of uploads and reports: every 200
   });
   let streaming = true;
   const streamDone = Promise.all(lanes).then(() => void (streaming = false));
-  // Kills while the stream runs, then a few more while the pipeline renders and pushes.
+  // Kills while the stream runs (half of them 0-8 ms after a request starts, to land mid-request,
+  // between the commit and the 200), then a few more while the pipeline renders and pushes.
   let afterStream = 3;
   while (streaming || afterStream-- > 0) {
     await Bun.sleep(killClock.int(250, 1200));
+    if (streaming && killClock.chance(0.5)) {
+      await Promise.race([nextRequestStart(), streamDone]);
+      await Bun.sleep(killClock.int(0, 8));
+    }
     await killAndRestart();
   }
   await streamDone;
