@@ -34,7 +34,7 @@ const hex = (bytes: Uint8Array) => new Bun.CryptoHasher("sha256").update(bytes).
 // ---- the stream: what is sent ----------------------------------------------------------------------
 
 interface Request { path: string; body: Uint8Array; headers: Record<string, string> }
-interface Send { label: string; save: Uint8Array; player: string; requests: Request[] }
+interface Send { label: string; save: Uint8Array; player: string; requests: Request[]; uploadId: string | null }
 
 function uploadSend(label: string, save: Uint8Array, player: string, uploadId: string, chunkCount: number): Send {
   const size = Math.ceil(save.length / chunkCount);
@@ -43,12 +43,12 @@ function uploadSend(label: string, save: Uint8Array, player: string, uploadId: s
     body: save.slice(index * size, (index + 1) * size),
     headers: { "X-Upload-Id": uploadId, "X-Chunk-Index": String(index), "X-Total-Chunks": String(chunkCount), "X-Original-Url": saveUrl(player) },
   }));
-  return { label, save, player, requests };
+  return { label, save, player, requests, uploadId };
 }
 
 function reportSend(label: string, save: Uint8Array, player: string): Send {
   const headers = { "content-type": "application/json", "content-encoding": "gzip" };
-  return { label, save, player, requests: [{ path: REPORT_PATH, body: gzipReport(save, saveUrl(player)), headers }] };
+  return { label, save, player, requests: [{ path: REPORT_PATH, body: gzipReport(save, saveUrl(player)), headers }], uploadId: null };
 }
 
 function buildStream(): Send[] {
@@ -121,6 +121,7 @@ afterAll(async () => {
 interface Answered { label: string; request: number; status: number; text: string }
 const answered: Answered[] = [];
 const acked = new Map<string, { save: Uint8Array; player: string; labels: string[] }>();
+const ackedSends: Send[] = [];
 const gaveUp: string[] = [];
 let cutRequests = 0; // requests a kill cut off (or that met no server), sent again
 let requestStarted: (() => void) | null = null; // set by a killer that aims at a request in flight
@@ -163,6 +164,7 @@ async function sendAll(send: Send): Promise<void> {
   const known = acked.get(key) ?? { save: send.save, player: send.player, labels: [] };
   known.labels.push(send.label);
   acked.set(key, known);
+  ackedSends.push(send);
 }
 
 // ---- the push count at the recording server ---------------------------------------------------------
@@ -258,6 +260,20 @@ test("SIGKILL at random moments under a stream of uploads and reports: every 200
     expect({ sha, labels, row: saveBySha.get(sha) ?? null }).toMatchObject({ row: { player_id: player, state: "done", last_error: null } });
   }
   expect(saves.map((row) => row.state).filter((state) => state !== "done")).toEqual([]);
+
+  // Per request: every acknowledged upload id has a completed task holding those bytes; every save has at
+  // least as many report rows as reports of it were acknowledged.
+  const missing: string[] = [];
+  for (const send of ackedSends.filter((s) => s.uploadId !== null)) {
+    const tasks = query<{ sha256: string }>(server, "SELECT s.sha256 FROM upload_tasks t JOIN saves s ON s.id = t.save_id WHERE t.upload_id = ?", send.uploadId!);
+    if (!tasks.some((task) => task.sha256 === hex(send.save))) missing.push(`${send.label}: upload ${send.uploadId} not completed with its bytes`);
+  }
+  for (const save of saves) {
+    const reportsAcked = ackedSends.filter((s) => s.uploadId === null && hex(s.save) === save.sha256).length;
+    const rows = query<{ n: number }>(server, "SELECT count(*) AS n FROM reports WHERE save_id = ?", save.id)[0]!.n;
+    if (rows < reportsAcked) missing.push(`save ${save.id}: ${reportsAcked} reports acknowledged, ${rows} stored`);
+  }
+  expect(missing).toEqual([]);
 
   const archives = query<{ save_id: number; rel_path: string }>(server, "SELECT save_id, rel_path FROM archives");
   expect(archives.length).toBe(saves.length);
