@@ -24,12 +24,12 @@ export const MSGPACK_LIMITS = {
 
 /** The parts of a save the maps draw. */
 export const SAVE_LIMITS = {
-  /** Harvest maps (sites) per save; the game has 4. */
-  sites: 16,
-  /** Drops per site; real: 60–120. */
-  dropsPerSite: 1_000,
+  /** Harvest maps (sites) per save; the game has 4. Each costs a PNG: 8 keeps a save at the caps near 2 s of drawing. */
+  sites: 8,
+  /** Drops per site; real: 60–120. Each is a marker on the site map and its overview panel. */
+  dropsPerSite: 500,
   /** Harvest points per site; real: 25–40. */
-  fixturesPerSite: 1_000,
+  fixturesPerSite: 500,
   /** Characters of a resource type or a status; real: under 40. */
   stringChars: 64,
   /** Owned music records; the game has a few hundred. */
