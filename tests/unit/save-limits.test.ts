@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { encode } from "@msgpack/msgpack";
+import { runEvaluate } from "../../src/pipeline/tasks.ts";
 import { MSGPACK_LIMITS, SAVE_LIMITS } from "../../src/save/limits.ts";
 import { encodeSample, encryptAesCbc, INVALID_REASONS, makeSampleSave, openSave, randomKeyPair, type OpenedSave } from "../../src/save/index.ts";
 
@@ -139,5 +140,19 @@ describe("wrong types never throw", () => {
       const body = encryptAesCbc(crypto.getRandomValues(new Uint8Array(64 + i)), other.key, other.iv);
       expect(openSave(body, KEYS).kind).toBe("invalid");
     }
+  });
+});
+
+describe("report candidates past the caps", () => {
+  const overCap = encryptAesCbc(saveWith(Array.from({ length: 400 }, (_, i) => site(i))), PAIR.key, PAIR.iv);
+  const normal = encryptAesCbc(encodeSample(makeSampleSave({ seed: 5 })), PAIR.key, PAIR.iv);
+  const garbage = new Uint8Array(64);
+
+  test("are still saves: stored, so that they fail with their reason instead of vanishing", () => {
+    expect(runEvaluate({ bodies: [garbage, overCap], keys: KEYS })).toEqual({ save: 1, partial: null, decryptedAny: true });
+  });
+
+  test("never shadow a real save in the same report", () => {
+    expect(runEvaluate({ bodies: [overCap, normal], keys: KEYS }).save).toBe(1);
   });
 });
