@@ -58,8 +58,8 @@ function listJobs(db: Db, args: string[]): void {
 function inspect(config: Config, path: string | undefined): number {
   if (!path) throw new UsageError("a save file is required");
   const opened = openSave(new Uint8Array(readFileSync(path)), config.keys);
-  if (opened.kind === "invalid") {
-    console.error(`not a save: ${opened.reason}`);
+  if (opened.kind === "invalid" || opened.kind === "too_large") {
+    console.error(`${opened.kind === "invalid" ? "not a save" : "refused"}: ${opened.reason}`);
     return 1;
   }
   const summary = buildSummary(opened.save, { playerId: "unknown", capturedAt: new Date(opened.save.now ?? Date.now()), locale: config.maps.locale });

@@ -3,7 +3,8 @@
  * first candidate position around its anchor that overlaps no placed label, no marker and stays
  * inside the bounds. Candidates start next to the marker and move outwards in rings; a label placed
  * away from its marker gets a leader line. When nothing is free, the least-overlapping candidate wins,
- * so a label is never dropped.
+ * so a label is never dropped. Markers sit in a grid of cells, so a candidate is checked against the markers
+ * near it only: the cost is labels × (labels + nearby markers), not labels × markers.
  */
 
 export interface Box {
@@ -57,7 +58,43 @@ function outside(box: Box, bounds: Box): number {
   return overflowX * box.h + overflowY * box.w;
 }
 
+const CELL = 64;
+/** Numeric cell keys (string keys cost an allocation per lookup); maps are a few thousand pixels wide at most. */
+const cellKey = (cx: number, cy: number) => cx * 65_536 + cy;
+
+/** Markers bucketed by the cell of their top-left corner; a query widens its box by the largest marker. */
+class MarkerGrid {
+  private readonly cells = new Map<number, Box[]>();
+  private maxW = 0;
+  private maxH = 0;
+
+  constructor(markers: readonly Box[]) {
+    for (const m of markers) {
+      const key = cellKey(Math.floor(m.x / CELL), Math.floor(m.y / CELL));
+      const cell = this.cells.get(key);
+      if (cell) cell.push(m);
+      else this.cells.set(key, [m]);
+      this.maxW = Math.max(this.maxW, m.w);
+      this.maxH = Math.max(this.maxH, m.h);
+    }
+  }
+
+  overlap(box: Box): number {
+    let total = 0;
+    const x1 = Math.floor((box.x + box.w) / CELL);
+    const y1 = Math.floor((box.y + box.h) / CELL);
+    for (let cx = Math.floor((box.x - this.maxW) / CELL); cx <= x1; cx++) {
+      for (let cy = Math.floor((box.y - this.maxH) / CELL); cy <= y1; cy++) {
+        const cell = this.cells.get(cellKey(cx, cy));
+        if (cell) for (const marker of cell) total += overlapArea(box, marker);
+      }
+    }
+    return total;
+  }
+}
+
 export function layoutLabels(requests: readonly LabelRequest[], markers: readonly Box[], bounds: Box): PlacedLabel[] {
+  const grid = new MarkerGrid(markers);
   const placed: Box[] = [];
   const result: PlacedLabel[] = [];
   for (const req of requests) {
@@ -68,7 +105,7 @@ export function layoutLabels(requests: readonly LabelRequest[], markers: readonl
         const box = candidateBox(req, dx, dy, extra);
         let cost = outside(box, bounds) * 4;
         for (const other of placed) cost += overlapArea(box, other) * 3;
-        for (const marker of markers) cost += overlapArea(box, marker);
+        cost += grid.overlap(box);
         // Farther rings cost a little so that ties prefer labels near their marker.
         const weighted = cost + ring * 0.01;
         if (!best || weighted < best.cost) best = { box, cost: weighted, ring };

@@ -1,6 +1,7 @@
 /** rare_resources.txt: the human text that goes into notifications. */
 import type { Locale } from "./catalog.ts";
 import { formatCaptureTime, UI_STRINGS } from "./i18n.ts";
+import { clipText, MAP_LIMITS } from "./limits.ts";
 import type { MapSummary } from "./summary.ts";
 
 export interface RareTextOptions {
@@ -11,7 +12,7 @@ export interface RareTextOptions {
 
 /**
  * Title line, then one line per rare resource: super, then rare, then new music records,
- * e.g. "钻石 ×3 — 心愿沙滩, 初始空地". Ends with a newline.
+ * e.g. "钻石 ×3 — 心愿沙滩, 初始空地"; past MAP_LIMITS.rareLines, one "+N" line. Ends with a newline.
  */
 export function formatRareText(summary: MapSummary, opts: RareTextOptions): string {
   const ui = UI_STRINGS[opts.locale];
@@ -24,13 +25,15 @@ export function formatRareText(summary: MapSummary, opts: RareTextOptions): stri
     lines.push(ui.noHarvestMaps);
     return `${lines.join("\n")}\n`;
   }
-  for (const find of summary.rareFinds) {
-    const mark = find.tier === "super" ? "★ " : "◆ ";
-    lines.push(`${mark}${find.name} ×${find.total} — ${where(find.sites)}`);
-  }
-  for (const record of summary.totals.filter((t) => t.musicRecord === "new")) {
-    lines.push(`● ${record.name} ${ui.newBadge} ×${record.total} — ${where(record.sites)}`);
-  }
-  if (lines.length === 1) lines.push(ui.noRare);
+  const rare = [
+    ...summary.rareFinds.map((find) => `${find.tier === "super" ? "★ " : "◆ "}${find.name} ×${find.total} — ${where(find.sites)}`),
+    ...summary.totals
+      .filter((t) => t.musicRecord === "new")
+      .map((record) => `● ${record.name} ${ui.newBadge} ×${record.total} — ${where(record.sites)}`),
+  ];
+  const max = MAP_LIMITS.rareLines;
+  if (rare.length === 0) lines.push(ui.noRare);
+  else if (rare.length <= max) lines.push(...rare.map(clipText));
+  else lines.push(...rare.slice(0, max - 1).map(clipText), `+${rare.length - (max - 1)}`);
   return `${lines.join("\n")}\n`;
 }

@@ -4,6 +4,7 @@ import type { SiteProjection } from "./geometry.ts";
 import { SITE_IMAGE_HEIGHT, SITE_IMAGE_WIDTH } from "./geometry.ts";
 import type { SiteView, Spot, SpotItem } from "./group.ts";
 import { layoutLabels, nearestPointOnBox, type Box, type LabelRequest } from "./label-layout.ts";
+import { clipText, MAP_LIMITS } from "./limits.ts";
 import { dropLabel, emphasisRank, type Emphasis } from "./resources.ts";
 import { dropMarker, fixtureMarker, iconMarker, labelStyle, markerRadius, RARE_COLOUR, SUPER_COLOUR, SUPER_GLOW } from "./svg-markers.ts";
 import { n, text, textWidth } from "./svg-util.ts";
@@ -20,7 +21,7 @@ export interface MapLayerOptions {
   scale: number;
   /** Size factor of markers and label text (kept larger than `scale` in small panels). */
   symbolScale: number;
-  /** "all": every drop gets a label; "highlights": only super, rare and new records. */
+  /** "all": drops get labels (site maps); "highlights": only super, rare and new records (overview panels). */
   labels: "all" | "highlights";
   assets: AssetImages | null;
 }
@@ -66,12 +67,27 @@ function ground(view: SiteView, proj: SiteProjection, opts: MapLayerOptions): st
   return out;
 }
 
-function blockSize(block: Block, locale: Locale, scale: number): { w: number; h: number; lines: string[] } {
+interface BlockText {
+  w: number;
+  h: number;
+  lines: string[];
+  /** Per line: drawn faded (an item already harvested). */
+  faded: boolean[];
+}
+
+function blockSize(block: Block, locale: Locale, scale: number): BlockText {
   const style = labelStyle(block.emphasis, scale);
-  const lines = block.items.map((i) => dropLabel(i.resource, i.quantity, locale));
+  const max = MAP_LIMITS.linesPerLabel;
+  const shown = block.items.length > max ? block.items.slice(0, max - 1) : block.items;
+  const lines = shown.map((i) => clipText(dropLabel(i.resource, i.quantity, locale)));
+  const faded = shown.map((i) => i.harvested);
+  if (shown.length < block.items.length) {
+    lines.push(`+${block.items.length - shown.length}`);
+    faded.push(false);
+  }
   const w = Math.max(...lines.map((l) => textWidth(l, style.fontSize, style.bold))) + PAD * 2;
   const h = lines.length * style.fontSize * 1.3 + PAD * 2 - style.fontSize * 0.3;
-  return { w, h, lines };
+  return { w, h, lines, faded };
 }
 
 function leaderLine(block: Block, box: Box): string {
@@ -81,14 +97,14 @@ function leaderLine(block: Block, box: Box): string {
   return `<path class="leader" d="M${n(block.at.x)} ${n(block.at.y)}L${n(end.x)} ${n(end.y)}" stroke="${colour}" stroke-width="${width}"/>`;
 }
 
-function drawBlock(block: Block, box: Box, lines: string[], scale: number): string {
+function drawBlock(block: Block, box: Box, { lines, faded }: BlockText, scale: number): string {
   const style = labelStyle(block.emphasis, scale);
   const out: string[] = [`<g class="label label-${block.emphasis}">`];
   out.push(
     `<rect x="${n(box.x)}" y="${n(box.y)}" width="${n(box.w)}" height="${n(box.h)}" rx="5" fill="${style.fill}" fill-opacity="${style.fillOpacity}" stroke="${style.stroke}" stroke-width="${style.strokeWidth}"/>`,
   );
   lines.forEach((line, i) => {
-    const harvested = block.items[i]?.harvested ?? false;
+    const harvested = faded[i] ?? false;
     const baseline = box.y + PAD + i * style.fontSize * 1.3 + style.fontSize * 0.86;
     out.push(text(box.x + PAD, baseline, line, { size: style.fontSize, fill: style.text, bold: style.bold, opacity: harvested ? 0.45 : undefined }));
   });
@@ -137,13 +153,15 @@ export function mapLayer(view: SiteView, proj: SiteProjection, opts: MapLayerOpt
     if (common.length && opts.labels === "all") blocks.push({ spot, at: p, emphasis: "common", items: common });
   }
   blocks.sort((a, b) => emphasisRank(a.emphasis) - emphasisRank(b.emphasis));
-  const sized = blocks.map((b) => ({ block: b, ...blockSize(b, opts.locale, opts.symbolScale) }));
+  // Placement is quadratic in the labels: only the most important ones get a label, every spot keeps its marker.
+  const labelCap = opts.labels === "all" ? MAP_LIMITS.labelsPerMap : MAP_LIMITS.labelsPerPanel;
+  const sized = blocks.slice(0, labelCap).map((b) => ({ block: b, text: blockSize(b, opts.locale, opts.symbolScale) }));
   const requests: LabelRequest[] = sized.map((b) => ({
     anchorX: b.block.at.x,
     anchorY: b.block.at.y,
     markerRadius: markerRadius(spotEmphasis(b.block.spot.items).emphasis, opts.symbolScale),
-    width: b.w,
-    height: b.h,
+    width: b.text.w,
+    height: b.text.h,
   }));
   const bounds = { x: 4, y: 4, w: proj.width * s - 8, h: proj.height * s - 8 };
   const placed = layoutLabels(requests, markerBoxes, bounds);
@@ -156,7 +174,7 @@ export function mapLayer(view: SiteView, proj: SiteProjection, opts: MapLayerOpt
   for (const d of spotsDrawn) out.push(spotMarker(d.spot, d.p, opts));
 
   for (let i = sized.length - 1; i >= 0; i--) {
-    out.push(drawBlock(sized[i]!.block, placed[i]!.box, sized[i]!.lines, opts.symbolScale));
+    out.push(drawBlock(sized[i]!.block, placed[i]!.box, sized[i]!.text, opts.symbolScale));
   }
   return out.join("\n");
 }

@@ -7,8 +7,8 @@ import { formatRareText } from "./rare-text.ts";
 import { buildSummary } from "./summary.ts";
 import { mapLayer } from "./svg-map-layer.ts";
 import { RARE_COLOUR, SUPER_COLOUR } from "./svg-markers.ts";
-import { sitePositions, siteViewsForMaps, truncateToWidth, type MapOptions } from "./svg-site.ts";
-import { n, svgDocument, text } from "./svg-util.ts";
+import { sitePositions, siteViewsForMaps, type MapOptions } from "./svg-site.ts";
+import { n, svgDocument, text, truncateToWidth } from "./svg-util.ts";
 
 const COLUMNS = 2;
 const PANEL_SCALE = 0.5;

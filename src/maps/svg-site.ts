@@ -8,7 +8,8 @@ import { dropLabel } from "./resources.ts";
 import { mapLayer, type AssetImages } from "./svg-map-layer.ts";
 import { dropMarker, RARE_COLOUR, SUPER_COLOUR } from "./svg-markers.ts";
 import { siteViews } from "./summary.ts";
-import { n, svgDocument, text, textWidth } from "./svg-util.ts";
+import { MAP_LIMITS } from "./limits.ts";
+import { n, svgDocument, text, textWidth, truncateToWidth } from "./svg-util.ts";
 
 export interface MapOptions {
   playerId: string;
@@ -27,13 +28,6 @@ const LEGEND_ROW = 34;
 
 export function siteViewsForMaps(save: MySekaiSave, opts: MapOptions): SiteView[] {
   return siteViews(save, opts.locale, opts.showHarvested);
-}
-
-export function truncateToWidth(label: string, width: number, size: number, bold: boolean): string {
-  if (textWidth(label, size, bold) <= width) return label;
-  let cut = [...label];
-  while (cut.length > 1 && textWidth(`${cut.join("")}…`, size, bold) > width) cut = cut.slice(0, -1);
-  return `${cut.join("")}…`;
 }
 
 /** "★ 钻石 ×3   ◆ 月光石 ×2" chips for the title bar and the overview. */
@@ -80,11 +74,11 @@ function legend(view: SiteView, top: number, width: number, opts: MapOptions): s
     return out;
   }
   const colW = (width - 2 * MARGIN) / LEGEND_COLUMNS;
-  view.totals.forEach((t, i) => {
-    const col = i % LEGEND_COLUMNS;
-    const row = Math.floor(i / LEGEND_COLUMNS);
-    const x = MARGIN + col * colW;
-    const y = top + 44 + row * LEGEND_ROW;
+  const overflow = view.totals.length > MAP_LIMITS.legendEntries;
+  const shown = overflow ? view.totals.slice(0, MAP_LIMITS.legendEntries - 1) : view.totals;
+  const slot = (i: number) => ({ x: MARGIN + (i % LEGEND_COLUMNS) * colW, y: top + 44 + Math.floor(i / LEGEND_COLUMNS) * LEGEND_ROW });
+  shown.forEach((t, i) => {
+    const { x, y } = slot(i);
     const e = t.resource.emphasis;
     const scale = e === "common" ? 1 : 0.55;
     out.push(dropMarker(x + 14, y + 14, e, t.resource.kind, false, scale));
@@ -93,11 +87,16 @@ function legend(view: SiteView, top: number, width: number, opts: MapOptions): s
     const label = truncateToWidth(dropLabel(t.resource, t.total, opts.locale), colW - 44, 18, bold);
     out.push(text(x + 34, y + 21, label, { size: 18, fill: colour, bold }));
   });
+  if (overflow) {
+    const { x, y } = slot(shown.length);
+    out.push(text(x + 34, y + 21, `+${view.totals.length - shown.length}`, { size: 18, fill: "#555555", bold: true }));
+  }
   return out;
 }
 
 export function legendHeight(view: SiteView): number {
-  const rows = Math.max(1, Math.ceil(view.totals.length / LEGEND_COLUMNS));
+  const entries = Math.min(view.totals.length, MAP_LIMITS.legendEntries);
+  const rows = Math.max(1, Math.ceil(entries / LEGEND_COLUMNS));
   return 44 + rows * LEGEND_ROW + 16;
 }
 

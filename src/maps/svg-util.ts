@@ -1,4 +1,5 @@
 /** Small deterministic helpers for building SVG text. */
+import { clipText } from "./limits.ts";
 
 export const FONT_FAMILY = "Noto Sans CJK SC";
 
@@ -44,6 +45,21 @@ export function textWidth(text: string, fontSize: number, bold = false): number 
     else em += 0.9;
   }
   return em * fontSize * (bold ? 1.05 : 1);
+}
+
+/** The label cut (with "…") to fit `width`; one pass over at most MAP_LIMITS.textChars characters. */
+export function truncateToWidth(label: string, width: number, size: number, bold: boolean): string {
+  const clipped = clipText(label);
+  if (textWidth(clipped, size, bold) <= width) return clipped;
+  const room = width - textWidth("…", size, bold);
+  let kept = "";
+  let used = 0;
+  for (const ch of clipped) {
+    used += textWidth(ch, size, bold);
+    if (used > room && kept !== "") break;
+    kept += ch;
+  }
+  return `${kept}…`;
 }
 
 export function text(

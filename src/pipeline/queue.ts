@@ -15,7 +15,11 @@ export class LeaseLostError extends Error {
   }
 }
 
-/** Claims the oldest due job (or one whose lease expired) in one UPDATE … RETURNING: a save runs through its stages before younger saves start. */
+/**
+ * Claims the oldest due job (or one whose lease expired) in one UPDATE … RETURNING: a save runs through its
+ * stages before younger saves start. Jobs being retried come after every fresh one: a failing job never
+ * holds back the saves queued behind it.
+ */
 export function claimJob(db: Db, now: number, leaseMs: number): ClaimedJob | null {
   const leaseId = crypto.randomUUID();
   const row = db.$client
@@ -24,7 +28,7 @@ export function claimJob(db: Db, now: number, leaseMs: number): ClaimedJob | nul
        WHERE id = (
          SELECT id FROM jobs
          WHERE (state IN ('pending', 'pending_retry') AND run_at <= ?3) OR (state = 'running' AND lease_expires_at < ?3)
-         ORDER BY id LIMIT 1)
+         ORDER BY state = 'pending_retry', id LIMIT 1)
        RETURNING id`,
     )
     .get(leaseId, now + leaseMs, now) as { id: number } | null;

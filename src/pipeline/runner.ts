@@ -10,6 +10,8 @@ import { archiveStage } from "./stages/archive.ts";
 import { evaluateStage } from "./stages/evaluate.ts";
 import { generateStage } from "./stages/generate.ts";
 import { notifyStage } from "./stages/notify.ts";
+import { afterTimeout } from "./timeout-policy.ts";
+import { TaskTimeoutError } from "./worker-pool.ts";
 
 const STAGES: Record<Exclude<JobStage, "done">, Stage> = {
   evaluate: evaluateStage,
@@ -95,7 +97,7 @@ async function runJob(deps: PipelineDeps, job: ClaimedJob): Promise<void> {
     }
   }, Math.max(500, config.pipeline.leaseMs / 3));
 
-  let result: StageResult | { kind: "error"; error: string };
+  let result: RunResult;
   if (job.attempts > config.pipeline.backoffMs.length + 1) {
     // Only a process that died inside this stage again and again gets here (a crash loop): stop trying.
     result = { kind: "fail", reason: `gave up after ${job.attempts - 1} attempts that never finished (the process died while running this stage)` };
@@ -103,7 +105,7 @@ async function runJob(deps: PipelineDeps, job: ClaimedJob): Promise<void> {
     try {
       result = await STAGES[stage](deps, job, { now: Date.now() });
     } catch (error) {
-      result = { kind: "error", error: redactError(error, deps) };
+      result = error instanceof TaskTimeoutError ? { kind: "timeout", timeout: error } : { kind: "error", error: redactError(error, deps) };
     }
   }
   clearInterval(heartbeat);
@@ -131,7 +133,9 @@ async function runJob(deps: PipelineDeps, job: ClaimedJob): Promise<void> {
   }
 }
 
-function record(tx: Tx, deps: PipelineDeps, job: ClaimedJob, result: StageResult | { kind: "error"; error: string }, now: number) {
+type RunResult = StageResult | { kind: "error"; error: string } | { kind: "timeout"; timeout: TaskTimeoutError };
+
+function record(tx: Tx, deps: PipelineDeps, job: ClaimedJob, result: RunResult, now: number) {
   if (result.kind === "advance" || result.kind === "fail") result.commit?.(tx);
   if (rerunIfFlagged(tx, job, now)) return { outcome: "next=generate", note: "the save took a real player id while the stage ran: drawing again" };
   switch (result.kind) {
@@ -149,5 +153,10 @@ function record(tx: Tx, deps: PipelineDeps, job: ClaimedJob, result: StageResult
       return { outcome: "waiting_for_key", note: "set AES_KEY and AES_IV, then restart" };
     case "error":
       return { outcome: retryOrFail(tx, job, result.error, deps.config.pipeline.backoffMs, now), note: result.error };
+    case "timeout": {
+      const next = afterTimeout(job.lastError, result.timeout, now);
+      transition(tx, job, next, now);
+      return { outcome: next.state === "failed" ? "failed" : "retry", note: next.lastError };
+    }
   }
 }

@@ -16,7 +16,9 @@ export interface GenerateRequest {
 
 export type GenerateResult =
   | { kind: "generated" | "partial"; keyLabel: string; files: { name: string; bytes: Uint8Array }[] }
-  | { kind: "invalid"; reason: string };
+  /** Not a save, or a save past the caps: either way it never will be, so the job fails at once. */
+  | { kind: "invalid"; reason: string }
+  | { kind: "too_large"; reason: string };
 
 export interface EvaluateRequest {
   bodies: Uint8Array[];
@@ -24,7 +26,7 @@ export interface EvaluateRequest {
 }
 
 export interface EvaluateResult {
-  /** Index of the first body that is a full save, or null. */
+  /** Index of the first body that is a full save (else the first over the save caps: still stored, then failed with its reason), or null. */
   save: number | null;
   /** Index of the first partial refresh (a save without harvest maps), or null. */
   partial: number | null;
@@ -36,7 +38,7 @@ const encoder = new TextEncoder();
 
 export async function runGenerate(request: GenerateRequest): Promise<GenerateResult> {
   const opened = openSave(request.encrypted, request.keys);
-  if (opened.kind === "invalid") return { kind: "invalid", reason: opened.reason };
+  if (opened.kind === "invalid" || opened.kind === "too_large") return opened;
   if (opened.kind === "partial") {
     const summary = {
       playerId: request.playerId,
@@ -60,15 +62,17 @@ export async function runGenerate(request: GenerateRequest): Promise<GenerateRes
 
 export function runEvaluate(request: EvaluateRequest): EvaluateResult {
   let partial: number | null = null;
+  let tooLarge: number | null = null;
   let decryptedAny = false;
   for (const [index, body] of request.bodies.entries()) {
     const opened = openSave(body, request.keys);
     if (opened.kind === "save") return { save: index, partial, decryptedAny: true };
     if (opened.kind === "partial") partial ??= index;
+    if (opened.kind === "too_large") tooLarge ??= index;
     // Only a body that decoded to MessagePack proves a key is right: a wrong key passes the padding check 1 time in 256.
     if (opened.kind !== "invalid" || opened.reason === INVALID_REASONS.notSave) decryptedAny = true;
   }
-  return { save: null, partial, decryptedAny };
+  return { save: tooLarge, partial, decryptedAny };
 }
 
 export interface Tasks {

@@ -1,9 +1,21 @@
 /**
  * A small pool of task workers, one task in flight per worker (the rest wait in the pool's queue). A task
- * that runs past the timeout (a hung render) or a worker that crashes fails that task (the pipeline retries
- * it) and the worker is replaced.
+ * that runs past the timeout (a hung render) fails with TaskTimeoutError, a worker that crashes fails its
+ * task; either way the worker is replaced. What happens to the job is the runner's call (timeout-policy.ts).
  */
 import type { TaskName, Tasks } from "./tasks.ts";
+
+const TASK_WORDS: Record<TaskName, string> = { generate: "rendering", evaluate: "evaluating the report" };
+
+export class TaskTimeoutError extends Error {
+  /** The message without the duration: what every timeout of this task starts with. */
+  readonly prefix: string;
+  constructor(task: TaskName, timeoutMs: number) {
+    const prefix = `${TASK_WORDS[task]} took longer than`;
+    super(`${prefix} ${timeoutMs / 1000} s`);
+    this.prefix = prefix;
+  }
+}
 
 interface QueuedTask {
   task: TaskName;
@@ -28,7 +40,7 @@ class TaskWorker {
   }
 
   dispatch(task: QueuedTask): void {
-    const timer = setTimeout(() => this.replace(new Error(`${task.task} task timed out after ${this.timeoutMs} ms`)), this.timeoutMs);
+    const timer = setTimeout(() => this.replace(new TaskTimeoutError(task.task, this.timeoutMs)), this.timeoutMs);
     this.current = { task, timer };
     this.worker.postMessage({ task: task.task, request: task.request });
   }

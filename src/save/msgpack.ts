@@ -5,8 +5,12 @@
  * - Map keys of any type are tolerated: numbers and strings pass through, bigint keys follow the
  *   rule above, binary keys are read as UTF-8, anything else (nil, booleans ...) becomes String(key).
  *   Maps decode to plain objects, so every key ends up a property name.
+ * - The bytes are scanned against MSGPACK_LIMITS first (depth, value count, lengths), so the decoder and the
+ *   recursion below only ever see a bounded tree; the decoder gets the same length limits as a second fence.
  */
 import { DecodeError, Decoder } from "@msgpack/msgpack";
+import { MSGPACK_LIMITS } from "./limits.ts";
+import { MsgpackScanError, scanMsgpack } from "./msgpack-scan.ts";
 
 export class MsgpackDecodeError extends Error {
   override readonly name = "MsgpackDecodeError";
@@ -29,9 +33,20 @@ function convertMapKey(key: unknown): string | number {
   return String(key);
 }
 
-const decoder = new Decoder({ useBigInt64: true, mapKeyConverter: convertMapKey });
+const decoder = new Decoder({
+  useBigInt64: true,
+  mapKeyConverter: convertMapKey,
+  maxStrLength: MSGPACK_LIMITS.strBytes,
+  maxBinLength: MSGPACK_LIMITS.binBytes,
+  maxExtLength: MSGPACK_LIMITS.binBytes,
+  maxArrayLength: MSGPACK_LIMITS.arrayLength,
+  maxMapLength: MSGPACK_LIMITS.mapLength,
+});
 
-/** Replaces every bigint in a freshly decoded tree, in place (the tree is ours, nobody else holds it). */
+/**
+ * Replaces every bigint in a freshly decoded tree, in place (the tree is ours, nobody else holds it).
+ * Recursion depth is the tree's depth, which the scan has bounded to MSGPACK_LIMITS.depth.
+ */
 function normaliseTree(value: unknown): unknown {
   if (typeof value === "bigint") return normaliseBigInt(value);
   if (Array.isArray(value)) {
@@ -45,8 +60,17 @@ function normaliseTree(value: unknown): unknown {
   return value;
 }
 
-/** Decodes exactly one MessagePack value (trailing bytes are an error). Throws MsgpackDecodeError. */
+/**
+ * Decodes exactly one MessagePack value (trailing bytes are an error). Throws MsgpackDecodeError, or
+ * SaveLimitError when the structure is past MSGPACK_LIMITS.
+ */
 export function decodeMsgpack(bytes: Uint8Array): unknown {
+  try {
+    scanMsgpack(bytes);
+  } catch (error) {
+    if (error instanceof MsgpackScanError) throw new MsgpackDecodeError(error.message);
+    throw error;
+  }
   try {
     return normaliseTree(decoder.decode(bytes));
   } catch (error) {

@@ -1,6 +1,7 @@
 /** Encrypted body → typed save, trying every configured key pair. Never throws on bad input. */
 import { AES_BLOCK_SIZE, AesDecryptError, decryptAesCbc } from "./aes.ts";
 import type { KeyPair } from "./keys.ts";
+import { SaveLimitError } from "./limits.ts";
 import type { MySekaiSave } from "./model.ts";
 import { MsgpackDecodeError, decodeMsgpack } from "./msgpack.ts";
 import { toMySekaiSave } from "./parse.ts";
@@ -8,7 +9,9 @@ import { toMySekaiSave } from "./parse.ts";
 export type OpenedSave =
   | { kind: "save"; save: MySekaiSave; keyLabel: string }
   | { kind: "partial"; save: MySekaiSave; keyLabel: string }
-  | { kind: "invalid"; reason: string };
+  | { kind: "invalid"; reason: string }
+  /** Decrypted, but past a cap in limits.ts: it will never fit, so it is refused whole. */
+  | { kind: "too_large"; reason: string };
 
 export const INVALID_REASONS = {
   noKey: "no AES key configured",
@@ -23,7 +26,7 @@ export const INVALID_REASONS = {
 const PROGRESS = { badPadding: 0, notMsgpack: 1, notSave: 2 } as const;
 type Failure = keyof typeof PROGRESS;
 
-function tryKey(encrypted: Uint8Array, pair: KeyPair): MySekaiSave | Failure {
+function tryKey(encrypted: Uint8Array, pair: KeyPair): MySekaiSave | SaveLimitError | Failure {
   let plain: Uint8Array;
   try {
     plain = decryptAesCbc(encrypted, pair.key, pair.iv);
@@ -31,14 +34,13 @@ function tryKey(encrypted: Uint8Array, pair: KeyPair): MySekaiSave | Failure {
     if (error instanceof AesDecryptError) return "badPadding";
     throw error;
   }
-  let decoded: unknown;
   try {
-    decoded = decodeMsgpack(plain);
+    return toMySekaiSave(decodeMsgpack(plain)) ?? "notSave";
   } catch (error) {
     if (error instanceof MsgpackDecodeError) return "notMsgpack";
+    if (error instanceof SaveLimitError) return error;
     throw error;
   }
-  return toMySekaiSave(decoded) ?? "notSave";
 }
 
 export function openSave(encrypted: Uint8Array, keys: readonly KeyPair[]): OpenedSave {
@@ -48,6 +50,7 @@ export function openSave(encrypted: Uint8Array, keys: readonly KeyPair[]): Opene
   let furthest: Failure = "badPadding";
   for (const pair of keys) {
     const outcome = tryKey(encrypted, pair);
+    if (outcome instanceof SaveLimitError) return { kind: "too_large", reason: outcome.message };
     if (typeof outcome !== "string") {
       return { kind: outcome.hasHarvestMaps ? "save" : "partial", save: outcome, keyLabel: pair.label };
     }

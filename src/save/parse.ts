@@ -13,11 +13,12 @@
  *   quantity optional (1, must be >= 1 when given), seq optional (0).
  *   harvested = status is anything but "before_drop".
  * - music record: mysekaiMusicRecordId; duplicates dropped, save order kept.
+ * - a site id seen twice: the later harvest map is skipped (one map per site).
  * `now` is `updatedResources.now`, else the top-level `now`, else null.
+ * Lists and strings past SAVE_LIMITS throw SaveLimitError: such a save is refused whole, never cut.
  */
 import type { HarvestFixture, MySekaiSave, ResourceDrop, SiteHarvest } from "./model.ts";
 import {
-  asArray,
   asRecord,
   readCoordinate,
   readInteger,
@@ -25,6 +26,7 @@ import {
   readString,
   type RecordValue,
 } from "./coerce.ts";
+import { cappedRows, SAVE_LIMITS, SaveLimitError } from "./limits.ts";
 import { readWeather } from "./weather.ts";
 
 export const FIXTURE_PRESENT_STATUS = "spawned";
@@ -36,7 +38,7 @@ function readFixture(value: unknown): HarvestFixture | null {
   const fixtureId = readInteger(row.mysekaiSiteHarvestFixtureId);
   const positionX = readCoordinate(row.positionX);
   const positionZ = readCoordinate(row.positionZ);
-  const status = readString(row.userMysekaiSiteHarvestFixtureStatus);
+  const status = readCappedString(row.userMysekaiSiteHarvestFixtureStatus, "a harvest point's status");
   const hp = readOptionalInteger(row.hp, 0);
   if (fixtureId === null || positionX === null || positionZ === null || status === null || hp === null) return null;
   return { fixtureId, positionX, positionZ, hp, harvested: status !== FIXTURE_PRESENT_STATUS };
@@ -45,11 +47,11 @@ function readFixture(value: unknown): HarvestFixture | null {
 function readDrop(value: unknown): ResourceDrop | null {
   const row = asRecord(value);
   if (row === null) return null;
-  const resourceType = readString(row.resourceType);
+  const resourceType = readCappedString(row.resourceType, "a drop's resourceType");
   const resourceId = readInteger(row.resourceId);
   const positionX = readCoordinate(row.positionX);
   const positionZ = readCoordinate(row.positionZ);
-  const status = readString(row.mysekaiSiteHarvestResourceDropStatus);
+  const status = readCappedString(row.mysekaiSiteHarvestResourceDropStatus, "a drop's status");
   const quantity = readOptionalInteger(row.quantity, 1);
   const seq = readOptionalInteger(row.seq, 0);
   if (resourceType === null || resourceId === null || status === null) return null;
@@ -66,9 +68,17 @@ function readDrop(value: unknown): ResourceDrop | null {
   };
 }
 
-function readList<T>(value: unknown, readOne: (item: unknown) => T | null): T[] {
+function readCappedString(value: unknown, what: string): string | null {
+  const text = readString(value);
+  if (text !== null && text.length > SAVE_LIMITS.stringChars) {
+    throw new SaveLimitError(`${what} is ${text.length} characters (limit ${SAVE_LIMITS.stringChars})`);
+  }
+  return text;
+}
+
+function readList<T>(rows: unknown[], readOne: (item: unknown) => T | null): T[] {
   const out: T[] = [];
-  for (const item of asArray(value) ?? []) {
+  for (const item of rows) {
     const parsed = readOne(item);
     if (parsed !== null) out.push(parsed);
   }
@@ -80,16 +90,19 @@ function readSite(value: unknown): SiteHarvest | null {
   if (row === null) return null;
   const siteId = readInteger(row.mysekaiSiteId);
   if (siteId === null) return null;
-  return {
-    siteId,
-    fixtures: readList(row.userMysekaiSiteHarvestFixtures, readFixture),
-    drops: readList(row.userMysekaiSiteHarvestResourceDrops, readDrop),
-  };
+  const fixtures = cappedRows(row.userMysekaiSiteHarvestFixtures, SAVE_LIMITS.fixturesPerSite, `harvest points on site ${siteId}`);
+  const drops = cappedRows(row.userMysekaiSiteHarvestResourceDrops, SAVE_LIMITS.dropsPerSite, `drops on site ${siteId}`);
+  return { siteId, fixtures: readList(fixtures, readFixture), drops: readList(drops, readDrop) };
+}
+
+function readSites(rows: unknown[]): SiteHarvest[] {
+  const seen = new Set<number>();
+  return readList(rows, readSite).filter((site) => !seen.has(site.siteId) && seen.add(site.siteId));
 }
 
 function readMusicRecordIds(value: unknown): number[] {
   const ids = new Set<number>();
-  for (const item of asArray(value) ?? []) {
+  for (const item of cappedRows(value, SAVE_LIMITS.musicRecords, "owned music records")) {
     const id = readInteger(asRecord(item)?.mysekaiMusicRecordId);
     if (id !== null) ids.add(id);
   }
@@ -100,16 +113,16 @@ function readNow(top: RecordValue, updated: RecordValue): number | null {
   return readInteger(updated.now) ?? readInteger(top.now);
 }
 
-/** The typed save, or null when `decoded` is not a MySekai save. Never throws. */
+/** The typed save, or null when `decoded` is not a MySekai save. Throws only SaveLimitError. */
 export function toMySekaiSave(decoded: unknown): MySekaiSave | null {
   const top = asRecord(decoded);
   const updated = asRecord(top?.updatedResources);
   if (top === null || updated === null) return null;
-  const harvestMaps = asArray(updated.userMysekaiHarvestMaps);
-  if (harvestMaps === null) return null;
+  if (!Array.isArray(updated.userMysekaiHarvestMaps)) return null;
+  const harvestMaps = cappedRows(updated.userMysekaiHarvestMaps, SAVE_LIMITS.sites, "harvest maps (sites)");
   return {
     now: readNow(top, updated),
-    sites: readList(harvestMaps, readSite),
+    sites: readSites(harvestMaps),
     hasHarvestMaps: harvestMaps.length > 0,
     ownedMusicRecordIds: readMusicRecordIds(updated.userMysekaiMusicRecords ?? top.userMysekaiMusicRecords),
     weather: readWeather(top.mysekaiPhenomenaSchedules ?? updated.mysekaiPhenomenaSchedules),

@@ -8,7 +8,8 @@
  * (`scheduleStartAt`/`scheduleEndAt` or `startAt`/`endAt`) are accepted as they are.
  */
 import type { WeatherSchedule } from "./model.ts";
-import { asArray, asRecord, readInteger, type RecordValue } from "./coerce.ts";
+import { asRecord, readInteger, type RecordValue } from "./coerce.ts";
+import { cappedRows, SAVE_LIMITS } from "./limits.ts";
 
 export const REFRESH_PERIOD_MS = 12 * 60 * 60 * 1000;
 
@@ -25,9 +26,9 @@ function readBounds(row: RecordValue): { startAt: number; endAt: number } | null
   return null;
 }
 
-/** Reads the schedule rows; malformed rows are skipped. Result is sorted by start time. */
+/** Reads the schedule rows; malformed rows are skipped. Result is sorted by start time. SaveLimitError past the row cap. */
 export function readWeather(rows: unknown): WeatherSchedule[] {
-  const list = asArray(rows) ?? [];
+  const list = cappedRows(rows, SAVE_LIMITS.weatherRows, "weather rows");
   const schedules: WeatherSchedule[] = [];
   for (const item of list) {
     const row = asRecord(item);

@@ -97,3 +97,26 @@ export function realisticSave(seed = 7): MySekaiSave {
   }
   return save(sites, [1, 2, 3]);
 }
+
+/**
+ * The worst save the caps allow (SAVE_LIMITS): every site full, every drop on its own spot and a resource of
+ * its own (super-rare, new music records and unknown types at the longest allowed name), every harvest point used.
+ */
+export function saveAtCaps(limits: { sites: number; dropsPerSite: number; fixturesPerSite: number; stringChars: number }): MySekaiSave {
+  const longType = `x${"w".repeat(limits.stringChars - 1)}`;
+  const sites: SiteHarvest[] = [];
+  for (let s = 0; s < limits.sites; s++) {
+    const siteId = s < 4 ? 5 + s : 100 + s;
+    const side = Math.ceil(Math.sqrt(limits.dropsPerSite));
+    const drops: ResourceDrop[] = [];
+    for (let i = 0; i < limits.dropsPerSite; i++) {
+      const x = (i % side) - side / 2;
+      const z = Math.floor(i / side) - side / 2;
+      const kind = i % 3;
+      drops.push(kind === 0 ? material(5, x, z, 9_999) : kind === 1 ? drop("mysekai_music_record", 10_000 + s * 10_000 + i, x, z) : drop(longType, 1_000_000 + i, x, z));
+    }
+    const fixtures = Array.from({ length: limits.fixturesPerSite }, (_, i) => fixture(1001, (i % side) - side / 2 + 0.5, Math.floor(i / side) - side / 2));
+    sites.push(site(siteId, drops, fixtures));
+  }
+  return save(sites);
+}

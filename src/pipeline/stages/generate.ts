@@ -22,7 +22,7 @@ export const generateStage: Stage = async ({ db, config, workers, archiveRoot },
     assetsDir: config.maps.assetsDir,
     timeZone: config.maps.timeZone,
   });
-  if (result.kind === "invalid") return { kind: "fail", reason: result.reason };
+  if (result.kind === "invalid" || result.kind === "too_large") return { kind: "fail", reason: result.reason };
 
   const files = result.files;
   return {

@@ -1,0 +1,28 @@
+/**
+ * Caps on what one map draws, so that drawing stays bounded whatever the save holds. Real sites have
+ * 30–45 label blocks of 1–6 lines, 10–25 resources in the legend and a handful of rare lines; text is a
+ * catalogue name or `<type> #<id>`.
+ */
+export const MAP_LIMITS = {
+  /** Label blocks per site map, most important first; the other spots keep their markers, unlabelled. */
+  labelsPerMap: 100,
+  /** The same for each small panel of the overview (rare drops only; real sites have a handful). */
+  labelsPerPanel: 24,
+  /** Lines of one label block; the rest are counted on a last "+N" line. */
+  linesPerLabel: 8,
+  /** Legend entries per site map; the last slot says how many more there are. */
+  legendEntries: 45,
+  /** Rare lines in rare_resources.txt and under the overview; then one "+N" line. */
+  rareLines: 30,
+  /** Characters of any one text before it is measured or drawn (longer: cut with "…"). */
+  textChars: 100,
+} as const;
+
+/** The text cut to MAP_LIMITS.textChars code points, with "…" when cut. */
+export function clipText(text: string): string {
+  const max = MAP_LIMITS.textChars;
+  if (text.length <= max) return text;
+  // A code point is at most two UTF-16 units: this prefix holds more than `max` points unless it is the whole text.
+  const points = Array.from(text.slice(0, 2 * max + 2));
+  return points.length <= max ? text : `${points.slice(0, max).join("")}…`;
+}

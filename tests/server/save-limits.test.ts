@@ -1,0 +1,70 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { jobOfSave, one } from "../helpers/db.ts";
+import { drop, save, saveAtCaps, site } from "../helpers/maps-fixtures.ts";
+import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
+import { encryptedSave, encryptRaw, rawSave, testKeys, uploadSave } from "../helpers/saves.ts";
+import { SAVE_LIMITS } from "../../src/save/limits.ts";
+
+const started: RunningServer[] = [];
+afterAll(async () => {
+  for (const server of started) {
+    await server.stop("SIGKILL");
+    server.cleanup();
+  }
+});
+
+async function start(env: Record<string, string>) {
+  const server = await startServer({ env: { JOB_BACKOFF_MS: "100,100", ...env } });
+  started.push(server);
+  return server;
+}
+
+const saveIdOf = (server: RunningServer, uploadId: string) =>
+  one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ? ORDER BY id DESC", uploadId)!.save_id;
+
+const finished = (server: RunningServer, saveId: number, state: string, timeoutMs = 20_000) =>
+  eventually(() => jobOfSave(server, saveId)?.state === state && jobOfSave(server, saveId), timeoutMs, `job of save ${saveId} ${state}`);
+
+/** 10,000 drops on one site, as compact as a drop can be (a one-letter status) so that it fits one 1 MiB upload. */
+const tenThousandDrops = () => save([site(5, Array.from({ length: 10_000 }, (_, i) => ({ ...drop("a", 1, i % 100, Math.floor(i / 100)), status: "x" })))]);
+
+describe("a save past the caps", () => {
+  test("fails at once with its reason (one attempt, nothing drawn) and a normal save right after is archived promptly", async () => {
+    const { pair, env } = testKeys();
+    const server = await start(env);
+    expect((await uploadSave(server.url, encryptRaw(pair, rawSave(tenThousandDrops())), "over-cap")).status).toBe(200);
+    expect((await uploadSave(server.url, encryptedSave(pair), "normal")).status).toBe(200);
+    const uploaded = Date.now();
+
+    const failed = await finished(server, saveIdOf(server, "over-cap"), "failed");
+    expect(failed.attempts).toBe(1);
+    expect(failed.stage).toBe("generate");
+    expect(failed.last_error).toBe("over the save limits: 10000 drops on site 5 (limit 500)");
+    expect(one<{ n: number }>(server, "SELECT count(*) AS n FROM save_outputs WHERE save_id = ?", saveIdOf(server, "over-cap"))!.n).toBe(0);
+
+    await finished(server, saveIdOf(server, "normal"), "done");
+    expect(Date.now() - uploaded).toBeLessThan(10_000);
+    expect(server.output()).toMatch(/\[JOB\] WARN stage finished .*stage=generate attempt=1 .*outcome=failed note="?over the save limits: 10000 drops on site 5/);
+  });
+
+  test("a render past TASK_TIMEOUT_MS gets one more try behind the queue, then fails with the reason", async () => {
+    const { pair, env } = testKeys();
+    // A save exactly at the caps is legal but takes seconds to draw here: past a 1 s task timeout, honestly.
+    const server = await start({ ...env, TASK_TIMEOUT_MS: "1000" });
+    expect((await uploadSave(server.url, encryptRaw(pair, rawSave(saveAtCaps(SAVE_LIMITS))), "slow")).status).toBe(200);
+    // A one-site save draws in a fraction of that, even on a busy machine.
+    expect((await uploadSave(server.url, encryptedSave(pair, { sites: [5] }), "after-slow")).status).toBe(200);
+
+    const slow = await finished(server, saveIdOf(server, "slow"), "failed", 30_000);
+    expect(slow.last_error).toBe("rendering took longer than 1 s twice");
+    expect(slow.attempts).toBe(2);
+    await finished(server, saveIdOf(server, "after-slow"), "done");
+    const log = server.output();
+    const firstTimeout = log.search(/save=1 .*stage=generate attempt=1 .*outcome=retry/);
+    const normalDrawn = log.search(/save=2 .*stage=generate attempt=1 .*outcome="?next=archive/);
+    const secondTimeout = log.search(/save=1 .*stage=generate attempt=2 .*outcome=failed/);
+    expect(firstTimeout).toBeGreaterThan(-1);
+    expect(normalDrawn).toBeGreaterThan(firstTimeout);
+    expect(secondTimeout).toBeGreaterThan(normalDrawn);
+  }, 60_000);
+});
