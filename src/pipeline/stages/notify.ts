@@ -48,7 +48,7 @@ export const notifyStage: Stage = async (deps, job, { now, leaseHeld }) => {
 
 function createDeliveries(deps: PipelineDeps, saveId: number, playerId: string, now: number): void {
   const targets = routeFor(deps.routing, playerId, deps.config.notify.defaultRoute);
-  const configured = configuredChannels(deps.notify);
+  const configured = configuredChannels(deps.config.notify, deps.routing.barkKeys);
   deps.db.transaction((tx) => {
     for (const target of targets) {
       const problem = target.problem ?? (configured.has(target.channel) ? undefined : `channel ${target.channel} is not configured`);
@@ -89,7 +89,7 @@ async function attempt(deps: PipelineDeps, delivery: Delivery, message: PushMess
       void db.update(deliveries).set({ partsSent: sql`max(${deliveries.partsSent}, ${count})` }).where(eq(deliveries.id, delivery.id)).run(),
   };
   try {
-    await sendTo({ channel: delivery.channel as Channel, target: delivery.target }, message, deps.notify, progress);
+    await sendTo({ channel: delivery.channel as Channel, target: delivery.target }, message, deps.config.notify, deps.routing.barkKeys, progress);
     db.update(deliveries).set({ state: "sent", sentAt: Date.now(), lastError: null }).where(eq(deliveries.id, delivery.id)).run();
     logInfo("NOTIFY", "sent", { ...fields, ms: Math.round(performance.now() - started), outcome: "sent" });
   } catch (error) {
@@ -129,6 +129,6 @@ function mapOrder(a: string, b: string): number {
 
 function imageUrl(deps: PipelineDeps, archive: typeof archives.$inferSelect, name: string): string | null {
   if (deps.config.publicBaseUrl) return `${deps.config.publicBaseUrl}/maps/${archive.token}/${name}`;
-  const base = deps.config.notify.bark.imageBase;
+  const base = deps.config.notify.imageBase;
   return base ? `${base}/archive/${archive.relPath}/${name}` : null;
 }
