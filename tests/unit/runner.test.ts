@@ -119,6 +119,21 @@ describe("stage results", () => {
     expect(jobRow(h.db, id)).toMatchObject({ stage: "generate", state: "failed", attempts: BACKOFF_MS.length + 1 });
   });
 
+  test("an afterCommit that throws is logged and does not undo the committed transition", async () => {
+    const id = insertJob(h.db, { runAt: t0 });
+    const generate = countingStage(() => ({
+      kind: "advance",
+      next: "archive",
+      afterCommit: () => {
+        throw new Error(`cleanup failed for ${SECRET}`);
+      },
+    }));
+    expect(await runUntilEmpty(h, fakeStages({ generate }), { now: t0 })).toBe(1);
+    expect(jobRow(h.db, id)).toMatchObject({ stage: "archive", state: "pending", attempts: 0 });
+    expect(h.logs.some((line) => line.includes("after-commit step failed") && line.includes("***"))).toBe(true);
+    expect(h.logs.join("\n")).not.toContain(SECRET);
+  });
+
   test("wait_for_key parks the job until the service starts with keys", async () => {
     const id = insertJob(h.db, { runAt: t0 });
     const generate = countingStage((run) => (run === 1 ? { kind: "wait_for_key" } : { kind: "advance", next: "done" }));
