@@ -1,6 +1,6 @@
 /**
  * Render bench: all maps (4 site PNGs + overview + summary + rare text) of a realistic 4-site save,
- * ~80 drops per site, rendered N times in a row.
+ * 60–120 drops per site (the sample generator, seed 1), rendered N times in a row.
  *
  *   bun run bench/render.ts [--sets 100] [--samples docs]
  *
