@@ -5,16 +5,18 @@
  * `bun bench/pipeline.ts [--paced=10] [--interval=1500] [--burst=40] [--concurrency=2]`
  */
 import { Database } from "bun:sqlite";
-import { eventually, startServer } from "../tests/helpers/server.ts";
-import { encryptedSave, testKeys, uploadSave } from "../tests/helpers/saves.ts";
+import { eventually } from "../scripts/lib/eventually.ts";
+import { startService } from "../scripts/lib/service-process.ts";
+import { uploadSave } from "../scripts/lib/upload-client.ts";
+import { makeFreshEncryptedSample, randomKeys } from "../src/samples/index.ts";
 import { intArg, latencySummary, peakRssMb } from "./lib.ts";
 
 const paced = intArg("paced", 10);
 const interval = intArg("interval", 1500);
 const burst = intArg("burst", 40);
 const concurrency = intArg("concurrency", 2);
-const { pair, env } = testKeys();
-const server = await startServer({ env: { ...env, PIPELINE_CONCURRENCY: String(concurrency), NOTIFY_DEFAULT: "none" } });
+const { pair, env } = randomKeys();
+const server = await startService({ env: { ...env, PIPELINE_CONCURRENCY: String(concurrency), NOTIFY_DEFAULT: "none" } });
 const db = server.openDb();
 
 const doneCount = () => (db.query("SELECT count(*) AS n FROM jobs WHERE state = 'done'").get() as { n: number }).n;
@@ -23,7 +25,7 @@ const latencies = (database: Database, fromId: number) =>
 
 async function post(count: number, label: string, gapMs: number) {
   for (let i = 0; i < count; i++) {
-    const response = await uploadSave(server.url, encryptedSave(pair), `${label}-${i}`);
+    const response = await uploadSave(server.url, makeFreshEncryptedSample(pair), `${label}-${i}`);
     if (response.status !== 200) throw new Error(`upload ${label}-${i}: ${response.status}`);
     if (gapMs > 0) await Bun.sleep(gapMs);
   }
@@ -40,7 +42,7 @@ const seconds = (performance.now() - started) / 1000;
 const burstLatency = latencies(db, paced);
 db.close();
 
-console.log(`saves: ~${(encryptedSave(pair).byteLength / 1024).toFixed(0)} KB, 4 sites each; PIPELINE_CONCURRENCY=${concurrency}`);
+console.log(`saves: ~${(makeFreshEncryptedSample(pair).byteLength / 1024).toFixed(0)} KB, 4 sites each; PIPELINE_CONCURRENCY=${concurrency}`);
 console.log(`idle pipeline, received → archived (${paced} saves): ${latencySummary(pacedLatency)}`);
 console.log(`burst of ${burst}: ${(burst / seconds).toFixed(2)} saves/s; received → archived ${latencySummary(burstLatency)}`);
 console.log(`server peak RSS: ${peakRssMb(server.pid)} MB`);

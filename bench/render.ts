@@ -1,6 +1,6 @@
 /**
  * Render bench: all maps (4 site PNGs + overview + summary + rare text) of a realistic 4-site save,
- * ~80 drops per site, rendered N times in a row.
+ * 60–120 drops per site (the sample generator, seed 1), rendered N times in a row.
  *
  *   bun run bench/render.ts [--sets 100] [--samples docs]
  *
@@ -11,7 +11,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generateOutputs, type Locale } from "../src/maps/index.ts";
-import { realisticSave } from "../tests/helpers/maps-fixtures.ts";
+import { makeSampleMySekaiSave } from "../src/samples/index.ts";
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -29,7 +29,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 const sets = Number(arg("sets") ?? 100);
 const samplesDir = arg("samples");
-const save = realisticSave(7);
+const save = makeSampleMySekaiSave({ seed: 1 });
 const ctx = (locale: Locale) => ({
   playerId: "7412589630147258963",
   capturedAt: new Date("2025-03-01T00:30:00Z"),

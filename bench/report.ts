@@ -4,15 +4,16 @@
  * `bun bench/report.ts [--count=1000] [--concurrency=8] [--distinct=50]`.
  * The first `distinct` requests carry new saves (each rendered once); later ones cycle and are duplicates.
  */
-import { encryptedSave, saveUrl, testKeys } from "../tests/helpers/saves.ts";
-import { startServer } from "../tests/helpers/server.ts";
+import { startService } from "../scripts/lib/service-process.ts";
+import { saveUrl } from "../scripts/lib/upload-client.ts";
+import { makeFreshEncryptedSample, randomKeys } from "../src/samples/index.ts";
 import { intArg, latencySummary, peakRssMb, percentile, runConcurrent } from "./lib.ts";
 
 const count = intArg("count", 1000);
 const concurrency = intArg("concurrency", 8);
 const distinct = intArg("distinct", 50);
 
-const { pair, env } = testKeys();
+const { pair, env } = randomKeys();
 const encoder = new TextEncoder();
 
 function harOf(body: Uint8Array, url: string): Uint8Array {
@@ -24,12 +25,12 @@ function harOf(body: Uint8Array, url: string): Uint8Array {
   return Bun.gzipSync(encoder.encode(JSON.stringify({ log: { entries } })));
 }
 
-const saves = Array.from({ length: distinct }, () => encryptedSave(pair));
+const saves = Array.from({ length: distinct }, () => makeFreshEncryptedSample(pair));
 const prepared = saves.map((save) => harOf(save, saveUrl()));
 const warmBody = Bun.gzipSync(encoder.encode(JSON.stringify({ log: { entries: [] } })));
 const avgBytes = prepared.reduce((sum, body) => sum + body.length, 0) / prepared.length;
 
-const server = await startServer({ env: { ...env, JOB_BACKOFF_MS: "100,100" } });
+const server = await startService({ env: { ...env, JOB_BACKOFF_MS: "100,100" } });
 const post = (body: Uint8Array) =>
   fetch(`${server.url}/capture/report`, { method: "POST", body: body as Uint8Array<ArrayBuffer>, headers: { "content-type": "application/json", "content-encoding": "gzip" } });
 

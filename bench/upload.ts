@@ -5,12 +5,12 @@
  * commit, answer.
  */
 import { randomBytes } from "node:crypto";
-import { startServer } from "../tests/helpers/server.ts";
+import { startService } from "../scripts/lib/service-process.ts";
 import { intArg, latencySummary, peakRssMb, runConcurrent } from "./lib.ts";
 
 const count = intArg("count", 2000);
 const concurrency = intArg("concurrency", 8);
-const server = await startServer();
+const server = await startService();
 const base = randomBytes(200 * 1024);
 
 const warm = await runConcurrent(50, concurrency, async (i) => void (await post(`warm-${i}`, i)));

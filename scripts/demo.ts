@@ -4,24 +4,21 @@
  */
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { makeEncryptedSample, randomKeyPair } from "../src/save/index.ts";
-import { eventually, startServer } from "../tests/helpers/server.ts";
+import { makeEncryptedSample, randomKeys } from "../src/samples/index.ts";
+import { eventually } from "./lib/eventually.ts";
+import { startService } from "./lib/service-process.ts";
+import { uploadSave } from "./lib/upload-client.ts";
 
 const dataDir = resolve(process.argv[2] ?? "data/demo");
 mkdirSync(dataDir, { recursive: true });
-const pair = randomKeyPair();
-const playerId = "7488393821744390161";
+const { pair, env } = randomKeys();
 const save = makeEncryptedSample(pair, { seed: Date.now() % 100_000, now: Date.now(), rareEverywhere: true });
 
 console.log(`starting the service on a random port, data in ${dataDir}`);
-const server = await startServer({ dataDir, env: { AES_KEY: pair.keyText, AES_IV: pair.ivText, NOTIFY_DEFAULT: "none" } });
+const server = await startService({ dataDir, env: { ...env, NOTIFY_DEFAULT: "none" } });
 try {
   const uploadId = `demo-${Date.now()}`;
-  const response = await fetch(`${server.url}/uploadSaveData`, {
-    method: "POST",
-    body: save,
-    headers: { "X-Upload-Id": uploadId, "X-Chunk-Index": "0", "X-Total-Chunks": "1", "X-Original-Url": `https://game.example/api/user/${playerId}/mysekai` },
-  });
+  const response = await uploadSave(server.url, save, uploadId);
   console.log(`POST /uploadSaveData (${(save.byteLength / 1024).toFixed(0)} KB encrypted save) → ${response.status} ${await response.text()}`);
 
   const db = server.openDb();

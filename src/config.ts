@@ -1,5 +1,10 @@
 /** Every environment variable the service reads, parsed and validated in one place. */
 import { join, resolve } from "node:path";
+import type { BarkConfig } from "./notify/bark.ts";
+import type { DiscordConfig } from "./notify/discord.ts";
+import type { OneBotConfig } from "./notify/onebot.ts";
+import type { TelegramConfig } from "./notify/telegram.ts";
+import type { WebhookConfig } from "./notify/webhook.ts";
 import { DEFAULT_REPORT_PATH } from "./report-path.ts";
 import { KeyConfigError, parseKeyPairs, type KeyPair } from "./save/keys.ts";
 
@@ -57,14 +62,17 @@ export interface Config {
   notify: NotifyConfig;
 }
 
+/** Every channel's settings, defaults applied; null = not configured (Bark: by the keys in bark_map.json). */
 export interface NotifyConfig {
+  /** Route of players not in push_map.json. */
   defaultRoute: string;
-  timeoutMs: number;
-  telegram: { apiBase: string; botToken: string; chatId: string } | null;
-  bark: { server: string; icon: string | null; group: string | null; imageBase: string | null };
-  discord: { webhookUrl: string } | null;
-  onebot: { url: string; token: string | null; target: string } | null;
-  webhook: { url: string; secret: string | null } | null;
+  /** Base of image URLs (`<base>/archive/<relPath>/<file>`) when PUBLIC_BASE_URL is not set. */
+  imageBase: string | null;
+  telegram: TelegramConfig | null;
+  bark: BarkConfig;
+  discord: DiscordConfig | null;
+  onebot: OneBotConfig | null;
+  webhook: WebhookConfig | null;
 }
 
 export class ConfigError extends Error {}
@@ -154,23 +162,24 @@ function notifyConfig(env: Env): NotifyConfig {
   }
   const discordUrl = httpUrl(env, "DISCORD_WEBHOOK_URL", true);
   const webhookUrl = httpUrl(env, "WEBHOOK_URL", true);
-  const barkImageBase = httpUrl(env, "BARK_IMAGE_BASE") ?? httpUrl(env, "FALLBACK_IMAGE_BASE");
+  const imageBase = httpUrl(env, "BARK_IMAGE_BASE") ?? httpUrl(env, "FALLBACK_IMAGE_BASE");
+  const timeoutMs = number(env, "NOTIFY_TIMEOUT_MS", 30_000, 100, 600_000);
   return {
     defaultRoute: text(env, "NOTIFY_DEFAULT") ?? "telegram",
-    timeoutMs: number(env, "NOTIFY_TIMEOUT_MS", 30_000, 100, 600_000),
+    imageBase,
     telegram:
       botToken && chatId
-        ? { apiBase: httpUrl(env, "TELEGRAM_API_BASE") ?? "https://api.telegram.org", botToken, chatId }
+        ? { apiBase: httpUrl(env, "TELEGRAM_API_BASE") ?? "https://api.telegram.org", botToken, chatId, timeoutMs }
         : null,
     bark: {
       server: httpUrl(env, "BARK_SERVER") ?? "https://api.day.app",
       icon: text(env, "BARK_ICON"),
       group: text(env, "BARK_GROUP"),
-      imageBase: barkImageBase,
+      timeoutMs,
     },
-    discord: discordUrl ? { webhookUrl: discordUrl } : null,
-    onebot: onebotUrl && onebotTarget ? { url: onebotUrl, token: text(env, "ONEBOT_TOKEN"), target: onebotTarget } : null,
-    webhook: webhookUrl ? { url: webhookUrl, secret: text(env, "WEBHOOK_SECRET") } : null,
+    discord: discordUrl ? { webhookUrl: discordUrl, timeoutMs } : null,
+    onebot: onebotUrl && onebotTarget ? { url: onebotUrl, token: text(env, "ONEBOT_TOKEN"), target: onebotTarget, timeoutMs } : null,
+    webhook: webhookUrl ? { url: webhookUrl, secret: text(env, "WEBHOOK_SECRET"), timeoutMs } : null,
   };
 }
 

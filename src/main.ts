@@ -82,7 +82,6 @@ const pipeline = startPipeline({
   config,
   workers,
   routing: notify.routing,
-  notify: notify.options,
   secrets: [...secretsOf(config), ...Object.values(notify.routing.barkKeys)],
   archiveRoot,
 });

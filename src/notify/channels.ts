@@ -1,4 +1,5 @@
-/** Dispatch of one routed target to its channel, with every channel's configuration in one place. */
+/** Dispatch of one routed target to its channel, with that channel's part of the notify configuration. */
+import type { NotifyConfig } from "../config.ts";
 import { sendBark } from "./bark.ts";
 import { sendDiscord } from "./discord.ts";
 import { DeliveryError, redact } from "./errors.ts";
@@ -10,26 +11,17 @@ import { sendWebhook } from "./webhook.ts";
 
 export { DeliveryError, redact };
 
-export interface NotifyOptions {
-  telegram?: { apiBase?: string; botToken: string; chatId: string };
-  /** Shared Bark settings; device keys come from `barkKeys`. Absent = public server, no icon. */
-  bark?: { server?: string; icon?: string; group?: string; imageBase?: string };
-  /** Bark alias → device key (bark_map.json). */
-  barkKeys: Record<string, string>;
-  discord?: { webhookUrl: string };
-  onebot?: { url: string; token?: string; target: string };
-  webhook?: { url: string; secret?: string };
-  timeoutMs: number;
-}
+/** Bark alias → device key, from bark_map.json (`Routing.barkKeys`). */
+type BarkKeys = Record<string, string>;
 
-/** The channels that can deliver with these options (bark: when at least one device key is known). */
-export function configuredChannels(options: NotifyOptions): Set<Channel> {
+/** The channels that can deliver (bark: when at least one device key is known). */
+export function configuredChannels(config: NotifyConfig, barkKeys: BarkKeys): Set<Channel> {
   const channels = new Set<Channel>();
-  if (options.telegram) channels.add("telegram");
-  if (Object.keys(options.barkKeys).length > 0) channels.add("bark");
-  if (options.discord) channels.add("discord");
-  if (options.onebot) channels.add("onebot");
-  if (options.webhook) channels.add("webhook");
+  if (config.telegram) channels.add("telegram");
+  if (Object.keys(barkKeys).length > 0) channels.add("bark");
+  if (config.discord) channels.add("discord");
+  if (config.onebot) channels.add("onebot");
+  if (config.webhook) channels.add("webhook");
   return channels;
 }
 
@@ -38,31 +30,36 @@ function notConfigured(channel: string): DeliveryError {
 }
 
 /** Sends `message` to one target. Throws DeliveryError only; its message never holds a secret. */
-export async function sendTo(target: ChannelTarget, message: PushMessage, options: NotifyOptions, progress?: PartProgress): Promise<void> {
+export async function sendTo(
+  target: ChannelTarget,
+  message: PushMessage,
+  config: NotifyConfig,
+  barkKeys: BarkKeys,
+  progress?: PartProgress,
+): Promise<void> {
   if (target.problem !== undefined) {
     throw new DeliveryError(`${target.channel}: ${target.problem}`, { permanent: true });
   }
-  const timeoutMs = options.timeoutMs;
   switch (target.channel) {
     case "telegram":
-      if (!options.telegram) throw notConfigured("telegram");
-      return sendTelegram(message, { ...options.telegram, timeoutMs }, progress);
+      if (!config.telegram) throw notConfigured("telegram");
+      return sendTelegram(message, config.telegram, progress);
     case "bark": {
-      if (!Object.hasOwn(options.barkKeys, target.target)) {
-        if (Object.keys(options.barkKeys).length === 0) throw notConfigured("bark");
+      const deviceKey = Object.hasOwn(barkKeys, target.target) ? barkKeys[target.target] : undefined;
+      if (deviceKey === undefined) {
+        if (Object.keys(barkKeys).length === 0) throw notConfigured("bark");
         throw new DeliveryError(`bark: Bark alias "${target.target}" is not in bark_map.json`, { permanent: true });
       }
-      const deviceKey = options.barkKeys[target.target] ?? "";
-      return sendBark(message, { ...options.bark, deviceKey, timeoutMs }, progress);
+      return sendBark(message, config.bark, deviceKey, progress);
     }
     case "discord":
-      if (!options.discord) throw notConfigured("discord");
-      return sendDiscord(message, { ...options.discord, timeoutMs }, progress);
+      if (!config.discord) throw notConfigured("discord");
+      return sendDiscord(message, config.discord, progress);
     case "onebot":
-      if (!options.onebot) throw notConfigured("onebot");
-      return sendOneBot(message, { ...options.onebot, timeoutMs }, progress);
+      if (!config.onebot) throw notConfigured("onebot");
+      return sendOneBot(message, config.onebot, progress);
     case "webhook":
-      if (!options.webhook) throw notConfigured("webhook");
-      return sendWebhook(message, { ...options.webhook, timeoutMs });
+      if (!config.webhook) throw notConfigured("webhook");
+      return sendWebhook(message, config.webhook);
   }
 }

@@ -3,23 +3,19 @@
  * at most 10 files per message; the text goes with the first message only.
  */
 import { balancedChunks, fullText, truncateText, type PushMessage, sendParts, type PartProgress } from "./message.ts";
-import { DEFAULT_TIMEOUT_MS, excerpt, failUnlessOk, secondsToMs, send, type HttpContext } from "./http.ts";
+import { excerpt, failUnlessOk, secondsToMs, send, type HttpContext } from "./http.ts";
 
-export interface DiscordOptions {
+export interface DiscordConfig {
   /** https://discord.com/api/webhooks/<id>/<token>: a secret as a whole. */
   webhookUrl: string;
-  timeoutMs?: number;
+  timeoutMs: number;
 }
 
 export const DISCORD_CONTENT_LIMIT = 2000;
 export const DISCORD_FILE_LIMIT = 10;
 
-export async function sendDiscord(message: PushMessage, options: DiscordOptions, progress?: PartProgress): Promise<void> {
-  const ctx: HttpContext = {
-    channel: "discord",
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    secrets: [options.webhookUrl],
-  };
+export async function sendDiscord(message: PushMessage, discord: DiscordConfig, progress?: PartProgress): Promise<void> {
+  const ctx: HttpContext = { channel: "discord", timeoutMs: discord.timeoutMs, secrets: [discord.webhookUrl] };
   const content = truncateText(fullText(message), DISCORD_CONTENT_LIMIT);
   const batches = balancedChunks(message.images, DISCORD_FILE_LIMIT);
   if (batches.length === 0) batches.push([]);
@@ -33,7 +29,7 @@ export async function sendDiscord(message: PushMessage, options: DiscordOptions,
     batch.forEach((image, i) => {
       form.append(`files[${i}]`, new Blob([image.png as Uint8Array<ArrayBuffer>], { type: "image/png" }), image.name);
     });
-    return post(options.webhookUrl, form, ctx);
+    return post(discord.webhookUrl, form, ctx);
   });
   await sendParts(parts, progress);
 }

@@ -1,8 +1,6 @@
 /** The one place channels talk HTTP: timeout, network-error and status classification, redaction. */
 import { DeliveryError, redact } from "./errors.ts";
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
-
 export interface HttpContext {
   /** Channel name, first word of every error message. */
   channel: string;

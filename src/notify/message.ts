@@ -3,10 +3,7 @@ export interface PushImage {
   /** File name as archived: `site_5.png`, `overview.png`. */
   name: string;
   png: Uint8Array;
-  /**
-   * Where the image can be fetched by a phone (Bark) or a webhook consumer; null when the images are not
-   * served. A relative URL is resolved against the Bark image base by the Bark channel.
-   */
+  /** Absolute URL where a phone (Bark) or a webhook consumer can fetch the image; null when images are not served. */
   url: string | null;
 }
 

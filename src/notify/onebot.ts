@@ -7,16 +7,16 @@
  * 15 digits here, far below 2^53, so the number is exact.
  */
 import { balancedChunks, fullText, type PushMessage, sendParts, type PartProgress } from "./message.ts";
-import { DEFAULT_TIMEOUT_MS, deliveryError, excerpt, failUnlessOk, send, type HttpContext } from "./http.ts";
+import { deliveryError, excerpt, failUnlessOk, send, type HttpContext } from "./http.ts";
 
-export interface OneBotOptions {
+export interface OneBotConfig {
   /** Base URL of the OneBot HTTP API, e.g. http://127.0.0.1:3000. */
   url: string;
   /** Access token; sent as `Authorization: Bearer <token>` when set. */
-  token?: string;
+  token: string | null;
   /** `group:<id>` or `private:<id>`. */
   target: string;
-  timeoutMs?: number;
+  timeoutMs: number;
 }
 
 export interface OneBotTarget {
@@ -37,19 +37,15 @@ export function parseOneBotTarget(text: string): OneBotTarget | null {
 
 type Segment = { type: "text"; data: { text: string } } | { type: "image"; data: { file: string } };
 
-export async function sendOneBot(message: PushMessage, options: OneBotOptions, progress?: PartProgress): Promise<void> {
-  const ctx: HttpContext = {
-    channel: "onebot",
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    secrets: options.token ? [options.token] : [],
-  };
-  const target = parseOneBotTarget(options.target);
+export async function sendOneBot(message: PushMessage, onebot: OneBotConfig, progress?: PartProgress): Promise<void> {
+  const ctx: HttpContext = { channel: "onebot", timeoutMs: onebot.timeoutMs, secrets: onebot.token ? [onebot.token] : [] };
+  const target = parseOneBotTarget(onebot.target);
   if (target === null) {
     throw deliveryError(ctx, "target must be group:<id> or private:<id>", { permanent: true });
   }
-  const endpoint = `${options.url.replace(/\/+$/, "")}/${target.kind === "group" ? "send_group_msg" : "send_private_msg"}`;
+  const endpoint = `${onebot.url.replace(/\/+$/, "")}/${target.kind === "group" ? "send_group_msg" : "send_private_msg"}`;
   const headers: Record<string, string> = { "content-type": "application/json" };
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (onebot.token) headers.authorization = `Bearer ${onebot.token}`;
 
   const batches = balancedChunks(message.images, ONEBOT_IMAGES_PER_MESSAGE);
   if (batches.length === 0) batches.push([]);

@@ -3,18 +3,17 @@
  * photo), the summary as the caption of the first photo, or as a separate sendMessage when it does not fit.
  */
 import { balancedChunks, fullText, sendParts, truncateText, type PartProgress, type PushImage, type PushMessage } from "./message.ts";
-import { DEFAULT_TIMEOUT_MS, deliveryError, excerpt, failUnlessOk, secondsToMs, send, type HttpContext } from "./http.ts";
+import { deliveryError, excerpt, failUnlessOk, secondsToMs, send, type HttpContext } from "./http.ts";
 
-export interface TelegramOptions {
-  /** Default https://api.telegram.org; a self-hosted Bot API server or a test server otherwise. */
-  apiBase?: string;
+export interface TelegramConfig {
+  /** https://api.telegram.org, or a self-hosted Bot API server. */
+  apiBase: string;
   botToken: string;
   /** Numeric chat id (`-100…` for channels) or `@channelusername`. */
   chatId: string;
-  timeoutMs?: number;
+  timeoutMs: number;
 }
 
-export const TELEGRAM_API_BASE = "https://api.telegram.org";
 export const TELEGRAM_CAPTION_LIMIT = 1024;
 export const TELEGRAM_TEXT_LIMIT = 4096;
 export const TELEGRAM_ALBUM_LIMIT = 10;
@@ -22,14 +21,14 @@ export const TELEGRAM_ALBUM_LIMIT = 10;
 interface TelegramCall {
   ctx: HttpContext;
   base: string;
-  options: TelegramOptions;
+  chatId: string;
 }
 
-export async function sendTelegram(message: PushMessage, options: TelegramOptions, progress?: PartProgress): Promise<void> {
+export async function sendTelegram(message: PushMessage, telegram: TelegramConfig, progress?: PartProgress): Promise<void> {
   const call: TelegramCall = {
-    ctx: { channel: "telegram", timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, secrets: [options.botToken] },
-    base: `${(options.apiBase ?? TELEGRAM_API_BASE).replace(/\/+$/, "")}/bot${options.botToken}`,
-    options,
+    ctx: { channel: "telegram", timeoutMs: telegram.timeoutMs, secrets: [telegram.botToken] },
+    base: `${telegram.apiBase.replace(/\/+$/, "")}/bot${telegram.botToken}`,
+    chatId: telegram.chatId,
   };
   const text = fullText(message);
   if (message.images.length === 0) {
@@ -46,7 +45,7 @@ export async function sendTelegram(message: PushMessage, options: TelegramOption
 
 async function sendText(call: TelegramCall, text: string): Promise<void> {
   const body = JSON.stringify({
-    chat_id: call.options.chatId,
+    chat_id: call.chatId,
     text: truncateText(text, TELEGRAM_TEXT_LIMIT),
     disable_web_page_preview: true,
   });
@@ -59,7 +58,7 @@ function pngBlob(image: PushImage): Blob {
 
 async function sendAlbum(call: TelegramCall, album: PushImage[], caption: string | undefined): Promise<void> {
   const form = new FormData();
-  form.append("chat_id", call.options.chatId);
+  form.append("chat_id", call.chatId);
   const [only] = album;
   if (album.length === 1 && only !== undefined) {
     // sendMediaGroup rejects a single item, so a lone photo goes through sendPhoto.

@@ -3,12 +3,13 @@
  * HMAC-SHA256 of the exact body bytes (GitHub's convention), so receivers can verify before parsing.
  */
 import type { PushMessage } from "./message.ts";
-import { DEFAULT_TIMEOUT_MS, excerpt, failUnlessOk, send, type HttpContext } from "./http.ts";
+import { excerpt, failUnlessOk, send, type HttpContext } from "./http.ts";
 
-export interface WebhookOptions {
+export interface WebhookConfig {
   url: string;
-  secret?: string;
-  timeoutMs?: number;
+  /** HMAC key for `X-Signature-256`; unsigned when null. */
+  secret: string | null;
+  timeoutMs: number;
 }
 
 export const WEBHOOK_EVENT = "mysekai.save";
@@ -29,16 +30,16 @@ export function signature(secret: string, body: Uint8Array): string {
   return `sha256=${new Bun.CryptoHasher("sha256", secret).update(body).digest("hex")}`;
 }
 
-export async function sendWebhook(message: PushMessage, options: WebhookOptions): Promise<void> {
+export async function sendWebhook(message: PushMessage, webhook: WebhookConfig): Promise<void> {
   const ctx: HttpContext = {
     channel: "webhook",
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs: webhook.timeoutMs,
     // The whole URL counts as secret: webhook URLs often carry a token in the path or query.
-    secrets: [options.url, ...(options.secret ? [options.secret] : [])],
+    secrets: [webhook.url, ...(webhook.secret ? [webhook.secret] : [])],
   };
   const bytes = new TextEncoder().encode(webhookBody(message));
   const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
-  if (options.secret) headers["x-signature-256"] = signature(options.secret, bytes);
-  const reply = await send(options.url, { method: "POST", headers, body: bytes }, ctx);
+  if (webhook.secret) headers["x-signature-256"] = signature(webhook.secret, bytes);
+  const reply = await send(webhook.url, { method: "POST", headers, body: bytes }, ctx);
   failUnlessOk(ctx, reply, excerpt(reply.text));
 }

@@ -13,7 +13,9 @@ import { notifyStage } from "./stages/notify.ts";
 import { afterTimeout } from "./timeout-policy.ts";
 import { TaskTimeoutError } from "./worker-pool.ts";
 
-const STAGES: Record<Exclude<JobStage, "done">, Stage> = {
+export type Stages = Record<Exclude<JobStage, "done">, Stage>;
+
+const STAGES: Stages = {
   evaluate: evaluateStage,
   generate: generateStage,
   archive: archiveStage,
@@ -81,7 +83,8 @@ export function startPipeline(deps: PipelineDeps): Pipeline {
   };
 }
 
-async function runJob(deps: PipelineDeps, job: ClaimedJob): Promise<void> {
+/** Runs a claimed job's stage and records how it moved on (`stages` lets tests run the loop's logic with their own). */
+export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages = STAGES): Promise<void> {
   const { db, config } = deps;
   const started = performance.now();
   const stage = job.stage as Exclude<JobStage, "done">;
@@ -103,7 +106,7 @@ async function runJob(deps: PipelineDeps, job: ClaimedJob): Promise<void> {
     result = { kind: "fail", reason: `gave up after ${job.attempts - 1} attempts that never finished (the process died while running this stage)` };
   } else {
     try {
-      result = await STAGES[stage](deps, job, { now: Date.now() });
+      result = await stages[stage](deps, job, { now: Date.now() });
     } catch (error) {
       result = error instanceof TaskTimeoutError ? { kind: "timeout", timeout: error } : { kind: "error", error: redactError(error, deps) };
     }

@@ -2,7 +2,6 @@
 import type { Config } from "../config.ts";
 import type { Db, Tx } from "../db/open.ts";
 import type { JobStage } from "../db/schema.ts";
-import type { NotifyOptions } from "../notify/channels.ts";
 import type { Routing } from "../notify/routing.ts";
 import type { ClaimedJob } from "./queue.ts";
 import type { WorkerPool } from "./worker-pool.ts";
@@ -11,8 +10,8 @@ export interface PipelineDeps {
   db: Db;
   config: Config;
   workers: WorkerPool;
+  /** push_map.json and bark_map.json; the channels' settings are in `config.notify`. */
   routing: Routing;
-  notify: NotifyOptions;
   /** Configured secrets (keys, tokens, device keys, webhook URLs) to redact from any error text. */
   secrets: string[];
   archiveRoot: string;

@@ -1,4 +1,4 @@
-/** Public API of the save module: key configuration, decryption, decoding, the typed model, samples. */
+/** Public API of the save module: key configuration, decryption, decoding, the typed model, weather. */
 export * from "./model.ts";
 export * from "./player-id.ts";
 export { KeyConfigError, parseAesIv, parseAesKey, parseKeyMaterial, parseKeyPairs, splitKeyEntry } from "./keys.ts";
@@ -10,16 +10,3 @@ export { DROP_PRESENT_STATUS, FIXTURE_PRESENT_STATUS, toMySekaiSave } from "./pa
 export { REFRESH_PERIOD_MS, readWeather } from "./weather.ts";
 export { INVALID_REASONS, openSave } from "./open.ts";
 export type { OpenedSave } from "./open.ts";
-export {
-  SAMPLE_DEFAULT_NOW,
-  SAMPLE_DEFAULT_SITES,
-  SAMPLE_MUSIC_RECORD_DROP_ID,
-  SAMPLE_USER_ID,
-  encodeSample,
-  makeEncryptedSample,
-  makeSampleSave,
-  randomKeyPair,
-} from "./sample.ts";
-export type { RandomKeyPair, SampleOptions } from "./sample.ts";
-export { seededRandom } from "./sample-random.ts";
-export type { Random } from "./sample-random.ts";

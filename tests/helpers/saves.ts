@@ -1,27 +1,13 @@
-/** Test saves: a random key pair per test file, realistic encrypted saves, and the env that decrypts them. */
+/** Test saves: the sample player, a random key pair per test file, fresh encrypted saves, the upload POST, hostile raw saves. */
 import { encode } from "@msgpack/msgpack";
-import { encryptAesCbc, makeEncryptedSample, randomKeyPair, type MySekaiSave, type SampleOptions } from "../../src/save/index.ts";
+import { encryptAesCbc, type MySekaiSave } from "../../src/save/index.ts";
 
-export const PLAYER_ID = "7488393821744390161";
-export const saveUrl = (playerId = PLAYER_ID) => `https://game-api.example/api/user/${playerId}/mysekai?isForceAllReloadOnlyMysekai=True`;
-
-export function testKeys() {
-  const pair = randomKeyPair();
-  return { pair, env: { AES_KEY: pair.keyText, AES_IV: pair.ivText } };
-}
-
-let seed = 1;
-export function encryptedSave(pair: { key: Uint8Array; iv: Uint8Array }, options: SampleOptions = {}): Uint8Array {
-  return makeEncryptedSample(pair, { seed: seed++, ...options });
-}
-
-export function uploadSave(baseUrl: string, body: Uint8Array, uploadId: string, playerId = PLAYER_ID): Promise<Response> {
-  return fetch(`${baseUrl}/uploadSaveData`, {
-    method: "POST",
-    body,
-    headers: { "X-Upload-Id": uploadId, "X-Chunk-Index": "0", "X-Total-Chunks": "1", "X-Original-Url": saveUrl(playerId) },
-  });
-}
+export {
+  SAMPLE_PLAYER_ID as PLAYER_ID,
+  makeFreshEncryptedSample as encryptedSave,
+  randomKeys as testKeys,
+} from "../../src/samples/index.ts";
+export { saveUrl, uploadSave } from "../../scripts/lib/upload-client.ts";
 
 /** A raw (pre-MessagePack) save from a typed one, optional fields left out: what a hostile client encrypts with the public key. */
 export function rawSave(typed: MySekaiSave, extra: Record<string, unknown> = {}): Record<string, unknown> {

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { brotliCompressSync } from "node:zlib";
 import { encode } from "@msgpack/msgpack";
-import { encryptAesCbc, SAMPLE_DEFAULT_NOW } from "../../src/save/index.ts";
+import { SAMPLE_DEFAULT_NOW } from "../../src/samples/index.ts";
+import { encryptAesCbc } from "../../src/save/index.ts";
 import { jobOfSave, one, query } from "../helpers/db.ts";
 import { harWithSave, jsonBytes, REPORT_PATH } from "../helpers/har.ts";
 import { isAlive, rssBytes } from "../helpers/proc.ts";

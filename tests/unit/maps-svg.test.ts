@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildOverviewSvg, buildSiteSvg, loadAssetPack, type MapOptions } from "../../src/maps/index.ts";
-import { drop, fixture, material, realisticSave, save, site } from "../helpers/maps-fixtures.ts";
+import { makeSampleMySekaiSave } from "../../src/samples/index.ts";
+import { drop, fixture, material, save, site } from "../helpers/maps-fixtures.ts";
 
 const opts: MapOptions = {
   playerId: "7412589630147258963",
@@ -90,14 +91,14 @@ describe("site SVG", () => {
   });
 
   test("same input gives byte-identical SVG", () => {
-    const a = realisticSave(3);
-    const b = realisticSave(3);
+    const a = makeSampleMySekaiSave({ seed: 3 });
+    const b = makeSampleMySekaiSave({ seed: 3 });
     expect(buildSiteSvg(a, 6, opts)).toBe(buildSiteSvg(b, 6, opts));
     expect(buildOverviewSvg(a, opts)).toBe(buildOverviewSvg(b, opts));
   });
 
   test("placed labels do not overlap each other on a realistic site", () => {
-    const svg = buildSiteSvg(realisticSave(11), 5, opts);
+    const svg = buildSiteSvg(makeSampleMySekaiSave({ seed: 1 }), 5, opts);
     const boxes = [...svg.matchAll(/<g class="label[^"]*">(?:<path[^>]*\/>)?<rect x="([\d.-]+)" y="([\d.-]+)" width="([\d.]+)" height="([\d.]+)"/g)].map(
       (m) => ({ x: Number(m[1]), y: Number(m[2]), w: Number(m[3]), h: Number(m[4]) }),
     );

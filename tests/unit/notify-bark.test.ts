@@ -1,11 +1,12 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { BARK_BODY_LIMIT, resolveImageUrl, sendBark } from "../../src/notify/bark.ts";
+import { BARK_BODY_LIMIT, sendBark, type BarkConfig } from "../../src/notify/bark.ts";
 import { refusedUrl, startRecordingServer } from "../helpers/recording-server.ts";
 import { deliveryFailure, images, message } from "./notify-fixtures.ts";
 
 const deviceKey = "k3y/With?odd&chars";
 const server = await startRecordingServer({ defaultResponse: { body: { code: 200, message: "success" } } });
-const options = { server: `${server.url}/`, deviceKey, icon: "https://img.example/icon.png", timeoutMs: 2000 };
+const icon = "https://img.example/icon.png";
+const bark: BarkConfig = { server: `${server.url}/`, icon, group: null, timeoutMs: 2000 };
 
 afterAll(() => server.stop());
 beforeEach(() => server.reset());
@@ -18,12 +19,12 @@ describe("bark", () => {
     const first = pics[0];
     if (first) first.url = null;
     const msg = message({ images: pics });
-    await sendBark(msg, { ...options, group: "mysekai" });
+    await sendBark(msg, { ...bark, group: "mysekai" }, deviceKey);
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /push", "POST /push", "POST /push"]);
     const pushes = server.requests.map((r) => r.json as BarkPush);
     expect(pushes[0]).toEqual({
       device_key: deviceKey,
-      icon: options.icon,
+      icon,
       group: "mysekai",
       title: msg.title,
       body: msg.summaryText,
@@ -36,30 +37,19 @@ describe("bark", () => {
   });
 
   test("the device key travels in the JSON body, never in the URL, so '/' and '?' survive", async () => {
-    await sendBark(message({ images: [] }), options);
+    await sendBark(message({ images: [] }), bark, deviceKey);
     const request = server.requests[0];
     expect(request?.target).toBe("/push");
     expect((request?.json as BarkPush).device_key).toBe(deviceKey);
   });
 
-  test("relative image URLs are resolved against the image base; no base means no image push", async () => {
-    const pics = images(2).map((p) => ({ ...p, url: `by-id/1/20250304_050607/${p.name}` }));
-    await sendBark(message({ images: pics }), { ...options, imageBase: "https://img.example/archive" });
-    expect(server.requests.map((r) => (r.json as BarkPush).image)).toEqual([
-      undefined,
-      "https://img.example/archive/by-id/1/20250304_050607/site_1.png",
-      "https://img.example/archive/by-id/1/20250304_050607/overview.png",
-    ]);
-    server.reset();
-    await sendBark(message({ images: pics }), options);
-    expect(server.requests).toHaveLength(1);
-    expect(resolveImageUrl("/a.png", "https://h/base/")).toBe("https://h/base/a.png");
-    expect(resolveImageUrl("https://x/a.png", undefined)).toBe("https://x/a.png");
-    expect(resolveImageUrl(null, "https://h")).toBeNull();
+  test("images without a URL mean no image push, and no icon or group when unset", async () => {
+    await sendBark(message({ images: images(2) }), { ...bark, icon: null }, deviceKey);
+    expect(server.requests.map((r) => Object.keys(r.json as BarkPush).sort())).toEqual([["body", "device_key", "title"]]);
   });
 
   test("a long summary is cut to Bark's body limit", async () => {
-    await sendBark(message({ images: [], summaryText: "稀有".repeat(2000) }), options);
+    await sendBark(message({ images: [], summaryText: "稀有".repeat(2000) }), bark, deviceKey);
     const body = (server.requests[0]?.json as BarkPush).body ?? "";
     expect(body.length).toBeLessThanOrEqual(BARK_BODY_LIMIT);
     expect(body.endsWith("…")).toBe(true);
@@ -67,25 +57,25 @@ describe("bark", () => {
 
   test("a non-200 code in a 200 answer fails; 4xx codes are permanent", async () => {
     server.respond("/push", { status: 200, body: { code: 400, message: "failed to get device token" } });
-    const error = await deliveryFailure(sendBark(message(), options), [deviceKey, encodeURIComponent(deviceKey)]);
+    const error = await deliveryFailure(sendBark(message(), bark, deviceKey), [deviceKey, encodeURIComponent(deviceKey)]);
     expect(error.permanent).toBe(true);
     expect(error.message).toContain("device token");
   });
 
   test("HTTP errors: 400 permanent, 500 and 429 retryable, with the key redacted", async () => {
     server.respond("/push", { status: 400, body: { code: 400, message: `bad key ${deviceKey}` } });
-    const bad = await deliveryFailure(sendBark(message(), options), [deviceKey]);
+    const bad = await deliveryFailure(sendBark(message(), bark, deviceKey), [deviceKey]);
     expect(bad.permanent).toBe(true);
     expect(bad.message).toContain("bad key ***");
     server.respond("/push", { status: 503, body: "busy" });
-    expect((await deliveryFailure(sendBark(message(), options), [deviceKey])).permanent).toBe(false);
+    expect((await deliveryFailure(sendBark(message(), bark, deviceKey), [deviceKey])).permanent).toBe(false);
     server.respond("/push", { status: 429, headers: { "retry-after": "3" }, body: "slow down" });
-    const limited = await deliveryFailure(sendBark(message(), options), [deviceKey]);
+    const limited = await deliveryFailure(sendBark(message(), bark, deviceKey), [deviceKey]);
     expect([limited.permanent, limited.retryAfterMs]).toEqual([false, 3000]);
   });
 
   test("connection refused is retryable", async () => {
-    const error = await deliveryFailure(sendBark(message(), { ...options, server: await refusedUrl() }), [deviceKey]);
+    const error = await deliveryFailure(sendBark(message(), { ...bark, server: await refusedUrl() }, deviceKey), [deviceKey]);
     expect(error.permanent).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { configuredChannels, redact, sendTo, type NotifyOptions } from "../../src/notify/channels.ts";
+import { loadConfig } from "../../src/config.ts";
+import { configuredChannels, redact, sendTo } from "../../src/notify/channels.ts";
 import { balancedChunks, truncateText } from "../../src/notify/message.ts";
 import { startRecordingServer } from "../helpers/recording-server.ts";
 import { deliveryFailure, message } from "./notify-fixtures.ts";
@@ -8,38 +9,40 @@ const server = await startRecordingServer({ defaultResponse: { body: { ok: true,
 afterAll(() => server.stop());
 beforeEach(() => server.reset());
 
-const options: NotifyOptions = {
-  telegram: { apiBase: server.url, botToken: "1:TelegramSecret", chatId: "5" },
-  bark: { server: server.url },
-  barkKeys: { alice: "AliceKey" },
-  timeoutMs: 2000,
-};
+const config = loadConfig({
+  TELEGRAM_BOT_TOKEN: "1:TelegramSecret",
+  TELEGRAM_CHAT_ID: "5",
+  TELEGRAM_API_BASE: server.url,
+  BARK_SERVER: server.url,
+  NOTIFY_TIMEOUT_MS: "2000",
+}).notify;
+const barkKeys = { alice: "AliceKey" };
 
 describe("sendTo", () => {
-  test("dispatches to the routed channel with its options", async () => {
-    await sendTo({ channel: "telegram", target: "default" }, message(), options);
-    await sendTo({ channel: "bark", target: "alice" }, message({ images: [] }), options);
+  test("dispatches to the routed channel with its configuration", async () => {
+    await sendTo({ channel: "telegram", target: "default" }, message(), config, barkKeys);
+    await sendTo({ channel: "bark", target: "alice" }, message({ images: [] }), config, barkKeys);
     expect(server.requests.map((r) => r.path)).toEqual(["/bot1:TelegramSecret/sendMediaGroup", "/push"]);
     expect((server.requests[1]?.json as { device_key: string }).device_key).toBe("AliceKey");
   });
 
   test("unconfigured channels, unknown aliases and problem targets fail permanently without sending", async () => {
     for (const channel of ["discord", "onebot", "webhook"] as const) {
-      const error = await deliveryFailure(sendTo({ channel, target: "default" }, message(), options), []);
+      const error = await deliveryFailure(sendTo({ channel, target: "default" }, message(), config, barkKeys), []);
       expect([error.permanent, error.message]).toEqual([true, `${channel}: channel ${channel} is not configured`]);
     }
-    const noBark = await deliveryFailure(sendTo({ channel: "bark", target: "x" }, message(), { ...options, barkKeys: {} }), []);
+    const noBark = await deliveryFailure(sendTo({ channel: "bark", target: "x" }, message(), config, {}), []);
     expect(noBark.message).toBe("bark: channel bark is not configured");
-    const unknown = await deliveryFailure(sendTo({ channel: "bark", target: "zed" }, message(), options), []);
+    const unknown = await deliveryFailure(sendTo({ channel: "bark", target: "zed" }, message(), config, barkKeys), []);
     expect(unknown.message).toContain('"zed" is not in bark_map.json');
-    const flagged = await deliveryFailure(sendTo({ channel: "bark", target: "q", problem: "no such alias" }, message(), options), []);
+    const flagged = await deliveryFailure(sendTo({ channel: "bark", target: "q", problem: "no such alias" }, message(), config, barkKeys), []);
     expect([flagged.permanent, flagged.message]).toEqual([true, "bark: no such alias"]);
     expect(server.requests).toHaveLength(0);
   });
 
   test("configuredChannels lists what can deliver", () => {
-    expect([...configuredChannels(options)].sort()).toEqual(["bark", "telegram"]);
-    expect([...configuredChannels({ barkKeys: {}, timeoutMs: 1, webhook: { url: "http://h" } })]).toEqual(["webhook"]);
+    expect([...configuredChannels(config, barkKeys)].sort()).toEqual(["bark", "telegram"]);
+    expect([...configuredChannels(loadConfig({ WEBHOOK_URL: "http://h" }).notify, {})]).toEqual(["webhook"]);
   });
 });
 

@@ -70,7 +70,7 @@ describe("discord", () => {
 
   test("connection refused is retryable", async () => {
     const dead = `${await refusedUrl()}${hookPath}`;
-    const error = await deliveryFailure(sendDiscord(message(), { webhookUrl: dead }), [dead, "SeCrEt-webhook-token"]);
+    const error = await deliveryFailure(sendDiscord(message(), { ...options, webhookUrl: dead }), [dead, "SeCrEt-webhook-token"]);
     expect(error.permanent).toBe(false);
   });
 });

@@ -63,14 +63,20 @@ function takenOver(): { old: ClaimedJob; current: ClaimedJob } {
 }
 
 function deps(route: "webhook" | "bark"): PipelineDeps {
-  const config = loadConfig({ DATA_DIR: dir, PUBLIC_BASE_URL: "http://maps.example", JOB_LEASE_MS: String(LEASE_MS) });
+  const config = loadConfig({
+    DATA_DIR: dir,
+    PUBLIC_BASE_URL: "http://maps.example",
+    JOB_LEASE_MS: String(LEASE_MS),
+    BARK_SERVER: `${api.url}/bark`,
+    WEBHOOK_URL: `${api.url}/hook`,
+    NOTIFY_TIMEOUT_MS: "5000",
+  });
   const target = route === "bark" ? { channel: "bark" as const, target: "phone" } : { channel: "webhook" as const, target: "default" };
   return {
     db,
     config,
     workers: {} as WorkerPool,
     routing: { players: new Map([[PLAYER, [target]]]), barkKeys: { phone: "device-key" } },
-    notify: { barkKeys: { phone: "device-key" }, bark: { server: `${api.url}/bark` }, webhook: { url: `${api.url}/hook` }, timeoutMs: 5000 },
     secrets: [],
     archiveRoot: join(dir, "archive"),
   };

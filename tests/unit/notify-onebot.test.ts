@@ -34,7 +34,7 @@ describe("onebot", () => {
   });
 
   test("private target without token: send_private_msg, user_id, no Authorization header", async () => {
-    await sendOneBot(message({ images: [] }), { url: `${server.url}/`, target: "private:10001" });
+    await sendOneBot(message({ images: [] }), { url: `${server.url}/`, token: null, target: "private:10001", timeoutMs: 2000 });
     const request = server.requests[0];
     expect(request?.path).toBe("/send_private_msg");
     expect(request?.headers.authorization).toBeUndefined();

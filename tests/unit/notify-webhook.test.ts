@@ -1,6 +1,6 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { sendWebhook } from "../../src/notify/webhook.ts";
+import { sendWebhook, type WebhookConfig } from "../../src/notify/webhook.ts";
 import { refusedUrl, startRecordingServer } from "../helpers/recording-server.ts";
 import { deliveryFailure, images, message } from "./notify-fixtures.ts";
 
@@ -8,6 +8,8 @@ const secret = "whsec-shared-Secret";
 const server = await startRecordingServer({ defaultResponse: { status: 204 } });
 const hookUrl = `${server.url}/hooks/mysekai?token=url-Embedded-Token`;
 const secrets = [secret, hookUrl, "url-Embedded-Token"];
+const unsigned: WebhookConfig = { url: hookUrl, secret: null, timeoutMs: 2000 };
+const signed: WebhookConfig = { ...unsigned, secret };
 
 afterAll(() => server.stop());
 beforeEach(() => server.reset());
@@ -15,7 +17,7 @@ beforeEach(() => server.reset());
 describe("webhook", () => {
   test("posts the save event as JSON", async () => {
     const msg = message({ images: images(2, "https://img.example/a") });
-    await sendWebhook(msg, { url: hookUrl });
+    await sendWebhook(msg, unsigned);
     const request = server.requests[0];
     expect([request?.method, request?.path, request?.query.token]).toEqual(["POST", "/hooks/mysekai", "url-Embedded-Token"]);
     expect(request?.headers["x-signature-256"]).toBeUndefined();
@@ -34,7 +36,7 @@ describe("webhook", () => {
   });
 
   test("with a secret, X-Signature-256 is the HMAC-SHA256 of the exact body bytes", async () => {
-    await sendWebhook(message(), { url: hookUrl, secret });
+    await sendWebhook(message(), signed);
     const request = server.requests[0];
     const header = request?.headers["x-signature-256"] ?? "";
     const expected = `sha256=${createHmac("sha256", secret).update(request?.body ?? new Uint8Array()).digest("hex")}`;
@@ -46,19 +48,19 @@ describe("webhook", () => {
 
   test("4xx permanent, 5xx and 429 retryable, refused retryable; no URL or secret in errors", async () => {
     server.respond("/hooks/mysekai", { status: 410, body: `gone: ${hookUrl}` });
-    const gone = await deliveryFailure(sendWebhook(message(), { url: hookUrl, secret }), secrets);
+    const gone = await deliveryFailure(sendWebhook(message(), signed), secrets);
     expect(gone.permanent).toBe(true);
     server.respond("/hooks/mysekai", { status: 500 });
-    expect((await deliveryFailure(sendWebhook(message(), { url: hookUrl, secret }), secrets)).permanent).toBe(false);
+    expect((await deliveryFailure(sendWebhook(message(), signed), secrets)).permanent).toBe(false);
     server.respond("/hooks/mysekai", { status: 429, headers: { "retry-after": "2" } });
-    expect((await deliveryFailure(sendWebhook(message(), { url: hookUrl }), secrets)).retryAfterMs).toBe(2000);
+    expect((await deliveryFailure(sendWebhook(message(), unsigned), secrets)).retryAfterMs).toBe(2000);
     const dead = `${await refusedUrl()}/hooks?token=url-Embedded-Token`;
-    expect((await deliveryFailure(sendWebhook(message(), { url: dead }), [...secrets, dead])).permanent).toBe(false);
+    expect((await deliveryFailure(sendWebhook(message(), { ...unsigned, url: dead }), [...secrets, dead])).permanent).toBe(false);
   });
 
   test("a redirect is not followed (it would carry the payload elsewhere) and counts as permanent", async () => {
     server.respond("/hooks/mysekai", { status: 301, headers: { location: "https://elsewhere.example/" } });
-    expect((await deliveryFailure(sendWebhook(message(), { url: hookUrl }), secrets)).permanent).toBe(true);
+    expect((await deliveryFailure(sendWebhook(message(), unsigned), secrets)).permanent).toBe(true);
     expect(server.requests).toHaveLength(1);
   });
 });

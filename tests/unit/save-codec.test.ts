@@ -7,11 +7,10 @@ import {
   type KeyPair,
   decodeMsgpack,
   decryptAesCbc,
-  encodeSample,
   encryptAesCbc,
-  makeEncryptedSample,
   openSave,
 } from "../../src/save/index.ts";
+import { encodeSample, makeEncryptedSample } from "../../src/samples/index.ts";
 
 const fromHex = (hex: string) => new Uint8Array(Buffer.from(hex, "hex"));
 const toHex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");

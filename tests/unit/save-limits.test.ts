@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { encode } from "@msgpack/msgpack";
 import { runEvaluate } from "../../src/pipeline/tasks.ts";
 import { MSGPACK_LIMITS, SAVE_LIMITS } from "../../src/save/limits.ts";
-import { encodeSample, encryptAesCbc, INVALID_REASONS, makeSampleSave, openSave, randomKeyPair, type OpenedSave } from "../../src/save/index.ts";
+import { encodeSample, makeSampleSave, randomKeyPair } from "../../src/samples/index.ts";
+import { encryptAesCbc, INVALID_REASONS, openSave, type OpenedSave } from "../../src/save/index.ts";
 
 const PAIR = randomKeyPair();
 const KEYS = [{ label: "test", key: PAIR.key, iv: PAIR.iv }];

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { decodeMsgpack, encodeSample, resourceKey, toMySekaiSave } from "../../src/save/index.ts";
+import { decodeMsgpack, resourceKey, toMySekaiSave } from "../../src/save/index.ts";
+import { encodeSample } from "../../src/samples/index.ts";
 
 const HOUR = 60 * 60 * 1000;
 

@@ -51,7 +51,7 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
 
 function createDeliveries(deps: PipelineDeps, saveId: number, playerId: string, now: number): void {
   const targets = routeFor(deps.routing, playerId, deps.config.notify.defaultRoute);
-  const configured = configuredChannels(deps.notify);
+  const configured = configuredChannels(deps.config.notify, deps.routing.barkKeys);
   deps.db.transaction((tx) => {
     for (const target of targets) {
       const problem = target.problem ?? (configured.has(target.channel) ? undefined : `channel ${target.channel} is not configured`);
@@ -99,7 +99,7 @@ async function attempt(deps: PipelineDeps, holder: LeaseHolder, delivery: Delive
   // Only while the row still shows this attempt: a runner that took the job over may be on the next one.
   const ours = and(eq(deliveries.id, delivery.id), eq(deliveries.state, "pending"), eq(deliveries.attempts, attempts));
   try {
-    await sendTo({ channel: delivery.channel as Channel, target: delivery.target }, message, deps.notify, progress);
+    await sendTo({ channel: delivery.channel as Channel, target: delivery.target }, message, deps.config.notify, deps.routing.barkKeys, progress);
     db.update(deliveries).set({ state: "sent", sentAt: Date.now(), lastError: null }).where(eq(deliveries.id, delivery.id)).run();
     logInfo("NOTIFY", "sent", { ...fields, ms: Math.round(performance.now() - started), outcome: "sent" });
     return "done";
@@ -145,6 +145,6 @@ function mapOrder(a: string, b: string): number {
 
 function imageUrl(deps: PipelineDeps, archive: typeof archives.$inferSelect, name: string): string | null {
   if (deps.config.publicBaseUrl) return `${deps.config.publicBaseUrl}/maps/${archive.token}/${name}`;
-  const base = deps.config.notify.bark.imageBase;
+  const base = deps.config.notify.imageBase;
   return base ? `${base}/archive/${archive.relPath}/${name}` : null;
 }

@@ -3,11 +3,15 @@
  * them (as in real saves), some already harvested, and catalogue-real rare and super-rare resources.
  * Only catalogue ids are real; positions, counts and statuses are invented.
  */
-import type { Random } from "./sample-random.ts";
+import type { Random } from "./random.ts";
 
 type Resource = readonly [resourceType: string, resourceId: number];
 
+type Span = readonly [min: number, max: number];
+
 interface SiteRecipe {
+  /** Grid cells that land inside the site's drawn map (and within ±20, like real saves). */
+  area: { x: Span; z: Span };
   fixtureIds: readonly number[];
   commons: readonly Resource[];
   supers: readonly Resource[];
@@ -21,33 +25,41 @@ const SAPLING: Resource = ["mysekai_fixture", 121];
 
 const SITE_RECIPES: Readonly<Record<number, SiteRecipe>> = {
   5: {
+    area: { x: [-15, 12], z: [-16, 17] },
     fixtureIds: [1001, 1002, 2001, 2002, 4001, 4002, 4003, 5001, 112],
     commons: [1, 2, 6, 7, 13, 14, 15, 16, 17, 18, 19, 22].map(material),
     supers: [material(5), material(12), material(20), SAPLING],
   },
   6: {
+    area: { x: [-20, 20], z: [-19, 20] },
     fixtureIds: [1001, 2001, 2003, 4004, 4005, 6001, 5002, 111],
     commons: [1, 6, 13, 14, 15, 16, 17, 18, 19].map(material),
     supers: [material(5), material(12)],
   },
   7: {
+    area: { x: [-18, 19], z: [-20, 19] },
     fixtureIds: [1003, 2004, 4006, 4007, 4008, 4009, 7001, 112],
     commons: [1, 6, 21, 23].map(material),
     supers: [material(5), material(12), material(20), SAPLING],
   },
   8: {
+    area: { x: [-20, 20], z: [-20, 16] },
     fixtureIds: [1004, 2005, 2006, 3001, 4010, 4011, 5003, 111],
     commons: [6, 7, 13, 14, 15, 16, 17, 18, 19].map(material),
     supers: [material(12), material(24)],
   },
 };
 
-const FALLBACK_RECIPE: SiteRecipe = { fixtureIds: [1001, 2001, 4001], commons: [1, 6].map(material), supers: [material(12)] };
+const FALLBACK_RECIPE: SiteRecipe = {
+  area: { x: [-20, 20], z: [-20, 20] },
+  fixtureIds: [1001, 2001, 4001],
+  commons: [1, 6].map(material),
+  supers: [material(12)],
+};
 
 /** A music record id that appears as a drop on site 7 (and one the default owner list lacks). */
 export const SAMPLE_MUSIC_RECORD_DROP_ID = 352;
 
-const GRID_LIMIT = 20;
 const PICKED_STATUS = "after_drop";
 
 export interface HarvestOptions {
@@ -55,12 +67,12 @@ export interface HarvestOptions {
   rareEverywhere: boolean;
 }
 
-function distinctCells(random: Random, count: number): Array<[number, number]> {
+function distinctCells(random: Random, count: number, area: SiteRecipe["area"]): Array<[number, number]> {
   const used = new Set<string>();
   const cells: Array<[number, number]> = [];
   while (cells.length < count) {
-    const x = random.int(-GRID_LIMIT, GRID_LIMIT);
-    const z = random.int(-GRID_LIMIT, GRID_LIMIT);
+    const x = random.int(...area.x);
+    const z = random.int(...area.z);
     if (used.has(`${x},${z}`)) continue;
     used.add(`${x},${z}`);
     cells.push([x, z]);
@@ -87,7 +99,7 @@ function quantityFor([resourceType]: Resource, random: Random): number {
 
 export function makeHarvestMap(siteId: number, random: Random, options: HarvestOptions): Record<string, unknown> {
   const recipe = SITE_RECIPES[siteId] ?? FALLBACK_RECIPE;
-  const cells = distinctCells(random, random.int(25, 40));
+  const cells = distinctCells(random, random.int(25, 40), recipe.area);
   const fixtures = cells.map(([positionX, positionZ]) => {
     const harvested = random.chance(0.2);
     return {

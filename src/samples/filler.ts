@@ -3,7 +3,7 @@
  * them; they exist so a synthetic save has the real one's size (~200 KB) and shape for the
  * decoder, the archive and the benchmarks. Record shapes are plausible, not authoritative.
  */
-import type { Random } from "./sample-random.ts";
+import type { Random } from "./random.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

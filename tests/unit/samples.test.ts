@@ -1,19 +1,17 @@
 import { describe, expect, test } from "bun:test";
 import { decode } from "@msgpack/msgpack";
+import { EDGE_INSET, siteProjection } from "../../src/maps/geometry.ts";
+import { type MySekaiSave, type ResourceKey, openSave, parseKeyPairs, resourceKey } from "../../src/save/index.ts";
 import {
   SAMPLE_MUSIC_RECORD_DROP_ID,
   SAMPLE_USER_ID,
-  type MySekaiSave,
-  type ResourceKey,
   encodeSample,
   makeEncryptedSample,
+  makeSampleMySekaiSave,
   makeSampleSave,
-  openSave,
-  parseKeyPairs,
   randomKeyPair,
-  resourceKey,
   seededRandom,
-} from "../../src/save/index.ts";
+} from "../../src/samples/index.ts";
 
 const SUPER: ResourceKey[] = [
   "mysekai_material:5",
@@ -63,6 +61,23 @@ describe("synthetic saves", () => {
     expect(all.some((d) => d.harvested)).toBe(true);
     expect(all.some((d) => !d.harvested)).toBe(true);
     expect(save.sites.flatMap((site) => site.fixtures).some((f) => f.harvested)).toBe(true);
+  });
+
+  test("every point lands inside its site's drawn map (none is pulled onto the edge)", () => {
+    for (const site of save.sites) {
+      const map = siteProjection(site.siteId, site.fixtures);
+      for (const point of site.fixtures) {
+        const { x, y } = map.projectRaw(point.positionX, point.positionZ);
+        expect(x).toBeGreaterThanOrEqual(EDGE_INSET);
+        expect(x).toBeLessThanOrEqual(map.width - EDGE_INSET);
+        expect(y).toBeGreaterThanOrEqual(EDGE_INSET);
+        expect(y).toBeLessThanOrEqual(map.height - EDGE_INSET);
+      }
+    }
+  });
+
+  test("the typed sample is the save the service opens from the encrypted one", () => {
+    expect(makeSampleMySekaiSave({ seed: 11 })).toEqual(save);
   });
 
   test("carries rare finds, the twin (type, id) pair and a music record drop", () => {

@@ -2,14 +2,11 @@
  * Realistic synthetic MySekai saves for the demo, tests and benchmarks. Only catalogue ids are real;
  * the player id, positions and every count are invented. Deterministic for a seed.
  */
-import { randomBytes } from "node:crypto";
 import { encode } from "@msgpack/msgpack";
-import { encryptAesCbc } from "./aes.ts";
-import { makeFillerTables, makePhenomenaSchedules } from "./sample-filler.ts";
-import { SAMPLE_MUSIC_RECORD_DROP_ID, makeHarvestMap } from "./sample-harvest.ts";
-import { seededRandom } from "./sample-random.ts";
-
-export { SAMPLE_MUSIC_RECORD_DROP_ID };
+import { encryptAesCbc, toMySekaiSave, type MySekaiSave } from "../save/index.ts";
+import { makeFillerTables, makePhenomenaSchedules } from "./filler.ts";
+import { makeHarvestMap } from "./harvest.ts";
+import { seededRandom } from "./random.ts";
 
 export interface SampleOptions {
   seed?: number;
@@ -23,6 +20,7 @@ export interface SampleOptions {
 
 /** A 19-digit player id, kept as bigint so it is encoded as a 64-bit integer. */
 export const SAMPLE_USER_ID = 7488393821744390161n;
+export const SAMPLE_PLAYER_ID = String(SAMPLE_USER_ID);
 export const SAMPLE_DEFAULT_NOW = Date.UTC(2025, 5, 14, 3, 25, 0);
 export const SAMPLE_DEFAULT_SITES: readonly number[] = [5, 6, 7, 8];
 const DEFAULT_OWNED_RECORDS: readonly number[] = [1, 2, 3, 17, 45, 88, 104, 129, 210, 301];
@@ -73,6 +71,13 @@ function widenLargeIntegers(value: unknown): unknown {
   return value;
 }
 
+/** The typed save the maps draw, parsed by the codec from the same raw object. */
+export function makeSampleMySekaiSave(opts?: SampleOptions): MySekaiSave {
+  const save = toMySekaiSave(makeSampleSave(opts));
+  if (save === null) throw new Error("the sample generator made something that is not a save");
+  return save;
+}
+
 /** MessagePack bytes as the game would send them (64-bit integers for ids and timestamps). */
 export function encodeSample(obj: unknown): Uint8Array {
   return encode(widenLargeIntegers(obj), { useBigInt64: true });
@@ -82,22 +87,9 @@ export function makeEncryptedSample(keyPair: { key: Uint8Array; iv: Uint8Array }
   return encryptAesCbc(encodeSample(makeSampleSave(opts)), keyPair.key, keyPair.iv);
 }
 
-export interface RandomKeyPair {
-  key: Uint8Array;
-  iv: Uint8Array;
-  /** Env-ready forms (`hex:...`) for AES_KEY / AES_IV. */
-  keyText: string;
-  ivText: string;
-}
+let nextSeed = 1;
 
-/** A fresh random key and IV (cryptographically random; for tests and the demo). */
-export function randomKeyPair(bits: 128 | 192 | 256 = 128): RandomKeyPair {
-  const key = new Uint8Array(randomBytes(bits / 8));
-  const iv = new Uint8Array(randomBytes(16));
-  return {
-    key,
-    iv,
-    keyText: `hex:${Buffer.from(key).toString("hex")}`,
-    ivText: `hex:${Buffer.from(iv).toString("hex")}`,
-  };
+/** A different encrypted sample on every call in this process (seeds 1, 2, 3, ...), so none is deduplicated away. */
+export function makeFreshEncryptedSample(keyPair: { key: Uint8Array; iv: Uint8Array }, opts: SampleOptions = {}): Uint8Array {
+  return makeEncryptedSample(keyPair, { seed: nextSeed++, ...opts });
 }

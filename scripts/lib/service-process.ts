@@ -1,0 +1,90 @@
+/**
+ * Starts the real service (`bun src/main.ts`) as a child process on a random port, with only the env
+ * it is given and a data folder (a temp one unless told). Used by the demo, the benchmarks and the
+ * server tests. The pipeline polls every 50 ms so a short run sees its saves handled at once.
+ */
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const PROJECT_ROOT = resolve(import.meta.dir, "..", "..");
+
+export interface RunningService {
+  url: string;
+  pid: number;
+  dataDir: string;
+  dbPath: string;
+  /** Everything the process printed so far (stdout and stderr). */
+  output: () => string;
+  /** Opens the SQLite file read-only (assertions, progress checks). */
+  openDb: () => Database;
+  waitForOutput: (pattern: RegExp, timeoutMs?: number) => Promise<string>;
+  stop: (signal?: NodeJS.Signals) => Promise<number>;
+  /** Removes the temp folder (after stop). */
+  cleanup: () => void;
+}
+
+export interface ServiceOptions {
+  env?: Record<string, string>;
+  /** Reuse a data folder (to restart a server on the same database). */
+  dataDir?: string;
+}
+
+export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "mysekai-run-"));
+  const dbPath = join(dataDir, "ingest.sqlite");
+  let output = "";
+  const proc = Bun.spawn([process.execPath, "src/main.ts"], {
+    cwd: PROJECT_ROOT,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      HOST: "127.0.0.1",
+      PORT: "0",
+      DATA_DIR: dataDir,
+      CONFIG_DIR: join(dataDir, "config"),
+      PIPELINE_POLL_MS: "50",
+      ...options.env,
+    },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder();
+    for await (const part of stream) output += decoder.decode(part, { stream: true });
+  };
+  void pump(proc.stdout);
+  void pump(proc.stderr);
+
+  const waitForOutput = async (pattern: RegExp, timeoutMs = 10_000): Promise<string> => {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const match = pattern.exec(output);
+      if (match) return match[0];
+      if (proc.exitCode !== null) throw new Error(`server exited (${proc.exitCode}) before ${pattern}:\n${output}`);
+      await Bun.sleep(10);
+    }
+    throw new Error(`timed out waiting for ${pattern}:\n${output}`);
+  };
+
+  const listening = await waitForOutput(/listening url=(\S+)/).catch((error) => {
+    proc.kill("SIGKILL");
+    throw error;
+  });
+  const url = listening.replace("listening url=", "").replace("localhost", "127.0.0.1");
+  return {
+    url,
+    pid: proc.pid,
+    dataDir,
+    dbPath,
+    output: () => output,
+    openDb: () => new Database(dbPath, { readonly: true, strict: true }),
+    waitForOutput,
+    stop: async (signal = "SIGTERM") => {
+      if (proc.exitCode === null) proc.kill(signal);
+      return await proc.exited;
+    },
+    cleanup: () => rmSync(dataDir, { recursive: true, force: true }),
+  };
+}

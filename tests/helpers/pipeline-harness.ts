@@ -1,0 +1,183 @@
+/**
+ * Drives the queue and runner in-process on a temp SQLite: fake stages, an explicit clock for claims, and a
+ * drain that runs jobs one at a time until none is due. Jobs and saves are inserted with plain SQL so the
+ * tests read like the rows they check.
+ */
+import { spyOn } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config.ts";
+import { openDatabase, type Db } from "../../src/db/open.ts";
+import { loadNotifySetup } from "../../src/notify/setup.ts";
+import { claimJob } from "../../src/pipeline/queue.ts";
+import { runJob, type Stages } from "../../src/pipeline/runner.ts";
+import type { PipelineDeps, Stage, StageResult } from "../../src/pipeline/stage.ts";
+import { WorkerPool } from "../../src/pipeline/worker-pool.ts";
+
+export const LEASE_MS = 60_000;
+/** Two retries: attempt 1 waits ~1 s, attempt 2 ~2 s, attempt 3 is the last. */
+export const BACKOFF_MS = [1_000, 2_000];
+/** A secret the deps know: error text must never carry it. */
+export const SECRET = "sekrit-webhook-token-0123456789";
+
+export interface Harness {
+  db: Db;
+  deps: PipelineDeps;
+  /** Log lines the runner wrote (console is silenced while the harness is open). */
+  logs: string[];
+  close: () => void;
+}
+
+export function openHarness(): Harness {
+  const dir = mkdtempSync(join(tmpdir(), "mysk-queue-"));
+  const config = loadConfig({ DATA_DIR: dir, CONFIG_DIR: dir });
+  config.pipeline = { ...config.pipeline, leaseMs: LEASE_MS, backoffMs: BACKOFF_MS };
+  const db = openDatabase(join(dir, "ingest.sqlite"));
+  const notify = loadNotifySetup(config.notify, config.configDir);
+  // No worker threads: the fake stages never ask the pool for work.
+  const workers = new WorkerPool(0, 1_000);
+  const deps: PipelineDeps = { db, config, workers, routing: notify.routing, secrets: [SECRET], archiveRoot: join(dir, "archive") };
+  const logs: string[] = [];
+  const capture = (...parts: unknown[]) => void logs.push(parts.join(" "));
+  const spies = [spyOn(console, "log").mockImplementation(capture), spyOn(console, "warn").mockImplementation(capture)];
+  return {
+    db,
+    deps,
+    logs,
+    close: () => {
+      for (const spy of spies) spy.mockRestore();
+      db.$client.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The stage table for a test: stages it does not name throw, so an unexpected run shows up as a retry. */
+export function fakeStages(overrides: Partial<Stages>): Stages {
+  const unexpected: Stage = async (_deps, job) => {
+    throw new Error(`unexpected stage ${job.stage}`);
+  };
+  return { evaluate: unexpected, generate: unexpected, archive: unexpected, notify: unexpected, ...overrides };
+}
+
+/** A stage that counts its runs and returns what `result` gives for each (or throws what it throws). */
+export function countingStage(result: (run: number) => StageResult): Stage & { runs: number } {
+  const stage = Object.assign(
+    async () => {
+      stage.runs += 1;
+      return result(stage.runs);
+    },
+    { runs: 0 },
+  );
+  return stage;
+}
+
+/** Claims due jobs at `now` (oldest first, as the poller does) and runs each to its recorded outcome; returns how many ran. */
+export async function runUntilEmpty(h: Harness, stages: Stages, options: { now: number; max?: number }): Promise<number> {
+  const max = options.max ?? 50;
+  for (let ran = 0; ran < max; ran += 1) {
+    const job = claimJob(h.db, options.now, LEASE_MS);
+    if (!job) return ran;
+    await runJob(h.deps, job, stages);
+  }
+  throw new Error(`queue not empty after ${max} runs`);
+}
+
+/** A gate a stage waits at: the test sees it `arrived`, acts while the stage hangs, then `release`s it. */
+export function barrier(): { wait: () => Promise<void>; arrived: Promise<void>; release: () => void } {
+  let arrive!: () => void;
+  let release!: () => void;
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  return {
+    wait: () => {
+      arrive();
+      return released;
+    },
+    arrived,
+    release,
+  };
+}
+
+export function insertSave(db: Db, receivedAt: number, playerId = "1234567890123456789"): number {
+  const row = db.$client
+    .query("INSERT INTO saves (sha256, player_id, source, encrypted, size, received_at) VALUES (?, ?, 'upload', ?, 3, ?) RETURNING id")
+    .get(crypto.randomUUID(), playerId, new Uint8Array([1, 2, 3]), receivedAt) as { id: number };
+  return row.id;
+}
+
+export interface JobFields {
+  saveId?: number;
+  stage?: string;
+  state?: string;
+  attempts?: number;
+  runAt: number;
+  leaseId?: string | null;
+  leaseExpiresAt?: number | null;
+  notify?: boolean;
+}
+
+/** Inserts a job (for a new save unless `saveId` is given); returns its id. */
+export function insertJob(db: Db, fields: JobFields): number {
+  const saveId = fields.saveId ?? insertSave(db, fields.runAt);
+  const row = db.$client
+    .query(
+      `INSERT INTO jobs (save_id, stage, state, attempts, run_at, lease_id, lease_expires_at, notify, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    )
+    .get(
+      saveId,
+      fields.stage ?? "generate",
+      fields.state ?? "pending",
+      fields.attempts ?? 0,
+      fields.runAt,
+      fields.leaseId ?? null,
+      fields.leaseExpiresAt ?? null,
+      fields.notify === false ? 0 : 1,
+      fields.runAt,
+      fields.runAt,
+    ) as { id: number };
+  return row.id;
+}
+
+export interface JobRow {
+  id: number;
+  save_id: number | null;
+  stage: string;
+  state: string;
+  attempts: number;
+  run_at: number;
+  lease_id: string | null;
+  lease_expires_at: number | null;
+  notify: number;
+  last_error: string | null;
+}
+
+export function jobRow(db: Db, id: number): JobRow {
+  return db.$client.query("SELECT * FROM jobs WHERE id = ?").get(id) as JobRow;
+}
+
+export interface DeliveryRow {
+  id: number;
+  save_id: number;
+  channel: string;
+  state: string;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+}
+
+export function insertDelivery(db: Db, saveId: number, state: string, now: number, channel = "discord"): number {
+  const row = db.$client
+    .query(
+      `INSERT INTO deliveries (save_id, channel, target, state, attempts, next_attempt_at, last_error, sent_at, created_at)
+       VALUES (?, ?, 'default', ?, ?, ?, ?, ?, ?) RETURNING id`,
+    )
+    .get(saveId, channel, state, state === "pending" ? 0 : 3, now, state === "failed" ? "HTTP 500" : null, state === "sent" ? now : null, now) as { id: number };
+  return row.id;
+}
+
+export function deliveriesOf(db: Db, saveId: number): DeliveryRow[] {
+  return db.$client.query("SELECT * FROM deliveries WHERE save_id = ? ORDER BY id").all(saveId) as DeliveryRow[];
+}

@@ -1,0 +1,35 @@
+import { describe, expect, test } from "bun:test";
+import { loadConfig } from "../../src/config.ts";
+
+describe("notify configuration", () => {
+  test("an empty environment gets every default, and only Bark's settings (its keys come from bark_map.json)", () => {
+    expect(loadConfig({}).notify).toEqual({
+      defaultRoute: "telegram",
+      imageBase: null,
+      telegram: null,
+      bark: { server: "https://api.day.app", icon: null, group: null, timeoutMs: 30_000 },
+      discord: null,
+      onebot: null,
+      webhook: null,
+    });
+  });
+
+  test("each configured channel carries NOTIFY_TIMEOUT_MS; Telegram's API base defaults", () => {
+    const notify = loadConfig({
+      NOTIFY_TIMEOUT_MS: "500",
+      FALLBACK_IMAGE_BASE: "https://img.example/mysekai/",
+      TELEGRAM_BOT_TOKEN: "1:token",
+      TELEGRAM_CHAT_ID: "-100",
+      DISCORD_WEBHOOK_URL: "https://discord.example/api/webhooks/1/x",
+      ONEBOT_URL: "http://127.0.0.1:3000",
+      ONEBOT_TARGET: "group:42",
+      WEBHOOK_URL: "https://hooks.example/in",
+    }).notify;
+    expect(notify.imageBase).toBe("https://img.example/mysekai");
+    expect(notify.telegram).toEqual({ apiBase: "https://api.telegram.org", botToken: "1:token", chatId: "-100", timeoutMs: 500 });
+    expect(notify.discord).toEqual({ webhookUrl: "https://discord.example/api/webhooks/1/x", timeoutMs: 500 });
+    expect(notify.onebot).toEqual({ url: "http://127.0.0.1:3000", token: null, target: "group:42", timeoutMs: 500 });
+    expect(notify.webhook).toEqual({ url: "https://hooks.example/in", secret: null, timeoutMs: 500 });
+    expect(notify.bark.timeoutMs).toBe(500);
+  });
+});

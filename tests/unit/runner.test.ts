@@ -1,0 +1,208 @@
+/**
+ * The runner's bookkeeping with fake stages. It stamps its own writes with the real clock, so rows are
+ * inserted at `Date.now()` and the drain's `now` moves past any backoff explicitly.
+ */
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import type { Tx } from "../../src/db/open.ts";
+import { deliveries, type JobStage } from "../../src/db/schema.ts";
+import { claimJob, reclaimOrphans, resumeWaitingForKey } from "../../src/pipeline/queue.ts";
+import { runJob } from "../../src/pipeline/runner.ts";
+import {
+  BACKOFF_MS,
+  barrier,
+  countingStage,
+  deliveriesOf,
+  fakeStages,
+  insertJob,
+  insertSave,
+  jobRow,
+  LEASE_MS,
+  openHarness,
+  runUntilEmpty,
+  SECRET,
+  type Harness,
+} from "../helpers/pipeline-harness.ts";
+
+const MINUTE = 60_000;
+let h: Harness;
+let t0: number;
+beforeEach(() => {
+  h = openHarness();
+  t0 = Date.now();
+});
+afterEach(() => h.close());
+
+/** A commit that records a delivery for the job's save: visible proof of whether the stage's writes landed. */
+const addDelivery = (saveId: number, channel = "discord") => (tx: Tx) =>
+  void tx.insert(deliveries).values({ saveId, channel, target: "default", nextAttemptAt: 0, createdAt: 0 }).run();
+
+describe("stage results", () => {
+  test("advance moves the job through every stage to done, committing each stage's writes and then its afterCommit", async () => {
+    const saveId = insertSave(h.db, t0);
+    const id = insertJob(h.db, { saveId, runAt: t0 });
+    const events: string[] = [];
+    const step = (name: string, next: JobStage) =>
+      countingStage(() => ({ kind: "advance", next, commit: addDelivery(saveId, name), afterCommit: () => void events.push(`${name} committed=${deliveriesOf(h.db, saveId).length}`) }));
+    const stages = fakeStages({ generate: step("generate", "archive"), archive: step("archive", "notify"), notify: step("notify", "done") });
+
+    // Each advance makes the next stage due at the runner's clock, which is past t0 by now.
+    expect(await runUntilEmpty(h, stages, { now: t0 + MINUTE })).toBe(3);
+    expect(jobRow(h.db, id)).toMatchObject({ stage: "done", state: "done", attempts: 0, last_error: null, lease_id: null });
+    expect(deliveriesOf(h.db, saveId).map((row) => row.channel)).toEqual(["generate", "archive", "notify"]);
+    expect(events).toEqual(["generate committed=1", "archive committed=2", "notify committed=3"]);
+  });
+
+  test("a thrown error is retried with backoff, redacted, and fails after the budget with the last error", async () => {
+    const id = insertJob(h.db, { runAt: t0 });
+    const generate = countingStage((run) => {
+      throw new Error(`render ${run} failed at https://hooks.example/${SECRET}`);
+    });
+    const stages = fakeStages({ generate });
+
+    expect(await runUntilEmpty(h, stages, { now: t0 })).toBe(1);
+    const retry = jobRow(h.db, id);
+    expect(retry).toMatchObject({ state: "pending_retry", attempts: 1, last_error: "render 1 failed at https://hooks.example/***" });
+    expect(retry.run_at - t0).toBeGreaterThanOrEqual(BACKOFF_MS[0]! * 0.8);
+    expect(retry.run_at - Date.now()).toBeLessThanOrEqual(BACKOFF_MS[0]! * 1.2);
+    expect(await runUntilEmpty(h, stages, { now: retry.run_at - 1 })).toBe(0);
+
+    expect(await runUntilEmpty(h, stages, { now: t0 + 10 * MINUTE })).toBe(BACKOFF_MS.length);
+    expect(generate.runs).toBe(BACKOFF_MS.length + 1);
+    expect(jobRow(h.db, id)).toMatchObject({ state: "failed", attempts: BACKOFF_MS.length + 1, last_error: "render 3 failed at https://hooks.example/***" });
+    expect(h.logs.join("\n")).not.toContain(SECRET);
+  });
+
+  test("later comes back at its time without spending a retry", async () => {
+    const id = insertJob(h.db, { runAt: t0 });
+    const notify = countingStage((run) => (run <= 5 ? { kind: "later", runAt: t0 + run * MINUTE, note: "delivery backoff" } : { kind: "advance", next: "done" }));
+    const stages = fakeStages({ notify });
+    h.db.$client.query("UPDATE jobs SET stage = 'notify' WHERE id = ?").run(id);
+
+    expect(await runUntilEmpty(h, stages, { now: t0 })).toBe(1);
+    expect(jobRow(h.db, id)).toMatchObject({ state: "pending_retry", run_at: t0 + MINUTE, attempts: 0, last_error: null });
+    for (let run = 2; run <= 6; run += 1) expect(await runUntilEmpty(h, stages, { now: t0 + (run - 1) * MINUTE })).toBe(1);
+    expect(notify.runs).toBe(6);
+    expect(jobRow(h.db, id)).toMatchObject({ stage: "done", state: "done" });
+  });
+
+  test("fail is permanent and commits its writes with the transition", async () => {
+    const saveId = insertSave(h.db, t0);
+    const id = insertJob(h.db, { saveId, runAt: t0 });
+    let after = 0;
+    const generate = countingStage(() => ({ kind: "fail", reason: "save does not decrypt", commit: addDelivery(saveId), afterCommit: () => void (after += 1) }));
+
+    expect(await runUntilEmpty(h, fakeStages({ generate }), { now: t0 + 10 * MINUTE })).toBe(1);
+    expect(jobRow(h.db, id)).toMatchObject({ state: "failed", attempts: 1, last_error: "save does not decrypt", lease_id: null });
+    expect(deliveriesOf(h.db, saveId)).toHaveLength(1);
+    expect(after).toBe(1);
+  });
+
+  test("a commit that cannot be written counts as a failed attempt and leaves none of its writes", async () => {
+    const saveId = insertSave(h.db, t0);
+    const id = insertJob(h.db, { saveId, runAt: t0 });
+    let after = 0;
+    // The second insert breaks the unique (save, channel, target) constraint after the first one succeeded.
+    const duplicate = (tx: Tx) => {
+      addDelivery(saveId)(tx);
+      addDelivery(saveId)(tx);
+    };
+    const generate = countingStage(() => ({ kind: "advance", next: "archive", commit: duplicate, afterCommit: () => void (after += 1) }));
+    const stages = fakeStages({ generate });
+
+    expect(await runUntilEmpty(h, stages, { now: t0 })).toBe(1);
+    expect(jobRow(h.db, id)).toMatchObject({ stage: "generate", state: "pending_retry", attempts: 1 });
+    expect(jobRow(h.db, id).last_error).toStartWith("could not record the stage: ");
+    expect(deliveriesOf(h.db, saveId)).toHaveLength(0);
+    expect(after).toBe(0);
+
+    expect(await runUntilEmpty(h, stages, { now: t0 + 10 * MINUTE })).toBe(BACKOFF_MS.length);
+    expect(jobRow(h.db, id)).toMatchObject({ stage: "generate", state: "failed", attempts: BACKOFF_MS.length + 1 });
+  });
+
+  test("an afterCommit that throws is logged and does not undo the committed transition", async () => {
+    const id = insertJob(h.db, { runAt: t0 });
+    const generate = countingStage(() => ({
+      kind: "advance",
+      next: "archive",
+      afterCommit: () => {
+        throw new Error(`cleanup failed for ${SECRET}`);
+      },
+    }));
+    expect(await runUntilEmpty(h, fakeStages({ generate }), { now: t0 })).toBe(1);
+    expect(jobRow(h.db, id)).toMatchObject({ stage: "archive", state: "pending", attempts: 0 });
+    expect(h.logs.some((line) => line.includes("after-commit step failed") && line.includes("***"))).toBe(true);
+    expect(h.logs.join("\n")).not.toContain(SECRET);
+  });
+
+  test("wait_for_key parks the job until the service starts with keys", async () => {
+    const id = insertJob(h.db, { runAt: t0 });
+    const generate = countingStage((run) => (run === 1 ? { kind: "wait_for_key" } : { kind: "advance", next: "done" }));
+    const stages = fakeStages({ generate });
+
+    expect(await runUntilEmpty(h, stages, { now: t0 + 10 * MINUTE })).toBe(1);
+    expect(jobRow(h.db, id)).toMatchObject({ state: "waiting_for_key", last_error: "no AES key configured" });
+    expect(resumeWaitingForKey(h.db, t0 + 10 * MINUTE)).toBe(1);
+    expect(await runUntilEmpty(h, stages, { now: t0 + 10 * MINUTE })).toBe(1);
+    expect(jobRow(h.db, id)).toMatchObject({ state: "done", attempts: 0 });
+  });
+});
+
+describe("crashes and takeovers", () => {
+  test("crash-loop guard: a job whose attempts passed the budget + 1 is failed without running its stage", async () => {
+    // The claim counts attempt budget + 2: every earlier attempt died inside the stage and never recorded.
+    const looping = insertJob(h.db, { runAt: t0, state: "running", attempts: BACKOFF_MS.length + 1, leaseId: "dead", leaseExpiresAt: t0 });
+    const generate = countingStage(() => ({ kind: "advance", next: "done" }));
+
+    expect(await runUntilEmpty(h, fakeStages({ generate }), { now: t0 + 1 })).toBe(1);
+    expect(generate.runs).toBe(0);
+    expect(jobRow(h.db, looping)).toMatchObject({ state: "failed", lease_id: null });
+    expect(jobRow(h.db, looping).last_error).toBe(`gave up after ${BACKOFF_MS.length + 1} attempts that never finished (the process died while running this stage)`);
+  });
+
+  test("crash-loop guard boundary: the attempt at budget + 1 still runs its stage", async () => {
+    const id = insertJob(h.db, { runAt: t0, state: "running", attempts: BACKOFF_MS.length, leaseId: "dead", leaseExpiresAt: t0 });
+    const generate = countingStage(() => ({ kind: "advance", next: "done" }));
+    expect(await runUntilEmpty(h, fakeStages({ generate }), { now: t0 + 1 })).toBe(1);
+    expect(generate.runs).toBe(1);
+    expect(jobRow(h.db, id).state).toBe("done");
+  });
+
+  test("orphan reclaim: a job left running by a dead process waits out its lease unless reclaimed at start-up", async () => {
+    const id = insertJob(h.db, { runAt: t0 - MINUTE, state: "running", attempts: 1, leaseId: "dead", leaseExpiresAt: t0 + LEASE_MS });
+    const generate = countingStage(() => ({ kind: "advance", next: "done" }));
+    const stages = fakeStages({ generate });
+
+    expect(await runUntilEmpty(h, stages, { now: t0 })).toBe(0);
+    expect(reclaimOrphans(h.db, t0)).toBe(1);
+    expect(await runUntilEmpty(h, stages, { now: t0 })).toBe(1);
+    expect(generate.runs).toBe(1);
+    expect(jobRow(h.db, id).state).toBe("done");
+  });
+
+  test("fencing: the result of a stage that outlived its lease is not recorded", async () => {
+    const saveId = insertSave(h.db, t0);
+    const id = insertJob(h.db, { saveId, runAt: t0 });
+    const gate = barrier();
+    let after = 0;
+    const stages = fakeStages({
+      generate: async () => {
+        await gate.wait();
+        return { kind: "advance", next: "archive", commit: addDelivery(saveId), afterCommit: () => void (after += 1) };
+      },
+    });
+
+    const old = claimJob(h.db, t0, LEASE_MS)!;
+    const running = runJob(h.deps, old, stages);
+    await gate.arrived;
+    // Another runner finds the lease expired (a frozen process) and takes the job over.
+    const taker = claimJob(h.db, t0 + 2 * LEASE_MS, LEASE_MS)!;
+    expect(taker.id).toBe(id);
+    gate.release();
+    await running;
+
+    expect(after).toBe(0);
+    expect(jobRow(h.db, id)).toMatchObject({ stage: "generate", state: "running", attempts: 2, lease_id: taker.leaseId });
+    expect(deliveriesOf(h.db, saveId)).toHaveLength(0);
+    expect(h.logs.some((line) => line.includes("lease lost"))).toBe(true);
+  });
+});
