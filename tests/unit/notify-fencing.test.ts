@@ -27,14 +27,17 @@ let api: RecordingServer;
 beforeAll(async () => {
   api = await startRecordingServer({ defaultResponse: { status: 200, body: { code: 200, message: "success" } } });
 });
+function removeDatabase(): void {
+  if (!dir) return;
+  db.$client.close();
+  rmSync(dir, { recursive: true, force: true });
+}
 afterAll(async () => {
   await api.stop();
+  removeDatabase();
 });
 beforeEach(() => {
-  if (dir) {
-    db.$client.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  removeDatabase();
   dir = mkdtempSync(join(tmpdir(), "mysekai-fence-"));
   db = openDatabase(join(dir, "ingest.sqlite"));
   api.reset();
