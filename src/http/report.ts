@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import { storeReport } from "../db/reports.ts";
-import { declaredTooLarge } from "../ingest/capped-body.ts";
+import { cappedMessage, declaredTooLarge } from "../ingest/capped-body.ts";
 import { readReportBody } from "../ingest/decompress.ts";
 import { extractCandidates } from "../ingest/har.ts";
 import { proxyPinMeta, reqableMeta } from "../ingest/har-meta.ts";
@@ -30,7 +30,7 @@ export function reportRoutes({ committer, config, wakePipeline }: HttpDeps): Hon
       return reject(401, "missing or wrong report token");
     }
     if (declaredTooLarge(c.req.header("content-length"), report.maxEncodedBytes)) {
-      return reject(413, `report body exceeds ${report.maxEncodedBytes} bytes`);
+      return reject(413, cappedMessage("report body", report.maxEncodedBytes));
     }
     const body = await readReportBody(c.req.raw.body, {
       contentEncoding: c.req.header("content-encoding") ?? null,

@@ -2,7 +2,7 @@
 import { Hono } from "hono";
 import { MAX_CHUNK_BYTES, MAX_UPLOAD_BYTES, UPLOAD_PATHS } from "../contract.ts";
 import { acceptChunk } from "../db/uploads.ts";
-import { declaredTooLarge, readCapped } from "../ingest/capped-body.ts";
+import { cappedMessage, declaredTooLarge, readCapped } from "../ingest/capped-body.ts";
 import { parseChunkHeaders } from "../ingest/chunk-headers.ts";
 import { logInfo, logWarn } from "../log.ts";
 import { playerIdFromUrl } from "../save/player-id.ts";
@@ -29,7 +29,7 @@ export function uploadRoutes({ committer, config, wakePipeline }: HttpDeps): Hon
       const chunkLabel = `${header.chunkIndex + 1}/${header.totalChunks}`;
       const tooLarge = () => {
         logWarn("UPLOAD", "chunk too large", { upload: header.uploadId, chunk: chunkLabel });
-        return c.text(`chunk exceeds ${MAX_CHUNK_BYTES} bytes`, 413);
+        return c.text(cappedMessage("chunk", MAX_CHUNK_BYTES), 413);
       };
       if (declaredTooLarge(c.req.header("content-length"), MAX_CHUNK_BYTES)) return tooLarge();
       const body = await readCapped(c.req.raw.body, MAX_CHUNK_BYTES);
