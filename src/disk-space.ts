@@ -1,6 +1,6 @@
 /** Free space on DATA_DIR, read with statfs every few seconds (never per request), against the configured floor. */
 import { statfsSync } from "node:fs";
-import { MIB } from "./config.ts";
+import { MIB } from "./contract.ts";
 import { logInfo, logWarn } from "./log.ts";
 
 export interface DiskWatch {

@@ -2,7 +2,8 @@
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { removeStaleTemp } from "./archive/write.ts";
-import { ConfigError, loadConfig, secretsOf, UPLOAD_PATHS, type Config } from "./config.ts";
+import { ConfigError, loadConfig, secretsOf, type Config } from "./config/index.ts";
+import { UPLOAD_PATHS } from "./contract.ts";
 import { startCheckpointer } from "./db/checkpointer.ts";
 import { GroupCommitter } from "./db/group-commit.ts";
 import { openDatabase } from "./db/open.ts";

@@ -1,5 +1,5 @@
 /** REPORT_PATH as logs may show it: a non-default path can be the owner's secret (the capture tool's only protection). */
-export const DEFAULT_REPORT_PATH = "/capture/report";
+import { DEFAULT_REPORT_PATH } from "./contract.ts";
 
 /** The first segment (only when more follow) and the first 8 hex of the path's sha256, e.g. `/capture/…#1a2b3c4d`. */
 export function reportPathForLog(path: string): string {

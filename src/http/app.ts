@@ -1,6 +1,7 @@
 /** Builds the Hono app once from its route families (the tests start the same app through main.ts). */
 import { Hono } from "hono";
-import { MIB, secretsOf, UPLOAD_PATHS } from "../config.ts";
+import { secretsOf } from "../config/index.ts";
+import { MAX_CHUNK_BYTES, UPLOAD_PATHS } from "../contract.ts";
 import { redact } from "../notify/errors.ts";
 import { reportPathForLog } from "../report-path.ts";
 import type { HttpDeps } from "./deps.ts";
@@ -19,7 +20,7 @@ export function createApp(deps: HttpDeps): Hono {
   const decoding = new ByteBudget(budget.decodeBytes);
   const refuseWhenFull = diskFloor(deps.diskFull);
   // An upload chunk is at most 1 MiB (larger ones get 413 before their body is read).
-  app.on("POST", [...UPLOAD_PATHS], refuseWhenFull, decodeBudget(decoding, budget.waitMs, "UPLOAD", declaredOrCap(MIB)));
+  app.on("POST", [...UPLOAD_PATHS], refuseWhenFull, decodeBudget(decoding, budget.waitMs, "UPLOAD", declaredOrCap(MAX_CHUNK_BYTES)));
   // A report may decompress to its cap whatever it declares, so it holds the cap.
   if (report.enabled) app.on("POST", report.path, refuseWhenFull, decodeBudget(decoding, budget.waitMs, "REPORT", () => report.maxDecodedBytes));
   app.get("/healthz", (c) => c.text("ok"));

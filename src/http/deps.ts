@@ -1,4 +1,4 @@
-import type { Config } from "../config.ts";
+import type { Config } from "../config/index.ts";
 import type { GroupCommitter } from "../db/group-commit.ts";
 import type { Db } from "../db/open.ts";
 

@@ -4,11 +4,11 @@
  */
 import { Hono } from "hono";
 import { storeReport } from "../db/reports.ts";
-import { readCappedBody } from "../ingest/decompress.ts";
+import { cappedMessage, declaredTooLarge } from "../ingest/capped-body.ts";
+import { readReportBody } from "../ingest/decompress.ts";
 import { extractCandidates } from "../ingest/har.ts";
 import { proxyPinMeta, reqableMeta } from "../ingest/har-meta.ts";
 import { logInfo, logWarn } from "../log.ts";
-import { declaredTooLarge } from "./body.ts";
 import type { HttpDeps } from "./deps.ts";
 import { tokenMatches } from "./token.ts";
 
@@ -30,9 +30,9 @@ export function reportRoutes({ committer, config, wakePipeline }: HttpDeps): Hon
       return reject(401, "missing or wrong report token");
     }
     if (declaredTooLarge(c.req.header("content-length"), report.maxEncodedBytes)) {
-      return reject(413, `report body exceeds ${report.maxEncodedBytes} bytes`);
+      return reject(413, cappedMessage("report body", report.maxEncodedBytes));
     }
-    const body = await readCappedBody(c.req.raw.body, {
+    const body = await readReportBody(c.req.raw.body, {
       contentEncoding: c.req.header("content-encoding") ?? null,
       maxEncodedBytes: report.maxEncodedBytes,
       maxDecodedBytes: report.maxDecodedBytes,

@@ -1,16 +1,13 @@
 /** POST /uploadSaveData (and /uploadMySekai): one save in 1..10 chunks, committed before the 200. */
 import { Hono } from "hono";
-import { MIB, UPLOAD_PATHS } from "../config.ts";
+import { MAX_CHUNK_BYTES, MAX_UPLOAD_BYTES, UPLOAD_PATHS } from "../contract.ts";
 import { acceptChunk } from "../db/uploads.ts";
+import { cappedMessage, declaredTooLarge, readCapped } from "../ingest/capped-body.ts";
 import { parseChunkHeaders } from "../ingest/chunk-headers.ts";
 import { logInfo, logWarn } from "../log.ts";
 import { playerIdFromUrl } from "../save/player-id.ts";
-import { declaredTooLarge, readLimited } from "./body.ts";
 import type { HttpDeps } from "./deps.ts";
 import { tokenMatches } from "./token.ts";
-
-export const MAX_CHUNK_BYTES = MIB;
-export const MAX_UPLOAD_BYTES = MIB;
 
 export function uploadRoutes({ committer, config, wakePipeline }: HttpDeps): Hono {
   const app = new Hono();
@@ -32,10 +29,10 @@ export function uploadRoutes({ committer, config, wakePipeline }: HttpDeps): Hon
       const chunkLabel = `${header.chunkIndex + 1}/${header.totalChunks}`;
       const tooLarge = () => {
         logWarn("UPLOAD", "chunk too large", { upload: header.uploadId, chunk: chunkLabel });
-        return c.text(`chunk exceeds ${MAX_CHUNK_BYTES} bytes`, 413);
+        return c.text(cappedMessage("chunk", MAX_CHUNK_BYTES), 413);
       };
       if (declaredTooLarge(c.req.header("content-length"), MAX_CHUNK_BYTES)) return tooLarge();
-      const body = await readLimited(c.req.raw.body, MAX_CHUNK_BYTES);
+      const body = await readCapped(c.req.raw.body, MAX_CHUNK_BYTES);
       if (body === null) return tooLarge();
       if (body.byteLength === 0) return c.text("body is empty", 400);
 

@@ -1,6 +1,6 @@
 /** Validates the upload headers of one chunk. Plain strings in, a typed chunk header or a reason out. */
-export const MAX_CHUNKS = 10;
-const UPLOAD_ID = /^[a-zA-Z0-9_-]{1,64}$/;
+import { MAX_CHUNKS, UPLOAD_ID_PATTERN } from "../contract.ts";
+
 const INTEGER = /^[+-]?\d{1,6}$/;
 
 export interface ChunkHeader {
@@ -15,7 +15,7 @@ export type ChunkHeaderResult = { ok: true; header: ChunkHeader } | { ok: false;
 export function parseChunkHeaders(get: (name: string) => string | null | undefined): ChunkHeaderResult {
   const uploadId = get("x-upload-id")?.trim();
   if (!uploadId) return { ok: false, reason: "X-Upload-Id is required" };
-  if (!UPLOAD_ID.test(uploadId)) return { ok: false, reason: "X-Upload-Id must match ^[a-zA-Z0-9_-]{1,64}$" };
+  if (!UPLOAD_ID_PATTERN.test(uploadId)) return { ok: false, reason: `X-Upload-Id must match ${UPLOAD_ID_PATTERN.source}` };
 
   const totalText = get("x-total-chunks")?.trim();
   if (!totalText) return { ok: false, reason: "X-Total-Chunks is required" };

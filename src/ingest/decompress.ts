@@ -1,7 +1,8 @@
 /**
- * Reads a report body under two caps: raw bytes as they arrive (maxEncodedBytes) and bytes
- * coming out of the decoder (maxDecodedBytes). Decoding streams through DecompressionStream
- * and stops the moment a cap is passed, so a compression bomb costs at most about the cap.
+ * Reads a report body under two caps: raw bytes as they arrive (maxEncodedBytes, counted by the
+ * capped reader in capped-body.ts) and bytes coming out of the decoder (maxDecodedBytes). Decoding
+ * streams through DecompressionStream and stops the moment a cap is passed, so a compression bomb
+ * costs at most about the cap.
  *
  * Decisions:
  * - Codings: gzip / x-gzip, br, zstd / zstandard, deflate (zlib-wrapped, as HTTP defines it),
@@ -15,7 +16,7 @@
  *   before anyone parses it: real reports carry encrypted (incompressible) saves, and parsing dense
  *   JSON costs the event loop about 15 ms per MiB, so 18 KB of gzip must not buy 4 MiB of it.
  */
-import { RawSource, cappedMessage, concatChunks } from "./raw-source.ts";
+import { RawSource, cappedMessage, concatChunks, readToEnd } from "./capped-body.ts";
 
 export type BodyResult =
   | { ok: true; bytes: Uint8Array; encoding: string; ignoredEncoding?: string }
@@ -74,14 +75,16 @@ function fail(status: 400 | 413, reason: string): BodyResult {
   return { ok: false, status, reason };
 }
 
-export async function readCappedBody(
+export async function readReportBody(
   body: ReadableStream<Uint8Array> | null,
   opts: ReadBodyOptions,
 ): Promise<BodyResult> {
   const coding = parseContentEncoding(opts.contentEncoding);
   let src: RawSource | null = null;
   try {
-    src = new RawSource(body, opts.maxEncodedBytes, coding.kind !== "identity");
+    // Without a coding the bytes as sent are the decoded bytes: both caps bound the one count.
+    const rawCap = coding.kind === "identity" ? Math.min(opts.maxEncodedBytes, opts.maxDecodedBytes) : opts.maxEncodedBytes;
+    src = new RawSource(body, rawCap, coding.kind !== "identity");
     const result =
       coding.kind === "identity"
         ? await readIdentity(src, opts)
@@ -110,18 +113,9 @@ function plainTooLarge(opts: ReadBodyOptions): BodyResult {
 }
 
 async function readIdentity(src: RawSource, opts: ReadBodyOptions): Promise<BodyResult> {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (let chunk = await src.next(); chunk !== null; chunk = await src.next()) {
-    total += chunk.length;
-    if (total > opts.maxDecodedBytes) {
-      src.cancel();
-      return plainTooLarge(opts);
-    }
-    chunks.push(chunk);
-  }
-  if (src.overflow) return encodedTooLarge(opts);
-  return { ok: true, bytes: concatChunks(chunks, total), encoding: "identity" };
+  const bytes = await readToEnd(src);
+  if (bytes === null) return src.encoded > opts.maxEncodedBytes ? encodedTooLarge(opts) : plainTooLarge(opts);
+  return { ok: true, bytes, encoding: "identity" };
 }
 
 /** The rest of the body as plain JSON, when it looks like JSON; null when it does not. */

@@ -1,5 +1,5 @@
 /** Dispatch of one routed target to its channel, with that channel's part of the notify configuration. */
-import type { NotifyConfig } from "../config.ts";
+import type { NotifyConfig } from "../config/index.ts";
 import { sendBark } from "./bark.ts";
 import { sendDiscord } from "./discord.ts";
 import { DeliveryError, redact } from "./errors.ts";

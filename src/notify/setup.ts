@@ -1,7 +1,7 @@
 /** Start-up wiring of the notify module: the routing files from CONFIG_DIR and the warnings they deserve. */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { NotifyConfig } from "../config.ts";
+import type { NotifyConfig } from "../config/index.ts";
 import { configuredChannels } from "./channels.ts";
 import { parseRoutingFiles, validateRouting, type Routing } from "./routing.ts";
 

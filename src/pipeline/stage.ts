@@ -1,5 +1,5 @@
 /** What a stage is: a function of the job that says how the job moves on, plus the writes that go with it. */
-import type { Config } from "../config.ts";
+import type { Config } from "../config/index.ts";
 import type { Db, Tx } from "../db/open.ts";
 import type { JobStage } from "../db/schema.ts";
 import type { Routing } from "../notify/routing.ts";

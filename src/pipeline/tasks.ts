@@ -1,5 +1,5 @@
 /** The CPU-heavy work of the pipeline as plain data in, plain data out. Runs inside a worker, off the HTTP thread. */
-import type { MapLocale } from "../config.ts";
+import type { MapLocale } from "../config/index.ts";
 import { generateOutputs } from "../maps/index.ts";
 import { INVALID_REASONS, openSave, type KeyPair } from "../save/index.ts";
 

@@ -1,7 +1,9 @@
 /** HAR reports as capture tools send them: a save as a base64 response body, among other entries. */
+import { DEFAULT_REPORT_PATH } from "../../src/contract.ts";
+
 const encoder = new TextEncoder();
 
-export const REPORT_PATH = "/capture/report";
+export const REPORT_PATH = DEFAULT_REPORT_PATH;
 
 /** A HAR document whose second entry carries `save` (base64) as the response of `url`. */
 export function harWithSave(save: Uint8Array, url: string): Record<string, unknown> {

@@ -7,7 +7,7 @@ import { spyOn } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/index.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { loadNotifySetup } from "../../src/notify/setup.ts";
 import { claimJob } from "../../src/pipeline/queue.ts";

@@ -4,7 +4,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliCompressSync } from "node:zlib";
-import { loadConfig, secretsOf } from "../../src/config.ts";
+import { loadConfig, secretsOf } from "../../src/config/index.ts";
+import { DEFAULT_REPORT_MAX_MB, DEFAULT_REPORT_PATH, MIB } from "../../src/contract.ts";
 import { sha256Hex } from "../../src/db/saves.ts";
 import { encryptAesCbc } from "../../src/save/index.ts";
 import { encodeSample, makeSampleSave } from "../../src/samples/index.ts";
@@ -15,8 +16,9 @@ import { encryptedSave, PLAYER_ID, saveUrl, testKeys, uploadSave } from "../help
 import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
 
 setDefaultTimeout(30_000);
-const MIB = 1024 * 1024;
-const PATH = "/capture/report";
+const PATH = DEFAULT_REPORT_PATH;
+/** REPORT_MAX_SIZE by default, in bytes. */
+const REPORT_CAP = DEFAULT_REPORT_MAX_MB * MIB;
 const started: RunningServer[] = [];
 afterAll(async () => {
   for (const server of started) await server.stop("SIGKILL");
@@ -189,12 +191,12 @@ describe("POST /capture/report: refused bodies (nothing stored)", () => {
   });
 
   const overCap = () => {
-    const body = new Uint8Array(MIB + 4096).fill(0x20);
+    const body = new Uint8Array(REPORT_CAP + 4096).fill(0x20);
     body[0] = 0x7b;
     return body;
   };
   test("a body over REPORT_MAX_SIZE with Content-Length → 413", async () => {
-    await expectAnswer(await post(quiet, overCap()), 413, `report body exceeds ${MIB} bytes`);
+    await expectAnswer(await post(quiet, overCap()), 413, `report body exceeds ${REPORT_CAP} bytes`);
   });
 
   test("a chunked body over REPORT_MAX_SIZE (no Content-Length) → 413", async () => {
@@ -205,7 +207,7 @@ describe("POST /capture/report: refused bodies (nothing stored)", () => {
         controller.close();
       },
     });
-    await expectAnswer(await post(quiet, stream), 413, `report body exceeds ${MIB} bytes`);
+    await expectAnswer(await post(quiet, stream), 413, `report body exceeds ${REPORT_CAP} bytes`);
     expect(count(quiet, "reports")).toBe(0);
   });
 });
@@ -265,7 +267,7 @@ describe("REPORT_TOKEN and REPORT_PATH", () => {
     expect(server.output()).not.toContain(secret.slice(7, 20));
     // Error text bound for logs and the database is redacted with secretsOf: a secret path is one, the default is not.
     expect(secretsOf(loadConfig({ REPORT_PATH: `/capture/${secret}` }))).toContain(`/capture/${secret}`);
-    expect(secretsOf(loadConfig({}))).not.toContain("/capture/report");
+    expect(secretsOf(loadConfig({}))).not.toContain(DEFAULT_REPORT_PATH);
   });
 
   test("REPORT_PATH=/uploadSaveData: the server refuses to start, naming REPORT_PATH", async () => {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash, randomBytes } from "node:crypto";
 import { connect } from "node:net";
+import { MAX_CHUNK_BYTES, MAX_CHUNKS, MAX_UPLOAD_BYTES } from "../../src/contract.ts";
 import { query } from "../helpers/db.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
 
-const MIB = 1024 * 1024;
 const PLAYER = "7488393821744390161";
 const ORIGINAL_URL = `https://game.example/api/user/${PLAYER}/mysekai?isForceAllReloadOnlyMysekai=True&secret=abc`;
 
@@ -109,8 +109,8 @@ describe("header rules (contract error table at its boundaries)", () => {
     ["65-char id", chunkHeaders("a".repeat(65), 0, 1), 400, /X-Upload-Id must match/],
     ["id with a dot", chunkHeaders("bad.id", 0, 1), 400, /X-Upload-Id must match/],
     ["missing X-Total-Chunks", { "X-Upload-Id": "x1", "X-Chunk-Index": "0" }, 400, /X-Total-Chunks is required/],
-    ["11 chunks", chunkHeaders("x2", 0, 11), 400, /X-Total-Chunks must be 1\.\.10/],
-    ["0 chunks", chunkHeaders("x3", 0, 0), 400, /X-Total-Chunks must be 1\.\.10/],
+    [`${MAX_CHUNKS + 1} chunks`, chunkHeaders("x2", 0, MAX_CHUNKS + 1), 400, new RegExp(`X-Total-Chunks must be 1\\.\\.${MAX_CHUNKS}`)],
+    ["0 chunks", chunkHeaders("x3", 0, 0), 400, new RegExp(`X-Total-Chunks must be 1\\.\\.${MAX_CHUNKS}`)],
     ["total not an integer", chunkHeaders("x4", 0, 1, { "X-Total-Chunks": "2.5" }), 400, /X-Total-Chunks must be an integer/],
     ["missing X-Chunk-Index", { "X-Upload-Id": "x5", "X-Total-Chunks": "1" }, 400, /X-Chunk-Index is required/],
     ["index equal to total", chunkHeaders("x6", 3, 3), 400, /X-Chunk-Index must be 0\.\.2/],
@@ -136,26 +136,27 @@ describe("header rules (contract error table at its boundaries)", () => {
 
 describe("size limits", () => {
   test("a chunk of exactly 1,048,576 bytes is accepted", async () => {
-    const body = randomBytes(MIB);
+    const body = randomBytes(MAX_CHUNK_BYTES);
     await expectStatus(await post(body, chunkHeaders(newId(), 0, 1)), 200);
-    expect(saveRow(sha(body))?.size).toBe(MIB);
+    expect(saveRow(sha(body))?.size).toBe(MAX_CHUNK_BYTES);
   });
 
   test("a chunk of 1,048,577 bytes is 413", async () => {
     const before = count("SELECT count(*) AS n FROM saves");
-    await expectStatus(await post(randomBytes(MIB + 1), chunkHeaders(newId(), 0, 1)), 413, /chunk exceeds 1048576 bytes/);
+    await expectStatus(await post(randomBytes(MAX_CHUNK_BYTES + 1), chunkHeaders(newId(), 0, 1)), 413, new RegExp(`chunk exceeds ${MAX_CHUNK_BYTES} bytes`));
     expect(count("SELECT count(*) AS n FROM saves")).toBe(before);
   });
 
   test("chunks adding up to 1,048,577 bytes are 413; up to 1,048,576 they complete", async () => {
     const id = newId();
-    await expectStatus(await post(randomBytes(MIB / 2), chunkHeaders(id, 0, 2)), 200);
-    await expectStatus(await post(randomBytes(MIB / 2 + 1), chunkHeaders(id, 1, 2)), 413, /upload exceeds 1048576 bytes in total/);
-    const first = randomBytes(MIB / 2);
-    const last = randomBytes(MIB / 2);
+    const half = MAX_UPLOAD_BYTES / 2;
+    await expectStatus(await post(randomBytes(half), chunkHeaders(id, 0, 2)), 200);
+    await expectStatus(await post(randomBytes(half + 1), chunkHeaders(id, 1, 2)), 413, new RegExp(`upload exceeds ${MAX_UPLOAD_BYTES} bytes in total`));
+    const first = randomBytes(half);
+    const last = randomBytes(half);
     await expectStatus(await post(first, chunkHeaders(id, 0, 2)), 200);
     await expectStatus(await post(last, chunkHeaders(id, 1, 2)), 200);
-    expect(saveRow(sha(Buffer.concat([first, last])))?.size).toBe(MIB);
+    expect(saveRow(sha(Buffer.concat([first, last])))?.size).toBe(MAX_UPLOAD_BYTES);
   });
 });
 

@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { parseContentEncoding, readCappedBody, type BodyResult } from "../../src/ingest/decompress.ts";
+import { parseContentEncoding, readReportBody, type BodyResult } from "../../src/ingest/decompress.ts";
 import { compress, failingAfter, sampleJson, sliced, text, zeroBomb } from "./ingest-fixtures.ts";
 
 const MiB = 1 << 20;
 const caps = { maxEncodedBytes: 2 * MiB, maxDecodedBytes: 8 * MiB };
 
 function read(bytes: Uint8Array, contentEncoding: string | null, overrides: Partial<typeof caps> = {}) {
-  return readCappedBody(sliced(bytes).stream, { contentEncoding, ...caps, ...overrides });
+  return readReportBody(sliced(bytes).stream, { contentEncoding, ...caps, ...overrides });
 }
 
 function expectOk(result: BodyResult, plain: Uint8Array, encoding: string): void {
@@ -36,7 +36,7 @@ function bombOf(format: Bun.CompressionFormat): Promise<Uint8Array> {
   return bomb;
 }
 
-describe("readCappedBody: round trips", () => {
+describe("readReportBody: round trips", () => {
   const cases: [header: string | null, format: Bun.CompressionFormat | null, encoding: string][] = [
     ["gzip", "gzip", "gzip"],
     ["x-gzip", "gzip", "gzip"],
@@ -64,7 +64,7 @@ describe("readCappedBody: round trips", () => {
   });
 });
 
-describe("readCappedBody: zstd frames without a content size", () => {
+describe("readReportBody: zstd frames without a content size", () => {
   test("a frame written by `zstd --no-content-size` (single block, checksum)", async () => {
     // printf '{"a":1}' | zstd --no-content-size: frame header descriptor 0x04 = checksum only.
     const frame = Uint8Array.from(Buffer.from("28b52ffd04003900007b2261223a317d488bfc32", "hex"));
@@ -81,7 +81,7 @@ describe("readCappedBody: zstd frames without a content size", () => {
   });
 });
 
-describe("readCappedBody: wrong or unknown Content-Encoding", () => {
+describe("readReportBody: wrong or unknown Content-Encoding", () => {
   for (const header of ["gzip", "br", "zstd", "deflate"]) {
     test(`plain JSON labelled ${header} is accepted as identity`, async () => {
       const result = await read(plain, header);
@@ -126,7 +126,7 @@ describe("readCappedBody: wrong or unknown Content-Encoding", () => {
   });
 });
 
-describe("readCappedBody: corrupt or empty bodies", () => {
+describe("readReportBody: corrupt or empty bodies", () => {
   test("corrupt data that is not JSON gives 400 naming the coding", async () => {
     const junk = text("this is neither compressed nor JSON");
     expectFail(await read(junk, "gzip"), 400, "body is not valid gzip");
@@ -141,7 +141,7 @@ describe("readCappedBody: corrupt or empty bodies", () => {
   });
 
   test("an empty body gives 400", async () => {
-    const none = await readCappedBody(null, { contentEncoding: null, ...caps });
+    const none = await readReportBody(null, { contentEncoding: null, ...caps });
     expectFail(none, 400, "report body is empty");
     expectFail(await read(new Uint8Array(0), null), 400, "report body is empty");
     expectFail(await read(new Uint8Array(0), "gzip"), 400, "body is not valid gzip");
@@ -150,24 +150,24 @@ describe("readCappedBody: corrupt or empty bodies", () => {
   test("a body stream already read by someone else gives 400, never a throw", async () => {
     const stream = sliced(plain).stream;
     stream.getReader();
-    expectFail(await readCappedBody(stream, { contentEncoding: null, ...caps }), 400, "report body could not be read");
+    expectFail(await readReportBody(stream, { contentEncoding: null, ...caps }), 400, "report body could not be read");
   });
 
   test("a body stream that fails mid-way gives 400, never a throw", async () => {
     const gz = await compress(plain, "gzip");
     for (const [prefix, header] of [[plain.subarray(0, 1000), null], [gz.subarray(0, 1000), "gzip"], [plain.subarray(0, 1000), "gzip"]] as const) {
-      const result = await readCappedBody(failingAfter(prefix), { contentEncoding: header, ...caps });
+      const result = await readReportBody(failingAfter(prefix), { contentEncoding: header, ...caps });
       expectFail(result, 400, "report body could not be read");
     }
   });
 });
 
-describe("readCappedBody: caps", () => {
+describe("readReportBody: caps", () => {
   test("more raw bytes than maxEncodedBytes gives 413 and stops reading", async () => {
     const body = await compress(plain, "gzip");
     for (const [bytes, header] of [[body, "gzip"], [plain, null], [plain, "gzip"], [plain, "compress"]] as const) {
       const source = sliced(bytes, 4096);
-      const result = await readCappedBody(source.stream, { contentEncoding: header, ...caps, maxEncodedBytes: 20_000 });
+      const result = await readReportBody(source.stream, { contentEncoding: header, ...caps, maxEncodedBytes: 20_000 });
       expectFail(result, 413, "report body exceeds 20000 bytes");
       expect(source.stats.cancelled).toBe(true);
       expect(source.stats.pulled).toBeLessThan(40_000);
@@ -190,7 +190,7 @@ describe("readCappedBody: caps", () => {
       let peak = before;
       const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 1);
       const source = sliced(bomb, 4096);
-      const result = await readCappedBody(source.stream, { contentEncoding: header, maxEncodedBytes: 4 * MiB, maxDecodedBytes: 4 * MiB });
+      const result = await readReportBody(source.stream, { contentEncoding: header, maxEncodedBytes: 4 * MiB, maxDecodedBytes: 4 * MiB });
       clearInterval(sampler);
       peak = Math.max(peak, source.stats.peakRss, process.memoryUsage().rss);
       expectFail(result, 413, `decompressed report body exceeds ${4 * MiB} bytes`);
@@ -212,7 +212,7 @@ test("a bomb arriving as one large chunk still stays within the memory bound", a
   const before = process.memoryUsage().rss;
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 1);
-  const result = await readCappedBody(sliced(bomb, bomb.length).stream, { contentEncoding: "gzip", ...caps });
+  const result = await readReportBody(sliced(bomb, bomb.length).stream, { contentEncoding: "gzip", ...caps });
   clearInterval(sampler);
   expectFail(result, 413, `decompressed report body exceeds ${caps.maxDecodedBytes} bytes`);
   expect((Math.max(peak, process.memoryUsage().rss) - before) / MiB).toBeLessThan(30);

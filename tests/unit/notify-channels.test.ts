@@ -1,5 +1,5 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/index.ts";
 import { configuredChannels, redact, sendTo } from "../../src/notify/channels.ts";
 import { balancedChunks, truncateText } from "../../src/notify/message.ts";
 import { startRecordingServer } from "../helpers/recording-server.ts";

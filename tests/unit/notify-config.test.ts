@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/index.ts";
 
 describe("notify configuration", () => {
   test("an empty environment gets every default, and only Bark's settings (its keys come from bark_map.json)", () => {
@@ -31,5 +31,15 @@ describe("notify configuration", () => {
     expect(notify.onebot).toEqual({ url: "http://127.0.0.1:3000", token: null, target: "group:42", timeoutMs: 500 });
     expect(notify.webhook).toEqual({ url: "https://hooks.example/in", secret: null, timeoutMs: 500 });
     expect(notify.bark.timeoutMs).toBe(500);
+  });
+});
+
+describe("NOTIFY_TIMEOUT_MS against JOB_LEASE_MS", () => {
+  test("a send timeout at or above the job lease stops the start, naming both", () => {
+    expect(() => loadConfig({ NOTIFY_TIMEOUT_MS: "120000" })).toThrow("NOTIFY_TIMEOUT_MS (120000) must be below JOB_LEASE_MS (120000)");
+    expect(() => loadConfig({ NOTIFY_TIMEOUT_MS: "5000", JOB_LEASE_MS: "2000" })).toThrow(
+      "NOTIFY_TIMEOUT_MS (5000) must be below JOB_LEASE_MS (2000)",
+    );
+    expect(loadConfig({ NOTIFY_TIMEOUT_MS: "119999" }).notify.bark.timeoutMs).toBe(119_999);
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/index.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { storeReport } from "../../src/db/reports.ts";
 import type { HarCandidate } from "../../src/ingest/har.ts";

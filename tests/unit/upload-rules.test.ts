@@ -4,17 +4,17 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig, secretsOf } from "../../src/config.ts";
+import { loadConfig, secretsOf } from "../../src/config/index.ts";
+import { MAX_UPLOAD_BYTES, MIB } from "../../src/contract.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { sha256Hex } from "../../src/db/saves.ts";
 import { RESEND_LOOKBACK } from "../../src/db/upload-tasks.ts";
 import { acceptChunk, COMPLETED_UPLOAD_RETENTION_MS, expireUploads, type ChunkOutcome, type UploadLimits } from "../../src/db/uploads.ts";
 
-const MIB = 1024 * 1024;
 const P1 = "7488393821744390161";
 const P2 = "1234567890123456789";
 const T0 = 1_800_000_000_000;
-const LIMITS: UploadLimits = { maxUploadBytes: MIB, ttlMs: 60_000, maxOpen: 3, maxOpenBytes: 100_000 };
+const LIMITS: UploadLimits = { maxUploadBytes: MAX_UPLOAD_BYTES, ttlMs: 60_000, maxOpen: 3, maxOpenBytes: 100_000 };
 
 let dir: string;
 let db: Db;
@@ -213,8 +213,8 @@ describe("within one open task", () => {
     const limits = { ...LIMITS, maxOpenBytes: MIB };
     send({ id, index: 0, total: 2, body: randomBytes(700_000), limits });
     expect(send({ id, index: 0, total: 2, body: randomBytes(500_000), limits })).toMatchObject({ kind: "partial", uploadBytes: 500_000 });
-    const body = randomBytes(MIB - 500_000);
-    expect(send({ id, index: 1, total: 2, body, limits })).toMatchObject({ kind: "completed", saveBytes: MIB });
+    const body = randomBytes(MAX_UPLOAD_BYTES - 500_000);
+    expect(send({ id, index: 1, total: 2, body, limits })).toMatchObject({ kind: "completed", saveBytes: MAX_UPLOAD_BYTES });
   });
 
   test("another total for an open task is refused; a single-chunk upload under its id is a save of its own", () => {
@@ -225,8 +225,8 @@ describe("within one open task", () => {
 
   test("an upload over 1 MiB in total is too large", () => {
     const limits = { ...LIMITS, maxOpenBytes: 2 * MIB };
-    send({ id: "big", index: 0, total: 2, body: randomBytes(MIB / 2), limits });
-    expect(send({ id: "big", index: 1, total: 2, body: randomBytes(MIB / 2 + 1), limits })).toMatchObject({ kind: "too_large" });
+    send({ id: "big", index: 0, total: 2, body: randomBytes(MAX_UPLOAD_BYTES / 2), limits });
+    expect(send({ id: "big", index: 1, total: 2, body: randomBytes(MAX_UPLOAD_BYTES / 2 + 1), limits })).toMatchObject({ kind: "too_large" });
   });
 });
 

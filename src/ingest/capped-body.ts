@@ -1,9 +1,11 @@
 /**
- * The raw side of a request body: counts bytes as they arrive, stops at the encoded cap, and
- * notes whether the body looks like plain JSON (first non-whitespace byte `{` or `[`, no raw
- * control bytes). While
- * that is possible and `retain` is set, it keeps the raw chunks so a body with a wrong
- * Content-Encoding can still be accepted as identity; once ruled out, it keeps nothing.
+ * The one capped body reader. `RawSource` is the only place that counts a request body's bytes as they
+ * arrive and stops at a cap; uploads read through `readCapped`, reports through `readReportBody`
+ * (decompress.ts), which adds the decoded cap on top.
+ *
+ * For reports it also notes whether the body looks like plain JSON (first non-whitespace byte `{` or
+ * `[`, no raw control bytes). While that is possible and `retain` is set, it keeps the raw chunks so a
+ * body with a wrong Content-Encoding can still be accepted as identity; once ruled out, it keeps nothing.
  */
 export type PlainVerdict = "undecided" | "json" | "not-json";
 
@@ -103,6 +105,26 @@ export class RawSource {
     if (this.verdict === "not-json") this.retained = null;
     else this.retained?.push(chunk);
   }
+}
+
+/** The rest of `src` as one array, or null once it passed its cap (reading stops there). */
+export async function readToEnd(src: RawSource): Promise<Uint8Array | null> {
+  const chunks: Uint8Array[] = [];
+  for (let chunk = await src.next(); chunk !== null; chunk = await src.next()) chunks.push(chunk);
+  if (src.overflow) return null;
+  return concatChunks(chunks, chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+}
+
+/** The whole body as sent, or null when it is larger than `maxBytes`. */
+export function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array | null> {
+  return readToEnd(new RawSource(body, maxBytes, false));
+}
+
+/** True when a declared Content-Length already exceeds the limit (so the body need not be read at all). */
+export function declaredTooLarge(contentLength: string | undefined | null, maxBytes: number): boolean {
+  if (!contentLength) return false;
+  const declared = Number(contentLength);
+  return Number.isFinite(declared) && declared > maxBytes;
 }
 
 /** Joins chunks into one standalone array of exactly `total` bytes. */

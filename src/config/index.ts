@@ -1,0 +1,130 @@
+/**
+ * Every environment variable the service reads, parsed and validated in one place: this file assembles
+ * the groups (parse.ts reads one variable; endpoints.ts, maps.ts and notify.ts build their groups).
+ */
+import { join, resolve } from "node:path";
+import { DEFAULT_REPORT_PATH, MIB } from "../contract.ts";
+import { KeyConfigError, parseKeyPairs, type KeyPair } from "../save/keys.ts";
+import { reportConfig, uploadsConfig, type ReportConfig, type UploadsConfig } from "./endpoints.ts";
+import { mapsConfig, type MapsConfig } from "./maps.ts";
+import { notifyConfig, notifyTimeoutMs, type NotifyConfig } from "./notify.ts";
+import { ConfigError, httpUrl, number, text, type Env } from "./parse.ts";
+
+export { ConfigError } from "./parse.ts";
+export type { MapLocale } from "./maps.ts";
+export type { NotifyConfig } from "./notify.ts";
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  databasePath: string;
+  configDir: string;
+  uploadTtlMs: number;
+  uploads: UploadsConfig;
+  report: ReportConfig;
+  /** Decryption key pairs in the order they are tried; empty = saves wait for keys. */
+  keys: KeyPair[];
+  /** The raw AES_* texts, kept only to redact them. */
+  keyTexts: string[];
+  pipeline: {
+    concurrency: number;
+    pollMs: number;
+    leaseMs: number;
+    shutdownGraceMs: number;
+    /** A worker task (decrypt and draw one save) running longer is killed; the job gets one more try, behind the queue. */
+    taskTimeoutMs: number;
+    /** Backoff before attempt n+1, in ms; its length is the number of retries. */
+    backoffMs: number[];
+  };
+  maps: MapsConfig;
+  /** Bytes that in-flight upload and report requests may hold at once, and how long one waits for room. */
+  budget: { decodeBytes: number; waitMs: number };
+  /** How long finished records are kept; the free space on DATA_DIR below which new bodies get 507. */
+  storage: { retentionMs: number; minFreeDiskBytes: number };
+  publicBaseUrl: string | null;
+  notify: NotifyConfig;
+}
+
+/** Parses the environment; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const dataDir = resolve(text(env, "DATA_DIR") ?? text(env, "MYSK_DATA_DIR") ?? "./data");
+  const hostText = text(env, "HOST") ?? "0.0.0.0";
+  const config: Config = {
+    host: hostText,
+    port: number(env, "PORT", 9478, 0, 65535),
+    dataDir,
+    databasePath: resolve(text(env, "DATABASE_PATH") ?? join(dataDir, "ingest.sqlite")),
+    configDir: resolve(text(env, "CONFIG_DIR") ?? text(env, "MYSK_CONFIG_DIR") ?? "./config"),
+    uploadTtlMs: Math.round(number(env, "UPLOAD_TTL_MINUTES", 30, 0.001, 7 * 24 * 60, false) * 60_000),
+    uploads: uploadsConfig(env),
+    report: reportConfig(env),
+    keys: keyPairs(env),
+    keyTexts: ["AES_KEY", "AES_IV", "AES_KEYS"]
+      .flatMap((name) => [env[name], ...(env[name]?.split(/[,:]/) ?? [])])
+      .map((part) => part?.trim() ?? "")
+      .filter((part) => part !== "" && part !== "hex" && part !== "base64"),
+    pipeline: {
+      concurrency: number(env, "PIPELINE_CONCURRENCY", 2, 1, 16),
+      pollMs: number(env, "PIPELINE_POLL_MS", 1000, 10, 600_000),
+      leaseMs: number(env, "JOB_LEASE_MS", 120_000, 1000, 3_600_000),
+      shutdownGraceMs: number(env, "SHUTDOWN_GRACE_MS", 15_000, 0, 600_000),
+      taskTimeoutMs: number(env, "TASK_TIMEOUT_MS", 20_000, 1000, 3_600_000),
+      backoffMs: backoff(env),
+    },
+    maps: mapsConfig(env),
+    budget: {
+      decodeBytes: Math.round(number(env, "DECODE_BUDGET_MB", 8, 0.01, 65_536, false) * MIB),
+      waitMs: number(env, "DECODE_WAIT_MS", 2000, 0, 60_000),
+    },
+    storage: {
+      retentionMs: Math.round(number(env, "RETENTION_DAYS", 30, 0.001, 36_500, false) * 24 * 60 * 60 * 1000),
+      minFreeDiskBytes: Math.round(number(env, "MIN_FREE_DISK_MB", 256, 0, 1e9, false) * MIB),
+    },
+    publicBaseUrl: httpUrl(env, "PUBLIC_BASE_URL"),
+    notify: notifyConfig(env),
+  };
+  // A send runs under the lease extended when it was claimed: one outliving that lease could be sent
+  // again by the runner that reclaims the job.
+  const timeoutMs = notifyTimeoutMs(env);
+  if (timeoutMs >= config.pipeline.leaseMs) {
+    throw new ConfigError(`NOTIFY_TIMEOUT_MS (${timeoutMs}) must be below JOB_LEASE_MS (${config.pipeline.leaseMs})`);
+  }
+  return config;
+}
+
+function keyPairs(env: Env): KeyPair[] {
+  try {
+    return parseKeyPairs({ AES_KEY: env.AES_KEY, AES_IV: env.AES_IV, AES_KEYS: env.AES_KEYS });
+  } catch (error) {
+    if (error instanceof KeyConfigError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
+function backoff(env: Env): number[] {
+  const raw = text(env, "JOB_BACKOFF_MS");
+  if (raw === null) return [2_000, 10_000, 60_000, 300_000, 1_800_000];
+  const steps = raw.split(",").map((part) => Number(part.trim()));
+  if (steps.length === 0 || steps.some((step) => !Number.isInteger(step) || step < 0)) {
+    throw new ConfigError("JOB_BACKOFF_MS must be a comma-separated list of whole milliseconds, e.g. 2000,10000,60000");
+  }
+  return steps;
+}
+
+/** Every configured secret, for redaction of error text before it reaches a log or the database. */
+export function secretsOf(config: Config): string[] {
+  const { notify, report } = config;
+  return [
+    ...config.keyTexts,
+    report.token,
+    config.uploads.token,
+    report.path === DEFAULT_REPORT_PATH ? null : report.path,
+    notify.telegram?.botToken,
+    notify.discord?.webhookUrl,
+    notify.onebot?.url,
+    notify.onebot?.token,
+    notify.webhook?.url,
+    notify.webhook?.secret,
+  ].filter((secret): secret is string => typeof secret === "string" && secret.length > 0);
+}

@@ -1,0 +1,60 @@
+/** The notify group: every channel's settings from the environment, defaults applied once here. */
+import type { BarkConfig } from "../notify/bark.ts";
+import type { DiscordConfig } from "../notify/discord.ts";
+import type { OneBotConfig } from "../notify/onebot.ts";
+import type { TelegramConfig } from "../notify/telegram.ts";
+import type { WebhookConfig } from "../notify/webhook.ts";
+import { ConfigError, httpUrl, number, text, type Env } from "./parse.ts";
+
+/** Every channel's settings, defaults applied; null = not configured (Bark: by the keys in bark_map.json). */
+export interface NotifyConfig {
+  /** Route of players not in push_map.json. */
+  defaultRoute: string;
+  /** Base of image URLs (`<base>/archive/<relPath>/<file>`) when PUBLIC_BASE_URL is not set. */
+  imageBase: string | null;
+  telegram: TelegramConfig | null;
+  bark: BarkConfig;
+  discord: DiscordConfig | null;
+  onebot: OneBotConfig | null;
+  webhook: WebhookConfig | null;
+}
+
+/** NOTIFY_TIMEOUT_MS; every channel carries it. */
+export function notifyTimeoutMs(env: Env): number {
+  return number(env, "NOTIFY_TIMEOUT_MS", 30_000, 100, 600_000);
+}
+
+export function notifyConfig(env: Env): NotifyConfig {
+  const botToken = text(env, "TELEGRAM_BOT_TOKEN");
+  const chatId = text(env, "TELEGRAM_CHAT_ID");
+  if ((botToken === null) !== (chatId === null)) {
+    throw new ConfigError(`${botToken ? "TELEGRAM_CHAT_ID" : "TELEGRAM_BOT_TOKEN"} must be set together with the other`);
+  }
+  const onebotUrl = httpUrl(env, "ONEBOT_URL", true);
+  const onebotTarget = text(env, "ONEBOT_TARGET");
+  if (onebotUrl && !onebotTarget) throw new ConfigError("ONEBOT_TARGET must be set (group:<id> or private:<id>) with ONEBOT_URL");
+  if (onebotTarget && !/^(group|private):\d{1,15}$/.test(onebotTarget)) {
+    throw new ConfigError("ONEBOT_TARGET must be group:<id> or private:<id>");
+  }
+  const discordUrl = httpUrl(env, "DISCORD_WEBHOOK_URL", true);
+  const webhookUrl = httpUrl(env, "WEBHOOK_URL", true);
+  const imageBase = httpUrl(env, "BARK_IMAGE_BASE") ?? httpUrl(env, "FALLBACK_IMAGE_BASE");
+  const timeoutMs = notifyTimeoutMs(env);
+  return {
+    defaultRoute: text(env, "NOTIFY_DEFAULT") ?? "telegram",
+    imageBase,
+    telegram:
+      botToken && chatId
+        ? { apiBase: httpUrl(env, "TELEGRAM_API_BASE") ?? "https://api.telegram.org", botToken, chatId, timeoutMs }
+        : null,
+    bark: {
+      server: httpUrl(env, "BARK_SERVER") ?? "https://api.day.app",
+      icon: text(env, "BARK_ICON"),
+      group: text(env, "BARK_GROUP"),
+      timeoutMs,
+    },
+    discord: discordUrl ? { webhookUrl: discordUrl, timeoutMs } : null,
+    onebot: onebotUrl && onebotTarget ? { url: onebotUrl, token: text(env, "ONEBOT_TOKEN"), target: onebotTarget, timeoutMs } : null,
+    webhook: webhookUrl ? { url: webhookUrl, secret: text(env, "WEBHOOK_SECRET"), timeoutMs } : null,
+  };
+}

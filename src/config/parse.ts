@@ -1,0 +1,41 @@
+/** Reading one environment variable: a bad value stops the start with a ConfigError naming it. */
+export class ConfigError extends Error {}
+
+export type Env = Record<string, string | undefined>;
+
+export function text(env: Env, name: string): string | null {
+  const value = env[name]?.trim();
+  return value ? value : null;
+}
+
+export function number(env: Env, name: string, fallback: number, min: number, max: number, integer = true): number {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  const value = Number(raw);
+  const kind = integer ? "an integer" : "a number";
+  if (!Number.isFinite(value) || (integer && !Number.isInteger(value)) || value < min || value > max) {
+    throw new ConfigError(`${name} must be ${kind} from ${min} to ${max}, got "${raw.slice(0, 40)}"`);
+  }
+  return value;
+}
+
+export function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = text(env, name)?.toLowerCase();
+  if (raw === undefined || raw === null) return fallback;
+  if (["1", "true", "yes", "on"].includes(raw)) return true;
+  if (["0", "false", "no", "off"].includes(raw)) return false;
+  throw new ConfigError(`${name} must be 1/true or 0/false, got "${raw.slice(0, 40)}"`);
+}
+
+export function httpUrl(env: Env, name: string, secret = false): string | null {
+  const raw = text(env, name);
+  if (raw === null) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(secret ? `${name} is not a valid URL` : `${name} is not a valid URL: "${raw.slice(0, 80)}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(`${name} must be an http(s) URL`);
+  return raw.replace(/\/+$/, "");
+}
