@@ -116,13 +116,14 @@ const keptUndecodable = (ref: RowRef) => {
   return rows.length === 1 && rows[0]!.undecodable === 1 ? null : `expected one undecodable candidate, got ${JSON.stringify(rows)}`;
 };
 const sha256 = (body: Uint8Array) => new Bun.CryptoHasher("sha256").update(body).digest("hex");
-const noUploadTask = (ref: RowRef) => (uploadTasks(ref.uploadId).length === 0 ? null : "expected no upload task");
+/** The tasks of an upload id, oldest first, with the chunk each holds (if any). */
 const uploadTasks = (uploadId: string | null) =>
   query<{ save_id: number | null; sha256: string | null }>(
     server,
     "SELECT t.save_id, c.sha256 FROM upload_tasks t LEFT JOIN upload_task_chunks c ON c.task_id = t.id WHERE t.upload_id = ? ORDER BY t.id",
     uploadId ?? "",
   );
+const noUploadTask = (ref: RowRef) => (uploadTasks(ref.uploadId).length === 0 ? null : "expected no upload task");
 /** The id was used for two whole saves: two completed tasks, two different saves. */
 const twoSaves = (ref: RowRef) => {
   const saves = uploadTasks(ref.uploadId).map((task) => task.save_id);
@@ -541,7 +542,8 @@ test("every hostile request: its exact answer, no 5xx, the process stays up, a s
     if (body.length > 0 && !type?.startsWith("text/plain")) problems.push(`${name}: content-type ${type}`);
     if (want.settles !== undefined) waiting.push([name, ref, want.settles]);
   }
-  // The saves and reports the rows stored: each settles in its expected state (the pipeline runs meanwhile).
+  // The saves and reports the rows stored settle in their expected states (the pipeline ran meanwhile); on a
+  // timeout the comparison below names each row still waiting, with its job's state and error.
   await eventually(() => waiting.every(([, ref]) => settledState(ref).settled), 20_000, "the corpus's saves and reports to settle").catch(() => {});
   for (const [name, ref, state] of waiting) {
     const got = settledState(ref).state;
