@@ -3,8 +3,13 @@ import { clipText } from "./limits.ts";
 
 export const FONT_FAMILY = "Noto Sans CJK SC";
 
+/** Code points XML 1.0 forbids (NUL, most C0 controls, lone surrogates, U+FFFE/FFFF): one in the SVG makes it unparsable. */
+const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+/** Text escaped for SVG; characters XML 1.0 forbids are dropped (a save's text is attacker-controlled). */
 export function escapeXml(text: string): string {
   return text
+    .replace(NOT_XML_CHAR, "")
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
