@@ -44,8 +44,7 @@ export interface SummaryJson {
   playerId: string;
   capturedAt: string;
   saveTime: string | null;
-  /** A refresh without harvest maps: every list is empty. */
-  partial: boolean;
+  /** false for a partial refresh (no harvest maps): every list is then empty. */
   hasHarvestMaps: boolean;
   sites: { siteId: number; name: string; resources: SummaryResource[] }[];
   totals: SummaryTotal[];
@@ -62,7 +61,6 @@ export function summaryJson(outputs: SaveOutputs): SummaryJson {
     playerId: outputs.playerId,
     capturedAt: outputs.capturedAt,
     saveTime: outputs.saveTime,
-    partial: outputs.partial,
     hasHarvestMaps: !outputs.partial,
     sites: outputs.sites.map((site) => ({
       siteId: site.siteId,

@@ -65,7 +65,7 @@ describe("summary", () => {
   test("key order of summary.json is stable", () => {
     const summary = buildSummary(fixedSave(), ctx);
     expect(Object.keys(summary)).toEqual([
-      "playerId", "capturedAt", "saveTime", "partial", "hasHarvestMaps", "sites", "totals", "rareFinds", "newMusicRecords",
+      "playerId", "capturedAt", "saveTime", "hasHarvestMaps", "sites", "totals", "rareFinds", "newMusicRecords",
     ]);
     expect(Object.keys(summary.sites[0]!.resources[0]!)).toEqual([
       "type", "id", "key", "name", "tier", "musicRecord", "total", "positions",
@@ -73,7 +73,7 @@ describe("summary", () => {
     expect(JSON.stringify(buildSummary(fixedSave(), ctx))).toBe(JSON.stringify(summary));
   });
 
-  test("one shape for full and partial saves: the same keys, a partial one with empty lists", () => {
+  test("one shape for full and partial saves: the same keys, a partial one without harvest maps and with empty lists", () => {
     const full = buildSummary(fixedSave(), ctx);
     const partial = buildSummary({ ...save([]), hasHarvestMaps: false }, ctx);
     expect(Object.keys(partial)).toEqual(Object.keys(full));
@@ -81,14 +81,13 @@ describe("summary", () => {
       playerId: ctx.playerId,
       capturedAt: "2025-03-01T00:30:00.000Z",
       saveTime: "2025-03-01T00:30:00.000Z",
-      partial: true,
       hasHarvestMaps: false,
       sites: [],
       totals: [],
       rareFinds: [],
       newMusicRecords: [],
     });
-    expect(full.partial).toBe(false);
+    expect(full.hasHarvestMaps).toBe(true);
     const file = summaryFile(describeSave(fixedSave(), ctx));
     expect(JSON.parse(new TextDecoder().decode(file.bytes))).toEqual(JSON.parse(JSON.stringify(full)));
   });
