@@ -20,7 +20,7 @@ export { renderPng } from "./render.ts";
 export { loadAssetPack } from "./assets.ts";
 export type { Locale } from "./catalog.ts";
 
-export interface OutputContext extends OutputsContext {
+export interface GenerateContext extends OutputsContext {
   /** Folder of the optional asset pack (sites/<id>.png, icons/<type>_<id>.png), or null. */
   assetsDir: string | null;
 }
@@ -30,12 +30,13 @@ export interface OutputFile {
   bytes: Uint8Array;
 }
 
-export interface Outputs {
+/** The archived files and the model they were drawn from. */
+export interface GeneratedOutputs {
   files: OutputFile[];
   outputs: SaveOutputs;
 }
 
-export async function generateOutputs(save: MySekaiSave, ctx: OutputContext): Promise<Outputs> {
+export async function generateOutputs(save: MySekaiSave, ctx: GenerateContext): Promise<GeneratedOutputs> {
   const assets = ctx.assetsDir ? await loadAssetPack(ctx.assetsDir, save) : null;
   const outputs = describeSave(save, ctx);
   const svgs = [...outputs.sites.map((site) => buildSiteSvg(outputs, site.siteId, assets)), buildOverviewSvg(outputs, assets)];
