@@ -8,7 +8,7 @@ import { openDatabase, type Db } from "./db/open.ts";
 import { applyRetention } from "./db/retention.ts";
 import { JOB_STATES, jobs, saves, type JobState } from "./db/schema.ts";
 import { expireUploads } from "./db/uploads.ts";
-import { buildSummary, formatRareText } from "./maps/index.ts";
+import { describeSave, formatRareText } from "./maps/index.ts";
 import { reprocess, retryFailed } from "./pipeline/queue.ts";
 import { openSave } from "./save/index.ts";
 
@@ -62,13 +62,15 @@ function inspect(config: Config, path: string | undefined): number {
     console.error(`${opened.kind === "invalid" ? "not a save" : "refused"}: ${opened.reason}`);
     return 1;
   }
-  const summary = buildSummary(opened.save, { playerId: "unknown", capturedAt: new Date(opened.save.now ?? Date.now()), locale: config.maps.locale });
-  console.log(`decrypted with ${opened.keyLabel}; ${opened.kind === "partial" ? "partial refresh (no harvest maps)" : `${summary.sites.length} sites`}`);
-  for (const site of summary.sites) {
-    const drops = site.resources.reduce((sum, resource) => sum + resource.total, 0);
-    console.log(`  site ${site.siteId} ${site.name}: ${site.resources.length} resources, ${drops} drops`);
+  const { maps } = config;
+  const capturedAt = new Date(opened.save.now ?? Date.now());
+  const outputs = describeSave(opened.save, { playerId: "unknown", capturedAt, locale: maps.locale, showHarvested: maps.showHarvested, timeZone: maps.timeZone });
+  console.log(`decrypted with ${opened.keyLabel}; ${outputs.partial ? "partial refresh (no harvest maps)" : `${outputs.sites.length} sites`}`);
+  for (const site of outputs.sites) {
+    const drops = site.totals.reduce((sum, t) => sum + t.total, 0);
+    console.log(`  site ${site.siteId} ${site.name}: ${site.totals.length} resources, ${drops} drops`);
   }
-  console.log(formatRareText(summary, { locale: config.maps.locale, timeZone: config.maps.timeZone }).trimEnd());
+  console.log(formatRareText(outputs).trimEnd());
   return 0;
 }
 

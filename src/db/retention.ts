@@ -1,6 +1,7 @@
 /**
  * The retention rule: N days after they finished, reports (with their candidates and job), done save jobs,
- * deliveries of finished saves and the encrypted copy of archived saves leave the database. Save rows stay
+ * deliveries of finished saves and the encrypted copy and outputs model of archived saves leave the database
+ * (a later `reprocess` draws the model again from save.bin). Save rows stay
  * (their sha256 dedupes a resend) and failed save jobs stay (their bytes may be the only copy of a save;
  * `cli retry --failed` needs them). Work goes in small batches with a yield between them, so the HTTP thread
  * never waits long, and the freed pages go back to the file system (incremental vacuum).
@@ -61,14 +62,14 @@ interface ArchivedSave {
   relPath: string;
 }
 
-/** Clears the encrypted copy of saves archived before the cutoff whose save.bin is on disk with the same sha256. */
+/** Clears the encrypted copy and the outputs model of saves archived before the cutoff whose save.bin is on disk with the same sha256. */
 async function clearArchivedBodies(db: Db, archiveRoot: string, cutoff: number, maxBatches: number): Promise<{ cleared: number; more: boolean }> {
   const select = db.$client.query(
     `SELECT s.id, s.sha256, a.rel_path AS relPath FROM saves s JOIN archives a ON a.save_id = s.id
      WHERE s.id > ?1 AND s.encrypted IS NOT NULL AND a.created_at < ?2 AND ${SAVE_FINISHED("s.id")}
      ORDER BY s.id LIMIT ?3`,
   );
-  const clear = db.$client.query("UPDATE saves SET encrypted = NULL WHERE id = ?1 AND sha256 = ?2");
+  const clear = db.$client.query("UPDATE saves SET encrypted = NULL, outputs = NULL WHERE id = ?1 AND sha256 = ?2");
   let cleared = 0;
   for (let batch = 0; batch < maxBatches; batch++) {
     const rows = select.all(resumeAfter, cutoff, BODY_BATCH) as ArchivedSave[];

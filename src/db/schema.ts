@@ -1,5 +1,6 @@
 /** The drizzle schema: the single source of truth for the SQLite file. Times are ms since epoch. */
 import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { SaveOutputs } from "../maps/save-outputs.ts";
 
 const bytes = (name: string) => blob(name, { mode: "buffer" });
 
@@ -51,6 +52,8 @@ export const saves = sqliteTable(
     encrypted: bytes("encrypted"),
     size: integer("size").notNull(),
     receivedAt: integer("received_at").notNull(),
+    /** The save's outputs model (maps/save-outputs.ts), committed by the generate stage; null until then. */
+    outputs: text("outputs", { mode: "json" }).$type<SaveOutputs>(),
   },
   (t) => [uniqueIndex("saves_sha256_unique").on(t.sha256), index("saves_player_idx").on(t.playerId, t.receivedAt)],
 );

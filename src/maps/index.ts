@@ -1,33 +1,28 @@
 /**
- * Maps of one save: every site_<id>.png, overview.png, summary.json and rare_resources.txt.
- * Pure apart from reading the optional asset pack: typed save in, bytes out.
+ * Maps of one save: every site_<id>.png, overview.png, summary.json and rare_resources.txt, all drawn from
+ * the save's outputs model. Pure apart from reading the optional asset pack: typed save in, bytes out.
  */
 import type { MySekaiSave } from "../save/model.ts";
 import { loadAssetPack } from "./assets.ts";
-import type { Locale } from "./catalog.ts";
 import { formatRareText } from "./rare-text.ts";
 import { renderPng } from "./render.ts";
-import { buildSummary, type MapSummary } from "./summary.ts";
+import { describeSave, mapFileNames, type OutputsContext, type SaveOutputs } from "./save-outputs.ts";
+import { summaryFile } from "./summary.ts";
 import { buildOverviewSvg } from "./svg-overview.ts";
-import { sitePositions, siteSvgFromView, siteViewsForMaps, type MapOptions } from "./svg-site.ts";
+import { buildSiteSvg } from "./svg-site.ts";
 
-export { buildSiteSvg, type MapOptions } from "./svg-site.ts";
+export { buildSiteSvg } from "./svg-site.ts";
 export { buildOverviewSvg } from "./svg-overview.ts";
-export { buildSummary, type MapSummary } from "./summary.ts";
-export { formatRareText } from "./rare-text.ts";
+export { summaryFile, summaryJson, type SummaryJson } from "./summary.ts";
+export { formatRareText, rareText } from "./rare-text.ts";
+export { describeSave, mapFileNames, storedOutputs, type OutputsContext, type SaveOutputs } from "./save-outputs.ts";
 export { renderPng } from "./render.ts";
 export { loadAssetPack } from "./assets.ts";
 export type { Locale } from "./catalog.ts";
 
-export interface OutputContext {
-  playerId: string;
-  capturedAt: Date;
-  locale: Locale;
-  showHarvested: boolean;
+export interface GenerateContext extends OutputsContext {
   /** Folder of the optional asset pack (sites/<id>.png, icons/<type>_<id>.png), or null. */
   assetsDir: string | null;
-  /** IANA zone for times drawn on the maps and in the rare text; default UTC. */
-  timeZone?: string;
 }
 
 export interface OutputFile {
@@ -35,38 +30,22 @@ export interface OutputFile {
   bytes: Uint8Array;
 }
 
-export interface Outputs {
+/** The archived files and the model they were drawn from. */
+export interface GeneratedOutputs {
   files: OutputFile[];
-  summary: MapSummary;
-  rareText: string;
+  outputs: SaveOutputs;
 }
 
-export async function generateOutputs(save: MySekaiSave, ctx: OutputContext): Promise<Outputs> {
+export async function generateOutputs(save: MySekaiSave, ctx: GenerateContext): Promise<GeneratedOutputs> {
   const assets = ctx.assetsDir ? await loadAssetPack(ctx.assetsDir, save) : null;
-  const opts: MapOptions = {
-    playerId: ctx.playerId,
-    capturedAt: ctx.capturedAt,
-    locale: ctx.locale,
-    showHarvested: ctx.showHarvested,
-    timeZone: ctx.timeZone,
-    assets,
-  };
-  const siteSvgs = siteViewsForMaps(save, opts).map((view) => ({
-    name: `site_${view.siteId}.png`,
-    svg: siteSvgFromView(view, opts, sitePositions(save, view.siteId)),
-  }));
-  const overviewSvg = buildOverviewSvg(save, opts);
+  const outputs = describeSave(save, ctx);
+  const svgs = [...outputs.sites.map((site) => buildSiteSvg(outputs, site.siteId, assets)), buildOverviewSvg(outputs, assets)];
   // resvg's async renders run in parallel on the libuv pool (one per core).
-  const pngs = await Promise.all([...siteSvgs.map((s) => renderPng(s.svg)), renderPng(overviewSvg)]);
-
-  const summary = buildSummary(save, ctx);
-  const rareText = formatRareText(summary, { locale: ctx.locale, timeZone: ctx.timeZone });
-  const encoder = new TextEncoder();
+  const pngs = await Promise.all(svgs.map((svg) => renderPng(svg)));
   const files: OutputFile[] = [
-    ...siteSvgs.map((s, i) => ({ name: s.name, bytes: pngs[i]! })),
-    { name: "overview.png", bytes: pngs[siteSvgs.length]! },
-    { name: "summary.json", bytes: encoder.encode(`${JSON.stringify(summary, null, 2)}\n`) },
-    { name: "rare_resources.txt", bytes: encoder.encode(rareText) },
+    ...mapFileNames(outputs).map((name, i) => ({ name, bytes: pngs[i]! })),
+    summaryFile(outputs),
+    { name: "rare_resources.txt", bytes: new TextEncoder().encode(formatRareText(outputs)) },
   ];
-  return { files, summary, rareText };
+  return { files, outputs };
 }

@@ -1,13 +1,11 @@
 /** overview.svg: every site as a small panel (rare drops labelled), then the rare summary lines. */
-import type { MySekaiSave } from "../save/model.ts";
-import { siteProjection } from "./geometry.ts";
-import type { SiteView } from "./group.ts";
+import type { Locale } from "./catalog.ts";
 import { formatCaptureTime, UI_STRINGS } from "./i18n.ts";
-import { formatRareText } from "./rare-text.ts";
-import { buildSummary } from "./summary.ts";
-import { mapLayer } from "./svg-map-layer.ts";
+import { rareText, type RareLine } from "./rare-text.ts";
+import type { SaveOutputs, SiteOutputs } from "./save-outputs.ts";
+import { mapLayer, type AssetImages } from "./svg-map-layer.ts";
 import { RARE_COLOUR, SUPER_COLOUR } from "./svg-markers.ts";
-import { sitePositions, siteViewsForMaps, type MapOptions } from "./svg-site.ts";
+import { projectionOf } from "./svg-site.ts";
 import { n, svgDocument, text, truncateToWidth } from "./svg-util.ts";
 
 const COLUMNS = 2;
@@ -18,40 +16,37 @@ const HEADER_H = 84;
 const PANEL_TITLE_H = 40;
 const RARE_LINE_H = 34;
 
+const PLAIN_COLOUR = "#2d2d2d";
+
 interface Panel {
-  view: SiteView;
+  view: SiteOutputs;
   mapW: number;
   mapH: number;
   svg: string;
 }
 
-function panel(view: SiteView, save: MySekaiSave, opts: MapOptions): Panel {
-  const proj = siteProjection(view.siteId, sitePositions(save, view.siteId));
-  const svg = mapLayer(view, proj, {
-    locale: opts.locale,
-    scale: PANEL_SCALE,
-    symbolScale: SYMBOL_SCALE,
-    labels: "highlights",
-    assets: opts.assets ?? null,
-  });
+function panel(view: SiteOutputs, locale: Locale, assets: AssetImages | null): Panel {
+  const proj = projectionOf(view);
+  const svg = mapLayer(view, proj, { locale, scale: PANEL_SCALE, symbolScale: SYMBOL_SCALE, labels: "highlights", assets });
   return { view, mapW: proj.width * PANEL_SCALE, mapH: proj.height * PANEL_SCALE, svg };
 }
 
-function rareLines(save: MySekaiSave, opts: MapOptions): string[] {
-  const summary = buildSummary(save, opts);
-  // The text's first line is the title, already drawn in the header.
-  return formatRareText(summary, { locale: opts.locale, timeZone: opts.timeZone }).trimEnd().split("\n").slice(1);
+/** A rare line's colour comes from the emphasis of the resource it names. */
+export function rareLineColour(line: RareLine): string {
+  if (line.emphasis === "super") return SUPER_COLOUR;
+  return line.emphasis === null ? PLAIN_COLOUR : RARE_COLOUR;
 }
 
-export function buildOverviewSvg(save: MySekaiSave, opts: MapOptions): string {
-  const ui = UI_STRINGS[opts.locale];
-  const panels = siteViewsForMaps(save, opts).map((view) => panel(view, save, opts));
+export function buildOverviewSvg(outputs: SaveOutputs, assets: AssetImages | null = null): string {
+  const ui = UI_STRINGS[outputs.locale];
+  const panels = outputs.sites.map((view) => panel(view, outputs.locale, assets));
   const cellW = Math.max(640, ...panels.map((p) => p.mapW));
   const cellH = PANEL_TITLE_H + Math.max(540, ...panels.map((p) => p.mapH));
   const columns = Math.min(COLUMNS, Math.max(1, panels.length));
   const rows = Math.ceil(panels.length / columns);
   const width = columns * cellW + (columns + 1) * GAP;
-  const lines = rareLines(save, opts);
+  // The rare text's title is already drawn in the header.
+  const lines = rareText(outputs).lines;
   const rareTop = HEADER_H + GAP + rows * (cellH + GAP);
   const height = rareTop + 20 + lines.length * RARE_LINE_H + GAP;
 
@@ -59,8 +54,8 @@ export function buildOverviewSvg(save: MySekaiSave, opts: MapOptions): string {
     `<rect width="${n(width)}" height="${n(height)}" fill="#f7f7fa"/>`,
     `<rect width="${n(width)}" height="${HEADER_H}" fill="#2b2d42"/>`,
     text(GAP, 50, ui.overviewTitle, { size: 34, fill: "#ffffff", bold: true }),
-    text(width - GAP, 36, `${ui.player} ${opts.playerId}`, { size: 18, fill: "#c9cbe0", anchor: "end" }),
-    text(width - GAP, 62, formatCaptureTime(opts.capturedAt, opts.timeZone), { size: 18, fill: "#c9cbe0", anchor: "end" }),
+    text(width - GAP, 36, `${ui.player} ${outputs.playerId}`, { size: 18, fill: "#c9cbe0", anchor: "end" }),
+    text(width - GAP, 62, formatCaptureTime(new Date(outputs.capturedAt), outputs.timeZone), { size: 18, fill: "#c9cbe0", anchor: "end" }),
   ];
   panels.forEach((p, i) => {
     const x = GAP + (i % columns) * (cellW + GAP);
@@ -78,9 +73,9 @@ export function buildOverviewSvg(save: MySekaiSave, opts: MapOptions): string {
   });
   if (panels.length === 0) body.push(text(GAP, HEADER_H + 40, ui.noHarvestMaps, { size: 22, fill: "#555555" }));
   lines.forEach((line, i) => {
-    const colour = line.startsWith("★") ? SUPER_COLOUR : line.startsWith("◆") || line.startsWith("●") ? RARE_COLOUR : "#2d2d2d";
-    const clipped = truncateToWidth(line, width - 2 * GAP, 22, true);
-    body.push(text(GAP, rareTop + 20 + i * RARE_LINE_H + 6, clipped, { size: 22, fill: colour, bold: colour !== "#2d2d2d" }));
+    const colour = rareLineColour(line);
+    const clipped = truncateToWidth(line.text, width - 2 * GAP, 22, true);
+    body.push(text(GAP, rareTop + 20 + i * RARE_LINE_H + 6, clipped, { size: 22, fill: colour, bold: colour !== PLAIN_COLOUR }));
   });
   return svgDocument(Math.round(width), Math.round(height), body);
 }

@@ -1,33 +1,24 @@
 /** site_<id>.svg: title bar with the rare count, the map, and a legend of every resource on the site. */
-import type { MySekaiSave } from "../save/model.ts";
 import type { Locale } from "./catalog.ts";
-import { siteProjection } from "./geometry.ts";
+import { siteProjection, type SiteProjection } from "./geometry.ts";
 import type { ResourceTotal, SiteView } from "./group.ts";
 import { formatCaptureTime, UI_STRINGS } from "./i18n.ts";
 import { dropLabel } from "./resources.ts";
+import type { SaveOutputs, SiteOutputs } from "./save-outputs.ts";
 import { mapLayer, type AssetImages } from "./svg-map-layer.ts";
 import { dropMarker, RARE_COLOUR, SUPER_COLOUR } from "./svg-markers.ts";
-import { siteViews } from "./summary.ts";
 import { MAP_LIMITS } from "./limits.ts";
 import { n, svgDocument, text, textWidth, truncateToWidth } from "./svg-util.ts";
-
-export interface MapOptions {
-  playerId: string;
-  capturedAt: Date;
-  locale: Locale;
-  showHarvested: boolean;
-  /** IANA zone for the capture time; default UTC. */
-  timeZone?: string;
-  assets?: AssetImages | null;
-}
 
 const MARGIN = 20;
 const TITLE_H = 112;
 const LEGEND_COLUMNS = 3;
 const LEGEND_ROW = 34;
 
-export function siteViewsForMaps(save: MySekaiSave, opts: MapOptions): SiteView[] {
-  return siteViews(save, opts.locale, opts.showHarvested);
+/** The site's catalogue projection, else one fitted to every position on it (the frame's corners). */
+export function projectionOf(site: SiteOutputs): SiteProjection {
+  const f = site.frame;
+  return siteProjection(site.siteId, f ? [{ positionX: f.minX, positionZ: f.minZ }, { positionX: f.maxX, positionZ: f.maxZ }] : []);
 }
 
 /** "★ 钻石 ×3   ◆ 月光石 ×2" chips for the title bar and the overview. */
@@ -40,10 +31,10 @@ export function rareChips(totals: readonly ResourceTotal[], locale: Locale): { l
     }));
 }
 
-function titleBar(view: SiteView, width: number, opts: MapOptions): string[] {
-  const ui = UI_STRINGS[opts.locale];
+function titleBar(view: SiteView, width: number, outputs: SaveOutputs): string[] {
+  const ui = UI_STRINGS[outputs.locale];
   const dropCount = view.totals.reduce((sum, t) => sum + t.total, 0);
-  const meta = `${ui.player} ${opts.playerId} · ${formatCaptureTime(opts.capturedAt, opts.timeZone)}`;
+  const meta = `${ui.player} ${outputs.playerId} · ${formatCaptureTime(new Date(outputs.capturedAt), outputs.timeZone)}`;
   const out = [
     `<rect width="${width}" height="${TITLE_H}" fill="#2b2d42"/>`,
     text(MARGIN, 50, view.name, { size: 38, fill: "#ffffff", bold: true }),
@@ -51,7 +42,7 @@ function titleBar(view: SiteView, width: number, opts: MapOptions): string[] {
     text(width - MARGIN, 56, `${ui.drops} ${dropCount}`, { size: 18, fill: "#c9cbe0", anchor: "end" }),
   ];
   let x = MARGIN;
-  const chips = rareChips(view.totals, opts.locale);
+  const chips = rareChips(view.totals, outputs.locale);
   if (chips.length === 0) out.push(text(MARGIN, 92, ui.noRare, { size: 22, fill: "#c9cbe0" }));
   for (const [i, chip] of chips.entries()) {
     const w = textWidth(chip.label, 22, true) + 20;
@@ -66,8 +57,8 @@ function titleBar(view: SiteView, width: number, opts: MapOptions): string[] {
   return out;
 }
 
-function legend(view: SiteView, top: number, width: number, opts: MapOptions): string[] {
-  const ui = UI_STRINGS[opts.locale];
+function legend(view: SiteView, top: number, width: number, locale: Locale): string[] {
+  const ui = UI_STRINGS[locale];
   const out = [text(MARGIN, top + 28, ui.legend, { size: 22, fill: "#2b2d42", bold: true })];
   if (view.totals.length === 0) {
     out.push(text(MARGIN, top + 66, ui.noDrops, { size: 18, fill: "#555555" }));
@@ -84,7 +75,7 @@ function legend(view: SiteView, top: number, width: number, opts: MapOptions): s
     out.push(dropMarker(x + 14, y + 14, e, t.resource.kind, false, scale));
     const bold = e !== "common";
     const colour = e === "super" ? SUPER_COLOUR : e === "common" ? "#2d2d2d" : RARE_COLOUR;
-    const label = truncateToWidth(dropLabel(t.resource, t.total, opts.locale), colW - 44, 18, bold);
+    const label = truncateToWidth(dropLabel(t.resource, t.total, locale), colW - 44, 18, bold);
     out.push(text(x + 34, y + 21, label, { size: 18, fill: colour, bold }));
   });
   if (overflow) {
@@ -100,31 +91,21 @@ export function legendHeight(view: SiteView): number {
   return 44 + rows * LEGEND_ROW + 16;
 }
 
-export function siteSvgFromView(view: SiteView, opts: MapOptions, positions: { positionX: number; positionZ: number }[]): string {
-  const proj = siteProjection(view.siteId, positions);
+export function buildSiteSvg(outputs: SaveOutputs, siteId: number, assets: AssetImages | null = null): string {
+  const site = outputs.sites.find((s) => s.siteId === siteId);
+  if (!site) throw new Error(`site ${siteId} is not in the save`);
+  const proj = projectionOf(site);
   const width = proj.width + 2 * MARGIN;
   const mapTop = TITLE_H + MARGIN;
   const legendTop = mapTop + proj.height + 8;
-  const height = legendTop + legendHeight(view);
+  const height = legendTop + legendHeight(site);
   const body = [
     `<rect width="${width}" height="${height}" fill="#f7f7fa"/>`,
-    ...titleBar(view, width, opts),
+    ...titleBar(site, width, outputs),
     `<g transform="translate(${MARGIN} ${mapTop})">`,
-    mapLayer(view, proj, { locale: opts.locale, scale: 1, symbolScale: 1, labels: "all", assets: opts.assets ?? null }),
+    mapLayer(site, proj, { locale: outputs.locale, scale: 1, symbolScale: 1, labels: "all", assets }),
     `</g>`,
-    ...legend(view, legendTop, width, opts),
+    ...legend(site, legendTop, width, outputs.locale),
   ];
   return svgDocument(width, height, body);
-}
-
-/** Every position of a site (fixtures and drops, harvested or not): what the fallback projection fits. */
-export function sitePositions(save: MySekaiSave, siteId: number): { positionX: number; positionZ: number }[] {
-  const site = save.sites.find((s) => s.siteId === siteId);
-  return site ? [...site.fixtures, ...site.drops] : [];
-}
-
-export function buildSiteSvg(save: MySekaiSave, siteId: number, opts: MapOptions): string {
-  const view = siteViewsForMaps(save, opts).find((v) => v.siteId === siteId);
-  if (!view) throw new Error(`site ${siteId} is not in the save`);
-  return siteSvgFromView(view, opts, sitePositions(save, siteId));
 }

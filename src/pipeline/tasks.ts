@@ -1,6 +1,6 @@
 /** The CPU-heavy work of the pipeline as plain data in, plain data out. Runs inside a worker, off the HTTP thread. */
 import type { MapLocale } from "../config/index.ts";
-import { generateOutputs } from "../maps/index.ts";
+import { describeSave, generateOutputs, summaryFile, type OutputFile, type SaveOutputs } from "../maps/index.ts";
 import { INVALID_REASONS, openSave, type KeyPair } from "../save/index.ts";
 
 export interface GenerateRequest {
@@ -15,7 +15,7 @@ export interface GenerateRequest {
 }
 
 export type GenerateResult =
-  | { kind: "generated" | "partial"; keyLabel: string; files: { name: string; bytes: Uint8Array }[] }
+  | { kind: "generated" | "partial"; keyLabel: string; files: OutputFile[]; outputs: SaveOutputs }
   /** Not a save, or a save past the caps: either way it never will be, so the job fails at once. */
   | { kind: "invalid"; reason: string }
   | { kind: "too_large"; reason: string };
@@ -34,30 +34,23 @@ export interface EvaluateResult {
   decryptedAny: boolean;
 }
 
-const encoder = new TextEncoder();
-
 export async function runGenerate(request: GenerateRequest): Promise<GenerateResult> {
   const opened = openSave(request.encrypted, request.keys);
   if (opened.kind === "invalid" || opened.kind === "too_large") return opened;
-  if (opened.kind === "partial") {
-    const summary = {
-      playerId: request.playerId,
-      capturedAt: new Date(request.capturedAt).toISOString(),
-      saveTime: opened.save.now === null ? null : new Date(opened.save.now).toISOString(),
-      partial: true,
-      sites: [],
-    };
-    return { kind: "partial", keyLabel: opened.keyLabel, files: [{ name: "summary.json", bytes: encoder.encode(`${JSON.stringify(summary, null, 2)}\n`) }] };
-  }
-  const outputs = await generateOutputs(opened.save, {
+  const ctx = {
     playerId: request.playerId,
     capturedAt: new Date(request.capturedAt),
     locale: request.locale,
     showHarvested: request.showHarvested,
     assetsDir: request.assetsDir,
     timeZone: request.timeZone,
-  });
-  return { kind: "generated", keyLabel: opened.keyLabel, files: outputs.files };
+  };
+  if (opened.kind === "partial") {
+    const outputs = describeSave(opened.save, ctx);
+    return { kind: "partial", keyLabel: opened.keyLabel, files: [summaryFile(outputs)], outputs };
+  }
+  const { files, outputs } = await generateOutputs(opened.save, ctx);
+  return { kind: "generated", keyLabel: opened.keyLabel, files, outputs };
 }
 
 export function runEvaluate(request: EvaluateRequest): EvaluateResult {

@@ -57,7 +57,7 @@ function fixture() {
     const encrypted = randomBytes(100_000);
     const sha256 = sha256Hex(encrypted);
     const { id } = sql
-      .query("INSERT INTO saves (sha256, player_id, source, encrypted, size, received_at) VALUES (?, '1234', 'upload', ?, ?, ?) RETURNING id")
+      .query("INSERT INTO saves (sha256, player_id, source, encrypted, size, received_at, outputs) VALUES (?, '1234', 'upload', ?, ?, ?, '{}') RETURNING id")
       .get(sha256, encrypted, encrypted.byteLength, receivedAt) as { id: number };
     const stage = jobState === "done" ? "done" : "notify";
     sql.query("INSERT INTO jobs (save_id, stage, state, run_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)").run(id, stage, jobState, receivedAt, receivedAt, receivedAt);
@@ -77,6 +77,7 @@ function fixture() {
 
 const count = (db: Db, sql: string, ...params: number[]) => (db.$client.query(sql).get(...params) as { n: number }).n;
 const hasBody = (db: Db, saveId: number) => count(db, "SELECT count(*) AS n FROM saves WHERE id = ? AND encrypted IS NOT NULL", saveId) === 1;
+const hasOutputs = (db: Db, saveId: number) => count(db, "SELECT count(*) AS n FROM saves WHERE id = ? AND outputs IS NOT NULL", saveId) === 1;
 const hasJob = (db: Db, saveId: number) => count(db, "SELECT count(*) AS n FROM jobs WHERE save_id = ?", saveId) === 1;
 const deliveryCount = (db: Db, saveId: number) => count(db, "SELECT count(*) AS n FROM deliveries WHERE save_id = ?", saveId);
 const pageCount = (db: Db) => (db.$client.query("PRAGMA page_count").get() as { page_count: number }).page_count;
@@ -110,6 +111,7 @@ describe("the retention rule, in process", () => {
     expect(count(db, "SELECT count(*) AS n FROM jobs WHERE report_id IS NOT NULL")).toBe(3);
 
     expect(hasBody(db, saves.archivedOld)).toBe(false);
+    expect(hasOutputs(db, saves.archivedOld)).toBe(false);
     expect(hasJob(db, saves.archivedOld)).toBe(false);
     expect(deliveryCount(db, saves.archivedOld)).toBe(0);
     // Without an intact save.bin the database copy is the only one: it stays.
@@ -122,6 +124,7 @@ describe("the retention rule, in process", () => {
     expect(hasJob(db, saves.failedOld)).toBe(true);
     expect(deliveryCount(db, saves.failedOld)).toBe(1);
     expect(hasBody(db, saves.archivedRecent) && hasJob(db, saves.archivedRecent)).toBe(true);
+    expect(hasOutputs(db, saves.archivedRecent) && hasOutputs(db, saves.archiveMissing)).toBe(true);
     expect(deliveryCount(db, saves.archivedRecent)).toBe(1);
     // A save still being pushed keeps everything.
     expect(hasBody(db, saves.notifyingOld) && hasJob(db, saves.notifyingOld)).toBe(true);

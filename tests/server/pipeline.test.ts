@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
+import { summaryJson } from "../../src/maps/index.ts";
 import { jobOfSave, one, query } from "../helpers/db.ts";
 import { startRecordingServer } from "../helpers/recording-server.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
@@ -56,6 +57,9 @@ describe("a save through every stage", () => {
     expect(server.output()).toMatch(new RegExp(`\\[JOB\\] stage finished .*save=${saveId} player=${PLAYER_ID} stage=generate attempt=1 ms=\\d+ outcome=`));
     const summary = JSON.parse(readFileSync(join(server.dataDir, "archive", archive.rel_path, "summary.json"), "utf8"));
     expect(summary.playerId).toBe(PLAYER_ID);
+    // The archived summary.json is the outputs model the generate stage stored with the save.
+    const stored = one<{ outputs: string }>(server, "SELECT outputs FROM saves WHERE id = ?", saveId)!;
+    expect(summary).toEqual(JSON.parse(JSON.stringify(summaryJson(JSON.parse(stored.outputs)))));
   });
 
   test("a body that is not a save fails at once with a readable reason", async () => {

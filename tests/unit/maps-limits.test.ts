@@ -1,18 +1,20 @@
 import { describe, expect, test } from "bun:test";
-import { buildOverviewSvg, buildSiteSvg, buildSummary, formatRareText, generateOutputs } from "../../src/maps/index.ts";
+import { buildOverviewSvg, buildSiteSvg, describeSave, formatRareText, generateOutputs } from "../../src/maps/index.ts";
+import type { MySekaiSave } from "../../src/save/model.ts";
 import { MAP_LIMITS } from "../../src/maps/limits.ts";
 import { textWidth, truncateToWidth } from "../../src/maps/svg-util.ts";
 import { SAVE_LIMITS } from "../../src/save/limits.ts";
 import { drop, material, save, saveAtCaps, site } from "../helpers/maps-fixtures.ts";
 
 const opts = { playerId: "7488393821744390161", capturedAt: new Date(Date.UTC(2025, 2, 1)), locale: "en" as const, showHarvested: false };
+const model = (s: MySekaiSave) => describeSave(s, opts);
 const labels = (svg: string) => svg.match(/<g class="label /g)?.length ?? 0;
 
 describe("a save at the caps", () => {
   const atCaps = saveAtCaps(SAVE_LIMITS);
 
   test("site maps label the most important spots only; every drop keeps its marker", () => {
-    const svg = buildSiteSvg(atCaps, 5, opts);
+    const svg = buildSiteSvg(model(atCaps), 5);
     expect(labels(svg)).toBe(MAP_LIMITS.labelsPerMap);
     expect(svg.match(/class="label label-super"/g)?.length).toBe(MAP_LIMITS.labelsPerMap);
     const markers = svg.match(/<g class="drop-(super|record)"|<circle class="drop-common"/g)?.length ?? 0;
@@ -20,15 +22,15 @@ describe("a save at the caps", () => {
   });
 
   test("the legend shows its cap and counts the rest", () => {
-    const svg = buildSiteSvg(atCaps, 5, opts);
-    const distinct = buildSummary(atCaps, opts).sites[0]!.resources.length;
+    const svg = buildSiteSvg(model(atCaps), 5);
+    const distinct = model(atCaps).sites[0]!.totals.length;
     expect(svg).toContain(`>+${distinct - (MAP_LIMITS.legendEntries - 1)}</text>`);
   });
 
   test("overview panels and the rare text are capped too", () => {
-    const overview = buildOverviewSvg(atCaps, opts);
+    const overview = buildOverviewSvg(model(atCaps));
     expect(labels(overview)).toBe(SAVE_LIMITS.sites * MAP_LIMITS.labelsPerPanel);
-    const rare = formatRareText(buildSummary(atCaps, opts), { locale: "en" }).trimEnd().split("\n");
+    const rare = formatRareText(model(atCaps)).trimEnd().split("\n");
     expect(rare).toHaveLength(1 + MAP_LIMITS.rareLines);
     expect(rare.at(-1)).toMatch(/^\+\d+$/);
   });
@@ -56,14 +58,14 @@ describe("text", () => {
 
   test("a label block shows its first lines and counts the rest", () => {
     const drops = Array.from({ length: 20 }, (_, i) => drop("mysekai_unknown", i, 0, 0));
-    const svg = buildSiteSvg(save([site(5, [...drops, material(5, 3, 3)])]), 5, opts);
+    const svg = buildSiteSvg(model(save([site(5, [...drops, material(5, 3, 3)])])), 5);
     const block = /<g class="label label-common">(.*?)<\/g>/.exec(svg)![1]!;
     expect(block.match(/<text /g)).toHaveLength(MAP_LIMITS.linesPerLabel);
     expect(block).toContain(`>+${20 - (MAP_LIMITS.linesPerLabel - 1)}</text>`);
   });
 
   test("a very long resource name is cut before it is measured or drawn", () => {
-    const svg = buildSiteSvg(save([site(5, [drop("t".repeat(50_000), 1, 0, 0)])]), 5, opts);
+    const svg = buildSiteSvg(model(save([site(5, [drop("t".repeat(50_000), 1, 0, 0)])])), 5);
     expect(svg.length).toBeLessThan(20_000);
     expect(svg).toContain(`${"t".repeat(MAP_LIMITS.textChars)}…`);
   });

@@ -3,7 +3,7 @@ import { renderAsync } from "@resvg/resvg-js";
 import { readFileSync } from "node:fs";
 import { inflateSync } from "node:zlib";
 import { subsetCharacters } from "../../src/maps/font-coverage.ts";
-import { buildSiteSvg, generateOutputs } from "../../src/maps/index.ts";
+import { buildSiteSvg, formatRareText, generateOutputs, summaryJson } from "../../src/maps/index.ts";
 import { FONT_FILES, renderPng } from "../../src/maps/render.ts";
 import { drop, material, save, site } from "../helpers/maps-fixtures.ts";
 
@@ -56,14 +56,15 @@ describe("rendering", () => {
     const out = await generateOutputs(s, ctx);
     expect(out.files.map((f) => f.name)).toEqual(["site_5.png", "site_8.png", "overview.png", "summary.json", "rare_resources.txt"]);
     const site5 = decodePng(out.files[0]!.bytes);
-    expect(site5).toEqual(svgSize(buildSiteSvg(s, 5, { ...ctx })));
+    expect(site5).toEqual(svgSize(buildSiteSvg(out.outputs, 5)));
     expect(site5.width).toBe(1320);
     const overview = decodePng(out.files[2]!.bytes);
     expect(overview.width).toBe(1328);
     const summary = JSON.parse(new TextDecoder().decode(out.files[3]!.bytes));
-    expect(summary).toEqual(JSON.parse(JSON.stringify(out.summary)));
-    expect(new TextDecoder().decode(out.files[4]!.bytes)).toBe(out.rareText);
-    expect(out.rareText).toContain("★ 钻石 ×1 — 初始空地");
+    expect(summary).toEqual(JSON.parse(JSON.stringify(summaryJson(out.outputs))));
+    const rareText = new TextDecoder().decode(out.files[4]!.bytes);
+    expect(rareText).toBe(formatRareText(out.outputs));
+    expect(rareText).toContain("★ 钻石 ×1 — 初始空地");
   });
 
   test("an empty save still renders an overview", async () => {

@@ -1,8 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { buildSummary, formatRareText } from "../../src/maps/index.ts";
+import { describeSave, formatRareText, summaryFile, summaryJson, type OutputsContext } from "../../src/maps/index.ts";
+import type { MySekaiSave } from "../../src/save/model.ts";
 import { drop, material, save, site } from "../helpers/maps-fixtures.ts";
 
-const ctx = { playerId: "7412589630147258963", capturedAt: new Date("2025-03-01T00:30:00Z"), locale: "zh" as const };
+const ctx: OutputsContext = { playerId: "7412589630147258963", capturedAt: new Date("2025-03-01T00:30:00Z"), locale: "zh", showHarvested: false };
+const buildSummary = (s: MySekaiSave, c: OutputsContext) => summaryJson(describeSave(s, c));
 
 function fixedSave() {
   return save(
@@ -71,6 +73,25 @@ describe("summary", () => {
     expect(JSON.stringify(buildSummary(fixedSave(), ctx))).toBe(JSON.stringify(summary));
   });
 
+  test("one shape for full and partial saves: the same keys, a partial one without harvest maps and with empty lists", () => {
+    const full = buildSummary(fixedSave(), ctx);
+    const partial = buildSummary({ ...save([]), hasHarvestMaps: false }, ctx);
+    expect(Object.keys(partial)).toEqual(Object.keys(full));
+    expect(partial).toEqual({
+      playerId: ctx.playerId,
+      capturedAt: "2025-03-01T00:30:00.000Z",
+      saveTime: "2025-03-01T00:30:00.000Z",
+      hasHarvestMaps: false,
+      sites: [],
+      totals: [],
+      rareFinds: [],
+      newMusicRecords: [],
+    });
+    expect(full.hasHarvestMaps).toBe(true);
+    const file = summaryFile(describeSave(fixedSave(), ctx));
+    expect(JSON.parse(new TextDecoder().decode(file.bytes))).toEqual(JSON.parse(JSON.stringify(full)));
+  });
+
   test("unknown resources keep a readable label", () => {
     const summary = buildSummary(save([site(5, [material(999, 0, 0, 4), drop("mysekai_widget", 3, 0, 0)])]), ctx);
     expect(summary.totals.map((t) => [t.name, t.total])).toEqual([
@@ -82,7 +103,7 @@ describe("summary", () => {
 
 describe("rare_resources.txt", () => {
   test("exact text of a fixed save (zh, Asia/Shanghai)", () => {
-    const text = formatRareText(buildSummary(fixedSave(), ctx), { locale: "zh", timeZone: "Asia/Shanghai" });
+    const text = formatRareText(describeSave(fixedSave(), { ...ctx, timeZone: "Asia/Shanghai" }));
     expect(text).toBe(
       [
         "MySekai 稀有资源 · 7412589630147258963 · 2025-03-01 08:30 UTC+8",
@@ -95,8 +116,7 @@ describe("rare_resources.txt", () => {
   });
 
   test("exact text in English, default UTC", () => {
-    const summary = buildSummary(fixedSave(), { ...ctx, locale: "en" });
-    expect(formatRareText(summary, { locale: "en" })).toBe(
+    expect(formatRareText(describeSave(fixedSave(), { ...ctx, locale: "en" }))).toBe(
       [
         "MySekai rare resources · 7412589630147258963 · 2025-03-01 00:30 UTC",
         "★ Diamond ×3 — Fledgling Field, Wisher's Cove",
@@ -108,15 +128,15 @@ describe("rare_resources.txt", () => {
   });
 
   test("nothing rare says so", () => {
-    const summary = buildSummary(save([site(5, [material(1, 0, 0, 3)])], []), { ...ctx, locale: "ja" });
-    expect(formatRareText(summary, { locale: "ja", timeZone: "Asia/Tokyo" })).toBe(
+    const outputs = describeSave(save([site(5, [material(1, 0, 0, 3)])], []), { ...ctx, locale: "ja", timeZone: "Asia/Tokyo" });
+    expect(formatRareText(outputs)).toBe(
       "MySekai レア素材 · 7412589630147258963 · 2025-03-01 09:30 UTC+9\n今日はレア素材がありません\n",
     );
   });
 
   test("a partial refresh without harvest maps says so", () => {
     const partial = { ...save([]), hasHarvestMaps: false };
-    expect(formatRareText(buildSummary(partial, ctx), { locale: "zh" })).toBe(
+    expect(formatRareText(describeSave(partial, ctx))).toBe(
       "MySekai 稀有资源 · 7412589630147258963 · 2025-03-01 00:30 UTC\n存档中没有采集地图\n",
     );
   });

@@ -10,12 +10,14 @@ import { eq } from "drizzle-orm";
 import { loadConfig } from "../../src/config/index.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
-import { archives, deliveries, jobs } from "../../src/db/schema.ts";
+import { archives, deliveries, jobs, saves } from "../../src/db/schema.ts";
+import { describeSave } from "../../src/maps/index.ts";
 import { claimJob, type ClaimedJob } from "../../src/pipeline/queue.ts";
 import { claimDeliveryAttempt, recordPartsSent } from "../../src/pipeline/send-fence.ts";
 import type { PipelineDeps } from "../../src/pipeline/stage.ts";
 import { notifyStage } from "../../src/pipeline/stages/notify.ts";
 import type { WorkerPool } from "../../src/pipeline/worker-pool.ts";
+import { material, save, site } from "../helpers/maps-fixtures.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 
 const PLAYER = "7488393821744390161";
@@ -52,6 +54,8 @@ function archivedSave(): number {
   mkdirSync(join(dir, "archive", relPath), { recursive: true });
   for (const name of ["site_5.png", "overview.png"]) writeFileSync(join(dir, "archive", relPath, name), new Uint8Array([0x89, 0x50]));
   db.insert(archives).values({ saveId, playerId: PLAYER, relPath, token: "t".repeat(32), files: ["overview.png", "site_5.png"], createdAt: 0 }).run();
+  const outputs = describeSave(save([site(5, [material(12, 0, 0)])]), { playerId: PLAYER, capturedAt: new Date(0), locale: "en", showHarvested: false });
+  db.update(saves).set({ outputs }).where(eq(saves.id, saveId)).run();
   db.update(jobs).set({ stage: "notify", runAt: 0 }).where(eq(jobs.saveId, saveId)).run();
   return saveId;
 }

@@ -3,15 +3,15 @@
  * at once, so a failing channel is retried by itself and a channel already sent is never sent again. Every
  * attempt and every further part is claimed under the job's lease (send-fence.ts).
  */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { and, eq, inArray, lte } from "drizzle-orm";
 import { archives, deliveries, saves } from "../../db/schema.ts";
 import { logInfo, logWarn } from "../../log.ts";
+import { storedOutputs } from "../../maps/index.ts";
 import { configuredChannels, sendTo } from "../../notify/channels.ts";
 import { DeliveryError } from "../../notify/errors.ts";
 import type { PushMessage } from "../../notify/message.ts";
 import { routeFor, type Channel } from "../../notify/routing.ts";
+import { pushMessage } from "../push-message.ts";
 import { backoffDelay, LeaseLostError } from "../queue.ts";
 import { redactError } from "../redact.ts";
 import { claimDeliveryAttempt, recordPartsSent, type LeaseHolder } from "../send-fence.ts";
@@ -23,7 +23,10 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
   const archive = db.select().from(archives).where(eq(archives.saveId, job.saveId!)).get();
   if (!save || !archive) return { kind: "fail", reason: "notify needs the save and its archive" };
   if (!job.notify) return { kind: "advance", next: "done", note: "push not requested (reprocess without --notify)" };
-  if (!archive.files.some((name) => name.endsWith(".png"))) return { kind: "advance", next: "done", note: "no maps to push (partial refresh)" };
+  const outputs = storedOutputs(save.outputs);
+  // Generated before the outputs model was stored (or in another shape of it): generate it again.
+  if (!outputs) return { kind: "advance", next: "generate", note: "no stored outputs model; generating again" };
+  if (outputs.partial) return { kind: "advance", next: "done", note: "no maps to push (partial refresh)" };
 
   createDeliveries(deps, save.id, save.playerId, now);
   const due = db
@@ -32,7 +35,7 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
     .where(and(eq(deliveries.saveId, save.id), eq(deliveries.state, "pending"), lte(deliveries.nextAttemptAt, now)))
     .all();
   if (due.length > 0) {
-    const message = await buildMessage(deps, save, archive);
+    const message = await pushMessage(deps, save, archive, outputs);
     const holder = { jobId: job.id, leaseId: job.leaseId };
     for (const delivery of due) {
       // Another runner owns the job now: it sends what is left.
@@ -118,33 +121,4 @@ async function attempt(deps: PipelineDeps, holder: LeaseHolder, delivery: Delive
     logWarn("NOTIFY", "delivery failed", { ...fields, ms: Math.round(performance.now() - started), outcome: state === "failed" ? "failed" : "retry", error: reason });
     return "done";
   }
-}
-
-async function buildMessage(
-  deps: PipelineDeps,
-  save: typeof saves.$inferSelect,
-  archive: typeof archives.$inferSelect,
-): Promise<PushMessage> {
-  const dir = join(deps.archiveRoot, archive.relPath);
-  const read = (name: string) => readFile(join(dir, name));
-  const rareText = archive.files.includes("rare_resources.txt") ? (await read("rare_resources.txt")).toString("utf8") : "";
-  const [firstLine = "", ...rest] = rareText.split("\n");
-  const summary = archive.files.includes("summary.json") ? JSON.parse((await read("summary.json")).toString("utf8")) : null;
-  const pngs = archive.files.filter((name) => name.endsWith(".png")).sort(mapOrder);
-  const images = await Promise.all(pngs.map(async (name) => ({ name, png: new Uint8Array(await read(name)), url: imageUrl(deps, archive, name) })));
-  const title = firstLine.trim() || `MySekai ${save.playerId}`;
-  const summaryText = rest.join("\n").trim();
-  return { playerId: save.playerId, saveId: save.id, capturedAt: new Date(save.receivedAt), title, summaryText, summary, images };
-}
-
-/** Site maps in site order, the overview last. */
-function mapOrder(a: string, b: string): number {
-  const rank = (name: string) => (name === "overview.png" ? Number.MAX_SAFE_INTEGER : Number(/\d+/.exec(name)?.[0] ?? 0));
-  return rank(a) - rank(b);
-}
-
-function imageUrl(deps: PipelineDeps, archive: typeof archives.$inferSelect, name: string): string | null {
-  if (deps.config.publicBaseUrl) return `${deps.config.publicBaseUrl}/maps/${archive.token}/${name}`;
-  const base = deps.config.notify.imageBase;
-  return base ? `${base}/archive/${archive.relPath}/${name}` : null;
 }

@@ -1,0 +1,116 @@
+/**
+ * The outputs of one save as one typed model, computed once from the typed save: what the site maps and the
+ * overview draw, summary.json, the rare text and the push message. The generate stage stores it with the
+ * save (saves.outputs), so the push never reads archive text back.
+ */
+import type { MySekaiSave, ResourceKey, SiteHarvest } from "../save/model.ts";
+import type { Locale } from "./catalog.ts";
+import { groupSite, type SiteView } from "./group.ts";
+import { compareByImportance, type ResourceView } from "./resources.ts";
+
+/** Bumped when the shape changes: a stored model of another version is computed again. */
+export const SAVE_OUTPUTS_VERSION = 1;
+
+/** Extent of every position on a site, drawn or not: what the fallback projection fits. */
+export interface SiteFrame {
+  minX: number;
+  maxX: number;
+  minZ: number;
+  maxZ: number;
+}
+
+/** One site as its map draws it: spots and fixtures (harvested ones only with showHarvested), totals of what is left. */
+export interface SiteOutputs extends SiteView {
+  frame: SiteFrame | null;
+}
+
+export interface ResourceAcrossSites {
+  resource: ResourceView;
+  /** Sum over every site of the drops not yet harvested. */
+  total: number;
+  sites: number[];
+  positions: { siteId: number; x: number; z: number; quantity: number }[];
+}
+
+export interface SaveOutputs {
+  version: typeof SAVE_OUTPUTS_VERSION;
+  playerId: string;
+  /** ISO time the save was received. */
+  capturedAt: string;
+  /** ISO server time inside the save, when it carries one. */
+  saveTime: string | null;
+  /** A refresh without harvest maps: no maps are drawn and nothing is pushed. */
+  partial: boolean;
+  locale: Locale;
+  /** IANA zone of the times drawn on the maps and written in the rare text. */
+  timeZone: string;
+  /** Sorted by site id: the order of the maps, the overview's panels and the push's images. */
+  sites: SiteOutputs[];
+  /** Every resource left on any site, most important first. */
+  totals: ResourceAcrossSites[];
+  /** The totals of tier rare or super. */
+  rareFinds: ResourceAcrossSites[];
+  /** Ids of music records lying on a map that the player does not own yet, ascending. */
+  newMusicRecords: number[];
+}
+
+export interface OutputsContext {
+  playerId: string;
+  capturedAt: Date;
+  locale: Locale;
+  showHarvested: boolean;
+  /** Default UTC. */
+  timeZone?: string;
+}
+
+function siteFrame(site: SiteHarvest): SiteFrame | null {
+  const positions = [...site.fixtures, ...site.drops];
+  if (positions.length === 0) return null;
+  const xs = positions.map((p) => p.positionX);
+  const zs = positions.map((p) => p.positionZ);
+  return { minX: Math.min(...xs), maxX: Math.max(...xs), minZ: Math.min(...zs), maxZ: Math.max(...zs) };
+}
+
+export function describeSave(save: MySekaiSave, ctx: OutputsContext): SaveOutputs {
+  const ownedMusicRecords = new Set(save.ownedMusicRecordIds);
+  const sites = [...save.sites]
+    .sort((a, b) => a.siteId - b.siteId)
+    .map((site) => ({ ...groupSite(site, { locale: ctx.locale, ownedMusicRecords, showHarvested: ctx.showHarvested }), frame: siteFrame(site) }));
+  const across = new Map<ResourceKey, ResourceAcrossSites>();
+  for (const site of sites) {
+    for (const t of site.totals) {
+      const entry = across.get(t.resource.key) ?? { resource: t.resource, total: 0, sites: [], positions: [] };
+      entry.total += t.total;
+      entry.sites.push(site.siteId);
+      entry.positions.push(...t.positions.map((p) => ({ siteId: site.siteId, x: p.x, z: p.z, quantity: p.quantity })));
+      across.set(t.resource.key, entry);
+    }
+  }
+  const totals = [...across.values()].sort(compareByImportance);
+  return {
+    version: SAVE_OUTPUTS_VERSION,
+    playerId: ctx.playerId,
+    capturedAt: ctx.capturedAt.toISOString(),
+    saveTime: save.now === null ? null : new Date(save.now).toISOString(),
+    partial: !save.hasHarvestMaps,
+    locale: ctx.locale,
+    timeZone: ctx.timeZone ?? "UTC",
+    sites,
+    totals,
+    rareFinds: totals.filter((t) => t.resource.tier !== "common"),
+    newMusicRecords: totals
+      .filter((t) => t.resource.musicRecord === "new")
+      .map((t) => t.resource.id)
+      .sort((a, b) => a - b),
+  };
+}
+
+/** The map files in push order: site maps by site id, the overview last. */
+export function mapFileNames(outputs: SaveOutputs): string[] {
+  return [...outputs.sites.map((site) => `site_${site.siteId}.png`), "overview.png"];
+}
+
+/** The stored model, or null when there is none or it has another shape (the save is generated again). */
+export function storedOutputs(value: SaveOutputs | null): SaveOutputs | null {
+  return value?.version === SAVE_OUTPUTS_VERSION ? value : null;
+}

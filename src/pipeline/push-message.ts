@@ -1,0 +1,28 @@
+/**
+ * The push message of one save, from its stored outputs model and its archive row. Only the PNG bytes are
+ * read from the archive folder: they are images, not data to rebuild.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { archives, saves } from "../db/schema.ts";
+import { mapFileNames, rareText, summaryJson, type SaveOutputs } from "../maps/index.ts";
+import type { PushMessage } from "../notify/message.ts";
+import type { PipelineDeps } from "./stage.ts";
+
+type Archive = typeof archives.$inferSelect;
+
+export async function pushMessage(deps: PipelineDeps, save: typeof saves.$inferSelect, archive: Archive, outputs: SaveOutputs): Promise<PushMessage> {
+  const dir = join(deps.archiveRoot, archive.relPath);
+  const images = await Promise.all(
+    mapFileNames(outputs).map(async (name) => ({ name, png: new Uint8Array(await readFile(join(dir, name))), url: imageUrl(deps, archive, name) })),
+  );
+  const { title, lines } = rareText(outputs);
+  const summaryText = lines.map((line) => line.text).join("\n");
+  return { playerId: save.playerId, saveId: save.id, capturedAt: new Date(save.receivedAt), title, summaryText, summary: summaryJson(outputs), images };
+}
+
+function imageUrl(deps: PipelineDeps, archive: Archive, name: string): string | null {
+  if (deps.config.publicBaseUrl) return `${deps.config.publicBaseUrl}/maps/${archive.token}/${name}`;
+  const base = deps.config.notify.imageBase;
+  return base ? `${base}/archive/${archive.relPath}/${name}` : null;
+}
