@@ -54,15 +54,20 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     const decoder = new TextDecoder();
     for await (const part of stream) output += decoder.decode(part, { stream: true });
   };
-  void pump(proc.stdout);
-  void pump(proc.stderr);
+  const pumped = Promise.all([pump(proc.stdout), pump(proc.stderr)]);
 
   const waitForOutput = async (pattern: RegExp, timeoutMs = 10_000): Promise<string> => {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       const match = pattern.exec(output);
       if (match) return match[0];
-      if (proc.exitCode !== null) throw new Error(`server exited (${proc.exitCode}) before ${pattern}:\n${output}`);
+      if (proc.exitCode !== null) {
+        // The process may exit before its last lines reach us: read its output to the end first.
+        await pumped;
+        const late = pattern.exec(output);
+        if (late) return late[0];
+        throw new Error(`server exited (${proc.exitCode}) before ${pattern}:\n${output}`);
+      }
       await Bun.sleep(10);
     }
     throw new Error(`timed out waiting for ${pattern}:\n${output}`);
