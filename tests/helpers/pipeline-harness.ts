@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { loadNotifySetup } from "../../src/notify/setup.ts";
-import { claimJob } from "../../src/pipeline/queue.ts";
+import { claimJob, type ClaimedJob, type JobSubject, type SaveSubject } from "../../src/pipeline/queue.ts";
 import { runJob, type Stages } from "../../src/pipeline/runner.ts";
 import type { PipelineDeps, Stage, StageResult } from "../../src/pipeline/stage.ts";
 import { WorkerPool } from "../../src/pipeline/worker-pool.ts";
@@ -55,7 +55,7 @@ export function openHarness(): Harness {
 
 /** The stage table for a test: stages it does not name throw, so an unexpected run shows up as a retry. */
 export function fakeStages(overrides: Partial<Stages>): Stages {
-  const unexpected: Stage = async (_deps, job) => {
+  const unexpected: Stage<JobSubject> = async (_deps, job) => {
     throw new Error(`unexpected stage ${job.stage}`);
   };
   return { evaluate: unexpected, generate: unexpected, archive: unexpected, notify: unexpected, ...overrides };
@@ -82,6 +82,13 @@ export async function runUntilEmpty(h: Harness, stages: Stages, options: { now: 
     await runJob(h.deps, job, stages);
   }
   throw new Error(`queue not empty after ${max} runs`);
+}
+
+/** The claimed job of a save, typed as the save stages take it; throws for a report job. */
+export function saveJob(job: ClaimedJob | null): ClaimedJob<SaveSubject> {
+  const subject = job?.subject;
+  if (!job || subject?.kind !== "save") throw new Error(`expected a claimed save job, got ${JSON.stringify(job)}`);
+  return { ...job, subject };
 }
 
 /** A gate a stage waits at: the test sees it `arrived`, acts while the stage hangs, then `release`s it. */

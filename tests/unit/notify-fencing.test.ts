@@ -9,13 +9,14 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { loadConfig } from "../../src/config.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
+import { claimDeliveryAttempt, recordPartsSent } from "../../src/db/deliveries.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
 import { archives, deliveries, jobs } from "../../src/db/schema.ts";
-import { claimJob, type ClaimedJob } from "../../src/pipeline/queue.ts";
-import { claimDeliveryAttempt, recordPartsSent } from "../../src/pipeline/send-fence.ts";
+import { claimJob, type ClaimedJob, type SaveSubject } from "../../src/pipeline/queue.ts";
 import type { PipelineDeps } from "../../src/pipeline/stage.ts";
 import { notifyStage } from "../../src/pipeline/stages/notify.ts";
 import type { WorkerPool } from "../../src/pipeline/worker-pool.ts";
+import { saveJob } from "../helpers/pipeline-harness.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 
 const PLAYER = "7488393821744390161";
@@ -54,9 +55,9 @@ function archivedSave(): number {
 }
 
 /** The first runner's lease expired and a second runner claimed the job: returns both claims. */
-function takenOver(): { old: ClaimedJob; current: ClaimedJob } {
-  const old = claimJob(db, Date.now() - 10_000, 1000)!;
-  const current = claimJob(db, Date.now(), LEASE_MS)!;
+function takenOver(): { old: ClaimedJob<SaveSubject>; current: ClaimedJob<SaveSubject> } {
+  const old = saveJob(claimJob(db, Date.now() - 10_000, 1000));
+  const current = saveJob(claimJob(db, Date.now(), LEASE_MS));
   expect(current.id).toBe(old.id);
   expect(current.leaseId).not.toBe(old.leaseId);
   return { old, current };
@@ -133,7 +134,7 @@ describe("the notify stage under a lost lease", () => {
 
   test("a takeover mid-delivery: the old holder stops after the part in flight, the new one sends only the rest", async () => {
     const saveId = archivedSave();
-    const old = claimJob(db, Date.now(), LEASE_MS)!;
+    const old = saveJob(claimJob(db, Date.now(), LEASE_MS));
     const takeover: { job?: ClaimedJob | null } = {};
     // While the first Bark push is in flight, the lease expires and another runner claims the job.
     api.respond("/bark/push", () => {
@@ -145,7 +146,7 @@ describe("the notify stage under a lost lease", () => {
     expect(api.requestsTo("/bark/push")).toHaveLength(1);
     expect(deliveryRow(saveId)).toMatchObject({ state: "pending", partsSent: 1, attempts: 1 });
 
-    const current = takeover.job!;
+    const current = saveJob(takeover.job ?? null);
     expect(current.leaseId).not.toBe(old.leaseId);
     expect(await notifyStage(stageDeps, current, { now: Date.now() })).toMatchObject({ kind: "advance", next: "done" });
     const bodies = api.requestsTo("/bark/push").map((request) => (request.json as { body: string }).body);
@@ -156,7 +157,7 @@ describe("the notify stage under a lost lease", () => {
 
   test("a failure answered to the old holder does not overwrite the attempt the new holder claimed", async () => {
     const saveId = archivedSave();
-    const old = claimJob(db, Date.now(), LEASE_MS)!;
+    const old = saveJob(claimJob(db, Date.now(), LEASE_MS));
     api.respond("/hook", () => {
       const current = claimJob(db, Date.now() + 2 * LEASE_MS, LEASE_MS)!;
       const row = deliveryRow(saveId);
