@@ -114,8 +114,17 @@ export function insertSave(db: Db, receivedAt: number, playerId = "1234567890123
   return row.id;
 }
 
+export function insertReport(db: Db, receivedAt: number): number {
+  const row = db.$client
+    .query("INSERT INTO reports (received_at, shape, entry_count, candidate_count, empty_bodies, meta) VALUES (?, 'har', 1, 0, 0, '{}') RETURNING id")
+    .get(receivedAt) as { id: number };
+  return row.id;
+}
+
 export interface JobFields {
   saveId?: number;
+  /** A report job (no save) when given. */
+  reportId?: number;
   stage?: string;
   state?: string;
   attempts?: number;
@@ -125,16 +134,17 @@ export interface JobFields {
   notify?: boolean;
 }
 
-/** Inserts a job (for a new save unless `saveId` is given); returns its id. */
+/** Inserts a job (for a new save unless `saveId` or `reportId` is given); returns its id. */
 export function insertJob(db: Db, fields: JobFields): number {
-  const saveId = fields.saveId ?? insertSave(db, fields.runAt);
+  const saveId = fields.reportId !== undefined ? null : (fields.saveId ?? insertSave(db, fields.runAt));
   const row = db.$client
     .query(
-      `INSERT INTO jobs (save_id, stage, state, attempts, run_at, lease_id, lease_expires_at, notify, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      `INSERT INTO jobs (save_id, report_id, stage, state, attempts, run_at, lease_id, lease_expires_at, notify, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
     )
     .get(
       saveId,
+      fields.reportId ?? null,
       fields.stage ?? "generate",
       fields.state ?? "pending",
       fields.attempts ?? 0,

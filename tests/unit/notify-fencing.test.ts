@@ -1,6 +1,7 @@
 /**
- * Sends are fenced by the job's lease: a runner whose lease expired and was taken over claims no delivery
- * attempt and sends nothing; a lease lost between two parts of a delivery stops it after the part answered.
+ * The notify stage under the lease fence: a runner whose lease expired and was taken over sends nothing; a
+ * lease lost between two parts of a delivery stops it after the part answered. (The fence's own rules are in
+ * deliveries.test.ts.)
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -9,7 +10,7 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { loadConfig } from "../../src/config.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
-import { claimDeliveryAttempt, recordPartsSent } from "../../src/db/deliveries.ts";
+import { claimDeliveryAttempt } from "../../src/db/deliveries.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
 import { archives, deliveries, jobs } from "../../src/db/schema.ts";
 import { claimJob, type ClaimedJob, type SaveSubject } from "../../src/pipeline/queue.ts";
@@ -84,37 +85,6 @@ function deps(route: "webhook" | "bark"): PipelineDeps {
 }
 
 const deliveryRow = (saveId: number) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).get()!;
-
-describe("the fenced claim", () => {
-  test("only the current lease holder claims the attempt, and the claim extends its lease", () => {
-    const saveId = archivedSave();
-    const { old, current } = takenOver();
-    const delivery = db
-      .insert(deliveries)
-      .values({ saveId, channel: "webhook", target: "default", nextAttemptAt: 0, createdAt: 0 })
-      .returning({ id: deliveries.id })
-      .get();
-    const now = Date.now();
-    expect(claimDeliveryAttempt(db, { jobId: old.id, leaseId: old.leaseId }, { id: delivery.id, seenAttempts: 0 }, now, LEASE_MS)).toBe("lease_lost");
-    expect(deliveryRow(saveId).attempts).toBe(0);
-
-    expect(claimDeliveryAttempt(db, { jobId: current.id, leaseId: current.leaseId }, { id: delivery.id, seenAttempts: 0 }, now, LEASE_MS)).toBe("claimed");
-    expect(deliveryRow(saveId).attempts).toBe(1);
-    expect(db.select().from(jobs).where(eq(jobs.id, current.id)).get()!.leaseExpiresAt).toBe(now + LEASE_MS);
-    // The same attempt is claimed once.
-    expect(claimDeliveryAttempt(db, { jobId: current.id, leaseId: current.leaseId }, { id: delivery.id, seenAttempts: 0 }, now, LEASE_MS)).toBe("taken");
-  });
-
-  test("an expired lease claims nothing even before anyone took the job over", () => {
-    const saveId = archivedSave();
-    const job = claimJob(db, 1000, 1000)!;
-    const delivery = db.insert(deliveries).values({ saveId, channel: "webhook", target: "default", nextAttemptAt: 0, createdAt: 0 }).returning().get();
-    expect(claimDeliveryAttempt(db, { jobId: job.id, leaseId: job.leaseId }, { id: delivery.id, seenAttempts: 0 }, 2001, LEASE_MS)).toBe("lease_lost");
-    expect(recordPartsSent(db, { jobId: job.id, leaseId: job.leaseId }, delivery.id, 1, 2001, LEASE_MS)).toBe(false);
-    // The answered part is recorded all the same: it was sent.
-    expect(deliveryRow(saveId).partsSent).toBe(1);
-  });
-});
 
 describe("the notify stage under a lost lease", () => {
   test("the old holder sends nothing; the current holder sends once", async () => {

@@ -14,7 +14,18 @@ import {
   retryOrFail,
   transition,
 } from "../../src/pipeline/queue.ts";
-import { BACKOFF_MS, deliveriesOf, insertDelivery, insertJob, insertSave, jobRow, LEASE_MS, openHarness, type Harness } from "../helpers/pipeline-harness.ts";
+import {
+  BACKOFF_MS,
+  deliveriesOf,
+  insertDelivery,
+  insertJob,
+  insertReport,
+  insertSave,
+  jobRow,
+  LEASE_MS,
+  openHarness,
+  type Harness,
+} from "../helpers/pipeline-harness.ts";
 
 const T0 = 1_700_000_000_000;
 let h: Harness;
@@ -34,6 +45,25 @@ describe("claim", () => {
     expect(claimJob(h.db, T0, LEASE_MS)!.id).toBe(second);
     expect(claimJob(h.db, T0, LEASE_MS)).toBeNull();
     expect(claimJob(h.db, T0 + 5_000, LEASE_MS)!.id).toBe(later);
+  });
+
+  test("a claim carries its subject: a save job names its save, a report job its report", () => {
+    const saveId = insertSave(h.db, T0);
+    insertJob(h.db, { saveId, runAt: T0 });
+    const reportId = insertReport(h.db, T0);
+    insertJob(h.db, { reportId, stage: "evaluate", runAt: T0 });
+    expect(claimJob(h.db, T0, LEASE_MS)).toMatchObject({ stage: "generate", notify: true, subject: { kind: "save", saveId } });
+    expect(claimJob(h.db, T0, LEASE_MS)).toMatchObject({ stage: "evaluate", subject: { kind: "report", reportId } });
+  });
+
+  test("a job without a single subject fails at its claim, and the claim moves on to the next job", () => {
+    const { id: orphan } = h.db.$client
+      .query("INSERT INTO jobs (stage, state, run_at, created_at, updated_at) VALUES ('generate', 'pending', ?1, ?1, ?1) RETURNING id")
+      .get(T0) as { id: number };
+    const next = insertJob(h.db, { runAt: T0 });
+    expect(claimJob(h.db, T0, LEASE_MS)!.id).toBe(next);
+    expect(jobRow(h.db, orphan)).toMatchObject({ state: "failed", attempts: 1, last_error: "job has no single subject (save_id xor report_id)", lease_id: null });
+    expect(claimJob(h.db, T0, LEASE_MS)).toBeNull();
   });
 
   test("a pending_retry job is claimed once its run_at has come", () => {
