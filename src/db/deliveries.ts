@@ -6,18 +6,25 @@
  * or was taken over sends nothing more.
  */
 import { and, eq, exists, gt, inArray, lte, sql } from "drizzle-orm";
-import type { Channel, ChannelTarget } from "../notify/routing.ts";
 import type { Db, Tx } from "./open.ts";
 import { deliveries, jobs } from "./schema.ts";
 
 export type Delivery = typeof deliveries.$inferSelect;
+
+/** Where routing sends a save (notify/routing.ts's ChannelTarget fits). */
+export interface RoutedTarget {
+  channel: string;
+  target: string;
+  /** Why it cannot be delivered to (an unknown Bark alias): recorded as a skipped delivery. */
+  problem?: string;
+}
 
 /**
  * Adds a row for each routed target not yet recorded: `skipped` with the reason when the target has a problem
  * or its channel is not configured, else `pending`, due at `now`. A pending row whose target is no longer
  * routed (the save took a real player id, or push_map.json changed) is skipped: it gets nothing not yet sent.
  */
-export function createDeliveries(db: Db, saveId: number, targets: ChannelTarget[], configured: ReadonlySet<Channel>, now: number): void {
+export function createDeliveries(db: Db, saveId: number, targets: RoutedTarget[], configured: ReadonlySet<string>, now: number): void {
   db.transaction((tx) => {
     for (const target of targets) {
       const problem = target.problem ?? (configured.has(target.channel) ? undefined : `channel ${target.channel} is not configured`);
