@@ -9,8 +9,8 @@ import * as schema from "./schema.ts";
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 
-/** A drizzle transaction or the database itself: both run the same synchronous statements. */
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0] | Db;
+/** An open transaction (or a savepoint in one): a function that takes it must run inside one; the database itself does not fit. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 const MIGRATIONS_DIR = join(import.meta.dir, "..", "..", "drizzle");
 

@@ -4,7 +4,7 @@ import type { HarExtraction } from "../ingest/har.ts";
 import type { Tx } from "./open.ts";
 import { jobs, reportCandidates, reports } from "./schema.ts";
 
-/** Call inside a transaction (the route uses the group committer). Candidates cost one prepared insert. */
+/** The route runs it in the group committer's transaction. Candidates cost one prepared insert. */
 export function storeReport(tx: Tx, extraction: HarExtraction, meta: Record<string, string>, receivedAt: number): number {
   const report = tx
     .insert(reports)

@@ -24,7 +24,7 @@ export function sha256Hex(bytes: Uint8Array): string {
 
 /**
  * Inserts the save and its generate job, or returns the existing save with the same bytes. An existing
- * `unknown` save adopts a real player id from the new arrival. Call inside a transaction.
+ * `unknown` save adopts a real player id from the new arrival.
  */
 export function storeSaveOnce(tx: Tx, save: NewSave): StoredSave {
   const sha256 = sha256Hex(save.encrypted);

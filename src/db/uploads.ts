@@ -66,7 +66,7 @@ function partSizes(tx: Tx, source: PartsSource | undefined): { chunkIndex: numbe
   return tx.select({ chunkIndex: uploadChunks.chunkIndex, size: uploadChunks.size }).from(uploadChunks).where(partsOf(source)).all();
 }
 
-/** Stores one chunk; call inside a transaction (the route uses the group committer). */
+/** Stores one chunk (the route runs it in the group committer's transaction). */
 export function acceptChunk(tx: Tx, chunk: IncomingChunk, limits: UploadLimits): ChunkOutcome {
   const { header, body, now } = chunk;
   const { uploadId, chunkIndex, totalChunks } = header;

@@ -3,11 +3,30 @@
  * backoff with jitter, and the owner operations (retry, reprocess). Knows nothing of what a stage does.
  */
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { resetDeliveries, retryFailedDeliveries } from "../db/deliveries.ts";
 import type { Db, Tx } from "../db/open.ts";
-import { deliveries, jobs, saves, type JobStage } from "../db/schema.ts";
+import { jobs, saves, type JobStage } from "../db/schema.ts";
 
-export type Job = typeof jobs.$inferSelect;
-export type ClaimedJob = Job & { leaseId: string };
+type Job = typeof jobs.$inferSelect;
+
+export type SaveSubject = { kind: "save"; saveId: number };
+export type ReportSubject = { kind: "report"; reportId: number };
+/** What a job works on: a save (generate → archive → notify) or a report (evaluate). */
+export type JobSubject = SaveSubject | ReportSubject;
+
+/** A job as its lease holder sees it; `subject` says which kind of job it is. */
+export interface ClaimedJob<S extends JobSubject = JobSubject> {
+  id: number;
+  leaseId: string;
+  stage: JobStage;
+  /** This attempt's number, counted by the claim. */
+  attempts: number;
+  /** Whether the notify stage pushes (a reprocess without --notify does not). */
+  notify: boolean;
+  /** The error of the previous attempt (the timeout policy reads it). */
+  lastError: string | null;
+  subject: S;
+}
 
 export class LeaseLostError extends Error {
   constructor(jobId: number) {
@@ -21,20 +40,35 @@ export class LeaseLostError extends Error {
  * holds back the saves queued behind it.
  */
 export function claimJob(db: Db, now: number, leaseMs: number): ClaimedJob | null {
-  const leaseId = crypto.randomUUID();
-  const row = db.$client
-    .query(
-      `UPDATE jobs SET state = 'running', lease_id = ?1, lease_expires_at = ?2, attempts = attempts + 1, updated_at = ?3
-       WHERE id = (
-         SELECT id FROM jobs
-         WHERE (state IN ('pending', 'pending_retry') AND run_at <= ?3) OR (state = 'running' AND lease_expires_at < ?3)
-         ORDER BY state = 'pending_retry', id LIMIT 1)
-       RETURNING id`,
-    )
-    .get(leaseId, now + leaseMs, now) as { id: number } | null;
-  if (!row) return null;
-  const job = db.select().from(jobs).where(eq(jobs.id, row.id)).get();
-  return job ? ({ ...job, leaseId } as ClaimedJob) : null;
+  for (;;) {
+    const leaseId = crypto.randomUUID();
+    const row = db.$client
+      .query(
+        `UPDATE jobs SET state = 'running', lease_id = ?1, lease_expires_at = ?2, attempts = attempts + 1, updated_at = ?3
+         WHERE id = (
+           SELECT id FROM jobs
+           WHERE (state IN ('pending', 'pending_retry') AND run_at <= ?3) OR (state = 'running' AND lease_expires_at < ?3)
+           ORDER BY state = 'pending_retry', id LIMIT 1)
+         RETURNING id`,
+      )
+      .get(leaseId, now + leaseMs, now) as { id: number } | null;
+    if (!row) return null;
+    const job = db.select().from(jobs).where(eq(jobs.id, row.id)).get();
+    if (!job) return null;
+    const subject = subjectOf(job);
+    if (subject) return { id: job.id, leaseId, stage: job.stage, attempts: job.attempts, notify: job.notify, lastError: job.lastError, subject };
+    // The schema allows such a row, though no writer makes one: it fails here once rather than on every attempt.
+    db.update(jobs)
+      .set({ state: "failed", lastError: "job has no single subject (save_id xor report_id)", leaseId: null, leaseExpiresAt: null, updatedAt: now })
+      .where(and(eq(jobs.id, job.id), eq(jobs.leaseId, leaseId)))
+      .run();
+  }
+}
+
+function subjectOf(job: Job): JobSubject | null {
+  if (job.saveId !== null && job.reportId === null) return { kind: "save", saveId: job.saveId };
+  if (job.reportId !== null && job.saveId === null) return { kind: "report", reportId: job.reportId };
+  return null;
 }
 
 /** Extends a running job's lease; false when another holder took it over. */
@@ -110,8 +144,8 @@ export function resumeWaitingForKey(db: Db, now: number): number {
 }
 
 /**
- * Owner retry: failed jobs (all, or one save's) start their failed stage again, and failed deliveries of
- * finished saves are sent again (only those: a delivery already sent is never repeated).
+ * Owner retry: failed jobs (all, or one save's) start their failed stage again, and failed deliveries are due
+ * again; a finished save with such a delivery goes back to notify to send it.
  */
 export function retryFailed(db: Db, now: number, saveId?: number): { jobs: number; deliveries: number } {
   return db.transaction((tx) => {
@@ -121,13 +155,8 @@ export function retryFailed(db: Db, now: number, saveId?: number): { jobs: numbe
       .where(and(eq(jobs.state, "failed"), saveId === undefined ? undefined : eq(jobs.saveId, saveId)))
       .returning({ id: jobs.id })
       .all().length;
-    const redelivered = tx
-      .update(deliveries)
-      .set({ state: "pending", attempts: 0, nextAttemptAt: now, lastError: null })
-      .where(and(eq(deliveries.state, "failed"), saveId === undefined ? undefined : eq(deliveries.saveId, saveId)))
-      .returning({ saveId: deliveries.saveId })
-      .all();
-    const saveIds = [...new Set(redelivered.map((row) => row.saveId))];
+    const redelivered = retryFailedDeliveries(tx, now, saveId);
+    const saveIds = [...new Set(redelivered)];
     if (saveIds.length > 0) {
       tx.update(jobs)
         .set({ stage: "notify", state: "pending", runAt: now, attempts: 0, lastError: null, notify: true, updatedAt: now })
@@ -151,7 +180,7 @@ export function reprocess(db: Db, saveId: number, notify: boolean, now: number):
       .where(and(eq(jobs.saveId, saveId), ne(jobs.state, "running")))
       .returning({ id: jobs.id })
       .all().length === 1;
-    if (queued && notify) tx.delete(deliveries).where(eq(deliveries.saveId, saveId)).run();
+    if (queued && notify) resetDeliveries(tx, saveId);
     return queued;
   });
 }

@@ -1,11 +1,11 @@
 /** The poller loop: N slots claim jobs, run their stage under a renewed lease, and record how each moved on. */
 import { eq } from "drizzle-orm";
 import type { Tx } from "../db/open.ts";
-import { saves, type JobStage } from "../db/schema.ts";
+import { saves } from "../db/schema.ts";
 import { logInfo, logWarn } from "../log.ts";
-import { advanceTo, claimJob, LeaseLostError, nextDueAt, renewLease, rerunIfFlagged, retryOrFail, transition, type ClaimedJob } from "./queue.ts";
+import { advanceTo, claimJob, LeaseLostError, nextDueAt, renewLease, rerunIfFlagged, retryOrFail, transition, type ClaimedJob, type ReportSubject } from "./queue.ts";
 import { redactError } from "./redact.ts";
-import type { PipelineDeps, Stage, StageResult } from "./stage.ts";
+import type { PipelineDeps, Stage, StageContext, StageResult } from "./stage.ts";
 import { archiveStage } from "./stages/archive.ts";
 import { evaluateStage } from "./stages/evaluate.ts";
 import { generateStage } from "./stages/generate.ts";
@@ -13,7 +13,12 @@ import { notifyStage } from "./stages/notify.ts";
 import { afterTimeout } from "./timeout-policy.ts";
 import { TaskTimeoutError } from "./worker-pool.ts";
 
-export type Stages = Record<Exclude<JobStage, "done">, Stage>;
+export interface Stages {
+  evaluate: Stage<ReportSubject>;
+  generate: Stage;
+  archive: Stage;
+  notify: Stage;
+}
 
 const STAGES: Stages = {
   evaluate: evaluateStage,
@@ -87,9 +92,11 @@ export function startPipeline(deps: PipelineDeps): Pipeline {
 export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages = STAGES): Promise<void> {
   const { db, config } = deps;
   const started = performance.now();
-  const stage = job.stage as Exclude<JobStage, "done">;
-  const player = job.saveId === null ? undefined : db.select({ playerId: saves.playerId }).from(saves).where(eq(saves.id, job.saveId)).get()?.playerId;
-  const fields = { job: job.id, save: job.saveId ?? undefined, report: job.reportId ?? undefined, player, stage, attempt: job.attempts };
+  const { subject } = job;
+  const saveId = subject.kind === "save" ? subject.saveId : undefined;
+  const player = saveId === undefined ? undefined : db.select({ playerId: saves.playerId }).from(saves).where(eq(saves.id, saveId)).get()?.playerId;
+  const report = subject.kind === "report" ? subject.reportId : undefined;
+  const fields = { job: job.id, save: saveId, report, player, stage: job.stage, attempt: job.attempts };
 
   const renew = () => renewLease(db, job, Date.now(), config.pipeline.leaseMs);
   const heartbeat = setInterval(() => {
@@ -106,7 +113,7 @@ export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages
     result = { kind: "fail", reason: `gave up after ${job.attempts - 1} attempts that never finished (the process died while running this stage)` };
   } else {
     try {
-      result = await stages[stage](deps, job, { now: Date.now() });
+      result = await runStage(stages, deps, job, { now: Date.now() });
     } catch (error) {
       result = error instanceof TaskTimeoutError ? { kind: "timeout", timeout: error } : { kind: "error", error: redactError(error, deps) };
     }
@@ -134,6 +141,14 @@ export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages
     const outcome = db.transaction((tx) => retryOrFail(tx, job, reason, config.pipeline.backoffMs, now), { behavior: "immediate" });
     logWarn("JOB", "stage finished", { ...fields, ms, outcome, note: reason });
   }
+}
+
+/** Hands the job to its stage: evaluate takes a report, the others a save; any other pairing fails for good. */
+function runStage(stages: Stages, deps: PipelineDeps, job: ClaimedJob, ctx: StageContext): Promise<StageResult> {
+  const { stage, subject } = job;
+  if (stage === "evaluate" && subject.kind === "report") return stages.evaluate(deps, { ...job, subject }, ctx);
+  if (stage !== "evaluate" && stage !== "done" && subject.kind === "save") return stages[stage](deps, { ...job, subject }, ctx);
+  return Promise.resolve({ kind: "fail", reason: `stage ${stage} cannot run a ${subject.kind} job` });
 }
 
 type RunResult = StageResult | { kind: "error"; error: string } | { kind: "timeout"; timeout: TaskTimeoutError };

@@ -3,7 +3,7 @@ import type { Config } from "../config/index.ts";
 import type { Db, Tx } from "../db/open.ts";
 import type { JobStage } from "../db/schema.ts";
 import type { Routing } from "../notify/routing.ts";
-import type { ClaimedJob } from "./queue.ts";
+import type { ClaimedJob, JobSubject, SaveSubject } from "./queue.ts";
 import type { WorkerPool } from "./worker-pool.ts";
 
 export interface PipelineDeps {
@@ -34,4 +34,5 @@ export interface StageContext {
   now: number;
 }
 
-export type Stage = (deps: PipelineDeps, job: ClaimedJob, ctx: StageContext) => Promise<StageResult>;
+/** A stage of save jobs by default; evaluate is `Stage<ReportSubject>`. */
+export type Stage<S extends JobSubject = SaveSubject> = (deps: PipelineDeps, job: ClaimedJob<S>, ctx: StageContext) => Promise<StageResult>;

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { loadConfig } from "../../src/config/index.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { loadNotifySetup } from "../../src/notify/setup.ts";
-import { claimJob } from "../../src/pipeline/queue.ts";
+import { claimJob, type ClaimedJob, type JobSubject, type SaveSubject } from "../../src/pipeline/queue.ts";
 import { runJob, type Stages } from "../../src/pipeline/runner.ts";
 import type { PipelineDeps, Stage, StageResult } from "../../src/pipeline/stage.ts";
 import { WorkerPool } from "../../src/pipeline/worker-pool.ts";
@@ -55,7 +55,7 @@ export function openHarness(): Harness {
 
 /** The stage table for a test: stages it does not name throw, so an unexpected run shows up as a retry. */
 export function fakeStages(overrides: Partial<Stages>): Stages {
-  const unexpected: Stage = async (_deps, job) => {
+  const unexpected: Stage<JobSubject> = async (_deps, job) => {
     throw new Error(`unexpected stage ${job.stage}`);
   };
   return { evaluate: unexpected, generate: unexpected, archive: unexpected, notify: unexpected, ...overrides };
@@ -84,6 +84,13 @@ export async function runUntilEmpty(h: Harness, stages: Stages, options: { now: 
   throw new Error(`queue not empty after ${max} runs`);
 }
 
+/** The claimed job of a save, typed as the save stages take it; throws for a report job. */
+export function saveJob(job: ClaimedJob | null): ClaimedJob<SaveSubject> {
+  const subject = job?.subject;
+  if (!job || subject?.kind !== "save") throw new Error(`expected a claimed save job, got ${JSON.stringify(job)}`);
+  return { ...job, subject };
+}
+
 /** A gate a stage waits at: the test sees it `arrived`, acts while the stage hangs, then `release`s it. */
 export function barrier(): { wait: () => Promise<void>; arrived: Promise<void>; release: () => void } {
   let arrive!: () => void;
@@ -107,8 +114,17 @@ export function insertSave(db: Db, receivedAt: number, playerId = "1234567890123
   return row.id;
 }
 
+export function insertReport(db: Db, receivedAt: number): number {
+  const row = db.$client
+    .query("INSERT INTO reports (received_at, shape, entry_count, candidate_count, empty_bodies, meta) VALUES (?, 'har', 1, 0, 0, '{}') RETURNING id")
+    .get(receivedAt) as { id: number };
+  return row.id;
+}
+
 export interface JobFields {
   saveId?: number;
+  /** A report job (no save) when given. */
+  reportId?: number;
   stage?: string;
   state?: string;
   attempts?: number;
@@ -118,16 +134,17 @@ export interface JobFields {
   notify?: boolean;
 }
 
-/** Inserts a job (for a new save unless `saveId` is given); returns its id. */
+/** Inserts a job (for a new save unless `saveId` or `reportId` is given); returns its id. */
 export function insertJob(db: Db, fields: JobFields): number {
-  const saveId = fields.saveId ?? insertSave(db, fields.runAt);
+  const saveId = fields.reportId !== undefined ? null : (fields.saveId ?? insertSave(db, fields.runAt));
   const row = db.$client
     .query(
-      `INSERT INTO jobs (save_id, stage, state, attempts, run_at, lease_id, lease_expires_at, notify, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      `INSERT INTO jobs (save_id, report_id, stage, state, attempts, run_at, lease_id, lease_expires_at, notify, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
     )
     .get(
       saveId,
+      fields.reportId ?? null,
       fields.stage ?? "generate",
       fields.state ?? "pending",
       fields.attempts ?? 0,

@@ -1,6 +1,7 @@
 /**
- * Sends are fenced by the job's lease: a runner whose lease expired and was taken over claims no delivery
- * attempt and sends nothing; a lease lost between two parts of a delivery stops it after the part answered.
+ * The notify stage under the lease fence: a runner whose lease expired and was taken over sends nothing; a
+ * lease lost between two parts of a delivery stops it after the part answered. (The fence's own rules are in
+ * deliveries.test.ts.)
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -9,15 +10,16 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { loadConfig } from "../../src/config/index.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
+import { claimDeliveryAttempt } from "../../src/db/deliveries.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
 import { archives, deliveries, jobs, saves } from "../../src/db/schema.ts";
 import { describeSave } from "../../src/maps/index.ts";
-import { claimJob, type ClaimedJob } from "../../src/pipeline/queue.ts";
-import { claimDeliveryAttempt, recordPartsSent } from "../../src/pipeline/send-fence.ts";
+import { claimJob, type ClaimedJob, type SaveSubject } from "../../src/pipeline/queue.ts";
 import type { PipelineDeps } from "../../src/pipeline/stage.ts";
 import { notifyStage } from "../../src/pipeline/stages/notify.ts";
 import type { WorkerPool } from "../../src/pipeline/worker-pool.ts";
 import { material, save, site } from "../helpers/maps-fixtures.ts";
+import { saveJob } from "../helpers/pipeline-harness.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 
 const PLAYER = "7488393821744390161";
@@ -61,9 +63,9 @@ function archivedSave(): number {
 }
 
 /** The first runner's lease expired and a second runner claimed the job: returns both claims. */
-function takenOver(): { old: ClaimedJob; current: ClaimedJob } {
-  const old = claimJob(db, Date.now() - 10_000, 1000)!;
-  const current = claimJob(db, Date.now(), LEASE_MS)!;
+function takenOver(): { old: ClaimedJob<SaveSubject>; current: ClaimedJob<SaveSubject> } {
+  const old = saveJob(claimJob(db, Date.now() - 10_000, 1000));
+  const current = saveJob(claimJob(db, Date.now(), LEASE_MS));
   expect(current.id).toBe(old.id);
   expect(current.leaseId).not.toBe(old.leaseId);
   return { old, current };
@@ -91,37 +93,6 @@ function deps(route: "webhook" | "bark"): PipelineDeps {
 
 const deliveryRow = (saveId: number) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).get()!;
 
-describe("the fenced claim", () => {
-  test("only the current lease holder claims the attempt, and the claim extends its lease", () => {
-    const saveId = archivedSave();
-    const { old, current } = takenOver();
-    const delivery = db
-      .insert(deliveries)
-      .values({ saveId, channel: "webhook", target: "default", nextAttemptAt: 0, createdAt: 0 })
-      .returning({ id: deliveries.id })
-      .get();
-    const now = Date.now();
-    expect(claimDeliveryAttempt(db, { jobId: old.id, leaseId: old.leaseId }, { id: delivery.id, seenAttempts: 0 }, now, LEASE_MS)).toBe("lease_lost");
-    expect(deliveryRow(saveId).attempts).toBe(0);
-
-    expect(claimDeliveryAttempt(db, { jobId: current.id, leaseId: current.leaseId }, { id: delivery.id, seenAttempts: 0 }, now, LEASE_MS)).toBe("claimed");
-    expect(deliveryRow(saveId).attempts).toBe(1);
-    expect(db.select().from(jobs).where(eq(jobs.id, current.id)).get()!.leaseExpiresAt).toBe(now + LEASE_MS);
-    // The same attempt is claimed once.
-    expect(claimDeliveryAttempt(db, { jobId: current.id, leaseId: current.leaseId }, { id: delivery.id, seenAttempts: 0 }, now, LEASE_MS)).toBe("taken");
-  });
-
-  test("an expired lease claims nothing even before anyone took the job over", () => {
-    const saveId = archivedSave();
-    const job = claimJob(db, 1000, 1000)!;
-    const delivery = db.insert(deliveries).values({ saveId, channel: "webhook", target: "default", nextAttemptAt: 0, createdAt: 0 }).returning().get();
-    expect(claimDeliveryAttempt(db, { jobId: job.id, leaseId: job.leaseId }, { id: delivery.id, seenAttempts: 0 }, 2001, LEASE_MS)).toBe("lease_lost");
-    expect(recordPartsSent(db, { jobId: job.id, leaseId: job.leaseId }, delivery.id, 1, 2001, LEASE_MS)).toBe(false);
-    // The answered part is recorded all the same: it was sent.
-    expect(deliveryRow(saveId).partsSent).toBe(1);
-  });
-});
-
 describe("the notify stage under a lost lease", () => {
   test("the old holder sends nothing; the current holder sends once", async () => {
     const saveId = archivedSave();
@@ -140,7 +111,7 @@ describe("the notify stage under a lost lease", () => {
 
   test("a takeover mid-delivery: the old holder stops after the part in flight, the new one sends only the rest", async () => {
     const saveId = archivedSave();
-    const old = claimJob(db, Date.now(), LEASE_MS)!;
+    const old = saveJob(claimJob(db, Date.now(), LEASE_MS));
     const takeover: { job?: ClaimedJob | null } = {};
     // While the first Bark push is in flight, the lease expires and another runner claims the job.
     api.respond("/bark/push", () => {
@@ -152,7 +123,7 @@ describe("the notify stage under a lost lease", () => {
     expect(api.requestsTo("/bark/push")).toHaveLength(1);
     expect(deliveryRow(saveId)).toMatchObject({ state: "pending", partsSent: 1, attempts: 1 });
 
-    const current = takeover.job!;
+    const current = saveJob(takeover.job ?? null);
     expect(current.leaseId).not.toBe(old.leaseId);
     expect(await notifyStage(stageDeps, current, { now: Date.now() })).toMatchObject({ kind: "advance", next: "done" });
     const bodies = api.requestsTo("/bark/push").map((request) => (request.json as { body: string }).body);
@@ -163,7 +134,7 @@ describe("the notify stage under a lost lease", () => {
 
   test("a failure answered to the old holder does not overwrite the attempt the new holder claimed", async () => {
     const saveId = archivedSave();
-    const old = claimJob(db, Date.now(), LEASE_MS)!;
+    const old = saveJob(claimJob(db, Date.now(), LEASE_MS));
     api.respond("/hook", () => {
       const current = claimJob(db, Date.now() + 2 * LEASE_MS, LEASE_MS)!;
       const row = deliveryRow(saveId);

@@ -16,7 +16,7 @@ import { claimJob } from "../../src/pipeline/queue.ts";
 import type { PipelineDeps } from "../../src/pipeline/stage.ts";
 import { notifyStage } from "../../src/pipeline/stages/notify.ts";
 import { drop, material, save, site } from "../helpers/maps-fixtures.ts";
-import { openHarness, type Harness } from "../helpers/pipeline-harness.ts";
+import { openHarness, saveJob, type Harness } from "../helpers/pipeline-harness.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 
 const PLAYER = "7488393821744390161";
@@ -91,7 +91,7 @@ describe("the push message", () => {
       api.reset();
       h.db.delete(deliveries).where(eq(deliveries.saveId, saveId)).run();
       h.db.update(jobs).set({ stage: "notify", state: "pending", runAt: 0 }).where(eq(jobs.saveId, saveId)).run();
-      const job = claimJob(h.db, Date.now(), 60_000)!;
+      const job = saveJob(claimJob(h.db, Date.now(), 60_000));
       expect(await notifyStage(deps(), job, { now: Date.now() })).toMatchObject({ kind: "advance", next: "done" });
       return api.requests.map((request) => [request.path, request.json]);
     };
@@ -105,7 +105,7 @@ describe("the push message", () => {
   test("a save without a stored model is generated again; a partial refresh pushes nothing", async () => {
     const { saveId, outputs } = await archivedSave();
     h.db.update(saves).set({ outputs: null }).where(eq(saves.id, saveId)).run();
-    const job = claimJob(h.db, Date.now(), 60_000)!;
+    const job = saveJob(claimJob(h.db, Date.now(), 60_000));
     expect(await notifyStage(deps(), job, { now: Date.now() })).toMatchObject({ kind: "advance", next: "generate" });
 
     h.db.update(saves).set({ outputs: { ...outputs, partial: true, sites: [] } }).where(eq(saves.id, saveId)).run();

@@ -14,7 +14,18 @@ import {
   retryOrFail,
   transition,
 } from "../../src/pipeline/queue.ts";
-import { BACKOFF_MS, deliveriesOf, insertDelivery, insertJob, insertSave, jobRow, LEASE_MS, openHarness, type Harness } from "../helpers/pipeline-harness.ts";
+import {
+  BACKOFF_MS,
+  deliveriesOf,
+  insertDelivery,
+  insertJob,
+  insertReport,
+  insertSave,
+  jobRow,
+  LEASE_MS,
+  openHarness,
+  type Harness,
+} from "../helpers/pipeline-harness.ts";
 
 const T0 = 1_700_000_000_000;
 let h: Harness;
@@ -34,6 +45,25 @@ describe("claim", () => {
     expect(claimJob(h.db, T0, LEASE_MS)!.id).toBe(second);
     expect(claimJob(h.db, T0, LEASE_MS)).toBeNull();
     expect(claimJob(h.db, T0 + 5_000, LEASE_MS)!.id).toBe(later);
+  });
+
+  test("a claim carries its subject: a save job names its save, a report job its report", () => {
+    const saveId = insertSave(h.db, T0);
+    insertJob(h.db, { saveId, runAt: T0 });
+    const reportId = insertReport(h.db, T0);
+    insertJob(h.db, { reportId, stage: "evaluate", runAt: T0 });
+    expect(claimJob(h.db, T0, LEASE_MS)).toMatchObject({ stage: "generate", notify: true, subject: { kind: "save", saveId } });
+    expect(claimJob(h.db, T0, LEASE_MS)).toMatchObject({ stage: "evaluate", subject: { kind: "report", reportId } });
+  });
+
+  test("a job without a single subject fails at its claim, and the claim moves on to the next job", () => {
+    const { id: orphan } = h.db.$client
+      .query("INSERT INTO jobs (stage, state, run_at, created_at, updated_at) VALUES ('generate', 'pending', ?1, ?1, ?1) RETURNING id")
+      .get(T0) as { id: number };
+    const next = insertJob(h.db, { runAt: T0 });
+    expect(claimJob(h.db, T0, LEASE_MS)!.id).toBe(next);
+    expect(jobRow(h.db, orphan)).toMatchObject({ state: "failed", attempts: 1, last_error: "job has no single subject (save_id xor report_id)", lease_id: null });
+    expect(claimJob(h.db, T0, LEASE_MS)).toBeNull();
   });
 
   test("a pending_retry job is claimed once its run_at has come", () => {
@@ -80,10 +110,10 @@ describe("fencing", () => {
     const id = insertJob(h.db, { runAt: T0 });
     const holder = claimJob(h.db, T0, LEASE_MS)!;
     expect(renewLease(h.db, holder, T0 + 10, LEASE_MS)).toBe(true);
-    transition(h.db, holder, { stage: "archive", state: "pending", attempts: 0 }, T0 + 20);
+    h.db.transaction((tx) => transition(tx, holder, { stage: "archive", state: "pending", attempts: 0 }, T0 + 20));
     expect(jobRow(h.db, id)).toMatchObject({ stage: "archive", state: "pending", lease_id: null, lease_expires_at: null });
     expect(renewLease(h.db, holder, T0 + 30, LEASE_MS)).toBe(false);
-    expect(() => transition(h.db, holder, { state: "failed" }, T0 + 40)).toThrow(LeaseLostError);
+    expect(() => h.db.transaction((tx) => transition(tx, holder, { state: "failed" }, T0 + 40))).toThrow(LeaseLostError);
   });
 });
 
@@ -121,17 +151,17 @@ describe("backoff", () => {
   test("retryOrFail schedules the next attempt within the jitter bounds, then fails with the last error", () => {
     const id = insertJob(h.db, { runAt: T0 });
     const first = claimJob(h.db, T0, LEASE_MS)!;
-    expect(retryOrFail(h.db, first, "boom 1", BACKOFF_MS, T0)).toBe("retry");
+    expect(h.db.transaction((tx) => retryOrFail(tx, first, "boom 1", BACKOFF_MS, T0))).toBe("retry");
     const retried = jobRow(h.db, id);
     expect(retried).toMatchObject({ state: "pending_retry", last_error: "boom 1", lease_id: null, attempts: 1 });
     expect(retried.run_at).toBeGreaterThanOrEqual(T0 + 800);
     expect(retried.run_at).toBeLessThanOrEqual(T0 + 1_200);
 
     const second = claimJob(h.db, retried.run_at, LEASE_MS)!;
-    expect(retryOrFail(h.db, second, "boom 2", BACKOFF_MS, retried.run_at)).toBe("retry");
+    expect(h.db.transaction((tx) => retryOrFail(tx, second, "boom 2", BACKOFF_MS, retried.run_at))).toBe("retry");
     const third = claimJob(h.db, jobRow(h.db, id).run_at, LEASE_MS)!;
     expect(third.attempts).toBe(BACKOFF_MS.length + 1);
-    expect(retryOrFail(h.db, third, "boom 3", BACKOFF_MS, T0 + 10_000)).toBe("failed");
+    expect(h.db.transaction((tx) => retryOrFail(tx, third, "boom 3", BACKOFF_MS, T0 + 10_000))).toBe("failed");
     expect(jobRow(h.db, id)).toMatchObject({ state: "failed", last_error: "boom 3", attempts: 3, lease_id: null });
     expect(claimJob(h.db, T0 + 1_000_000, LEASE_MS)).toBeNull();
   });

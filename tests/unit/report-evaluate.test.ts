@@ -6,7 +6,7 @@ import { loadConfig } from "../../src/config/index.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { storeReport } from "../../src/db/reports.ts";
 import type { HarCandidate } from "../../src/ingest/har.ts";
-import type { ClaimedJob } from "../../src/pipeline/queue.ts";
+import type { ClaimedJob, ReportSubject } from "../../src/pipeline/queue.ts";
 import type { PipelineDeps } from "../../src/pipeline/stage.ts";
 import { evaluateStage } from "../../src/pipeline/stages/evaluate.ts";
 import type { EvaluateRequest, EvaluateResult } from "../../src/pipeline/tasks.ts";
@@ -30,7 +30,7 @@ async function evaluate(candidates: HarCandidate[], answer: EvaluateResult, conf
   const tried: Uint8Array[][] = [];
   const workers = { run: async (_task: string, request: EvaluateRequest) => (tried.push(request.bodies), answer) } as unknown as WorkerPool;
   const deps = { db, config, workers, secrets: [] } as unknown as PipelineDeps;
-  const result = await evaluateStage(deps, { reportId } as ClaimedJob, { now: Date.now() });
+  const result = await evaluateStage(deps, { subject: { kind: "report", reportId } } as ClaimedJob<ReportSubject>, { now: Date.now() });
   return { result, tried };
 }
 

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { Tx } from "../../src/db/open.ts";
 import { deliveries, type JobStage } from "../../src/db/schema.ts";
-import { claimJob, reclaimOrphans, resumeWaitingForKey } from "../../src/pipeline/queue.ts";
+import { claimJob, reclaimOrphans, resumeWaitingForKey, type JobSubject } from "../../src/pipeline/queue.ts";
 import { runJob } from "../../src/pipeline/runner.ts";
 import {
   BACKOFF_MS,
@@ -14,6 +14,7 @@ import {
   deliveriesOf,
   fakeStages,
   insertJob,
+  insertReport,
   insertSave,
   jobRow,
   LEASE_MS,
@@ -144,6 +145,29 @@ describe("stage results", () => {
     expect(resumeWaitingForKey(h.db, t0 + 10 * MINUTE)).toBe(1);
     expect(await runUntilEmpty(h, stages, { now: t0 + 10 * MINUTE })).toBe(1);
     expect(jobRow(h.db, id)).toMatchObject({ state: "done", attempts: 0 });
+  });
+});
+
+describe("dispatch", () => {
+  test("evaluate gets the report job, a save stage the save job; a stage and subject that do not match fail without running", async () => {
+    const reportId = insertReport(h.db, t0);
+    const reportJob = insertJob(h.db, { reportId, stage: "evaluate", runAt: t0 });
+    const saveId = insertSave(h.db, t0);
+    const saveJob = insertJob(h.db, { saveId, stage: "archive", runAt: t0 });
+    const saveAtEvaluate = insertJob(h.db, { stage: "evaluate", runAt: t0 });
+    const reportAtGenerate = insertJob(h.db, { reportId: insertReport(h.db, t0), stage: "generate", runAt: t0 });
+    const seen: JobSubject[] = [];
+    const stages = fakeStages({
+      evaluate: async (_deps, job) => (seen.push(job.subject), { kind: "advance", next: "done" }),
+      archive: async (_deps, job) => (seen.push(job.subject), { kind: "advance", next: "done" }),
+    });
+
+    expect(await runUntilEmpty(h, stages, { now: t0 })).toBe(4);
+    expect(seen).toEqual([{ kind: "report", reportId }, { kind: "save", saveId }]);
+    expect(jobRow(h.db, reportJob).state).toBe("done");
+    expect(jobRow(h.db, saveJob).state).toBe("done");
+    expect(jobRow(h.db, saveAtEvaluate)).toMatchObject({ state: "failed", attempts: 1, last_error: "stage evaluate cannot run a save job" });
+    expect(jobRow(h.db, reportAtGenerate)).toMatchObject({ state: "failed", attempts: 1, last_error: "stage generate cannot run a report job" });
   });
 });
 

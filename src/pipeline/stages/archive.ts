@@ -8,7 +8,7 @@ import { encryptedBytesOf } from "../encrypted-save.ts";
 import type { Stage } from "../stage.ts";
 
 export const archiveStage: Stage = async ({ db, archiveRoot }, job) => {
-  const save = db.select().from(saves).where(eq(saves.id, job.saveId!)).get();
+  const save = db.select().from(saves).where(eq(saves.id, job.subject.saveId)).get();
   if (!save) return { kind: "fail", reason: "save row is missing" };
   const outputs = db.select().from(saveOutputs).where(eq(saveOutputs.saveId, save.id)).orderBy(asc(saveOutputs.name)).all();
   const existing = db.select().from(archives).where(eq(archives.saveId, save.id)).get();

@@ -9,13 +9,14 @@ import { storeSaveOnce } from "../../db/saves.ts";
 import { reportCandidates, reports } from "../../db/schema.ts";
 import { logInfo, logWarn } from "../../log.ts";
 import { playerIdFromUrl } from "../../save/player-id.ts";
+import type { ReportSubject } from "../queue.ts";
 import type { Stage } from "../stage.ts";
 
 type Outcome = NonNullable<(typeof reports.$inferSelect)["outcome"]>;
 
-export const evaluateStage: Stage = async ({ db, config, workers }, job, { now }) => {
+export const evaluateStage: Stage<ReportSubject> = async ({ db, config, workers }, job, { now }) => {
   const { keys } = config;
-  const report = db.select().from(reports).where(eq(reports.id, job.reportId!)).get();
+  const report = db.select().from(reports).where(eq(reports.id, job.subject.reportId)).get();
   if (!report) return { kind: "fail", reason: "report row is missing" };
   const started = performance.now();
   const candidates = db.select().from(reportCandidates).where(eq(reportCandidates.reportId, report.id)).orderBy(asc(reportCandidates.seq)).all();

@@ -9,7 +9,7 @@ import type { Stage } from "../stage.ts";
 
 export const generateStage: Stage = async ({ db, config, workers, archiveRoot }, job) => {
   const { keys } = config;
-  const save = db.select().from(saves).where(eq(saves.id, job.saveId!)).get();
+  const save = db.select().from(saves).where(eq(saves.id, job.subject.saveId)).get();
   if (!save) return { kind: "fail", reason: "save row is missing" };
   if (keys.length === 0) return { kind: "wait_for_key" };
   const encrypted = await encryptedBytesOf(db, archiveRoot, save);

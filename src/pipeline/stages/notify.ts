@@ -1,10 +1,20 @@
 /**
- * notify: one delivery row per routed (channel, target). Each is attempted alone and its result committed
- * at once, so a failing channel is retried by itself and a channel already sent is never sent again. Every
- * attempt and every further part is claimed under the job's lease (send-fence.ts).
+ * notify: route the save, record a delivery per routed target, then attempt each due delivery alone and record
+ * its result at once (src/db/deliveries.ts keeps the rows; every attempt and part is claimed under the lease).
  */
-import { and, eq, inArray, lte } from "drizzle-orm";
-import { archives, deliveries, saves } from "../../db/schema.ts";
+import { eq } from "drizzle-orm";
+import {
+  claimDeliveryAttempt,
+  createDeliveries,
+  deliveryTally,
+  dueDeliveries,
+  markAttemptFailed,
+  markSent,
+  recordPartsSent,
+  type Delivery,
+  type LeaseHolder,
+} from "../../db/deliveries.ts";
+import { archives, saves } from "../../db/schema.ts";
 import { logInfo, logWarn } from "../../log.ts";
 import { storedOutputs } from "../../maps/index.ts";
 import { configuredChannels, sendTo } from "../../notify/channels.ts";
@@ -14,13 +24,13 @@ import { routeFor, type Channel } from "../../notify/routing.ts";
 import { pushMessage } from "../push-message.ts";
 import { backoffDelay, LeaseLostError } from "../queue.ts";
 import { redactError } from "../redact.ts";
-import { claimDeliveryAttempt, recordPartsSent, type LeaseHolder } from "../send-fence.ts";
 import type { PipelineDeps, Stage } from "../stage.ts";
 
 export const notifyStage: Stage = async (deps, job, { now }) => {
   const { db } = deps;
-  const save = db.select().from(saves).where(eq(saves.id, job.saveId!)).get();
-  const archive = db.select().from(archives).where(eq(archives.saveId, job.saveId!)).get();
+  const { saveId } = job.subject;
+  const save = db.select().from(saves).where(eq(saves.id, saveId)).get();
+  const archive = db.select().from(archives).where(eq(archives.saveId, saveId)).get();
   if (!save || !archive) return { kind: "fail", reason: "notify needs the save and its archive" };
   if (!job.notify) return { kind: "advance", next: "done", note: "push not requested (reprocess without --notify)" };
   const outputs = storedOutputs(save.outputs);
@@ -28,12 +38,9 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
   if (!outputs) return { kind: "advance", next: "generate", note: "no stored outputs model; generating again" };
   if (outputs.partial) return { kind: "advance", next: "done", note: "no maps to push (partial refresh)" };
 
-  createDeliveries(deps, save.id, save.playerId, now);
-  const due = db
-    .select()
-    .from(deliveries)
-    .where(and(eq(deliveries.saveId, save.id), eq(deliveries.state, "pending"), lte(deliveries.nextAttemptAt, now)))
-    .all();
+  const targets = routeFor(deps.routing, save.playerId, deps.config.notify.defaultRoute);
+  createDeliveries(db, save.id, targets, configuredChannels(deps.config.notify, deps.routing.barkKeys), now);
+  const due = dueDeliveries(db, save.id, now);
   if (due.length > 0) {
     const message = await pushMessage(deps, save, archive, outputs);
     const holder = { jobId: job.id, leaseId: job.leaseId };
@@ -43,47 +50,11 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
     }
   }
 
-  const rows = db.select().from(deliveries).where(eq(deliveries.saveId, save.id)).all();
-  const pending = rows.filter((row) => row.state === "pending");
-  const tally = (["sent", "failed", "skipped"] as const).map((state) => `${state}=${rows.filter((r) => r.state === state).length}`).join(" ");
-  if (pending.length > 0) {
-    return { kind: "later", runAt: Math.min(...pending.map((row) => row.nextAttemptAt)), note: `${tally} pending=${pending.length}` };
-  }
-  return { kind: "advance", next: "done", note: tally };
+  const tally = deliveryTally(db, save.id);
+  const note = `sent=${tally.sent} failed=${tally.failed} skipped=${tally.skipped}`;
+  if (tally.nextAttemptAt !== null) return { kind: "later", runAt: tally.nextAttemptAt, note: `${note} pending=${tally.pending}` };
+  return { kind: "advance", next: "done", note };
 };
-
-function createDeliveries(deps: PipelineDeps, saveId: number, playerId: string, now: number): void {
-  const targets = routeFor(deps.routing, playerId, deps.config.notify.defaultRoute);
-  const configured = configuredChannels(deps.config.notify, deps.routing.barkKeys);
-  deps.db.transaction((tx) => {
-    for (const target of targets) {
-      const problem = target.problem ?? (configured.has(target.channel) ? undefined : `channel ${target.channel} is not configured`);
-      tx.insert(deliveries)
-        .values({
-          saveId,
-          channel: target.channel,
-          target: target.target,
-          state: problem ? "skipped" : "pending",
-          lastError: problem ?? null,
-          nextAttemptAt: now,
-          createdAt: now,
-        })
-        .onConflictDoNothing()
-        .run();
-    }
-    // A target no longer routed (the save took a real player id, or push_map.json changed) gets nothing not yet sent.
-    const pending = tx.select().from(deliveries).where(and(eq(deliveries.saveId, saveId), eq(deliveries.state, "pending"))).all();
-    const stale = pending.filter((row) => !targets.some((target) => target.channel === row.channel && target.target === row.target));
-    if (stale.length > 0) {
-      tx.update(deliveries)
-        .set({ state: "skipped", lastError: "no longer routed to this player" })
-        .where(inArray(deliveries.id, stale.map((row) => row.id)))
-        .run();
-    }
-  });
-}
-
-type Delivery = typeof deliveries.$inferSelect;
 
 async function attempt(deps: PipelineDeps, holder: LeaseHolder, delivery: Delivery, message: PushMessage): Promise<"done" | "lease_lost"> {
   const { db } = deps;
@@ -99,11 +70,9 @@ async function attempt(deps: PipelineDeps, holder: LeaseHolder, delivery: Delive
       if (!recordPartsSent(db, holder, delivery.id, count, Date.now(), leaseMs)) throw new LeaseLostError(holder.jobId);
     },
   };
-  // Only while the row still shows this attempt: a runner that took the job over may be on the next one.
-  const ours = and(eq(deliveries.id, delivery.id), eq(deliveries.state, "pending"), eq(deliveries.attempts, attempts));
   try {
     await sendTo({ channel: delivery.channel as Channel, target: delivery.target }, message, deps.config.notify, deps.routing.barkKeys, progress);
-    db.update(deliveries).set({ state: "sent", sentAt: Date.now(), lastError: null }).where(eq(deliveries.id, delivery.id)).run();
+    markSent(db, delivery.id, Date.now());
     logInfo("NOTIFY", "sent", { ...fields, ms: Math.round(performance.now() - started), outcome: "sent" });
     return "done";
   } catch (error) {
@@ -115,10 +84,9 @@ async function attempt(deps: PipelineDeps, holder: LeaseHolder, delivery: Delive
     const permanent = error instanceof DeliveryError ? error.permanent : false;
     const delay = permanent ? null : backoffDelay(attempts, backoffMs);
     const retryAfter = error instanceof DeliveryError ? (error.retryAfterMs ?? 0) : 0;
-    const state = delay === null ? "failed" : "pending";
-    const nextAttemptAt = Date.now() + Math.max(delay ?? 0, retryAfter);
-    db.update(deliveries).set({ state, lastError: reason, nextAttemptAt }).where(ours).run();
-    logWarn("NOTIFY", "delivery failed", { ...fields, ms: Math.round(performance.now() - started), outcome: state === "failed" ? "failed" : "retry", error: reason });
+    const retryAt = delay === null ? null : Date.now() + Math.max(delay, retryAfter);
+    markAttemptFailed(db, { deliveryId: delivery.id, attempt: attempts }, reason, retryAt);
+    logWarn("NOTIFY", "delivery failed", { ...fields, ms: Math.round(performance.now() - started), outcome: retryAt === null ? "failed" : "retry", error: reason });
     return "done";
   }
 }

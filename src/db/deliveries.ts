@@ -1,0 +1,182 @@
+/**
+ * Deliveries: one row per (save, channel, target), each attempted alone so a failing channel is retried by
+ * itself and a channel already sent is never sent again. Every read and write of the table lives here, the
+ * retention sweep's excepted. An attempt, and each further part of it, is claimed in a transaction that also
+ * requires the job's lease to be ours, `running` and unexpired, and extends it: a runner whose lease expired
+ * or was taken over sends nothing more.
+ */
+import { and, eq, exists, gt, inArray, lte, sql } from "drizzle-orm";
+import type { Db, Tx } from "./open.ts";
+import { deliveries, jobs } from "./schema.ts";
+
+export type Delivery = typeof deliveries.$inferSelect;
+
+/** Where routing sends a save (notify/routing.ts's ChannelTarget fits). */
+export interface RoutedTarget {
+  channel: string;
+  target: string;
+  /** Why it cannot be delivered to (an unknown Bark alias): recorded as a skipped delivery. */
+  problem?: string;
+}
+
+/**
+ * Adds a row for each routed target not yet recorded: `skipped` with the reason when the target has a problem
+ * or its channel is not configured, else `pending`, due at `now`. A pending row whose target is no longer
+ * routed (the save took a real player id, or push_map.json changed) is skipped: it gets nothing not yet sent.
+ */
+export function createDeliveries(db: Db, saveId: number, targets: RoutedTarget[], configured: ReadonlySet<string>, now: number): void {
+  db.transaction((tx) => {
+    for (const target of targets) {
+      const problem = target.problem ?? (configured.has(target.channel) ? undefined : `channel ${target.channel} is not configured`);
+      tx.insert(deliveries)
+        .values({
+          saveId,
+          channel: target.channel,
+          target: target.target,
+          state: problem ? "skipped" : "pending",
+          lastError: problem ?? null,
+          nextAttemptAt: now,
+          createdAt: now,
+        })
+        .onConflictDoNothing()
+        .run();
+    }
+    const pending = tx.select().from(deliveries).where(and(eq(deliveries.saveId, saveId), eq(deliveries.state, "pending"))).all();
+    const stale = pending.filter((row) => !targets.some((target) => target.channel === row.channel && target.target === row.target));
+    if (stale.length > 0) {
+      tx.update(deliveries)
+        .set({ state: "skipped", lastError: "no longer routed to this player" })
+        .where(inArray(deliveries.id, stale.map((row) => row.id)))
+        .run();
+    }
+  });
+}
+
+/** A save's pending deliveries whose next attempt is due at `now`. */
+export function dueDeliveries(db: Db, saveId: number, now: number): Delivery[] {
+  return db
+    .select()
+    .from(deliveries)
+    .where(and(eq(deliveries.saveId, saveId), eq(deliveries.state, "pending"), lte(deliveries.nextAttemptAt, now)))
+    .all();
+}
+
+export interface DeliveryTally {
+  sent: number;
+  failed: number;
+  skipped: number;
+  pending: number;
+  /** The earliest next attempt of a pending delivery; null when none is pending. */
+  nextAttemptAt: number | null;
+}
+
+export function deliveryTally(db: Db, saveId: number): DeliveryTally {
+  const rows = db.select({ state: deliveries.state, nextAttemptAt: deliveries.nextAttemptAt }).from(deliveries).where(eq(deliveries.saveId, saveId)).all();
+  const tally: DeliveryTally = { sent: 0, failed: 0, skipped: 0, pending: 0, nextAttemptAt: null };
+  for (const row of rows) {
+    tally[row.state] += 1;
+    if (row.state === "pending") tally.nextAttemptAt = Math.min(tally.nextAttemptAt ?? row.nextAttemptAt, row.nextAttemptAt);
+  }
+  return tally;
+}
+
+/** Who may send: the job and the lease of the runner holding it. */
+export interface LeaseHolder {
+  jobId: number;
+  leaseId: string;
+}
+
+const heldBy = (holder: LeaseHolder, now: number) =>
+  and(eq(jobs.id, holder.jobId), eq(jobs.leaseId, holder.leaseId), eq(jobs.state, "running"), gt(jobs.leaseExpiresAt, now));
+
+function extendLease(tx: Tx, holder: LeaseHolder, now: number, leaseMs: number): boolean {
+  return tx.update(jobs).set({ leaseExpiresAt: now + leaseMs }).where(heldBy(holder, now)).returning({ id: jobs.id }).all().length === 1;
+}
+
+export type ClaimOutcome = "claimed" | "taken" | "lease_lost";
+
+/**
+ * Marks the next attempt of a pending delivery whose attempt count is still `seenAttempts`, only under the
+ * lease. `claimed`: this runner may send it (a crash mid-send shows up as a spent attempt); `taken`: the row
+ * moved on (another attempt or a result); `lease_lost`: this runner no longer holds the job.
+ */
+export function claimDeliveryAttempt(
+  db: Db,
+  holder: LeaseHolder,
+  delivery: { id: number; seenAttempts: number },
+  now: number,
+  leaseMs: number,
+): ClaimOutcome {
+  return db.transaction(
+    (tx) => {
+      const claimed = tx
+        .update(deliveries)
+        .set({ attempts: delivery.seenAttempts + 1 })
+        .where(
+          and(
+            eq(deliveries.id, delivery.id),
+            eq(deliveries.state, "pending"),
+            eq(deliveries.attempts, delivery.seenAttempts),
+            exists(tx.select({ one: sql`1` }).from(jobs).where(heldBy(holder, now))),
+          ),
+        )
+        .returning({ id: deliveries.id })
+        .all();
+      if (claimed.length === 1) {
+        extendLease(tx, holder, now, leaseMs);
+        return "claimed";
+      }
+      return tx.select({ id: jobs.id }).from(jobs).where(heldBy(holder, now)).get() ? "taken" : "lease_lost";
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/**
+ * Records that the first `count` parts of a delivery were answered (always: they were sent), and says whether
+ * the next part may go: only while the lease is still ours (extended here).
+ */
+export function recordPartsSent(db: Db, holder: LeaseHolder, deliveryId: number, count: number, now: number, leaseMs: number): boolean {
+  return db.transaction(
+    (tx) => {
+      tx.update(deliveries).set({ partsSent: sql`max(${deliveries.partsSent}, ${count})` }).where(eq(deliveries.id, deliveryId)).run();
+      return extendLease(tx, holder, now, leaseMs);
+    },
+    { behavior: "immediate" },
+  );
+}
+
+export function markSent(db: Db, deliveryId: number, at: number): void {
+  db.update(deliveries).set({ state: "sent", sentAt: at, lastError: null }).where(eq(deliveries.id, deliveryId)).run();
+}
+
+/**
+ * Records a failed attempt: back to `pending` until `retryAt`, or `failed` when `retryAt` is null. Only while
+ * the row still shows this attempt: a runner that took the job over may be on the next one.
+ */
+export function markAttemptFailed(db: Db, attempt: { deliveryId: number; attempt: number }, reason: string, retryAt: number | null): void {
+  const change = retryAt === null ? { state: "failed" as const, lastError: reason } : { state: "pending" as const, lastError: reason, nextAttemptAt: retryAt };
+  db.update(deliveries)
+    .set(change)
+    .where(and(eq(deliveries.id, attempt.deliveryId), eq(deliveries.state, "pending"), eq(deliveries.attempts, attempt.attempt)))
+    .run();
+}
+
+/**
+ * Owner retry: failed deliveries (all, or one save's) are due again with a fresh budget; a delivery already
+ * sent is never repeated. Returns the save of each delivery retried, so the caller can queue its notify stage.
+ */
+export function retryFailedDeliveries(tx: Tx, now: number, saveId?: number): number[] {
+  return tx
+    .update(deliveries)
+    .set({ state: "pending", attempts: 0, nextAttemptAt: now, lastError: null })
+    .where(and(eq(deliveries.state, "failed"), saveId === undefined ? undefined : eq(deliveries.saveId, saveId)))
+    .returning({ saveId: deliveries.saveId })
+    .all()
+    .map((row) => row.saveId);
+}
+
+/** Owner resend: the save's deliveries start over, so its next notify stage pushes to every target again. */
+export function resetDeliveries(tx: Tx, saveId: number): void {
+  tx.delete(deliveries).where(eq(deliveries.saveId, saveId)).run();
+}
