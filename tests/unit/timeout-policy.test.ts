@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../src/db/open.ts";
-import { jobs } from "../../src/db/schema.ts";
+import { jobs, saves } from "../../src/db/schema.ts";
 import { claimJob } from "../../src/pipeline/queue.ts";
 import { afterTimeout } from "../../src/pipeline/timeout-policy.ts";
 import { TaskTimeoutError } from "../../src/pipeline/worker-pool.ts";
@@ -35,10 +35,13 @@ describe("the claim order", () => {
   test("a job being retried is claimed only after every fresh job, whatever its id", () => {
     const db = openDatabase(join(dir, "claim.sqlite"));
     const now = Date.now();
-    const row = { stage: "generate" as const, createdAt: now, updatedAt: now };
-    db.insert(jobs).values({ ...row, state: "pending_retry", runAt: now - 10, lastError: "rendering took longer than 20 s" }).run();
-    db.insert(jobs).values({ ...row, state: "pending", runAt: now }).run();
-    db.insert(jobs).values({ ...row, state: "pending", runAt: now }).run();
+    const row = (saveId: number) => {
+      db.insert(saves).values({ id: saveId, sha256: String(saveId), playerId: "1", source: "upload", size: 0, receivedAt: now }).run();
+      return { saveId, stage: "generate" as const, createdAt: now, updatedAt: now };
+    };
+    db.insert(jobs).values({ ...row(1), state: "pending_retry", runAt: now - 10, lastError: "rendering took longer than 20 s" }).run();
+    db.insert(jobs).values({ ...row(2), state: "pending", runAt: now }).run();
+    db.insert(jobs).values({ ...row(3), state: "pending", runAt: now }).run();
     const order = [claimJob(db, now, 60_000), claimJob(db, now, 60_000), claimJob(db, now, 60_000)].map((job) => job?.id);
     expect(order).toEqual([2, 3, 1]);
     db.$client.close();
