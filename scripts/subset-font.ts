@@ -1,11 +1,11 @@
 /**
  * Regenerates assets/fonts/NotoSansCJKsc-{Regular,Bold}-subset.otf: Noto Sans CJK SC cut down to the
- * characters the maps can draw (catalogue names in ja/en/zh, UI strings, ASCII).
+ * characters the maps can draw (catalogue names in ja/en/zh, song titles in jp/en/cn, UI strings, ASCII).
  *
  * Needs the Debian packages fonts-noto-cjk and python3-fonttools:
  *   apt-get install -y fonts-noto-cjk python3-fonttools
  *   bun run scripts/subset-font.ts            # PYTHON=/usr/bin/python3 and NOTO_DIR=... to override
- * Run it again whenever the catalogue or the UI strings gain characters (a test checks coverage).
+ * Run it again whenever the catalogue, the song titles or the UI strings gain characters (a test checks coverage).
  */
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,6 +1,10 @@
-/** The characters the bundled subset font must cover; shared by scripts/subset-font.ts and a coverage test. */
+/**
+ * The characters the bundled subset font must cover (ASCII, UI strings, catalogue names, song titles);
+ * shared by scripts/subset-font.ts and a coverage test.
+ */
 import { allCatalogNames } from "./catalog.ts";
 import { allUiText } from "./i18n.ts";
+import { allMusicTitles } from "./music-titles.ts";
 
 function printableAscii(): string {
   let s = "";
@@ -10,6 +14,11 @@ function printableAscii(): string {
 
 /** Sorted, de-duplicated characters (by code point). */
 export function subsetCharacters(): string {
-  const chars = new Set<string>([...printableAscii(), ...allUiText(), ...allCatalogNames().join("")]);
+  const chars = new Set<string>([
+    ...printableAscii(),
+    ...allUiText(),
+    ...allCatalogNames().join(""),
+    ...allMusicTitles().join(""),
+  ]);
   return [...chars].sort((a, b) => (a.codePointAt(0) ?? 0) - (b.codePointAt(0) ?? 0)).join("");
 }

@@ -2,8 +2,11 @@ import { describe, expect, test } from "bun:test";
 import { renderAsync } from "@resvg/resvg-js";
 import { readFileSync } from "node:fs";
 import { inflateSync } from "node:zlib";
+import { allCatalogNames } from "../../src/maps/catalog.ts";
 import { subsetCharacters } from "../../src/maps/font-coverage.ts";
+import { allUiText } from "../../src/maps/i18n.ts";
 import { buildSiteSvg, formatRareText, generateOutputs, summaryJson } from "../../src/maps/index.ts";
+import { allMusicTitles } from "../../src/maps/music-titles.ts";
 import { FONT_FILES, renderPng } from "../../src/maps/render.ts";
 import { drop, material, save, site } from "../helpers/maps-fixtures.ts";
 
@@ -94,10 +97,15 @@ describe("bundled font", () => {
     expect(a!.equals(missing1!)).toBe(false);
   });
 
-  test("covers every catalogue and UI character (rerun scripts/subset-font.ts when this fails)", () => {
-    const cmap = readCmap(readFileSync(FONT_FILES[0]!));
-    const missing = [...subsetCharacters()].filter((ch) => !cmap.has(ch.codePointAt(0)!));
-    expect(missing).toEqual([]);
+  test("covers every catalogue, UI and song-title character in both weights (else rerun scripts/subset-font.ts)", () => {
+    const titleChars = [...allMusicTitles().join("")];
+    expect(titleChars).toContain("将"); // a cn-only title character (record 3: テオ / Teo / 将手)
+    const required = new Set([...subsetCharacters(), ...allUiText(), ...allCatalogNames().join(""), ...titleChars]);
+    for (const file of FONT_FILES) {
+      const cmap = readCmap(readFileSync(file));
+      const missing = [...required].filter((ch) => !cmap.has(ch.codePointAt(0)!));
+      expect({ file, missing }).toEqual({ file, missing: [] });
+    }
   });
 });
 
