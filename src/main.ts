@@ -86,7 +86,7 @@ const pipeline = startPipeline({
   secrets: [...secretsOf(config), ...Object.values(notify.routing.barkKeys)],
   archiveRoot,
 });
-const server = startHttpServer({ db, committer: new GroupCommitter(db), config, archiveRoot, wakePipeline: pipeline.wake, diskFull: disk.isFull });
+const server = startHttpServer({ db, committer: new GroupCommitter(db), config, archiveRoot, wakePipeline: pipeline.wake, disk });
 
 const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
 logInfo("SERVER", "listening", { url: base, db: config.databasePath, keys: config.keys.length });

@@ -1,6 +1,7 @@
 /** generate: decrypt and draw in a worker; keep the outputs in SQLite until the archive holds them. */
 import { eq } from "drizzle-orm";
 import { saveOutputs, saves } from "../../db/schema.ts";
+import { metrics } from "../../metrics.ts";
 import { encryptedBytesOf } from "../encrypted-save.ts";
 import type { Stage } from "../stage.ts";
 
@@ -12,6 +13,7 @@ export const generateStage: Stage = async ({ db, config, workers, archiveRoot },
   const encrypted = await encryptedBytesOf(db, archiveRoot, save);
   if ("missing" in encrypted) return { kind: "fail", reason: encrypted.missing };
 
+  const renderStarted = performance.now();
   const result = await workers.run("generate", {
     encrypted: new Uint8Array(encrypted.bytes),
     keys,
@@ -22,6 +24,7 @@ export const generateStage: Stage = async ({ db, config, workers, archiveRoot },
     assetsDir: config.maps.assetsDir,
     timeZone: config.maps.timeZone,
   });
+  metrics.rendered(performance.now() - renderStarted);
   if (result.kind === "invalid" || result.kind === "too_large") return { kind: "fail", reason: result.reason };
 
   const files = result.files;

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { and, eq, inArray, lte } from "drizzle-orm";
 import { archives, deliveries, saves } from "../../db/schema.ts";
 import { logInfo, logWarn } from "../../log.ts";
+import { metrics } from "../../metrics.ts";
 import { configuredChannels, sendTo } from "../../notify/channels.ts";
 import { DeliveryError } from "../../notify/errors.ts";
 import type { PushMessage } from "../../notify/message.ts";
@@ -101,6 +102,7 @@ async function attempt(deps: PipelineDeps, holder: LeaseHolder, delivery: Delive
   try {
     await sendTo({ channel: delivery.channel as Channel, target: delivery.target }, message, deps.config.notify, deps.routing.barkKeys, progress);
     db.update(deliveries).set({ state: "sent", sentAt: Date.now(), lastError: null }).where(eq(deliveries.id, delivery.id)).run();
+    metrics.delivery(delivery.channel, "sent");
     logInfo("NOTIFY", "sent", { ...fields, ms: Math.round(performance.now() - started), outcome: "sent" });
     return "done";
   } catch (error) {
@@ -115,6 +117,7 @@ async function attempt(deps: PipelineDeps, holder: LeaseHolder, delivery: Delive
     const state = delay === null ? "failed" : "pending";
     const nextAttemptAt = Date.now() + Math.max(delay ?? 0, retryAfter);
     db.update(deliveries).set({ state, lastError: reason, nextAttemptAt }).where(ours).run();
+    metrics.delivery(delivery.channel, state === "failed" ? "failed" : "retry");
     logWarn("NOTIFY", "delivery failed", { ...fields, ms: Math.round(performance.now() - started), outcome: state === "failed" ? "failed" : "retry", error: reason });
     return "done";
   }
