@@ -17,6 +17,7 @@ import { loadNotifySetup, type NotifySetup } from "./notify/setup.ts";
 import { reclaimOrphans, resumeWaitingForKey } from "./pipeline/queue.ts";
 import { startPipeline } from "./pipeline/runner.ts";
 import { reportPathForLog } from "./report-path.ts";
+import { prepareRuntimeFiles } from "./runtime-files.ts";
 import { WorkerPool } from "./pipeline/worker-pool.ts";
 
 const STALE_TEMP_MS = 60 * 60 * 1000;
@@ -43,6 +44,7 @@ try {
 } catch (error) {
   fail((error as Error).message);
 }
+await prepareRuntimeFiles();
 const db = openDatabase(config.databasePath);
 const stopCheckpointer = startCheckpointer(db, config.databasePath);
 const archiveRoot = join(config.dataDir, "archive");

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { inflateSync } from "node:zlib";
 import { subsetCharacters } from "../../src/maps/font-coverage.ts";
 import { buildSiteSvg, generateOutputs } from "../../src/maps/index.ts";
-import { FONT_FILES, renderPng } from "../../src/maps/render.ts";
+import { fontFiles, renderPng } from "../../src/maps/render.ts";
 import { drop, material, save, site } from "../helpers/maps-fixtures.ts";
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -81,7 +81,7 @@ describe("rendering", () => {
 describe("bundled font", () => {
   async function glyphPixels(ch: string): Promise<Buffer> {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" font-family="Noto Sans CJK SC"><text x="2" y="34" font-size="34">${ch}</text></svg>`;
-    const image = await renderAsync(svg, { font: { fontFiles: [...FONT_FILES], loadSystemFonts: false }, background: "#fff" });
+    const image = await renderAsync(svg, { font: { fontFiles: fontFiles(), loadSystemFonts: false }, background: "#fff" });
     return image.pixels;
   }
 
@@ -94,7 +94,7 @@ describe("bundled font", () => {
   });
 
   test("covers every catalogue and UI character (rerun scripts/subset-font.ts when this fails)", () => {
-    const cmap = readCmap(readFileSync(FONT_FILES[0]!));
+    const cmap = readCmap(readFileSync(fontFiles()[0]!));
     const missing = [...subsetCharacters()].filter((ch) => !cmap.has(ch.codePointAt(0)!));
     expect(missing).toEqual([]);
   });
