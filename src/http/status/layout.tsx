@@ -5,7 +5,7 @@ const CSS = `
 body{font:15px/1.4 system-ui,sans-serif;margin:0;padding:12px;background:#f6f7f9;color:#1d2330;max-width:1100px;margin:auto}
 h1{font-size:20px;margin:4px 0 12px}h2{font-size:16px;margin:20px 0 8px}
 section{background:#fff;border-radius:8px;padding:10px 12px;margin-bottom:12px;box-shadow:0 1px 2px #0001}
-table{border-collapse:collapse;width:100%;font-size:13px}td,th{padding:4px 6px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
+table{border-collapse:collapse;width:100%;font-size:13px}td,th{padding:4px 6px;border-bottom:1px solid #eee;text-align:left;vertical-align:top;white-space:nowrap}td.err{white-space:normal;min-width:160px}
 .scroll{overflow-x:auto}.muted{color:#667}.err{color:#a32020;word-break:break-word;font-size:12px}
 .tag{display:inline-block;padding:0 6px;border-radius:9px;background:#e8ecf3;font-size:12px}
 .tag.failed{background:#fbdada}.tag.done,.tag.save,.tag.sent{background:#d8f1dd}.tag.running,.tag.pending{background:#fff1c7}
@@ -47,7 +47,11 @@ export function Tag({ value }: { value: string | null }) {
 export function Time({ ms }: { ms: number | null }) {
   if (ms === null) return <span class="muted">–</span>;
   const iso = new Date(ms).toISOString();
-  return <time datetime={iso}>{`${iso.slice(0, 10)} ${iso.slice(11, 19)}Z`}</time>;
+  return (
+    <time datetime={iso} title={iso}>
+      {`${iso.slice(5, 10)} ${iso.slice(11, 16)}`}
+    </time>
+  );
 }
 
 export function bytesText(bytes: number | null): string {

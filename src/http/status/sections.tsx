@@ -20,8 +20,8 @@ export function OverviewSection({ counts, queue, databaseBytes, disk, floorBytes
     ["queue depth", queue.depth],
     ["oldest queued", queue.oldestQueuedAgeMs === null ? "–" : `${Math.round(queue.oldestQueuedAgeMs / 1000)} s`],
     ["database", bytesText(databaseBytes)],
-    ["disk used", disk === null ? "–" : `${bytesText(disk.totalBytes - disk.freeBytes)} of ${bytesText(disk.totalBytes)}`],
-    ["disk free", `${bytesText(disk?.freeBytes ?? null)} (floor ${bytesText(floorBytes)})`],
+    ["disk used", disk === null ? "–" : `${bytesText(disk.totalBytes - disk.freeBytes)} / ${bytesText(disk.totalBytes)}`],
+    [`disk free (floor ${bytesText(floorBytes)})`, bytesText(disk?.freeBytes ?? null)],
   ];
   return (
     <Section title="Last 24 hours">
@@ -62,16 +62,15 @@ export function MapsSection({ players }: { players: PlayerMaps[] }) {
 export function SavesSection({ rows }: { rows: ReturnType<typeof recentSaves> }) {
   return (
     <Section title="Recent saves">
-      <div class="scroll">
+      {rows.length === 0 ? <p class="muted">No saves yet.</p> : null}
+      <div class="scroll" hidden={rows.length === 0}>
         <table>
-          <tr><th>time</th><th>player</th><th>source</th><th>stage</th><th>state</th></tr>
+          <tr><th>UTC · source</th><th>player</th><th>state</th></tr>
           {rows.map((row) => (
             <tr>
-              <td><Time ms={row.receivedAt} /></td>
+              <td><Time ms={row.receivedAt} /><br /><span class="muted">{row.source}</span></td>
               <td>{row.playerId}</td>
-              <td>{row.source}</td>
-              <td>{row.stage ?? "–"}</td>
-              <td><Tag value={row.state} /></td>
+              <td>{row.stage === null || row.stage === "done" ? null : `${row.stage} `}<Tag value={row.state} /></td>
             </tr>
           ))}
         </table>
@@ -124,9 +123,10 @@ export function FailuresSection({ jobs, deliveries, redact }: { jobs: ReturnType
 export function ReportsSection({ rows }: { rows: ReturnType<typeof recentReports> }) {
   return (
     <Section title="Recent reports">
-      <div class="scroll">
+      {rows.length === 0 ? <p class="muted">No reports yet.</p> : null}
+      <div class="scroll" hidden={rows.length === 0}>
         <table>
-          <tr><th>time</th><th>shape</th><th>candidates</th><th>outcome</th></tr>
+          <tr><th>UTC</th><th>shape</th><th>candidates</th><th>outcome</th></tr>
           {rows.map((row) => (
             <tr>
               <td><Time ms={row.receivedAt} /></td>
