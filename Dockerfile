@@ -14,7 +14,7 @@ ENV NODE_ENV=production \
     DATA_DIR=/data \
     CONFIG_DIR=/data/config
 COPY --from=deps /app/node_modules ./node_modules
-COPY package.json ./
+COPY package.json tsconfig.json ./
 COPY drizzle ./drizzle
 COPY assets ./assets
 COPY src ./src

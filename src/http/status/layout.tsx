@@ -1,4 +1,5 @@
 /** The page frame of the owner's view: readable on a phone, no scripts, no external assets. */
+import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
 
 const CSS = `
@@ -18,7 +19,9 @@ header{display:flex;justify-content:space-between;align-items:center}
 
 export function Layout({ title, children }: { title: string; children: Child }) {
   return (
-    <html lang="en">
+    <>
+      {raw("<!DOCTYPE html>")}
+      <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -27,7 +30,8 @@ export function Layout({ title, children }: { title: string; children: Child }) 
         <style>{CSS}</style>
       </head>
       <body>{children}</body>
-    </html>
+      </html>
+    </>
   );
 }
 
