@@ -116,6 +116,15 @@ describe("owner access without ADMIN_TOKEN", () => {
     }
   });
 
+  test("a loopback peer forwarding for someone else (a reverse proxy) is refused", async () => {
+    const forwarded: Record<string, string>[] = [{ "x-forwarded-for": "198.51.100.4" }, { forwarded: "for=198.51.100.4" }, { "x-real-ip": "198.51.100.4" }];
+    for (const headers of forwarded) {
+      const page = await loopbackOnly.request("/", { headers }, "127.0.0.1");
+      expect(page.status).toBe(403);
+      await expectNoPlayerData(page);
+    }
+  });
+
   test("a cross-site POST from a loopback browser is refused", async () => {
     expect((await loopbackOnly.request("/status/retry", { method: "POST", headers: { origin: "https://evil.example" } }, "127.0.0.1")).status).toBe(403);
     expect((await loopbackOnly.request("/status/retry", { method: "POST", headers: { origin: "http://owner.test" } }, "127.0.0.1")).status).toBe(303);

@@ -1,7 +1,8 @@
 /**
  * Who may see the owner's pages. With ADMIN_TOKEN: `Authorization: Bearer <token>`, HTTP Basic with the
- * token as password (any user name), or a login session cookie. Without it: loopback clients only (behind a
- * reverse proxy that is the proxy itself). Requests that change state must come from this origin.
+ * token as password (any user name), or a login session cookie. Without it: loopback clients only, and not
+ * requests a local reverse proxy forwards (they carry a forwarding header; a proxy that adds none looks like
+ * loopback, so set ADMIN_TOKEN behind one). Requests that change state must come from this origin.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { AdminConfig } from "../../config/admin.ts";
@@ -33,8 +34,14 @@ function peerAddress(c: Context): string | undefined {
   return server?.requestIP?.(c.req.raw)?.address;
 }
 
+/** A loopback peer that forwards for someone else is a reverse proxy: its clients are not the owner. */
+const FORWARDING_HEADERS = ["forwarded", "x-forwarded-for", "x-real-ip"];
+
 export function accessOf(c: Context, admin: AdminConfig, sessions: SessionStore): Access | null {
-  if (admin.token === null) return isLoopback(peerAddress(c)) ? "loopback" : null;
+  if (admin.token === null) {
+    const forwarded = FORWARDING_HEADERS.some((name) => c.req.header(name) !== undefined);
+    return !forwarded && isLoopback(peerAddress(c)) ? "loopback" : null;
+  }
   const authorization = c.req.header("authorization") ?? "";
   const [scheme = "", value = ""] = authorization.split(/\s+/, 2);
   if (scheme.toLowerCase() === "bearer" && tokenMatches(value, admin.token)) return "bearer";
