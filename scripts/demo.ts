@@ -9,13 +9,17 @@ import { eventually } from "./lib/eventually.ts";
 import { startService } from "./lib/service-process.ts";
 import { uploadSave } from "./lib/upload-client.ts";
 
-const dataDir = resolve(process.argv[2] ?? "data/demo");
+// `bun run demo [dataDir] [--binary <executable>]`: the binary is the one-file build (`bun run build:binary`).
+const args = process.argv.slice(2);
+const binaryAt = args.indexOf("--binary");
+const binary = binaryAt >= 0 ? resolve(args.splice(binaryAt, 2)[1] ?? "dist/mysekai-ingest") : undefined;
+const dataDir = resolve(args[0] ?? "data/demo");
 mkdirSync(dataDir, { recursive: true });
 const { pair, env } = randomKeys();
 const save = makeEncryptedSample(pair, { seed: Date.now() % 100_000, now: Date.now(), rareEverywhere: true });
 
 console.log(`starting the service on a random port, data in ${dataDir}`);
-const server = await startService({ dataDir, env: { ...env, NOTIFY_DEFAULT: "none" } });
+const server = await startService({ dataDir, binary, env: { ...env, NOTIFY_DEFAULT: "none" } });
 try {
   const uploadId = `demo-${Date.now()}`;
   const response = await uploadSave(server.url, save, uploadId);

@@ -6,16 +6,21 @@ import { logInfo, logWarn } from "./log.ts";
 export interface DiskWatch {
   /** True while the last reading was below the floor. */
   isFull: () => boolean;
+  /** The last reading of DATA_DIR's filesystem (null before the first successful one) and the floor. */
+  reading: () => { freeBytes: number; totalBytes: number } | null;
+  floorBytes: number;
   stop: () => void;
 }
 
 export function watchDiskSpace(dir: string, minFreeBytes: number, intervalMs = 5000): DiskWatch {
   let full = false;
+  let last: { freeBytes: number; totalBytes: number } | null = null;
   const check = () => {
     let free: number;
     try {
       const stats = statfsSync(dir);
       free = stats.bavail * stats.bsize;
+      last = { freeBytes: free, totalBytes: stats.blocks * stats.bsize };
     } catch (error) {
       logWarn("SERVER", "cannot read free disk space; keeping the last reading", { error: String(error).slice(0, 200) });
       return;
@@ -30,5 +35,5 @@ export function watchDiskSpace(dir: string, minFreeBytes: number, intervalMs = 5
   check();
   const timer = setInterval(check, intervalMs);
   timer.unref();
-  return { isFull: () => full, stop: () => clearInterval(timer) };
+  return { isFull: () => full, reading: () => last, floorBytes: minFreeBytes, stop: () => clearInterval(timer) };
 }

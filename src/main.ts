@@ -17,6 +17,7 @@ import { loadNotifySetup, type NotifySetup } from "./notify/setup.ts";
 import { reclaimOrphans, resumeWaitingForKey } from "./pipeline/queue.ts";
 import { startPipeline } from "./pipeline/runner.ts";
 import { reportPathForLog } from "./report-path.ts";
+import { prepareRuntimeFiles } from "./runtime-files.ts";
 import { WorkerPool } from "./pipeline/worker-pool.ts";
 
 const STALE_TEMP_MS = 60 * 60 * 1000;
@@ -43,6 +44,7 @@ try {
 } catch (error) {
   fail((error as Error).message);
 }
+await prepareRuntimeFiles();
 const db = openDatabase(config.databasePath);
 const stopCheckpointer = startCheckpointer(db, config.databasePath);
 const archiveRoot = join(config.dataDir, "archive");
@@ -86,7 +88,7 @@ const pipeline = startPipeline({
   secrets: [...secretsOf(config), ...Object.values(notify.routing.barkKeys)],
   archiveRoot,
 });
-const server = startHttpServer({ db, committer: new GroupCommitter(db), config, archiveRoot, wakePipeline: pipeline.wake, diskFull: disk.isFull });
+const server = startHttpServer({ db, committer: new GroupCommitter(db), config, archiveRoot, wakePipeline: pipeline.wake, disk });
 
 const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
 logInfo("SERVER", "listening", { url: base, db: config.databasePath, keys: config.keys.length });

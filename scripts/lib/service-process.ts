@@ -29,14 +29,16 @@ export interface ServiceOptions {
   env?: Record<string, string>;
   /** Reuse a data folder (to restart a server on the same database). */
   dataDir?: string;
+  /** Run this executable (the one-file build) instead of `bun src/main.ts`; it starts in the data folder. */
+  binary?: string;
 }
 
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "mysekai-run-"));
   const dbPath = join(dataDir, "ingest.sqlite");
   let output = "";
-  const proc = Bun.spawn([process.execPath, "src/main.ts"], {
-    cwd: PROJECT_ROOT,
+  const proc = Bun.spawn(options.binary ? [options.binary] : [process.execPath, "src/main.ts"], {
+    cwd: options.binary ? dataDir : PROJECT_ROOT,
     env: {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "",

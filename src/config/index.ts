@@ -5,6 +5,7 @@
 import { join, resolve } from "node:path";
 import { DEFAULT_REPORT_PATH, MIB } from "../contract.ts";
 import { KeyConfigError, parseKeyPairs, type KeyPair } from "../save/keys.ts";
+import { adminConfig, type AdminConfig } from "./admin.ts";
 import { reportConfig, uploadsConfig, type ReportConfig, type UploadsConfig } from "./endpoints.ts";
 import { mapsConfig, type MapsConfig } from "./maps.ts";
 import { notifyConfig, notifyTimeoutMs, type NotifyConfig } from "./notify.ts";
@@ -44,6 +45,7 @@ export interface Config {
   storage: { retentionMs: number; minFreeDiskBytes: number };
   publicBaseUrl: string | null;
   notify: NotifyConfig;
+  admin: AdminConfig;
 }
 
 /** Parses the environment; throws ConfigError naming the first bad variable. */
@@ -83,6 +85,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     publicBaseUrl: httpUrl(env, "PUBLIC_BASE_URL"),
     notify: notifyConfig(env),
+    admin: adminConfig(env),
   };
   // A send runs under the lease extended when it was claimed: one outliving that lease could be sent
   // again by the runner that reclaims the job.
@@ -119,6 +122,7 @@ export function secretsOf(config: Config): string[] {
     ...config.keyTexts,
     report.token,
     config.uploads.token,
+    config.admin.token,
     report.path === DEFAULT_REPORT_PATH ? null : report.path,
     notify.telegram?.botToken,
     notify.discord?.webhookUrl,

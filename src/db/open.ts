@@ -1,10 +1,11 @@
 /** Opens the SQLite file with the durability settings the service promises, and applies migrations. */
 import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { logInfo, logWarn } from "../log.ts";
+import { projectPath } from "../runtime-files.ts";
 import * as schema from "./schema.ts";
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
@@ -12,7 +13,6 @@ export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 /** An open transaction (or a savepoint in one): a function that takes it must run inside one; the database itself does not fit. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
-const MIGRATIONS_DIR = join(import.meta.dir, "..", "..", "drizzle");
 
 export function openDatabase(path: string): Db {
   mkdirSync(dirname(path), { recursive: true });
@@ -26,7 +26,7 @@ export function openDatabase(path: string): Db {
   // Migrations run inside one transaction, where `PRAGMA foreign_keys` is a no-op: a table rebuild (drop and
   // re-create) with the keys on would cascade-delete every row that refers to the rebuilt table.
   sqlite.exec("PRAGMA foreign_keys = OFF");
-  migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  migrate(db, { migrationsFolder: projectPath("drizzle") });
   const broken = sqlite.query("PRAGMA foreign_key_check").all();
   if (broken.length > 0) throw new Error(`database has ${broken.length} broken foreign key reference(s) after migration`);
   sqlite.exec("PRAGMA foreign_keys = ON");

@@ -1,14 +1,24 @@
 /** Builds the Hono app once from its route families (the tests start the same app through main.ts). */
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { secretsOf } from "../config/index.ts";
 import { MAX_CHUNK_BYTES, UPLOAD_PATHS } from "../contract.ts";
+import { metrics } from "../metrics.ts";
 import { redact } from "../notify/errors.ts";
 import { reportPathForLog } from "../report-path.ts";
 import type { HttpDeps } from "./deps.ts";
 import { ByteBudget, declaredOrCap, decodeBudget, diskFloor } from "./guards.ts";
+import { healthRoutes } from "./health.ts";
 import { mapRoutes } from "./maps.ts";
 import { reportRoutes } from "./report.ts";
+import { statusRoutes } from "./status/routes.tsx";
 import { uploadRoutes } from "./upload.ts";
+
+function countAnswer(record: (ok: boolean) => void): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    record(c.res.status < 400);
+  };
+}
 
 export function createApp(deps: HttpDeps): Hono {
   const app = new Hono();
@@ -18,12 +28,18 @@ export function createApp(deps: HttpDeps): Hono {
   const pathForLog = (path: string) => (path.startsWith(reportPath) ? `${reportPathForLog(reportPath)}${path.slice(reportPath.length)}` : path);
   const { budget, report } = deps.config;
   const decoding = new ByteBudget(budget.decodeBytes);
-  const refuseWhenFull = diskFloor(deps.diskFull);
+  const refuseWhenFull = diskFloor(deps.disk.isFull);
+  // Rejections are counted here (guards included); the upload route counts its own kinds of success.
+  app.on("POST", [...UPLOAD_PATHS], countAnswer((ok) => {
+    if (!ok) metrics.upload("rejected");
+  }));
+  if (report.enabled) app.on("POST", report.path, countAnswer((ok) => metrics.reportReceived(ok ? "accepted" : "rejected")));
   // An upload chunk is at most 1 MiB (larger ones get 413 before their body is read).
   app.on("POST", [...UPLOAD_PATHS], refuseWhenFull, decodeBudget(decoding, budget.waitMs, "UPLOAD", declaredOrCap(MAX_CHUNK_BYTES)));
   // A report may decompress to its cap whatever it declares, so it holds the cap.
   if (report.enabled) app.on("POST", report.path, refuseWhenFull, decodeBudget(decoding, budget.waitMs, "REPORT", () => report.maxDecodedBytes));
-  app.get("/healthz", (c) => c.text("ok"));
+  app.route("/", healthRoutes(deps));
+  app.route("/", statusRoutes(deps));
   app.route("/", uploadRoutes(deps));
   app.route("/", reportRoutes(deps));
   app.route("/", mapRoutes(deps));

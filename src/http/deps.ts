@@ -1,6 +1,7 @@
 import type { Config } from "../config/index.ts";
 import type { GroupCommitter } from "../db/group-commit.ts";
 import type { Db } from "../db/open.ts";
+import type { DiskWatch } from "../disk-space.ts";
 
 /** What the routes need: the store, the configuration, and a way to wake the pipeline after a commit. */
 export interface HttpDeps {
@@ -11,6 +12,6 @@ export interface HttpDeps {
   /** DATA_DIR/archive, where /maps/<token>/<file> reads from. */
   archiveRoot: string;
   wakePipeline: () => void;
-  /** True while DATA_DIR is below MIN_FREE_DISK_MB (a cached reading, refreshed every few seconds). */
-  diskFull: () => boolean;
+  /** DATA_DIR's free space against MIN_FREE_DISK_MB (a cached reading, refreshed every few seconds). */
+  disk: Pick<DiskWatch, "isFull" | "reading" | "floorBytes">;
 }

@@ -5,6 +5,7 @@ import { acceptChunk } from "../db/uploads.ts";
 import { cappedMessage, declaredTooLarge, readCapped } from "../ingest/capped-body.ts";
 import { parseChunkHeaders } from "../ingest/chunk-headers.ts";
 import { logInfo, logWarn } from "../log.ts";
+import { metrics } from "../metrics.ts";
 import { playerIdFromUrl } from "../save/player-id.ts";
 import type { HttpDeps } from "./deps.ts";
 import { tokenMatches } from "./token.ts";
@@ -52,12 +53,15 @@ export function uploadRoutes({ committer, config, wakePipeline }: HttpDeps): Hon
           c.header("Retry-After", String(outcome.retryAfterSeconds));
           return c.text(outcome.reason, 429);
         case "resend":
+          metrics.upload("resend");
           logInfo("UPLOAD", "resend of a completed upload", { ...base, task: outcome.taskId, save: outcome.saveId });
           return c.text("OK");
         case "partial":
+          metrics.upload("chunk");
           logInfo("UPLOAD", "chunk stored", { ...base, task: outcome.taskId, received: `${outcome.received}/${outcome.total}`, ms });
           return c.text("OK");
         case "completed":
+          metrics.upload(outcome.created ? "save" : "duplicate");
           logInfo("UPLOAD", outcome.created ? "save stored" : outcome.adopted ? "duplicate save names its player" : "duplicate save", {
             ...base,
             player: outcome.playerId,

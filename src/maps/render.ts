@@ -5,12 +5,14 @@
  */
 import { renderAsync } from "@resvg/resvg-js";
 import { availableParallelism } from "node:os";
-import { fileURLToPath } from "node:url";
+import { projectPath } from "../runtime-files.ts";
 import { FONT_FAMILY } from "./svg-util.ts";
 
-export const FONT_FILES: readonly string[] = ["NotoSansCJKsc-Regular-subset.otf", "NotoSansCJKsc-Bold-subset.otf"].map(
-  (file) => fileURLToPath(new URL(`../../assets/fonts/${file}`, import.meta.url)),
-);
+const FONT_NAMES = ["NotoSansCJKsc-Regular-subset.otf", "NotoSansCJKsc-Bold-subset.otf"];
+
+export function fontFiles(): string[] {
+  return FONT_NAMES.map((name) => projectPath(`assets/fonts/${name}`));
+}
 
 export interface RenderOptions {
   /** Output width in pixels; the SVG's own width when omitted. */
@@ -40,7 +42,7 @@ export function renderPng(svg: string, opts: RenderOptions = {}): Promise<Uint8A
   return withRenderSlot(async () => {
     const image = await renderAsync(svg, {
       font: {
-        fontFiles: [...FONT_FILES],
+        fontFiles: fontFiles(),
         loadSystemFonts: false,
         defaultFontFamily: FONT_FAMILY,
         sansSerifFamily: FONT_FAMILY,

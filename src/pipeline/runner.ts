@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Tx } from "../db/open.ts";
 import { saves } from "../db/schema.ts";
 import { logInfo, logWarn } from "../log.ts";
+import { metrics } from "../metrics.ts";
 import { advanceTo, claimJob, LeaseLostError, nextDueAt, renewLease, rerunIfFlagged, retryOrFail, transition, type ClaimedJob, type ReportSubject } from "./queue.ts";
 import { redactError } from "./redact.ts";
 import type { PipelineDeps, Stage, StageContext, StageResult } from "./stage.ts";
@@ -121,6 +122,7 @@ export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages
   clearInterval(heartbeat);
 
   const ms = Math.round(performance.now() - started);
+  metrics.stageFinished(job.stage, ms);
   const now = Date.now();
   try {
     const outcome = db.transaction((tx) => record(tx, deps, job, result, now), { behavior: "immediate" });

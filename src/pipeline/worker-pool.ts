@@ -4,6 +4,7 @@
  * task; either way the worker is replaced. What happens to the job is the runner's call (timeout-policy.ts).
  */
 import type { TaskName, Tasks } from "./tasks.ts";
+import { workerEntry } from "../runtime-files.ts";
 
 const TASK_WORDS: Record<TaskName, string> = { generate: "rendering", evaluate: "evaluating the report" };
 
@@ -51,7 +52,7 @@ class TaskWorker {
   }
 
   private spawn(): Worker {
-    const worker = new Worker(new URL("./worker.ts", import.meta.url).href);
+    const worker = new Worker(workerEntry());
     worker.onmessage = (event: MessageEvent<{ result?: unknown; error?: string }>) => {
       if (worker !== this.worker) return;
       this.finish(event.data.error === undefined ? null : new Error(event.data.error), event.data.result);

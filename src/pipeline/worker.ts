@@ -1,4 +1,5 @@
 /** Worker entry: runs pipeline tasks (decrypt, decode, draw) off the HTTP thread. */
+import { prepareRuntimeFiles } from "../runtime-files.ts";
 import { runEvaluate, runGenerate, type TaskName } from "./tasks.ts";
 
 declare const self: Worker;
@@ -11,6 +12,7 @@ interface TaskMessage {
 self.onmessage = async (event: MessageEvent<TaskMessage>) => {
   const { task, request } = event.data;
   try {
+    await prepareRuntimeFiles();
     if (task === "evaluate") {
       self.postMessage({ result: runEvaluate(request as Parameters<typeof runEvaluate>[0]) });
       return;

@@ -41,7 +41,9 @@ describe("the free-disk floor", () => {
     expect(await answer(await fetch(`${full.url}/uploadMySekai`, { method: "POST", body: "x" }))).toBe(FULL);
     const report = await fetch(`${full.url}/capture/report`, { method: "POST", body: '{"log":{"entries":[]}}', headers: { "content-type": "application/json" } });
     expect(await answer(report)).toBe(FULL);
-    expect(await answer(await fetch(`${full.url}/healthz`))).toBe("200 ok");
+    const health = await fetch(`${full.url}/healthz`);
+    expect(health.status).toBe(503);
+    expect(((await health.json()) as { reasons: string[] }).reasons).toEqual(["free disk space below MIN_FREE_DISK_MB"]);
     await eventually(() => jobOfSave(full, saveId)?.state === "done", 20_000, "accepted save archived below the floor");
     expect(one(full, "SELECT save_id FROM archives WHERE save_id = ?", saveId)).toBeDefined();
     expect(one(full, "SELECT id FROM upload_tasks WHERE upload_id = 'floor-2'")).toBeUndefined();

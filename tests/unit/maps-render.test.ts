@@ -7,7 +7,7 @@ import { subsetCharacters } from "../../src/maps/font-coverage.ts";
 import { allUiText } from "../../src/maps/i18n.ts";
 import { buildSiteSvg, formatRareText, generateOutputs, summaryJson } from "../../src/maps/index.ts";
 import { allMusicTitles } from "../../src/maps/music-titles.ts";
-import { FONT_FILES, renderPng } from "../../src/maps/render.ts";
+import { fontFiles, renderPng } from "../../src/maps/render.ts";
 import { drop, material, save, site } from "../helpers/maps-fixtures.ts";
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -85,7 +85,7 @@ describe("rendering", () => {
 describe("bundled font", () => {
   async function glyphPixels(ch: string): Promise<Buffer> {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" font-family="Noto Sans CJK SC"><text x="2" y="34" font-size="34">${ch}</text></svg>`;
-    const image = await renderAsync(svg, { font: { fontFiles: [...FONT_FILES], loadSystemFonts: false }, background: "#fff" });
+    const image = await renderAsync(svg, { font: { fontFiles: fontFiles(), loadSystemFonts: false }, background: "#fff" });
     return image.pixels;
   }
 
@@ -101,7 +101,7 @@ describe("bundled font", () => {
     const titleChars = [...allMusicTitles().join("")];
     expect(titleChars).toContain("将"); // a cn-only title character (record 3: テオ / Teo / 将手)
     const required = new Set([...subsetCharacters(), ...allUiText(), ...allCatalogNames().join(""), ...titleChars]);
-    for (const file of FONT_FILES) {
+    for (const file of fontFiles()) {
       const cmap = readCmap(readFileSync(file));
       const missing = [...required].filter((ch) => !cmap.has(ch.codePointAt(0)!));
       expect({ file, missing }).toEqual({ file, missing: [] });

@@ -8,6 +8,7 @@ import { asc, eq } from "drizzle-orm";
 import { storeSaveOnce } from "../../db/saves.ts";
 import { reportCandidates, reports } from "../../db/schema.ts";
 import { logInfo, logWarn } from "../../log.ts";
+import { metrics } from "../../metrics.ts";
 import { playerIdFromUrl } from "../../save/player-id.ts";
 import type { ReportSubject } from "../queue.ts";
 import type { Stage } from "../stage.ts";
@@ -22,6 +23,7 @@ export const evaluateStage: Stage<ReportSubject> = async ({ db, config, workers 
   const candidates = db.select().from(reportCandidates).where(eq(reportCandidates.reportId, report.id)).orderBy(asc(reportCandidates.seq)).all();
 
   const logOutcome = (outcome: Outcome, saveId: number | null, player?: string) => {
+    metrics.reportEvaluated(outcome);
     const log = outcome === "save" || outcome === "duplicate" ? logInfo : logWarn;
     log("REPORT", "evaluated", {
       report: report.id,

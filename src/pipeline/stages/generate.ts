@@ -4,6 +4,7 @@
  */
 import { eq } from "drizzle-orm";
 import { saveOutputs, saves } from "../../db/schema.ts";
+import { metrics } from "../../metrics.ts";
 import { encryptedBytesOf } from "../encrypted-save.ts";
 import type { Stage } from "../stage.ts";
 
@@ -15,6 +16,7 @@ export const generateStage: Stage = async ({ db, config, workers, archiveRoot },
   const encrypted = await encryptedBytesOf(db, archiveRoot, save);
   if ("missing" in encrypted) return { kind: "fail", reason: encrypted.missing };
 
+  const renderStarted = performance.now();
   const result = await workers.run("generate", {
     encrypted: new Uint8Array(encrypted.bytes),
     keys,
@@ -25,6 +27,7 @@ export const generateStage: Stage = async ({ db, config, workers, archiveRoot },
     assetsDir: config.maps.assetsDir,
     timeZone: config.maps.timeZone,
   });
+  metrics.rendered(performance.now() - renderStarted);
   if (result.kind === "invalid" || result.kind === "too_large") return { kind: "fail", reason: result.reason };
 
   const { files, outputs } = result;

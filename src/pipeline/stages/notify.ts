@@ -17,6 +17,7 @@ import {
 import { archives, saves } from "../../db/schema.ts";
 import { logInfo, logWarn } from "../../log.ts";
 import { storedOutputs } from "../../maps/index.ts";
+import { metrics } from "../../metrics.ts";
 import { configuredChannels, sendTo } from "../../notify/channels.ts";
 import { DeliveryError } from "../../notify/errors.ts";
 import type { PushMessage } from "../../notify/message.ts";
@@ -73,6 +74,7 @@ async function attempt(deps: PipelineDeps, holder: LeaseHolder, delivery: Delive
   try {
     await sendTo({ channel: delivery.channel as Channel, target: delivery.target }, message, deps.config.notify, deps.routing.barkKeys, progress);
     markSent(db, delivery.id, Date.now());
+    metrics.delivery(delivery.channel, "sent");
     logInfo("NOTIFY", "sent", { ...fields, ms: Math.round(performance.now() - started), outcome: "sent" });
     return "done";
   } catch (error) {
@@ -86,6 +88,7 @@ async function attempt(deps: PipelineDeps, holder: LeaseHolder, delivery: Delive
     const retryAfter = error instanceof DeliveryError ? (error.retryAfterMs ?? 0) : 0;
     const retryAt = delay === null ? null : Date.now() + Math.max(delay, retryAfter);
     markAttemptFailed(db, { deliveryId: delivery.id, attempt: attempts }, reason, retryAt);
+    metrics.delivery(delivery.channel, retryAt === null ? "failed" : "retry");
     logWarn("NOTIFY", "delivery failed", { ...fields, ms: Math.round(performance.now() - started), outcome: retryAt === null ? "failed" : "retry", error: reason });
     return "done";
   }

@@ -1,0 +1,83 @@
+/**
+ * Who may see the owner's pages. With ADMIN_TOKEN: `Authorization: Bearer <token>`, HTTP Basic with the
+ * token as password (any user name), or a login session cookie. Without it: loopback clients only, and not
+ * requests a local reverse proxy forwards (they carry a forwarding header; a proxy that adds none looks like
+ * loopback, so set ADMIN_TOKEN behind one). Requests that change state must come from this origin.
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import type { AdminConfig } from "../../config/admin.ts";
+import { logWarn } from "../../log.ts";
+import { tokenMatches } from "../token.ts";
+import type { SessionStore } from "./sessions.ts";
+
+export type Access = "bearer" | "basic" | "session" | "loopback";
+
+function basicPassword(header: string): string | undefined {
+  try {
+    const decoded = atob(header);
+    const colon = decoded.indexOf(":");
+    return colon < 0 ? undefined : decoded.slice(colon + 1);
+  } catch {
+    return undefined;
+  }
+}
+
+function isLoopback(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  const v4 = address.startsWith("::ffff:") ? address.slice(7) : address;
+  return address === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
+/** Bun passes its server as the app's env: it knows the peer's address. */
+function peerAddress(c: Context): string | undefined {
+  const server = c.env as { requestIP?: (request: Request) => { address: string } | null } | undefined;
+  return server?.requestIP?.(c.req.raw)?.address;
+}
+
+/** A loopback peer that forwards for someone else is a reverse proxy: its clients are not the owner. */
+const FORWARDING_HEADERS = ["forwarded", "x-forwarded-for", "x-real-ip"];
+
+export function accessOf(c: Context, admin: AdminConfig, sessions: SessionStore): Access | null {
+  if (admin.token === null) {
+    const forwarded = FORWARDING_HEADERS.some((name) => c.req.header(name) !== undefined);
+    return !forwarded && isLoopback(peerAddress(c)) ? "loopback" : null;
+  }
+  const authorization = c.req.header("authorization") ?? "";
+  const [scheme = "", value = ""] = authorization.split(/\s+/, 2);
+  if (scheme.toLowerCase() === "bearer" && tokenMatches(value, admin.token)) return "bearer";
+  if (scheme.toLowerCase() === "basic" && tokenMatches(basicPassword(value), admin.token)) return "basic";
+  return sessions.valid(c) ? "session" : null;
+}
+
+/**
+ * A state-changing request from a browser carries Sec-Fetch-Site or Origin: it must name this site.
+ * Browsers attach cookies and cached Basic credentials by themselves, never a Bearer header.
+ */
+export function fromThisOrigin(c: Context): boolean {
+  const site = c.req.header("sec-fetch-site");
+  if (site !== undefined) return site === "same-origin" || site === "none";
+  const origin = c.req.header("origin");
+  if (origin === undefined) return false;
+  try {
+    return new URL(origin).host === c.req.header("host");
+  } catch {
+    return false;
+  }
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD"]);
+
+export function ownerOnly(admin: AdminConfig, sessions: SessionStore, loginPage: (c: Context) => Response | Promise<Response>): MiddlewareHandler {
+  return async (c, next) => {
+    const access = accessOf(c, admin, sessions);
+    if (!SAFE_METHODS.has(c.req.method) && access !== "bearer" && !fromThisOrigin(c)) {
+      logWarn("SERVER", "cross-site request to an owner page refused", { path: c.req.path });
+      return c.text("cross-site request refused", 403);
+    }
+    if (access !== null) return next();
+    if (admin.token === null) return c.text("the owner's pages answer loopback clients only (set ADMIN_TOKEN to open them to others)", 403);
+    if (c.req.method === "GET" && (c.req.header("accept") ?? "").includes("text/html")) return loginPage(c);
+    c.header("WWW-Authenticate", 'Basic realm="mysekai-ingest", charset="UTF-8"');
+    return c.text("owner access required", 401);
+  };
+}

@@ -1,0 +1,71 @@
+/** The page frame of the owner's view: readable on a phone, no scripts, no external assets. */
+import { raw } from "hono/html";
+import type { Child } from "hono/jsx";
+
+const CSS = `
+body{font:15px/1.4 system-ui,sans-serif;margin:0;padding:12px;background:#f6f7f9;color:#1d2330;max-width:1100px;margin:auto}
+h1{font-size:20px;margin:4px 0 12px}h2{font-size:16px;margin:20px 0 8px}
+section{background:#fff;border-radius:8px;padding:10px 12px;margin-bottom:12px;box-shadow:0 1px 2px #0001}
+table{border-collapse:collapse;width:100%;font-size:13px}td,th{padding:4px 6px;border-bottom:1px solid #eee;text-align:left;vertical-align:top;white-space:nowrap}td.err{white-space:normal;min-width:160px}
+.scroll{overflow-x:auto}.muted{color:#667}.err{color:#a32020;word-break:break-word;font-size:12px}
+.tag{display:inline-block;padding:0 6px;border-radius:9px;background:#e8ecf3;font-size:12px}
+.tag.failed{background:#fbdada}.tag.done,.tag.save,.tag.sent{background:#d8f1dd}.tag.running,.tag.pending{background:#fff1c7}
+.stats{display:grid;grid-template-columns:repeat(auto-fill,minmax(130px,1fr));gap:8px}.stats div{background:#f0f3f8;border-radius:6px;padding:6px 8px}
+.stats b{display:block;font-size:18px}.maps{display:flex;flex-wrap:wrap;gap:6px}.maps img{width:96px;height:96px;object-fit:cover;border-radius:4px;border:1px solid #ddd}
+.player{margin-bottom:10px}button{font:inherit;padding:4px 10px;border-radius:6px;border:1px solid #8894aa;background:#fff}
+form.inline{display:inline}input{font:inherit;padding:6px;width:100%;box-sizing:border-box;margin:6px 0}
+header{display:flex;justify-content:space-between;align-items:center}
+`;
+
+export function Layout({ title, children }: { title: string; children: Child }) {
+  return (
+    <>
+      {raw("<!DOCTYPE html>")}
+      <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="robots" content="noindex" />
+        <title>{title}</title>
+        <style>{CSS}</style>
+      </head>
+      <body>{children}</body>
+      </html>
+    </>
+  );
+}
+
+export function Section({ title, children }: { title: string; children: Child }) {
+  return (
+    <section>
+      <h2>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+export function Tag({ value }: { value: string | null }) {
+  return <span class={`tag ${value ?? ""}`}>{value ?? "–"}</span>;
+}
+
+export function Time({ ms }: { ms: number | null }) {
+  if (ms === null) return <span class="muted">–</span>;
+  const iso = new Date(ms).toISOString();
+  return (
+    <time datetime={iso} title={iso}>
+      {`${iso.slice(5, 10)} ${iso.slice(11, 16)}`}
+    </time>
+  );
+}
+
+export function bytesText(bytes: number | null): string {
+  if (bytes === null) return "–";
+  const units = ["B", "KB", "MB", "GB", "TB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
+}

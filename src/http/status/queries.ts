@@ -1,0 +1,116 @@
+/** The read side of the owner's view: every query the status page, /healthz and /metrics show. Never writes. */
+import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import type { Db } from "../../db/open.ts";
+import { archives, deliveries, jobs, JOB_STATES, reports, saves, type JobState } from "../../db/schema.ts";
+
+const QUEUED: JobState[] = ["pending", "pending_retry", "running", "waiting_for_key"];
+
+export interface QueueSnapshot {
+  byState: Record<JobState, number>;
+  /** Jobs not finished: pending, pending_retry, running, waiting_for_key. */
+  depth: number;
+  oldestQueuedAgeMs: number | null;
+}
+
+export function queueSnapshot(db: Db, now: number): QueueSnapshot {
+  const rows = db.select({ state: jobs.state, count: sql<number>`count(*)` }).from(jobs).groupBy(jobs.state).all();
+  const byState = Object.fromEntries(JOB_STATES.map((state) => [state, 0])) as Record<JobState, number>;
+  for (const row of rows) byState[row.state] = row.count;
+  const oldest = db.select({ at: sql<number | null>`min(${jobs.createdAt})` }).from(jobs).where(inArray(jobs.state, QUEUED)).get()?.at ?? null;
+  return { byState, depth: QUEUED.reduce((sum, state) => sum + byState[state], 0), oldestQueuedAgeMs: oldest === null ? null : Math.max(0, now - oldest) };
+}
+
+export function recentSaves(db: Db, limit = 20) {
+  return db
+    .select({ id: saves.id, receivedAt: saves.receivedAt, playerId: saves.playerId, source: saves.source, stage: jobs.stage, state: jobs.state })
+    .from(saves)
+    .leftJoin(jobs, eq(jobs.saveId, saves.id))
+    .orderBy(desc(saves.id))
+    .limit(limit)
+    .all();
+}
+
+export interface PlayerMaps {
+  playerId: string;
+  createdAt: number;
+  token: string;
+  pngs: string[];
+}
+
+/** Each player's newest archive with maps, newest players first. */
+export function latestMaps(db: Db, players = 12): PlayerMaps[] {
+  const newest = db
+    .select({ playerId: archives.playerId, createdAt: sql<number>`max(${archives.createdAt})`.as("newest") })
+    .from(archives)
+    .groupBy(archives.playerId)
+    .orderBy(desc(sql`newest`))
+    .limit(players)
+    .all();
+  return newest.flatMap(({ playerId, createdAt }) => {
+    const row = db
+      .select()
+      .from(archives)
+      .where(and(eq(archives.playerId, playerId), eq(archives.createdAt, createdAt)))
+      .get();
+    const pngs = row?.files.filter((name) => name.endsWith(".png")) ?? [];
+    return row && pngs.length > 0 ? [{ playerId, createdAt, token: row.token, pngs }] : [];
+  });
+}
+
+export function failedJobs(db: Db, limit = 20) {
+  return db
+    .select({ id: jobs.id, saveId: jobs.saveId, reportId: jobs.reportId, stage: jobs.stage, lastError: jobs.lastError, updatedAt: jobs.updatedAt, playerId: saves.playerId })
+    .from(jobs)
+    .leftJoin(saves, eq(saves.id, jobs.saveId))
+    .where(eq(jobs.state, "failed"))
+    .orderBy(desc(jobs.updatedAt))
+    .limit(limit)
+    .all();
+}
+
+export function failedDeliveries(db: Db, limit = 20) {
+  return db
+    .select({ id: deliveries.id, saveId: deliveries.saveId, channel: deliveries.channel, target: deliveries.target, lastError: deliveries.lastError, attempts: deliveries.attempts, playerId: saves.playerId })
+    .from(deliveries)
+    .innerJoin(saves, eq(saves.id, deliveries.saveId))
+    .where(eq(deliveries.state, "failed"))
+    .orderBy(desc(deliveries.id))
+    .limit(limit)
+    .all();
+}
+
+export function recentReports(db: Db, limit = 20) {
+  return db
+    .select({ id: reports.id, receivedAt: reports.receivedAt, shape: reports.shape, candidates: reports.candidateCount, outcome: reports.outcome, saveId: reports.saveId })
+    .from(reports)
+    .orderBy(desc(reports.id))
+    .limit(limit)
+    .all();
+}
+
+export interface DayCounts {
+  saves: number;
+  reports: number;
+  deliveriesSent: number;
+  deliveriesFailed: number;
+  jobsFailed: number;
+}
+
+export function countsSince(db: Db, since: number): DayCounts {
+  const count = (query: { get: () => { n: number } | undefined }) => query.get()?.n ?? 0;
+  const n = sql<number>`count(*)`;
+  return {
+    saves: count(db.select({ n }).from(saves).where(gte(saves.receivedAt, since))),
+    reports: count(db.select({ n }).from(reports).where(gte(reports.receivedAt, since))),
+    deliveriesSent: count(db.select({ n }).from(deliveries).where(and(eq(deliveries.state, "sent"), gte(deliveries.sentAt, since)))),
+    deliveriesFailed: count(db.select({ n }).from(deliveries).where(and(eq(deliveries.state, "failed"), gte(deliveries.createdAt, since)))),
+    jobsFailed: count(db.select({ n }).from(jobs).where(and(eq(jobs.state, "failed"), gte(jobs.updatedAt, since)))),
+  };
+}
+
+/** Bytes the SQLite file holds (pages in use and free pages). */
+export function databaseBytes(db: Db): number {
+  const pages = db.$client.query("PRAGMA page_count").get() as { page_count: number };
+  const size = db.$client.query("PRAGMA page_size").get() as { page_size: number };
+  return pages.page_count * size.page_size;
+}

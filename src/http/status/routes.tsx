@@ -1,0 +1,91 @@
+/**
+ * The owner's view: GET / (status page), POST /status/retry, the login form and logout, and GET /metrics,
+ * all behind the access rule (admin/access.ts). The page only reads (queries.ts); the retry button calls
+ * the queue's owner operation.
+ */
+import type { Context } from "hono";
+import { Hono } from "hono";
+import { secretsOf } from "../../config/index.ts";
+import { readCapped } from "../../ingest/capped-body.ts";
+import { logInfo } from "../../log.ts";
+import { redact } from "../../notify/errors.ts";
+import { retryFailed } from "../../pipeline/queue.ts";
+import { fromThisOrigin, ownerOnly } from "../admin/access.ts";
+import { SessionStore } from "../admin/sessions.ts";
+import type { HttpDeps } from "../deps.ts";
+import { metricsRoute } from "../health.ts";
+import { tokenMatches } from "../token.ts";
+import { Layout } from "./layout.tsx";
+import { LoginPage } from "./login.tsx";
+import { countsSince, databaseBytes, failedDeliveries, failedJobs, latestMaps, queueSnapshot, recentReports, recentSaves } from "./queries.ts";
+import { FailuresSection, MapsSection, OverviewSection, ReportsSection, SavesSection } from "./sections.tsx";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const MAX_FORM_BYTES = 4096;
+
+async function formField(c: Context, name: string): Promise<string | null> {
+  const body = await readCapped(c.req.raw.body, MAX_FORM_BYTES);
+  return body === null ? null : new URLSearchParams(new TextDecoder().decode(body)).get(name);
+}
+
+export function statusRoutes(deps: HttpDeps): Hono {
+  const { db, config } = deps;
+  const app = new Hono();
+  const sessions = new SessionStore();
+  const loginPage = (c: Context, wrong = false) => c.html(<LoginPage wrong={wrong} />, 401);
+  const owner = ownerOnly(config.admin, sessions, loginPage);
+  const secrets = secretsOf(config);
+  const redactText = (text: string | null) => (text === null ? "" : redact(text, secrets));
+  const noStore = { "Cache-Control": "no-store" };
+
+  app.get("/", owner, (c) => {
+    const now = Date.now();
+    const overview = { counts: countsSince(db, now - DAY_MS), queue: queueSnapshot(db, now), databaseBytes: databaseBytes(db), disk: deps.disk.reading(), floorBytes: deps.disk.floorBytes };
+    const page = (
+      <Layout title="MySekai ingest">
+        <header>
+          <h1>MySekai ingest</h1>
+          {config.admin.token === null ? null : (
+            <form class="inline" method="post" action="/logout">
+              <button type="submit">log out</button>
+            </form>
+          )}
+        </header>
+        <OverviewSection {...overview} />
+        <MapsSection players={latestMaps(db)} />
+        <SavesSection rows={recentSaves(db)} />
+        <FailuresSection jobs={failedJobs(db)} deliveries={failedDeliveries(db)} redact={redactText} />
+        <ReportsSection rows={recentReports(db)} />
+      </Layout>
+    );
+    return c.html(page, 200, noStore);
+  });
+
+  app.post("/status/retry", owner, async (c) => {
+    const field = await formField(c, "save");
+    if (field !== null && !/^\d{1,15}$/.test(field)) return c.text("save must be a save id", 400);
+    const saveId = field === null ? undefined : Number(field);
+    const retried = retryFailed(db, Date.now(), saveId);
+    logInfo("JOB", "owner retry from the status page", { save: saveId, jobs: retried.jobs, deliveries: retried.deliveries });
+    deps.wakePipeline();
+    return c.redirect("/", 303);
+  });
+
+  app.get("/login", (c) => (config.admin.token === null || sessions.valid(c) ? c.redirect("/", 303) : c.html(<LoginPage wrong={false} />, 200, noStore)));
+  app.post("/login", async (c) => {
+    if (config.admin.token === null) return c.redirect("/", 303);
+    if (!fromThisOrigin(c)) return c.text("cross-site request refused", 403);
+    const token = await formField(c, "token");
+    if (token === null || !tokenMatches(token, config.admin.token)) return loginPage(c, true);
+    sessions.open(c);
+    return c.redirect("/", 303);
+  });
+  app.post("/logout", owner, (c) => {
+    sessions.close(c);
+    return c.redirect("/login", 303);
+  });
+
+  app.use("/metrics", owner);
+  app.route("/", metricsRoute(deps));
+  return app;
+}

@@ -1,0 +1,61 @@
+/**
+ * Where the files the service reads at run time live (drizzle migrations, the map fonts): next to the
+ * sources, or, in the one-file build (`bun run build:binary`), embedded in the executable. Native code
+ * (resvg's font loader) and drizzle's migrator need real paths, so the binary unpacks its embedded files
+ * once into a temp folder named after their content.
+ */
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import journal from "../drizzle/meta/_journal.json";
+
+const SOURCE_ROOT = resolve(import.meta.dir, "..");
+/** Bun's embedded filesystem of a compiled executable. */
+const COMPILED = import.meta.dir.startsWith("/$bunfs") || import.meta.dir.includes("~BUN");
+
+/** Embedded name → path inside the project layout. */
+function layoutPath(name: string): string | null {
+  if (name.endsWith(".sql")) return join("drizzle", name);
+  if (name.endsWith(".otf")) return join("assets", "fonts", name);
+  return null;
+}
+
+let unpacked: string | null = null;
+
+async function contentHash(): Promise<string> {
+  const hasher = new Bun.CryptoHasher("sha256").update(JSON.stringify(journal));
+  for (const file of Bun.embeddedFiles) hasher.update(`${(file as Blob & { name: string }).name}:${file.size}`);
+  return hasher.digest("hex").slice(0, 16);
+}
+
+function writeAtomically(path: string, bytes: Uint8Array | string): void {
+  const temp = `${path}.${process.pid}.${crypto.randomUUID()}.tmp`;
+  writeFileSync(temp, bytes);
+  renameSync(temp, path);
+}
+
+/** Unpacks the embedded files (compiled build only); idempotent, safe to race from several threads. */
+export async function prepareRuntimeFiles(): Promise<void> {
+  if (!COMPILED || unpacked !== null) return;
+  const root = join(tmpdir(), `mysekai-ingest-${await contentHash()}`);
+  mkdirSync(join(root, "drizzle", "meta"), { recursive: true });
+  mkdirSync(join(root, "assets", "fonts"), { recursive: true });
+  for (const file of Bun.embeddedFiles) {
+    const target = layoutPath((file as Blob & { name: string }).name);
+    if (target !== null && !existsSync(join(root, target))) writeAtomically(join(root, target), new Uint8Array(await file.arrayBuffer()));
+  }
+  writeAtomically(join(root, "drizzle", "meta", "_journal.json"), JSON.stringify(journal));
+  unpacked = root;
+}
+
+/** A project-relative path (e.g. "drizzle" or "assets/fonts/x.otf") as a real file path. */
+export function projectPath(relative: string): string {
+  if (!COMPILED) return join(SOURCE_ROOT, relative);
+  if (unpacked === null) throw new Error("prepareRuntimeFiles() must run before runtime files are read");
+  return join(unpacked, relative);
+}
+
+/** The render worker's entry: the built executable knows it by the path it was given at build time. */
+export function workerEntry(): string {
+  return COMPILED ? "./src/pipeline/worker.ts" : new URL("./pipeline/worker.ts", import.meta.url).href;
+}

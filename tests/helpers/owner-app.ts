@@ -1,0 +1,45 @@
+/** The HTTP app built in-process on a temp SQLite file, called with a chosen peer address (for the owner's access rules). */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config/index.ts";
+import { GroupCommitter } from "../../src/db/group-commit.ts";
+import { openDatabase, type Db } from "../../src/db/open.ts";
+import { storeSaveOnce } from "../../src/db/saves.ts";
+import { createApp } from "../../src/http/app.ts";
+
+export const OWNER_PLAYER = "7485938820123456789";
+
+export interface OwnerApp {
+  db: Db;
+  /** Sends a request as if from `peer` (default: a public address). */
+  request: (path: string, init?: RequestInit, peer?: string) => Promise<Response>;
+  cleanup: () => void;
+}
+
+export function ownerApp(env: Record<string, string> = {}, disk = { full: false, freeBytes: 10 * 2 ** 30 }): OwnerApp {
+  const dir = mkdtempSync(join(tmpdir(), "mysekai-owner-"));
+  const config = loadConfig({ DATA_DIR: dir, CONFIG_DIR: join(dir, "config"), ...env });
+  const db = openDatabase(config.databasePath);
+  // Player data that no refused request may show.
+  db.transaction((tx) => storeSaveOnce(tx, { encrypted: new Uint8Array(32), playerId: OWNER_PLAYER, source: "upload", receivedAt: Date.now() }));
+  const app = createApp({
+    db,
+    committer: new GroupCommitter(db),
+    config,
+    archiveRoot: join(dir, "archive"),
+    wakePipeline: () => {},
+    disk: { isFull: () => disk.full, reading: () => ({ freeBytes: disk.freeBytes, totalBytes: 4 * disk.freeBytes }), floorBytes: config.storage.minFreeDiskBytes },
+  });
+  return {
+    db,
+    request: async (path, init = {}, peer = "203.0.113.7") =>
+      app.fetch(new Request(`http://owner.test${path}`, { ...init, headers: { host: "owner.test", ...(init.headers as Record<string, string>) } }), {
+        requestIP: () => ({ address: peer, family: "IPv4", port: 40000 }),
+      }),
+    cleanup: () => {
+      db.$client.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

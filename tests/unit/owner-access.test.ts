@@ -1,0 +1,138 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { OWNER_PLAYER, ownerApp } from "../helpers/owner-app.ts";
+
+const TOKEN = "owner-token-0123456789abcdef";
+const withToken = ownerApp({ ADMIN_TOKEN: TOKEN });
+const loopbackOnly = ownerApp();
+afterAll(() => {
+  withToken.cleanup();
+  loopbackOnly.cleanup();
+});
+
+const html = { accept: "text/html" };
+const basic = (user: string, password: string) => `Basic ${btoa(`${user}:${password}`)}`;
+
+async function expectNoPlayerData(response: Response) {
+  expect(await response.text()).not.toContain(OWNER_PLAYER);
+}
+
+describe("owner access with ADMIN_TOKEN", () => {
+  test("Authorization: Bearer opens the page and /metrics", async () => {
+    const page = await withToken.request("/", { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(OWNER_PLAYER);
+    expect((await withToken.request("/metrics", { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+  });
+
+  test("HTTP Basic with the token as password, any user name", async () => {
+    for (const user of ["owner", "", "anyone"]) {
+      const page = await withToken.request("/", { headers: { authorization: basic(user, TOKEN) } });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain(OWNER_PLAYER);
+    }
+  });
+
+  test("a wrong or missing token never shows player data", async () => {
+    const attempts: Record<string, string>[] = [
+      {},
+      { authorization: `Bearer ${TOKEN}x` },
+      { authorization: basic(TOKEN, "wrong") },
+      { authorization: "Basic !!!not-base64" },
+      { cookie: "mysk_owner=forged" },
+      { cookie: `mysk_owner=${TOKEN}` },
+    ];
+    for (const headers of attempts) {
+      const page = await withToken.request("/", { headers: { ...html, ...headers } });
+      expect(page.status).toBe(401);
+      await expectNoPlayerData(page);
+      const metrics = await withToken.request("/metrics", { headers });
+      expect(metrics.status).toBe(401);
+      expect(metrics.headers.get("www-authenticate")).toContain("Basic");
+    }
+    const wrongLogin = await withToken.request("/login", { method: "POST", headers: { origin: "http://owner.test", "content-type": "application/x-www-form-urlencoded" }, body: "token=nope" });
+    expect(wrongLogin.status).toBe(401);
+    expect(wrongLogin.headers.get("set-cookie")).toBeNull();
+    await expectNoPlayerData(wrongLogin);
+  });
+
+  test("the login form sets an HttpOnly SameSite cookie that is not the token, and logout ends it", async () => {
+    const login = await withToken.request("/login", {
+      method: "POST",
+      headers: { "sec-fetch-site": "same-origin", "content-type": "application/x-www-form-urlencoded" },
+      body: `token=${encodeURIComponent(TOKEN)}`,
+    });
+    expect(login.status).toBe(303);
+    const setCookie = login.headers.get("set-cookie")!;
+    expect(setCookie).toContain("HttpOnly");
+    expect(setCookie).toContain("SameSite=Strict");
+    expect(setCookie).not.toContain(TOKEN);
+    const cookie = setCookie.split(";")[0]!;
+    const page = await withToken.request("/", { headers: { cookie } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(OWNER_PLAYER);
+
+    const logout = await withToken.request("/logout", { method: "POST", headers: { cookie, origin: "http://owner.test" } });
+    expect(logout.status).toBe(303);
+    expect((await withToken.request("/", { headers: { ...html, cookie } })).status).toBe(401);
+  });
+
+  test("cross-site POSTs are refused even with a valid session or Basic credentials", async () => {
+    const login = await withToken.request("/login", { method: "POST", headers: { origin: "http://owner.test" }, body: `token=${TOKEN}` });
+    const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
+    const refused: Record<string, string>[] = [
+      { cookie, "sec-fetch-site": "cross-site" },
+      { cookie, "sec-fetch-site": "same-site" },
+      { cookie, origin: "https://evil.example" },
+      { cookie },
+      { authorization: basic("x", TOKEN), origin: "https://evil.example" },
+    ];
+    for (const headers of refused) {
+      const response = await withToken.request("/status/retry", { method: "POST", headers });
+      expect(response.status).toBe(403);
+    }
+    // Login CSRF: a cross-site form cannot log the browser in either.
+    expect((await withToken.request("/login", { method: "POST", headers: { origin: "https://evil.example" }, body: `token=${TOKEN}` })).status).toBe(403);
+    expect((await withToken.request("/status/retry", { method: "POST", headers: { cookie, origin: "http://owner.test" } })).status).toBe(303);
+    // A Bearer header is never attached by a browser on its own: scripts and curl need no Origin.
+    expect((await withToken.request("/status/retry", { method: "POST", headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(303);
+  });
+});
+
+describe("owner access without ADMIN_TOKEN", () => {
+  test("loopback clients get the page (IPv4, IPv6, mapped)", async () => {
+    for (const peer of ["127.0.0.1", "127.1.2.3", "::1", "::ffff:127.0.0.1"]) {
+      const page = await loopbackOnly.request("/", {}, peer);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain(OWNER_PLAYER);
+    }
+  });
+
+  test("other clients are refused with no player data, tokens or not", async () => {
+    for (const peer of ["203.0.113.7", "10.0.0.2", "::ffff:192.168.1.5", "fe80::1"]) {
+      const page = await loopbackOnly.request("/", { headers: { ...html, authorization: `Bearer ${TOKEN}` } }, peer);
+      expect(page.status).toBe(403);
+      await expectNoPlayerData(page);
+      expect((await loopbackOnly.request("/metrics", {}, peer)).status).toBe(403);
+    }
+  });
+
+  test("a loopback peer forwarding for someone else (a reverse proxy) is refused", async () => {
+    const forwarded: Record<string, string>[] = [{ "x-forwarded-for": "198.51.100.4" }, { forwarded: "for=198.51.100.4" }, { "x-real-ip": "198.51.100.4" }];
+    for (const headers of forwarded) {
+      const page = await loopbackOnly.request("/", { headers }, "127.0.0.1");
+      expect(page.status).toBe(403);
+      await expectNoPlayerData(page);
+    }
+  });
+
+  test("a cross-site POST from a loopback browser is refused", async () => {
+    expect((await loopbackOnly.request("/status/retry", { method: "POST", headers: { origin: "https://evil.example" } }, "127.0.0.1")).status).toBe(403);
+    expect((await loopbackOnly.request("/status/retry", { method: "POST", headers: { origin: "http://owner.test" } }, "127.0.0.1")).status).toBe(303);
+  });
+
+  test("/healthz stays open to everyone and shows no player data", async () => {
+    const health = await loopbackOnly.request("/healthz");
+    expect(health.status).toBe(200);
+    await expectNoPlayerData(health);
+  });
+});
