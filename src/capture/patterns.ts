@@ -24,18 +24,18 @@ function hostGroup(region: Region): string {
 
 /** Everything up to and including `<key>=`; the key may come after other query parameters. */
 function saveUrlPrefix(region: Region): string {
-  return `https://${hostGroup(region)}/api/user/\\d+/mysekai\\?(?:[^#]*&)?${caseless(FULL_PAYLOAD_KEY)}=`;
+  return `https://${hostGroup(region)}/api/user/\\d+/mysekai\\?(?:.*&)?${caseless(FULL_PAYLOAD_KEY)}=`;
 }
 
 /** The region's MySekai save URL, with either value of the full-payload key. */
 export function saveUrlPattern(region: Region): string {
-  return `^${saveUrlPrefix(region)}(?:${caseless("true")}|${caseless("false")})(?:&|#|$)`;
+  return `^${saveUrlPrefix(region)}(?:${caseless("true")}|${caseless("false")})(?:&|$)`;
 }
 
 /** The rewrite that turns `...=False` into `...=True` (the key keeps its spelling); `$1`/`$2` are its groups. */
 export function fullPayloadRewrite(region: Region): { pattern: string; replacement: string } {
   return {
-    pattern: `^(${saveUrlPrefix(region)})${caseless("false")}((?:[&#].*)?)$`,
+    pattern: `^(${saveUrlPrefix(region)})${caseless("false")}((?:&.*)?)$`,
     replacement: "$1True$2",
   };
 }

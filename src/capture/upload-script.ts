@@ -48,10 +48,11 @@ function settings(options: UploadScriptOptions): string {
   ].join("\n");
 }
 
-/** Shared by both APIs: takes the request and response, answers the game, returns what to post or null. */
-const PREPARE = `
+/** Shared by both APIs: reads what it needs, answers the game, builds the upload headers. */
+const prepare = (bodyExpression: string) => `
   var requestUrl = $request.url;
   var response = $response;
+  var body = ${bodyExpression};
   $done({});
   function log(message) { console.log("[mysekai-capture] " + message); }
   var status = response.status !== undefined ? response.status : response.statusCode;
@@ -76,8 +77,7 @@ export function httpClientUploadScript(options: UploadScriptOptions): string {
   return `// MySekai capture (Surge, Shadowrocket, Loon, Stash): needs binary-body-mode / binary-mode.
 (function () {
 ${settings(options)}
-${PREPARE}
-  var body = response.body;
+${prepare("response.body")}
   if (!body || typeof body === "string") { log("skipped: the body is not binary (turn on binary-body-mode)"); return; }
   if (outOfBounds(body.byteLength)) return;
   // A view with an offset is sent as its whole buffer by one app: post a copy of exactly its bytes.
@@ -97,8 +97,7 @@ export function quantumultXUploadScript(options: UploadScriptOptions): string {
   return `// MySekai capture (Quantumult X).
 (function () {
 ${settings(options)}
-${PREPARE}
-  var body = response.bodyBytes;
+${prepare("response.bodyBytes")}
   if (!body) { log("skipped: no body"); return; }
   if (outOfBounds(body.byteLength)) return;
   var bytes = ArrayBuffer.isView(body) ? body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) : body;

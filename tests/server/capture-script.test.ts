@@ -101,7 +101,7 @@ describe("bodies the script leaves alone", () => {
       for (const app of ["loon", "quantumultx"] as const) {
         const run = runInApp(app, scriptFor(app, { serverUrl: server.url }), { url: GAME_URL }, body);
         expect(run.doneCalls).toEqual([{}]);
-        expect(run.upload).rejects.toThrow("posted nothing");
+        await expect(run.upload).rejects.toThrow("posted nothing");
         expect(run.logs.join("\n")).toMatch(/skipped/);
       }
     }
