@@ -1,0 +1,45 @@
+import { describe, expect, test } from "bun:test";
+import { describeSave, formatRareText, summaryJson, type OutputsContext } from "../../src/maps/index.ts";
+import { drop, save, site } from "../helpers/maps-fixtures.ts";
+
+// Record 7: ビバハピ / Viva Happy / 快乐万岁; record 8 has a jp title only (Nostalogic); 999999 is not in the data.
+const records = save([site(6, [drop("mysekai_music_record", 7, 0, 0), drop("mysekai_music_record", 8, 2, 2), drop("mysekai_music_record", 999_999, 4, 4, 2)])], [8]);
+const ctx = (locale: OutputsContext["locale"]): OutputsContext => ({ playerId: "7412589630147258963", capturedAt: new Date("2025-03-01T00:30:00Z"), locale, showHarvested: false });
+
+const expected = {
+  ja: { seven: "レコード「ビバハピ」", eight: "レコード「Nostalogic」", unknown: "レコード #999999", title7: "ビバハピ" },
+  en: { seven: "Music record “Viva Happy”", eight: "Music record “Nostalogic”", unknown: "Music record #999999", title7: "Viva Happy" },
+  zh: { seven: "唱片「快乐万岁」", eight: "唱片「Nostalogic」", unknown: "唱片 #999999", title7: "快乐万岁" },
+} as const;
+
+describe("music records are named by song title in MAP_LOCALE's language", () => {
+  for (const locale of ["ja", "en", "zh"] as const) {
+    const want = expected[locale];
+
+    test(`${locale}: the model names each record once, for every output`, () => {
+      const outputs = describeSave(records, ctx(locale));
+      const byId = new Map(outputs.totals.map((t) => [t.resource.id, t.resource]));
+      expect([byId.get(7)!.name, byId.get(8)!.name, byId.get(999_999)!.name]).toEqual([want.seven, want.eight, want.unknown]);
+      expect([byId.get(7)!.title, byId.get(999_999)!.title]).toEqual([want.title7, null]);
+      // The site map's spots carry the same view.
+      expect(outputs.sites[0]!.spots.flatMap((s) => s.items.map((i) => i.resource.name))).toContain(want.seven);
+    });
+
+    test(`${locale}: summary.json lists every record with id, title and new or owned`, () => {
+      const summary = summaryJson(describeSave(records, ctx(locale)));
+      expect(summary.musicRecords).toEqual([
+        { id: 7, title: want.title7, status: "new", total: 1, sites: [6] },
+        { id: 999_999, title: null, status: "new", total: 2, sites: [6] },
+        { id: 8, title: "Nostalogic", status: "owned", total: 1, sites: [6] },
+      ]);
+      expect(summary.newMusicRecords).toEqual([7, 999_999]);
+    });
+
+    test(`${locale}: the rare text names new records by title, an unknown id by #id`, () => {
+      const lines = formatRareText(describeSave(records, ctx(locale))).split("\n");
+      expect(lines).toContain(`  ● ${want.seven} NEW ×1`);
+      expect(lines).toContain(`  ● ${want.unknown} NEW ×2`);
+      expect(lines.some((line) => line.includes("Nostalogic"))).toBe(false); // owned: not a find
+    });
+  }
+});
