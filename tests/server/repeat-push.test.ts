@@ -4,6 +4,7 @@
  * NOTIFY_REPEAT=1 pushes every save. The push names music records by song title.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SummaryJson } from "../../src/maps/index.ts";
@@ -36,9 +37,9 @@ interface Service {
   pushes: () => { json: unknown }[];
 }
 
-async function start(env: Record<string, string> = {}): Promise<Service> {
+async function start(env: Record<string, string> = {}, dataDir?: string): Promise<Service> {
   const hook = `/hook/${crypto.randomUUID()}`;
-  const server = await startServer({ env: { ...keyEnv, NOTIFY_DEFAULT: "webhook", WEBHOOK_URL: `${api.url}${hook}`, ...env } });
+  const server = await startServer({ env: { ...keyEnv, NOTIFY_DEFAULT: "webhook", WEBHOOK_URL: `${api.url}${hook}`, ...env }, dataDir });
   servers.push(server);
   return { server, pushes: () => api.requests.filter((r) => r.path === hook) };
 }
@@ -101,18 +102,34 @@ describe("one push per refresh", () => {
     expect(existsSync(join(server.dataDir, "archive", rel_path, "site_7.png"))).toBe(true);
     expect(summaryOf(server, again).repeatOf).toBe(a);
     expect(summaryOf(server, a).repeatOf).toBeNull();
-    expect(server.output()).toContain(`not pushed: repeat of the last push`);
+    expect(server.output()).toContain(`not pushed: repeat of the last push player=${PLAYER_ID} save=${again} repeatOf=${a}`);
+
+    // The owner's reprocess --notify pushes it all the same.
+    const cli = Bun.spawnSync([process.execPath, "src/cli.ts", "reprocess", String(again), "--notify"], { env: { PATH: process.env.PATH ?? "", DATA_DIR: server.dataDir, ...keyEnv } });
+    expect(cli.exitCode).toBe(0);
+    await eventually(() => pushes().length === 2, 20_000, "the forced push");
+    await done(server, again);
+    expect(summaryOf(server, again).repeatOf).toBeNull();
 
     const next = await upload(server, refresh(202));
     await done(server, next);
-    expect(pushes()).toHaveLength(2);
+    expect(pushes()).toHaveLength(3);
     expect(summaryOf(server, next).repeatOf).toBeNull();
   });
 
   test("two saves of one refresh processed at once (PIPELINE_CONCURRENCY=2): exactly one push", async () => {
-    const { server, pushes } = await start({ PIPELINE_CONCURRENCY: "2" });
+    // Both saves are uploaded together and archived (routed to none, so nothing is pushed yet); then, as if the
+    // service had stopped with both waiting at notify, a restart routed to the webhook claims both at once.
+    const archiving = await start({ PIPELINE_CONCURRENCY: "2", NOTIFY_DEFAULT: "none" });
     const first = refresh(303);
-    const ids = await Promise.all([upload(server, first), upload(server, revisit(first, 60_000))]);
+    const ids = await Promise.all([upload(archiving.server, first), upload(archiving.server, revisit(first, 60_000))]);
+    await done(archiving.server, ...ids);
+    await archiving.server.stop();
+    const db = new Database(archiving.server.dbPath);
+    db.run(`UPDATE jobs SET stage = 'notify', state = 'pending', run_at = 0 WHERE save_id IN (${ids.join(",")})`);
+    db.close();
+
+    const { server, pushes } = await start({ PIPELINE_CONCURRENCY: "2" }, archiving.server.dataDir);
     await done(server, ...ids);
     expect(pushes()).toHaveLength(1);
     // Whichever decided first was pushed; the other names it.
