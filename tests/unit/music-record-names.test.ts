@@ -1,5 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { describeSave, formatRareText, summaryJson, type OutputsContext } from "../../src/maps/index.ts";
+import { buildSiteSvg, describeSave, formatRareText, summaryJson, type OutputsContext } from "../../src/maps/index.ts";
+import { MAP_LIMITS } from "../../src/maps/limits.ts";
+import { musicRecordTitle } from "../../src/maps/music-titles.ts";
+import { dropLabel } from "../../src/maps/resources.ts";
 import { drop, save, site } from "../helpers/maps-fixtures.ts";
 
 // Record 7: ビバハピ / Viva Happy / 快乐万岁; record 8 has a jp title only (Nostalogic); 999999 is not in the data.
@@ -42,4 +45,18 @@ describe("music records are named by song title in MAP_LOCALE's language", () =>
       expect(lines.some((line) => line.includes("Nostalogic"))).toBe(false); // owned: not a find
     });
   }
+});
+
+describe("longer labels stay within the caps", () => {
+  test("a site full of long titled records: labels capped per map, each label text clipped", () => {
+    // Record 248 has the longest en title (49 characters), 10058 the longest jp one.
+    expect(musicRecordTitle(248, "en")!.length).toBe(49);
+    const drops = Array.from({ length: 150 }, (_, i) => drop("mysekai_music_record", i % 2 === 0 ? 248 : 10058, i % 15, Math.floor(i / 15), 1 + (i % 3)));
+    for (const locale of ["ja", "en", "zh"] as const) {
+      const outputs = describeSave(save([site(5, drops)]), ctx(locale));
+      const svg = buildSiteSvg(outputs, 5);
+      expect(svg.match(/<g class="label /g)?.length ?? 0).toBeLessThanOrEqual(MAP_LIMITS.labelsPerMap);
+      for (const t of outputs.totals) expect(Array.from(dropLabel(t.resource, 99_999, locale)).length).toBeLessThanOrEqual(MAP_LIMITS.textChars);
+    }
+  });
 });
