@@ -159,6 +159,13 @@ describe("two notify stages of one refresh at once", () => {
     const summary = JSON.parse(readFileSync(join(h.deps.archiveRoot, archive.relPath, "summary.json"), "utf8"));
     expect(summary.repeatOf).toBe(first);
     expect(h.logs.some((line) => line.includes("[NOTIFY]") && line.includes("not pushed: repeat of the last push") && line.includes(`repeatOf=${first}`))).toBe(true);
+
+    // A reprocess without --notify writes summary.json again and pushes nothing: the file keeps the decision.
+    writeFileSync(join(h.deps.archiveRoot, archive.relPath, "summary.json"), "{}");
+    h.db.update(jobs).set({ stage: "notify", state: "pending", runAt: 0, notify: false }).where(eq(jobs.saveId, second!)).run();
+    await notifyStage(deps(), saveJob(claimJob(h.db, Date.now(), 60_000)), { now: Date.now() });
+    expect(JSON.parse(readFileSync(join(h.deps.archiveRoot, archive.relPath, "summary.json"), "utf8")).repeatOf).toBe(first);
+    expect(api.requests.filter((r) => r.path === "/hook")).toHaveLength(1);
   });
 
   test("with NOTIFY_REPEAT=1 both push", async () => {

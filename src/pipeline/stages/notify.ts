@@ -35,8 +35,12 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
   const save = db.select().from(saves).where(eq(saves.id, saveId)).get();
   const archive = db.select().from(archives).where(eq(archives.saveId, saveId)).get();
   if (!save || !archive) return { kind: "fail", reason: "notify needs the save and its archive" };
-  if (!job.notify) return { kind: "advance", next: "done", note: "push not requested (reprocess without --notify)" };
   const outputs = storedOutputs(save.outputs);
+  if (!job.notify) {
+    // The decision taken when it was last notified stands; summary.json, just written again, keeps saying so.
+    if (outputs && save.repeatOf !== null) await replaceArchiveFile(deps.archiveRoot, archive.relPath, save.id, summaryFile(outputs, save.repeatOf));
+    return { kind: "advance", next: "done", note: "push not requested (reprocess without --notify)" };
+  }
   // Generated before the outputs model (or the drops' fingerprint) was stored: generate it again.
   if (!outputs || save.dropsFingerprint === null) return { kind: "advance", next: "generate", note: "no stored outputs model; generating again" };
   if (outputs.partial) return { kind: "advance", next: "done", note: "no maps to push (partial refresh)" };
