@@ -45,7 +45,7 @@ if (samplesDir) {
   const file = (out: typeof zh, name: string) => out.files.find((f) => f.name === name)!.bytes;
   writeFileSync(join(samplesDir, "sample-site.png"), file(zh, "site_5.png"));
   writeFileSync(join(samplesDir, "sample-overview.png"), file(zh, "overview.png"));
-  writeFileSync(join(samplesDir, "sample-site-ja.png"), file(ja, "site_8.png"));
+  writeFileSync(join(samplesDir, "sample-site-ja.png"), file(ja, "site_7.png")); // the site with the sample's music record
   console.log(`samples written to ${samplesDir}`);
 }
 

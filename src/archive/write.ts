@@ -107,6 +107,14 @@ async function replaceFiles(dir: string, files: ArchiveFile[]): Promise<void> {
   await flush(dir);
 }
 
+/** Rewrites one file of a committed archive (the notify stage's summary.json), only in the folder of this save. */
+export async function replaceArchiveFile(root: string, relPath: string, saveId: number, file: ArchiveFile): Promise<void> {
+  if (!SAFE_FILE.test(file.name) || file.name === MARKER) throw new Error(`bad archive file name ${file.name}`);
+  const dir = join(root, relPath);
+  if ((await readMarker(dir)) !== String(saveId)) throw new Error(`archive ${relPath} does not hold save ${saveId}`);
+  await replaceFiles(dir, [file]);
+}
+
 /**
  * Removes the folder a save left behind when its archive moved under another player (called once the new
  * archive is committed). Only a folder whose marker names this save is removed; returns whether one was.

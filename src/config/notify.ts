@@ -4,7 +4,7 @@ import type { DiscordConfig } from "../notify/discord.ts";
 import type { OneBotConfig } from "../notify/onebot.ts";
 import type { TelegramConfig } from "../notify/telegram.ts";
 import type { WebhookConfig } from "../notify/webhook.ts";
-import { ConfigError, httpUrl, number, text, type Env } from "./parse.ts";
+import { ConfigError, flag, httpUrl, number, text, type Env } from "./parse.ts";
 
 /** Every channel's settings, defaults applied; null = not configured (Bark: by the keys in bark_map.json). */
 export interface NotifyConfig {
@@ -12,6 +12,8 @@ export interface NotifyConfig {
   defaultRoute: string;
   /** Base of image URLs (`<base>/archive/<relPath>/<file>`) when PUBLIC_BASE_URL is not set. */
   imageBase: string | null;
+  /** NOTIFY_REPEAT: push every save, even one whose drops repeat the player's last push. */
+  repeat: boolean;
   telegram: TelegramConfig | null;
   bark: BarkConfig;
   discord: DiscordConfig | null;
@@ -43,6 +45,7 @@ export function notifyConfig(env: Env): NotifyConfig {
   return {
     defaultRoute: text(env, "NOTIFY_DEFAULT") ?? "telegram",
     imageBase,
+    repeat: flag(env, "NOTIFY_REPEAT", false),
     telegram:
       botToken && chatId
         ? { apiBase: httpUrl(env, "TELEGRAM_API_BASE") ?? "https://api.telegram.org", botToken, chatId, timeoutMs }

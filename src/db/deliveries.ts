@@ -23,33 +23,32 @@ export interface RoutedTarget {
  * Adds a row for each routed target not yet recorded: `skipped` with the reason when the target has a problem
  * or its channel is not configured, else `pending`, due at `now`. A pending row whose target is no longer
  * routed (the save took a real player id, or push_map.json changed) is skipped: it gets nothing not yet sent.
+ * Runs in the caller's transaction (push-decision.ts's, which decides in the same one whether to push).
  */
-export function createDeliveries(db: Db, saveId: number, targets: RoutedTarget[], configured: ReadonlySet<string>, now: number): void {
-  db.transaction((tx) => {
-    for (const target of targets) {
-      const problem = target.problem ?? (configured.has(target.channel) ? undefined : `channel ${target.channel} is not configured`);
-      tx.insert(deliveries)
-        .values({
-          saveId,
-          channel: target.channel,
-          target: target.target,
-          state: problem ? "skipped" : "pending",
-          lastError: problem ?? null,
-          nextAttemptAt: now,
-          createdAt: now,
-        })
-        .onConflictDoNothing()
-        .run();
-    }
-    const pending = tx.select().from(deliveries).where(and(eq(deliveries.saveId, saveId), eq(deliveries.state, "pending"))).all();
-    const stale = pending.filter((row) => !targets.some((target) => target.channel === row.channel && target.target === row.target));
-    if (stale.length > 0) {
-      tx.update(deliveries)
-        .set({ state: "skipped", lastError: "no longer routed to this player" })
-        .where(inArray(deliveries.id, stale.map((row) => row.id)))
-        .run();
-    }
-  });
+export function createDeliveries(tx: Tx, saveId: number, targets: RoutedTarget[], configured: ReadonlySet<string>, now: number): void {
+  for (const target of targets) {
+    const problem = target.problem ?? (configured.has(target.channel) ? undefined : `channel ${target.channel} is not configured`);
+    tx.insert(deliveries)
+      .values({
+        saveId,
+        channel: target.channel,
+        target: target.target,
+        state: problem ? "skipped" : "pending",
+        lastError: problem ?? null,
+        nextAttemptAt: now,
+        createdAt: now,
+      })
+      .onConflictDoNothing()
+      .run();
+  }
+  const pending = tx.select().from(deliveries).where(and(eq(deliveries.saveId, saveId), eq(deliveries.state, "pending"))).all();
+  const stale = pending.filter((row) => !targets.some((target) => target.channel === row.channel && target.target === row.target));
+  if (stale.length > 0) {
+    tx.update(deliveries)
+      .set({ state: "skipped", lastError: "no longer routed to this player" })
+      .where(inArray(deliveries.id, stale.map((row) => row.id)))
+      .run();
+  }
 }
 
 /** A save's pending deliveries whose next attempt is due at `now`. */

@@ -54,6 +54,10 @@ export const saves = sqliteTable(
     receivedAt: integer("received_at").notNull(),
     /** The save's outputs model (maps/save-outputs.ts), committed by the generate stage; null until then. */
     outputs: text("outputs", { mode: "json" }).$type<SaveOutputs>(),
+    /** sha256 of the save's drops (site, resource, position, quantity; not their harvest status), set by generate. */
+    dropsFingerprint: text("drops_fingerprint"),
+    /** The player's last pushed save, when the notify stage found this one has the same drops and did not push it. */
+    repeatOf: integer("repeat_of"),
   },
   (t) => [uniqueIndex("saves_sha256_unique").on(t.sha256), index("saves_player_idx").on(t.playerId, t.receivedAt)],
 );
@@ -117,6 +121,8 @@ export const jobs = sqliteTable(
     notify: integer("notify", { mode: "boolean" }).notNull().default(true),
     /** Set when the save changed while a stage ran (a real player id arrived): the job goes back to generate. */
     rerun: integer("rerun", { mode: "boolean" }).notNull().default(false),
+    /** Owner reprocess --notify: push even a save whose drops repeat the player's last push. */
+    forcePush: integer("force_push", { mode: "boolean" }).notNull().default(false),
     lastError: text("last_error"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),

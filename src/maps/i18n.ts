@@ -5,6 +5,11 @@ export interface UiStrings {
   rareTitle: string;
   noRare: string;
   musicRecord: string;
+  /** Around a record's song title: `唱片「title」`. */
+  titleOpen: string;
+  titleClose: string;
+  /** Before the save's own time in the rare text (the push ends with it). */
+  dataTime: string;
   newBadge: string;
   owned: string;
   legend: string;
@@ -22,6 +27,9 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     rareTitle: "MySekai 稀有资源",
     noRare: "今日没有稀有资源",
     musicRecord: "唱片",
+    titleOpen: "「",
+    titleClose: "」",
+    dataTime: "存档时间",
     newBadge: "NEW",
     owned: "已拥有",
     legend: "本地点资源",
@@ -37,6 +45,9 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     rareTitle: "MySekai レア素材",
     noRare: "今日はレア素材がありません",
     musicRecord: "レコード",
+    titleOpen: "「",
+    titleClose: "」",
+    dataTime: "データ時刻",
     newBadge: "NEW",
     owned: "所持済み",
     legend: "このエリアの素材",
@@ -52,6 +63,9 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     rareTitle: "MySekai rare resources",
     noRare: "No rare resources today",
     musicRecord: "Music record",
+    titleOpen: " “",
+    titleClose: "”",
+    dataTime: "Data time",
     newBadge: "NEW",
     owned: "owned",
     legend: "Resources on this site",

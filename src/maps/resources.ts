@@ -2,6 +2,7 @@
 import { resourceKey, type ResourceKey } from "../save/model.ts";
 import { findResource, MUSIC_RECORD_TYPE, pickName, type Locale, type Tier } from "./catalog.ts";
 import { UI_STRINGS } from "./i18n.ts";
+import { musicRecordTitle } from "./music-titles.ts";
 
 /** Display emphasis: catalogue tier, except that a new music record is drawn as "record" (rare-styled). */
 export type Emphasis = "super" | "rare" | "record" | "common";
@@ -17,6 +18,8 @@ export interface ResourceView {
   kind: string;
   /** "new" / "owned" for music records, null otherwise. */
   musicRecord: "new" | "owned" | null;
+  /** A music record's song title in the locale's language; null for other resources and unknown record ids. */
+  title: string | null;
   known: boolean;
 }
 
@@ -29,15 +32,18 @@ export function describeResource(
   const key = resourceKey(type, id);
   if (type === MUSIC_RECORD_TYPE) {
     const isNew = !ownedMusicRecords.has(id);
+    const ui = UI_STRINGS[locale];
+    const title = musicRecordTitle(id, locale);
     return {
       type,
       id,
       key,
-      name: `${UI_STRINGS[locale].musicRecord} #${id}`,
+      name: title === null ? `${ui.musicRecord} #${id}` : `${ui.musicRecord}${ui.titleOpen}${title}${ui.titleClose}`,
       tier: "common",
       emphasis: isNew ? "record" : "common",
       kind: "music_record",
       musicRecord: isNew ? "new" : "owned",
+      title,
       known: true,
     };
   }
@@ -53,6 +59,7 @@ export function describeResource(
     emphasis: tier,
     kind: entry?.kind ?? "unknown",
     musicRecord: null,
+    title: null,
     known: entry !== null,
   };
 }
@@ -76,7 +83,7 @@ export function compareByImportance(
   );
 }
 
-/** Label text of one drop group, e.g. "钻石 ×3", "唱片 #12 NEW ×1". */
+/** Label text of one drop group, e.g. "钻石 ×3", "唱片「像神一样呐」 NEW ×1". */
 export function dropLabel(resource: ResourceView, quantity: number, locale: Locale): string {
   const badge =
     resource.musicRecord === "new"

@@ -9,7 +9,7 @@ import { groupSite, type SiteView } from "./group.ts";
 import { compareByImportance, type ResourceView } from "./resources.ts";
 
 /** Bumped when the shape changes: a stored model of another version is computed again. */
-export const SAVE_OUTPUTS_VERSION = 1;
+export const SAVE_OUTPUTS_VERSION = 2;
 
 /** Extent of every position on a site, drawn or not: what the fallback projection fits. */
 export interface SiteFrame {

@@ -18,6 +18,8 @@ interface SummaryResourceHead {
   tier: Tier;
   /** "new" / "owned" for music records, null for everything else. */
   musicRecord: "new" | "owned" | null;
+  /** A music record's song title; null for other resources and record ids the title data does not know. */
+  title: string | null;
   total: number;
 }
 
@@ -40,6 +42,16 @@ export interface RareFind {
   positions: (SummaryPosition & { siteId: number })[];
 }
 
+/** A music record lying on a map (not yet harvested). */
+export interface SummaryMusicRecord {
+  id: number;
+  /** null: the title data does not know the id. */
+  title: string | null;
+  status: "new" | "owned";
+  total: number;
+  sites: number[];
+}
+
 export interface SummaryJson {
   playerId: string;
   capturedAt: string;
@@ -50,13 +62,23 @@ export interface SummaryJson {
   totals: SummaryTotal[];
   rareFinds: RareFind[];
   newMusicRecords: number[];
+  /** Every music record on the maps, new ones first, then by id. */
+  musicRecords: SummaryMusicRecord[];
+  /** The player's last pushed save, when this one has the same drops and was therefore not pushed; else null. */
+  repeatOf: number | null;
 }
 
 function head(r: ResourceView, total: number): SummaryResourceHead {
-  return { type: r.type, id: r.id, key: r.key, name: r.name, tier: r.tier, musicRecord: r.musicRecord, total };
+  return { type: r.type, id: r.id, key: r.key, name: r.name, tier: r.tier, musicRecord: r.musicRecord, title: r.title, total };
 }
 
-export function summaryJson(outputs: SaveOutputs): SummaryJson {
+function musicRecords(outputs: SaveOutputs): SummaryMusicRecord[] {
+  return outputs.totals
+    .flatMap(({ resource: r, total, sites }) => (r.musicRecord === null ? [] : [{ id: r.id, title: r.title, status: r.musicRecord, total, sites }]))
+    .sort((a, b) => Number(a.status === "owned") - Number(b.status === "owned") || a.id - b.id);
+}
+
+export function summaryJson(outputs: SaveOutputs, repeatOf: number | null = null): SummaryJson {
   return {
     playerId: outputs.playerId,
     capturedAt: outputs.capturedAt,
@@ -79,10 +101,12 @@ export function summaryJson(outputs: SaveOutputs): SummaryJson {
       positions,
     })),
     newMusicRecords: outputs.newMusicRecords,
+    musicRecords: musicRecords(outputs),
+    repeatOf,
   };
 }
 
-/** The bytes of summary.json. */
-export function summaryFile(outputs: SaveOutputs): { name: string; bytes: Uint8Array } {
-  return { name: "summary.json", bytes: new TextEncoder().encode(`${JSON.stringify(summaryJson(outputs), null, 2)}\n`) };
+/** The bytes of summary.json; `repeatOf` once the notify stage found the save repeats the player's last push. */
+export function summaryFile(outputs: SaveOutputs, repeatOf: number | null = null): { name: string; bytes: Uint8Array } {
+  return { name: "summary.json", bytes: new TextEncoder().encode(`${JSON.stringify(summaryJson(outputs, repeatOf), null, 2)}\n`) };
 }

@@ -15,6 +15,7 @@ const GAP = 16;
 const HEADER_H = 84;
 const PANEL_TITLE_H = 40;
 const RARE_LINE_H = 34;
+const RARE_INDENT = 28;
 
 const PLAIN_COLOUR = "#2d2d2d";
 
@@ -74,8 +75,10 @@ export function buildOverviewSvg(outputs: SaveOutputs, assets: AssetImages | nul
   if (panels.length === 0) body.push(text(GAP, HEADER_H + 40, ui.noHarvestMaps, { size: 22, fill: "#555555" }));
   lines.forEach((line, i) => {
     const colour = rareLineColour(line);
-    const clipped = truncateToWidth(line.text, width - 2 * GAP, 22, true);
-    body.push(text(GAP, rareTop + 20 + i * RARE_LINE_H + 6, clipped, { size: 22, fill: colour, bold: colour !== PLAIN_COLOUR }));
+    // A find is indented under its site's name (SVG would collapse the text's own leading spaces).
+    const indent = line.emphasis === null ? 0 : RARE_INDENT;
+    const clipped = truncateToWidth(line.text.trimStart(), width - 2 * GAP - indent, 22, true);
+    body.push(text(GAP + indent, rareTop + 20 + i * RARE_LINE_H + 6, clipped, { size: 22, fill: colour, bold: colour !== PLAIN_COLOUR }));
   });
   return svgDocument(Math.round(width), Math.round(height), body);
 }

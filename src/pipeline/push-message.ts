@@ -16,8 +16,9 @@ export async function pushMessage(deps: PipelineDeps, save: typeof saves.$inferS
   const images = await Promise.all(
     mapFileNames(outputs).map(async (name) => ({ name, png: new Uint8Array(await readFile(join(dir, name))), url: imageUrl(deps, archive, name) })),
   );
-  const { title, lines } = rareText(outputs);
-  const summaryText = lines.map((line) => line.text).join("\n");
+  // rare_resources.txt without its first line (the title), so the push and the file say the same.
+  const { title, lines, dataTime } = rareText(outputs);
+  const summaryText = [...lines.map((line) => line.text), dataTime].join("\n");
   return { playerId: save.playerId, saveId: save.id, capturedAt: new Date(save.receivedAt), title, summaryText, summary: summaryJson(outputs), images };
 }
 

@@ -23,6 +23,8 @@ export interface ClaimedJob<S extends JobSubject = JobSubject> {
   attempts: number;
   /** Whether the notify stage pushes (a reprocess without --notify does not). */
   notify: boolean;
+  /** Push even when the drops repeat the player's last push (reprocess --notify). */
+  forcePush: boolean;
   /** The error of the previous attempt (the timeout policy reads it). */
   lastError: string | null;
   subject: S;
@@ -56,7 +58,7 @@ export function claimJob(db: Db, now: number, leaseMs: number): ClaimedJob | nul
     const job = db.select().from(jobs).where(eq(jobs.id, row.id)).get();
     if (!job) return null;
     const subject = subjectOf(job);
-    if (subject) return { id: job.id, leaseId, stage: job.stage, attempts: job.attempts, notify: job.notify, lastError: job.lastError, subject };
+    if (subject) return { id: job.id, leaseId, stage: job.stage, attempts: job.attempts, notify: job.notify, forcePush: job.forcePush, lastError: job.lastError, subject };
     // The schema allows such a row, though no writer makes one: it fails here once rather than on every attempt.
     db.update(jobs)
       .set({ state: "failed", lastError: "job has no single subject (save_id xor report_id)", leaseId: null, leaseExpiresAt: null, updatedAt: now })
@@ -81,7 +83,7 @@ export function renewLease(db: Db, job: ClaimedJob, now: number, leaseMs: number
   return result.length === 1;
 }
 
-type Transition = Partial<Pick<Job, "stage" | "state" | "runAt" | "attempts" | "lastError" | "notify" | "rerun">>;
+type Transition = Partial<Pick<Job, "stage" | "state" | "runAt" | "attempts" | "lastError" | "notify" | "forcePush" | "rerun">>;
 
 /** Applies a transition only while the lease is ours; throws LeaseLostError otherwise (rolling back `tx`). */
 export function transition(tx: Tx, job: ClaimedJob, change: Transition, now: number): void {
@@ -167,7 +169,10 @@ export function retryFailed(db: Db, now: number, saveId?: number): { jobs: numbe
   });
 }
 
-/** Owner reprocess: run every stage of a save again; with `notify` its deliveries start over (a new push). */
+/**
+ * Owner reprocess: run every stage of a save again; with `notify` its deliveries start over (a new push, sent
+ * even when its drops repeat the player's last push).
+ */
 export function reprocess(db: Db, saveId: number, notify: boolean, now: number): boolean {
   return db.transaction((tx) => {
     // The retention rule deletes done jobs: a known save gets its job back.
@@ -176,7 +181,7 @@ export function reprocess(db: Db, saveId: number, notify: boolean, now: number):
     }
     const queued = tx
       .update(jobs)
-      .set({ stage: "generate", state: "pending", runAt: now, attempts: 0, lastError: null, notify, rerun: false, leaseId: null, updatedAt: now })
+      .set({ stage: "generate", state: "pending", runAt: now, attempts: 0, lastError: null, notify, forcePush: notify, rerun: false, leaseId: null, updatedAt: now })
       .where(and(eq(jobs.saveId, saveId), ne(jobs.state, "running")))
       .returning({ id: jobs.id })
       .all().length === 1;

@@ -1,7 +1,7 @@
 /** The CPU-heavy work of the pipeline as plain data in, plain data out. Runs inside a worker, off the HTTP thread. */
 import type { MapLocale } from "../config/index.ts";
 import { describeSave, generateOutputs, summaryFile, type OutputFile, type SaveOutputs } from "../maps/index.ts";
-import { INVALID_REASONS, openSave, type KeyPair } from "../save/index.ts";
+import { dropsFingerprint, INVALID_REASONS, openSave, type KeyPair } from "../save/index.ts";
 
 export interface GenerateRequest {
   encrypted: Uint8Array;
@@ -15,7 +15,7 @@ export interface GenerateRequest {
 }
 
 export type GenerateResult =
-  | { kind: "generated" | "partial"; keyLabel: string; files: OutputFile[]; outputs: SaveOutputs }
+  | { kind: "generated" | "partial"; keyLabel: string; files: OutputFile[]; outputs: SaveOutputs; dropsFingerprint: string }
   /** Not a save, or a save past the caps: either way it never will be, so the job fails at once. */
   | { kind: "invalid"; reason: string }
   | { kind: "too_large"; reason: string };
@@ -47,10 +47,10 @@ export async function runGenerate(request: GenerateRequest): Promise<GenerateRes
   };
   if (opened.kind === "partial") {
     const outputs = describeSave(opened.save, ctx);
-    return { kind: "partial", keyLabel: opened.keyLabel, files: [summaryFile(outputs)], outputs };
+    return { kind: "partial", keyLabel: opened.keyLabel, files: [summaryFile(outputs)], outputs, dropsFingerprint: dropsFingerprint(opened.save) };
   }
   const { files, outputs } = await generateOutputs(opened.save, ctx);
-  return { kind: "generated", keyLabel: opened.keyLabel, files, outputs };
+  return { kind: "generated", keyLabel: opened.keyLabel, files, outputs, dropsFingerprint: dropsFingerprint(opened.save) };
 }
 
 export function runEvaluate(request: EvaluateRequest): EvaluateResult {

@@ -10,3 +10,4 @@ export { DROP_PRESENT_STATUS, FIXTURE_PRESENT_STATUS, toMySekaiSave } from "./pa
 export { REFRESH_PERIOD_MS, readWeather } from "./weather.ts";
 export { INVALID_REASONS, openSave } from "./open.ts";
 export type { OpenedSave } from "./open.ts";
+export { dropsFingerprint } from "./drops-fingerprint.ts";

@@ -47,7 +47,7 @@ describe("create", () => {
       { channel: "bark", target: "ghost", problem: 'Bark alias "ghost" is not in bark_map.json' },
       { channel: "discord", target: "default" },
     ];
-    createDeliveries(h.db, saveId, targets, new Set<Channel>(["telegram", "bark"]), T0);
+    h.db.transaction((tx) => createDeliveries(tx, saveId, targets, new Set<Channel>(["telegram", "bark"]), T0));
     expect(byTarget(saveId)).toEqual({
       "telegram/default": { state: "pending", lastError: null },
       "bark/ghost": { state: "skipped", lastError: 'Bark alias "ghost" is not in bark_map.json' },
@@ -58,11 +58,11 @@ describe("create", () => {
 
   test("a second run keeps the rows it finds (a sent one stays sent) and skips pending targets no longer routed", () => {
     const saveId = insertSave(h.db, T0);
-    createDeliveries(h.db, saveId, [{ channel: "telegram", target: "default" }, { channel: "bark", target: "old" }, { channel: "webhook", target: "default" }], ALL, T0);
+    h.db.transaction((tx) => createDeliveries(tx, saveId, [{ channel: "telegram", target: "default" }, { channel: "bark", target: "old" }, { channel: "webhook", target: "default" }], ALL, T0));
     const [telegram] = deliveriesOf(h.db, saveId);
     markSent(h.db, telegram!.id, T0 + 1);
 
-    createDeliveries(h.db, saveId, [{ channel: "telegram", target: "default" }, { channel: "bark", target: "new" }], ALL, T0 + 2);
+    h.db.transaction((tx) => createDeliveries(tx, saveId, [{ channel: "telegram", target: "default" }, { channel: "bark", target: "new" }], ALL, T0 + 2));
     expect(byTarget(saveId)).toEqual({
       "telegram/default": { state: "sent", lastError: null },
       "bark/old": { state: "skipped", lastError: "no longer routed to this player" },
@@ -183,7 +183,7 @@ describe("owner operations", () => {
     expect(deliveriesOf(h.db, mine)).toHaveLength(0);
     expect(deliveriesOf(h.db, other)).toHaveLength(1);
 
-    createDeliveries(h.db, mine, [{ channel: "telegram", target: "default" }], ALL, T0 + 1);
+    h.db.transaction((tx) => createDeliveries(tx, mine, [{ channel: "telegram", target: "default" }], ALL, T0 + 1));
     expect(deliveriesOf(h.db, mine)).toMatchObject([{ channel: "telegram", state: "pending", attempts: 0 }]);
   });
 });

@@ -31,8 +31,9 @@ describe("a save at the caps", () => {
     const overview = buildOverviewSvg(model(atCaps));
     expect(labels(overview)).toBe(SAVE_LIMITS.sites * MAP_LIMITS.labelsPerPanel);
     const rare = formatRareText(model(atCaps)).trimEnd().split("\n");
-    expect(rare).toHaveLength(1 + MAP_LIMITS.rareLines);
-    expect(rare.at(-1)).toMatch(/^\+\d+$/);
+    expect(rare).toHaveLength(2 + MAP_LIMITS.rareLines);
+    expect(rare.at(-2)).toMatch(/^\+\d+$/);
+    expect(rare.at(-1)).toMatch(/^Data time /);
   });
 
   test("the full set of maps is drawn in bounded time", async () => {

@@ -67,7 +67,7 @@ describe("rendering", () => {
     expect(summary).toEqual(JSON.parse(JSON.stringify(summaryJson(out.outputs))));
     const rareText = new TextDecoder().decode(out.files[4]!.bytes);
     expect(rareText).toBe(formatRareText(out.outputs));
-    expect(rareText).toContain("★ 钻石 ×1 — 初始空地");
+    expect(rareText).toContain("初始空地\n  ★ 钻石 ×1\n");
   });
 
   test("an empty save still renders an overview", async () => {

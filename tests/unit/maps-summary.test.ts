@@ -57,18 +57,18 @@ describe("summary", () => {
     expect(summary.totals.find((t) => t.key === "mysekai_material:20")).toBeUndefined();
     const records = summary.sites[1]!.resources.filter((r) => r.type === "mysekai_music_record");
     expect(records.map((r) => [r.name, r.musicRecord])).toEqual([
-      ["唱片 #7", "new"],
-      ["唱片 #8", "owned"],
+      ["唱片「快乐万岁」", "new"],
+      ["唱片「Nostalogic」", "owned"],
     ]);
   });
 
   test("key order of summary.json is stable", () => {
     const summary = buildSummary(fixedSave(), ctx);
     expect(Object.keys(summary)).toEqual([
-      "playerId", "capturedAt", "saveTime", "hasHarvestMaps", "sites", "totals", "rareFinds", "newMusicRecords",
+      "playerId", "capturedAt", "saveTime", "hasHarvestMaps", "sites", "totals", "rareFinds", "newMusicRecords", "musicRecords", "repeatOf",
     ]);
     expect(Object.keys(summary.sites[0]!.resources[0]!)).toEqual([
-      "type", "id", "key", "name", "tier", "musicRecord", "total", "positions",
+      "type", "id", "key", "name", "tier", "musicRecord", "title", "total", "positions",
     ]);
     expect(JSON.stringify(buildSummary(fixedSave(), ctx))).toBe(JSON.stringify(summary));
   });
@@ -86,6 +86,8 @@ describe("summary", () => {
       totals: [],
       rareFinds: [],
       newMusicRecords: [],
+      musicRecords: [],
+      repeatOf: null,
     });
     expect(full.hasHarvestMaps).toBe(true);
     const file = summaryFile(describeSave(fixedSave(), ctx));
@@ -106,10 +108,14 @@ describe("rare_resources.txt", () => {
     const text = formatRareText(describeSave(fixedSave(), { ...ctx, timeZone: "Asia/Shanghai" }));
     expect(text).toBe(
       [
-        "MySekai 稀有资源 · 7412589630147258963 · 2025-03-01 08:30 UTC+8",
-        "★ 钻石 ×3 — 初始空地, 心愿沙滩",
-        "◆ 月光石 ×2 — 初始空地",
-        "● 唱片 #7 NEW ×1 — 心愿沙滩",
+        "MySekai 稀有资源 · 7412589630147258963",
+        "初始空地",
+        "  ★ 钻石 ×1",
+        "  ◆ 月光石 ×2",
+        "心愿沙滩",
+        "  ★ 钻石 ×2",
+        "  ● 唱片「快乐万岁」 NEW ×1",
+        "存档时间 2025-03-01 08:30 UTC+8",
         "",
       ].join("\n"),
     );
@@ -118,10 +124,14 @@ describe("rare_resources.txt", () => {
   test("exact text in English, default UTC", () => {
     expect(formatRareText(describeSave(fixedSave(), { ...ctx, locale: "en" }))).toBe(
       [
-        "MySekai rare resources · 7412589630147258963 · 2025-03-01 00:30 UTC",
-        "★ Diamond ×3 — Fledgling Field, Wisher's Cove",
-        "◆ Moonstone ×2 — Fledgling Field",
-        "● Music record #7 NEW ×1 — Wisher's Cove",
+        "MySekai rare resources · 7412589630147258963",
+        "Fledgling Field",
+        "  ★ Diamond ×1",
+        "  ◆ Moonstone ×2",
+        "Wisher's Cove",
+        "  ★ Diamond ×2",
+        "  ● Music record “Viva Happy” NEW ×1",
+        "Data time 2025-03-01 00:30 UTC",
         "",
       ].join("\n"),
     );
@@ -130,14 +140,14 @@ describe("rare_resources.txt", () => {
   test("nothing rare says so", () => {
     const outputs = describeSave(save([site(5, [material(1, 0, 0, 3)])], []), { ...ctx, locale: "ja", timeZone: "Asia/Tokyo" });
     expect(formatRareText(outputs)).toBe(
-      "MySekai レア素材 · 7412589630147258963 · 2025-03-01 09:30 UTC+9\n今日はレア素材がありません\n",
+      "MySekai レア素材 · 7412589630147258963\n今日はレア素材がありません\nデータ時刻 2025-03-01 09:30 UTC+9\n",
     );
   });
 
   test("a partial refresh without harvest maps says so", () => {
     const partial = { ...save([]), hasHarvestMaps: false };
     expect(formatRareText(describeSave(partial, ctx))).toBe(
-      "MySekai 稀有资源 · 7412589630147258963 · 2025-03-01 00:30 UTC\n存档中没有采集地图\n",
+      "MySekai 稀有资源 · 7412589630147258963\n存档中没有采集地图\n存档时间 2025-03-01 00:30 UTC\n",
     );
   });
 });

@@ -59,10 +59,11 @@ describe("site SVG", () => {
   });
 
   test("new music records are rare-styled with NEW, owned ones are common", () => {
-    const s = save([site(6, [drop("mysekai_music_record", 7, 0, 0), drop("mysekai_music_record", 8, 9, 9)])], [8]);
+    const s = save([site(6, [drop("mysekai_music_record", 7, 0, 0), drop("mysekai_music_record", 8, 9, 9), drop("mysekai_music_record", 999_999, 5, 5)])], [8]);
     const svg = buildSiteSvg(model(s), 6);
-    expect(labelStyleOf(svg, "唱片 #7 NEW ×1")).toBe("record");
-    expect(labelStyleOf(svg, "唱片 #8 (已拥有) ×1")).toBe("common");
+    expect(labelStyleOf(svg, "唱片「快乐万岁」 NEW ×1")).toBe("record");
+    expect(labelStyleOf(svg, "唱片「Nostalogic」 (已拥有) ×1")).toBe("common");
+    expect(labelStyleOf(svg, "唱片 #999999 NEW ×1")).toBe("record");
     expect(svg).toContain(`class="drop-record"`);
   });
 
@@ -124,7 +125,7 @@ describe("site SVG", () => {
     const svg = buildOverviewSvg(model(s));
     expect(svg).toContain(">初始空地<");
     expect(svg).toContain(">忘却之所<");
-    expect(svg).toContain(">★ 钻石 ×1 — 初始空地<");
+    expect(svg).toMatch(/x="16"[^>]*>初始空地<\/text>\n<text x="44"[^>]*>★ 钻石 ×1</);
     expect(svg.match(/class="ground"/g)?.length).toBe(2);
   });
 
@@ -132,9 +133,9 @@ describe("site SVG", () => {
     const s = save([site(5, [material(12, 0, 0), material(33, 1, 1), drop("mysekai_music_record", 7, 2, 2)])]);
     const fillOf = (svg: string, line: string) => new RegExp(`fill="(#[0-9a-f]+)"[^>]*>${line}<`).exec(svg)?.[1];
     const svg = buildOverviewSvg(model(s));
-    expect(fillOf(svg, "★ 钻石 ×1 — 初始空地")).toBe(SUPER_COLOUR);
-    expect(fillOf(svg, "◆ 月光石 ×1 — 初始空地")).toBe(RARE_COLOUR);
-    expect(fillOf(svg, "● 唱片 #7 NEW ×1 — 初始空地")).toBe(RARE_COLOUR);
+    expect(fillOf(svg, "★ 钻石 ×1")).toBe(SUPER_COLOUR);
+    expect(fillOf(svg, "◆ 月光石 ×1")).toBe(RARE_COLOUR);
+    expect(fillOf(svg, "● 唱片「快乐万岁」 NEW ×1")).toBe(RARE_COLOUR);
     // The colour follows the line's emphasis, whatever its text starts with.
     expect(rareLineColour({ text: "★ +3", emphasis: null })).toBe("#2d2d2d");
     expect(rareLineColour({ text: "◆ x", emphasis: "super" })).toBe(SUPER_COLOUR);

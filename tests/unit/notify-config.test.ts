@@ -6,12 +6,18 @@ describe("notify configuration", () => {
     expect(loadConfig({}).notify).toEqual({
       defaultRoute: "telegram",
       imageBase: null,
+      repeat: false,
       telegram: null,
       bark: { server: "https://api.day.app", icon: null, group: null, timeoutMs: 30_000 },
       discord: null,
       onebot: null,
       webhook: null,
     });
+  });
+
+  test("NOTIFY_REPEAT is a flag; a bad value stops the start naming it", () => {
+    expect(loadConfig({ NOTIFY_REPEAT: "1" }).notify.repeat).toBe(true);
+    expect(() => loadConfig({ NOTIFY_REPEAT: "sometimes" })).toThrow(/NOTIFY_REPEAT/);
   });
 
   test("each configured channel carries NOTIFY_TIMEOUT_MS; Telegram's API base defaults", () => {

@@ -57,7 +57,7 @@ function archivedSave(): number {
   for (const name of ["site_5.png", "overview.png"]) writeFileSync(join(dir, "archive", relPath, name), new Uint8Array([0x89, 0x50]));
   db.insert(archives).values({ saveId, playerId: PLAYER, relPath, token: "t".repeat(32), files: ["overview.png", "site_5.png"], createdAt: 0 }).run();
   const outputs = describeSave(save([site(5, [material(12, 0, 0)])]), { playerId: PLAYER, capturedAt: new Date(0), locale: "en", showHarvested: false });
-  db.update(saves).set({ outputs }).where(eq(saves.id, saveId)).run();
+  db.update(saves).set({ outputs, dropsFingerprint: "drops" }).where(eq(saves.id, saveId)).run();
   db.update(jobs).set({ stage: "notify", runAt: 0 }).where(eq(jobs.saveId, saveId)).run();
   return saveId;
 }

@@ -48,7 +48,7 @@ async function archivedSave(): Promise<{ saveId: number; outputs: SaveOutputs }>
   for (const file of files) writeFileSync(join(archiveDir, file.name), file.bytes);
   const names = files.map((file) => file.name).sort();
   h.db.insert(archives).values({ saveId, playerId: PLAYER, relPath: REL_PATH, token: "t".repeat(32), files: names, createdAt: 0 }).run();
-  h.db.update(saves).set({ outputs }).where(eq(saves.id, saveId)).run();
+  h.db.update(saves).set({ outputs, dropsFingerprint: "drops" }).where(eq(saves.id, saveId)).run();
   h.db.update(jobs).set({ stage: "notify", runAt: 0 }).where(eq(jobs.saveId, saveId)).run();
   return { saveId, outputs };
 }

@@ -214,11 +214,11 @@ describe("owner operations", () => {
     insertDelivery(h.db, saveId, "sent", T0);
 
     expect(reprocess(h.db, saveId, false, T0 + 100)).toBe(true);
-    expect(jobRow(h.db, id)).toMatchObject({ stage: "generate", state: "pending", attempts: 0, notify: 0, run_at: T0 + 100 });
+    expect(jobRow(h.db, id)).toMatchObject({ stage: "generate", state: "pending", attempts: 0, notify: 0, force_push: 0, run_at: T0 + 100 });
     expect(deliveriesOf(h.db, saveId)).toHaveLength(1);
 
     expect(reprocess(h.db, saveId, true, T0 + 200)).toBe(true);
-    expect(jobRow(h.db, id)).toMatchObject({ stage: "generate", notify: 1 });
+    expect(jobRow(h.db, id)).toMatchObject({ stage: "generate", notify: 1, force_push: 1 });
     expect(deliveriesOf(h.db, saveId)).toHaveLength(0);
   });
 

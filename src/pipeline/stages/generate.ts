@@ -1,6 +1,7 @@
 /**
  * generate: decrypt and draw in a worker; keep the files in SQLite until the archive holds them, and the
- * outputs model with the save for good (the push is built from it).
+ * outputs model and the drops' fingerprint with the save for good (the push is built from the one and decided
+ * by the other).
  */
 import { eq } from "drizzle-orm";
 import { saveOutputs, saves } from "../../db/schema.ts";
@@ -30,13 +31,13 @@ export const generateStage: Stage = async ({ db, config, workers, archiveRoot },
   metrics.rendered(performance.now() - renderStarted);
   if (result.kind === "invalid" || result.kind === "too_large") return { kind: "fail", reason: result.reason };
 
-  const { files, outputs } = result;
+  const { files, outputs, dropsFingerprint } = result;
   return {
     kind: "advance",
     next: "archive",
     note: `${result.kind} key=${result.keyLabel} files=${files.length}`,
     commit: (tx) => {
-      tx.update(saves).set({ outputs }).where(eq(saves.id, save.id)).run();
+      tx.update(saves).set({ outputs, dropsFingerprint }).where(eq(saves.id, save.id)).run();
       tx.delete(saveOutputs).where(eq(saveOutputs.saveId, save.id)).run();
       for (const file of files) {
         tx.insert(saveOutputs).values({ saveId: save.id, name: file.name, body: Buffer.from(file.bytes) }).run();

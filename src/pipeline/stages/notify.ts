@@ -1,11 +1,13 @@
 /**
- * notify: route the save, record a delivery per routed target, then attempt each due delivery alone and record
- * its result at once (src/db/deliveries.ts keeps the rows; every attempt and part is claimed under the lease).
+ * notify: route the save; a save whose drops repeat the player's last push is only archived (NOTIFY_REPEAT=1
+ * and reprocess --notify push it anyway), any other gets a delivery per routed target (src/db/push-decision.ts
+ * decides both in one transaction). Then attempt each due delivery alone and record its result at once
+ * (src/db/deliveries.ts keeps the rows; every attempt and part is claimed under the lease).
  */
 import { eq } from "drizzle-orm";
+import { replaceArchiveFile } from "../../archive/write.ts";
 import {
   claimDeliveryAttempt,
-  createDeliveries,
   deliveryTally,
   dueDeliveries,
   markAttemptFailed,
@@ -14,9 +16,10 @@ import {
   type Delivery,
   type LeaseHolder,
 } from "../../db/deliveries.ts";
+import { decidePush } from "../../db/push-decision.ts";
 import { archives, saves } from "../../db/schema.ts";
 import { logInfo, logWarn } from "../../log.ts";
-import { storedOutputs } from "../../maps/index.ts";
+import { storedOutputs, summaryFile } from "../../maps/index.ts";
 import { metrics } from "../../metrics.ts";
 import { configuredChannels, sendTo } from "../../notify/channels.ts";
 import { DeliveryError } from "../../notify/errors.ts";
@@ -33,14 +36,29 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
   const save = db.select().from(saves).where(eq(saves.id, saveId)).get();
   const archive = db.select().from(archives).where(eq(archives.saveId, saveId)).get();
   if (!save || !archive) return { kind: "fail", reason: "notify needs the save and its archive" };
-  if (!job.notify) return { kind: "advance", next: "done", note: "push not requested (reprocess without --notify)" };
   const outputs = storedOutputs(save.outputs);
-  // Generated before the outputs model was stored (or in another shape of it): generate it again.
-  if (!outputs) return { kind: "advance", next: "generate", note: "no stored outputs model; generating again" };
+  if (!job.notify) {
+    // The decision taken when it was last notified stands; summary.json, just written again, keeps saying so.
+    if (outputs && save.repeatOf !== null) await replaceArchiveFile(deps.archiveRoot, archive.relPath, save.id, summaryFile(outputs, save.repeatOf));
+    return { kind: "advance", next: "done", note: "push not requested (reprocess without --notify)" };
+  }
+  // Generated before the outputs model (or the drops' fingerprint) was stored: generate it again.
+  if (!outputs || save.dropsFingerprint === null) return { kind: "advance", next: "generate", note: "no stored outputs model; generating again" };
   if (outputs.partial) return { kind: "advance", next: "done", note: "no maps to push (partial refresh)" };
 
   const targets = routeFor(deps.routing, save.playerId, deps.config.notify.defaultRoute);
-  createDeliveries(db, save.id, targets, configuredChannels(deps.config.notify, deps.routing.barkKeys), now);
+  const candidate = { saveId: save.id, playerId: save.playerId, dropsFingerprint: save.dropsFingerprint, checkRepeat: !deps.config.notify.repeat && !job.forcePush };
+  const decision = decidePush(db, candidate, targets, configuredChannels(deps.config.notify, deps.routing.barkKeys), now);
+  // summary.json was written before the decision: it says what was decided (a rewrite is idempotent).
+  if (!decision.push || save.repeatOf !== null) {
+    const repeatOf = decision.push ? null : decision.repeatOf;
+    await replaceArchiveFile(deps.archiveRoot, archive.relPath, save.id, summaryFile(outputs, repeatOf));
+  }
+  if (!decision.push) {
+    const why = `same drops as save ${decision.repeatOf}, the player's last push`;
+    logInfo("NOTIFY", "not pushed: repeat of the last push", { player: save.playerId, save: save.id, repeatOf: decision.repeatOf, reason: why });
+    return { kind: "advance", next: "done", note: `not pushed: ${why}` };
+  }
   const due = dueDeliveries(db, save.id, now);
   if (due.length > 0) {
     const message = await pushMessage(deps, save, archive, outputs);

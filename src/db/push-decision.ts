@@ -1,0 +1,59 @@
+/**
+ * One push per refresh: whether a save is pushed or only archived, decided in the same immediate transaction
+ * that records its deliveries, so two runners holding two saves of one refresh cannot both decide "push".
+ *
+ * A save counts as pushed once it has a delivery that is to be sent or was (pending, sent or failed): a save
+ * routed to "none", or only to channels that are not configured, pushed nothing and is never "the last push".
+ */
+import { and, desc, eq, ne } from "drizzle-orm";
+import { createDeliveries, type RoutedTarget } from "./deliveries.ts";
+import type { Db, Tx } from "./open.ts";
+import { deliveries, saves } from "./schema.ts";
+
+export interface PushCandidate {
+  saveId: number;
+  playerId: string;
+  dropsFingerprint: string;
+  /** false: push whatever the drops (NOTIFY_REPEAT=1, or the owner's reprocess --notify). */
+  checkRepeat: boolean;
+}
+
+/** `repeatOf`: the player's last pushed save, whose drops this one repeats; it gets no deliveries. */
+export type PushDecision = { push: true } | { push: false; repeatOf: number };
+
+const pushed = ne(deliveries.state, "skipped");
+
+/** The player's save (other than `exclude`) that got the latest delivery to be sent, with its fingerprint. */
+function lastPushedSave(tx: Tx, playerId: string, exclude: number): { id: number; dropsFingerprint: string | null } | undefined {
+  return tx
+    .select({ id: saves.id, dropsFingerprint: saves.dropsFingerprint })
+    .from(deliveries)
+    .innerJoin(saves, eq(saves.id, deliveries.saveId))
+    .where(and(eq(saves.playerId, playerId), ne(saves.id, exclude), pushed))
+    .orderBy(desc(deliveries.id))
+    .limit(1)
+    .get();
+}
+
+/**
+ * Decides and records: a repeat gets `saves.repeat_of` and no deliveries; any other save gets a delivery per
+ * routed target. A save already pushed (a retry, a new route after adoption) stays pushed.
+ */
+export function decidePush(db: Db, save: PushCandidate, targets: RoutedTarget[], configured: ReadonlySet<string>, now: number): PushDecision {
+  return db.transaction(
+    (tx) => {
+      const alreadyPushed = tx.select({ id: deliveries.id }).from(deliveries).where(and(eq(deliveries.saveId, save.saveId), pushed)).get();
+      if (!alreadyPushed && save.checkRepeat) {
+        const last = lastPushedSave(tx, save.playerId, save.saveId);
+        if (last && last.dropsFingerprint === save.dropsFingerprint) {
+          tx.update(saves).set({ repeatOf: last.id }).where(eq(saves.id, save.saveId)).run();
+          return { push: false, repeatOf: last.id };
+        }
+      }
+      tx.update(saves).set({ repeatOf: null }).where(eq(saves.id, save.saveId)).run();
+      createDeliveries(tx, save.saveId, targets, configured, now);
+      return { push: true };
+    },
+    { behavior: "immediate" },
+  );
+}
