@@ -102,7 +102,8 @@ describe("one push per refresh", () => {
     expect(existsSync(join(server.dataDir, "archive", rel_path, "site_7.png"))).toBe(true);
     expect(summaryOf(server, again).repeatOf).toBe(a);
     expect(summaryOf(server, a).repeatOf).toBeNull();
-    expect(server.output()).toContain(`not pushed: repeat of the last push player=${PLAYER_ID} save=${again} repeatOf=${a}`);
+    // The job is done when its commit lands; the log line follows the commit, so wait for it.
+    await server.waitForOutput(new RegExp(`not pushed: repeat of the last push player=${PLAYER_ID} save=${again} repeatOf=${a}`));
 
     // The owner's reprocess --notify pushes it all the same.
     const cli = Bun.spawnSync([process.execPath, "src/cli.ts", "reprocess", String(again), "--notify"], { env: { PATH: process.env.PATH ?? "", DATA_DIR: server.dataDir, ...keyEnv } });
