@@ -68,17 +68,6 @@ export function failedJobs(db: Db, limit = 20) {
     .all();
 }
 
-export function failedDeliveries(db: Db, limit = 20) {
-  return db
-    .select({ id: deliveries.id, saveId: deliveries.saveId, channel: deliveries.channel, target: deliveries.target, lastError: deliveries.lastError, attempts: deliveries.attempts, playerId: saves.playerId })
-    .from(deliveries)
-    .innerJoin(saves, eq(saves.id, deliveries.saveId))
-    .where(eq(deliveries.state, "failed"))
-    .orderBy(desc(deliveries.id))
-    .limit(limit)
-    .all();
-}
-
 export function recentReports(db: Db, limit = 20) {
   return db
     .select({ id: reports.id, receivedAt: reports.receivedAt, shape: reports.shape, candidates: reports.candidateCount, outcome: reports.outcome, saveId: reports.saveId })

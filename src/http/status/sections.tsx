@@ -1,5 +1,6 @@
 /** The sections of the status page, each a small component over one read-side query. */
-import type { QueueSnapshot, DayCounts, PlayerMaps, failedDeliveries, failedJobs, recentReports, recentSaves } from "./queries.ts";
+import type { failedDeliveries } from "../../db/deliveries.ts";
+import type { QueueSnapshot, DayCounts, PlayerMaps, failedJobs, recentReports, recentSaves } from "./queries.ts";
 import { bytesText, Section, Tag, Time } from "./layout.tsx";
 
 export interface Overview {
