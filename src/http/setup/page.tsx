@@ -11,8 +11,8 @@ import { Section } from "../status/layout.tsx";
 
 const CSS = `
 .picker{display:flex;flex-wrap:wrap;gap:6px;margin:4px 0 10px}.picker a{padding:4px 10px;border-radius:14px;background:#e8ecf3;color:inherit;text-decoration:none}
-.picker a.on{background:#2f5fd0;color:#fff}.copy{display:flex;gap:6px;align-items:center}.copy input{margin:4px 0;font-size:13px}
-a.install{display:inline-block;margin:6px 0;padding:8px 14px;border-radius:8px;background:#2f5fd0;color:#fff;text-decoration:none}
+.picker a.on{background:#2f5fd0;color:#fff}.copy{display:flex;gap:6px;align-items:center}.copy input,.copy textarea{margin:4px 0;font:13px ui-monospace,monospace;width:100%;box-sizing:border-box;padding:6px;resize:none}
+label{display:block;margin-top:6px}a.install{display:inline-block;margin:6px 0;padding:8px 14px;border-radius:8px;background:#2f5fd0;color:#fff;text-decoration:none}
 .qr svg{width:180px;height:180px}dl{margin:0}dt{font-weight:600;margin-top:8px}dd{margin:0}
 `;
 
@@ -39,7 +39,7 @@ function CopyField({ id, label, value }: { id: string; label: string; value: str
     <label>
       {label}
       <span class="copy">
-        <input id={id} readonly value={value} />
+        {value.includes("\n") ? <textarea id={id} readonly wrap="off" rows={value.split("\n").length + 1}>{value}</textarea> : <input id={id} readonly value={value} />}
         <button type="button" data-copy={id}>
           copy
         </button>
@@ -81,10 +81,10 @@ function ModuleCard({ root, choice, path }: { root: string; choice: SetupChoice;
       </a>
       <CopyField id="module-url" label="Module URL (or add it by URL in the app)" value={url} />
       <p>
-        <label>
-          <a href={`${path}${query({ ...choice, full: !choice.full })}`}>{choice.full ? "☑" : "☐"}</a> always ask the game for the full
-          payload (rewrites isForceAllReloadOnlyMysekai=False to True)
-        </label>
+        <a id="full" href={`${path}${query({ ...choice, full: !choice.full })}`}>
+          {choice.full ? "☑" : "☐"} always ask the game for the full payload
+        </a>{" "}
+        <span class="muted">(adds the rewrite isForceAllReloadOnlyMysekai=False → True)</span>
       </p>
       <p class="muted">Scan from another screen:</p>
       <div class="qr">{raw(renderSVG(url, { border: 2 }))}</div>

@@ -19,7 +19,7 @@ import { MapsSection } from "../status/sections.tsx";
 import { tokenMatches } from "../token.ts";
 import { setupChoice, SetupView } from "./page.tsx";
 
-const NO_STORE = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
+const NO_STORE = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer" };
 const CONTENT_TYPES = { module: "text/plain; charset=utf-8", script: "application/javascript; charset=utf-8" };
 
 export function setupRoutes(deps: HttpDeps, sessions: SessionStore): Hono {
@@ -88,7 +88,7 @@ export function setupRoutes(deps: HttpDeps, sessions: SessionStore): Hono {
         <SetupView root={`${baseUrl(c)}${path}`} choice={setupChoice(c.req.query())} path={path} report={null} />
       </Layout>
     );
-    return c.html(page, 200, { ...NO_STORE, "Referrer-Policy": "no-referrer" });
+    return c.html(page, 200, NO_STORE);
   });
 
   // A player's script posts to /p/<token>/uploadSaveData (upload.ts): no UPLOAD_TOKEN in it, the link is the secret.
