@@ -82,6 +82,7 @@ function players(config: Config, db: Db, args: string[]): number {
   if (action !== "add") throw new UsageError(`unknown players action "${action ?? ""}"`);
   if (!playerId || !/^\d{1,32}$/.test(playerId)) throw new UsageError("a numeric player id is required");
   const name = option(args, "--name");
+  if (name !== null && name.length > 64) throw new UsageError("--name is at most 64 characters");
   const route = option(args, "--route");
   const { player, replaced } = linkPlayer(db, playerId, name);
   console.log(`${replaced ? "new link (the old one stops working)" : "link"} for ${playerId}: ${baseOf(config)}/p/${player.token}`);
