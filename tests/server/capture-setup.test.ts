@@ -148,6 +148,7 @@ describe("a hub player's link", () => {
     const token = /\/p\/([A-Za-z0-9_-]+)/.exec(added)![1]!;
     expect(added).toContain(JSON.stringify({ [PLAYER_ID]: "tg" }));
     const root = `${open.url}/p/${token}`;
+    expect(await (await fetch(`${open.url}/setup`)).text()).toContain(`${open.url}/p/${token}`);
 
     // The player's script posts to its link, without UPLOAD_TOKEN.
     const script = await (await fetch(`${root}/en/surge.js`)).text();

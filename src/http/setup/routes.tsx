@@ -7,7 +7,7 @@
 import { Hono, type Context } from "hono";
 import { isRegion } from "../../capture/regions.ts";
 import { parseSetupFile, setupFileText, type SetupFileOptions } from "../../capture/setup-files.ts";
-import { playerByToken, rotateSetupToken, setupToken, TOKEN_SHAPE, type LinkedPlayer } from "../../db/setup-tokens.ts";
+import { linkedPlayers, playerByToken, rotateSetupToken, setupToken, TOKEN_SHAPE, type LinkedPlayer } from "../../db/setup-tokens.ts";
 import { logInfo } from "../../log.ts";
 import { ownerOnly } from "../admin/access.ts";
 import type { SessionStore } from "../admin/sessions.ts";
@@ -21,6 +21,23 @@ import { setupChoice, SetupView } from "./page.tsx";
 
 const NO_STORE = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer" };
 const CONTENT_TYPES = { module: "text/plain; charset=utf-8", script: "application/javascript; charset=utf-8" };
+
+/** Hub players' personal pages (made with `cli players add`), for the owner to hand out again. */
+function PlayerLinks({ base, players }: { base: string; players: LinkedPlayer[] }) {
+  return (
+    <section>
+      <h2>Player links</h2>
+      {players.length === 0 ? <p class="muted">None yet: `cli players add &lt;playerId&gt; --name …` makes one.</p> : null}
+      <ul>
+        {players.map((player) => (
+          <li>
+            {player.name ?? player.playerId} <span class="muted">{player.playerId}</span>: <a href={`${base}/p/${player.token}`}>{`${base}/p/${player.token}`}</a>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
 
 export function setupRoutes(deps: HttpDeps, sessions: SessionStore): Hono {
   const { db, config } = deps;
@@ -56,6 +73,7 @@ export function setupRoutes(deps: HttpDeps, sessions: SessionStore): Hono {
             <button type="submit">New setup token</button>
           </form>
         </section>
+        <PlayerLinks base={base} players={linkedPlayers(db)} />
       </Layout>
     );
     return c.html(page, 200, NO_STORE);

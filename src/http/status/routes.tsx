@@ -45,6 +45,7 @@ export function statusRoutes(deps: HttpDeps, sessions: SessionStore): Hono {
       <Layout title="MySekai ingest">
         <header>
           <h1>MySekai ingest</h1>
+          <a href="/setup">capture setup</a>
           {config.admin.token === null ? null : (
             <form class="inline" method="post" action="/logout">
               <button type="submit">log out</button>
