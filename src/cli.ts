@@ -8,6 +8,7 @@ import { openDatabase, type Db } from "./db/open.ts";
 import { applyRetention } from "./db/retention.ts";
 import { JOB_STATES, jobs, saves, type JobState } from "./db/schema.ts";
 import { expireUploads } from "./db/uploads.ts";
+import { linkedPlayers, linkPlayer, rotateSetupToken } from "./db/setup-tokens.ts";
 import { describeSave, formatRareText } from "./maps/index.ts";
 import { reprocess, retryFailed } from "./pipeline/queue.ts";
 import { openSave } from "./save/index.ts";
@@ -17,7 +18,11 @@ const USAGE = `usage: bun run cli <command>
   retry <saveId> | --failed    run failed jobs again from their failed stage, and resend failed deliveries
   reprocess <saveId> [--notify] run every stage of a save again (pushes only with --notify)
   inspect <file.bin>           decrypt a save file and print its summary; writes nothing
-  gc                           remove expired uploads, stale temp folders and what the retention rule expires`;
+  gc                           remove expired uploads, stale temp folders and what the retention rule expires
+  setup rotate                 new setup token: every module and script URL made before answers 404
+  players add <playerId> [--name N] [--route R]
+                               a hub player's personal setup link (again: a new link, the old one stops)
+  players list                 players with a link, and their links`;
 
 class UsageError extends Error {}
 
@@ -53,6 +58,37 @@ function listJobs(db: Db, args: string[]): void {
     error: (job.lastError ?? "").slice(0, 80),
   }));
   console.table(table);
+}
+
+function option(args: string[], name: string): string | null {
+  const at = args.indexOf(name);
+  if (at < 0) return null;
+  const value = args[at + 1];
+  if (value === undefined || value.startsWith("--")) throw new UsageError(`${name} needs a value`);
+  return value;
+}
+
+/** Links are shown under PUBLIC_BASE_URL; without it, under a placeholder the owner replaces. */
+const baseOf = (config: Config) => config.publicBaseUrl ?? "http://<your-server>:9478";
+
+function players(config: Config, db: Db, args: string[]): number {
+  const [action, playerId] = args;
+  if (action === "list") {
+    const rows = linkedPlayers(db);
+    if (rows.length === 0) console.log("no players with a link");
+    for (const row of rows) console.log(`${row.playerId}\t${row.name ?? "-"}\t${baseOf(config)}/p/${row.token}`);
+    return 0;
+  }
+  if (action !== "add") throw new UsageError(`unknown players action "${action ?? ""}"`);
+  if (!playerId || !/^\d{1,32}$/.test(playerId)) throw new UsageError("a numeric player id is required");
+  const name = option(args, "--name");
+  if (name !== null && name.length > 64) throw new UsageError("--name is at most 64 characters");
+  const route = option(args, "--route");
+  const { player, replaced } = linkPlayer(db, playerId, name);
+  console.log(`${replaced ? "new link (the old one stops working)" : "link"} for ${playerId}: ${baseOf(config)}/p/${player.token}`);
+  // Routing stays in push_map.json (read at start), one home for it.
+  if (route !== null) console.log(`pushes: add to ${join(config.configDir, "push_map.json")}: ${JSON.stringify({ [playerId]: route })} and restart`);
+  return 0;
 }
 
 function inspect(config: Config, path: string | undefined): number {
@@ -124,6 +160,13 @@ async function run(args: string[]): Promise<number> {
       );
       return 0;
     }
+    case "setup":
+      if (rest[0] !== "rotate") throw new UsageError(`unknown setup action "${rest[0] ?? ""}"`);
+      rotateSetupToken(db);
+      console.log(`new setup token: install the modules again from ${baseOf(config)}/setup`);
+      return 0;
+    case "players":
+      return players(config, db, rest);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

@@ -8,6 +8,7 @@ import { startCheckpointer } from "./db/checkpointer.ts";
 import { GroupCommitter } from "./db/group-commit.ts";
 import { openDatabase } from "./db/open.ts";
 import { applyRetention } from "./db/retention.ts";
+import { setupToken } from "./db/setup-tokens.ts";
 import { expireUploads } from "./db/uploads.ts";
 import { startHttpServer } from "./http/server.ts";
 import { logInfo, logWarn } from "./log.ts";
@@ -47,6 +48,8 @@ try {
 await prepareRuntimeFiles();
 const db = openDatabase(config.databasePath);
 const stopCheckpointer = startCheckpointer(db, config.databasePath);
+// Module and script URLs carry it; made once, at the first start.
+setupToken(db);
 const archiveRoot = join(config.dataDir, "archive");
 const disk = watchDiskSpace(config.dataDir, config.storage.minFreeDiskBytes);
 
@@ -93,6 +96,7 @@ const server = startHttpServer({ db, committer: new GroupCommitter(db), config, 
 const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
 logInfo("SERVER", "listening", { url: base, db: config.databasePath, keys: config.keys.length });
 console.log(`  upload: POST ${UPLOAD_PATHS.map((path) => `${base}${path}`).join(" (or ")})`);
+console.log(`  capture setup (owner): ${config.publicBaseUrl ?? base}/setup`);
 console.log(config.report.enabled ? `  report: POST ${base}${reportPathForLog(config.report.path)}` : "  report: disabled (REPORT_ENABLED=0)");
 
 let stopping = false;

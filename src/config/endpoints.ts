@@ -42,7 +42,7 @@ function reportPath(env: Env): string {
   if ((UPLOAD_PATHS as readonly string[]).includes(path)) {
     throw new ConfigError(`REPORT_PATH must not be ${path}: that is the upload endpoint`);
   }
-  if (path.startsWith("/maps/") || path.startsWith("/status/") || ["/healthz", "/metrics", "/login", "/logout"].includes(path)) {
+  if (["/maps/", "/status/", "/setup", "/p/"].some((prefix) => path.startsWith(prefix)) || ["/healthz", "/metrics", "/login", "/logout"].includes(path)) {
     throw new ConfigError(`REPORT_PATH must not be ${path}: the service serves that path itself`);
   }
   return path;

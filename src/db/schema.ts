@@ -189,3 +189,25 @@ export const deliveries = sqliteTable(
   },
   (t) => [uniqueIndex("deliveries_unique").on(t.saveId, t.channel, t.target)],
 );
+
+/** Small named values the service keeps for itself (the setup token). */
+export const settings = sqliteTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/** Players with a personal setup link (hubs): uploads through it are accepted for this player id only. */
+export const players = sqliteTable(
+  "players",
+  {
+    playerId: text("player_id").primaryKey(),
+    name: text("name"),
+    /** The link's secret, shown to the owner again on demand. */
+    token: text("token").notNull(),
+    /** sha256 hex of the token: requests are matched on it, so a lookup's timing says nothing about the token. */
+    tokenSha256: text("token_sha256").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("players_token_sha256_unique").on(t.tokenSha256)],
+);

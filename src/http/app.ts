@@ -10,8 +10,10 @@ import { ByteBudget, declaredOrCap, decodeBudget, diskFloor } from "./guards.ts"
 import { healthRoutes } from "./health.ts";
 import { mapRoutes } from "./maps.ts";
 import { reportRoutes } from "./report.ts";
+import { SessionStore } from "./admin/sessions.ts";
+import { setupRoutes } from "./setup/routes.tsx";
 import { statusRoutes } from "./status/routes.tsx";
-import { uploadRoutes } from "./upload.ts";
+import { PLAYER_UPLOAD_PATHS, uploadRoutes } from "./upload.ts";
 
 function countAnswer(record: (ok: boolean) => void): MiddlewareHandler {
   return async (c, next) => {
@@ -24,22 +26,29 @@ export function createApp(deps: HttpDeps): Hono {
   const app = new Hono();
   const secrets = secretsOf(deps.config);
   const reportPath = deps.config.report.path;
-  // The request path of a report is REPORT_PATH itself, which may be a secret.
-  const pathForLog = (path: string) => (path.startsWith(reportPath) ? `${reportPathForLog(reportPath)}${path.slice(reportPath.length)}` : path);
+  // The request path of a report is REPORT_PATH itself, which may be a secret; setup and player links carry tokens.
+  const pathForLog = (path: string) =>
+    path.startsWith(reportPath)
+      ? `${reportPathForLog(reportPath)}${path.slice(reportPath.length)}`
+      : path.replace(/^\/(setup|p)\/[^/]+/, "/$1/…");
   const { budget, report } = deps.config;
   const decoding = new ByteBudget(budget.decodeBytes);
   const refuseWhenFull = diskFloor(deps.disk.isFull);
   // Rejections are counted here (guards included); the upload route counts its own kinds of success.
-  app.on("POST", [...UPLOAD_PATHS], countAnswer((ok) => {
+  const uploadPaths = [...UPLOAD_PATHS, ...PLAYER_UPLOAD_PATHS];
+  app.on("POST", uploadPaths, countAnswer((ok) => {
     if (!ok) metrics.upload("rejected");
   }));
   if (report.enabled) app.on("POST", report.path, countAnswer((ok) => metrics.reportReceived(ok ? "accepted" : "rejected")));
   // An upload chunk is at most 1 MiB (larger ones get 413 before their body is read).
-  app.on("POST", [...UPLOAD_PATHS], refuseWhenFull, decodeBudget(decoding, budget.waitMs, "UPLOAD", declaredOrCap(MAX_CHUNK_BYTES)));
+  app.on("POST", uploadPaths, refuseWhenFull, decodeBudget(decoding, budget.waitMs, "UPLOAD", declaredOrCap(MAX_CHUNK_BYTES)));
   // A report may decompress to its cap whatever it declares, so it holds the cap.
   if (report.enabled) app.on("POST", report.path, refuseWhenFull, decodeBudget(decoding, budget.waitMs, "REPORT", () => report.maxDecodedBytes));
   app.route("/", healthRoutes(deps));
-  app.route("/", statusRoutes(deps));
+  // One login opens every owner page.
+  const sessions = new SessionStore();
+  app.route("/", statusRoutes(deps, sessions));
+  app.route("/", setupRoutes(deps, sessions));
   app.route("/", uploadRoutes(deps));
   app.route("/", reportRoutes(deps));
   app.route("/", mapRoutes(deps));

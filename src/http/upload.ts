@@ -1,79 +1,106 @@
-/** POST /uploadSaveData (and /uploadMySekai): one save in 1..10 chunks, committed before the 200. */
-import { Hono } from "hono";
+/**
+ * POST /uploadSaveData (and /uploadMySekai): one save in 1..10 chunks, committed before the 200.
+ * POST /p/<playerToken>/uploadSaveData: the same through a hub player's link, for that player only.
+ */
+import { Hono, type Context } from "hono";
 import { MAX_CHUNK_BYTES, MAX_UPLOAD_BYTES, UPLOAD_PATHS } from "../contract.ts";
 import { acceptChunk } from "../db/uploads.ts";
 import { cappedMessage, declaredTooLarge, readCapped } from "../ingest/capped-body.ts";
 import { parseChunkHeaders } from "../ingest/chunk-headers.ts";
 import { logInfo, logWarn } from "../log.ts";
 import { metrics } from "../metrics.ts";
+import { playerByToken } from "../db/setup-tokens.ts";
 import { playerIdFromUrl } from "../save/player-id.ts";
 import type { HttpDeps } from "./deps.ts";
 import { tokenMatches } from "./token.ts";
 
-export function uploadRoutes({ committer, config, wakePipeline }: HttpDeps): Hono {
+/** The upload paths of a player link (the guards in app.ts cover them too). */
+export const PLAYER_UPLOAD_PATHS = UPLOAD_PATHS.map((path) => `/p/:token${path}`);
+
+const ONLY_OWN_PLAYER = "this link uploads for its own player only (X-Original-Url must name that player)";
+
+export function uploadRoutes({ db, committer, config, wakePipeline }: HttpDeps): Hono {
   const app = new Hono();
   const { uploads } = config;
   const limits = { maxUploadBytes: MAX_UPLOAD_BYTES, ttlMs: config.uploadTtlMs, maxOpen: uploads.maxOpen, maxOpenBytes: uploads.maxOpenBytes };
   for (const path of UPLOAD_PATHS) {
-    app.post(path, async (c) => {
-      const started = performance.now();
+    app.post(path, (c) => {
       if (uploads.token !== null && !tokenMatches(c.req.header("x-upload-token"), uploads.token)) {
         logWarn("UPLOAD", "rejected", { status: 401, reason: "missing or wrong upload token" });
         return c.text("missing or wrong upload token", 401);
       }
-      const parsed = parseChunkHeaders((name) => c.req.header(name));
-      if (!parsed.ok) {
-        logWarn("UPLOAD", "rejected", { reason: parsed.reason });
-        return c.text(parsed.reason, 400);
-      }
-      const { header } = parsed;
-      const chunkLabel = `${header.chunkIndex + 1}/${header.totalChunks}`;
-      const tooLarge = () => {
-        logWarn("UPLOAD", "chunk too large", { upload: header.uploadId, chunk: chunkLabel });
-        return c.text(cappedMessage("chunk", MAX_CHUNK_BYTES), 413);
-      };
-      if (declaredTooLarge(c.req.header("content-length"), MAX_CHUNK_BYTES)) return tooLarge();
-      const body = await readCapped(c.req.raw.body, MAX_CHUNK_BYTES);
-      if (body === null) return tooLarge();
-      if (body.byteLength === 0) return c.text("body is empty", 400);
-
-      const chunk = { header, body, playerId: header.originalUrl === null ? null : playerIdFromUrl(header.originalUrl), now: Date.now() };
-      const outcome = await committer.run((tx) => acceptChunk(tx, chunk, limits));
-      const ms = Math.round(performance.now() - started);
-      const base = { upload: header.uploadId, chunk: chunkLabel, bytes: body.byteLength, player: chunk.playerId ?? undefined };
-      switch (outcome.kind) {
-        case "total_mismatch":
-          logWarn("UPLOAD", "total mismatch", { ...base, expected: outcome.expected });
-          return c.text(`X-Total-Chunks must stay ${outcome.expected} for this upload`, 400);
-        case "too_large":
-          logWarn("UPLOAD", "upload too large", { ...base, total: outcome.uploadBytes });
-          return c.text(`upload exceeds ${MAX_UPLOAD_BYTES} bytes in total`, 413);
-        case "over_cap":
-          logWarn("UPLOAD", "open-upload cap", { ...base, reason: outcome.reason, retryAfter: outcome.retryAfterSeconds });
-          c.header("Retry-After", String(outcome.retryAfterSeconds));
-          return c.text(outcome.reason, 429);
-        case "resend":
-          metrics.upload("resend");
-          logInfo("UPLOAD", "resend of a completed upload", { ...base, task: outcome.taskId, save: outcome.saveId });
-          return c.text("OK");
-        case "partial":
-          metrics.upload("chunk");
-          logInfo("UPLOAD", "chunk stored", { ...base, task: outcome.taskId, received: `${outcome.received}/${outcome.total}`, ms });
-          return c.text("OK");
-        case "completed":
-          metrics.upload(outcome.created ? "save" : "duplicate");
-          logInfo("UPLOAD", outcome.created ? "save stored" : outcome.adopted ? "duplicate save names its player" : "duplicate save", {
-            ...base,
-            player: outcome.playerId,
-            save: outcome.saveId,
-            task: outcome.taskId,
-            saveBytes: outcome.saveBytes,
-            ms,
-          });
-          if (outcome.created || outcome.adopted) wakePipeline();
-          return c.text("OK");
-      }
+      return accept(c, null);
+    });
+  }
+  // The link's token stands in for UPLOAD_TOKEN: each player's link is a secret of its own.
+  for (const path of PLAYER_UPLOAD_PATHS) {
+    app.post(path, (c) => {
+      const linked = playerByToken(db, c.req.param("token") ?? "");
+      if (linked === null) return c.text("not found", 404);
+      return accept(c, linked.playerId);
     });
   }
   return app;
+
+  /** `onlyPlayer`: the one player id this request may upload for. */
+  async function accept(c: Context, onlyPlayer: string | null): Promise<Response> {
+    const started = performance.now();
+    const parsed = parseChunkHeaders((name) => c.req.header(name));
+    if (!parsed.ok) {
+      logWarn("UPLOAD", "rejected", { reason: parsed.reason });
+      return c.text(parsed.reason, 400);
+    }
+    const { header } = parsed;
+    const named = header.originalUrl === null ? null : playerIdFromUrl(header.originalUrl);
+    if (onlyPlayer !== null && named !== onlyPlayer) {
+      logWarn("UPLOAD", "rejected: another player through a player link", { status: 403, player: onlyPlayer, named: named ?? undefined });
+      return c.text(ONLY_OWN_PLAYER, 403);
+    }
+    const chunkLabel = `${header.chunkIndex + 1}/${header.totalChunks}`;
+    const tooLarge = () => {
+      logWarn("UPLOAD", "chunk too large", { upload: header.uploadId, chunk: chunkLabel });
+      return c.text(cappedMessage("chunk", MAX_CHUNK_BYTES), 413);
+    };
+    if (declaredTooLarge(c.req.header("content-length"), MAX_CHUNK_BYTES)) return tooLarge();
+    const body = await readCapped(c.req.raw.body, MAX_CHUNK_BYTES);
+    if (body === null) return tooLarge();
+    if (body.byteLength === 0) return c.text("body is empty", 400);
+
+    const chunk = { header, body, playerId: named, now: Date.now() };
+    const outcome = await committer.run((tx) => acceptChunk(tx, chunk, limits));
+    const ms = Math.round(performance.now() - started);
+    const base = { upload: header.uploadId, chunk: chunkLabel, bytes: body.byteLength, player: chunk.playerId ?? undefined };
+    switch (outcome.kind) {
+      case "total_mismatch":
+        logWarn("UPLOAD", "total mismatch", { ...base, expected: outcome.expected });
+        return c.text(`X-Total-Chunks must stay ${outcome.expected} for this upload`, 400);
+      case "too_large":
+        logWarn("UPLOAD", "upload too large", { ...base, total: outcome.uploadBytes });
+        return c.text(`upload exceeds ${MAX_UPLOAD_BYTES} bytes in total`, 413);
+      case "over_cap":
+        logWarn("UPLOAD", "open-upload cap", { ...base, reason: outcome.reason, retryAfter: outcome.retryAfterSeconds });
+        c.header("Retry-After", String(outcome.retryAfterSeconds));
+        return c.text(outcome.reason, 429);
+      case "resend":
+        metrics.upload("resend");
+        logInfo("UPLOAD", "resend of a completed upload", { ...base, task: outcome.taskId, save: outcome.saveId });
+        return c.text("OK");
+      case "partial":
+        metrics.upload("chunk");
+        logInfo("UPLOAD", "chunk stored", { ...base, task: outcome.taskId, received: `${outcome.received}/${outcome.total}`, ms });
+        return c.text("OK");
+      case "completed":
+        metrics.upload(outcome.created ? "save" : "duplicate");
+        logInfo("UPLOAD", outcome.created ? "save stored" : outcome.adopted ? "duplicate save names its player" : "duplicate save", {
+          ...base,
+          player: outcome.playerId,
+          save: outcome.saveId,
+          task: outcome.taskId,
+          saveBytes: outcome.saveBytes,
+          ms,
+        });
+        if (outcome.created || outcome.adopted) wakePipeline();
+        return c.text("OK");
+    }
+  }
 }

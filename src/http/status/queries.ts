@@ -57,6 +57,15 @@ export function latestMaps(db: Db, players = 12): PlayerMaps[] {
   });
 }
 
+/** One player's newest archives with maps, newest first. */
+export function mapsOfPlayer(db: Db, playerId: string, limit = 3): PlayerMaps[] {
+  const rows = db.select().from(archives).where(eq(archives.playerId, playerId)).orderBy(desc(archives.createdAt)).limit(limit).all();
+  return rows.flatMap((row) => {
+    const pngs = row.files.filter((name) => name.endsWith(".png"));
+    return pngs.length > 0 ? [{ playerId, createdAt: row.createdAt, token: row.token, pngs }] : [];
+  });
+}
+
 export function failedJobs(db: Db, limit = 20) {
   return db
     .select({ id: jobs.id, saveId: jobs.saveId, reportId: jobs.reportId, stage: jobs.stage, lastError: jobs.lastError, updatedAt: jobs.updatedAt, playerId: saves.playerId })

@@ -11,7 +11,7 @@ import { logInfo } from "../../log.ts";
 import { redact } from "../../notify/errors.ts";
 import { retryFailed } from "../../pipeline/queue.ts";
 import { fromThisOrigin, ownerOnly } from "../admin/access.ts";
-import { SessionStore } from "../admin/sessions.ts";
+import type { SessionStore } from "../admin/sessions.ts";
 import type { HttpDeps } from "../deps.ts";
 import { metricsRoute } from "../health.ts";
 import { tokenMatches } from "../token.ts";
@@ -29,10 +29,10 @@ async function formField(c: Context, name: string): Promise<string | null> {
   return body === null ? null : new URLSearchParams(new TextDecoder().decode(body)).get(name);
 }
 
-export function statusRoutes(deps: HttpDeps): Hono {
+/** `sessions` is shared with the other owner pages (the setup page), so one login opens them all. */
+export function statusRoutes(deps: HttpDeps, sessions: SessionStore): Hono {
   const { db, config } = deps;
   const app = new Hono();
-  const sessions = new SessionStore();
   const loginPage = (c: Context, wrong = false) => c.html(<LoginPage wrong={wrong} />, 401);
   const owner = ownerOnly(config.admin, sessions, loginPage);
   const secrets = secretsOf(config);
@@ -46,6 +46,7 @@ export function statusRoutes(deps: HttpDeps): Hono {
       <Layout title="MySekai ingest">
         <header>
           <h1>MySekai ingest</h1>
+          <a href="/setup">capture setup</a>
           {config.admin.token === null ? null : (
             <form class="inline" method="post" action="/logout">
               <button type="submit">log out</button>

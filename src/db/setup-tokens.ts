@@ -1,0 +1,67 @@
+/**
+ * The secrets in capture-setup URLs: the owner's setup token (one, rotatable) and each hub player's link
+ * token. A phone cannot send headers, so these travel in the URL path; 192 random bits each.
+ */
+import { randomBytes } from "node:crypto";
+import { asc, eq } from "drizzle-orm";
+import type { Db } from "./open.ts";
+import { players, settings } from "./schema.ts";
+
+const SETUP_TOKEN_KEY = "setup_token";
+
+export const newToken = () => randomBytes(24).toString("base64url");
+
+/** What a token in a URL path may look like; anything else is refused before a lookup. */
+export const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
+
+const sha256Hex = (text: string) => new Bun.CryptoHasher("sha256").update(text).digest("hex");
+
+/** The current setup token, created on first use (the service calls it at start). */
+export function setupToken(db: Db, now = Date.now()): string {
+  db.insert(settings).values({ key: SETUP_TOKEN_KEY, value: newToken(), updatedAt: now }).onConflictDoNothing().run();
+  return db.select({ value: settings.value }).from(settings).where(eq(settings.key, SETUP_TOKEN_KEY)).get()!.value;
+}
+
+/** A new setup token: every module and script URL made with the old one answers 404 from now on. */
+export function rotateSetupToken(db: Db, now = Date.now()): string {
+  const value = newToken();
+  db.insert(settings)
+    .values({ key: SETUP_TOKEN_KEY, value, updatedAt: now })
+    .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: now } })
+    .run();
+  return value;
+}
+
+export interface LinkedPlayer {
+  playerId: string;
+  name: string | null;
+  token: string;
+  createdAt: number;
+}
+
+/** Creates a player's link, or gives an existing player a new one (the old link stops working). */
+export function linkPlayer(db: Db, playerId: string, name: string | null, now = Date.now()): { player: LinkedPlayer; replaced: boolean } {
+  const token = newToken();
+  const replaced = db.select({ id: players.playerId }).from(players).where(eq(players.playerId, playerId)).get() !== undefined;
+  const row = { playerId, name, token, tokenSha256: sha256Hex(token), createdAt: now };
+  db.insert(players)
+    .values(row)
+    .onConflictDoUpdate({ target: players.playerId, set: { name: row.name, token, tokenSha256: row.tokenSha256, createdAt: now } })
+    .run();
+  return { player: { playerId, name, token, createdAt: now }, replaced };
+}
+
+/** The player whose link token this is (matched on its sha256, so the index lookup leaks nothing of the token). */
+export function playerByToken(db: Db, given: string): LinkedPlayer | null {
+  if (!TOKEN_SHAPE.test(given)) return null;
+  const row = db.select().from(players).where(eq(players.tokenSha256, sha256Hex(given))).get();
+  return row ? { playerId: row.playerId, name: row.name, token: row.token, createdAt: row.createdAt } : null;
+}
+
+export function linkedPlayers(db: Db): LinkedPlayer[] {
+  return db
+    .select({ playerId: players.playerId, name: players.name, token: players.token, createdAt: players.createdAt })
+    .from(players)
+    .orderBy(asc(players.playerId))
+    .all();
+}

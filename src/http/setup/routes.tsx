@@ -1,0 +1,120 @@
+/**
+ * Capture setup served by the server. Owner: GET /setup (the page) and POST /setup/rotate (new setup token).
+ * Phone, by secret URL: GET /setup/<setupToken>/<region>/<file> (modules and upload scripts).
+ * Hub player: GET /p/<playerToken> (their maps and setup) and /p/<playerToken>/<region>/<file>.
+ * A wrong, old or malformed token is a plain 404, the same as any unknown path.
+ */
+import { Hono, type Context } from "hono";
+import { isRegion } from "../../capture/regions.ts";
+import { parseSetupFile, setupFileText, type SetupFileOptions } from "../../capture/setup-files.ts";
+import { linkedPlayers, playerByToken, rotateSetupToken, setupToken, TOKEN_SHAPE, type LinkedPlayer } from "../../db/setup-tokens.ts";
+import { logInfo } from "../../log.ts";
+import { ownerOnly } from "../admin/access.ts";
+import type { SessionStore } from "../admin/sessions.ts";
+import type { HttpDeps } from "../deps.ts";
+import { Layout } from "../status/layout.tsx";
+import { LoginPage } from "../status/login.tsx";
+import { mapsOfPlayer } from "../status/queries.ts";
+import { MapsSection } from "../status/sections.tsx";
+import { tokenMatches } from "../token.ts";
+import { setupChoice, SetupView } from "./page.tsx";
+
+const NO_STORE = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer" };
+const CONTENT_TYPES = { module: "text/plain; charset=utf-8", script: "application/javascript; charset=utf-8" };
+
+/** Hub players' personal pages (made with `cli players add`), for the owner to hand out again. */
+function PlayerLinks({ base, players }: { base: string; players: LinkedPlayer[] }) {
+  return (
+    <section>
+      <h2>Player links</h2>
+      {players.length === 0 ? <p class="muted">None yet: `cli players add &lt;playerId&gt; --name …` makes one.</p> : null}
+      <ul>
+        {players.map((player) => (
+          <li>
+            {player.name ?? player.playerId} <span class="muted">{player.playerId}</span>: <a href={`${base}/p/${player.token}`}>{`${base}/p/${player.token}`}</a>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function setupRoutes(deps: HttpDeps, sessions: SessionStore): Hono {
+  const { db, config } = deps;
+  const app = new Hono();
+  const owner = ownerOnly(config.admin, sessions, (c) => c.html(<LoginPage wrong={false} />, 401));
+  /** PUBLIC_BASE_URL, else the origin the request came to. */
+  const baseUrl = (c: Context) => config.publicBaseUrl ?? new URL(c.req.url).origin;
+  const notFound = (c: Context) => c.text("not found", 404, NO_STORE);
+
+  function serveFile(c: Context, options: SetupFileOptions): Response {
+    const region = c.req.param("region") ?? "";
+    const file = parseSetupFile(c.req.param("file") ?? "");
+    if (!isRegion(region) || file === null) return notFound(c);
+    return c.body(setupFileText(file, region, options), 200, { ...NO_STORE, "Content-Type": CONTENT_TYPES[file.kind] });
+  }
+
+  app.get("/setup", owner, (c) => {
+    const base = baseUrl(c);
+    const choice = setupChoice(c.req.query());
+    const { report } = config;
+    const reporting = report.enabled ? { url: `${base}${report.path}`, token: report.token } : null;
+    const page = (
+      <Layout title="MySekai ingest · capture setup">
+        <header>
+          <h1>Capture setup</h1>
+          <a href="/">status</a>
+        </header>
+        <SetupView root={`${base}/setup/${setupToken(db)}`} choice={choice} path="/setup" report={reporting} />
+        <section>
+          <h2>Setup links</h2>
+          <p class="muted">Module and script URLs carry a secret setup token. A new one stops every installed module until it is installed again.</p>
+          <form method="post" action="/setup/rotate">
+            <button type="submit">New setup token</button>
+          </form>
+        </section>
+        <PlayerLinks base={base} players={linkedPlayers(db)} />
+      </Layout>
+    );
+    return c.html(page, 200, NO_STORE);
+  });
+
+  app.post("/setup/rotate", owner, (c) => {
+    rotateSetupToken(db);
+    logInfo("SERVER", "setup token rotated from the setup page");
+    return c.redirect("/setup", 303);
+  });
+
+  app.get("/setup/:token/:region/:file", (c) => {
+    const given = c.req.param("token");
+    if (!TOKEN_SHAPE.test(given) || !tokenMatches(given, setupToken(db))) return notFound(c);
+    const base = baseUrl(c);
+    return serveFile(c, { root: `${base}/setup/${given}`, serverUrl: base, uploadToken: config.uploads.token ?? undefined });
+  });
+
+  const player = (c: Context): LinkedPlayer | null => playerByToken(db, c.req.param("token") ?? "");
+
+  app.get("/p/:token", (c) => {
+    const linked = player(c);
+    if (linked === null) return notFound(c);
+    const path = `/p/${linked.token}`;
+    const page = (
+      <Layout title="MySekai · your maps">
+        <h1>{linked.name ?? linked.playerId}</h1>
+        <MapsSection players={mapsOfPlayer(db, linked.playerId)} />
+        <h2>Capture setup</h2>
+        <SetupView root={`${baseUrl(c)}${path}`} choice={setupChoice(c.req.query())} path={path} report={null} />
+      </Layout>
+    );
+    return c.html(page, 200, NO_STORE);
+  });
+
+  // A player's script posts to /p/<token>/uploadSaveData (upload.ts): no UPLOAD_TOKEN in it, the link is the secret.
+  app.get("/p/:token/:region/:file", (c) => {
+    const linked = player(c);
+    if (linked === null) return notFound(c);
+    const root = `${baseUrl(c)}/p/${linked.token}`;
+    return serveFile(c, { root, serverUrl: root });
+  });
+  return app;
+}
