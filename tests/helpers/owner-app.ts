@@ -34,7 +34,7 @@ export function ownerApp(env: Record<string, string> = {}, disk = { full: false,
   return {
     db,
     request: async (path, init = {}, peer = "203.0.113.7") =>
-      app.fetch(new Request(`http://owner.test${path}`, { ...init, headers: { host: "owner.test", ...(init.headers as Record<string, string>) } }), {
+      app.fetch(new Request(`http://localhost:9478${path}`, { ...init, headers: { host: "localhost:9478", ...(init.headers as Record<string, string>) } }), {
         requestIP: () => ({ address: peer, family: "IPv4", port: 40000 }),
       }),
     cleanup: () => {

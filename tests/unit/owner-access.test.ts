@@ -49,7 +49,7 @@ describe("owner access with ADMIN_TOKEN", () => {
       expect(metrics.status).toBe(401);
       expect(metrics.headers.get("www-authenticate")).toContain("Basic");
     }
-    const wrongLogin = await withToken.request("/login", { method: "POST", headers: { origin: "http://owner.test", "content-type": "application/x-www-form-urlencoded" }, body: "token=nope" });
+    const wrongLogin = await withToken.request("/login", { method: "POST", headers: { origin: "http://localhost:9478", "content-type": "application/x-www-form-urlencoded" }, body: "token=nope" });
     expect(wrongLogin.status).toBe(401);
     expect(wrongLogin.headers.get("set-cookie")).toBeNull();
     await expectNoPlayerData(wrongLogin);
@@ -71,13 +71,13 @@ describe("owner access with ADMIN_TOKEN", () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(OWNER_PLAYER);
 
-    const logout = await withToken.request("/logout", { method: "POST", headers: { cookie, origin: "http://owner.test" } });
+    const logout = await withToken.request("/logout", { method: "POST", headers: { cookie, origin: "http://localhost:9478" } });
     expect(logout.status).toBe(303);
     expect((await withToken.request("/", { headers: { ...html, cookie } })).status).toBe(401);
   });
 
   test("cross-site POSTs are refused even with a valid session or Basic credentials", async () => {
-    const login = await withToken.request("/login", { method: "POST", headers: { origin: "http://owner.test" }, body: `token=${TOKEN}` });
+    const login = await withToken.request("/login", { method: "POST", headers: { origin: "http://localhost:9478" }, body: `token=${TOKEN}` });
     const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
     const refused: Record<string, string>[] = [
       { cookie, "sec-fetch-site": "cross-site" },
@@ -92,7 +92,7 @@ describe("owner access with ADMIN_TOKEN", () => {
     }
     // Login CSRF: a cross-site form cannot log the browser in either.
     expect((await withToken.request("/login", { method: "POST", headers: { origin: "https://evil.example" }, body: `token=${TOKEN}` })).status).toBe(403);
-    expect((await withToken.request("/status/retry", { method: "POST", headers: { cookie, origin: "http://owner.test" } })).status).toBe(303);
+    expect((await withToken.request("/status/retry", { method: "POST", headers: { cookie, origin: "http://localhost:9478" } })).status).toBe(303);
     // A Bearer header is never attached by a browser on its own: scripts and curl need no Origin.
     expect((await withToken.request("/status/retry", { method: "POST", headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(303);
   });
@@ -125,9 +125,21 @@ describe("owner access without ADMIN_TOKEN", () => {
     }
   });
 
+  test("a page that pointed its own domain at this machine (DNS rebinding) gets nothing, though its Origin matches", async () => {
+    const rebound = { host: "attacker.example:9478", origin: "http://attacker.example:9478" };
+    const page = await loopbackOnly.request("/", { headers: rebound }, "127.0.0.1");
+    expect(page.status).toBe(403);
+    await expectNoPlayerData(page);
+    expect((await loopbackOnly.request("/setup", { headers: rebound }, "127.0.0.1")).status).toBe(403);
+    expect((await loopbackOnly.request("/status/retry", { method: "POST", headers: rebound }, "127.0.0.1")).status).toBe(403);
+    for (const host of ["localhost", "127.0.0.1:9478", "[::1]:9478"]) {
+      expect((await loopbackOnly.request("/", { headers: { host } }, "127.0.0.1")).status).toBe(200);
+    }
+  });
+
   test("a cross-site POST from a loopback browser is refused", async () => {
     expect((await loopbackOnly.request("/status/retry", { method: "POST", headers: { origin: "https://evil.example" } }, "127.0.0.1")).status).toBe(403);
-    expect((await loopbackOnly.request("/status/retry", { method: "POST", headers: { origin: "http://owner.test" } }, "127.0.0.1")).status).toBe(303);
+    expect((await loopbackOnly.request("/status/retry", { method: "POST", headers: { origin: "http://localhost:9478" } }, "127.0.0.1")).status).toBe(303);
   });
 
   test("/healthz stays open to everyone and shows no player data", async () => {

@@ -15,11 +15,11 @@ test("a failed job shows its redacted error, and its retry button queues it agai
   expect(page).not.toContain(UPLOAD_TOKEN);
   expect(page).toContain(`<input type="hidden" name="save" value="${saveId}"/>`);
 
-  const retry = await app.request("/status/retry", { method: "POST", headers: { origin: "http://owner.test", "content-type": "application/x-www-form-urlencoded" }, body: `save=${saveId}` }, "127.0.0.1");
+  const retry = await app.request("/status/retry", { method: "POST", headers: { origin: "http://localhost:9478", "content-type": "application/x-www-form-urlencoded" }, body: `save=${saveId}` }, "127.0.0.1");
   expect(retry.status).toBe(303);
   expect(retry.headers.get("location")).toBe("/");
   expect(app.db.$client.query("SELECT state, stage FROM jobs WHERE save_id = ?").get(saveId)).toEqual({ state: "pending", stage: "archive" });
 
-  const bad = await app.request("/status/retry", { method: "POST", headers: { origin: "http://owner.test" }, body: "save=1;DROP" }, "127.0.0.1");
+  const bad = await app.request("/status/retry", { method: "POST", headers: { origin: "http://localhost:9478" }, body: "save=1;DROP" }, "127.0.0.1");
   expect(bad.status).toBe(400);
 });

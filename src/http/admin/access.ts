@@ -1,8 +1,9 @@
 /**
  * Who may see the owner's pages. With ADMIN_TOKEN: `Authorization: Bearer <token>`, HTTP Basic with the
- * token as password (any user name), or a login session cookie. Without it: loopback clients only, and not
- * requests a local reverse proxy forwards (they carry a forwarding header; a proxy that adds none looks like
- * loopback, so set ADMIN_TOKEN behind one). Requests that change state must come from this origin.
+ * token as password (any user name), or a login session cookie. Without it: loopback clients that name this
+ * machine in Host (localhost, 127.x, [::1]) only, and not requests a local reverse proxy forwards (they carry a
+ * forwarding header; a proxy that adds none looks like loopback, so set ADMIN_TOKEN behind one). Requests that
+ * change state must come from this origin.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { AdminConfig } from "../../config/admin.ts";
@@ -37,10 +38,20 @@ function peerAddress(c: Context): string | undefined {
 /** A loopback peer that forwards for someone else is a reverse proxy: its clients are not the owner. */
 const FORWARDING_HEADERS = ["forwarded", "x-forwarded-for", "x-real-ip"];
 
+/**
+ * The Host a loopback owner's browser sends. Any other name is a page that pointed its own domain at this
+ * machine (DNS rebinding): the browser treats it as that site, so its Origin matches and its cookies are its own.
+ */
+function isLoopbackHost(host: string | undefined): boolean {
+  if (host === undefined) return false;
+  const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.replace(/:\d+$/, "");
+  return name === "localhost" || name === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
+}
+
 export function accessOf(c: Context, admin: AdminConfig, sessions: SessionStore): Access | null {
   if (admin.token === null) {
     const forwarded = FORWARDING_HEADERS.some((name) => c.req.header(name) !== undefined);
-    return !forwarded && isLoopback(peerAddress(c)) ? "loopback" : null;
+    return !forwarded && isLoopback(peerAddress(c)) && isLoopbackHost(c.req.header("host")) ? "loopback" : null;
   }
   const authorization = c.req.header("authorization") ?? "";
   const [scheme = "", value = ""] = authorization.split(/\s+/, 2);
