@@ -58,6 +58,7 @@ export function storeSaveOnce(tx: Tx, save: NewSave): StoredSave {
  */
 function adoptPlayer(tx: Tx, saveId: number, playerId: string, now: number): void {
   tx.update(saves).set({ playerId }).where(eq(saves.id, saveId)).run();
+  ensureSaveJob(tx, saveId, now);
   const requeued = tx
     .update(jobs)
     .set({ stage: "generate", state: "pending", runAt: now, attempts: 0, notify: true, rerun: false, lastError: null, updatedAt: now })
@@ -65,4 +66,9 @@ function adoptPlayer(tx: Tx, saveId: number, playerId: string, now: number): voi
     .returning({ id: jobs.id })
     .all();
   if (requeued.length === 0) tx.update(jobs).set({ rerun: true, updatedAt: now }).where(eq(jobs.saveId, saveId)).run();
+}
+
+/** The retention rule deletes done save jobs: a save that must run again gets a (done) job row back first. */
+export function ensureSaveJob(tx: Tx, saveId: number, now: number): void {
+  tx.insert(jobs).values({ saveId, stage: "done", state: "done", runAt: now, createdAt: now, updatedAt: now }).onConflictDoNothing().run();
 }

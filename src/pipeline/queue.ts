@@ -5,6 +5,7 @@
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { resetDeliveries, retryFailedDeliveries } from "../db/deliveries.ts";
 import type { Db, Tx } from "../db/open.ts";
+import { ensureSaveJob } from "../db/saves.ts";
 import { jobs, saves, type JobStage } from "../db/schema.ts";
 
 type Job = typeof jobs.$inferSelect;
@@ -175,10 +176,7 @@ export function retryFailed(db: Db, now: number, saveId?: number): { jobs: numbe
  */
 export function reprocess(db: Db, saveId: number, notify: boolean, now: number): boolean {
   return db.transaction((tx) => {
-    // The retention rule deletes done jobs: a known save gets its job back.
-    if (tx.select({ id: saves.id }).from(saves).where(eq(saves.id, saveId)).get()) {
-      tx.insert(jobs).values({ saveId, stage: "done", state: "done", runAt: now, createdAt: now, updatedAt: now }).onConflictDoNothing().run();
-    }
+    if (tx.select({ id: saves.id }).from(saves).where(eq(saves.id, saveId)).get()) ensureSaveJob(tx, saveId, now);
     const queued = tx
       .update(jobs)
       .set({ stage: "generate", state: "pending", runAt: now, attempts: 0, lastError: null, notify, forcePush: notify, rerun: false, leaseId: null, updatedAt: now })

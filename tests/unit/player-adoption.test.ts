@@ -45,6 +45,13 @@ describe("adoption", () => {
     expect(jobOf(saveId)).toMatchObject({ stage: "generate", state: "pending", attempts: 0, notify: true, lastError: null, rerun: false });
   });
 
+  test("a save whose done job the retention rule deleted gets a job back, at generate with the push on", () => {
+    const first = arrive("unknown");
+    db.delete(jobs).where(eq(jobs.saveId, first.saveId)).run();
+    expect(arrive(PLAYER).adopted).toBe(true);
+    expect(jobOf(first.saveId)).toMatchObject({ stage: "generate", state: "pending", notify: true });
+  });
+
   test("a known id is never replaced, and unknown never replaces anything", () => {
     const { saveId } = arrive(PLAYER);
     db.update(jobs).set({ stage: "done", state: "done" }).where(eq(jobs.saveId, saveId)).run();
