@@ -23,3 +23,12 @@ test("a failed job shows its redacted error, and its retry button queues it agai
   const bad = await app.request("/status/retry", { method: "POST", headers: { origin: "http://localhost:9478" }, body: "save=1;DROP" }, "127.0.0.1");
   expect(bad.status).toBe(400);
 });
+
+test("a retry form past the size cap is refused, never taken as 'retry everything'", async () => {
+  const { id: saveId } = app.db.$client.query("SELECT id FROM saves").get() as { id: number };
+  app.db.$client.query("UPDATE jobs SET state = 'failed', stage = 'archive' WHERE save_id = ?").run(saveId);
+  const headers = { origin: "http://localhost:9478", "content-type": "application/x-www-form-urlencoded" };
+  const huge = await app.request("/status/retry", { method: "POST", headers, body: `pad=${"x".repeat(5000)}&save=${saveId}` }, "127.0.0.1");
+  expect(huge.status).toBe(413);
+  expect(app.db.$client.query("SELECT state FROM jobs WHERE save_id = ?").get(saveId)).toEqual({ state: "failed" });
+});

@@ -24,9 +24,10 @@ import { FailuresSection, MapsSection, OverviewSection, ReportsSection, SavesSec
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_FORM_BYTES = 4096;
 
-async function formField(c: Context, name: string): Promise<string | null> {
+/** A form field; "too_large" for a body past the cap (never mistaken for an absent field). */
+async function formField(c: Context, name: string): Promise<string | null | "too_large"> {
   const body = await readCapped(c.req.raw.body, MAX_FORM_BYTES);
-  return body === null ? null : new URLSearchParams(new TextDecoder().decode(body)).get(name);
+  return body === null ? "too_large" : new URLSearchParams(new TextDecoder().decode(body)).get(name);
 }
 
 /** `sessions` is shared with the other owner pages (the setup page), so one login opens them all. */
@@ -65,6 +66,7 @@ export function statusRoutes(deps: HttpDeps, sessions: SessionStore): Hono {
 
   app.post("/status/retry", owner, async (c) => {
     const field = await formField(c, "save");
+    if (field === "too_large") return c.text(`form exceeds ${MAX_FORM_BYTES} bytes`, 413);
     if (field !== null && !/^\d{1,15}$/.test(field)) return c.text("save must be a save id", 400);
     const saveId = field === null ? undefined : Number(field);
     const retried = retryFailed(db, Date.now(), saveId);
