@@ -1,6 +1,6 @@
 /** The uploads and report groups: who may send, where, and how much (the contract's fixed limits are in contract.ts). */
 import { DEFAULT_REPORT_MAX_MB, DEFAULT_REPORT_PATH, MIB, UPLOAD_PATHS } from "../contract.ts";
-import { ConfigError, flag, number, text, type Env } from "./parse.ts";
+import { ConfigError, flag, headerToken, number, text, type Env } from "./parse.ts";
 
 export interface UploadsConfig {
   /** Open (incomplete) upload tasks at once. */
@@ -28,7 +28,7 @@ export function uploadsConfig(env: Env): UploadsConfig {
     maxOpen: number(env, "UPLOAD_MAX_OPEN", 200, 1, 100_000),
     // At least 1 MB: one whole upload (1 MiB) always fits once the others expire.
     maxOpenBytes: Math.round(number(env, "UPLOAD_MAX_OPEN_MB", 64, 1, 65_536, false) * MIB),
-    token: text(env, "UPLOAD_TOKEN"),
+    token: headerToken(env, "UPLOAD_TOKEN"),
   };
 }
 

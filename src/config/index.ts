@@ -9,7 +9,7 @@ import { adminConfig, type AdminConfig } from "./admin.ts";
 import { reportConfig, uploadsConfig, type ReportConfig, type UploadsConfig } from "./endpoints.ts";
 import { mapsConfig, type MapsConfig } from "./maps.ts";
 import { notifyConfig, notifyTimeoutMs, type NotifyConfig } from "./notify.ts";
-import { ConfigError, httpUrl, number, text, type Env } from "./parse.ts";
+import { baseUrl, ConfigError, number, text, type Env } from "./parse.ts";
 
 export { ConfigError } from "./parse.ts";
 export type { MapLocale } from "./maps.ts";
@@ -83,7 +83,7 @@ export function loadConfig(env: Env = process.env): Config {
       retentionMs: Math.round(number(env, "RETENTION_DAYS", 30, 0.001, 36_500, false) * 24 * 60 * 60 * 1000),
       minFreeDiskBytes: Math.round(number(env, "MIN_FREE_DISK_MB", 256, 0, 1e9, false) * MIB),
     },
-    publicBaseUrl: httpUrl(env, "PUBLIC_BASE_URL"),
+    publicBaseUrl: baseUrl(env, "PUBLIC_BASE_URL"),
     notify: notifyConfig(env),
     admin: adminConfig(env),
   };

@@ -39,3 +39,21 @@ export function httpUrl(env: Env, name: string, secret = false): string | null {
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(`${name} must be an http(s) URL`);
   return raw.replace(/\/+$/, "");
 }
+
+/** A base URL that paths are appended to: http(s), no query, fragment or credentials. */
+export function baseUrl(env: Env, name: string): string | null {
+  const url = httpUrl(env, name);
+  if (url === null) return null;
+  const parsed = new URL(url);
+  if (parsed.search || parsed.hash || parsed.username || parsed.password) {
+    throw new ConfigError(`${name} must be a base URL without query, fragment or credentials`);
+  }
+  return url;
+}
+
+/** A token that travels in an HTTP header: printable ASCII without spaces. Never echoed. */
+export function headerToken(env: Env, name: string): string | null {
+  const token = text(env, name);
+  if (token !== null && !/^[\x21-\x7e]+$/.test(token)) throw new ConfigError(`${name} must be printable ASCII without spaces`);
+  return token;
+}
