@@ -10,7 +10,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { logWarn } from "../log.ts";
 import type { Db } from "./open.ts";
-import { sha256Hex } from "./saves.ts";
+import { sha256Hex } from "../sha256.ts";
 
 export interface RetentionCounts {
   /** Candidate bodies of expired reports. */

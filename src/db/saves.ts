@@ -3,6 +3,7 @@ import { and, eq, ne } from "drizzle-orm";
 import { UNKNOWN_PLAYER } from "../save/player-id.ts";
 import type { Tx } from "./open.ts";
 import { jobs, saves } from "./schema.ts";
+import { sha256Hex } from "../sha256.ts";
 
 export interface NewSave {
   encrypted: Uint8Array;
@@ -16,10 +17,6 @@ export interface StoredSave {
   created: boolean;
   /** The save was held as `unknown` and took this arrival's player id: its job runs again from generate. */
   adopted: boolean;
-}
-
-export function sha256Hex(bytes: Uint8Array): string {
-  return new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
 }
 
 /**

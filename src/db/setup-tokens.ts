@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "./open.ts";
+import { sha256Hex } from "../sha256.ts";
 import { players, settings } from "./schema.ts";
 
 const SETUP_TOKEN_KEY = "setup_token";
@@ -14,12 +15,13 @@ export const newToken = () => randomBytes(24).toString("base64url");
 /** What a token in a URL path may look like; anything else is refused before a lookup. */
 export const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
 
-const sha256Hex = (text: string) => new Bun.CryptoHasher("sha256").update(text).digest("hex");
-
-/** The current setup token, created on first use (the service calls it at start). */
+/** The current setup token: a read (the service creates it at start), written only if it is missing. */
 export function setupToken(db: Db, now = Date.now()): string {
+  const read = () => db.select({ value: settings.value }).from(settings).where(eq(settings.key, SETUP_TOKEN_KEY)).get()?.value;
+  const current = read();
+  if (current !== undefined) return current;
   db.insert(settings).values({ key: SETUP_TOKEN_KEY, value: newToken(), updatedAt: now }).onConflictDoNothing().run();
-  return db.select({ value: settings.value }).from(settings).where(eq(settings.key, SETUP_TOKEN_KEY)).get()!.value;
+  return read()!;
 }
 
 /** A new setup token: every module and script URL made with the old one answers 404 from now on. */

@@ -7,7 +7,8 @@ import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { UNKNOWN_PLAYER } from "../save/player-id.ts";
 import type { ChunkHeader } from "../ingest/chunk-headers.ts";
 import type { Db, Tx } from "./open.ts";
-import { sha256Hex, storeSaveOnce } from "./saves.ts";
+import { sha256Hex } from "../sha256.ts";
+import { storeSaveOnce } from "./saves.ts";
 import { uploadChunks, uploads } from "./schema.ts";
 import { findHeldPrefix, findResend, liveOpenTasks, openUsage, type OpenTask } from "./upload-tasks.ts";
 

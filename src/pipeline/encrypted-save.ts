@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/open.ts";
-import { sha256Hex } from "../db/saves.ts";
+import { sha256Hex } from "../sha256.ts";
 import { archives, saves } from "../db/schema.ts";
 
 type SaveRow = typeof saves.$inferSelect;

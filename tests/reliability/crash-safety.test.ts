@@ -8,7 +8,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { sha256Hex } from "../../src/db/saves.ts";
+import { sha256Hex } from "../../src/sha256.ts";
 import { seededRandom } from "../../src/samples/index.ts";
 import { query } from "../helpers/db.ts";
 import { gzipReport, REPORT_PATH } from "../helpers/har.ts";

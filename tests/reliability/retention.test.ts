@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { applyRetention } from "../../src/db/retention.ts";
-import { sha256Hex } from "../../src/db/saves.ts";
+import { sha256Hex } from "../../src/sha256.ts";
 import { jobOfSave, one } from "../helpers/db.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
 import { encryptedSave, testKeys, uploadSave } from "../helpers/saves.ts";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { brotliCompressSync } from "node:zlib";
 import { loadConfig, secretsOf } from "../../src/config/index.ts";
 import { DEFAULT_REPORT_MAX_MB, DEFAULT_REPORT_PATH, MIB } from "../../src/contract.ts";
-import { sha256Hex } from "../../src/db/saves.ts";
+import { sha256Hex } from "../../src/sha256.ts";
 import { encryptAesCbc } from "../../src/save/index.ts";
 import { encodeSample, makeSampleSave } from "../../src/samples/index.ts";
 import { zeroBomb } from "../unit/ingest-fixtures.ts";
