@@ -83,15 +83,9 @@ const sweepTimer = setInterval(() => void sweep(), Math.min(60_000, Math.max(250
 
 // Leave one core to the HTTP thread: the capture tool must be answered at once even while maps render.
 const workers = new WorkerPool(Math.max(1, Math.min(config.pipeline.concurrency, availableParallelism() - 1)), config.pipeline.taskTimeoutMs);
-const pipeline = startPipeline({
-  db,
-  config,
-  workers,
-  routing: notify.routing,
-  secrets: [...secretsOf(config), ...Object.values(notify.routing.barkKeys)],
-  archiveRoot,
-});
-const server = startHttpServer({ db, committer: new GroupCommitter(db), config, archiveRoot, wakePipeline: pipeline.wake, disk });
+const secrets = [...secretsOf(config), ...Object.values(notify.routing.barkKeys)];
+const pipeline = startPipeline({ db, config, workers, routing: notify.routing, secrets, archiveRoot });
+const server = startHttpServer({ db, committer: new GroupCommitter(db), config, archiveRoot, wakePipeline: pipeline.wake, disk, secrets });
 
 const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
 logInfo("SERVER", "listening", { url: base, db: config.databasePath, keys: config.keys.length });

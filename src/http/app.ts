@@ -1,6 +1,5 @@
 /** Builds the Hono app once from its route families (the tests start the same app through main.ts). */
 import { Hono, type MiddlewareHandler } from "hono";
-import { secretsOf } from "../config/index.ts";
 import { MAX_CHUNK_BYTES, UPLOAD_PATHS } from "../contract.ts";
 import { metrics } from "../metrics.ts";
 import { redact } from "../notify/errors.ts";
@@ -24,7 +23,7 @@ function countAnswer(record: (ok: boolean) => void): MiddlewareHandler {
 
 export function createApp(deps: HttpDeps): Hono {
   const app = new Hono();
-  const secrets = secretsOf(deps.config);
+  const { secrets } = deps;
   const reportPath = deps.config.report.path;
   // The request path of a report is REPORT_PATH itself, which may be a secret; setup and player links carry tokens.
   const pathForLog = (path: string) =>

@@ -14,4 +14,6 @@ export interface HttpDeps {
   wakePipeline: () => void;
   /** DATA_DIR's free space against MIN_FREE_DISK_MB (a cached reading, refreshed every few seconds). */
   disk: Pick<DiskWatch, "isFull" | "reading" | "floorBytes">;
+  /** Every configured secret (keys, tokens, webhook URLs, Bark device keys), to redact from any shown text. */
+  secrets: string[];
 }

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "../../src/config/index.ts";
+import { loadConfig, secretsOf } from "../../src/config/index.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
@@ -30,6 +30,7 @@ export function ownerApp(env: Record<string, string> = {}, disk = { full: false,
     archiveRoot: join(dir, "archive"),
     wakePipeline: () => {},
     disk: { isFull: () => disk.full, reading: () => ({ freeBytes: disk.freeBytes, totalBytes: 4 * disk.freeBytes }), floorBytes: config.storage.minFreeDiskBytes },
+    secrets: secretsOf(config),
   });
   return {
     db,

@@ -5,7 +5,6 @@
  */
 import type { Context } from "hono";
 import { Hono } from "hono";
-import { secretsOf } from "../../config/index.ts";
 import { readCapped } from "../../ingest/capped-body.ts";
 import { logInfo } from "../../log.ts";
 import { redact } from "../../notify/errors.ts";
@@ -36,7 +35,7 @@ export function statusRoutes(deps: HttpDeps, sessions: SessionStore): Hono {
   const app = new Hono();
   const loginPage = (c: Context, wrong = false) => c.html(<LoginPage wrong={wrong} />, 401);
   const owner = ownerOnly(config.admin, sessions, loginPage);
-  const secrets = secretsOf(config);
+  const { secrets } = deps;
   const redactText = (text: string | null) => (text === null ? "" : redact(text, secrets));
   const noStore = { "Cache-Control": "no-store" };
 
