@@ -69,7 +69,7 @@ function option(args: string[], name: string): string | null {
 }
 
 /** Links are shown under PUBLIC_BASE_URL; without it, under a placeholder the owner replaces. */
-const baseOf = (config: Config) => config.publicBaseUrl ?? "http://<your-server>:9478";
+const baseOf = (config: Config) => config.publicBaseUrl ?? `http://<your-server>:${config.port}`;
 
 function players(config: Config, db: Db, args: string[]): number {
   const [action, playerId] = args;
