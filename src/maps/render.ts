@@ -52,11 +52,10 @@ export function renderPng(svg: string, opts: RenderOptions = {}): Promise<Uint8A
       logLevel: "off",
     });
     // Encoding runs on the calling thread; our encoder costs ~¼ of asPng()'s CPU (see png.ts).
-    const png = encodeOpaquePng(image.pixels, image.width, image.height);
-    // The pixmap and its `pixels` copy (~16 MB a map) are native memory the GC does not count: without
-    // this hint they pile up until an unrelated collection (bench/render.ts peak RSS ~350-400 MB vs
-    // ~250-290 MB with it), for ~1 ms of CPU a map.
-    Bun.gc(false);
+    const pixels = image.pixels; // a fresh ~8 MB native copy on every read
+    const png = encodeOpaquePng(pixels, image.width, image.height);
+    // Detaching frees the copy now; left to the GC, which does not count native memory, copies pile up.
+    (pixels.buffer as ArrayBuffer).transfer(0);
     return png;
   });
 }
