@@ -55,7 +55,8 @@ export function renderPng(svg: string, opts: RenderOptions = {}): Promise<Uint8A
     const pixels = image.pixels; // a fresh ~8 MB native copy on every read
     const png = encodeOpaquePng(pixels, image.width, image.height);
     // Detaching frees the copy now; left to the GC, which does not count native memory, copies pile up.
-    (pixels.buffer as ArrayBuffer).transfer(0);
+    // Only a buffer the view owns whole is detached (never a pool other views share).
+    if (pixels.byteOffset === 0 && pixels.byteLength === pixels.buffer.byteLength) (pixels.buffer as ArrayBuffer).transfer(0);
     return png;
   });
 }
