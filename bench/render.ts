@@ -4,7 +4,8 @@
  *
  *   bun run bench/render.ts [--sets 100] [--samples docs]
  *
- * Prints time per full set (p50/p95/max), peak RSS (VmHWM), and RSS after 10 sets (50 PNG renders)
+ * Prints time per full set (p50/p95/max), process CPU per set (all threads: JS, libuv pool), PNG bytes
+ * per set, peak RSS (VmHWM), and RSS after 10 sets (50 PNG renders)
  * vs after the last set (500 PNG renders by default): growth means a leak.
  * --samples DIR also writes DIR/sample-site.png, DIR/sample-overview.png and DIR/sample-site-ja.png.
  */
@@ -55,20 +56,25 @@ await generateOutputs(save, ctx("zh")); // warm-up: JIT, font file cache
 
 const times: number[] = [];
 let rssAt10 = 0;
+let pngBytes = 0;
+const cpu0 = process.cpuUsage();
 for (let i = 1; i <= sets; i++) {
   const t0 = performance.now();
   const out = await generateOutputs(save, ctx("zh"));
   times.push(performance.now() - t0);
   if (out.files.length !== 7) throw new Error("unexpected output count");
+  pngBytes = out.files.filter((f) => f.name.endsWith(".png")).reduce((n, f) => n + f.bytes.length, 0);
   if (i === 10) {
     Bun.gc(true);
     rssAt10 = mb(process.memoryUsage.rss());
   }
 }
+const cpu = process.cpuUsage(cpu0);
 Bun.gc(true);
 const rssEnd = mb(process.memoryUsage.rss());
 const sorted = [...times].sort((a, b) => a - b);
 console.log(
   `time per full set: p50 ${percentile(sorted, 0.5).toFixed(0)} ms, p95 ${percentile(sorted, 0.95).toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms`,
 );
+console.log(`CPU per set ${((cpu.user + cpu.system) / 1000 / sets).toFixed(0)} ms (includes the GC at set 10); PNG bytes per set ${pngBytes}`);
 console.log(`peak RSS ${peakRssMb().toFixed(0)} MB; RSS after 10 sets ${rssAt10.toFixed(0)} MB, after ${sets} sets ${rssEnd.toFixed(0)} MB (growth ${(rssEnd - rssAt10).toFixed(0)} MB)`);
