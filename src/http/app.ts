@@ -8,7 +8,8 @@ import type { HttpDeps } from "./deps.ts";
 import { ByteBudget, declaredOrCap, decodeBudget, diskFloor } from "./guards.ts";
 import { healthRoutes } from "./health.ts";
 import { mapRoutes } from "./maps.ts";
-import { reportRoutes } from "./report.ts";
+import { REPORT_TOKEN_HEADERS, reportRoutes } from "./report.ts";
+import { requireToken } from "./token.ts";
 import { SessionStore } from "./admin/sessions.ts";
 import { setupRoutes } from "./setup/routes.tsx";
 import { statusRoutes } from "./status/routes.tsx";
@@ -39,6 +40,9 @@ export function createApp(deps: HttpDeps): Hono {
     if (!ok) metrics.upload("rejected");
   }));
   if (report.enabled) app.on("POST", report.path, countAnswer((ok) => metrics.reportReceived(ok ? "accepted" : "rejected")));
+  // Tokens first: a request without the right one never waits for, or holds, room in the budget.
+  app.on("POST", [...UPLOAD_PATHS], requireToken(deps.config.uploads.token, ["x-upload-token"], "UPLOAD", "upload"));
+  if (report.enabled) app.on("POST", report.path, requireToken(report.token, REPORT_TOKEN_HEADERS, "REPORT", "report"));
   // An upload chunk is at most 1 MiB (larger ones get 413 before their body is read).
   app.on("POST", uploadPaths, refuseWhenFull, decodeBudget(decoding, budget.waitMs, "UPLOAD", declaredOrCap(MAX_CHUNK_BYTES)));
   // A report may decompress to its cap whatever it declares, so it holds the cap.

@@ -10,9 +10,9 @@ import { extractCandidates } from "../ingest/har.ts";
 import { proxyPinMeta, reqableMeta } from "../ingest/har-meta.ts";
 import { logInfo, logWarn } from "../log.ts";
 import type { HttpDeps } from "./deps.ts";
-import { tokenMatches } from "./token.ts";
 
-const TOKEN_HEADERS = ["x-report-token", "x-reqable-reporter-tag"];
+/** Where REPORT_TOKEN may come (checked in front of every guard, src/http/app.ts): ours, and Reqable's tag. */
+export const REPORT_TOKEN_HEADERS = ["x-report-token", "x-reqable-reporter-tag"];
 
 export function reportRoutes({ committer, config, wakePipeline }: HttpDeps): Hono {
   const app = new Hono();
@@ -26,9 +26,6 @@ export function reportRoutes({ committer, config, wakePipeline }: HttpDeps): Hon
       logWarn("REPORT", "rejected", { ...meta, status, reason });
       return c.text(reason, status);
     };
-    if (report.token !== null && !TOKEN_HEADERS.some((name) => tokenMatches(c.req.header(name), report.token!))) {
-      return reject(401, "missing or wrong report token");
-    }
     if (declaredTooLarge(c.req.header("content-length"), report.maxEncodedBytes)) {
       return reject(413, cappedMessage("report body", report.maxEncodedBytes));
     }
