@@ -9,6 +9,8 @@ export type HeaderValue = string | Uint8Array;
 export interface RawRequest {
   method?: string;
   path: string;
+  /** The Host header as sent (default: the server's host:port); null sends none. */
+  host?: string | null;
   /** Sent in order, repeats allowed; values as given (bytes or latin-1 text). */
   headers?: [string, HeaderValue][];
   body?: Uint8Array;
@@ -30,7 +32,8 @@ const latin1 = (text: string) => Buffer.from(text, "latin1");
 function encodeRequest(host: string, request: RawRequest): Buffer {
   const framing = request.framing ?? "auto";
   const body = request.body ?? new Uint8Array(0);
-  const lines: Buffer[] = [latin1(`${request.method ?? "POST"} ${request.path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n`)];
+  const hostLine = request.host === null ? "" : `Host: ${request.host ?? host}\r\n`;
+  const lines: Buffer[] = [latin1(`${request.method ?? "POST"} ${request.path} HTTP/1.1\r\n${hostLine}Connection: close\r\n`)];
   for (const [name, value] of request.headers ?? []) {
     lines.push(latin1(`${name}: `), typeof value === "string" ? latin1(value) : Buffer.from(value), latin1("\r\n"));
   }
