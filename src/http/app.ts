@@ -3,6 +3,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { MAX_CHUNK_BYTES, UPLOAD_PATHS } from "../contract.ts";
 import { metrics } from "../metrics.ts";
 import { redact } from "../notify/errors.ts";
+import { logWarn } from "../log.ts";
 import { reportPathForLog } from "../report-path.ts";
 import type { HttpDeps } from "./deps.ts";
 import { ByteBudget, declaredOrCap, decodeBudget, diskFloor } from "./guards.ts";
@@ -57,6 +58,11 @@ export function createApp(deps: HttpDeps): Hono {
   app.route("/", mapRoutes(deps));
   app.notFound((c) => c.text("not found", 404));
   app.onError((error, c) => {
+    // A client that hung up mid-body: nobody reads the answer, and it is no fault of ours.
+    if (error instanceof Error && error.name === "AbortError") {
+      logWarn("SERVER", "client went away before its body was read", { path: pathForLog(c.req.path) });
+      return c.text("request body was cut off", 400);
+    }
     const text = redact(String(error), secrets).slice(0, 200);
     console.error(`[SERVER] unhandled error path=${pathForLog(c.req.path)} error=${JSON.stringify(text)}`);
     return c.text("internal error", 500);
