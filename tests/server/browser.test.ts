@@ -3,15 +3,13 @@
  * save with its thumbnails, open a map. SCREENSHOT_DOCS=1 refreshes docs/status-page.png (phone-sized).
  */
 import { afterAll, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { noChromium, phoneBrowser } from "../helpers/chromium.ts";
 import { jobOfSave, one } from "../helpers/db.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
 import { encryptedSave, PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const ADMIN_TOKEN = "browser-test-token-0123456789";
 
 let server: RunningServer | undefined;
@@ -22,15 +20,16 @@ afterAll(async () => {
   server?.cleanup();
 });
 
-test.skipIf(!existsSync(CHROMIUM))("log in, see the demo save with its thumbnails, open a map (phone-sized)", async () => {
+test.skipIf(noChromium)("log in, see the demo save with its thumbnails, open a map (phone-sized)", async () => {
   const { pair, env } = testKeys();
   server = await startServer({ env: { ...env, NOTIFY_DEFAULT: "none", ADMIN_TOKEN } });
   expect((await uploadSave(server.url, encryptedSave(pair, { rareEverywhere: true }), "browser-1")).status).toBe(200);
   const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = 'browser-1'")!.save_id;
   await eventually(() => jobOfSave(server!, saveId)?.state === "done", 30_000, "the save done");
 
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, timeout: 20_000 });
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const opened = await phoneBrowser();
+  browser = opened.browser;
+  const { context } = opened;
   const page = await context.newPage();
 
   const first = await page.goto(server.url);

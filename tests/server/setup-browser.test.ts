@@ -4,15 +4,13 @@
  * SCREENSHOT_DOCS=1 refreshes docs/setup-page.png (phone-sized).
  */
 import { afterAll, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { noChromium, phoneBrowser } from "../helpers/chromium.ts";
 import { stashOverride } from "../../src/capture/modules.ts";
 import { one } from "../helpers/db.ts";
 import { startServer, type RunningServer } from "../helpers/server.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const ADMIN_TOKEN = "setup-browser-token-0123456789";
 
 let server: RunningServer | undefined;
@@ -23,12 +21,13 @@ afterAll(async () => {
   server?.cleanup();
 });
 
-test.skipIf(!existsSync(CHROMIUM))("log in, pick KR and Stash, see and copy the module link, fetch the module (phone-sized)", async () => {
+test.skipIf(noChromium)("log in, pick KR and Stash, see and copy the module link, fetch the module (phone-sized)", async () => {
   server = await startServer({ env: { NOTIFY_DEFAULT: "none", ADMIN_TOKEN, REPORT_TOKEN: "report-tag-secret" } });
   const setupToken = one<{ value: string }>(server, "SELECT value FROM settings WHERE key = 'setup_token'")!.value;
 
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, timeout: 20_000 });
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const opened = await phoneBrowser();
+  browser = opened.browser;
+  const { context } = opened;
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
   const page = await context.newPage();
 
