@@ -19,7 +19,7 @@ export interface RunningService {
   output: () => string;
   /** Opens the SQLite file read-only (assertions, progress checks). */
   openDb: () => Database;
-  waitForOutput: (pattern: RegExp, timeoutMs?: number) => Promise<string>;
+  waitForOutput: (pattern: RegExp | string, timeoutMs?: number) => Promise<string>;
   stop: (signal?: NodeJS.Signals) => Promise<number>;
   /** Removes the temp folder (after stop). */
   cleanup: () => void;
@@ -58,16 +58,18 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   };
   const pumped = Promise.all([pump(proc.stdout), pump(proc.stderr)]);
 
-  const waitForOutput = async (pattern: RegExp, timeoutMs = 10_000): Promise<string> => {
+  /** A line is printed after what it reports is committed: wait for it rather than read the output once. */
+  const waitForOutput = async (pattern: RegExp | string, timeoutMs = 10_000): Promise<string> => {
+    const find = () => (typeof pattern === "string" ? (output.includes(pattern) ? pattern : null) : (pattern.exec(output)?.[0] ?? null));
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      const match = pattern.exec(output);
-      if (match) return match[0];
+      const match = find();
+      if (match !== null) return match;
       if (proc.exitCode !== null) {
         // The process may exit before its last lines reach us: read its output to the end first.
         await pumped;
-        const late = pattern.exec(output);
-        if (late) return late[0];
+        const late = find();
+        if (late !== null) return late;
         throw new Error(`server exited (${proc.exitCode}) before ${pattern}:\n${output}`);
       }
       await Bun.sleep(10);

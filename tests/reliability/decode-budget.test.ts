@@ -76,7 +76,7 @@ describe("decoded bytes in flight are bounded", () => {
       expect(response.headers.get("retry-after")).toBe("1");
       expect(await response.text()).toBe("server is busy with other uploads; try again shortly");
     }
-    expect(server.output()).toMatch(/\[REPORT\] WARN rejected: decode budget full status=503/);
+    await server.waitForOutput(/\[REPORT\] WARN rejected: decode budget full status=503/);
 
     // Room again: a report and an upload pass at once.
     expect((await fetch(reportUrl, { method: "POST", body: gz, headers: gzip })).status).toBe(200);

@@ -61,5 +61,5 @@ test("open tasks up to the caps are accepted, the next gets 429 with Retry-After
   // After the TTL (the Retry-After), the cap is free again.
   await Bun.sleep(retryAfter * 1000 + 50);
   expect((await status(await post("count-7", 0, 2, randomBytes(100)))).status).toBe(200);
-  expect(server.output()).toMatch(/\[UPLOAD\] WARN open-upload cap upload=count-5 .*retryAfter=\d/);
+  await server.waitForOutput(/\[UPLOAD\] WARN open-upload cap upload=count-5 .*retryAfter=\d/);
 });

@@ -54,7 +54,7 @@ describe("a save through every stage", () => {
     const row = one<{ encrypted: Uint8Array }>(server, "SELECT encrypted FROM saves WHERE id = ?", saveId)!;
     expect(Buffer.compare(saved, Buffer.from(row.encrypted))).toBe(0);
     expect(one<{ n: number }>(server, "SELECT count(*) AS n FROM save_outputs WHERE save_id = ?", saveId)!.n).toBe(0);
-    expect(server.output()).toMatch(new RegExp(`\\[JOB\\] stage finished .*save=${saveId} player=${PLAYER_ID} stage=generate attempt=1 ms=\\d+ outcome=`));
+    await server.waitForOutput(new RegExp(`\\[JOB\\] stage finished .*save=${saveId} player=${PLAYER_ID} stage=generate attempt=1 ms=\\d+ outcome=`));
     const summary = JSON.parse(readFileSync(join(server.dataDir, "archive", archive.rel_path, "summary.json"), "utf8"));
     expect(summary.playerId).toBe(PLAYER_ID);
     // The archived summary.json is the outputs model the generate stage stored with the save.
@@ -75,7 +75,7 @@ describe("a save through every stage", () => {
   test("without keys jobs wait; a restart with keys finishes them", async () => {
     const { pair, env } = testKeys();
     const server = await start({});
-    expect(server.output()).toContain("no AES key configured");
+    await server.waitForOutput("no AES key configured");
     await uploadSave(server.url, encryptedSave(pair), "nokey-1");
     const saveId = saveIdOf(server, "nokey-1");
     await waitForJob(server, saveId, "waiting_for_key");
@@ -96,7 +96,7 @@ describe("a save through every stage", () => {
     expect(job.stage).toBe("archive");
     expect(job.attempts).toBe(3);
     expect(job.last_error).toMatch(/ENOTDIR|EEXIST|not a directory/i);
-    expect(server.output()).toMatch(/\[JOB\] WARN stage finished .*stage=archive attempt=1 .*outcome=retry/);
+    await server.waitForOutput(/\[JOB\] WARN stage finished .*stage=archive attempt=1 .*outcome=retry/);
 
     rmSync(join(server.dataDir, "archive"));
     const cli = Bun.spawnSync([process.execPath, "src/cli.ts", "retry", "--failed"], {
@@ -145,7 +145,7 @@ describe("crash safety", () => {
     for (let i = 0; i < 4; i++) await uploadSave(server.url, encryptedSave(pair), `term-${i}`);
     await eventually(() => query(server, "SELECT 1 FROM jobs WHERE stage != 'generate' OR state = 'running'").length > 0, 20_000, "work started");
     expect(await server.stop("SIGTERM")).toBe(0);
-    expect(server.output()).toContain("[SERVER] stopped");
+    await server.waitForOutput("[SERVER] stopped");
     const temp = join(server.dataDir, "archive", ".tmp");
     expect(existsSync(temp) ? readdirSync(temp) : []).toEqual([]);
     for (const dir of archiveDirs(server)) {

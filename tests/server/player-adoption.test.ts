@@ -121,7 +121,7 @@ describe("a save held as unknown adopts the real player id", () => {
     expect(deliveriesOf(server, saveId)).toEqual(["discord:sent", "webhook:sent"]);
     // Image URLs already pushed keep working: the token names the moved folder.
     expect((await fetch(`${server.url}/maps/${moved.token}/site_5.png`)).status).toBe(200);
-    expect(server.output()).toMatch(/\[JOB\] archive moved save=\d+ player=\d+ from=by-id\/unknown\/\S+ oldFolderRemoved=true/);
+    await server.waitForOutput(/\[JOB\] archive moved save=\d+ player=\d+ from=by-id\/unknown\/\S+ oldFolderRemoved=true/);
   });
 
   test("while it is still queued: exactly one archive, under the player, pushed to the player's routes", async () => {
@@ -157,7 +157,7 @@ describe("a save held as unknown adopts the real player id", () => {
     expect(one<{ rerun: number }>(server, "SELECT rerun FROM jobs WHERE save_id = ?", saveId)!.rerun).toBe(1);
 
     await archivedUnderPlayer(server, saveId);
-    expect(server.output()).toMatch(/stage=notify .*outcome="next=generate" note="the save took a real player id while the stage ran/);
+    await server.waitForOutput(/stage=notify .*outcome="next=generate" note="the save took a real player id while the stage ran/);
     await eventually(() => readdirSync(unknownDir(server)).length === 0, 5000, "old folder removed");
     expect(one<{ rerun: number }>(server, "SELECT rerun FROM jobs WHERE save_id = ?", saveId)!.rerun).toBe(0);
     await eventually(() => api.requestsTo(DISCORD).length === 1, 10_000, "push to the player's route");

@@ -240,7 +240,7 @@ describe("REPORT_TOKEN and REPORT_PATH", () => {
     await expectAnswer(await post(guarded, tiny(), { "X-Report-Token": token }), 200, "ok");
     await expectAnswer(await post(guarded, tiny(), { "x-reqable-reporter-tag": token }), 200, "ok");
     expect(count(guarded, "reports")).toBe(2);
-    expect(guarded.output()).toContain("[REPORT] received");
+    await guarded.waitForOutput("[REPORT] received");
     expect(guarded.output()).not.toContain(token);
   });
 
@@ -262,7 +262,7 @@ describe("REPORT_TOKEN and REPORT_PATH", () => {
     await expectAnswer(await post(server, tiny(), {}, `/capture/${secret}`), 500, "internal error");
     const hash = new Bun.CryptoHasher("sha256").update(`/capture/${secret}`).digest("hex").slice(0, 8);
     await server.waitForOutput(new RegExp(`\\[SERVER\\] unhandled error path=/capture/…#${hash} `));
-    expect(server.output()).toContain(`report: POST ${server.url}/capture/…#${hash}`);
+    await server.waitForOutput(`report: POST ${server.url}/capture/…#${hash}`);
     expect(server.output()).not.toContain(secret);
     expect(server.output()).not.toContain(secret.slice(7, 20));
     // Error text bound for logs and the database is redacted with secretsOf: a secret path is one, the default is not.
@@ -343,7 +343,7 @@ describe("evaluate: which body becomes the save", () => {
     expect(reportJob(main, report.id)?.last_error).toBe("entry 1 response body is not valid base64; kept for inspection");
     const kept = query<{ undecodable: number; body: Uint8Array; entry_index: number }>(main, "SELECT undecodable, body, entry_index FROM report_candidates WHERE report_id = ?", report.id);
     expect(kept.map((c) => [c.entry_index, c.undecodable, Buffer.from(c.body).toString()])).toEqual([[1, 1, garbage]]);
-    expect(main.output()).toMatch(new RegExp(`\\[REPORT\\] WARN received 1 undecodable bodies .* report=${report.id} `));
+    await main.waitForOutput(new RegExp(`\\[REPORT\\] WARN received 1 undecodable bodies .* report=${report.id} `));
   });
 
   test("an undecodable body beside a save: the save is taken, nothing fails", async () => {
@@ -366,7 +366,7 @@ describe("evaluate: which body becomes the save", () => {
     const empty = { request: { method: "GET", url: saveUrl() }, response: { status: 200, content: { mimeType: "application/octet-stream", size: 145_184, text: "" } } };
     const report = await reportSettled(main, json(har(empty, empty)));
     expect(report).toMatchObject({ outcome: "empty_bodies", save_id: null });
-    expect(main.output()).toMatch(new RegExp(`\\[REPORT\\] WARN received only empty bodies.* report=${report.id} .*emptyBodies=2`));
+    await main.waitForOutput(new RegExp(`\\[REPORT\\] WARN received only empty bodies.* report=${report.id} .*emptyBodies=2`));
   });
 
   test("a partial refresh (no harvest maps) → outcome partial_save, no save row", async () => {

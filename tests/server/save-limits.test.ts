@@ -44,7 +44,7 @@ describe("a save past the caps", () => {
 
     await finished(server, saveIdOf(server, "normal"), "done");
     expect(Date.now() - uploaded).toBeLessThan(10_000);
-    expect(server.output()).toMatch(/\[JOB\] WARN stage finished .*stage=generate attempt=1 .*outcome=failed note="?over the save limits: 10000 drops on site 5/);
+    await server.waitForOutput(/\[JOB\] WARN stage finished .*stage=generate attempt=1 .*outcome=failed note="?over the save limits: 10000 drops on site 5/);
   });
 
   test("a render past TASK_TIMEOUT_MS gets one more try behind the queue, then fails with the reason", async () => {
@@ -59,6 +59,9 @@ describe("a save past the caps", () => {
     expect(slow.last_error).toBe("rendering took longer than 1 s twice");
     expect(slow.attempts).toBe(2);
     await finished(server, saveIdOf(server, "after-slow"), "done");
+    // Each log line follows its commit: wait for the last one before reading the order.
+    await server.waitForOutput(/save=1 .*stage=generate attempt=2 .*outcome=failed/);
+    await server.waitForOutput(/save=2 .*stage=generate attempt=1 .*outcome="?next=archive/);
     const log = server.output();
     const firstTimeout = log.search(/save=1 .*stage=generate attempt=1 .*outcome=retry/);
     const normalDrawn = log.search(/save=2 .*stage=generate attempt=1 .*outcome="?next=archive/);

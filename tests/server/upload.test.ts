@@ -196,7 +196,7 @@ describe("chunked uploads", () => {
     await expectStatus(await post(parts[1]!, chunkHeaders(id, 1, 2)), 200, /^OK$/);
     expect(count("SELECT count(*) AS n FROM saves")).toBe(saves);
     expect(count("SELECT count(*) AS n FROM upload_tasks WHERE upload_id = ? AND completed_at IS NULL", id)).toBe(0);
-    expect(server.output()).toMatch(new RegExp(`\\[UPLOAD\\] resend of a completed upload upload=${id} chunk=2/2`));
+    await server.waitForOutput(new RegExp(`\\[UPLOAD\\] resend of a completed upload upload=${id} chunk=2/2`));
   });
 
   test("other bytes under a completed upload's id are a save of their own", async () => {
