@@ -2,20 +2,13 @@
  * The decode budget: bytes reserved by in-flight upload and report requests are bounded; a request that finds
  * no room within DECODE_WAIT_MS gets 503 with Retry-After, every other request is answered as usual.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { ByteBudget } from "../../src/http/guards.ts";
-import { startServer, type RunningServer } from "../helpers/server.ts";
+import { serversForThisFile } from "../helpers/server.ts";
 
 const MIB = 1024 * 1024;
-const started: RunningServer[] = [];
-afterAll(async () => {
-  for (const server of started) {
-    await server.stop("SIGKILL");
-    server.cleanup();
-  }
-});
 
 /** A valid HAR without entries, `size` bytes of JSON made mostly of random text (it compresses little), gzipped. */
 const paddedHar = (size: number) =>
@@ -36,6 +29,8 @@ function slowPost(url: string, bytes: Uint8Array, headers: Record<string, string
 }
 
 const rssMb = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+
+const start = serversForThisFile();
 
 describe("ByteBudget", () => {
   test("first come, first served; a waiter that times out gets null and unblocks the ones behind it", async () => {
@@ -60,8 +55,7 @@ describe("ByteBudget", () => {
 describe("decoded bytes in flight are bounded", () => {
   test("a flood of slow reports and uploads: the overflow gets 503 + Retry-After, the rest 200, and all pass afterwards", async () => {
     // Decoded cap 0.5 MiB per report, budget 1 MiB: two reports (or one report and 512 KiB of uploads) at once.
-    const server = await startServer({ env: { DECODE_BUDGET_MB: "1", DECODE_WAIT_MS: "150", REPORT_MAX_SIZE: "0.5", REPORT_MAX_DECOMPRESSED_SIZE: "0.5" } });
-    started.push(server);
+    const server = await start({ DECODE_BUDGET_MB: "1", DECODE_WAIT_MS: "150", REPORT_MAX_SIZE: "0.5", REPORT_MAX_DECOMPRESSED_SIZE: "0.5" });
     const reportUrl = `${server.url}/capture/report`;
     const gz = paddedHar(MIB / 2 - 1024);
     const gzip = { "content-encoding": "gzip", "content-type": "application/json" };
@@ -91,8 +85,7 @@ describe("decoded bytes in flight are bounded", () => {
 
   test("a client that aborts mid-body gives its reservation back", async () => {
     // Budget = one report: the next report can only pass if the aborted one released its bytes.
-    const server = await startServer({ env: { DECODE_BUDGET_MB: "0.5", DECODE_WAIT_MS: "2000", REPORT_MAX_SIZE: "0.5", REPORT_MAX_DECOMPRESSED_SIZE: "0.5" } });
-    started.push(server);
+    const server = await start({ DECODE_BUDGET_MB: "0.5", DECODE_WAIT_MS: "2000", REPORT_MAX_SIZE: "0.5", REPORT_MAX_DECOMPRESSED_SIZE: "0.5" });
     const reportUrl = `${server.url}/capture/report`;
     const gz = paddedHar(100_000);
     const gzip = { "content-encoding": "gzip", "content-type": "application/json" };

@@ -2,24 +2,13 @@
  * The disk floor: below MIN_FREE_DISK_MB free on DATA_DIR, new uploads and reports get 507 before their body is
  * read; /healthz answers, and saves accepted earlier still go through the pipeline.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { jobOfSave, one } from "../helpers/db.ts";
-import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
+import { eventually, serversForThisFile } from "../helpers/server.ts";
 import { encryptedSave, testKeys, uploadSave } from "../helpers/saves.ts";
 
-const started: RunningServer[] = [];
-afterAll(async () => {
-  for (const server of started) {
-    await server.stop("SIGKILL");
-    server.cleanup();
-  }
-});
 
-async function start(env: Record<string, string>, dataDir?: string) {
-  const server = await startServer({ env, ...(dataDir && { dataDir }) });
-  started.push(server);
-  return server;
-}
+const start = serversForThisFile();
 
 const FULL = "507 server storage is full; try again later";
 const answer = async (response: Response) => `${response.status} ${await response.text()}`;

@@ -1,26 +1,15 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { summaryJson } from "../../src/maps/index.ts";
 import { jobOfSave, one, query } from "../helpers/db.ts";
 import { startRecordingServer } from "../helpers/recording-server.ts";
-import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
+import { eventually, type RunningServer, serversForThisFile, startServer } from "../helpers/server.ts";
 import { encryptedSave, PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
 
-const started: RunningServer[] = [];
-afterAll(async () => {
-  for (const server of started) {
-    await server.stop("SIGKILL");
-    server.cleanup();
-  }
-});
 
-async function start(env: Record<string, string>, dataDir?: string) {
-  const server = await startServer({ env: { JOB_BACKOFF_MS: "100,100", ...env }, ...(dataDir && { dataDir }) });
-  started.push(server);
-  return server;
-}
+const start = serversForThisFile({ JOB_BACKOFF_MS: "100,100" });
 
 function saveIdOf(server: RunningServer, uploadId: string): number {
   return one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ? ORDER BY id DESC", uploadId)!.save_id;

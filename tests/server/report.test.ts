@@ -13,23 +13,14 @@ import { zeroBomb } from "../unit/ingest-fixtures.ts";
 import { one, query } from "../helpers/db.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptedSave, PLAYER_ID, saveUrl, testKeys, uploadSave } from "../helpers/saves.ts";
-import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
+import { eventually, type RunningServer, serversForThisFile, startServer } from "../helpers/server.ts";
 
 setDefaultTimeout(30_000);
 const PATH = DEFAULT_REPORT_PATH;
 /** REPORT_MAX_SIZE by default, in bytes. */
 const REPORT_CAP = DEFAULT_REPORT_MAX_MB * MIB;
-const started: RunningServer[] = [];
-afterAll(async () => {
-  for (const server of started) await server.stop("SIGKILL");
-  for (const server of started) server.cleanup();
-});
 
-async function start(env: Record<string, string> = {}, dataDir?: string): Promise<RunningServer> {
-  const server = await startServer({ env: { JOB_BACKOFF_MS: "50,50", ...env }, ...(dataDir && { dataDir }) });
-  started.push(server);
-  return server;
-}
+const start = serversForThisFile({ JOB_BACKOFF_MS: "50,50" });
 
 // ---- HAR building -------------------------------------------------------------------------------
 

@@ -1,23 +1,12 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { jobOfSave, one } from "../helpers/db.ts";
 import { drop, save, saveAtCaps, site } from "../helpers/maps-fixtures.ts";
-import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
+import { eventually, type RunningServer, serversForThisFile } from "../helpers/server.ts";
 import { encryptedSave, encryptRaw, rawSave, testKeys, uploadSave } from "../helpers/saves.ts";
 import { SAVE_LIMITS } from "../../src/save/limits.ts";
 
-const started: RunningServer[] = [];
-afterAll(async () => {
-  for (const server of started) {
-    await server.stop("SIGKILL");
-    server.cleanup();
-  }
-});
 
-async function start(env: Record<string, string>) {
-  const server = await startServer({ env: { JOB_BACKOFF_MS: "100,100", ...env } });
-  started.push(server);
-  return server;
-}
+const start = serversForThisFile({ JOB_BACKOFF_MS: "100,100" });
 
 const saveIdOf = (server: RunningServer, uploadId: string) =>
   one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ? ORDER BY id DESC", uploadId)!.save_id;
