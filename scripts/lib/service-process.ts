@@ -31,6 +31,8 @@ export interface ServiceOptions {
   dataDir?: string;
   /** Run this executable (the one-file build) instead of `bun src/main.ts`; it starts in the data folder. */
   binary?: string;
+  /** Run `src/main.ts` of another checkout (the benchmarks' "before"); this one when omitted. */
+  root?: string;
 }
 
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
@@ -38,7 +40,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const dbPath = join(dataDir, "ingest.sqlite");
   let output = "";
   const proc = Bun.spawn(options.binary ? [options.binary] : [process.execPath, "src/main.ts"], {
-    cwd: options.binary ? dataDir : PROJECT_ROOT,
+    cwd: options.binary ? dataDir : (options.root ?? PROJECT_ROOT),
     env: {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "",

@@ -34,6 +34,22 @@ export function openDatabase(path: string): Db {
 }
 
 /**
+ * Runs `write` (its own transaction or autocommit statements) without waiting for the disk: WAL with
+ * synchronous=NORMAL, so its commit survives a crash of this process but may be undone by a power cut, back
+ * to the last commit that did fsync (a later FULL commit makes it durable too: the WAL is synced in order).
+ * Only for writes that are replayed when undone: the pipeline's claims, leases and stage records (every
+ * stage but notify runs again harmlessly). Accepted uploads and reports, and push deliveries, keep FULL.
+ */
+export function replayableCommit<T>(db: Db, write: () => T): T {
+  db.$client.exec("PRAGMA synchronous = NORMAL");
+  try {
+    return write();
+  } finally {
+    db.$client.exec("PRAGMA synchronous = FULL");
+  }
+}
+
+/**
  * Lets the retention sweep give freed pages back (`PRAGMA incremental_vacuum`). On a fresh file the mode is
  * set before the first table exists; an older file made without it is rebuilt once by VACUUM.
  */

@@ -10,6 +10,8 @@ export interface NewSave {
   playerId: string;
   source: "upload" | "report";
   receivedAt: number;
+  /** sha256 of `encrypted` when the caller has it already. */
+  sha256?: string;
 }
 
 export interface StoredSave {
@@ -24,8 +26,8 @@ export interface StoredSave {
  * `unknown` save adopts a real player id from the new arrival.
  */
 export function storeSaveOnce(tx: Tx, save: NewSave): StoredSave {
-  const sha256 = sha256Hex(save.encrypted);
-  const existing = tx.select({ id: saves.id, playerId: saves.playerId }).from(saves).where(eq(saves.sha256, sha256)).get();
+  const sha256 = save.sha256 ?? sha256Hex(save.encrypted);
+  const existing = saveWithSha(tx, sha256);
   if (existing) {
     const adopted = existing.playerId === UNKNOWN_PLAYER && save.playerId !== UNKNOWN_PLAYER;
     if (adopted) adoptPlayer(tx, existing.id, save.playerId, Date.now());
@@ -47,6 +49,11 @@ export function storeSaveOnce(tx: Tx, save: NewSave): StoredSave {
     .values({ saveId: row.id, stage: "generate", state: "pending", runAt: save.receivedAt, createdAt: save.receivedAt, updatedAt: save.receivedAt })
     .run();
   return { saveId: row.id, created: true, adopted: false };
+}
+
+/** The save whose encrypted bytes hash to `sha256`, if one was stored. */
+export function saveWithSha(tx: Tx, sha256: string): { id: number; playerId: string } | undefined {
+  return tx.select({ id: saves.id, playerId: saves.playerId }).from(saves).where(eq(saves.sha256, sha256)).get();
 }
 
 /**

@@ -8,7 +8,7 @@ import { UNKNOWN_PLAYER } from "../save/player-id.ts";
 import type { ChunkHeader } from "../ingest/chunk-headers.ts";
 import type { Db, Tx } from "./open.ts";
 import { sha256Hex } from "../sha256.ts";
-import { storeSaveOnce } from "./saves.ts";
+import { saveWithSha, storeSaveOnce } from "./saves.ts";
 import { uploadChunks, uploads } from "./schema.ts";
 import { findHeldPrefix, findResend, liveOpenTasks, openUsage, type OpenTask } from "./upload-tasks.ts";
 
@@ -78,7 +78,9 @@ export function acceptChunk(tx: Tx, chunk: IncomingChunk, limits: UploadLimits):
   const taskParts = partSizes(tx, task && { taskId: task.id, below: totalChunks });
 
   const since = now - COMPLETED_UPLOAD_RETENTION_MS;
-  const resent = findResend(tx, { uploadId, chunkIndex, totalChunks, sha256, player, since });
+  // A whole-save chunk can only be a resend of a save already stored: most are not, and the index lookup is cheap.
+  const mayBeResend = totalChunks > 1 || saveWithSha(tx, sha256) !== undefined;
+  const resent = mayBeResend ? findResend(tx, { uploadId, chunkIndex, totalChunks, sha256, player, since }) : undefined;
   // Saves share leading chunks (AES-CBC with a fixed IV), so a "resend" may be the start of a new save whose
   // later chunks came first: it then joins that task.
   const lateFirstPart =
@@ -157,7 +159,8 @@ function complete(tx: Tx, header: ChunkHeader, { task, source, playerId, now }: 
   const parts = [...earlier.filter((held) => held.chunkIndex !== part.chunkIndex), part].sort((a, b) => a.chunkIndex - b.chunkIndex);
   const merged = Buffer.concat(parts.map((held) => held.body));
   const savePlayer = playerId ?? UNKNOWN_PLAYER;
-  const save = storeSaveOnce(tx, { encrypted: merged, playerId: savePlayer, source: "upload", receivedAt: now });
+  const sha256 = parts.length === 1 ? part.sha256 : undefined;
+  const save = storeSaveOnce(tx, { encrypted: merged, playerId: savePlayer, source: "upload", receivedAt: now, sha256 });
   // Rows migrated from the old tables carry no sha256: hash those bodies here.
   const chunkHashes = parts.map((held) => held.sha256 || sha256Hex(held.body));
   const completed = { totalChunks: header.totalChunks, playerId, saveId: save.saveId, bytes: 0, chunkHashes, completedAt: now, updatedAt: now };

@@ -6,15 +6,12 @@
  */
 import { renderAsync } from "@resvg/resvg-js";
 import { availableParallelism } from "node:os";
-import { projectPath } from "../runtime-files.ts";
+import { fontFiles } from "./font-files.ts";
 import { encodeOpaquePng } from "./png.ts";
 import { FONT_FAMILY } from "./svg-util.ts";
+import { outlineText } from "./text-outlines.ts";
 
-const FONT_NAMES = ["NotoSansCJKsc-Regular-subset.otf", "NotoSansCJKsc-Bold-subset.otf"];
-
-export function fontFiles(): string[] {
-  return FONT_NAMES.map((name) => projectPath(`assets/fonts/${name}`));
-}
+export { fontFiles } from "./font-files.ts";
 
 export interface RenderOptions {
   /** Output width in pixels; the SVG's own width when omitted. */
@@ -42,7 +39,7 @@ async function withRenderSlot<T>(task: () => Promise<T>): Promise<T> {
 
 export function renderPng(svg: string, opts: RenderOptions = {}): Promise<Uint8Array> {
   return withRenderSlot(async () => {
-    const image = await renderAsync(svg, {
+    const image = await renderAsync(outlineText(svg), {
       font: {
         fontFiles: fontFiles(),
         loadSystemFonts: false,

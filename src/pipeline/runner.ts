@@ -1,6 +1,6 @@
 /** The poller loop: N slots claim jobs, run their stage under a renewed lease, and record how each moved on. */
 import { eq } from "drizzle-orm";
-import type { Tx } from "../db/open.ts";
+import { replayableCommit, type Tx } from "../db/open.ts";
 import { saves } from "../db/schema.ts";
 import { logInfo, logWarn } from "../log.ts";
 import { metrics } from "../metrics.ts";
@@ -28,6 +28,8 @@ const STAGES: Stages = {
   notify: notifyStage,
 };
 
+const WAKE_DELAY_MS = 5;
+
 export interface Pipeline {
   /** Call after committing a new job: a sleeping slot picks it up at once. */
   wake: () => void;
@@ -39,9 +41,18 @@ export function startPipeline(deps: PipelineDeps): Pipeline {
   const { db, config } = deps;
   let stopping = false;
   const sleepers = new Set<() => void>();
-  const wake = () => {
+  const wakeNow = () => {
     for (const resolve of sleepers) resolve();
     sleepers.clear();
+  };
+  // Whoever wakes us is still answering a request: a slot that claimed at once would start decrypting and
+  // rendering (both cores) before that answer is written, and the answer would wait. A few ms later costs nothing.
+  let wakeTimer: ReturnType<typeof setTimeout> | null = null;
+  const wake = () => {
+    wakeTimer ??= setTimeout(() => {
+      wakeTimer = null;
+      wakeNow();
+    }, WAKE_DELAY_MS);
   };
 
   const sleep = (ms: number) =>
@@ -60,7 +71,7 @@ export function startPipeline(deps: PipelineDeps): Pipeline {
   const slot = async () => {
     while (!stopping) {
       try {
-        const job = claimJob(db, Date.now(), config.pipeline.leaseMs);
+        const job = replayableCommit(db, () => claimJob(db, Date.now(), config.pipeline.leaseMs));
         if (job) {
           await runJob(deps, job);
           continue;
@@ -81,7 +92,7 @@ export function startPipeline(deps: PipelineDeps): Pipeline {
     wake,
     stop: async (graceMs) => {
       stopping = true;
-      wake();
+      wakeNow();
       const finished = Promise.all(slots).then(() => true);
       const timedOut = Bun.sleep(graceMs).then(() => false);
       if (!(await Promise.race([finished, timedOut]))) logWarn("JOB", "shutdown grace over; running stages stay queued", { graceMs });
@@ -99,7 +110,7 @@ export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages
   const report = subject.kind === "report" ? subject.reportId : undefined;
   const fields = { job: job.id, save: saveId, report, player, stage: job.stage, attempt: job.attempts };
 
-  const renew = () => renewLease(db, job, Date.now(), config.pipeline.leaseMs);
+  const renew = () => replayableCommit(db, () => renewLease(db, job, Date.now(), config.pipeline.leaseMs));
   const heartbeat = setInterval(() => {
     try {
       renew();
@@ -125,7 +136,9 @@ export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages
   metrics.stageFinished(job.stage, ms);
   const now = Date.now();
   try {
-    const outcome = db.transaction((tx) => record(tx, deps, job, result, now), { behavior: "immediate" });
+    // A push's record must not be undone (it would be sent again); any other stage just runs again.
+    const commit = () => db.transaction((tx) => record(tx, deps, job, result, now), { behavior: "immediate" });
+    const outcome = job.stage === "notify" ? commit() : replayableCommit(db, commit);
     try {
       if ("afterCommit" in result) result.afterCommit?.();
     } catch (error) {

@@ -1,0 +1,104 @@
+/**
+ * Runs the shared harness (`measure.mjs`, the one the predecessor was measured with) against the real
+ * server, one fresh server and data folder per phase, `--runs` times; with `--before=REF` the same
+ * against a checkout of REF, alternating, so both see the same machine. Prints the issue's table and,
+ * with `--write`, puts it into BENCHMARKS.md between the `bench:harness` markers.
+ *
+ *   bun bench/harness.ts [--harness=../shared/bench] [--runs=2] [--before=REF] [--quick] [--write]
+ *
+ * The harness is not part of the project: it is read from `--harness` (or BENCH_HARNESS) and, when it has
+ * no node_modules, copied to a temp folder and installed there (`npm ci`, msgpackr only).
+ */
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { join, resolve } from "node:path";
+import { startService } from "../scripts/lib/service-process.ts";
+import { formatTable, type HarnessRun } from "./harness-table.ts";
+
+const PROJECT_ROOT = resolve(import.meta.dir, "..");
+const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=").slice(1).join("=");
+const flag = (name: string) => process.argv.includes(`--${name}`);
+
+const harnessArg = resolve(PROJECT_ROOT, arg("harness") ?? process.env.BENCH_HARNESS ?? "../shared/bench");
+const runs = Number(arg("runs") ?? 2);
+const before = arg("before");
+const quick = flag("quick");
+const PHASES = (arg("phases") ?? "latency,throughput,report").split(",");
+const SIZES = quick ? ["--latency-n", "5", "--tp-n", "24", "--report-n", "20"] : [];
+const KEYS = { AES_KEY: "BenchTestKey0001", AES_IV: "BenchTestIv00001" };
+
+function run(cmd: string[], cwd: string): void {
+  const proc = Bun.spawnSync(cmd, { cwd, stdout: "inherit", stderr: "inherit" });
+  if (proc.exitCode !== 0) throw new Error(`${cmd.join(" ")} exited ${proc.exitCode}`);
+}
+
+function preparedHarness(): string {
+  if (!existsSync(join(harnessArg, "measure.mjs"))) throw new Error(`no shared harness at ${harnessArg} (pass --harness=DIR)`);
+  if (existsSync(join(harnessArg, "node_modules"))) return harnessArg;
+  const copy = join(tmpdir(), "mysekai-shared-harness");
+  if (!existsSync(join(copy, "node_modules"))) {
+    cpSync(harnessArg, copy, { recursive: true });
+    run(["npm", "ci", "--no-audit", "--no-fund"], copy);
+  }
+  return copy;
+}
+
+/** A checkout of REF in a temp folder sharing this project's node_modules (same lockfile assumed). */
+function checkoutOf(ref: string): { root: string; remove: () => void } {
+  const root = mkdtempSync(join(tmpdir(), "mysekai-before-"));
+  rmSync(root, { recursive: true });
+  run(["git", "worktree", "add", "--detach", root, ref], PROJECT_ROOT);
+  symlinkSync(join(PROJECT_ROOT, "node_modules"), join(root, "node_modules"));
+  return { root, remove: () => run(["git", "worktree", "remove", "--force", root], PROJECT_ROOT) };
+}
+
+async function measurePhase(harness: string, root: string, phase: string, label: string): Promise<Record<string, unknown>> {
+  const service = await startService({ root, env: { ...KEYS, NOTIFY_DEFAULT: "none", PIPELINE_POLL_MS: "1000" } });
+  const out = join(service.dataDir, "harness-result.json");
+  try {
+    run(
+      ["node", "measure.mjs", "--base", service.url, "--data-dir", service.dataDir, "--pid", String(service.pid),
+        "--upload-path", "/uploadSaveData", "--report-path", "/capture/report", "--health-path", "/healthz",
+        "--probe", "file:archive/by-id/{playerId}/*/rare_resources.txt", "--phases", phase, "--label", label, "--out", out, ...SIZES],
+      harness,
+    );
+    return JSON.parse(readFileSync(out, "utf8")).phases[phase];
+  } finally {
+    await service.stop();
+    service.cleanup();
+  }
+}
+
+async function measureRun(harness: string, root: string, label: string): Promise<HarnessRun> {
+  const phases: Record<string, unknown> = {};
+  for (const phase of PHASES) phases[phase] = await measurePhase(harness, root, phase, label);
+  return { label, phases } as HarnessRun;
+}
+
+function writeSection(table: string): void {
+  const file = join(PROJECT_ROOT, "BENCHMARKS.md");
+  const start = "<!-- bench:harness:start -->";
+  const end = "<!-- bench:harness:end -->";
+  const text = readFileSync(file, "utf8");
+  const section = `${start}\n${table}\n${end}`;
+  const at = text.indexOf(start);
+  const next = at < 0 ? `${text.trimEnd()}\n\n${section}\n` : text.slice(0, at) + section + text.slice(text.indexOf(end) + end.length);
+  writeFileSync(file, next);
+}
+
+const harness = preparedHarness();
+const checkout = before ? checkoutOf(before) : null;
+const results: { before: HarnessRun[]; after: HarnessRun[] } = { before: [], after: [] };
+try {
+  for (let i = 1; i <= runs; i++) {
+    if (checkout) results.before.push(await measureRun(harness, checkout.root, `before-${i}`));
+    results.after.push(await measureRun(harness, PROJECT_ROOT, `after-${i}`));
+  }
+} finally {
+  checkout?.remove();
+}
+const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Bun ${Bun.version}`;
+const heading = `Shared harness, ${new Date().toISOString().slice(0, 10)}, ${machine}${quick ? " (--quick sizes)" : ""}: ${runs} run(s) each, one fresh server per phase; before = ${before ?? "not run"}, after = working tree.`;
+const table = `${heading}\n\n${formatTable(results)}`;
+console.log(`\n${table}`);
+if (flag("write")) writeSection(table);

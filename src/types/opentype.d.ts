@@ -1,0 +1,21 @@
+/** The part of opentype.js (which ships no types) that text-outlines.ts uses. */
+declare module "opentype.js" {
+  export type PathCommand =
+    | { type: "M"; x: number; y: number }
+    | { type: "L"; x: number; y: number }
+    | { type: "Q"; x1: number; y1: number; x: number; y: number }
+    | { type: "C"; x1: number; y1: number; x2: number; y2: number; x: number; y: number }
+    | { type: "Z" };
+  export interface Glyph {
+    index: number;
+    advanceWidth?: number;
+    path: { commands: PathCommand[] };
+  }
+  export interface Font {
+    unitsPerEm: number;
+    glyphs: { get(index: number): Glyph };
+    stringToGlyphs(text: string): Glyph[];
+    getKerningValue(left: Glyph, right: Glyph): number;
+  }
+  export function parse(buffer: ArrayBuffer): Font;
+}
