@@ -32,6 +32,12 @@ function run(cmd: string[], cwd: string): void {
   if (proc.exitCode !== 0) throw new Error(`${cmd.join(" ")} exited ${proc.exitCode}`);
 }
 
+/** Not spawnSync: this process must keep reading the server's output, or its pipe fills and the server stalls. */
+async function runAsync(cmd: string[], cwd: string): Promise<void> {
+  const code = await Bun.spawn(cmd, { cwd, stdout: "inherit", stderr: "inherit" }).exited;
+  if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}`);
+}
+
 function preparedHarness(): string {
   if (!existsSync(join(harnessArg, "measure.mjs"))) throw new Error(`no shared harness at ${harnessArg} (pass --harness=DIR)`);
   if (existsSync(join(harnessArg, "node_modules"))) return harnessArg;
@@ -56,7 +62,7 @@ async function measurePhase(harness: string, root: string, phase: string, label:
   const service = await startService({ root, env: { ...KEYS, NOTIFY_DEFAULT: "none", PIPELINE_POLL_MS: "1000" } });
   const out = join(service.dataDir, "harness-result.json");
   try {
-    run(
+    await runAsync(
       ["node", "measure.mjs", "--base", service.url, "--data-dir", service.dataDir, "--pid", String(service.pid),
         "--upload-path", "/uploadSaveData", "--report-path", "/capture/report", "--health-path", "/healthz",
         "--probe", "file:archive/by-id/{playerId}/*/rare_resources.txt", "--phases", phase, "--label", label, "--out", out, ...SIZES],

@@ -1,7 +1,8 @@
 /**
  * SVG → PNG with resvg's async render (runs off the event loop on the libuv pool). The `Resvg`
  * class is not used: it keeps ~5 MB per instance alive. Fonts are the bundled Noto Sans CJK SC
- * subsets only (no system fonts): fast, identical output on every machine. The white background makes
+ * subsets only (no system fonts): fast, identical output on every machine. Text reaches resvg as outlines
+ * (text-outlines.ts); only a `<text>` left over needs the fonts. The white background makes
  * every image opaque, which the PNG encoder relies on.
  */
 import { renderAsync } from "@resvg/resvg-js";
@@ -37,15 +38,14 @@ async function withRenderSlot<T>(task: () => Promise<T>): Promise<T> {
   }
 }
 
+const withFonts = () => ({ fontFiles: fontFiles(), loadSystemFonts: false, defaultFontFamily: FONT_FAMILY, sansSerifFamily: FONT_FAMILY });
+
 export function renderPng(svg: string, opts: RenderOptions = {}): Promise<Uint8Array> {
   return withRenderSlot(async () => {
-    const image = await renderAsync(outlineText(svg), {
-      font: {
-        fontFiles: fontFiles(),
-        loadSystemFonts: false,
-        defaultFontFamily: FONT_FAMILY,
-        sansSerifFamily: FONT_FAMILY,
-      },
+    const outlined = outlineText(svg);
+    const image = await renderAsync(outlined, {
+      // With every text outlined, resvg needs no fonts (loading them costs ~1 ms a render).
+      font: outlined.includes("<text") ? withFonts() : { loadSystemFonts: false },
       fitTo: opts.width ? { mode: "width", value: opts.width } : { mode: "original" },
       background: "#ffffff",
       logLevel: "off",

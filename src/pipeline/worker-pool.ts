@@ -5,6 +5,7 @@
  */
 import type { TaskName, Tasks } from "./tasks.ts";
 import { workerEntry } from "../runtime-files.ts";
+import { lowerBackgroundThreads } from "./thread-priority.ts";
 
 const TASK_WORDS: Record<TaskName, string> = { generate: "rendering", evaluate: "evaluating the report" };
 
@@ -76,6 +77,7 @@ class TaskWorker {
     this.current = null;
     if (error) current.task.reject(error);
     else current.task.resolve(result as never);
+    lowerBackgroundThreads();
     this.onIdle();
   }
 }

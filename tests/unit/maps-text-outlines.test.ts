@@ -51,7 +51,7 @@ describe("text drawn as cached glyph outlines", () => {
 
   test("every text of a save's maps is outlined, and the maps render the same", async () => {
     const save = makeSampleMySekaiSave({ seed: 1 });
-    const outputs = describeSave(save, { playerId: "7412589630147258963", capturedAt: new Date(0), locale: "ja", showHarvested: true, assetsDir: null, timeZone: "UTC" });
+    const outputs = describeSave(save, { playerId: "7412589630147258963", capturedAt: new Date(0), locale: "ja", showHarvested: true, timeZone: "UTC" });
     const svgs = [buildSiteSvg(outputs, outputs.sites[0]!.siteId, null), buildOverviewSvg(outputs, null)];
     for (const svg of svgs) {
       expect(svg).toContain("<text");

@@ -3,7 +3,7 @@
  * inserted at `Date.now()` and the drain's `now` moves past any backoff explicitly.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import type { Tx } from "../../src/db/open.ts";
+import { replayableCommit, type Tx } from "../../src/db/open.ts";
 import { deliveries, type JobStage } from "../../src/db/schema.ts";
 import { claimJob, reclaimOrphans, resumeWaitingForKey, type JobSubject } from "../../src/pipeline/queue.ts";
 import { runJob } from "../../src/pipeline/runner.ts";
@@ -228,5 +228,31 @@ describe("crashes and takeovers", () => {
     expect(jobRow(h.db, id)).toMatchObject({ stage: "generate", state: "running", attempts: 2, lease_id: taker.leaseId });
     expect(deliveriesOf(h.db, saveId)).toHaveLength(0);
     expect(h.logs.some((line) => line.includes("lease lost"))).toBe(true);
+  });
+});
+
+describe("which commits wait for the disk", () => {
+  const synchronous = () => (h.db.$client.query("PRAGMA synchronous").get() as { synchronous: number }).synchronous;
+  const FULL = 2;
+  const NORMAL = 1;
+
+  test("stage records are replayable (no fsync) except notify's, whose push must never be undone; FULL stays the default", async () => {
+    const saveId = insertSave(h.db, t0);
+    insertJob(h.db, { saveId, runAt: t0 });
+    const seen: Record<string, number> = {};
+    const step = (name: string, next: JobStage) => countingStage(() => ({ kind: "advance", next, commit: () => void (seen[name] = synchronous()) }));
+    const stages = fakeStages({ generate: step("generate", "archive"), archive: step("archive", "notify"), notify: step("notify", "done") });
+    expect(await runUntilEmpty(h, stages, { now: t0 + MINUTE })).toBe(3);
+    expect(seen).toEqual({ generate: NORMAL, archive: NORMAL, notify: FULL });
+    expect(synchronous()).toBe(FULL);
+  });
+
+  test("a replayable write that throws still leaves the connection at FULL", () => {
+    expect(() =>
+      replayableCommit(h.db, () => {
+        throw new Error("disk full");
+      }),
+    ).toThrow("disk full");
+    expect(synchronous()).toBe(FULL);
   });
 });
