@@ -49,8 +49,6 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       DATA_DIR: dataDir,
       CONFIG_DIR: join(dataDir, "config"),
       PIPELINE_POLL_MS: "50",
-      // As `npm start`, the Dockerfile and the systemd unit run it.
-      MIMALLOC_PURGE_DELAY: "0",
       ...options.env,
     },
     stdout: "pipe",
