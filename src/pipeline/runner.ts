@@ -31,7 +31,7 @@ const STAGES: Stages = {
 const WAKE_DELAY_MS = 5;
 
 export interface Pipeline {
-  /** Call after committing a new job: a sleeping slot picks it up at once. */
+  /** Call after committing a new job: a sleeping slot picks it up within a few ms (after the answer is written). */
   wake: () => void;
   /** Stops claiming, waits up to `graceMs` for running stages, leaves the rest queued. */
   stop: (graceMs: number) => Promise<void>;
