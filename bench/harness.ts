@@ -27,33 +27,28 @@ const PHASES = (arg("phases") ?? "latency,throughput,report").split(",");
 const SIZES = quick ? ["--latency-n", "5", "--tp-n", "24", "--report-n", "20"] : [];
 const KEYS = { AES_KEY: "BenchTestKey0001", AES_IV: "BenchTestIv00001" };
 
-function run(cmd: string[], cwd: string): void {
-  const proc = Bun.spawnSync(cmd, { cwd, stdout: "inherit", stderr: "inherit" });
-  if (proc.exitCode !== 0) throw new Error(`${cmd.join(" ")} exited ${proc.exitCode}`);
-}
-
 /** Not spawnSync: this process must keep reading the server's output, or its pipe fills and the server stalls. */
-async function runAsync(cmd: string[], cwd: string): Promise<void> {
+async function run(cmd: string[], cwd: string): Promise<void> {
   const code = await Bun.spawn(cmd, { cwd, stdout: "inherit", stderr: "inherit" }).exited;
   if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}`);
 }
 
-function preparedHarness(): string {
+async function preparedHarness(): Promise<string> {
   if (!existsSync(join(harnessArg, "measure.mjs"))) throw new Error(`no shared harness at ${harnessArg} (pass --harness=DIR)`);
   if (existsSync(join(harnessArg, "node_modules"))) return harnessArg;
   const copy = join(tmpdir(), "mysekai-shared-harness");
   if (!existsSync(join(copy, "node_modules"))) {
     cpSync(harnessArg, copy, { recursive: true });
-    run(["npm", "ci", "--no-audit", "--no-fund"], copy);
+    await run(["npm", "ci", "--no-audit", "--no-fund"], copy);
   }
   return copy;
 }
 
 /** A checkout of REF in a temp folder sharing this project's node_modules (same lockfile assumed). */
-function checkoutOf(ref: string): { root: string; remove: () => void } {
+async function checkoutOf(ref: string): Promise<{ root: string; remove: () => Promise<void> }> {
   const root = mkdtempSync(join(tmpdir(), "mysekai-before-"));
   rmSync(root, { recursive: true });
-  run(["git", "worktree", "add", "--detach", root, ref], PROJECT_ROOT);
+  await run(["git", "worktree", "add", "--detach", root, ref], PROJECT_ROOT);
   symlinkSync(join(PROJECT_ROOT, "node_modules"), join(root, "node_modules"));
   return { root, remove: () => run(["git", "worktree", "remove", "--force", root], PROJECT_ROOT) };
 }
@@ -62,7 +57,7 @@ async function measurePhase(harness: string, root: string, phase: string, label:
   const service = await startService({ root, env: { ...KEYS, NOTIFY_DEFAULT: "none", PIPELINE_POLL_MS: "1000" } });
   const out = join(service.dataDir, "harness-result.json");
   try {
-    await runAsync(
+    await run(
       ["node", "measure.mjs", "--base", service.url, "--data-dir", service.dataDir, "--pid", String(service.pid),
         "--upload-path", "/uploadSaveData", "--report-path", "/capture/report", "--health-path", "/healthz",
         "--probe", "file:archive/by-id/{playerId}/*/rare_resources.txt", "--phases", phase, "--label", label, "--out", out, ...SIZES],
@@ -92,8 +87,8 @@ function writeSection(table: string): void {
   writeFileSync(file, next);
 }
 
-const harness = preparedHarness();
-const checkout = before ? checkoutOf(before) : null;
+const harness = await preparedHarness();
+const checkout = before ? await checkoutOf(before) : null;
 const results: { before: HarnessRun[]; after: HarnessRun[] } = { before: [], after: [] };
 try {
   for (let i = 1; i <= runs; i++) {
@@ -101,7 +96,7 @@ try {
     results.after.push(await measureRun(harness, PROJECT_ROOT, `after-${i}`));
   }
 } finally {
-  checkout?.remove();
+  await checkout?.remove();
 }
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Bun ${Bun.version}`;
 const heading = `Shared harness, ${new Date().toISOString().slice(0, 10)}, ${machine}${quick ? " (--quick sizes)" : ""}: ${runs} run(s) each, one fresh server per phase; before = ${before ?? "not run"}, after = working tree.`;

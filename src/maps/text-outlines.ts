@@ -122,7 +122,8 @@ function collapseSpaces(content: string): string {
 
 function pathOf(match: string[]): string {
   const [, xs, ys, sizeText, fill, bold, anchor, opacity, escaped] = match;
-  const font = bold ? loadedFonts().bold : loadedFonts().regular;
+  const { regular, bold: boldFont } = loadedFonts();
+  const font = bold ? boldFont : regular;
   const content = collapseSpaces(escaped!.replace(/&(amp|lt|gt|quot|apos);/g, (entity) => ENTITIES[entity]!));
   const laidOut = font.layout(content);
   const scale = Number(sizeText) / font.unitsPerEm;

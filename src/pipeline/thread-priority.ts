@@ -25,7 +25,7 @@ function loadSetPriority(): SetPriority | null {
 
 const setPriority = loadSetPriority();
 
-/** Threads are made on demand (and the pool's may come and go), so this runs again after each pipeline task. */
+/** Threads are made on demand (and the pool's may come and go), so this runs again with each pipeline task. */
 export function lowerBackgroundThreads(): void {
   if (setPriority === null) return;
   let tids: string[];

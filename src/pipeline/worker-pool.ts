@@ -5,7 +5,6 @@
  */
 import type { TaskName, Tasks } from "./tasks.ts";
 import { workerEntry } from "../runtime-files.ts";
-import { lowerBackgroundThreads } from "./thread-priority.ts";
 
 const TASK_WORDS: Record<TaskName, string> = { generate: "rendering", evaluate: "evaluating the report" };
 
@@ -77,7 +76,6 @@ class TaskWorker {
     this.current = null;
     if (error) current.task.reject(error);
     else current.task.resolve(result as never);
-    lowerBackgroundThreads();
     this.onIdle();
   }
 }

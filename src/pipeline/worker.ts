@@ -1,6 +1,7 @@
 /** Worker entry: runs pipeline tasks (decrypt, decode, draw) off the HTTP thread. */
 import { prepareRuntimeFiles } from "../runtime-files.ts";
 import { runEvaluate, runGenerate, type TaskName } from "./tasks.ts";
+import { lowerBackgroundThreads } from "./thread-priority.ts";
 
 declare const self: Worker;
 
@@ -11,6 +12,8 @@ interface TaskMessage {
 
 self.onmessage = async (event: MessageEvent<TaskMessage>) => {
   const { task, request } = event.data;
+  // Here, not on the HTTP thread: it reads /proc once per thread.
+  lowerBackgroundThreads();
   try {
     await prepareRuntimeFiles();
     if (task === "evaluate") {
