@@ -4,6 +4,7 @@
  */
 import type { MySekaiSave } from "../save/model.ts";
 import { loadAssetPack } from "./assets.ts";
+import { MAP_MAX_WIDTH_PX } from "./limits.ts";
 import { formatRareText } from "./rare-text.ts";
 import { renderPng } from "./render.ts";
 import { describeSave, mapFileNames, type OutputsContext, type SaveOutputs } from "./save-outputs.ts";
@@ -41,7 +42,7 @@ export async function generateOutputs(save: MySekaiSave, ctx: GenerateContext): 
   const outputs = describeSave(save, ctx);
   const svgs = [...outputs.sites.map((site) => buildSiteSvg(outputs, site.siteId, assets)), buildOverviewSvg(outputs, assets)];
   // resvg's async renders run in parallel on the libuv pool (one per core).
-  const pngs = await Promise.all(svgs.map((svg) => renderPng(svg)));
+  const pngs = await Promise.all(svgs.map((svg) => renderPng(svg, { maxWidth: MAP_MAX_WIDTH_PX })));
   // Each render's pixmap (~8 MB, native) is freed only when the GC collects its small JS wrapper, and
   // the GC does not count native memory: collect now (~5 ms) rather than hold a few saves' worth.
   Bun.gc(true);

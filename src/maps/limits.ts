@@ -26,3 +26,13 @@ export function clipText(text: string): string {
   const points = Array.from(text.slice(0, 2 * max + 2));
   return points.length <= max ? text : `${points.slice(0, max).join("")}…`;
 }
+
+/**
+ * Maps are drawn no wider than a phone screen (1080 px, most phones' width; the layouts are ~1320 px wide,
+ * so they are scaled by ~0.82). The smallest map text, 15 px common labels, stays ≥ 12 px at that width;
+ * more pixels only cost render and encode time and memory (pixels scale with the square of the width).
+ */
+export const MAP_MAX_WIDTH_PX = 1080;
+
+/** The smallest text a map may show once scaled to MAP_MAX_WIDTH_PX. */
+export const MAP_MIN_TEXT_PX = 12;

@@ -15,8 +15,19 @@ import { outlineText } from "./text-outlines.ts";
 export { fontFiles } from "./font-files.ts";
 
 export interface RenderOptions {
-  /** Output width in pixels; the SVG's own width when omitted. */
-  width?: number;
+  /** Wider SVGs are scaled down to this many pixels wide (aspect kept); narrower ones keep their size. */
+  maxWidth?: number;
+}
+
+/** The width attribute of the root `<svg>` (the one svgDocument writes), or null. */
+function svgWidth(svg: string): number | null {
+  const width = Number(/^<svg\b[^>]*?\swidth="([\d.]+)"/.exec(svg)?.[1]);
+  return width > 0 ? width : null;
+}
+
+function zoomFor(svg: string, maxWidth: number | undefined): number {
+  const width = svgWidth(svg);
+  return maxWidth && width && width > maxWidth ? maxWidth / width : 1;
 }
 
 /**
@@ -46,7 +57,7 @@ export function renderPng(svg: string, opts: RenderOptions = {}): Promise<Uint8A
     const image = await renderAsync(outlined, {
       // With every text outlined, resvg needs no fonts (loading them costs ~1 ms a render).
       font: outlined.includes("<text") ? withFonts() : { loadSystemFonts: false },
-      fitTo: opts.width ? { mode: "width", value: opts.width } : { mode: "original" },
+      fitTo: { mode: "zoom", value: zoomFor(svg, opts.maxWidth) },
       background: "#ffffff",
       logLevel: "off",
     });

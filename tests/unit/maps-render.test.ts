@@ -5,7 +5,9 @@ import { inflateSync } from "node:zlib";
 import { allCatalogNames } from "../../src/maps/catalog.ts";
 import { subsetCharacters } from "../../src/maps/font-coverage.ts";
 import { allUiText } from "../../src/maps/i18n.ts";
-import { buildSiteSvg, formatRareText, generateOutputs, summaryJson } from "../../src/maps/index.ts";
+import { buildOverviewSvg, buildSiteSvg, describeSave, formatRareText, generateOutputs, summaryJson } from "../../src/maps/index.ts";
+import { MAP_MAX_WIDTH_PX, MAP_MIN_TEXT_PX } from "../../src/maps/limits.ts";
+import { makeSampleMySekaiSave } from "../../src/samples/index.ts";
 import { allMusicTitles } from "../../src/maps/music-titles.ts";
 import { fontFiles, renderPng } from "../../src/maps/render.ts";
 import { drop, material, save, site } from "../helpers/maps-fixtures.ts";
@@ -58,11 +60,13 @@ describe("rendering", () => {
     const s = save([site(8, [material(24, 0, 0)]), site(5, [material(12, 0, 0), drop("mysekai_music_record", 3, 2, 2)])]);
     const out = await generateOutputs(s, ctx);
     expect(out.files.map((f) => f.name)).toEqual(["site_5.png", "site_8.png", "overview.png", "summary.json", "rare_resources.txt"]);
+    // The layouts are wider than a phone: scaled to MAP_MAX_WIDTH_PX, aspect kept.
     const site5 = decodePng(out.files[0]!.bytes);
-    expect(site5).toEqual(svgSize(buildSiteSvg(out.outputs, 5)));
-    expect(site5.width).toBe(1320);
+    const site5Svg = svgSize(buildSiteSvg(out.outputs, 5));
+    expect(site5Svg.width).toBe(1320);
+    expect(site5).toEqual({ width: 1080, height: Math.round((site5Svg.height * 1080) / 1320) });
     const overview = decodePng(out.files[2]!.bytes);
-    expect(overview.width).toBe(1328);
+    expect(overview.width).toBe(1080);
     const summary = JSON.parse(new TextDecoder().decode(out.files[3]!.bytes));
     expect(summary).toEqual(JSON.parse(JSON.stringify(summaryJson(out.outputs))));
     const rareText = new TextDecoder().decode(out.files[4]!.bytes);
@@ -76,9 +80,25 @@ describe("rendering", () => {
     expect(decodePng(out.files[0]!.bytes).width).toBeGreaterThan(0);
   });
 
-  test("renderPng can scale to a given width", async () => {
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="red"/></svg>`;
-    expect(decodePng(await renderPng(svg, { width: 100 }))).toEqual({ width: 100, height: 50 });
+  test("renderPng scales a wider SVG down to maxWidth and leaves a narrower one as it is", async () => {
+    const svg = (w: number) => `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="100"><rect width="${w}" height="100" fill="red"/></svg>`;
+    expect(decodePng(await renderPng(svg(200), { maxWidth: 100 }))).toEqual({ width: 100, height: 50 });
+    expect(decodePng(await renderPng(svg(80), { maxWidth: 100 }))).toEqual({ width: 80, height: 100 });
+    expect(decodePng(await renderPng(svg(200)))).toEqual({ width: 200, height: 100 });
+  });
+
+  test("at phone width, no text on any map of a busy save is smaller than MAP_MIN_TEXT_PX", () => {
+    const sample = makeSampleMySekaiSave({ seed: 1 });
+    for (const locale of ["zh", "ja", "en"] as const) {
+      const outputs = describeSave(sample, { ...ctx, locale });
+      const svgs = [...outputs.sites.map((s) => buildSiteSvg(outputs, s.siteId)), buildOverviewSvg(outputs)];
+      for (const svg of svgs) {
+        const scale = Math.min(1, MAP_MAX_WIDTH_PX / svgSize(svg).width);
+        const sizes = [...svg.matchAll(/<text [^>]*font-size="([\d.]+)"/g)].map((m) => Number(m[1]));
+        expect(sizes.length).toBeGreaterThan(0);
+        expect(Math.min(...sizes) * scale).toBeGreaterThanOrEqual(MAP_MIN_TEXT_PX);
+      }
+    }
   });
 });
 
