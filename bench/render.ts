@@ -61,6 +61,7 @@ const cpu0 = process.cpuUsage();
 for (let i = 1; i <= sets; i++) {
   const t0 = performance.now();
   const out = await generateOutputs(save, ctx("zh"));
+  Bun.gc(true); // as the pipeline worker does after each save
   times.push(performance.now() - t0);
   if (out.files.length !== 7) throw new Error("unexpected output count");
   pngBytes = out.files.filter((f) => f.name.endsWith(".png")).reduce((n, f) => n + f.bytes.length, 0);

@@ -79,8 +79,9 @@ export async function writeArchive(input: WriteArchiveInput): Promise<string> {
 
   const tmp = join(input.root, TMP_DIR, `${input.saveId}-${randomBytes(6).toString("hex")}`);
   await mkdir(tmp, { recursive: true });
-  for (const file of input.files) await writeFlushed(join(tmp, file.name), file.bytes);
-  await writeFlushed(join(tmp, MARKER), new TextEncoder().encode(String(input.saveId)));
+  // In parallel: the file system can then group the fsyncs (~1 ms each one after another).
+  const marker = { name: MARKER, bytes: new TextEncoder().encode(String(input.saveId)) };
+  await Promise.all([...input.files, marker].map((file) => writeFlushed(join(tmp, file.name), file.bytes)));
 
   for (let n = 1; ; n++) {
     const name = candidateName(stamp, n);

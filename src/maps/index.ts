@@ -37,15 +37,21 @@ export interface GeneratedOutputs {
   outputs: SaveOutputs;
 }
 
+/**
+ * Each render leaves a native pixmap (~5 MB) that is freed only when the GC collects its small JS wrapper,
+ * and the GC does not count native memory: a caller drawing save after save runs `Bun.gc(true)` between
+ * saves (~8 ms; the pipeline worker does it after handing its result over) rather than hold several saves' worth.
+ */
 export async function generateOutputs(save: MySekaiSave, ctx: GenerateContext): Promise<GeneratedOutputs> {
   const assets = ctx.assetsDir ? await loadAssetPack(ctx.assetsDir, save) : null;
   const outputs = describeSave(save, ctx);
-  const svgs = [...outputs.sites.map((site) => buildSiteSvg(outputs, site.siteId, assets)), buildOverviewSvg(outputs, assets)];
-  // resvg's async renders run in parallel on the libuv pool (one per core).
-  const pngs = await Promise.all(svgs.map((svg) => renderPng(svg, { maxWidth: MAP_MAX_WIDTH_PX })));
-  // Each render's pixmap (~8 MB, native) is freed only when the GC collects its small JS wrapper, and
-  // the GC does not count native memory: collect now (~5 ms) rather than hold a few saves' worth.
-  Bun.gc(true);
+  const overview = buildOverviewSvg(outputs, assets);
+  const sites = outputs.sites.map((site) => buildSiteSvg(outputs, site.siteId, assets));
+  // resvg's async renders run in parallel on the libuv pool (one per core). The overview, the largest,
+  // starts first: started last, it would run alone at the end while the other core waits.
+  const render = (svg: string) => renderPng(svg, { maxWidth: MAP_MAX_WIDTH_PX });
+  const overviewPng = render(overview);
+  const pngs = [...(await Promise.all(sites.map(render))), await overviewPng];
   const files: OutputFile[] = [
     ...mapFileNames(outputs).map((name, i) => ({ name, bytes: pngs[i]! })),
     summaryFile(outputs),

@@ -28,7 +28,7 @@ const STAGES: Stages = {
   notify: notifyStage,
 };
 
-const WAKE_DELAY_MS = 5;
+const WAKE_DELAY_MS = 1;
 
 export interface Pipeline {
   /** Call after committing a new job: a sleeping slot picks it up within a few ms (after the answer is written). */

@@ -10,19 +10,24 @@ interface TaskMessage {
   request: unknown;
 }
 
+// Here, not on the HTTP thread: it reads /proc once per thread. This worker's own thread at once.
+lowerBackgroundThreads();
+
 self.onmessage = async (event: MessageEvent<TaskMessage>) => {
   const { task, request } = event.data;
-  // Here, not on the HTTP thread: it reads /proc once per thread.
-  lowerBackgroundThreads();
   try {
     await prepareRuntimeFiles();
     if (task === "evaluate") {
       self.postMessage({ result: runEvaluate(request as Parameters<typeof runEvaluate>[0]) });
-      return;
+    } else {
+      // Copied, not transferred: ~1 MB a save, a fraction of a millisecond.
+      self.postMessage({ result: await runGenerate(request as Parameters<typeof runGenerate>[0]) });
     }
-    // Copied, not transferred: ~1 MB a save, a fraction of a millisecond.
-    self.postMessage({ result: await runGenerate(request as Parameters<typeof runGenerate>[0]) });
   } catch (error) {
     self.postMessage({ error: error instanceof Error ? error.message : String(error) });
   }
+  // After the answer, off the save's path: pool threads started by this task yield to HTTP from the next
+  // one on (the pool's threads come and go), and the renders' native pixmaps are freed (see generateOutputs).
+  lowerBackgroundThreads();
+  if (task === "generate") Bun.gc(true);
 };
