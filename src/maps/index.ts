@@ -50,8 +50,8 @@ export async function generateOutputs(save: MySekaiSave, ctx: GenerateContext): 
   // resvg's async renders run in parallel on the libuv pool (one per core). The overview, the largest,
   // starts first: started last, it would run alone at the end while the other core waits.
   const render = (svg: string) => renderPng(svg, { maxWidth: MAP_MAX_WIDTH_PX });
-  const overviewPng = render(overview);
-  const pngs = [...(await Promise.all(sites.map(render))), await overviewPng];
+  const [overviewPng, ...sitePngs] = await Promise.all([overview, ...sites].map(render));
+  const pngs = [...sitePngs, overviewPng!];
   const files: OutputFile[] = [
     ...mapFileNames(outputs).map((name, i) => ({ name, bytes: pngs[i]! })),
     summaryFile(outputs),

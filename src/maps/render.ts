@@ -31,7 +31,7 @@ function zoomFor(svg: string, maxWidth: number | undefined): number {
 }
 
 /**
- * At most one render per core at a time: more only adds pixmaps in memory (each ~8 MB plus layers)
+ * At most one render per core at a time: more only adds pixmaps in memory (each ~5 MB at 1080 px plus layers)
  * without finishing sooner.
  */
 const MAX_CONCURRENT = Math.max(1, availableParallelism());
@@ -62,7 +62,7 @@ export function renderPng(svg: string, opts: RenderOptions = {}): Promise<Uint8A
       logLevel: "off",
     });
     // Encoding runs on the calling thread; our encoder costs ~¼ of asPng()'s CPU (see png.ts).
-    const pixels = image.pixels; // a fresh ~8 MB native copy on every read
+    const pixels = image.pixels; // a fresh ~5 MB native copy on every read
     const png = encodeOpaquePng(pixels, image.width, image.height);
     // Detaching frees the copy now; left to the GC, which does not count native memory, copies pile up.
     // Only a buffer the view owns whole is detached (never a pool other views share).
