@@ -1,4 +1,5 @@
 /** Debian's Chromium driven by playwright-core, as the browser tests use it: headless, phone-sized pages. */
+import { afterAll } from "bun:test";
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext } from "playwright-core";
 
@@ -12,4 +13,17 @@ export async function phoneBrowser(): Promise<{ browser: Browser; context: Brows
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, timeout: 20_000 });
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
   return { browser, context };
+}
+
+/** phoneBrowser() for one test file: every browser it opens is closed after the file's tests. */
+export function phoneBrowsersForThisFile(): () => Promise<{ browser: Browser; context: BrowserContext }> {
+  const opened: Browser[] = [];
+  afterAll(async () => {
+    for (const browser of opened) await browser.close();
+  });
+  return async () => {
+    const session = await phoneBrowser();
+    opened.push(session.browser);
+    return session;
+  };
 }

@@ -2,34 +2,26 @@
  * The status page in headless Chromium (Debian's package, driven by playwright-core): log in, see the demo
  * save with its thumbnails, open a map. SCREENSHOT_DOCS=1 refreshes docs/status-page.png (phone-sized).
  */
-import { afterAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { join, resolve } from "node:path";
-import type { Browser } from "playwright-core";
-import { noChromium, phoneBrowser } from "../helpers/chromium.ts";
+import { noChromium, phoneBrowsersForThisFile } from "../helpers/chromium.ts";
 import { jobOfSave, one } from "../helpers/db.ts";
-import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
+import { eventually, serversForThisFile } from "../helpers/server.ts";
 import { encryptedSave, PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
 
 const ADMIN_TOKEN = "browser-test-token-0123456789";
 
-let server: RunningServer | undefined;
-let browser: Browser | undefined;
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop("SIGKILL");
-  server?.cleanup();
-});
+const startHere = serversForThisFile();
+const openBrowser = phoneBrowsersForThisFile();
 
 test.skipIf(noChromium)("log in, see the demo save with its thumbnails, open a map (phone-sized)", async () => {
   const { pair, env } = testKeys();
-  server = await startServer({ env: { ...env, NOTIFY_DEFAULT: "none", ADMIN_TOKEN } });
+  const server = await startHere({ ...env, NOTIFY_DEFAULT: "none", ADMIN_TOKEN });
   expect((await uploadSave(server.url, encryptedSave(pair, { rareEverywhere: true }), "browser-1")).status).toBe(200);
   const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = 'browser-1'")!.save_id;
-  await eventually(() => jobOfSave(server!, saveId)?.state === "done", 30_000, "the save done");
+  await eventually(() => jobOfSave(server, saveId)?.state === "done", 30_000, "the save done");
 
-  const opened = await phoneBrowser();
-  browser = opened.browser;
-  const { context } = opened;
+  const { context } = await openBrowser();
   const page = await context.newPage();
 
   const first = await page.goto(server.url);

@@ -3,31 +3,23 @@
  * the module URL, the app's install link and the QR code, copy the URL, and fetch the module it names.
  * SCREENSHOT_DOCS=1 refreshes docs/setup-page.png (phone-sized).
  */
-import { afterAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { join, resolve } from "node:path";
-import type { Browser } from "playwright-core";
-import { noChromium, phoneBrowser } from "../helpers/chromium.ts";
+import { noChromium, phoneBrowsersForThisFile } from "../helpers/chromium.ts";
 import { stashOverride } from "../../src/capture/modules.ts";
 import { one } from "../helpers/db.ts";
-import { startServer, type RunningServer } from "../helpers/server.ts";
+import { serversForThisFile } from "../helpers/server.ts";
 
 const ADMIN_TOKEN = "setup-browser-token-0123456789";
 
-let server: RunningServer | undefined;
-let browser: Browser | undefined;
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop("SIGKILL");
-  server?.cleanup();
-});
+const startHere = serversForThisFile();
+const openBrowser = phoneBrowsersForThisFile();
 
 test.skipIf(noChromium)("log in, pick KR and Stash, see and copy the module link, fetch the module (phone-sized)", async () => {
-  server = await startServer({ env: { NOTIFY_DEFAULT: "none", ADMIN_TOKEN, REPORT_TOKEN: "report-tag-secret" } });
+  const server = await startHere({ NOTIFY_DEFAULT: "none", ADMIN_TOKEN, REPORT_TOKEN: "report-tag-secret" });
   const setupToken = one<{ value: string }>(server, "SELECT value FROM settings WHERE key = 'setup_token'")!.value;
 
-  const opened = await phoneBrowser();
-  browser = opened.browser;
-  const { context } = opened;
+  const { context } = await openBrowser();
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
   const page = await context.newPage();
 
