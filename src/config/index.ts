@@ -71,7 +71,7 @@ export function loadConfig(env: Env = process.env): Config {
       pollMs: number(env, "PIPELINE_POLL_MS", 1000, 10, 600_000),
       leaseMs: number(env, "JOB_LEASE_MS", 120_000, 1000, 3_600_000),
       shutdownGraceMs: number(env, "SHUTDOWN_GRACE_MS", 15_000, 0, 600_000),
-      taskTimeoutMs: number(env, "TASK_TIMEOUT_MS", 20_000, 1000, 3_600_000),
+      taskTimeoutMs: number(env, "TASK_TIMEOUT_MS", 20_000, 250, 3_600_000),
       backoffMs: backoff(env),
     },
     maps: mapsConfig(env),

@@ -24,7 +24,7 @@ export const MSGPACK_LIMITS = {
 
 /** The parts of a save the maps draw. */
 export const SAVE_LIMITS = {
-  /** Harvest maps (sites) per save; the game has 4. Each costs a PNG: 8 keeps a save at the caps near 2 s of drawing. */
+  /** Harvest maps (sites) per save; the game has 4. Each costs a PNG: 8 keeps a save at the caps near 1 s of drawing. */
   sites: 8,
   /** Drops per site; real: 60–120. Each is a marker on the site map and its overview panel. */
   dropsPerSite: 500,
