@@ -5,9 +5,9 @@
  * it, is claimed in a transaction that also requires the job's lease to be ours, `running` and unexpired, and
  * extends it: a runner whose lease expired or was taken over sends nothing more.
  */
-import { and, desc, eq, exists, gt, inArray, lte, sql } from "drizzle-orm";
+import { and, eq, exists, gt, inArray, lte, sql } from "drizzle-orm";
 import type { Db, Tx } from "./open.ts";
-import { deliveries, jobs, saves } from "./schema.ts";
+import { deliveries, jobs } from "./schema.ts";
 
 export type Delivery = typeof deliveries.$inferSelect;
 
@@ -178,16 +178,4 @@ export function retryFailedDeliveries(tx: Tx, now: number, saveId?: number): num
 /** Owner resend: the save's deliveries start over, so its next notify stage pushes to every target again. */
 export function resetDeliveries(tx: Tx, saveId: number): void {
   tx.delete(deliveries).where(eq(deliveries.saveId, saveId)).run();
-}
-
-/** The latest failed deliveries with their save's player, for the owner's page. */
-export function failedDeliveries(db: Db, limit = 20) {
-  return db
-    .select({ id: deliveries.id, saveId: deliveries.saveId, channel: deliveries.channel, target: deliveries.target, lastError: deliveries.lastError, attempts: deliveries.attempts, playerId: saves.playerId })
-    .from(deliveries)
-    .innerJoin(saves, eq(saves.id, deliveries.saveId))
-    .where(eq(deliveries.state, "failed"))
-    .orderBy(desc(deliveries.id))
-    .limit(limit)
-    .all();
 }

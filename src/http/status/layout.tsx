@@ -44,6 +44,21 @@ export function Section({ title, children }: { title: string; children: Child })
   );
 }
 
+/** A section of table rows under a header; with `empty`, that line instead (the empty table stays, hidden). */
+export function TableSection({ title, empty, head, children }: { title: string; empty: string | null; head: string[]; children: Child }) {
+  return (
+    <Section title={title}>
+      {empty === null ? null : <p class="muted">{empty}</p>}
+      <div class="scroll" hidden={empty !== null}>
+        <table>
+          <tr>{head.map((name) => <th>{name}</th>)}</tr>
+          {children}
+        </table>
+      </div>
+    </Section>
+  );
+}
+
 export function Tag({ value }: { value: string | null }) {
   return <span class={`tag ${value ?? ""}`}>{value ?? "–"}</span>;
 }

@@ -66,6 +66,18 @@ export function mapsOfPlayer(db: Db, playerId: string, limit = 3): PlayerMaps[] 
   });
 }
 
+/** The latest failed deliveries with their save's player, for the owner's page. */
+export function failedDeliveries(db: Db, limit = 20) {
+  return db
+    .select({ id: deliveries.id, saveId: deliveries.saveId, channel: deliveries.channel, target: deliveries.target, lastError: deliveries.lastError, attempts: deliveries.attempts, playerId: saves.playerId })
+    .from(deliveries)
+    .innerJoin(saves, eq(saves.id, deliveries.saveId))
+    .where(eq(deliveries.state, "failed"))
+    .orderBy(desc(deliveries.id))
+    .limit(limit)
+    .all();
+}
+
 export function failedJobs(db: Db, limit = 20) {
   return db
     .select({ id: jobs.id, saveId: jobs.saveId, reportId: jobs.reportId, stage: jobs.stage, lastError: jobs.lastError, updatedAt: jobs.updatedAt, playerId: saves.playerId })

@@ -16,8 +16,7 @@ import { metricsRoute } from "../health.ts";
 import { tokenMatches } from "../token.ts";
 import { Layout } from "./layout.tsx";
 import { LoginPage } from "./login.tsx";
-import { failedDeliveries } from "../../db/deliveries.ts";
-import { countsSince, databaseBytes, failedJobs, latestMaps, queueSnapshot, recentReports, recentSaves } from "./queries.ts";
+import { countsSince, databaseBytes, failedDeliveries, failedJobs, latestMaps, queueSnapshot, recentReports, recentSaves } from "./queries.ts";
 import { FailuresSection, MapsSection, OverviewSection, ReportsSection, SavesSection } from "./sections.tsx";
 
 const DAY_MS = 24 * 60 * 60 * 1000;

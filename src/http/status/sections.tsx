@@ -1,7 +1,6 @@
 /** The sections of the status page, each a small component over one read-side query. */
-import type { failedDeliveries } from "../../db/deliveries.ts";
-import type { QueueSnapshot, DayCounts, PlayerMaps, failedJobs, recentReports, recentSaves } from "./queries.ts";
-import { bytesText, Section, Tag, Time } from "./layout.tsx";
+import type { QueueSnapshot, DayCounts, PlayerMaps, failedDeliveries, failedJobs, recentReports, recentSaves } from "./queries.ts";
+import { bytesText, Section, TableSection, Tag, Time } from "./layout.tsx";
 
 export interface Overview {
   counts: DayCounts;
@@ -62,21 +61,15 @@ export function MapsSection({ players }: { players: PlayerMaps[] }) {
 
 export function SavesSection({ rows }: { rows: ReturnType<typeof recentSaves> }) {
   return (
-    <Section title="Recent saves">
-      {rows.length === 0 ? <p class="muted">No saves yet.</p> : null}
-      <div class="scroll" hidden={rows.length === 0}>
-        <table>
-          <tr><th>UTC · source</th><th>player</th><th>state</th></tr>
-          {rows.map((row) => (
-            <tr>
-              <td><Time ms={row.receivedAt} /><br /><span class="muted">{row.source}</span></td>
-              <td>{row.playerId}</td>
-              <td>{row.stage === null || row.stage === "done" ? null : `${row.stage} `}<Tag value={row.state} /></td>
-            </tr>
-          ))}
-        </table>
-      </div>
-    </Section>
+    <TableSection title="Recent saves" empty={rows.length === 0 ? "No saves yet." : null} head={["UTC · source", "player", "state"]}>
+      {rows.map((row) => (
+        <tr>
+          <td><Time ms={row.receivedAt} /><br /><span class="muted">{row.source}</span></td>
+          <td>{row.playerId}</td>
+          <td>{row.stage === null || row.stage === "done" ? null : `${row.stage} `}<Tag value={row.state} /></td>
+        </tr>
+      ))}
+    </TableSection>
   );
 }
 
@@ -123,21 +116,15 @@ export function FailuresSection({ jobs, deliveries, redact }: { jobs: ReturnType
 
 export function ReportsSection({ rows }: { rows: ReturnType<typeof recentReports> }) {
   return (
-    <Section title="Recent reports">
-      {rows.length === 0 ? <p class="muted">No reports yet.</p> : null}
-      <div class="scroll" hidden={rows.length === 0}>
-        <table>
-          <tr><th>UTC</th><th>shape</th><th>candidates</th><th>outcome</th></tr>
-          {rows.map((row) => (
-            <tr>
-              <td><Time ms={row.receivedAt} /></td>
-              <td>{row.shape}</td>
-              <td>{row.candidates}</td>
-              <td><Tag value={row.outcome ?? "pending"} />{row.saveId === null ? null : <span class="muted"> save {row.saveId}</span>}</td>
-            </tr>
-          ))}
-        </table>
-      </div>
-    </Section>
+    <TableSection title="Recent reports" empty={rows.length === 0 ? "No reports yet." : null} head={["UTC", "shape", "candidates", "outcome"]}>
+      {rows.map((row) => (
+        <tr>
+          <td><Time ms={row.receivedAt} /></td>
+          <td>{row.shape}</td>
+          <td>{row.candidates}</td>
+          <td><Tag value={row.outcome ?? "pending"} />{row.saveId === null ? null : <span class="muted"> save {row.saveId}</span>}</td>
+        </tr>
+      ))}
+    </TableSection>
   );
 }
