@@ -10,6 +10,7 @@ import { openDatabase } from "./db/open.ts";
 import { applyRetention } from "./db/retention.ts";
 import { setupToken } from "./db/setup-tokens.ts";
 import { expireUploads } from "./db/uploads.ts";
+import { IngestActivity } from "./ingest/activity.ts";
 import { startHttpServer } from "./http/server.ts";
 import { logInfo, logWarn } from "./log.ts";
 import { acquireInstanceLock } from "./instance-lock.ts";
@@ -22,6 +23,9 @@ import { prepareRuntimeFiles } from "./runtime-files.ts";
 import { WorkerPool } from "./pipeline/worker-pool.ts";
 
 const STALE_TEMP_MS = 60 * 60 * 1000;
+/** The pipeline's next stage waits for uploads and reports to pause this long, and never longer than the max. */
+const INGEST_QUIET_MS = 5;
+const INGEST_MAX_WAIT_MS = 1000;
 
 function fail(message: string): never {
   console.error(`[SERVER] cannot start: ${message}`);
@@ -84,8 +88,9 @@ const sweepTimer = setInterval(() => void sweep(), Math.min(60_000, Math.max(250
 // Leave one core to the HTTP thread: the capture tool must be answered at once even while maps render.
 const workers = new WorkerPool(Math.max(1, Math.min(config.pipeline.concurrency, availableParallelism() - 1)), config.pipeline.taskTimeoutMs);
 const secrets = [...secretsOf(config), ...Object.values(notify.routing.barkKeys)];
-const pipeline = startPipeline({ db, config, workers, routing: notify.routing, secrets, archiveRoot });
-const server = startHttpServer({ db, committer: new GroupCommitter(db), config, archiveRoot, wakePipeline: pipeline.wake, disk, secrets });
+const ingest = new IngestActivity(INGEST_QUIET_MS, INGEST_MAX_WAIT_MS);
+const pipeline = startPipeline({ db, config, workers, routing: notify.routing, secrets, archiveRoot }, () => ingest.quiet());
+const server = startHttpServer({ db, committer: new GroupCommitter(db), config, archiveRoot, wakePipeline: pipeline.wake, ingest, disk, secrets });
 
 const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
 logInfo("SERVER", "listening", { url: base, db: config.databasePath, keys: config.keys.length });

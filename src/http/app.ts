@@ -16,6 +16,17 @@ import { setupRoutes } from "./setup/routes.tsx";
 import { statusRoutes } from "./status/routes.tsx";
 import { PLAYER_UPLOAD_PATHS, uploadRoutes } from "./upload.ts";
 
+function trackIngest(ingest: HttpDeps["ingest"]): MiddlewareHandler {
+  return async (_c, next) => {
+    ingest.begin();
+    try {
+      await next();
+    } finally {
+      ingest.end();
+    }
+  };
+}
+
 function countAnswer(record: (ok: boolean) => void): MiddlewareHandler {
   return async (c, next) => {
     await next();
@@ -35,8 +46,10 @@ export function createApp(deps: HttpDeps): Hono {
   const { budget, report } = deps.config;
   const decoding = new ByteBudget(budget.decodeBytes);
   const refuseWhenFull = diskFloor(deps.disk.isFull);
-  // Rejections are counted here (guards included); the upload route counts its own kinds of success.
   const uploadPaths = [...UPLOAD_PATHS, ...PLAYER_UPLOAD_PATHS];
+  // Every upload and report counts, rejected ones too: a flood of them holds the pipeline back (maxWaitMs at most).
+  app.on("POST", report.enabled ? [...uploadPaths, report.path] : uploadPaths, trackIngest(deps.ingest));
+  // Rejections are counted here (guards included); the upload route counts its own kinds of success.
   app.on("POST", uploadPaths, countAnswer((ok) => {
     if (!ok) metrics.upload("rejected");
   }));

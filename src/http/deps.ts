@@ -2,6 +2,7 @@ import type { Config } from "../config/index.ts";
 import type { GroupCommitter } from "../db/group-commit.ts";
 import type { Db } from "../db/open.ts";
 import type { DiskWatch } from "../disk-space.ts";
+import type { IngestActivity } from "../ingest/activity.ts";
 
 /** What the routes need: the store, the configuration, and a way to wake the pipeline after a commit. */
 export interface HttpDeps {
@@ -12,6 +13,8 @@ export interface HttpDeps {
   /** DATA_DIR/archive, where /maps/<token>/<file> reads from. */
   archiveRoot: string;
   wakePipeline: () => void;
+  /** Uploads and reports in flight: the pipeline waits for a pause in them before its next stage. */
+  ingest: Pick<IngestActivity, "begin" | "end">;
   /** DATA_DIR's free space against MIN_FREE_DISK_MB (a cached reading, refreshed every few seconds). */
   disk: Pick<DiskWatch, "isFull" | "reading" | "floorBytes">;
   /** Every configured secret (keys, tokens, webhook URLs, Bark device keys), to redact from any shown text. */

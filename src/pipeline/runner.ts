@@ -28,8 +28,6 @@ const STAGES: Stages = {
   notify: notifyStage,
 };
 
-const WAKE_DELAY_MS = 1;
-
 export interface Pipeline {
   /** Call after committing a new job: a sleeping slot picks it up within a few ms (after the answer is written). */
   wake: () => void;
@@ -37,22 +35,18 @@ export interface Pipeline {
   stop: (graceMs: number) => Promise<void>;
 }
 
-export function startPipeline(deps: PipelineDeps): Pipeline {
+/**
+ * `ingestQuiet` resolves once uploads and reports pause (src/ingest/activity.ts). Whoever wakes us is still
+ * answering a request, and more may follow at once: a slot that claimed then would decrypt, read and write
+ * on this thread and draw on both cores while those answers wait. A stage started a few ms later costs nothing.
+ */
+export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<void>): Pipeline {
   const { db, config } = deps;
   let stopping = false;
   const sleepers = new Set<() => void>();
-  const wakeNow = () => {
+  const wake = () => {
     for (const resolve of sleepers) resolve();
     sleepers.clear();
-  };
-  // Whoever wakes us is still answering a request: a slot that claimed at once would start decrypting and
-  // rendering (both cores) before that answer is written, and the answer would wait. A few ms later costs nothing.
-  let wakeTimer: ReturnType<typeof setTimeout> | null = null;
-  const wake = () => {
-    wakeTimer ??= setTimeout(() => {
-      wakeTimer = null;
-      wakeNow();
-    }, WAKE_DELAY_MS);
   };
 
   const sleep = (ms: number) =>
@@ -71,6 +65,8 @@ export function startPipeline(deps: PipelineDeps): Pipeline {
   const slot = async () => {
     while (!stopping) {
       try {
+        await ingestQuiet();
+        if (stopping) break;
         const job = replayableCommit(db, () => claimJob(db, Date.now(), config.pipeline.leaseMs));
         if (job) {
           await runJob(deps, job);
@@ -92,7 +88,7 @@ export function startPipeline(deps: PipelineDeps): Pipeline {
     wake,
     stop: async (graceMs) => {
       stopping = true;
-      wakeNow();
+      wake();
       const finished = Promise.all(slots).then(() => true);
       const timedOut = Bun.sleep(graceMs).then(() => false);
       if (!(await Promise.race([finished, timedOut]))) logWarn("JOB", "shutdown grace over; running stages stay queued", { graceMs });

@@ -7,6 +7,7 @@ import { GroupCommitter } from "../../src/db/group-commit.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
 import { createApp } from "../../src/http/app.ts";
+import type { HttpDeps } from "../../src/http/deps.ts";
 
 export const OWNER_PLAYER = "7485938820123456789";
 
@@ -17,7 +18,11 @@ export interface OwnerApp {
   cleanup: () => void;
 }
 
-export function ownerApp(env: Record<string, string> = {}, disk = { full: false, freeBytes: 10 * 2 ** 30 }): OwnerApp {
+export function ownerApp(
+  env: Record<string, string> = {},
+  disk = { full: false, freeBytes: 10 * 2 ** 30 },
+  ingest: HttpDeps["ingest"] = { begin: () => {}, end: () => {} },
+): OwnerApp {
   const dir = mkdtempSync(join(tmpdir(), "mysekai-owner-"));
   const config = loadConfig({ DATA_DIR: dir, CONFIG_DIR: join(dir, "config"), ...env });
   const db = openDatabase(config.databasePath);
@@ -29,6 +34,7 @@ export function ownerApp(env: Record<string, string> = {}, disk = { full: false,
     config,
     archiveRoot: join(dir, "archive"),
     wakePipeline: () => {},
+    ingest,
     disk: { isFull: () => disk.full, reading: () => ({ freeBytes: disk.freeBytes, totalBytes: 4 * disk.freeBytes }), floorBytes: config.storage.minFreeDiskBytes },
     secrets: secretsOf(config),
   });

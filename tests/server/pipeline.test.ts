@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
+import { DEFAULT_REPORT_PATH } from "../../src/contract.ts";
 import { summaryJson } from "../../src/maps/index.ts";
 import { jobOfSave, one, query } from "../helpers/db.ts";
 import { startRecordingServer } from "../helpers/recording-server.ts";
@@ -145,4 +146,41 @@ describe("crash safety", () => {
     const states = query<{ state: string }>(server, "SELECT state FROM jobs").map((row) => row.state);
     expect(states.every((state) => ["done", "pending", "pending_retry"].includes(state))).toBe(true);
   }, 60_000);
+});
+
+describe("uploads and reports come first", () => {
+  /** A report whose body stalls after its first bytes for `holdMs`: in flight all that time. */
+  function reportInFlight(url: string, holdMs: number): { ended: () => boolean; done: Promise<void> } {
+    let ended = false;
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"log":'));
+        await Bun.sleep(holdMs);
+        controller.enqueue(new TextEncoder().encode('{"entries":[]}}'));
+        controller.close();
+      },
+    });
+    const init = { method: "POST", body, duplex: "half", headers: { "content-type": "application/json" } };
+    const done = fetch(`${url}${DEFAULT_REPORT_PATH}`, init as RequestInit)
+      .then((answer) => answer.text())
+      .then(() => {
+        ended = true;
+      });
+    return { ended: () => ended, done };
+  }
+
+  test("a stage waits while a report is in flight, one second at most", async () => {
+    const { pair, env } = testKeys();
+    const server = await start(env);
+    const slow = reportInFlight(server.url, 2500);
+    await Bun.sleep(200);
+    expect((await uploadSave(server.url, encryptedSave(pair), "behind-report")).status).toBe(200);
+    const saveId = saveIdOf(server, "behind-report");
+    await Bun.sleep(400);
+    expect(jobOfSave(server, saveId)).toMatchObject({ stage: "generate", state: "pending", attempts: 0 });
+    await eventually(() => (jobOfSave(server, saveId)?.attempts ?? 0) > 0, 10_000, "generate started");
+    expect(slow.ended()).toBe(false);
+    await slow.done;
+    await waitForJob(server, saveId, "done");
+  }, 30_000);
 });
