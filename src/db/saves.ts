@@ -39,7 +39,7 @@ export function storeSaveOnce(tx: Tx, save: NewSave): StoredSave {
       sha256,
       playerId: save.playerId,
       source: save.source,
-      encrypted: Buffer.from(save.encrypted.buffer, save.encrypted.byteOffset, save.encrypted.byteLength),
+      encrypted: save.encrypted,
       size: save.encrypted.byteLength,
       receivedAt: save.receivedAt,
     })

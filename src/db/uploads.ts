@@ -144,7 +144,7 @@ function storePart(
     taskId = tx.insert(uploads).values(values).returning({ id: uploads.id }).get().id;
     if (source) tx.update(uploadChunks).set({ taskId }).where(partsOf(source)).run();
   }
-  const row = { size: part.body.byteLength, sha256: part.sha256, body: Buffer.from(part.body) };
+  const row = { size: part.body.byteLength, sha256: part.sha256, body: part.body };
   tx.insert(uploadChunks)
     .values({ taskId, chunkIndex: part.chunkIndex, ...row })
     .onConflictDoUpdate({ target: [uploadChunks.taskId, uploadChunks.chunkIndex], set: row })
@@ -157,7 +157,7 @@ function complete(tx: Tx, header: ChunkHeader, { task, source, playerId, now }: 
   const columns = { chunkIndex: uploadChunks.chunkIndex, body: uploadChunks.body, sha256: uploadChunks.sha256 };
   const earlier = source ? tx.select(columns).from(uploadChunks).where(partsOf(source)).all() : [];
   const parts = [...earlier.filter((held) => held.chunkIndex !== part.chunkIndex), part].sort((a, b) => a.chunkIndex - b.chunkIndex);
-  const merged = Buffer.concat(parts.map((held) => held.body));
+  const merged = parts.length === 1 ? part.body : Buffer.concat(parts.map((held) => held.body));
   const savePlayer = playerId ?? UNKNOWN_PLAYER;
   const sha256 = parts.length === 1 ? part.sha256 : undefined;
   const save = storeSaveOnce(tx, { encrypted: merged, playerId: savePlayer, source: "upload", receivedAt: now, sha256 });
@@ -180,9 +180,8 @@ function complete(tx: Tx, header: ChunkHeader, { task, source, playerId, now }: 
  * bytes can take it; once every index was sent again the whole upload was a resend and nothing waits for them.
  */
 function holdResentChunk(tx: Tx, taskId: number, totalChunks: number, part: { chunkIndex: number; body: Uint8Array; sha256: string }): void {
-  const bytes = Buffer.from(part.body);
   tx.insert(uploadChunks)
-    .values({ taskId, chunkIndex: part.chunkIndex, size: part.body.byteLength, sha256: part.sha256, body: bytes })
+    .values({ taskId, chunkIndex: part.chunkIndex, size: part.body.byteLength, sha256: part.sha256, body: part.body })
     .onConflictDoNothing()
     .run();
   const held = tx.select({ n: sql<number>`count(*)` }).from(uploadChunks).where(eq(uploadChunks.taskId, taskId)).get()!.n;

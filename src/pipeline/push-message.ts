@@ -11,7 +11,9 @@ import type { PipelineDeps } from "./stage.ts";
 
 type Archive = typeof archives.$inferSelect;
 
-export async function pushMessage(deps: PipelineDeps, save: typeof saves.$inferSelect, archive: Archive, outputs: SaveOutputs): Promise<PushMessage> {
+type SaveFields = Pick<typeof saves.$inferSelect, "id" | "playerId" | "receivedAt">;
+
+export async function pushMessage(deps: PipelineDeps, save: SaveFields, archive: Archive, outputs: SaveOutputs): Promise<PushMessage> {
   const dir = join(deps.archiveRoot, archive.relPath);
   const images = await Promise.all(
     mapFileNames(outputs).map(async (name) => ({ name, png: new Uint8Array(await readFile(join(dir, name))), url: imageUrl(deps, archive, name) })),

@@ -57,7 +57,7 @@ export const evaluateStage: Stage<ReportSubject> = async ({ db, config, workers 
   const found =
     decodable.length === 0
       ? { save: null, partial: null, decryptedAny: false }
-      : await workers.run("evaluate", { bodies: decodable.map((c) => new Uint8Array(c.body)), keys });
+      : await workers.run("evaluate", { bodies: decodable.map((c) => c.body), keys });
 
   if (found.save !== null) {
     const candidate = decodable[found.save]!;

@@ -19,7 +19,7 @@ export const generateStage: Stage = async ({ db, config, workers, archiveRoot },
 
   const renderStarted = performance.now();
   const result = await workers.run("generate", {
-    encrypted: new Uint8Array(encrypted.bytes),
+    encrypted: encrypted.bytes,
     keys,
     playerId: save.playerId,
     capturedAt: save.receivedAt,
@@ -40,7 +40,7 @@ export const generateStage: Stage = async ({ db, config, workers, archiveRoot },
       tx.update(saves).set({ outputs, dropsFingerprint }).where(eq(saves.id, save.id)).run();
       tx.delete(saveOutputs).where(eq(saveOutputs.saveId, save.id)).run();
       for (const file of files) {
-        tx.insert(saveOutputs).values({ saveId: save.id, name: file.name, body: Buffer.from(file.bytes) }).run();
+        tx.insert(saveOutputs).values({ saveId: save.id, name: file.name, body: file.bytes }).run();
       }
     },
   };

@@ -4,7 +4,7 @@
  * decides both in one transaction). Then attempt each due delivery alone and record its result at once
  * (src/db/deliveries.ts keeps the rows; every attempt and part is claimed under the lease).
  */
-import { eq } from "drizzle-orm";
+import { eq, getTableColumns } from "drizzle-orm";
 import { replaceArchiveFile } from "../../archive/write.ts";
 import {
   claimDeliveryAttempt,
@@ -30,10 +30,13 @@ import { backoffDelay, LeaseLostError } from "../queue.ts";
 import { redactError } from "../redact.ts";
 import type { PipelineDeps, Stage } from "../stage.ts";
 
+/** Every column of a save but its encrypted bytes, which a push never needs. */
+const { encrypted: _encrypted, ...SAVE_FIELDS } = getTableColumns(saves);
+
 export const notifyStage: Stage = async (deps, job, { now }) => {
   const { db } = deps;
   const { saveId } = job.subject;
-  const save = db.select().from(saves).where(eq(saves.id, saveId)).get();
+  const save = db.select(SAVE_FIELDS).from(saves).where(eq(saves.id, saveId)).get();
   const archive = db.select().from(archives).where(eq(archives.saveId, saveId)).get();
   if (!save || !archive) return { kind: "fail", reason: "notify needs the save and its archive" };
   const outputs = storedOutputs(save.outputs);
