@@ -12,7 +12,7 @@ import { setupToken } from "./db/setup-tokens.ts";
 import { expireUploads } from "./db/uploads.ts";
 import { IngestActivity } from "./ingest/activity.ts";
 import { startHttpServer } from "./http/server.ts";
-import { logInfo, logWarn } from "./log.ts";
+import { flushLog, logInfo, logWarn } from "./log.ts";
 import { acquireInstanceLock } from "./instance-lock.ts";
 import { watchDiskSpace } from "./disk-space.ts";
 import { loadNotifySetup, type NotifySetup } from "./notify/setup.ts";
@@ -28,6 +28,7 @@ const INGEST_QUIET_MS = 5;
 const INGEST_MAX_WAIT_MS = 1000;
 
 function fail(message: string): never {
+  flushLog();
   console.error(`[SERVER] cannot start: ${message}`);
   process.exit(1);
 }
@@ -94,6 +95,7 @@ const server = startHttpServer({ db, committer: new GroupCommitter(db), config, 
 
 const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
 logInfo("SERVER", "listening", { url: base, db: config.databasePath, keys: config.keys.length });
+flushLog(); // the endpoints below follow it
 console.log(`  upload: POST ${UPLOAD_PATHS.map((path) => `${base}${path}`).join(" (or ")})`);
 console.log(`  capture setup (owner): ${config.publicBaseUrl ?? base}/setup`);
 console.log(config.report.enabled ? `  report: POST ${base}${reportPathForLog(config.report.path)}` : "  report: disabled (REPORT_ENABLED=0)");

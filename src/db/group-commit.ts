@@ -1,7 +1,8 @@
 /**
  * Group commit: writes submitted in the same turn of the event loop share one transaction, so one fsync
  * (synchronous=FULL) covers them all. Each write runs in its own savepoint: one that throws is rolled back
- * alone and rejects alone. A promise settles only after COMMIT, so a 200 still means "durable".
+ * alone and rejects alone (plain SQL: drizzle's nested transaction builds its statements anew every time). A
+ * promise settles only after COMMIT, so a 200 still means "durable".
  */
 import type { Db, Tx } from "./open.ts";
 
@@ -32,13 +33,18 @@ export class GroupCommitter {
     this.queue = [];
     this.scheduled = false;
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    const client = this.db.$client;
     try {
       this.db.transaction(
         (tx) => {
           for (const item of batch) {
+            client.run("SAVEPOINT group_write");
             try {
-              outcomes.push({ ok: true, value: tx.transaction((savepoint) => item.write(savepoint)) });
+              outcomes.push({ ok: true, value: item.write(tx) });
+              client.run("RELEASE group_write");
             } catch (error) {
+              client.run("ROLLBACK TO group_write");
+              client.run("RELEASE group_write");
               outcomes.push({ ok: false, error });
             }
           }

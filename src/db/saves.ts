@@ -1,7 +1,7 @@
 /** Saves enter the store here, deduplicated by the sha256 of their encrypted bytes, each with its first job. */
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import { UNKNOWN_PLAYER } from "../save/player-id.ts";
-import type { Tx } from "./open.ts";
+import { prepared, type Tx } from "./open.ts";
 import { jobs, saves } from "./schema.ts";
 import { sha256Hex } from "../sha256.ts";
 
@@ -21,6 +21,27 @@ export interface StoredSave {
   adopted: boolean;
 }
 
+/** Every upload and report runs these (src/db/open.ts `prepared`). */
+const saveQueries = (tx: Tx) => ({
+  bySha: tx.select({ id: saves.id, playerId: saves.playerId }).from(saves).where(eq(saves.sha256, sql.placeholder("sha256"))).prepare(),
+  insert: tx
+    .insert(saves)
+    .values({
+      sha256: sql.placeholder("sha256"),
+      playerId: sql.placeholder("playerId"),
+      source: sql.placeholder("source"),
+      encrypted: sql.placeholder("encrypted"),
+      size: sql.placeholder("size"),
+      receivedAt: sql.placeholder("receivedAt"),
+    })
+    .returning({ id: saves.id })
+    .prepare(),
+  insertJob: tx
+    .insert(jobs)
+    .values({ saveId: sql.placeholder("saveId"), stage: "generate", state: "pending", runAt: sql.placeholder("at"), createdAt: sql.placeholder("at"), updatedAt: sql.placeholder("at") })
+    .prepare(),
+});
+
 /**
  * Inserts the save and its generate job, or returns the existing save with the same bytes. An existing
  * `unknown` save adopts a real player id from the new arrival.
@@ -33,27 +54,16 @@ export function storeSaveOnce(tx: Tx, save: NewSave): StoredSave {
     if (adopted) adoptPlayer(tx, existing.id, save.playerId, Date.now());
     return { saveId: existing.id, created: false, adopted };
   }
-  const row = tx
-    .insert(saves)
-    .values({
-      sha256,
-      playerId: save.playerId,
-      source: save.source,
-      encrypted: save.encrypted,
-      size: save.encrypted.byteLength,
-      receivedAt: save.receivedAt,
-    })
-    .returning({ id: saves.id })
-    .get();
-  tx.insert(jobs)
-    .values({ saveId: row.id, stage: "generate", state: "pending", runAt: save.receivedAt, createdAt: save.receivedAt, updatedAt: save.receivedAt })
-    .run();
+  const queries = prepared(tx, saveQueries);
+  const { playerId, source, encrypted, receivedAt } = save;
+  const row = queries.insert.get({ sha256, playerId, source, encrypted, size: encrypted.byteLength, receivedAt })!;
+  queries.insertJob.run({ saveId: row.id, at: receivedAt });
   return { saveId: row.id, created: true, adopted: false };
 }
 
 /** The save whose encrypted bytes hash to `sha256`, if one was stored. */
 export function saveWithSha(tx: Tx, sha256: string): { id: number; playerId: string } | undefined {
-  return tx.select({ id: saves.id, playerId: saves.playerId }).from(saves).where(eq(saves.sha256, sha256)).get();
+  return prepared(tx, saveQueries).bySha.get({ sha256 });
 }
 
 /**

@@ -6,7 +6,7 @@
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { UNKNOWN_PLAYER } from "../save/player-id.ts";
 import type { ChunkHeader } from "../ingest/chunk-headers.ts";
-import type { Db, Tx } from "./open.ts";
+import { prepared, type Db, type Tx } from "./open.ts";
 import { sha256Hex } from "../sha256.ts";
 import { saveWithSha, storeSaveOnce } from "./saves.ts";
 import { uploadChunks, uploads } from "./schema.ts";
@@ -152,6 +152,24 @@ function storePart(
   return { kind: "partial", taskId, received: counts.received, total: header.totalChunks, uploadBytes };
 }
 
+/** A whole save in one chunk (most uploads) ends in this insert (src/db/open.ts `prepared`). */
+const completedTaskInsert = (tx: Tx) =>
+  tx
+    .insert(uploads)
+    .values({
+      uploadId: sql.placeholder("uploadId"),
+      totalChunks: sql.placeholder("totalChunks"),
+      playerId: sql.placeholder("playerId"),
+      saveId: sql.placeholder("saveId"),
+      bytes: 0,
+      chunkHashes: sql.placeholder("chunkHashes"),
+      completedAt: sql.placeholder("now"),
+      createdAt: sql.placeholder("now"),
+      updatedAt: sql.placeholder("now"),
+    })
+    .returning({ id: uploads.id })
+    .prepare();
+
 /** The last missing chunk: merges in index order (without writing this chunk first) and stores the save. */
 function complete(tx: Tx, header: ChunkHeader, { task, source, playerId, now }: Placement, part: Part): ChunkOutcome {
   const columns = { chunkIndex: uploadChunks.chunkIndex, body: uploadChunks.body, sha256: uploadChunks.sha256 };
@@ -170,7 +188,8 @@ function complete(tx: Tx, header: ChunkHeader, { task, source, playerId, now }: 
     taskId = task.id;
     tx.update(uploads).set(completed).where(eq(uploads.id, task.id)).run();
   } else {
-    taskId = tx.insert(uploads).values({ uploadId: header.uploadId, createdAt: now, ...completed }).returning({ id: uploads.id }).get().id;
+    const { totalChunks, saveId } = completed;
+    taskId = prepared(tx, completedTaskInsert).get({ uploadId: header.uploadId, totalChunks, playerId, saveId, chunkHashes, now })!.id;
   }
   return { kind: "completed", taskId, saveId: save.saveId, created: save.created, adopted: save.adopted, playerId: savePlayer, saveBytes: merged.byteLength };
 }

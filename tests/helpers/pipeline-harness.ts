@@ -7,6 +7,7 @@ import { spyOn } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { flushLog } from "../../src/log.ts";
 import { loadConfig } from "../../src/config/index.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { loadNotifySetup } from "../../src/notify/setup.ts";
@@ -44,8 +45,13 @@ export function openHarness(): Harness {
   return {
     db,
     deps,
-    logs,
+    // Lines are queued until the end of the event loop's turn (src/log.ts): whatever is queued is in.
+    get logs() {
+      flushLog();
+      return logs;
+    },
     close: () => {
+      flushLog();
       for (const spy of spies) spy.mockRestore();
       db.$client.close();
       rmSync(dir, { recursive: true, force: true });

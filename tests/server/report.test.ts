@@ -374,6 +374,8 @@ describe("evaluate: which body becomes the save", () => {
     const save = small();
     const url = `${playerUrl("7488393821744390888")}&sessionToken=query-must-not-leak`;
     const report = await reportSettled(main, json(har(entry(url, save))), { "x-reqable-platform": "android" });
+    // Lines are written just after the commit they report.
+    await main.waitForOutput(new RegExp(`\\[REPORT\\] evaluated report=${report.id} `));
     const lines = main.output().split("\n").filter((line) => line.includes(`report=${report.id} `));
     expect(lines.find((l) => l.startsWith("[REPORT] received"))).toMatch(/platform=android .*entries=1 candidates=1 .*bytes=\d+ commitMs=[\d.]+ ms=[\d.]+$/);
     expect(lines.find((l) => l.startsWith("[REPORT] evaluated"))).toMatch(new RegExp(`outcome=save save=${report.save_id} player=7488393821744390888 `));

@@ -79,6 +79,8 @@ describe("single POST", () => {
   test("logs name the upload and player but never the full URL or the body", async () => {
     const id = newId();
     await expectStatus(await post(randomBytes(512), chunkHeaders(id, 0, 1, { "X-Original-Url": ORIGINAL_URL })), 200);
+    // Log lines are written just after the answer.
+    await server.waitForOutput(`upload=${id}`);
     const line = server.output().split("\n").find((l) => l.includes(`upload=${id}`));
     expect(line).toMatch(/^\[UPLOAD\] save stored .*chunk=1\/1 .*player=7488393821744390161 save=\d+/);
     expect(server.output()).not.toContain("secret=abc");
