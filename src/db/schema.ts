@@ -101,6 +101,7 @@ export const reportCandidates = sqliteTable(
   (t) => [primaryKey({ columns: [t.reportId, t.seq] })],
 );
 
+/** `archive` only for jobs queued by an older version, which kept drawn files between generate and archive. */
 export const JOB_STAGES = ["evaluate", "generate", "archive", "notify", "done"] as const;
 export type JobStage = (typeof JOB_STAGES)[number];
 export const JOB_STATES = ["pending", "running", "pending_retry", "waiting_for_key", "failed", "done"] as const;
@@ -137,19 +138,6 @@ export const jobs = sqliteTable(
     index("jobs_claim_idx").on(t.state, t.runAt),
     index("jobs_state_updated_idx").on(t.state, t.updatedAt),
   ],
-);
-
-/** Files made by the generate stage, held here until the archive has them. */
-export const saveOutputs = sqliteTable(
-  "save_outputs",
-  {
-    saveId: integer("save_id")
-      .notNull()
-      .references(() => saves.id, { onDelete: "cascade" }),
-    name: text("name").notNull(),
-    body: bytes("body").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.saveId, t.name] })],
 );
 
 export const archives = sqliteTable(

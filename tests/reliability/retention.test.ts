@@ -212,7 +212,7 @@ describe("the retention rule on the real server", () => {
     expect(cli.exitCode).toBe(0);
     const job = await eventually(() => jobOfSave(server, saveId)?.state === "done" && jobOfSave(server, saveId), 20_000, "reprocessed");
     expect(job.last_error).toBeNull();
-    await server.waitForOutput(new RegExp(`stage finished job=\\d+ save=${saveId} .*stage=generate .*outcome="next=archive"`));
+    await server.waitForOutput(new RegExp(`stage finished job=\\d+ save=${saveId} .*stage=generate .*outcome="next=notify"`));
     expect(one<{ rel_path: string }>(server, "SELECT rel_path FROM archives WHERE save_id = ?", saveId)!.rel_path).toBe(archive.rel_path);
   });
 });

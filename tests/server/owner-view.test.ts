@@ -33,7 +33,7 @@ describe("the owner's view on the real server (loopback, no ADMIN_TOKEN)", () =>
       const after = await scrape(server);
       expect(valueOf(after, "mysekai_uploads_total", { outcome: "save" })).toBe(1);
       expect(valueOf(after, "mysekai_uploads_total", { outcome: "rejected" })).toBe(1);
-      for (const stage of ["generate", "archive", "notify"]) {
+      for (const stage of ["generate", "notify"]) {
         expect(valueOf(after, "mysekai_stage_duration_seconds_count", { stage })).toBe(1);
       }
       expect(valueOf(after, "mysekai_render_seconds_count")).toBe(1);

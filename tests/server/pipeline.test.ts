@@ -1,3 +1,4 @@
+import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -25,7 +26,7 @@ function archiveDirs(server: RunningServer, playerId = PLAYER_ID): string[] {
 }
 
 describe("a save through every stage", () => {
-  test("generate → archive → notify → done, outputs moved from SQLite to the archive", async () => {
+  test("drawn and archived in one stage (no drawn file through SQLite), then notify → done", async () => {
     const { pair, env } = testKeys();
     const server = await start(env);
     expect((await uploadSave(server.url, encryptedSave(pair), "full-1")).status).toBe(200);
@@ -43,13 +44,33 @@ describe("a save through every stage", () => {
     const saved = readFileSync(join(server.dataDir, "archive", archive.rel_path, "save.bin"));
     const row = one<{ encrypted: Uint8Array }>(server, "SELECT encrypted FROM saves WHERE id = ?", saveId)!;
     expect(Buffer.compare(saved, Buffer.from(row.encrypted))).toBe(0);
-    expect(one<{ n: number }>(server, "SELECT count(*) AS n FROM save_outputs WHERE save_id = ?", saveId)!.n).toBe(0);
-    await server.waitForOutput(new RegExp(`\\[JOB\\] stage finished .*save=${saveId} player=${PLAYER_ID} stage=generate attempt=1 ms=\\d+ outcome=`));
+    expect(one<{ n: number }>(server, "SELECT count(*) AS n FROM sqlite_master WHERE name = 'save_outputs'")!.n).toBe(0);
+    await server.waitForOutput(
+      new RegExp(`\\[JOB\\] stage finished .*save=${saveId} player=${PLAYER_ID} stage=generate attempt=1 ms=\\d+ outcome="next=notify" note="generated key=\\S+ files=7 ${archive.rel_path}"`),
+    );
     const summary = JSON.parse(readFileSync(join(server.dataDir, "archive", archive.rel_path, "summary.json"), "utf8"));
     expect(summary.playerId).toBe(PLAYER_ID);
     // The archived summary.json is the outputs model the generate stage stored with the save.
     const stored = one<{ outputs: string }>(server, "SELECT outputs FROM saves WHERE id = ?", saveId)!;
     expect(summary).toEqual(JSON.parse(JSON.stringify(summaryJson(JSON.parse(stored.outputs)))));
+  });
+
+  test("a job an older version left at the archive stage draws again and finishes", async () => {
+    const { pair, env } = testKeys();
+    const server = await start(env);
+    await uploadSave(server.url, encryptedSave(pair), "legacy-1");
+    const saveId = saveIdOf(server, "legacy-1");
+    await waitForJob(server, saveId, "done");
+    const db = new Database(join(server.dataDir, "ingest.sqlite"));
+    try {
+      db.query("UPDATE jobs SET stage = 'archive', state = 'pending', run_at = 0 WHERE save_id = ?").run(saveId);
+    } finally {
+      db.close();
+    }
+    await server.waitForOutput(new RegExp(`save=${saveId} .*stage=archive attempt=1 .*outcome="next=generate" note="drawn files are no longer kept`));
+    await server.waitForOutput(new RegExp(`save=${saveId} .*stage=notify attempt=1 .*outcome=done[\\s\\S]*save=${saveId} .*stage=notify attempt=1 .*outcome=done`));
+    expect(jobOfSave(server, saveId)).toMatchObject({ stage: "done", state: "done" });
+    expect(archiveDirs(server)).toHaveLength(1);
   });
 
   test("a body that is not a save fails at once with a readable reason", async () => {
@@ -83,10 +104,10 @@ describe("a save through every stage", () => {
     await uploadSave(server.url, encryptedSave(pair), "throw-1");
     const saveId = saveIdOf(server, "throw-1");
     const job = await waitForJob(server, saveId, "failed");
-    expect(job.stage).toBe("archive");
+    expect(job.stage).toBe("generate");
     expect(job.attempts).toBe(3);
     expect(job.last_error).toMatch(/ENOTDIR|EEXIST|not a directory/i);
-    await server.waitForOutput(/\[JOB\] WARN stage finished .*stage=archive attempt=1 .*outcome=retry/);
+    await server.waitForOutput(/\[JOB\] WARN stage finished .*stage=generate attempt=1 .*outcome=retry/);
 
     rmSync(join(server.dataDir, "archive"));
     const cli = Bun.spawnSync([process.execPath, "src/cli.ts", "retry", "--failed"], {

@@ -29,7 +29,7 @@ describe("a save past the caps", () => {
     expect(failed.attempts).toBe(1);
     expect(failed.stage).toBe("generate");
     expect(failed.last_error).toBe("over the save limits: 10000 drops on site 5 (limit 500)");
-    expect(one<{ n: number }>(server, "SELECT count(*) AS n FROM save_outputs WHERE save_id = ?", saveIdOf(server, "over-cap"))!.n).toBe(0);
+    expect(one<{ n: number }>(server, "SELECT count(*) AS n FROM archives WHERE save_id = ?", saveIdOf(server, "over-cap"))!.n).toBe(0);
 
     await finished(server, saveIdOf(server, "normal"), "done");
     expect(Date.now() - uploaded).toBeLessThan(10_000);
@@ -50,10 +50,10 @@ describe("a save past the caps", () => {
     await finished(server, saveIdOf(server, "after-slow"), "done");
     // Each log line follows its commit: wait for the last one before reading the order.
     await server.waitForOutput(/save=1 .*stage=generate attempt=2 .*outcome=failed/);
-    await server.waitForOutput(/save=2 .*stage=generate attempt=1 .*outcome="?next=archive/);
+    await server.waitForOutput(/save=2 .*stage=generate attempt=1 .*outcome="?next=notify/);
     const log = server.output();
     const firstTimeout = log.search(/save=1 .*stage=generate attempt=1 .*outcome=retry/);
-    const normalDrawn = log.search(/save=2 .*stage=generate attempt=1 .*outcome="?next=archive/);
+    const normalDrawn = log.search(/save=2 .*stage=generate attempt=1 .*outcome="?next=notify/);
     const secondTimeout = log.search(/save=1 .*stage=generate attempt=2 .*outcome=failed/);
     expect(firstTimeout).toBeGreaterThan(-1);
     expect(normalDrawn).toBeGreaterThan(firstTimeout);

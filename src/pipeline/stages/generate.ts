@@ -1,11 +1,13 @@
 /**
- * generate: decrypt and draw in a worker; keep the files in SQLite until the archive holds them, and the
- * outputs model and the drops' fingerprint with the save for good (the push is built from the one and decided
- * by the other).
+ * generate: decrypt and draw in a worker, write the archive (save.bin and the drawn files), and commit it with
+ * the outputs model and the drops' fingerprint (the push is built from the one and decided by the other). The
+ * files go straight to disk, never through SQLite: a crash before the commit draws them again into the same
+ * folder (src/archive/write.ts finds it by the save's marker).
  */
 import { eq } from "drizzle-orm";
-import { saveOutputs, saves } from "../../db/schema.ts";
+import { saves } from "../../db/schema.ts";
 import { metrics } from "../../metrics.ts";
+import { writeSaveArchive } from "../archive-save.ts";
 import { encryptedBytesOf } from "../encrypted-save.ts";
 import type { Stage } from "../stage.ts";
 
@@ -32,16 +34,16 @@ export const generateStage: Stage = async ({ db, config, workers, archiveRoot },
   if (result.kind === "invalid" || result.kind === "too_large") return { kind: "fail", reason: result.reason };
 
   const { files, outputs, dropsFingerprint } = result;
+  const archive = await writeSaveArchive(db, archiveRoot, save, encrypted.bytes, files);
+  const where = archive.movedFrom ? `${archive.relPath} (moved from ${archive.movedFrom})` : archive.relPath;
   return {
     kind: "advance",
-    next: "archive",
-    note: `${result.kind} key=${result.keyLabel} files=${files.length}`,
+    next: "notify",
+    note: `${result.kind} key=${result.keyLabel} files=${files.length} ${where}`,
     commit: (tx) => {
       tx.update(saves).set({ outputs, dropsFingerprint }).where(eq(saves.id, save.id)).run();
-      tx.delete(saveOutputs).where(eq(saveOutputs.saveId, save.id)).run();
-      for (const file of files) {
-        tx.insert(saveOutputs).values({ saveId: save.id, name: file.name, body: file.bytes }).run();
-      }
+      archive.commit(tx);
     },
+    afterCommit: archive.afterCommit,
   };
 };

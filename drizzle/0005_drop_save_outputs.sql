@@ -1,0 +1,1 @@
+DROP TABLE `save_outputs`;

@@ -1,0 +1,49 @@
+/**
+ * A save's archive: save.bin and its drawn files written to disk (src/archive/write.ts), and the archives row
+ * that points at them, committed with the stage that wrote them.
+ */
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { removeArchiveFolder, writeArchive, type ArchiveFile } from "../archive/write.ts";
+import type { Db } from "../db/open.ts";
+import { archives, type saves } from "../db/schema.ts";
+import { logInfo, logWarn } from "../log.ts";
+import type { Commit } from "./stage.ts";
+
+type SaveRow = Pick<typeof saves.$inferSelect, "id" | "playerId" | "receivedAt">;
+
+export interface WrittenArchive {
+  relPath: string;
+  /** The folder it replaced (the save took a real player id after it was archived under `unknown`), or null. */
+  movedFrom: string | null;
+  /** Records (or re-points) the archives row. */
+  commit: Commit;
+  /** Removes the replaced folder once the new one is committed (a crash in between leaves an orphan, never the only copy). */
+  afterCommit: (() => void) | undefined;
+}
+
+export async function writeSaveArchive(db: Db, archiveRoot: string, save: SaveRow, encrypted: Uint8Array, drawn: ArchiveFile[]): Promise<WrittenArchive> {
+  const files = [{ name: "save.bin", bytes: encrypted }, ...drawn];
+  const relPath = await writeArchive({ root: archiveRoot, playerId: save.playerId, saveId: save.id, receivedAt: save.receivedAt, files });
+  const existing = db.select({ relPath: archives.relPath }).from(archives).where(eq(archives.saveId, save.id)).get();
+  const movedFrom = existing && existing.relPath !== relPath ? existing.relPath : null;
+  const names = files.map((file) => file.name);
+  return {
+    relPath,
+    movedFrom,
+    commit: (tx) => {
+      // The token stays, so /maps/<token>/… URLs already pushed keep working after a move.
+      tx.insert(archives)
+        .values({ saveId: save.id, playerId: save.playerId, relPath, token: randomBytes(16).toString("hex"), files: names, createdAt: Date.now() })
+        .onConflictDoUpdate({ target: archives.saveId, set: { playerId: save.playerId, relPath, files: names } })
+        .run();
+    },
+    afterCommit: movedFrom
+      ? () =>
+          void removeArchiveFolder(archiveRoot, movedFrom, save.id).then(
+            (removed) => logInfo("JOB", "archive moved", { save: save.id, player: save.playerId, from: movedFrom, oldFolderRemoved: removed }),
+            (error) => logWarn("JOB", "archive moved; old folder left behind", { save: save.id, from: movedFrom, error: String(error).slice(0, 200) }),
+          )
+      : undefined,
+  };
+}
