@@ -139,7 +139,7 @@ async function run(args: string[]): Promise<number> {
         console.error(`save ${saveId} has no job that can be reprocessed (unknown, or running now)`);
         return 1;
       }
-      console.log(`save ${saveId} queued for generate → archive → notify${notify ? "" : " (no push)"}`);
+      console.log(`save ${saveId} queued for generate (draw and archive) → notify${notify ? "" : " (no push)"}`);
       return 0;
     }
     case "gc": {

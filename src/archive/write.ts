@@ -51,6 +51,23 @@ function candidateName(stamp: string, n: number): string {
   return n === 1 ? stamp : `${stamp}_${n}`;
 }
 
+/** The folder among stamp, stamp_2 … in `playerDir` whose marker names `saveId`, or null. */
+async function ownFolderName(playerDir: string, stamp: string, saveId: number, existing: Set<string>): Promise<string | null> {
+  for (let n = 1; existing.has(candidateName(stamp, n)); n++) {
+    if ((await readMarker(join(playerDir, candidateName(stamp, n)))) === String(saveId)) return candidateName(stamp, n);
+  }
+  return null;
+}
+
+/** Where the archive of `saveId` already is under `playerId` (relative to `root`), or null. */
+export async function findArchive(root: string, playerId: string, saveId: number, receivedAt: number): Promise<string | null> {
+  if (!SAFE_PLAYER.test(playerId)) return null;
+  const playerDir = join(root, "by-id", playerId);
+  const existing = new Set(await readdir(playerDir).catch(() => [] as string[]));
+  const own = await ownFolderName(playerDir, archiveStamp(receivedAt), saveId, existing);
+  return own === null ? null : join("by-id", playerId, own);
+}
+
 export interface WriteArchiveInput {
   root: string;
   playerId: string;
@@ -69,12 +86,10 @@ export async function writeArchive(input: WriteArchiveInput): Promise<string> {
   const stamp = archiveStamp(input.receivedAt);
   const existing = new Set(await readdir(playerDir));
 
-  for (let n = 1; existing.has(candidateName(stamp, n)); n++) {
-    const dir = join(playerDir, candidateName(stamp, n));
-    if ((await readMarker(dir)) === String(input.saveId)) {
-      await replaceFiles(dir, input.files);
-      return join("by-id", input.playerId, candidateName(stamp, n));
-    }
+  const own = await ownFolderName(playerDir, stamp, input.saveId, existing);
+  if (own !== null) {
+    await replaceFiles(join(playerDir, own), input.files);
+    return join("by-id", input.playerId, own);
   }
 
   const tmp = join(input.root, TMP_DIR, `${input.saveId}-${randomBytes(6).toString("hex")}`);

@@ -39,14 +39,19 @@ export class GroupCommitter {
         (tx) => {
           for (const item of batch) {
             client.run("SAVEPOINT group_write");
+            let value: unknown;
             try {
-              outcomes.push({ ok: true, value: item.write(tx) });
-              client.run("RELEASE group_write");
+              value = item.write(tx);
             } catch (error) {
+              // SQLite ended the whole transaction (RAISE(ROLLBACK), an I/O error): the batch fails with this error.
+              if (!client.inTransaction) throw error;
               client.run("ROLLBACK TO group_write");
               client.run("RELEASE group_write");
               outcomes.push({ ok: false, error });
+              continue;
             }
+            client.run("RELEASE group_write");
+            outcomes.push({ ok: true, value });
           }
         },
         { behavior: "immediate" },

@@ -108,7 +108,7 @@ export const JOB_STATES = ["pending", "running", "pending_retry", "waiting_for_k
 export type JobState = (typeof JOB_STATES)[number];
 
 /**
- * The pipeline's queue. A job belongs to a save (generate → archive → notify) or to a report
+ * The pipeline's queue. A job belongs to a save (generate → notify) or to a report
  * (evaluate: find the save among the candidates). `leaseId` fences a claim: only the holder may move it on.
  */
 export const jobs = sqliteTable(

@@ -47,8 +47,6 @@ export function createApp(deps: HttpDeps): Hono {
   const decoding = new ByteBudget(budget.decodeBytes);
   const refuseWhenFull = diskFloor(deps.disk.isFull);
   const uploadPaths = [...UPLOAD_PATHS, ...PLAYER_UPLOAD_PATHS];
-  // Every upload and report counts, rejected ones too: a flood of them holds the pipeline back (maxWaitMs at most).
-  app.on("POST", report.enabled ? [...uploadPaths, report.path] : uploadPaths, trackIngest(deps.ingest));
   // Rejections are counted here (guards included); the upload route counts its own kinds of success.
   app.on("POST", uploadPaths, countAnswer((ok) => {
     if (!ok) metrics.upload("rejected");
@@ -57,6 +55,8 @@ export function createApp(deps: HttpDeps): Hono {
   // Tokens first: a request without the right one never waits for, or holds, room in the budget.
   app.on("POST", [...UPLOAD_PATHS], requireToken(deps.config.uploads.token, ["x-upload-token"], "UPLOAD", "upload"));
   if (report.enabled) app.on("POST", report.path, requireToken(report.token, REPORT_TOKEN_HEADERS, "REPORT", "report"));
+  // Past the token check, every upload and report counts, refused ones too (src/ingest/activity.ts bounds the wait).
+  app.on("POST", report.enabled ? [...uploadPaths, report.path] : uploadPaths, trackIngest(deps.ingest));
   // An upload chunk is at most 1 MiB (larger ones get 413 before their body is read).
   app.on("POST", uploadPaths, refuseWhenFull, decodeBudget(decoding, budget.waitMs, "UPLOAD", declaredOrCap(MAX_CHUNK_BYTES)));
   // A report may decompress to its cap whatever it declares, so it holds the cap.

@@ -4,10 +4,11 @@
  */
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { removeArchiveFolder, writeArchive, type ArchiveFile } from "../archive/write.ts";
+import { findArchive, removeArchiveFolder, writeArchive, type ArchiveFile } from "../archive/write.ts";
 import type { Db } from "../db/open.ts";
 import { archives, type saves } from "../db/schema.ts";
 import { logInfo, logWarn } from "../log.ts";
+import { UNKNOWN_PLAYER } from "../save/player-id.ts";
 import type { Commit } from "./stage.ts";
 
 type SaveRow = Pick<typeof saves.$inferSelect, "id" | "playerId" | "receivedAt">;
@@ -25,8 +26,11 @@ export interface WrittenArchive {
 export async function writeSaveArchive(db: Db, archiveRoot: string, save: SaveRow, encrypted: Uint8Array, drawn: ArchiveFile[]): Promise<WrittenArchive> {
   const files = [{ name: "save.bin", bytes: encrypted }, ...drawn];
   const relPath = await writeArchive({ root: archiveRoot, playerId: save.playerId, saveId: save.id, receivedAt: save.receivedAt, files });
-  const existing = db.select({ relPath: archives.relPath }).from(archives).where(eq(archives.saveId, save.id)).get();
-  const movedFrom = existing && existing.relPath !== relPath ? existing.relPath : null;
+  const recorded = db.select({ relPath: archives.relPath }).from(archives).where(eq(archives.saveId, save.id)).get()?.relPath;
+  // A process that died after drawing under `unknown` and before its commit left that folder with no row; the
+  // save may have taken its player id since.
+  const previous = recorded ?? (save.playerId === UNKNOWN_PLAYER ? null : await findArchive(archiveRoot, UNKNOWN_PLAYER, save.id, save.receivedAt));
+  const movedFrom = previous && previous !== relPath ? previous : null;
   const names = files.map((file) => file.name);
   return {
     relPath,

@@ -12,7 +12,7 @@ type Job = typeof jobs.$inferSelect;
 
 export type SaveSubject = { kind: "save"; saveId: number };
 export type ReportSubject = { kind: "report"; reportId: number };
-/** What a job works on: a save (generate → archive → notify) or a report (evaluate). */
+/** What a job works on: a save (generate → notify) or a report (evaluate). */
 export type JobSubject = SaveSubject | ReportSubject;
 
 /** A job as its lease holder sees it; `subject` says which kind of job it is. */

@@ -132,9 +132,11 @@ export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages
   metrics.stageFinished(job.stage, ms);
   const now = Date.now();
   try {
-    // A push's record must not be undone (it would be sent again); any other stage just runs again.
+    // A push's record must not be undone (it would be sent again), nor a move whose old folder afterCommit
+    // removes; any other stage just runs again.
     const commit = () => db.transaction((tx) => record(tx, deps, job, result, now), { behavior: "immediate" });
-    const outcome = job.stage === "notify" ? commit() : replayableCommit(db, commit);
+    const durable = job.stage === "notify" || (result.kind === "advance" && result.durable === true);
+    const outcome = durable ? commit() : replayableCommit(db, commit);
     try {
       if ("afterCommit" in result) result.afterCommit?.();
     } catch (error) {

@@ -21,8 +21,11 @@ export interface PipelineDeps {
 export type Commit = (tx: Tx) => void;
 
 export type StageResult =
-  /** Move to `next` (or finish with "done"); `afterCommit` runs once the transition is durable. */
-  | { kind: "advance"; next: JobStage; commit?: Commit; note?: string; afterCommit?: () => void }
+  /**
+   * Move to `next` (or finish with "done"); `afterCommit` runs once the transition is committed. `durable`: commit
+   * with fsync, like a push's record, when `afterCommit` undoes something a power cut must not bring back.
+   */
+  | { kind: "advance"; next: JobStage; commit?: Commit; note?: string; afterCommit?: () => void; durable?: boolean }
   /** Come back at `runAt` without spending a retry (deliveries waiting for their backoff). */
   | { kind: "later"; runAt: number; note: string }
   /** A permanent failure: no retries (a save that does not decrypt, a bad report). */

@@ -52,6 +52,25 @@ describe("IngestActivity.quiet", () => {
     expect(resolvedAt - lastEnd).toBeGreaterThanOrEqual(QUIET_MS - 5);
   });
 
+  test("once a wait ran out, the next ones return at once while requests keep coming; a pause closes the gate again", async () => {
+    const activity = new IngestActivity(QUIET_MS, MAX_WAIT_MS);
+    activity.begin();
+    expect(await timed(activity.quiet())).toBeGreaterThanOrEqual(MAX_WAIT_MS - 5);
+    // Still in flight (a dripping body, a flood): the queue pays that one wait, not one per stage.
+    expect(await timed(activity.quiet())).toBeLessThan(QUIET_MS / 2);
+    activity.end();
+    activity.begin();
+    expect(await timed(activity.quiet())).toBeLessThan(QUIET_MS / 2);
+    activity.end();
+    await Bun.sleep(QUIET_MS + 10);
+    // A quiet moment was seen: the next request holds stages back again.
+    expect(await timed(activity.quiet())).toBeLessThan(QUIET_MS / 2);
+    activity.begin();
+    const waited = await timed(activity.quiet());
+    activity.end();
+    expect(waited).toBeGreaterThanOrEqual(MAX_WAIT_MS - 5);
+  });
+
   test("an end without a begin does not hide the next request", async () => {
     const activity = new IngestActivity(QUIET_MS, MAX_WAIT_MS);
     activity.end();
@@ -62,11 +81,14 @@ describe("IngestActivity.quiet", () => {
 });
 
 describe("the app counts uploads and reports", () => {
-  test("every upload and report begins and ends, rejected ones too; other routes do not count", async () => {
+  test("past the token check every upload and report begins and ends, refused ones too; other routes do not count", async () => {
     const seen = { begun: 0, ended: 0 };
-    const app = ownerApp({}, undefined, { begin: () => seen.begun++, end: () => seen.ended++ });
+    const app = ownerApp({ UPLOAD_TOKEN: "upload-token-0123456789" }, undefined, { begin: () => seen.begun++, end: () => seen.ended++ });
     try {
-      expect((await app.request("/uploadSaveData", { method: "POST", body: "x" })).status).toBe(400);
+      expect((await app.request("/uploadSaveData", { method: "POST", body: "x" })).status).toBe(401);
+      expect(seen).toEqual({ begun: 0, ended: 0 });
+      const withToken = { method: "POST", body: "x", headers: { "x-upload-token": "upload-token-0123456789" } };
+      expect((await app.request("/uploadSaveData", withToken)).status).toBe(400);
       expect((await app.request("/capture/report", { method: "POST", body: "not json" })).status).toBe(400);
       expect(seen).toEqual({ begun: 2, ended: 2 });
       expect((await app.request("/healthz")).status).toBe(200);

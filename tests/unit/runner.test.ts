@@ -53,6 +53,20 @@ describe("stage results", () => {
     expect(events).toEqual(["generate committed=1", "archive committed=2", "notify committed=3"]);
   });
 
+  test("a stage's writes commit without waiting for the disk, unless it asks to be durable", async () => {
+    // The setting of the connection the stage's writes are committed on, read inside its transaction.
+    const synchronous = () => (h.db.$client.query("PRAGMA synchronous").get() as { synchronous: number }).synchronous;
+    const seen: number[] = [];
+    for (const durable of [false, true]) {
+      const saveId = insertSave(h.db, t0);
+      insertJob(h.db, { saveId, runAt: t0 });
+      const generate = countingStage(() => ({ kind: "advance", next: "done", durable, commit: () => void seen.push(synchronous()) }));
+      expect(await runUntilEmpty(h, fakeStages({ generate }), { now: t0 + MINUTE })).toBe(1);
+    }
+    const [NORMAL, FULL] = [1, 2];
+    expect(seen).toEqual([NORMAL, FULL]);
+  });
+
   test("a thrown error is retried with backoff, redacted, and fails after the budget with the last error", async () => {
     const id = insertJob(h.db, { runAt: t0 });
     const generate = countingStage((run) => {

@@ -45,5 +45,6 @@ export const generateStage: Stage = async ({ db, config, workers, archiveRoot },
       archive.commit(tx);
     },
     afterCommit: archive.afterCommit,
+    durable: archive.movedFrom !== null,
   };
 };

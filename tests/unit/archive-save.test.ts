@@ -1,0 +1,56 @@
+/** generate's archive: written, recorded with the stage's commit, and an older folder of the save removed after it. */
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeArchive } from "../../src/archive/write.ts";
+import { writeSaveArchive } from "../../src/pipeline/archive-save.ts";
+import { eventually } from "../helpers/server.ts";
+import { insertSave, openHarness, type Harness } from "../helpers/pipeline-harness.ts";
+
+const PLAYER = "7488393821744390161";
+const drawn = [{ name: "overview.png", bytes: new Uint8Array([0x89, 0x50]) }];
+let h: Harness;
+beforeEach(() => {
+  h = openHarness();
+});
+afterEach(() => h.close());
+
+const saveRow = (id: number, playerId: string, receivedAt: number) => ({ id, playerId, receivedAt });
+const recordedPath = (saveId: number) =>
+  (h.db.$client.query("SELECT rel_path FROM archives WHERE save_id = ?").get(saveId) as { rel_path: string } | null)?.rel_path;
+
+describe("writeSaveArchive", () => {
+  test("a first archive: written and recorded, nothing moved", async () => {
+    const at = Date.UTC(2026, 10, 23, 6, 0, 0);
+    const id = insertSave(h.db, at, PLAYER);
+    const archive = await writeSaveArchive(h.db, h.deps.archiveRoot, saveRow(id, PLAYER, at), new Uint8Array([1, 2, 3]), drawn);
+    expect(archive).toMatchObject({ relPath: `by-id/${PLAYER}/20261123_060000`, movedFrom: null, afterCommit: undefined });
+    h.db.transaction((tx) => archive.commit(tx));
+    expect(recordedPath(id)).toBe(archive.relPath);
+    expect([...readFileSync(join(h.deps.archiveRoot, archive.relPath, "save.bin"))]).toEqual([1, 2, 3]);
+  });
+
+  test("a folder left under unknown by a process that died before its commit is removed once the new one is committed", async () => {
+    const at = Date.UTC(2026, 10, 23, 7, 0, 0);
+    const id = insertSave(h.db, at, PLAYER);
+    // Drawn under `unknown`, then the process died: a folder, no archives row; the save took its player id since.
+    const left = await writeArchive({ root: h.deps.archiveRoot, playerId: "unknown", saveId: id, receivedAt: at, files: drawn });
+    const archive = await writeSaveArchive(h.db, h.deps.archiveRoot, saveRow(id, PLAYER, at), new Uint8Array([4]), drawn);
+    expect(archive.movedFrom).toBe(left);
+    expect(existsSync(join(h.deps.archiveRoot, left))).toBe(true);
+    h.db.transaction((tx) => archive.commit(tx));
+    archive.afterCommit?.();
+    await eventually(() => !existsSync(join(h.deps.archiveRoot, left)), 5_000, "the unknown folder removed");
+    expect(existsSync(join(h.deps.archiveRoot, archive.relPath, "save.bin"))).toBe(true);
+    expect(recordedPath(id)).toBe(archive.relPath);
+  });
+
+  test("another save's folder under unknown is left alone", async () => {
+    const at = Date.UTC(2026, 10, 23, 8, 0, 0);
+    const id = insertSave(h.db, at, PLAYER);
+    const other = await writeArchive({ root: h.deps.archiveRoot, playerId: "unknown", saveId: id + 100, receivedAt: at, files: drawn });
+    const archive = await writeSaveArchive(h.db, h.deps.archiveRoot, saveRow(id, PLAYER, at), new Uint8Array([5]), drawn);
+    expect(archive.movedFrom).toBeNull();
+    expect(existsSync(join(h.deps.archiveRoot, other))).toBe(true);
+  });
+});
