@@ -32,7 +32,10 @@ export class IngestActivity {
     return this.inFlight > 0 ? this.quietMs : Math.max(0, this.quietMs - (at - this.lastEndedAt));
   }
 
-  /** Resolves once no upload or report has been in flight for `quietMs`, or after `maxWaitMs`. */
+  /**
+   * Resolves once no upload or report has been in flight for `quietMs`, or after `maxWaitMs`; after a wait that
+   * ran out, at once until such a quiet moment.
+   */
   async quiet(): Promise<void> {
     const started = this.now();
     if (this.quietIn(started) === 0) {
