@@ -59,13 +59,18 @@ async function ownFolderName(playerDir: string, stamp: string, saveId: number, e
   return null;
 }
 
-/** Where the archive of `saveId` already is under `playerId` (relative to `root`), or null. */
+/**
+ * Where the archive of `saveId` already is under `playerId` (relative to `root`), or null. Reads markers only
+ * (stamp, stamp_2 … until one is missing), never lists the player's folder: usually one failed read.
+ */
 export async function findArchive(root: string, playerId: string, saveId: number, receivedAt: number): Promise<string | null> {
   if (!SAFE_PLAYER.test(playerId)) return null;
-  const playerDir = join(root, "by-id", playerId);
-  const existing = new Set(await readdir(playerDir).catch(() => [] as string[]));
-  const own = await ownFolderName(playerDir, archiveStamp(receivedAt), saveId, existing);
-  return own === null ? null : join("by-id", playerId, own);
+  const stamp = archiveStamp(receivedAt);
+  for (let n = 1; ; n++) {
+    const marker = await readMarker(join(root, "by-id", playerId, candidateName(stamp, n)));
+    if (marker === null) return null;
+    if (marker === String(saveId)) return join("by-id", playerId, candidateName(stamp, n));
+  }
 }
 
 export interface WriteArchiveInput {
