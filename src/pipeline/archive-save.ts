@@ -1,15 +1,16 @@
 /**
- * A save's archive: save.bin and its drawn files written to disk (src/archive/write.ts), and the archives row
- * that points at them, committed with the stage that wrote them.
+ * A save's archive once its folder is written (by the generate task, src/pipeline/tasks.ts): the archives row
+ * that points at it, committed with the stage, and the folder it replaces, if any.
  */
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { findArchive, removeArchiveFolder, writeArchive, type ArchiveFile } from "../archive/write.ts";
+import { findArchive, removeArchiveFolder } from "../archive/write.ts";
 import type { Db } from "../db/open.ts";
 import { archives, type saves } from "../db/schema.ts";
 import { logInfo, logWarn } from "../log.ts";
 import { UNKNOWN_PLAYER } from "../save/player-id.ts";
 import type { Commit } from "./stage.ts";
+import type { WrittenFolder } from "./tasks.ts";
 
 type SaveRow = Pick<typeof saves.$inferSelect, "id" | "playerId" | "receivedAt">;
 
@@ -23,15 +24,13 @@ export interface WrittenArchive {
   afterCommit: (() => void) | undefined;
 }
 
-export async function writeSaveArchive(db: Db, archiveRoot: string, save: SaveRow, encrypted: Uint8Array, drawn: ArchiveFile[]): Promise<WrittenArchive> {
-  const files = [{ name: "save.bin", bytes: encrypted }, ...drawn];
-  const relPath = await writeArchive({ root: archiveRoot, playerId: save.playerId, saveId: save.id, receivedAt: save.receivedAt, files });
+export async function recordSaveArchive(db: Db, archiveRoot: string, save: SaveRow, written: WrittenFolder): Promise<WrittenArchive> {
+  const { relPath, files: names } = written;
   const recorded = db.select({ relPath: archives.relPath }).from(archives).where(eq(archives.saveId, save.id)).get()?.relPath;
   // A process that died after drawing under `unknown` and before its commit left that folder with no row; the
   // save may have taken its player id since.
   const previous = recorded ?? (save.playerId === UNKNOWN_PLAYER ? null : await findArchive(archiveRoot, UNKNOWN_PLAYER, save.id, save.receivedAt));
   const movedFrom = previous && previous !== relPath ? previous : null;
-  const names = files.map((file) => file.name);
   return {
     relPath,
     movedFrom,

@@ -1,6 +1,11 @@
-/** The CPU-heavy work of the pipeline as plain data in, plain data out. Runs inside a worker, off the HTTP thread. */
+/**
+ * The CPU-heavy work of the pipeline as plain data in, plain data out. Runs inside a worker, off the HTTP thread:
+ * generate also writes the drawn files to the archive there, so ~1 MB of maps a save never crosses to the HTTP
+ * thread (its heap, its event loop), which only commits what was written.
+ */
+import { writeArchive, type ArchiveFile } from "../archive/write.ts";
 import type { MapLocale } from "../config/index.ts";
-import { describeSave, generateOutputs, summaryFile, type OutputFile, type SaveOutputs } from "../maps/index.ts";
+import { describeSave, generateOutputs, summaryFile, type SaveOutputs } from "../maps/index.ts";
 import { dropsFingerprint, INVALID_REASONS, openSave, type KeyPair } from "../save/index.ts";
 
 export interface GenerateRequest {
@@ -12,10 +17,18 @@ export interface GenerateRequest {
   showHarvested: boolean;
   assetsDir: string | null;
   timeZone: string;
+  /** The archive root and the save's id (the folder's marker); the folder is named by playerId and capturedAt. */
+  archive: { root: string; saveId: number };
+}
+
+/** A folder written in full (not yet recorded in the database): its path under the archive root and its files. */
+export interface WrittenFolder {
+  relPath: string;
+  files: string[];
 }
 
 export type GenerateResult =
-  | { kind: "generated" | "partial"; keyLabel: string; files: OutputFile[]; outputs: SaveOutputs; dropsFingerprint: string }
+  | { kind: "generated" | "partial"; keyLabel: string; archived: WrittenFolder; outputs: SaveOutputs; dropsFingerprint: string }
   /** Not a save, or a save past the caps: either way it never will be, so the job fails at once. */
   | { kind: "invalid"; reason: string }
   | { kind: "too_large"; reason: string };
@@ -45,12 +58,20 @@ export async function runGenerate(request: GenerateRequest): Promise<GenerateRes
     assetsDir: request.assetsDir,
     timeZone: request.timeZone,
   };
-  if (opened.kind === "partial") {
-    const outputs = describeSave(opened.save, ctx);
-    return { kind: "partial", keyLabel: opened.keyLabel, files: [summaryFile(outputs)], outputs, dropsFingerprint: dropsFingerprint(opened.save) };
-  }
-  const { files, outputs } = await generateOutputs(opened.save, ctx);
-  return { kind: "generated", keyLabel: opened.keyLabel, files, outputs, dropsFingerprint: dropsFingerprint(opened.save) };
+  const { files, outputs } = opened.kind === "partial" ? partialOutputs(describeSave(opened.save, ctx)) : await generateOutputs(opened.save, ctx);
+  const archived = await archiveFiles(request, [{ name: "save.bin", bytes: request.encrypted }, ...files]);
+  return { kind: opened.kind === "partial" ? "partial" : "generated", keyLabel: opened.keyLabel, archived, outputs, dropsFingerprint: dropsFingerprint(opened.save) };
+}
+
+/** A refresh without harvest maps: nothing to draw, only its summary. */
+function partialOutputs(outputs: SaveOutputs): { files: ArchiveFile[]; outputs: SaveOutputs } {
+  return { files: [summaryFile(outputs)], outputs };
+}
+
+async function archiveFiles(request: GenerateRequest, files: ArchiveFile[]): Promise<WrittenFolder> {
+  const { root, saveId } = request.archive;
+  const relPath = await writeArchive({ root, playerId: request.playerId, saveId, receivedAt: request.capturedAt, files });
+  return { relPath, files: files.map((file) => file.name) };
 }
 
 export function runEvaluate(request: EvaluateRequest): EvaluateResult {

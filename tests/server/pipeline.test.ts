@@ -46,7 +46,7 @@ describe("a save through every stage", () => {
     expect(Buffer.compare(saved, Buffer.from(row.encrypted))).toBe(0);
     expect(one<{ n: number }>(server, "SELECT count(*) AS n FROM sqlite_master WHERE name = 'save_outputs'")!.n).toBe(0);
     await server.waitForOutput(
-      new RegExp(`\\[JOB\\] stage finished .*save=${saveId} player=${PLAYER_ID} stage=generate attempt=1 ms=\\d+ outcome="next=notify" note="generated key=\\S+ files=7 ${archive.rel_path}"`),
+      new RegExp(`\\[JOB\\] stage finished .*save=${saveId} player=${PLAYER_ID} stage=generate attempt=1 ms=\\d+ outcome="next=notify" note="generated key=\\S+ files=8 ${archive.rel_path}"`),
     );
     const summary = JSON.parse(readFileSync(join(server.dataDir, "archive", archive.rel_path, "summary.json"), "utf8"));
     expect(summary.playerId).toBe(PLAYER_ID);

@@ -1,9 +1,9 @@
-/** generate's archive: written, recorded with the stage's commit, and an older folder of the save removed after it. */
+/** generate's archive: a written folder recorded with the stage's commit, and an older folder of the save removed after it. */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeArchive } from "../../src/archive/write.ts";
-import { writeSaveArchive } from "../../src/pipeline/archive-save.ts";
+import { recordSaveArchive } from "../../src/pipeline/archive-save.ts";
 import { eventually } from "../helpers/server.ts";
 import { insertSave, openHarness, type Harness } from "../helpers/pipeline-harness.ts";
 
@@ -16,17 +16,24 @@ beforeEach(() => {
 afterEach(() => h.close());
 
 const saveRow = (id: number, playerId: string, receivedAt: number) => ({ id, playerId, receivedAt });
+/** What the generate task does in the worker: the folder written in full, then handed over by path and names. */
+async function written(save: ReturnType<typeof saveRow>, encrypted: Uint8Array) {
+  const files = [{ name: "save.bin", bytes: encrypted }, ...drawn];
+  const relPath = await writeArchive({ root: h.deps.archiveRoot, playerId: save.playerId, saveId: save.id, receivedAt: save.receivedAt, files });
+  return recordSaveArchive(h.db, h.deps.archiveRoot, save, { relPath, files: files.map((file) => file.name) });
+}
 const recordedPath = (saveId: number) =>
   (h.db.$client.query("SELECT rel_path FROM archives WHERE save_id = ?").get(saveId) as { rel_path: string } | null)?.rel_path;
 
-describe("writeSaveArchive", () => {
-  test("a first archive: written and recorded, nothing moved", async () => {
+describe("recordSaveArchive", () => {
+  test("a first archive: recorded, nothing moved", async () => {
     const at = Date.UTC(2026, 10, 23, 6, 0, 0);
     const id = insertSave(h.db, at, PLAYER);
-    const archive = await writeSaveArchive(h.db, h.deps.archiveRoot, saveRow(id, PLAYER, at), new Uint8Array([1, 2, 3]), drawn);
+    const archive = await written(saveRow(id, PLAYER, at), new Uint8Array([1, 2, 3]));
     expect(archive).toMatchObject({ relPath: `by-id/${PLAYER}/20261123_060000`, movedFrom: null, afterCommit: undefined });
     h.db.transaction((tx) => archive.commit(tx));
     expect(recordedPath(id)).toBe(archive.relPath);
+    expect(h.db.$client.query("SELECT files FROM archives WHERE save_id = ?").get(id)).toEqual({ files: JSON.stringify(["save.bin", "overview.png"]) });
     expect([...readFileSync(join(h.deps.archiveRoot, archive.relPath, "save.bin"))]).toEqual([1, 2, 3]);
   });
 
@@ -35,7 +42,7 @@ describe("writeSaveArchive", () => {
     const id = insertSave(h.db, at, PLAYER);
     // Drawn under `unknown`, then the process died: a folder, no archives row; the save took its player id since.
     const left = await writeArchive({ root: h.deps.archiveRoot, playerId: "unknown", saveId: id, receivedAt: at, files: drawn });
-    const archive = await writeSaveArchive(h.db, h.deps.archiveRoot, saveRow(id, PLAYER, at), new Uint8Array([4]), drawn);
+    const archive = await written(saveRow(id, PLAYER, at), new Uint8Array([4]));
     expect(archive.movedFrom).toBe(left);
     expect(existsSync(join(h.deps.archiveRoot, left))).toBe(true);
     h.db.transaction((tx) => archive.commit(tx));
@@ -49,7 +56,7 @@ describe("writeSaveArchive", () => {
     const at = Date.UTC(2026, 10, 23, 8, 0, 0);
     const id = insertSave(h.db, at, PLAYER);
     const other = await writeArchive({ root: h.deps.archiveRoot, playerId: "unknown", saveId: id + 100, receivedAt: at, files: drawn });
-    const archive = await writeSaveArchive(h.db, h.deps.archiveRoot, saveRow(id, PLAYER, at), new Uint8Array([5]), drawn);
+    const archive = await written(saveRow(id, PLAYER, at), new Uint8Array([5]));
     expect(archive.movedFrom).toBeNull();
     expect(existsSync(join(h.deps.archiveRoot, other))).toBe(true);
   });

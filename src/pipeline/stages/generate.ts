@@ -1,13 +1,13 @@
 /**
- * generate: decrypt and draw in a worker, write the archive (save.bin and the drawn files), and commit it with
- * the outputs model and the drops' fingerprint (the push is built from the one and decided by the other). The
- * files go straight to disk, never through SQLite: a crash before the commit draws them again into the same
- * folder (src/archive/write.ts finds it by the save's marker).
+ * generate: decrypt, draw and write the archive (save.bin and the drawn files) in a worker, then commit the
+ * folder with the outputs model and the drops' fingerprint (the push is built from the one and decided by the
+ * other). The files go straight to disk, never through SQLite or the HTTP thread: a crash before the commit
+ * draws them again into the same folder (src/archive/write.ts finds it by the save's marker).
  */
 import { eq } from "drizzle-orm";
 import { saves } from "../../db/schema.ts";
 import { metrics } from "../../metrics.ts";
-import { writeSaveArchive } from "../archive-save.ts";
+import { recordSaveArchive } from "../archive-save.ts";
 import { encryptedBytesOf } from "../encrypted-save.ts";
 import type { Stage } from "../stage.ts";
 
@@ -29,17 +29,18 @@ export const generateStage: Stage = async ({ db, config, workers, archiveRoot },
     showHarvested: config.maps.showHarvested,
     assetsDir: config.maps.assetsDir,
     timeZone: config.maps.timeZone,
+    archive: { root: archiveRoot, saveId: save.id },
   });
   metrics.rendered(performance.now() - renderStarted);
   if (result.kind === "invalid" || result.kind === "too_large") return { kind: "fail", reason: result.reason };
 
-  const { files, outputs, dropsFingerprint } = result;
-  const archive = await writeSaveArchive(db, archiveRoot, save, encrypted.bytes, files);
+  const { archived, outputs, dropsFingerprint } = result;
+  const archive = await recordSaveArchive(db, archiveRoot, save, archived);
   const where = archive.movedFrom ? `${archive.relPath} (moved from ${archive.movedFrom})` : archive.relPath;
   return {
     kind: "advance",
     next: "notify",
-    note: `${result.kind} key=${result.keyLabel} files=${files.length} ${where}`,
+    note: `${result.kind} key=${result.keyLabel} files=${archived.files.length} ${where}`,
     commit: (tx) => {
       tx.update(saves).set({ outputs, dropsFingerprint }).where(eq(saves.id, save.id)).run();
       archive.commit(tx);
