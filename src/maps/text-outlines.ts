@@ -48,7 +48,7 @@ class OutlineFont {
     const laidOut = { glyphs: glyphs.map((glyph) => glyph.index), offsets, width: pen };
     // Labels repeat across saves (resource names and counts); the bound keeps odd strings from piling up.
     if (this.layouts.size >= MAX_LAYOUTS) this.layouts.delete(this.layouts.keys().next().value!);
-    this.layouts.set(content, laidOut);
+    this.layouts.set(ownCopy(content), laidOut);
     return laidOut;
   }
 
@@ -62,6 +62,15 @@ class OutlineFont {
 }
 
 const MAX_LAYOUTS = 4000;
+
+/**
+ * The text in a string of its own. A label is cut out of a whole SVG (a regex capture), and JSC's substrings
+ * share their source's buffer: kept as a cache key, each would keep its map's SVG (~30 KB) alive, ~25 MB once
+ * the cache is full.
+ */
+function ownCopy(text: string): string {
+  return text.split("").join("");
+}
 
 function toRelative(glyph: Glyph): Outline | null {
   const commands = glyph.path.commands;

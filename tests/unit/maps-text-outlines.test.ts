@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { heapSize } from "bun:jsc";
 import { renderAsync } from "@resvg/resvg-js";
 import { buildOverviewSvg, buildSiteSvg, describeSave } from "../../src/maps/index.ts";
 import { fontFiles } from "../../src/maps/font-files.ts";
@@ -59,6 +60,17 @@ describe("text drawn as cached glyph outlines", () => {
       const { bytes } = await difference(svg);
       expect(bytes).toBeLessThan(200); // of ~8 million
     }
+  });
+
+  test("the layout cache keeps its labels, not the SVGs they were cut from", () => {
+    const padding = `<!--${"x".repeat(1 << 20)}-->`;
+    outlineText(one("warm-up", { size: 15, fill: "#000" }));
+    Bun.gc(true);
+    const before = heapSize();
+    // 40 maps of 1 MB, each with a label never seen before (long enough for JSC to share, not copy, its characters).
+    for (let i = 0; i < 40; i++) outlineText(`<svg xmlns="http://www.w3.org/2000/svg">${padding}${text(10, 20, `a label long enough to be shared ${i}`, { size: 15, fill: "#000" })}</svg>`);
+    Bun.gc(true);
+    expect(heapSize() - before).toBeLessThan(8 << 20);
   });
 
   test("a text element not written by text() is left for resvg", () => {
