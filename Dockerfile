@@ -8,7 +8,9 @@ RUN npm ci --omit=dev --no-audit --no-fund
 # Stage 2: Bun (the same version as the pinned devDependency) with the app; glibc for resvg's native addon.
 FROM oven/bun:1.4.5-slim
 WORKDIR /app
+# MIMALLOC_PURGE_DELAY: the launch settings of src/launch-env.ts (read by the runtime before the service starts).
 ENV NODE_ENV=production \
+    MIMALLOC_PURGE_DELAY=0 \
     HOST=0.0.0.0 \
     PORT=9478 \
     DATA_DIR=/data \

@@ -14,6 +14,7 @@ import { IngestActivity } from "./ingest/activity.ts";
 import { startHttpServer } from "./http/server.ts";
 import { flushLog, logInfo, logWarn } from "./log.ts";
 import { acquireInstanceLock } from "./instance-lock.ts";
+import { missingLaunchEnv } from "./launch-env.ts";
 import { watchDiskSpace } from "./disk-space.ts";
 import { loadNotifySetup, type NotifySetup } from "./notify/setup.ts";
 import { reclaimOrphans, resumeWaitingForKey } from "./pipeline/queue.ts";
@@ -95,6 +96,8 @@ const server = startHttpServer({ db, committer: new GroupCommitter(db), config, 
 
 const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
 logInfo("SERVER", "listening", { url: base, db: config.databasePath, keys: config.keys.length });
+const missingEnv = missingLaunchEnv();
+if (missingEnv.length > 0) logWarn("SERVER", "started without its launch settings: memory is given back later (see src/launch-env.ts)", { missing: missingEnv.join(",") });
 flushLog(); // the endpoints below follow it
 console.log(`  upload: POST ${UPLOAD_PATHS.map((path) => `${base}${path}`).join(" (or ")})`);
 console.log(`  capture setup (owner): ${config.publicBaseUrl ?? base}/setup`);

@@ -1,12 +1,13 @@
 /**
  * Starts the real service (`bun src/main.ts`) as a child process on a random port, with only the env
- * it is given and a data folder (a temp one unless told). Used by the demo, the benchmarks and the
+ * it is given (over the launch settings of src/launch-env.ts) and a data folder (a temp one unless told). Used by the demo, the benchmarks and the
  * server tests. The pipeline polls every 50 ms so a short run sees its saves handled at once.
  */
 import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { LAUNCH_ENV } from "../../src/launch-env.ts";
 
 const PROJECT_ROOT = resolve(import.meta.dir, "..", "..");
 
@@ -49,6 +50,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       DATA_DIR: dataDir,
       CONFIG_DIR: join(dataDir, "config"),
       PIPELINE_POLL_MS: "50",
+      ...LAUNCH_ENV,
       ...options.env,
     },
     stdout: "pipe",

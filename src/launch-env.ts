@@ -1,0 +1,18 @@
+/**
+ * Settings the runtime reads before any of our code runs, so whatever starts the service sets them: `npm start`,
+ * the Dockerfile, the systemd unit and scripts/lib/service-process.ts (tests, demo, benchmarks) do;
+ * tests/unit/launch-env.test.ts checks that they agree with this list.
+ */
+export const LAUNCH_ENV = {
+  /**
+   * Bun's allocator and resvg's (both mimalloc) return freed pages to the system at once instead of 10–100 ms
+   * later, when a burst of uploads, reports or renders has already stacked the next allocations on top: peak RSS
+   * 15–20 MB lower (BENCHMARKS.md, issue 11, sixth step) for ~5 % more CPU a save.
+   */
+  MIMALLOC_PURGE_DELAY: "0",
+} as const;
+
+/** The launch settings missing from `env` (the service still runs, with more memory). */
+export function missingLaunchEnv(env: Record<string, string | undefined> = process.env): string[] {
+  return Object.keys(LAUNCH_ENV).filter((name) => env[name] === undefined);
+}
