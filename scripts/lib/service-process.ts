@@ -1,13 +1,12 @@
 /**
  * Starts the real service (`bun src/main.ts`) as a child process on a random port, with only the env
- * it is given (over the launch settings of src/launch-env.ts) and a data folder (a temp one unless told). Used by the demo, the benchmarks and the
- * server tests. The pipeline polls every 50 ms so a short run sees its saves handled at once.
+ * it is given (over the checkout's launch settings, src/launch-env.ts) and a data folder (a temp one unless
+ * told). Used by the demo, the benchmarks and the server tests. The pipeline polls every 50 ms so a short run sees its saves handled at once.
  */
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { LAUNCH_ENV } from "../../src/launch-env.ts";
 
 const PROJECT_ROOT = resolve(import.meta.dir, "..", "..");
 
@@ -36,6 +35,12 @@ export interface ServiceOptions {
   root?: string;
 }
 
+/** The launch settings of the checkout being started (an older one, benchmarked as "before", may have none). */
+async function launchEnvOf(root: string): Promise<Record<string, string>> {
+  const path = join(root, "src", "launch-env.ts");
+  return existsSync(path) ? (await import(path)).LAUNCH_ENV : {};
+}
+
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "mysekai-run-"));
   const dbPath = join(dataDir, "ingest.sqlite");
@@ -50,7 +55,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       DATA_DIR: dataDir,
       CONFIG_DIR: join(dataDir, "config"),
       PIPELINE_POLL_MS: "50",
-      ...LAUNCH_ENV,
+      ...(await launchEnvOf(options.root ?? PROJECT_ROOT)),
       ...options.env,
     },
     stdout: "pipe",
