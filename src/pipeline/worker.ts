@@ -14,8 +14,8 @@ interface TaskMessage {
 lowerBackgroundThreads();
 
 /**
- * The full GC after a save waits a moment: it runs on this thread and its helpers, and right after the answer
- * it would slow the HTTP thread writing that save's archive (~5 → ~9 ms). A task arriving first runs it then.
+ * The full GC after a save waits a moment: it runs on this thread and its helpers (both cores), and right after
+ * the answer the HTTP thread commits that save and starts its next stage. A task arriving first runs it then.
  */
 const GC_DELAY_MS = 15;
 let pendingGc: ReturnType<typeof setTimeout> | null = null;
