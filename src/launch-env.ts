@@ -1,7 +1,8 @@
 /**
  * Settings the runtime reads before any of our code runs, so whatever starts the service sets them: `npm start`,
  * the Dockerfile, the systemd unit and scripts/lib/service-process.ts (tests, demo, benchmarks) do;
- * tests/unit/launch-env.test.ts checks that they agree with this list.
+ * tests/server/launch-env.test.ts checks that they agree with this list. The one-file build reads them from
+ * the environment it is started in.
  */
 export const LAUNCH_ENV = {
   /**
@@ -12,7 +13,7 @@ export const LAUNCH_ENV = {
   MIMALLOC_PURGE_DELAY: "0",
 } as const;
 
-/** The launch settings missing from `env` (the service still runs, with more memory). */
+/** The launch settings missing (or empty) in `env`: the service still runs, with more memory. */
 export function missingLaunchEnv(env: Record<string, string | undefined> = process.env): string[] {
-  return Object.keys(LAUNCH_ENV).filter((name) => env[name] === undefined);
+  return Object.keys(LAUNCH_ENV).filter((name) => !env[name]);
 }

@@ -93,7 +93,7 @@ export async function writeArchive(input: WriteArchiveInput): Promise<string> {
 
   const own = await ownFolderName(playerDir, stamp, input.saveId, existing);
   if (own !== null) {
-    await replaceFiles(join(playerDir, own), input.files);
+    await replaceFiles(input.root, join(playerDir, own), input.files);
     return join("by-id", input.playerId, own);
   }
 
@@ -118,10 +118,14 @@ export async function writeArchive(input: WriteArchiveInput): Promise<string> {
   }
 }
 
-/** Rewrites the files of an existing archive one by one, each through a temp file and a rename. */
-async function replaceFiles(dir: string, files: ArchiveFile[]): Promise<void> {
+/**
+ * Rewrites the files of an existing archive one by one, each through a temp file and a rename. The temp files
+ * live under archive/.tmp (same file system), where removeStaleTemp finds what a killed writer left.
+ */
+async function replaceFiles(root: string, dir: string, files: ArchiveFile[]): Promise<void> {
+  await mkdir(join(root, TMP_DIR), { recursive: true });
   for (const file of files) {
-    const tmp = join(dir, `.${file.name}.${randomBytes(4).toString("hex")}.tmp`);
+    const tmp = join(root, TMP_DIR, `${file.name}.${randomBytes(6).toString("hex")}.tmp`);
     await writeFlushed(tmp, file.bytes);
     await rename(tmp, join(dir, file.name));
   }
@@ -133,7 +137,7 @@ export async function replaceArchiveFile(root: string, relPath: string, saveId: 
   if (!SAFE_FILE.test(file.name) || file.name === MARKER) throw new Error(`bad archive file name ${file.name}`);
   const dir = join(root, relPath);
   if ((await readMarker(dir)) !== String(saveId)) throw new Error(`archive ${relPath} does not hold save ${saveId}`);
-  await replaceFiles(dir, [file]);
+  await replaceFiles(root, dir, [file]);
 }
 
 /**

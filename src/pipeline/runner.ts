@@ -5,7 +5,7 @@ import { saves } from "../db/schema.ts";
 import { logInfo, logWarn } from "../log.ts";
 import { metrics } from "../metrics.ts";
 import { advanceTo, claimJob, LeaseLostError, nextDueAt, renewLease, rerunIfFlagged, retryOrFail, transition, type ClaimedJob, type ReportSubject } from "./queue.ts";
-import { heapSweeper } from "./heap-sweep.ts";
+import { HeapSweeper } from "./heap-sweep.ts";
 import { redactError } from "./redact.ts";
 import type { PipelineDeps, Stage, StageContext, StageResult } from "./stage.ts";
 import { archiveStage } from "./stages/archive.ts";
@@ -38,10 +38,10 @@ export interface Pipeline {
 
 /**
  * `ingestQuiet` resolves once uploads and reports pause (src/ingest/activity.ts). Whoever wakes us is still
- * answering a request, and more may follow at once: a slot that claimed then would decrypt, read and write
- * on this thread and draw on both cores while those answers wait. A stage started a few ms later costs nothing.
+ * answering a request, and more may follow at once: a slot that claimed then would read and commit on this
+ * thread and draw on both cores while those answers wait. A stage started a few ms later costs nothing.
  */
-export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<void>, afterJob: () => void = heapSweeper()): Pipeline {
+export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<void>, sweeper = new HeapSweeper()): Pipeline {
   const { db, config } = deps;
   let stopping = false;
   const sleepers = new Set<() => void>();
@@ -68,10 +68,11 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
       try {
         await ingestQuiet();
         if (stopping) break;
+        sweeper.sweepIfDue();
         const job = replayableCommit(db, () => claimJob(db, Date.now(), config.pipeline.leaseMs));
         if (job) {
           await runJob(deps, job);
-          afterJob();
+          sweeper.jobDone();
           continue;
         }
         const due = nextDueAt(db);

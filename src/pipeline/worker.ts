@@ -1,4 +1,4 @@
-/** Worker entry: runs pipeline tasks (decrypt, decode, draw) off the HTTP thread. */
+/** Worker entry: runs pipeline tasks (decrypt, decode, draw, write the archive folder) off the HTTP thread. */
 import { prepareRuntimeFiles } from "../runtime-files.ts";
 import { runEvaluate, runGenerate, type TaskName } from "./tasks.ts";
 import { lowerBackgroundThreads } from "./thread-priority.ts";
@@ -35,7 +35,6 @@ self.onmessage = async (event: MessageEvent<TaskMessage>) => {
     if (task === "evaluate") {
       self.postMessage({ result: runEvaluate(request as Parameters<typeof runEvaluate>[0]) });
     } else {
-      // Copied, not transferred: ~1 MB a save, a fraction of a millisecond.
       self.postMessage({ result: await runGenerate(request as Parameters<typeof runGenerate>[0]) });
     }
   } catch (error) {

@@ -29,6 +29,18 @@ describe("writeArchive", () => {
     expect(readdirSync(join(root, "by-id", "123")).sort()).toEqual(["20261123_061542", "20261123_061542_2"]);
     expect(readFileSync(join(root, again, "save.bin"), "utf8")).toBe("two, again");
     expect(readdirSync(join(root, again)).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    expect(readdirSync(join(root, ".tmp"))).toEqual([]);
+  });
+
+  test("a rewrite interrupted after its temp file leaves that file under .tmp, not in the committed folder", async () => {
+    const { mkdirSync } = await import("node:fs");
+    const dir = join(root, "by-id", "123", "20261123_061542_2");
+    // A directory where the file should go makes the rename fail after the temp file is written and flushed.
+    mkdirSync(join(dir, "blocked.txt", "inside"), { recursive: true });
+    await expect(writeArchive({ root, playerId: "123", saveId: 2, receivedAt: at, files: [file("blocked.txt", "x")] })).rejects.toThrow();
+    expect(readdirSync(dir).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    expect(readdirSync(join(root, ".tmp")).filter((name) => name.startsWith("blocked.txt."))).toHaveLength(1);
+    expect(await removeStaleTemp(root, 0, Date.now() + 1000)).toBe(1);
   });
 
   test("nothing half-written is visible: the temp folder is gone after the rename", async () => {
