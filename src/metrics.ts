@@ -68,7 +68,7 @@ const reportsReceived = new Counter<"outcome">("mysekai_reports_received_total",
 const reportOutcomes = new Counter<"outcome">("mysekai_reports_total", "Reports evaluated, by outcome (save, duplicate, no_save, empty_bodies, partial_save).");
 const stageSeconds = new Histogram<"stage">("mysekai_stage_duration_seconds", "Time a pipeline stage ran, by stage.", SECONDS);
 const deliveriesTotal = new Counter<"channel" | "outcome">("mysekai_deliveries_total", "Delivery attempts, by channel and outcome (sent, retry, failed).");
-const renderSeconds = new Histogram<never>("mysekai_render_seconds", "Time to decrypt and draw one save's maps in a worker.", SECONDS);
+const renderSeconds = new Histogram<never>("mysekai_render_seconds", "Time to decrypt, draw and archive one save's maps in a worker.", SECONDS);
 
 /** The event calls: one line where the event happens. */
 export const metrics = {

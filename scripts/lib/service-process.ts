@@ -1,7 +1,8 @@
 /**
  * Starts the real service (`bun src/main.ts`) as a child process on a random port, with only the env
  * it is given (over the checkout's launch settings, src/launch-env.ts) and a data folder (a temp one unless
- * told). Used by the demo, the benchmarks and the server tests. The pipeline polls every 50 ms so a short run sees its saves handled at once.
+ * told). Used by the demo, the benchmarks and the server tests. The pipeline polls every 50 ms so a short run
+ * sees its saves handled at once.
  */
 import { Database } from "bun:sqlite";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
