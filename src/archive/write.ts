@@ -51,14 +51,6 @@ function candidateName(stamp: string, n: number): string {
   return n === 1 ? stamp : `${stamp}_${n}`;
 }
 
-/** The folder among stamp, stamp_2 … in `playerDir` whose marker names `saveId`, or null. */
-async function ownFolderName(playerDir: string, stamp: string, saveId: number, existing: Set<string>): Promise<string | null> {
-  for (let n = 1; existing.has(candidateName(stamp, n)); n++) {
-    if ((await readMarker(join(playerDir, candidateName(stamp, n)))) === String(saveId)) return candidateName(stamp, n);
-  }
-  return null;
-}
-
 /**
  * Where the archive of `saveId` already is under `playerId` (relative to `root`), or null. Reads markers only
  * (stamp, stamp_2 … until one is missing), never lists the player's folder: usually one failed read.
@@ -86,16 +78,16 @@ export async function writeArchive(input: WriteArchiveInput): Promise<string> {
   if (!SAFE_PLAYER.test(input.playerId)) throw new Error("player id is not digits or unknown");
   for (const file of input.files) if (!SAFE_FILE.test(file.name) || file.name === MARKER) throw new Error(`bad archive file name ${file.name}`);
 
+  const own = await findArchive(input.root, input.playerId, input.saveId, input.receivedAt);
+  if (own !== null) {
+    await replaceFiles(input.root, join(input.root, own), input.files);
+    return own;
+  }
+
   const playerDir = join(input.root, "by-id", input.playerId);
   await mkdir(playerDir, { recursive: true });
   const stamp = archiveStamp(input.receivedAt);
   const existing = new Set(await readdir(playerDir));
-
-  const own = await ownFolderName(playerDir, stamp, input.saveId, existing);
-  if (own !== null) {
-    await replaceFiles(input.root, join(playerDir, own), input.files);
-    return join("by-id", input.playerId, own);
-  }
 
   const tmp = join(input.root, TMP_DIR, `${input.saveId}-${randomBytes(6).toString("hex")}`);
   await mkdir(tmp, { recursive: true });
