@@ -5,7 +5,7 @@
  * (text-outlines.ts); only a `<text>` left over needs the fonts. The white background makes
  * every image opaque, which the PNG encoder relies on.
  */
-import { renderAsync } from "@resvg/resvg-js";
+import { renderAsync, type ResvgRenderOptions } from "@resvg/resvg-js";
 import { availableParallelism } from "node:os";
 import { fontFiles } from "./font-files.ts";
 import { encodeOpaquePng } from "./png.ts";
@@ -51,16 +51,31 @@ async function withRenderSlot<T>(task: () => Promise<T>): Promise<T> {
 
 const withFonts = () => ({ fontFiles: fontFiles(), loadSystemFonts: false, defaultFontFamily: FONT_FAMILY, sansSerifFamily: FONT_FAMILY });
 
+/**
+ * resvg-js ends every render by copying the whole pixmap into a cropped one (its crop defaults to the full image):
+ * one more map-sized buffer (~5 MB) allocated, written and freed per render. With memory given back at once
+ * (launch-env.ts) its pages are faulted in anew every time: ~25 ms of CPU a save. A crop rectangle without area
+ * is skipped by resvg-js 2.6, which then returns the rendered pixmap itself; maps-render.test.ts checks that the
+ * image stays the same, so an upgrade that treats it otherwise fails there.
+ */
+const KEEP_WHOLE_PIXMAP = { left: 0, top: 0, right: 0, bottom: 0 };
+
+/** What resvg is told for one map: `svg` is the outlined text, `zoom` from the layout's width. */
+export function resvgOptions(svg: string, zoom: number): ResvgRenderOptions {
+  return {
+    // With every text outlined, resvg needs no fonts (loading them costs ~1 ms a render).
+    font: svg.includes("<text") ? withFonts() : { loadSystemFonts: false },
+    fitTo: { mode: "zoom", value: zoom },
+    background: "#ffffff",
+    crop: KEEP_WHOLE_PIXMAP,
+    logLevel: "off",
+  };
+}
+
 export function renderPng(svg: string, opts: RenderOptions = {}): Promise<Uint8Array> {
   return withRenderSlot(async () => {
     const outlined = outlineText(svg);
-    const image = await renderAsync(outlined, {
-      // With every text outlined, resvg needs no fonts (loading them costs ~1 ms a render).
-      font: outlined.includes("<text") ? withFonts() : { loadSystemFonts: false },
-      fitTo: { mode: "zoom", value: zoomFor(svg, opts.maxWidth) },
-      background: "#ffffff",
-      logLevel: "off",
-    });
+    const image = await renderAsync(outlined, resvgOptions(outlined, zoomFor(svg, opts.maxWidth)));
     // Encoding runs on the calling thread; our encoder costs ~¼ of asPng()'s CPU (see png.ts).
     const pixels = image.pixels; // a fresh ~5 MB native copy on every read
     const png = encodeOpaquePng(pixels, image.width, image.height);

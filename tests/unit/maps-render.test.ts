@@ -9,7 +9,8 @@ import { buildOverviewSvg, buildSiteSvg, describeSave, formatRareText, generateO
 import { MAP_MAX_WIDTH_PX, MAP_MIN_TEXT_PX } from "../../src/maps/limits.ts";
 import { makeSampleMySekaiSave } from "../../src/samples/index.ts";
 import { allMusicTitles } from "../../src/maps/music-titles.ts";
-import { fontFiles, renderPng } from "../../src/maps/render.ts";
+import { fontFiles, renderPng, resvgOptions } from "../../src/maps/render.ts";
+import { outlineText } from "../../src/maps/text-outlines.ts";
 import { drop, material, save, site } from "../helpers/maps-fixtures.ts";
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -85,6 +86,15 @@ describe("rendering", () => {
     expect(decodePng(await renderPng(svg(200), { maxWidth: 100 }))).toEqual({ width: 100, height: 50 });
     expect(decodePng(await renderPng(svg(80), { maxWidth: 100 }))).toEqual({ width: 80, height: 100 });
     expect(decodePng(await renderPng(svg(200)))).toEqual({ width: 200, height: 100 });
+  });
+
+  test("the pixmap resvg hands back uncropped is the whole map, pixel for pixel (see KEEP_WHOLE_PIXMAP)", async () => {
+    const outputs = describeSave(makeSampleMySekaiSave({ seed: 1 }), ctx);
+    const svg = outlineText(buildSiteSvg(outputs, 5));
+    const options = resvgOptions(svg, MAP_MAX_WIDTH_PX / svgSize(svg).width);
+    const [kept, cropped] = await Promise.all([renderAsync(svg, options), renderAsync(svg, { ...options, crop: undefined })]);
+    expect({ width: kept.width, height: kept.height }).toEqual({ width: MAP_MAX_WIDTH_PX, height: cropped.height });
+    expect(kept.pixels.equals(cropped.pixels)).toBe(true);
   });
 
   test("at phone width, no text on any map of a busy save is smaller than MAP_MIN_TEXT_PX", () => {
