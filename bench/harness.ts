@@ -7,7 +7,7 @@
  *   bun bench/harness.ts [--harness=../shared/bench] [--runs=2] [--before=REF] [--quick] [--write]
  *
  * The harness is not part of the project: it is read from `--harness` (or BENCH_HARNESS) and, when it has
- * no node_modules, copied to a temp folder and installed there (`npm ci`, msgpackr only).
+ * no node_modules, copied to a temp folder and installed there (`npm install`, msgpackr only).
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
@@ -38,8 +38,12 @@ async function preparedHarness(): Promise<string> {
   if (existsSync(join(harnessArg, "node_modules"))) return harnessArg;
   const copy = join(tmpdir(), "mysekai-shared-harness");
   if (!existsSync(join(copy, "node_modules"))) {
+    rmSync(copy, { recursive: true, force: true }); // a copy whose install failed
     cpSync(harnessArg, copy, { recursive: true });
-    await run(["npm", "ci", "--no-audit", "--no-fund"], copy);
+    // The shared folder is read-only, and so is its copy: npm must write node_modules there.
+    await run(["chmod", "-R", "u+w", copy], copy);
+    // Not `npm ci`: npm 11 refuses the harness's lockfile, which lacks other platforms' optional packages.
+    await run(["npm", "install", "--no-audit", "--no-fund"], copy);
   }
   return copy;
 }
