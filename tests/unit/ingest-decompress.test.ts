@@ -182,7 +182,7 @@ describe("readReportBody: caps", () => {
   });
 
   for (const [format, header] of [["gzip", "gzip"], ["zstd", "zstd"], ["brotli", "br"]] as const) {
-    test(`a 1 GiB ${format} bomb stops at the cap with little memory`, async () => {
+    test(`a 1 GiB ${format} bomb stops at the cap with little memory and time`, async () => {
       const bomb = await bombOf(format);
       expect(bomb.length).toBeLessThan(2 * MiB);
       Bun.gc(true);
@@ -190,18 +190,20 @@ describe("readReportBody: caps", () => {
       let peak = before;
       const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 1);
       const source = sliced(bomb, 4096);
+      const started = performance.now();
       const result = await readReportBody(source.stream, { contentEncoding: header, maxEncodedBytes: 4 * MiB, maxDecodedBytes: 4 * MiB });
+      const ms = performance.now() - started;
       clearInterval(sampler);
       peak = Math.max(peak, source.stats.peakRss, process.memoryUsage().rss);
       expectFail(result, 413, `decompressed report body exceeds ${4 * MiB} bytes`);
-      expect(source.stats.cancelled).toBe(true);
       Bun.gc(true);
       const peakGrowth = (peak - before) / MiB;
       const afterGrowth = (process.memoryUsage().rss - before) / MiB;
-      console.log(`[bomb ${format}] compressed ${bomb.length} B, pulled ${source.stats.pulled} B, rss peak +${peakGrowth.toFixed(1)} MiB, after gc +${afterGrowth.toFixed(1)} MiB`);
+      console.log(`[bomb ${format}] compressed ${bomb.length} B, ${ms.toFixed(1)} ms, rss peak +${peakGrowth.toFixed(1)} MiB, after gc +${afterGrowth.toFixed(1)} MiB`);
       expect(peakGrowth).toBeLessThan(30);
       expect(afterGrowth).toBeLessThan(30);
-      expect(source.stats.pulled).toBeLessThan(bomb.length);
+      // Decoding the whole GiB takes 1.4–3.7 s here; stopping at the cap, 1–10 ms.
+      expect(ms).toBeLessThan(500);
     });
   }
 });
