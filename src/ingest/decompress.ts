@@ -168,17 +168,17 @@ async function readDecoded(
 ): Promise<BodyResult> {
   const raw = await readToEnd(src);
   if (raw === null) return encodedTooLarge(opts);
-  let bytes: Uint8Array;
+  // Decoding stops at the lower bound, so a dense bomb costs at most 16 times its own size.
+  const ratioCap = Math.max(RATIO_FREE_BYTES, MAX_RATIO * raw.length);
+  const maxOutputLength = Math.min(opts.maxDecodedBytes, ratioCap);
   try {
-    bytes = DECODE[coding.name](raw, { maxOutputLength: opts.maxDecodedBytes });
+    return { ok: true, bytes: DECODE[coding.name](raw, { maxOutputLength }), encoding: coding.name };
   } catch (error) {
-    if (passedOutputCap(error)) return decodedTooLarge(opts);
+    if (passedOutputCap(error)) {
+      return maxOutputLength < opts.maxDecodedBytes ? fail(413, `decompressed report body is more than ${MAX_RATIO} times its size as sent`) : decodedTooLarge(opts);
+    }
     const plain = await readAsPlainJson(src, opts);
     if (plain === null) return fail(400, `body is not valid ${DISPLAY[coding.name]}`);
     return plain.ok ? { ...plain, ignoredEncoding: coding.name } : plain;
   }
-  if (bytes.length > Math.max(RATIO_FREE_BYTES, MAX_RATIO * raw.length)) {
-    return fail(413, `decompressed report body is more than ${MAX_RATIO} times its size as sent`);
-  }
-  return { ok: true, bytes, encoding: coding.name };
 }
