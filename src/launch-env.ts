@@ -8,7 +8,8 @@ export const LAUNCH_ENV = {
   /**
    * Bun's allocator and resvg's (both mimalloc) return freed pages to the system at once instead of 10–100 ms
    * later, when a burst of uploads, reports or renders has already stacked the next allocations on top: peak RSS
-   * 15–20 MB lower (BENCHMARKS.md, issue 11, sixth step) for ~5 % more CPU a save.
+   * 13–25 MB lower for 8–11 % more CPU a save, the pages of each map's pixmap being faulted in anew (BENCHMARKS.md,
+   * issue 11, sixth and seventh steps).
    */
   MIMALLOC_PURGE_DELAY: "0",
 } as const;
