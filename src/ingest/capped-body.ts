@@ -32,7 +32,6 @@ function hasControlByte(chunk: Uint8Array): boolean {
 export class RawSource {
   encoded = 0;
   overflow = false;
-  readFailed = false;
   verdict: PlainVerdict = "undecided";
   private readonly reader: ByteReader | null;
   private retained: Uint8Array[] | null;
@@ -51,19 +50,10 @@ export class RawSource {
   async next(): Promise<Uint8Array | null> {
     if (this.reader === null || this.cancelled) return null;
     for (;;) {
-      let step: Awaited<ReturnType<ByteReader["read"]>>;
-      try {
-        step = await this.reader.read();
-      } catch (error) {
-        this.readFailed = true;
-        throw error;
-      }
+      const step = await this.reader.read();
       if (step.done) return null;
       const chunk = step.value;
-      if (!(chunk instanceof Uint8Array)) {
-        this.readFailed = true;
-        throw new TypeError("body chunk is not bytes");
-      }
+      if (!(chunk instanceof Uint8Array)) throw new TypeError("body chunk is not bytes");
       if (chunk.length === 0) continue;
       this.encoded += chunk.length;
       if (this.encoded > this.cap) {
@@ -128,7 +118,7 @@ export function declaredTooLarge(contentLength: string | undefined | null, maxBy
 }
 
 /** Joins chunks into one standalone array of exactly `total` bytes. */
-export function concatChunks(chunks: readonly Uint8Array[], total: number): Uint8Array {
+function concatChunks(chunks: readonly Uint8Array[], total: number): Uint8Array {
   const only = chunks[0];
   if (chunks.length === 1 && only !== undefined && only.byteOffset === 0 && only.byteLength === only.buffer.byteLength) {
     return only;

@@ -2,9 +2,11 @@
  * Reads a report body under two caps: raw bytes as they arrive (maxEncodedBytes, counted by the
  * capped reader in capped-body.ts) and bytes coming out of the decoder (maxDecodedBytes). A compressed
  * body is read whole first (it is at most maxEncodedBytes), then decoded in one call that stops the moment
- * its output would pass maxDecodedBytes, so a compression bomb costs at most about the cap (a few ms).
- * One call instead of a DecompressionStream, whose chunks each cost promises and turns of the event loop:
- * the slowest of 100 back-to-back reports went from ~10 to ~7 ms (BENCHMARKS.md, issue 11, seventh step).
+ * its output would pass maxDecodedBytes (or 16 times the body's size, the lower), so a compression bomb costs
+ * at most about the cap: a few ms, ~30 ms for a brotli bomb declaring a 16 MiB window (brotli fills its window
+ * before it writes anything out). One call instead of a DecompressionStream, whose chunks each cost promises
+ * and turns of the event loop: the slowest of 100 back-to-back reports went from ~10 to ~7 ms (BENCHMARKS.md,
+ * issue 11, seventh step).
  *
  * Decisions:
  * - Codings: gzip / x-gzip, br, zstd / zstandard, deflate (zlib-wrapped, as HTTP defines it),
@@ -35,16 +37,16 @@ type CodingName = "gzip" | "br" | "zstd" | "deflate";
 
 export type Coding =
   | { kind: "identity" }
-  | { kind: "decode"; name: CodingName; format: Bun.CompressionFormat }
+  | { kind: "decode"; name: CodingName }
   | { kind: "unsupported"; label: string; reason: string };
 
-const KNOWN: Record<string, { name: CodingName; format: Bun.CompressionFormat }> = {
-  gzip: { name: "gzip", format: "gzip" },
-  "x-gzip": { name: "gzip", format: "gzip" },
-  br: { name: "br", format: "brotli" },
-  zstd: { name: "zstd", format: "zstd" },
-  zstandard: { name: "zstd", format: "zstd" },
-  deflate: { name: "deflate", format: "deflate" },
+const KNOWN: Record<string, CodingName> = {
+  gzip: "gzip",
+  "x-gzip": "gzip",
+  br: "br",
+  zstd: "zstd",
+  zstandard: "zstd",
+  deflate: "deflate",
 };
 
 const DISPLAY: Record<CodingName, string> = { gzip: "gzip", br: "brotli", zstd: "zstd", deflate: "deflate" };
@@ -69,9 +71,9 @@ export function parseContentEncoding(header: string | null): Coding {
   if (codings.length > 1) {
     return { kind: "unsupported", label, reason: `stacked Content-Encodings are not supported: ${label}` };
   }
-  const known = KNOWN[codings[0] ?? ""];
-  if (known === undefined) return { kind: "unsupported", label, reason: `unsupported Content-Encoding: ${label}` };
-  return { kind: "decode", ...known };
+  const name = KNOWN[codings[0] ?? ""];
+  if (name === undefined) return { kind: "unsupported", label, reason: `unsupported Content-Encoding: ${label}` };
+  return { kind: "decode", name };
 }
 
 function fail(status: 400 | 413, reason: string): BodyResult {
@@ -139,46 +141,42 @@ async function readAsPlainJson(src: RawSource, opts: ReadBodyOptions): Promise<B
   return { ok: true, bytes: src.takeRetained(), encoding: "identity" };
 }
 
-async function readUnsupported(
-  src: RawSource,
-  coding: Extract<Coding, { kind: "unsupported" }>,
-  opts: ReadBodyOptions,
-): Promise<BodyResult> {
+/** A body its Content-Encoding does not fit: plain JSON as it is (naming the coding ignored), anything else 400. */
+async function plainOrRefused(src: RawSource, opts: ReadBodyOptions, ignored: string, reason: string): Promise<BodyResult> {
   const plain = await readAsPlainJson(src, opts);
-  if (plain === null) return fail(400, coding.reason);
-  return plain.ok ? { ...plain, ignoredEncoding: coding.label } : plain;
+  if (plain === null) return fail(400, reason);
+  return plain.ok ? { ...plain, ignoredEncoding: ignored } : plain;
 }
 
-/** Decodes a whole body in one call; throws a RangeError (ERR_BUFFER_TOO_LARGE) once the output would pass the max. */
-const DECODE: Record<CodingName, (raw: Uint8Array, options: { maxOutputLength: number }) => Uint8Array> = {
-  gzip: gunzipSync,
-  br: brotliDecompressSync,
-  zstd: zstdDecompressSync,
-  deflate: inflateSync,
-};
+function readUnsupported(src: RawSource, coding: Extract<Coding, { kind: "unsupported" }>, opts: ReadBodyOptions): Promise<BodyResult> {
+  return plainOrRefused(src, opts, coding.label, coding.reason);
+}
+
+/** The decoded bytes, and how many input bytes the decoder used (`info: true`). */
+type Decoder = (raw: Uint8Array, options: { maxOutputLength: number; info: true }) => { buffer: Uint8Array; engine: { bytesWritten: number } };
+
+/** Each decodes a whole body in one call and throws a RangeError (ERR_BUFFER_TOO_LARGE) once its output would pass the max. */
+const DECODE = { gzip: gunzipSync, br: brotliDecompressSync, zstd: zstdDecompressSync, deflate: inflateSync } as unknown as Record<CodingName, Decoder>;
 
 function passedOutputCap(error: unknown): boolean {
   return error instanceof RangeError && (error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE";
 }
 
-async function readDecoded(
-  src: RawSource,
-  coding: Extract<Coding, { kind: "decode" }>,
-  opts: ReadBodyOptions,
-): Promise<BodyResult> {
+async function readDecoded(src: RawSource, coding: Extract<Coding, { kind: "decode" }>, opts: ReadBodyOptions): Promise<BodyResult> {
   const raw = await readToEnd(src);
   if (raw === null) return encodedTooLarge(opts);
-  // Decoding stops at the lower bound, so a dense bomb costs at most 16 times its own size.
-  const ratioCap = Math.max(RATIO_FREE_BYTES, MAX_RATIO * raw.length);
-  const maxOutputLength = Math.min(opts.maxDecodedBytes, ratioCap);
+  const invalid = `body is not valid ${DISPLAY[coding.name]}`;
+  if (raw.length === 0) return fail(400, invalid);
+  // Decoding stops at the lower bound: past its first 256 KiB, a bomb gets 16 times its own size at most.
+  const maxOutputLength = Math.min(opts.maxDecodedBytes, Math.max(RATIO_FREE_BYTES, MAX_RATIO * raw.length));
+  let decoded: ReturnType<Decoder>;
   try {
-    return { ok: true, bytes: DECODE[coding.name](raw, { maxOutputLength }), encoding: coding.name };
+    decoded = DECODE[coding.name](raw, { maxOutputLength, info: true });
   } catch (error) {
-    if (passedOutputCap(error)) {
-      return maxOutputLength < opts.maxDecodedBytes ? fail(413, `decompressed report body is more than ${MAX_RATIO} times its size as sent`) : decodedTooLarge(opts);
-    }
-    const plain = await readAsPlainJson(src, opts);
-    if (plain === null) return fail(400, `body is not valid ${DISPLAY[coding.name]}`);
-    return plain.ok ? { ...plain, ignoredEncoding: coding.name } : plain;
+    if (!passedOutputCap(error)) return plainOrRefused(src, opts, coding.name, invalid);
+    return maxOutputLength < opts.maxDecodedBytes ? fail(413, `decompressed report body is more than ${MAX_RATIO} times its size as sent`) : decodedTooLarge(opts);
   }
+  // Bytes after the end of the compressed data: not a body any capture tool sends.
+  if (decoded.engine.bytesWritten !== raw.length) return fail(400, invalid);
+  return { ok: true, bytes: decoded.buffer, encoding: coding.name };
 }

@@ -90,11 +90,14 @@ describe("rendering", () => {
 
   test("the pixmap resvg hands back uncropped is the whole map, pixel for pixel (see KEEP_WHOLE_PIXMAP)", async () => {
     const outputs = describeSave(makeSampleMySekaiSave({ seed: 1 }), ctx);
-    const svg = outlineText(buildSiteSvg(outputs, 5));
-    const options = resvgOptions(svg, MAP_MAX_WIDTH_PX / svgSize(svg).width);
-    const [kept, cropped] = await Promise.all([renderAsync(svg, options), renderAsync(svg, { ...options, crop: undefined })]);
-    expect({ width: kept.width, height: kept.height }).toEqual({ width: MAP_MAX_WIDTH_PX, height: cropped.height });
-    expect(kept.pixels.equals(cropped.pixels)).toBe(true);
+    const site = outlineText(buildSiteSvg(outputs, 5));
+    const narrow = `<svg xmlns="http://www.w3.org/2000/svg" width="333" height="101"><circle cx="160" cy="50" r="40" fill="#e6007e"/></svg>`;
+    for (const [svg, zoom, width] of [[site, MAP_MAX_WIDTH_PX / svgSize(site).width, MAP_MAX_WIDTH_PX], [narrow, 1, 333]] as const) {
+      const options = resvgOptions(svg, zoom);
+      const [kept, cropped] = await Promise.all([renderAsync(svg, options), renderAsync(svg, { ...options, crop: undefined })]);
+      expect({ width: kept.width, height: kept.height }).toEqual({ width, height: cropped.height });
+      expect(kept.pixels.equals(cropped.pixels)).toBe(true);
+    }
   });
 
   test("at phone width, no text on any map of a busy save is smaller than MAP_MIN_TEXT_PX", () => {
