@@ -153,10 +153,16 @@ function readUnsupported(src: RawSource, coding: Extract<Coding, { kind: "unsupp
 }
 
 /** The decoded bytes, and how many input bytes the decoder used (`info: true`). */
-type Decoder = (raw: Uint8Array, options: { maxOutputLength: number; info: true }) => { buffer: Uint8Array; engine: { bytesWritten: number } };
+interface Decoded {
+  buffer: Uint8Array;
+  engine: { bytesWritten: number };
+}
 
-/** Each decodes a whole body in one call and throws a RangeError (ERR_BUFFER_TOO_LARGE) once its output would pass the max. */
-const DECODE = { gzip: gunzipSync, br: brotliDecompressSync, zstd: zstdDecompressSync, deflate: inflateSync } as unknown as Record<CodingName, Decoder>;
+/** Each decodes a whole body in one call, and throws a RangeError (ERR_BUFFER_TOO_LARGE) once its output would pass the max. */
+const DECODE = { gzip: gunzipSync, br: brotliDecompressSync, zstd: zstdDecompressSync, deflate: inflateSync } as unknown as Record<
+  CodingName,
+  (raw: Uint8Array, options: { maxOutputLength: number; info: true }) => Decoded
+>;
 
 function passedOutputCap(error: unknown): boolean {
   return error instanceof RangeError && (error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE";
@@ -169,12 +175,13 @@ async function readDecoded(src: RawSource, coding: Extract<Coding, { kind: "deco
   if (raw.length === 0) return fail(400, invalid);
   // Decoding stops at the lower bound: past its first 256 KiB, a bomb gets 16 times its own size at most.
   const maxOutputLength = Math.min(opts.maxDecodedBytes, Math.max(RATIO_FREE_BYTES, MAX_RATIO * raw.length));
-  let decoded: ReturnType<Decoder>;
+  let decoded: Decoded;
   try {
     decoded = DECODE[coding.name](raw, { maxOutputLength, info: true });
   } catch (error) {
     if (!passedOutputCap(error)) return plainOrRefused(src, opts, coding.name, invalid);
-    return maxOutputLength < opts.maxDecodedBytes ? fail(413, `decompressed report body is more than ${MAX_RATIO} times its size as sent`) : decodedTooLarge(opts);
+    if (maxOutputLength === opts.maxDecodedBytes) return decodedTooLarge(opts);
+    return fail(413, `decompressed report body is more than ${MAX_RATIO} times its size as sent`);
   }
   // Bytes after the end of the compressed data: not a body any capture tool sends.
   if (decoded.engine.bytesWritten !== raw.length) return fail(400, invalid);
