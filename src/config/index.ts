@@ -9,7 +9,7 @@ import { adminConfig, type AdminConfig } from "./admin.ts";
 import { reportConfig, uploadsConfig, type ReportConfig, type UploadsConfig } from "./endpoints.ts";
 import { mapsConfig, type MapsConfig } from "./maps.ts";
 import { notifyConfig, notifyTimeoutMs, type NotifyConfig } from "./notify.ts";
-import { baseUrl, ConfigError, number, text, type Env } from "./parse.ts";
+import { baseUrl, ConfigError, flag, number, text, type Env } from "./parse.ts";
 
 export { ConfigError } from "./parse.ts";
 export type { MapLocale } from "./maps.ts";
@@ -39,8 +39,15 @@ export interface Config {
     backoffMs: number[];
   };
   maps: MapsConfig;
-  /** Bytes that in-flight upload and report requests may hold at once, and how long one waits for room. */
-  budget: { decodeBytes: number; waitMs: number };
+  /**
+   * Bytes that in-flight upload and report requests may hold at once (counted as they arrive or are decoded),
+   * how long one waits for room, and the share of it (and of the open-upload caps) one peer address may hold.
+   */
+  budget: { decodeBytes: number; waitMs: number; peerShare: number; peerMaxBodies: number };
+  /** A request body must arrive within `deadlineMs`, and bring `minBytesPerSecond` in every `windowMs` (or end). */
+  bodyPace: { deadlineMs: number; windowMs: number; minBytesPerSecond: number };
+  /** Behind a reverse proxy on this machine: the peer is the last X-Forwarded-For address it adds. */
+  trustProxy: boolean;
   /** How long finished records are kept; the free space on DATA_DIR below which new bodies get 507. */
   storage: { retentionMs: number; minFreeDiskBytes: number };
   publicBaseUrl: string | null;
@@ -78,7 +85,15 @@ export function loadConfig(env: Env = process.env): Config {
     budget: {
       decodeBytes: Math.round(number(env, "DECODE_BUDGET_MB", 8, 0.01, 65_536, false) * MIB),
       waitMs: number(env, "DECODE_WAIT_MS", 2000, 0, 60_000),
+      peerShare: number(env, "PEER_SHARE", 0.5, 0.01, 1, false),
+      peerMaxBodies: number(env, "PEER_MAX_BODIES", 32, 1, 100_000),
     },
+    bodyPace: {
+      deadlineMs: Math.round(number(env, "BODY_DEADLINE_SECONDS", 120, 1, 3600, false) * 1000),
+      windowMs: Math.round(number(env, "BODY_RATE_WINDOW_SECONDS", 10, 0.1, 3600, false) * 1000),
+      minBytesPerSecond: number(env, "BODY_MIN_BYTES_PER_SECOND", 1024, 1, 1e9),
+    },
+    trustProxy: flag(env, "TRUST_PROXY", false),
     storage: {
       retentionMs: Math.round(number(env, "RETENTION_DAYS", 30, 0.001, 36_500, false) * 24 * 60 * 60 * 1000),
       minFreeDiskBytes: Math.round(number(env, "MIN_FREE_DISK_MB", 256, 0, 1e9, false) * MIB),

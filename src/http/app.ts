@@ -1,12 +1,13 @@
 /** Builds the Hono app once from its route families (the tests start the same app through main.ts). */
 import { Hono, type MiddlewareHandler } from "hono";
-import { MAX_CHUNK_BYTES, UPLOAD_PATHS } from "../contract.ts";
+import { UPLOAD_PATHS } from "../contract.ts";
 import { metrics } from "../metrics.ts";
 import { redact } from "../notify/errors.ts";
 import { logWarn } from "../log.ts";
 import { reportPathForLog } from "../report-path.ts";
 import type { HttpDeps } from "./deps.ts";
-import { ByteBudget, declaredOrCap, decodeBudget, diskFloor } from "./guards.ts";
+import { bodyGates } from "./body-gate.ts";
+import { diskFloor } from "./guards.ts";
 import { healthRoutes } from "./health.ts";
 import { mapRoutes } from "./maps.ts";
 import { REPORT_TOKEN_HEADERS, reportRoutes } from "./report.ts";
@@ -44,7 +45,7 @@ export function createApp(deps: HttpDeps): Hono {
       ? `${reportPathForLog(reportPath)}${path.slice(reportPath.length)}`
       : path.replace(/^\/(setup|p)\/[^/]+/, "/$1/…");
   const { budget, report } = deps.config;
-  const decoding = new ByteBudget(budget.decodeBytes);
+  const gateBodies = bodyGates(budget.decodeBytes, { ...budget, maxBodies: budget.peerMaxBodies, trustProxy: deps.config.trustProxy });
   const refuseWhenFull = diskFloor(deps.disk.isFull);
   const uploadPaths = [...UPLOAD_PATHS, ...PLAYER_UPLOAD_PATHS];
   // Rejections are counted here (guards included); the upload route counts its own kinds of success.
@@ -57,10 +58,9 @@ export function createApp(deps: HttpDeps): Hono {
   if (report.enabled) app.on("POST", report.path, requireToken(report.token, REPORT_TOKEN_HEADERS, "REPORT", "report"));
   // Past the token check, every upload and report counts, refused ones too (src/ingest/activity.ts bounds the wait).
   app.on("POST", report.enabled ? [...uploadPaths, report.path] : uploadPaths, trackIngest(deps.ingest));
-  // An upload chunk is at most 1 MiB (larger ones get 413 before their body is read).
-  app.on("POST", uploadPaths, refuseWhenFull, decodeBudget(decoding, budget.waitMs, "UPLOAD", declaredOrCap(MAX_CHUNK_BYTES)));
-  // A report may decompress to its cap whatever it declares, so it holds the cap.
-  if (report.enabled) app.on("POST", report.path, refuseWhenFull, decodeBudget(decoding, budget.waitMs, "REPORT", () => report.maxDecodedBytes));
+  // Bodies hold the decode budget by what arrives, not by what they declare (src/http/body-gate.ts).
+  app.on("POST", uploadPaths, refuseWhenFull, gateBodies("UPLOAD"));
+  if (report.enabled) app.on("POST", report.path, refuseWhenFull, gateBodies("REPORT"));
   app.route("/", healthRoutes(deps));
   // One login opens every owner page.
   const sessions = new SessionStore();

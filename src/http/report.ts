@@ -22,8 +22,9 @@ export function reportRoutes({ committer, config, wakePipeline }: HttpDeps): Hon
   app.post(report.path, async (c) => {
     const started = performance.now();
     const meta = { ...reqableMeta(c.req.raw.headers), ...proxyPinMeta(c.req.raw.headers) };
-    const reject = (status: 400 | 401 | 413, reason: string) => {
+    const reject = (status: 400 | 401 | 408 | 413 | 429 | 503, reason: string, retryAfterSeconds?: number) => {
       logWarn("REPORT", "rejected", { ...meta, status, reason });
+      if (retryAfterSeconds !== undefined) c.header("Retry-After", String(retryAfterSeconds));
       return c.text(reason, status);
     };
     if (declaredTooLarge(c.req.header("content-length"), report.maxEncodedBytes)) {
@@ -33,8 +34,9 @@ export function reportRoutes({ committer, config, wakePipeline }: HttpDeps): Hon
       contentEncoding: c.req.header("content-encoding") ?? null,
       maxEncodedBytes: report.maxEncodedBytes,
       maxDecodedBytes: report.maxDecodedBytes,
+      flow: { gate: c.get("bodyGate"), pace: config.bodyPace },
     });
-    if (!body.ok) return reject(body.status, body.reason);
+    if (!body.ok) return reject(body.status, body.reason, body.retryAfterSeconds);
 
     let doc: unknown;
     try {

@@ -56,8 +56,15 @@ export function uploadRoutes({ db, committer, config, wakePipeline }: HttpDeps):
       return c.text(cappedMessage("chunk", MAX_CHUNK_BYTES), 413);
     };
     if (declaredTooLarge(c.req.header("content-length"), MAX_CHUNK_BYTES)) return tooLarge();
-    const body = await readCapped(c.req.raw.body, MAX_CHUNK_BYTES);
-    if (body === null) return tooLarge();
+    const read = await readCapped(c.req.raw.body, MAX_CHUNK_BYTES, "chunk", { gate: c.get("bodyGate"), pace: config.bodyPace });
+    if (!read.ok) {
+      const { status, reason, retryAfterSeconds } = read.refusal;
+      if (status === 413) return tooLarge();
+      logWarn("UPLOAD", "body refused", { upload: header.uploadId, chunk: chunkLabel, status, reason });
+      if (retryAfterSeconds !== undefined) c.header("Retry-After", String(retryAfterSeconds));
+      return c.text(reason, status);
+    }
+    const body = read.bytes;
     if (body.byteLength === 0) return c.text("body is empty", 400);
 
     const chunk = { header, body, playerId: named, now: Date.now() };

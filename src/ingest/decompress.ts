@@ -21,16 +21,18 @@
  *   JSON costs the event loop about 15 ms per MiB, so 18 KB of gzip must not buy 4 MiB of it.
  */
 import { brotliDecompressSync, gunzipSync, inflateSync, zstdDecompressSync } from "node:zlib";
-import { RawSource, cappedMessage, readToEnd } from "./capped-body.ts";
+import { RawSource, cappedMessage, readToEnd, type BodyFlow, type BodyRefusal } from "./capped-body.ts";
 
 export type BodyResult =
   | { ok: true; bytes: Uint8Array; encoding: string; ignoredEncoding?: string }
-  | { ok: false; status: 400 | 413; reason: string };
+  | { ok: false; status: BodyRefusal["status"] | 400; reason: string; retryAfterSeconds?: number };
 
 export interface ReadBodyOptions {
   contentEncoding: string | null;
   maxEncodedBytes: number;
   maxDecodedBytes: number;
+  /** The gate the body's bytes (and the decoder's output) pass, and the pace it must keep. */
+  flow?: BodyFlow;
 }
 
 type CodingName = "gzip" | "br" | "zstd" | "deflate";
@@ -80,6 +82,11 @@ function fail(status: 400 | 413, reason: string): BodyResult {
   return { ok: false, status, reason };
 }
 
+/** The gate's or the pace's refusal, or else `otherwise` (a cap was passed). */
+function refusedOr(src: RawSource, otherwise: () => BodyResult): BodyResult {
+  return src.refusal === null ? otherwise() : { ok: false, ...src.refusal };
+}
+
 export async function readReportBody(
   body: ReadableStream<Uint8Array> | null,
   opts: ReadBodyOptions,
@@ -89,7 +96,7 @@ export async function readReportBody(
   try {
     // Without a coding the bytes as sent are the decoded bytes: both caps bound the one count.
     const rawCap = coding.kind === "identity" ? Math.min(opts.maxEncodedBytes, opts.maxDecodedBytes) : opts.maxEncodedBytes;
-    src = new RawSource(body, rawCap, coding.kind !== "identity");
+    src = new RawSource(body, rawCap, coding.kind !== "identity", opts.flow);
     const result =
       coding.kind === "identity"
         ? await readIdentity(src, opts)
@@ -119,7 +126,7 @@ function plainTooLarge(opts: ReadBodyOptions): BodyResult {
 
 async function readIdentity(src: RawSource, opts: ReadBodyOptions): Promise<BodyResult> {
   const bytes = await readToEnd(src);
-  if (bytes === null) return src.encoded > opts.maxEncodedBytes ? encodedTooLarge(opts) : plainTooLarge(opts);
+  if (bytes === null) return refusedOr(src, () => (src.encoded > opts.maxEncodedBytes ? encodedTooLarge(opts) : plainTooLarge(opts)));
   return { ok: true, bytes, encoding: "identity" };
 }
 
@@ -132,6 +139,7 @@ async function readAsPlainJson(src: RawSource, opts: ReadBodyOptions): Promise<B
     }
     if ((await src.next()) === null) break;
   }
+  if (src.refusal !== null) return refusedOr(src, () => encodedTooLarge(opts));
   if (src.overflow) return encodedTooLarge(opts);
   if (src.encoded > opts.maxDecodedBytes) return plainTooLarge(opts);
   if (src.verdict !== "json") {
@@ -170,11 +178,13 @@ function passedOutputCap(error: unknown): boolean {
 
 async function readDecoded(src: RawSource, coding: Extract<Coding, { kind: "decode" }>, opts: ReadBodyOptions): Promise<BodyResult> {
   const raw = await readToEnd(src);
-  if (raw === null) return encodedTooLarge(opts);
+  if (raw === null) return refusedOr(src, () => encodedTooLarge(opts));
   const invalid = `body is not valid ${DISPLAY[coding.name]}`;
   if (raw.length === 0) return fail(400, invalid);
   // Decoding stops at the lower bound: past its first 256 KiB, a bomb gets 16 times its own size at most.
   const maxOutputLength = Math.min(opts.maxDecodedBytes, Math.max(RATIO_FREE_BYTES, MAX_RATIO * raw.length));
+  // What the decoder may write is held in the gate for the rest of the request, as the body's bytes are.
+  if ((await src.admit(maxOutputLength)) !== null) return refusedOr(src, () => encodedTooLarge(opts));
   let decoded: Decoded;
   try {
     decoded = DECODE[coding.name](raw, { maxOutputLength, info: true });

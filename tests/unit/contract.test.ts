@@ -9,7 +9,7 @@ import {
   UPLOAD_ID_PATTERN,
   UPLOAD_PATHS,
 } from "../../src/contract.ts";
-import { readCapped } from "../../src/ingest/capped-body.ts";
+import { readCapped, type CappedBody } from "../../src/ingest/capped-body.ts";
 import { readReportBody, type BodyResult } from "../../src/ingest/decompress.ts";
 import { sliced } from "./ingest-fixtures.ts";
 
@@ -39,10 +39,12 @@ describe("one capped reader for uploads and reports", () => {
     readReportBody(stream, { contentEncoding: null, maxEncodedBytes: CAP, maxDecodedBytes: CAP });
 
   test("an upload of exactly the cap is read whole; one byte more is refused; a large one stops being read", async () => {
-    expect((await readCapped(bodyOf(CAP).stream, CAP))?.byteLength).toBe(CAP);
-    expect(await readCapped(bodyOf(CAP + 1).stream, CAP)).toBeNull();
+    const at = await readCapped(bodyOf(CAP).stream, CAP, "chunk");
+    expect(at.ok && at.bytes.byteLength).toBe(CAP);
+    const refused: CappedBody = { ok: false, refusal: { status: 413, reason: `chunk exceeds ${CAP} bytes` } };
+    expect(await readCapped(bodyOf(CAP + 1).stream, CAP, "chunk")).toEqual(refused);
     const large = bodyOf(10 * CAP);
-    expect(await readCapped(large.stream, CAP)).toBeNull();
+    expect(await readCapped(large.stream, CAP, "chunk")).toEqual(refused);
     expect(large.stats.cancelled).toBe(true);
     expect(large.stats.pulled).toBeLessThan(2 * CAP);
   });
@@ -64,6 +66,6 @@ describe("one capped reader for uploads and reports", () => {
   });
 
   test("no body reads as empty for an upload", async () => {
-    expect(await readCapped(null, CAP)).toEqual(new Uint8Array(0));
+    expect(await readCapped(null, CAP, "chunk")).toEqual({ ok: true, bytes: new Uint8Array(0) });
   });
 });

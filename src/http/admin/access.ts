@@ -8,6 +8,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AdminConfig } from "../../config/admin.ts";
 import { logWarn } from "../../log.ts";
+import { isLoopback, socketPeer } from "../peer.ts";
 import { tokenMatches } from "../token.ts";
 import type { SessionStore } from "./sessions.ts";
 
@@ -21,18 +22,6 @@ function basicPassword(header: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function isLoopback(address: string | undefined): boolean {
-  if (address === undefined) return false;
-  const v4 = address.startsWith("::ffff:") ? address.slice(7) : address;
-  return address === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
-}
-
-/** Bun passes its server as the app's env: it knows the peer's address. */
-function peerAddress(c: Context): string | undefined {
-  const server = c.env as { requestIP?: (request: Request) => { address: string } | null } | undefined;
-  return server?.requestIP?.(c.req.raw)?.address;
 }
 
 /** A loopback peer that forwards for someone else is a reverse proxy: its clients are not the owner. */
@@ -51,7 +40,7 @@ function isLoopbackHost(host: string | undefined): boolean {
 export function accessOf(c: Context, admin: AdminConfig, sessions: SessionStore): Access | null {
   if (admin.token === null) {
     const forwarded = FORWARDING_HEADERS.some((name) => c.req.header(name) !== undefined);
-    return !forwarded && isLoopback(peerAddress(c)) && isLoopbackHost(c.req.header("host")) ? "loopback" : null;
+    return !forwarded && isLoopback(socketPeer(c)) && isLoopbackHost(c.req.header("host")) ? "loopback" : null;
   }
   const authorization = c.req.header("authorization") ?? "";
   const [scheme = "", value = ""] = authorization.split(/\s+/, 2);

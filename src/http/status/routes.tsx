@@ -24,8 +24,8 @@ const MAX_FORM_BYTES = 4096;
 
 /** A form field; "too_large" for a body past the cap (never mistaken for an absent field). */
 async function formField(c: Context, name: string): Promise<string | null | "too_large"> {
-  const body = await readCapped(c.req.raw.body, MAX_FORM_BYTES);
-  return body === null ? "too_large" : new URLSearchParams(new TextDecoder().decode(body)).get(name);
+  const body = await readCapped(c.req.raw.body, MAX_FORM_BYTES, "form");
+  return body.ok ? new URLSearchParams(new TextDecoder().decode(body.bytes)).get(name) : "too_large";
 }
 
 /** `sessions` is shared with the other owner pages (the setup page), so one login opens them all. */
