@@ -86,7 +86,7 @@ export function loadConfig(env: Env = process.env): Config {
       decodeBytes: Math.round(number(env, "DECODE_BUDGET_MB", 8, 0.01, 65_536, false) * MIB),
       waitMs: number(env, "DECODE_WAIT_MS", 2000, 0, 60_000),
       peerShare: number(env, "PEER_SHARE", 0.5, 0.01, 1, false),
-      peerMaxBodies: number(env, "PEER_MAX_BODIES", 32, 1, 100_000),
+      peerMaxBodies: number(env, "PEER_MAX_BODIES", 64, 1, 100_000),
     },
     bodyPace: {
       deadlineMs: Math.round(number(env, "BODY_DEADLINE_SECONDS", 120, 1, 3600, false) * 1000),

@@ -2,7 +2,7 @@
  * Read queries over upload tasks, each bounded by an index: open tasks by (completed_at, created_at) (at most
  * UPLOAD_MAX_OPEN live ones), completed tasks of one id by upload_id.
  */
-import { and, desc, eq, gte, isNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gte, isNull, lt, sql, type SQLWrapper } from "drizzle-orm";
 import type { Tx } from "./open.ts";
 import { uploadChunks, uploads } from "./schema.ts";
 
@@ -40,10 +40,15 @@ function recentCompleted(tx: Tx, uploadId: string, since: number) {
     .as("recent");
 }
 
+/** A task's player column against a chunk's player: the same real id, or both none. */
+function samePlayer(column: SQLWrapper, player: string | null) {
+  return player === null ? sql`${column} IS NULL` : sql`${column} = ${player}`;
+}
+
 export interface CompletedQuery {
   uploadId: string;
   totalChunks: number;
-  /** The chunk's real player id: a task of another real player never matches; null matches any. */
+  /** The chunk's real player id (null for none): only a task of the same player, or of none, matches. */
   player: string | null;
   since: number;
 }
@@ -58,7 +63,7 @@ export function findResend(tx: Tx, query: CompletedQuery & { chunkIndex: number;
       and(
         eq(recent.totalChunks, query.totalChunks),
         sql`json_extract(${recent.chunkHashes}, ${`$[${query.chunkIndex}]`}) = ${query.sha256}`,
-        query.player === null ? undefined : eq(recent.playerId, query.player),
+        samePlayer(recent.playerId, query.player),
       ),
     )
     .orderBy(desc(recent.id))
@@ -77,7 +82,7 @@ export function findHeldPrefix(tx: Tx, query: CompletedQuery & { below: number }
     .where(
       and(
         eq(recent.totalChunks, query.totalChunks),
-        query.player === null ? undefined : eq(recent.playerId, query.player),
+        samePlayer(recent.playerId, query.player),
         lt(uploadChunks.chunkIndex, query.below),
       ),
     )

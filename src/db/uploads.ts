@@ -45,10 +45,12 @@ function realPlayer(id: string | null | undefined): string | null {
   return id && id !== UNKNOWN_PLAYER ? id : null;
 }
 
-/** The open task a chunk joins: the player's own, else one no real player has claimed yet; without a player, the latest. */
+/**
+ * The open task a chunk joins: the latest whose first chunk came with the same player, or with none when this
+ * one names none. A chunk never joins another player's task, nor a stranger's chunk a player's.
+ */
 function taskToJoin(open: OpenTask[], player: string | null): OpenTask | undefined {
-  if (player === null) return open[0];
-  return open.find((task) => realPlayer(task.playerId) === player) ?? open.find((task) => realPlayer(task.playerId) === null);
+  return open.find((task) => realPlayer(task.playerId) === player);
 }
 
 /**
@@ -104,7 +106,7 @@ export function acceptChunk(tx: Tx, chunk: IncomingChunk, limits: UploadLimits):
   const uploadBytes = others.reduce((sum, part) => sum + part.size, 0) + body.byteLength;
   if (uploadBytes > limits.maxUploadBytes) return { kind: "too_large", uploadBytes };
 
-  const place = { task, source, playerId: realPlayer(task?.playerId) ?? player, now };
+  const place = { task, source, playerId: player, now };
   const part = { chunkIndex, body, sha256 };
   if (others.length + 1 < totalChunks) {
     const refused = checkOpenCaps(tx, limits, now, { newTask: !task, addedBytes: uploadBytes - (task?.bytes ?? 0) });

@@ -96,12 +96,24 @@ describe("paths and player id", () => {
     expect(saveRow(sha(body))?.player_id).toBe(PLAYER);
   });
 
-  test("a later chunk's real player id wins over an earlier unknown", async () => {
+  test("a chunk joins only a task whose first chunk named the same player (or both none)", async () => {
     const id = newId();
-    const parts = [randomBytes(1000), randomBytes(1000)];
-    await expectStatus(await post(parts[0]!, chunkHeaders(id, 0, 2, { "X-Original-Url": "https://x/api/user/me/mysekai" })), 200);
-    await expectStatus(await post(parts[1]!, chunkHeaders(id, 1, 2, { "X-Original-Url": ORIGINAL_URL })), 200);
+    const parts = [randomBytes(1008), randomBytes(1008)];
+    const asPlayer = { "X-Original-Url": ORIGINAL_URL };
+    // A stranger's chunk 1 (no player) never completes the player's upload, nor a player's chunk an anonymous one.
+    await expectStatus(await post(parts[0]!, chunkHeaders(id, 0, 2, asPlayer)), 200);
+    await expectStatus(await post(randomBytes(16), chunkHeaders(id, 1, 2)), 200);
+    await expectStatus(await post(randomBytes(16), chunkHeaders(id, 1, 2, { "X-Original-Url": "https://x/api/user/me/mysekai" })), 200);
+    await expectStatus(await post(parts[1]!, chunkHeaders(id, 1, 2, asPlayer)), 200);
     expect(saveRow(sha(Buffer.concat(parts)))?.player_id).toBe(PLAYER);
+    expect(count("SELECT count(*) AS n FROM upload_tasks WHERE upload_id = ? AND completed_at IS NOT NULL", id)).toBe(1);
+    // Anonymous chunks make an anonymous save of their own.
+    const anonymous = [randomBytes(1008), randomBytes(1008)];
+    const other = newId();
+    await expectStatus(await post(anonymous[0]!, chunkHeaders(other, 0, 2)), 200);
+    await expectStatus(await post(randomBytes(16), chunkHeaders(other, 1, 2, asPlayer)), 200);
+    await expectStatus(await post(anonymous[1]!, chunkHeaders(other, 1, 2)), 200);
+    expect(saveRow(sha(Buffer.concat(anonymous)))?.player_id).toBe("unknown");
   });
 });
 

@@ -135,12 +135,12 @@ describe("resends and reused ids", () => {
     expect(saveOf([save[0]!])).toBeDefined();
   });
 
-  test("a resend naming another real player is not a resend of that player's task", () => {
+  test("a resend naming another player, or none, is not a resend of that player's task", () => {
     const body = randomBytes(500);
     sendAll("r5", [body], P1);
     expect(send({ id: "r5", index: 0, total: 1, body, player: P2 })).toMatchObject({ kind: "completed", created: false });
     expect(send({ id: "r5", index: 0, total: 1, body, player: P1 })).toMatchObject({ kind: "resend" });
-    expect(send({ id: "r5", index: 0, total: 1, body, player: null })).toMatchObject({ kind: "resend" });
+    expect(send({ id: "r5", index: 0, total: 1, body, player: null })).toMatchObject({ kind: "completed", created: false });
   });
 
   test("identical merged bytes under two ids are one save", () => {
@@ -181,25 +181,22 @@ describe("players under one id", () => {
     expect(saveOf(b)?.player).toBe(P2);
   });
 
-  test("a chunk without a URL joins the most recently updated open task of its id", () => {
-    const a = parts(3);
-    const b = parts(3);
-    send({ id: "nourl", index: 0, total: 3, body: a[0]!, player: P1, now: T0 });
-    send({ id: "nourl", index: 0, total: 3, body: b[0]!, player: P2, now: T0 + 1 });
-    send({ id: "nourl", index: 1, total: 3, body: a[1]!, player: P1, now: T0 + 2 });
-    expect(send({ id: "nourl", index: 2, total: 3, body: a[2]!, player: null, now: T0 + 3 })).toMatchObject({ kind: "completed", playerId: P1 });
+  test("a chunk without a URL never joins a player's task: a stranger cannot complete a player's upload", () => {
+    const a = parts(2);
+    send({ id: "demo12345", index: 0, total: 2, body: a[0]!, player: P1, now: T0 });
+    expect(send({ id: "demo12345", index: 1, total: 2, body: randomBytes(16), player: null, now: T0 + 1 })).toMatchObject({ kind: "partial" });
+    expect(send({ id: "demo12345", index: 1, total: 2, body: a[1]!, player: P1, now: T0 + 2 })).toMatchObject({ kind: "completed", playerId: P1 });
     expect(saveOf(a)?.player).toBe(P1);
   });
 
-  test("a task without a real player adopts the first real player that joins it", () => {
+  test("a task whose first chunk named no player is joined only by chunks naming none", () => {
     const save = parts(3);
-    send({ id: "adopt", index: 0, total: 3, body: save[0]!, player: "unknown" });
-    send({ id: "adopt", index: 1, total: 3, body: save[1]!, player: P1 });
-    expect(openTasks().n).toBe(1);
-    expect(send({ id: "adopt", index: 2, total: 3, body: save[2]!, player: P2 })).toMatchObject({ kind: "partial" });
+    send({ id: "anon3", index: 0, total: 3, body: save[0]!, player: "unknown" });
+    expect(send({ id: "anon3", index: 1, total: 3, body: save[1]!, player: P1 })).toMatchObject({ kind: "partial" });
     expect(openTasks().n).toBe(2);
-    expect(send({ id: "adopt", index: 2, total: 3, body: save[2]!, player: null })).toMatchObject({ kind: "partial" });
-    expect(send({ id: "adopt", index: 2, total: 3, body: save[2]!, player: P1 })).toMatchObject({ kind: "completed", playerId: P1 });
+    send({ id: "anon3", index: 1, total: 3, body: save[1]!, player: null });
+    expect(openTasks().n).toBe(2);
+    expect(send({ id: "anon3", index: 2, total: 3, body: save[2]!, player: "unknown" })).toMatchObject({ kind: "completed", playerId: "unknown" });
   });
 
   test("without any real player the save is unknown", () => {
