@@ -17,7 +17,8 @@ import { acquireInstanceLock } from "./instance-lock.ts";
 import { missingLaunchEnv } from "./launch-env.ts";
 import { watchDiskSpace } from "./disk-space.ts";
 import { loadNotifySetup, type NotifySetup } from "./notify/setup.ts";
-import { reclaimOrphans, resumeWaitingForKey } from "./pipeline/queue.ts";
+import { reclaimOrphans, rejudgePlausibility, resumeWaitingForKey } from "./pipeline/queue.ts";
+import { mayBeSave } from "./save/plausible.ts";
 import { startPipeline } from "./pipeline/runner.ts";
 import { reportPathForLog } from "./report-path.ts";
 import { prepareRuntimeFiles } from "./runtime-files.ts";
@@ -52,8 +53,8 @@ try {
   fail((error as Error).message);
 }
 await prepareRuntimeFiles();
-const db = openDatabase(config.databasePath);
-const stopCheckpointer = startCheckpointer(db, config.databasePath);
+const db = openDatabase(config.databasePath, config.storage.walLimitBytes);
+const stopCheckpointer = startCheckpointer(db, config.databasePath, config.storage.walLimitBytes);
 // Module and script URLs carry it; made once, at the first start.
 setupToken(db);
 const archiveRoot = join(config.dataDir, "archive");
@@ -66,6 +67,9 @@ if (reclaimed > 0) logInfo("JOB", "reclaimed jobs of a previous run", { count: r
 if (config.keys.length === 0) {
   logWarn("CONFIG", "no AES key configured (AES_KEY/AES_IV): saves are accepted and wait for keys");
 } else {
+  // Keys may have changed since these saves were judged: what can be a save now runs in its turn.
+  const again = rejudgePlausibility(db, (tail) => mayBeSave(tail, config.keys), now);
+  if (again > 0) logInfo("JOB", "failed saves that can be saves under these keys queued again", { count: again });
   const resumed = resumeWaitingForKey(db, now);
   if (resumed > 0) logInfo("JOB", "resumed jobs that waited for a key", { count: resumed });
 }

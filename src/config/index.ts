@@ -48,8 +48,8 @@ export interface Config {
   bodyPace: { deadlineMs: number; windowMs: number; minBytesPerSecond: number };
   /** Behind a reverse proxy on this machine: the peer is the last X-Forwarded-For address it adds. */
   trustProxy: boolean;
-  /** How long finished records are kept; the free space on DATA_DIR below which new bodies get 507. */
-  storage: { retentionMs: number; minFreeDiskBytes: number };
+  /** How long finished records are kept; the free space on DATA_DIR below which new bodies get 507; the WAL's cut-back size. */
+  storage: { retentionMs: number; minFreeDiskBytes: number; walLimitBytes: number };
   publicBaseUrl: string | null;
   notify: NotifyConfig;
   admin: AdminConfig;
@@ -97,6 +97,7 @@ export function loadConfig(env: Env = process.env): Config {
     storage: {
       retentionMs: Math.round(number(env, "RETENTION_DAYS", 30, 0.001, 36_500, false) * 24 * 60 * 60 * 1000),
       minFreeDiskBytes: Math.round(number(env, "MIN_FREE_DISK_MB", 256, 0, 1e9, false) * MIB),
+      walLimitBytes: Math.round(number(env, "WAL_SIZE_LIMIT_MB", 16, 0.25, 65_536, false) * MIB),
     },
     publicBaseUrl: baseUrl(env, "PUBLIC_BASE_URL"),
     notify: notifyConfig(env),

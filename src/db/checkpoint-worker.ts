@@ -1,16 +1,25 @@
-/** Worker entry: checkpoints the WAL on its own connection, so that fsync never runs on the HTTP thread. */
+/**
+ * Worker entry: checkpoints the WAL on its own connection, so that fsync never runs on the HTTP thread. A
+ * passive checkpoint never waits for writers; once the WAL has grown past its limit anyway (writes that never
+ * pause), a truncating one waits for them briefly and cuts the file back to zero.
+ */
 import { Database } from "bun:sqlite";
+import { statSync } from "node:fs";
 
 declare const self: Worker;
 
-self.onmessage = (event: MessageEvent<{ path: string; intervalMs: number }>) => {
-  const db = new Database(event.data.path);
+self.onmessage = (event: MessageEvent<{ path: string; intervalMs: number; walLimitBytes: number }>) => {
+  const { path, intervalMs, walLimitBytes } = event.data;
+  const db = new Database(path);
   db.exec("PRAGMA busy_timeout = 5000");
+  db.exec(`PRAGMA journal_size_limit = ${walLimitBytes}`);
+  const walBytes = () => statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0;
   setInterval(() => {
     try {
       db.exec("PRAGMA wal_checkpoint(PASSIVE)");
+      if (walBytes() > walLimitBytes) db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
     } catch (error) {
       console.error(`[SERVER] WARN checkpoint failed error=${JSON.stringify(String(error).slice(0, 200))}`);
     }
-  }, event.data.intervalMs);
+  }, intervalMs);
 };

@@ -5,9 +5,9 @@
  */
 import type { Db } from "./open.ts";
 
-export function startCheckpointer(db: Db, path: string, intervalMs = 1000): () => void {
+export function startCheckpointer(db: Db, path: string, walLimitBytes: number, intervalMs = 1000): () => void {
   const worker = new Worker(new URL("./checkpoint-worker.ts", import.meta.url).href);
-  worker.postMessage({ path, intervalMs });
+  worker.postMessage({ path, intervalMs, walLimitBytes });
   db.$client.exec("PRAGMA wal_autocheckpoint = 0");
   return () => {
     worker.terminate();

@@ -13,12 +13,18 @@ export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 /** An open transaction (or a savepoint in one): a function that takes it must run inside one; the database itself does not fit. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
+/**
+ * The WAL is cut back to this size whenever it is reset after a checkpoint (and the checkpointer truncates it
+ * once it grows past it): without a limit it keeps the size of its largest burst until shutdown.
+ */
+export const DEFAULT_WAL_LIMIT_BYTES = 16 * 1024 * 1024;
 
-export function openDatabase(path: string): Db {
+export function openDatabase(path: string, walLimitBytes = DEFAULT_WAL_LIMIT_BYTES): Db {
   mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path, { create: true, strict: true });
   enableIncrementalVacuum(sqlite, path);
   sqlite.exec("PRAGMA journal_mode = WAL");
+  sqlite.exec(`PRAGMA journal_size_limit = ${walLimitBytes}`);
   // FULL: a 200 must survive a power cut, not only a process crash.
   sqlite.exec("PRAGMA synchronous = FULL");
   sqlite.exec("PRAGMA busy_timeout = 5000");

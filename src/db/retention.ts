@@ -3,7 +3,8 @@
  * deliveries of finished saves and the encrypted copy and outputs model of archived saves leave the database
  * (a later `reprocess` draws the model again from save.bin). Save rows stay
  * (their sha256 dedupes a resend) and failed save jobs stay (their bytes may be the only copy of a save;
- * `cli retry --failed` needs them). Work goes in small batches with a yield between them, so the HTTP thread
+ * `cli retry --failed` needs them), except those whose bytes cannot be a save under the keys (`implausible`):
+ * such a save goes whole, with its job. Work goes in small batches with a yield between them, so the HTTP thread
  * never waits long, and the freed pages go back to the file system (incremental vacuum).
  */
 import { readFile } from "node:fs/promises";
@@ -19,6 +20,8 @@ export interface RetentionCounts {
   reports: number;
   /** Done jobs of saves. */
   jobs: number;
+  /** Saves that failed and cannot be saves under the configured keys (junk), with their jobs. */
+  junkSaves: number;
   deliveries: number;
   /** Archived saves whose encrypted column was cleared (save.bin in the archive holds the bytes). */
   clearedSaves: number;
@@ -47,6 +50,8 @@ const STEPS = {
     SELECT d.id FROM deliveries d WHERE d.created_at < ?1 AND d.state != 'pending' AND ${SAVE_FINISHED("d.save_id")} LIMIT ?2)`,
   jobs: `DELETE FROM jobs WHERE id IN (
     SELECT id FROM jobs WHERE save_id IS NOT NULL AND state = 'done' AND updated_at < ?1 LIMIT ?2)`,
+  junkSaves: `DELETE FROM saves WHERE id IN (
+    SELECT save_id FROM jobs WHERE implausible = 1 AND state = 'failed' AND save_id IS NOT NULL AND updated_at < ?1 LIMIT ?2)`,
 } as const;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -102,11 +107,11 @@ export async function applyRetention(
   cutoff: number,
   maxBatches = 20,
 ): Promise<{ counts: RetentionCounts; more: boolean }> {
-  const counts: RetentionCounts = { candidates: 0, reports: 0, jobs: 0, deliveries: 0, clearedSaves: 0, vacuumedPages: 0 };
+  const counts: RetentionCounts = { candidates: 0, reports: 0, jobs: 0, junkSaves: 0, deliveries: 0, clearedSaves: 0, vacuumedPages: 0 };
   let more = false;
-  for (const step of ["candidates", "reports", "deliveries", "jobs"] as const) {
+  for (const step of ["candidates", "reports", "deliveries", "jobs", "junkSaves"] as const) {
     const statement = db.$client.query(STEPS[step]);
-    const limit = step === "candidates" ? BODY_BATCH : ROW_BATCH;
+    const limit = step === "candidates" || step === "junkSaves" ? BODY_BATCH : ROW_BATCH;
     for (let batch = 0; ; batch++) {
       if (batch === maxBatches) {
         more = true;

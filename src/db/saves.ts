@@ -12,6 +12,8 @@ export interface NewSave {
   receivedAt: number;
   /** sha256 of `encrypted` when the caller has it already. */
   sha256?: string;
+  /** The bytes cannot be a save under the configured keys (src/save/plausible.ts): its job runs last. */
+  implausible?: boolean;
 }
 
 export interface StoredSave {
@@ -38,7 +40,15 @@ const saveQueries = (tx: Tx) => ({
     .prepare(),
   insertJob: tx
     .insert(jobs)
-    .values({ saveId: sql.placeholder("saveId"), stage: "generate", state: "pending", runAt: sql.placeholder("at"), createdAt: sql.placeholder("at"), updatedAt: sql.placeholder("at") })
+    .values({
+      saveId: sql.placeholder("saveId"),
+      stage: "generate",
+      state: "pending",
+      implausible: sql.placeholder("implausible"),
+      runAt: sql.placeholder("at"),
+      createdAt: sql.placeholder("at"),
+      updatedAt: sql.placeholder("at"),
+    })
     .prepare(),
 });
 
@@ -57,7 +67,7 @@ export function storeSaveOnce(tx: Tx, save: NewSave): StoredSave {
   const queries = prepared(tx, saveQueries);
   const { playerId, source, encrypted, receivedAt } = save;
   const row = queries.insert.get({ sha256, playerId, source, encrypted, size: encrypted.byteLength, receivedAt })!;
-  queries.insertJob.run({ saveId: row.id, at: receivedAt });
+  queries.insertJob.run({ saveId: row.id, at: receivedAt, implausible: save.implausible === true ? 1 : 0 });
   return { saveId: row.id, created: true, adopted: false };
 }
 

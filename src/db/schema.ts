@@ -21,6 +21,8 @@ export const uploads = sqliteTable(
     playerId: text("player_id"),
     /** Bytes of the chunks held while the task is open (for the open-upload cap). */
     bytes: integer("bytes").notNull().default(0),
+    /** The address that opened the task: one peer holds at most a share of the open-upload caps. */
+    peer: text("peer"),
     /** sha256 hex per chunk index, recorded at completion. */
     chunkHashes: text("chunk_hashes", { mode: "json" }).$type<string[]>(),
     saveId: integer("save_id").references(() => saves.id, { onDelete: "set null" }),
@@ -128,6 +130,11 @@ export const jobs = sqliteTable(
     rerun: integer("rerun", { mode: "boolean" }).notNull().default(false),
     /** Owner reprocess --notify: push even a save whose drops repeat the player's last push. */
     forcePush: integer("force_push", { mode: "boolean" }).notNull().default(false),
+    /**
+     * The save's bytes cannot be a save under any configured key (bad PKCS#7 padding in the last block): the
+     * job waits behind every other, and a failed one expires with the retention rule. Judged again at start-up.
+     */
+    implausible: integer("implausible", { mode: "boolean" }).notNull().default(false),
     lastError: text("last_error"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),

@@ -97,8 +97,8 @@ export interface OpenUsage {
   oldestCreatedAt: number | null;
 }
 
-/** What live open tasks hold, for the open-upload caps. */
-export function openUsage(tx: Tx, liveSince: number): OpenUsage {
+/** What live open tasks hold (all, or one peer's), for the open-upload caps. */
+export function openUsage(tx: Tx, liveSince: number, peer?: string): OpenUsage {
   const row = tx
     .select({
       count: sql<number>`count(*)`,
@@ -106,7 +106,7 @@ export function openUsage(tx: Tx, liveSince: number): OpenUsage {
       oldestCreatedAt: sql<number | null>`min(${uploads.createdAt})`,
     })
     .from(uploads)
-    .where(and(isNull(uploads.completedAt), gte(uploads.createdAt, liveSince)))
+    .where(and(isNull(uploads.completedAt), gte(uploads.createdAt, liveSince), peer === undefined ? undefined : eq(uploads.peer, peer)))
     .get();
   return row ?? { count: 0, bytes: 0, oldestCreatedAt: null };
 }

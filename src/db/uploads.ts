@@ -4,6 +4,7 @@
  * completed task is a resend, any other chunk lands in an open task.
  */
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
+import { MAX_UPLOAD_BYTES } from "../contract.ts";
 import { UNKNOWN_PLAYER } from "../save/player-id.ts";
 import type { ChunkHeader } from "../ingest/chunk-headers.ts";
 import { prepared, type Db, type Tx } from "./open.ts";
@@ -20,6 +21,8 @@ export interface IncomingChunk {
   body: Uint8Array;
   /** Player id parsed from this chunk's X-Original-Url (`unknown` when it names none), or null without the header. */
   playerId: string | null;
+  /** The address it came from (src/http/peer.ts). */
+  peer: string;
   now: number;
 }
 
@@ -30,6 +33,10 @@ export interface UploadLimits {
   maxOpen: number;
   /** Bytes held by open tasks. */
   maxOpenBytes: number;
+  /** The share (0..1] of both caps one peer may hold. */
+  peerShare: number;
+  /** Whether merged bytes can be a save under the configured keys (src/save/plausible.ts). */
+  mayBeSave: (encrypted: Uint8Array) => boolean;
 }
 
 export type ChunkOutcome =
@@ -106,19 +113,20 @@ export function acceptChunk(tx: Tx, chunk: IncomingChunk, limits: UploadLimits):
   const uploadBytes = others.reduce((sum, part) => sum + part.size, 0) + body.byteLength;
   if (uploadBytes > limits.maxUploadBytes) return { kind: "too_large", uploadBytes };
 
-  const place = { task, source, playerId: player, now };
+  const place = { task, source, playerId: player, peer: chunk.peer, now };
   const part = { chunkIndex, body, sha256 };
   if (others.length + 1 < totalChunks) {
-    const refused = checkOpenCaps(tx, limits, now, { newTask: !task, addedBytes: uploadBytes - (task?.bytes ?? 0) });
+    const refused = checkOpenCaps(tx, limits, now, { peer: chunk.peer, newTask: !task, addedBytes: uploadBytes - (task?.bytes ?? 0) });
     return refused ?? storePart(tx, header, place, part, { received: others.length + 1, uploadBytes });
   }
-  return complete(tx, header, place, part);
+  return complete(tx, header, place, part, limits.mayBeSave);
 }
 
 interface Placement {
   task: OpenTask | undefined;
   source: PartsSource | undefined;
   playerId: string | null;
+  peer: string;
   now: number;
 }
 
@@ -132,7 +140,7 @@ interface Part {
 function storePart(
   tx: Tx,
   header: ChunkHeader,
-  { task, source, playerId, now }: Placement,
+  { task, source, playerId, peer, now }: Placement,
   part: Part,
   counts: { received: number; uploadBytes: number },
 ): ChunkOutcome {
@@ -140,9 +148,9 @@ function storePart(
   let taskId: number;
   if (task) {
     taskId = task.id;
-    tx.update(uploads).set({ playerId, bytes: uploadBytes, updatedAt: now }).where(eq(uploads.id, task.id)).run();
+    tx.update(uploads).set({ bytes: uploadBytes, updatedAt: now }).where(eq(uploads.id, task.id)).run();
   } else {
-    const values = { uploadId: header.uploadId, totalChunks: header.totalChunks, playerId, bytes: uploadBytes, createdAt: now, updatedAt: now };
+    const values = { uploadId: header.uploadId, totalChunks: header.totalChunks, playerId, peer, bytes: uploadBytes, createdAt: now, updatedAt: now };
     taskId = tx.insert(uploads).values(values).returning({ id: uploads.id }).get().id;
     if (source) tx.update(uploadChunks).set({ taskId }).where(partsOf(source)).run();
   }
@@ -173,14 +181,14 @@ const completedTaskInsert = (tx: Tx) =>
     .prepare();
 
 /** The last missing chunk: merges in index order (without writing this chunk first) and stores the save. */
-function complete(tx: Tx, header: ChunkHeader, { task, source, playerId, now }: Placement, part: Part): ChunkOutcome {
+function complete(tx: Tx, header: ChunkHeader, { task, source, playerId, now }: Placement, part: Part, mayBeSave: (encrypted: Uint8Array) => boolean): ChunkOutcome {
   const columns = { chunkIndex: uploadChunks.chunkIndex, body: uploadChunks.body, sha256: uploadChunks.sha256 };
   const earlier = source ? tx.select(columns).from(uploadChunks).where(partsOf(source)).all() : [];
   const parts = [...earlier.filter((held) => held.chunkIndex !== part.chunkIndex), part].sort((a, b) => a.chunkIndex - b.chunkIndex);
   const merged = parts.length === 1 ? part.body : Buffer.concat(parts.map((held) => held.body));
   const savePlayer = playerId ?? UNKNOWN_PLAYER;
   const sha256 = parts.length === 1 ? part.sha256 : undefined;
-  const save = storeSaveOnce(tx, { encrypted: merged, playerId: savePlayer, source: "upload", receivedAt: now, sha256 });
+  const save = storeSaveOnce(tx, { encrypted: merged, playerId: savePlayer, source: "upload", receivedAt: now, sha256, implausible: !mayBeSave(merged) });
   // Rows migrated from the old tables carry no sha256: hash those bodies here.
   const chunkHashes = parts.map((held) => held.sha256 || sha256Hex(held.body));
   const completed = { totalChunks: header.totalChunks, playerId, saveId: save.saveId, bytes: 0, chunkHashes, completedAt: now, updatedAt: now };
@@ -209,17 +217,26 @@ function holdResentChunk(tx: Tx, taskId: number, totalChunks: number, part: { ch
   if (held >= totalChunks) tx.delete(uploadChunks).where(eq(uploadChunks.taskId, taskId)).run();
 }
 
-/** The open-upload caps: a new task past the count, or open bytes past the byte cap, is refused with a wait. */
+/**
+ * The open-upload caps: a new task past the count, or open bytes past the byte cap, is refused with a wait;
+ * so is one past the peer's share of either.
+ */
 function checkOpenCaps(
   tx: Tx,
   limits: UploadLimits,
   now: number,
-  change: { newTask: boolean; addedBytes: number },
+  change: { peer: string; newTask: boolean; addedBytes: number },
 ): Extract<ChunkOutcome, { kind: "over_cap" }> | null {
-  const usage = openUsage(tx, now - limits.ttlMs);
+  const liveSince = now - limits.ttlMs;
+  const usage = openUsage(tx, liveSince);
+  const mine = openUsage(tx, liveSince, change.peer);
+  const peerOpen = Math.max(1, Math.floor(limits.maxOpen * limits.peerShare));
+  const peerBytes = Math.max(MAX_UPLOAD_BYTES, Math.floor(limits.maxOpenBytes * limits.peerShare));
   let reason: string | null = null;
   if (change.newTask && usage.count + 1 > limits.maxOpen) reason = `too many open uploads (${limits.maxOpen}); retry later`;
   else if (usage.bytes + change.addedBytes > limits.maxOpenBytes) reason = `open uploads hold too many bytes (${limits.maxOpenBytes}); retry later`;
+  else if (change.newTask && mine.count + 1 > peerOpen) reason = `too many open uploads from your address (${peerOpen}); retry later`;
+  else if (mine.bytes + change.addedBytes > peerBytes) reason = `open uploads from your address hold too many bytes (${peerBytes}); retry later`;
   if (reason === null) return null;
   // The oldest open task frees its room when it expires.
   const retryAfterMs = usage.oldestCreatedAt === null ? 0 : usage.oldestCreatedAt + limits.ttlMs - now;

@@ -11,6 +11,8 @@ import { logInfo, logWarn } from "../log.ts";
 import { metrics } from "../metrics.ts";
 import { playerByToken } from "../db/setup-tokens.ts";
 import { playerIdFromUrl } from "../save/player-id.ts";
+import { mayBeSave } from "../save/plausible.ts";
+import { peerOf } from "./peer.ts";
 import type { HttpDeps } from "./deps.ts";
 
 /** The upload paths of a player link (the guards in app.ts cover them too). */
@@ -21,7 +23,14 @@ const ONLY_OWN_PLAYER = "this link uploads for its own player only (X-Original-U
 export function uploadRoutes({ db, committer, config, wakePipeline }: HttpDeps): Hono {
   const app = new Hono();
   const { uploads } = config;
-  const limits = { maxUploadBytes: MAX_UPLOAD_BYTES, ttlMs: config.uploadTtlMs, maxOpen: uploads.maxOpen, maxOpenBytes: uploads.maxOpenBytes };
+  const limits = {
+    maxUploadBytes: MAX_UPLOAD_BYTES,
+    ttlMs: config.uploadTtlMs,
+    maxOpen: uploads.maxOpen,
+    maxOpenBytes: uploads.maxOpenBytes,
+    peerShare: config.budget.peerShare,
+    mayBeSave: (encrypted: Uint8Array) => mayBeSave(encrypted, config.keys),
+  };
   for (const path of UPLOAD_PATHS) {
     // UPLOAD_TOKEN is checked in front of every guard (src/http/app.ts).
     app.post(path, (c) => accept(c, null));
@@ -67,7 +76,7 @@ export function uploadRoutes({ db, committer, config, wakePipeline }: HttpDeps):
     const body = read.bytes;
     if (body.byteLength === 0) return c.text("body is empty", 400);
 
-    const chunk = { header, body, playerId: named, now: Date.now() };
+    const chunk = { header, body, playerId: named, peer: peerOf(c, config.trustProxy), now: Date.now() };
     const outcome = await committer.run((tx) => acceptChunk(tx, chunk, limits));
     const ms = Math.round(performance.now() - started);
     const base = { upload: header.uploadId, chunk: chunkLabel, bytes: body.byteLength, player: chunk.playerId ?? undefined };

@@ -40,7 +40,7 @@ export class LeaseLostError extends Error {
 /**
  * Claims the oldest due job (or one whose lease expired) in one UPDATE … RETURNING: a save runs through its
  * stages before younger saves start. Jobs being retried come after every fresh one: a failing job never
- * holds back the saves queued behind it.
+ * holds back the saves queued behind it; saves whose bytes cannot be one under the keys come after all.
  */
 export function claimJob(db: Db, now: number, leaseMs: number): ClaimedJob | null {
   for (;;) {
@@ -51,7 +51,7 @@ export function claimJob(db: Db, now: number, leaseMs: number): ClaimedJob | nul
          WHERE id = (
            SELECT id FROM jobs
            WHERE (state IN ('pending', 'pending_retry') AND run_at <= ?3) OR (state = 'running' AND lease_expires_at < ?3)
-           ORDER BY state = 'pending_retry', id LIMIT 1)
+           ORDER BY implausible, state = 'pending_retry', id LIMIT 1)
          RETURNING id`,
       )
       .get(leaseId, now + leaseMs, now) as { id: number } | null;
@@ -144,6 +144,32 @@ export function resumeWaitingForKey(db: Db, now: number): number {
     .set({ state: "pending", runAt: now, attempts: 0, updatedAt: now })
     .where(eq(jobs.state, "waiting_for_key"))
     .returning({ id: jobs.id }).all().length;
+}
+
+/**
+ * At start-up, with keys: each unfinished or failed save job is judged again under the keys of this run (its
+ * save's last two blocks are enough). One that can be a save now runs in its turn, a failed one again.
+ */
+export function rejudgePlausibility(db: Db, mayBeSave: (tail: Uint8Array) => boolean, now: number): number {
+  const rows = db.$client
+    .query(
+      `SELECT j.id, j.implausible, j.state, substr(s.encrypted, -32) AS tail, s.size FROM jobs j JOIN saves s ON s.id = j.save_id
+       WHERE j.state != 'done' AND s.encrypted IS NOT NULL`,
+    )
+    .all() as { id: number; implausible: number; state: string; tail: Uint8Array; size: number }[];
+  const flag = db.$client.query("UPDATE jobs SET implausible = ?2 WHERE id = ?1");
+  const again = db.$client.query("UPDATE jobs SET state = 'pending', attempts = 0, last_error = NULL, run_at = ?2, updated_at = ?2 WHERE id = ?1 AND state = 'failed'");
+  let plausibleAgain = 0;
+  db.transaction(() => {
+    for (const row of rows) {
+      // The tail is the last two blocks (one for a one-block save); the size tells whole blocks from others.
+      const judged = row.size % 16 === 0 && mayBeSave(row.tail) ? 0 : 1;
+      if (judged === row.implausible) continue;
+      flag.run(row.id, judged);
+      if (judged === 0) plausibleAgain += again.run(row.id, now).changes;
+    }
+  });
+  return plausibleAgain;
 }
 
 /**

@@ -140,7 +140,30 @@ describe("the retention rule, in process", () => {
 
     // Nothing left to do: a second run removes nothing.
     const again = await applyRetention(db, archiveRoot, CUTOFF);
-    expect(again.counts).toEqual({ candidates: 0, reports: 0, jobs: 0, deliveries: 0, clearedSaves: 0, vacuumedPages: 0 });
+    expect(again.counts).toEqual({ candidates: 0, reports: 0, jobs: 0, junkSaves: 0, deliveries: 0, clearedSaves: 0, vacuumedPages: 0 });
+  });
+
+  test("a failed save whose bytes cannot be a save under the keys expires whole; every other save stays", async () => {
+    const { db, archiveRoot } = fixture();
+    const junk = (updatedAt: number, state: string, implausible: number) => {
+      const encrypted = randomBytes(64_000);
+      const { id } = db.$client
+        .query("INSERT INTO saves (sha256, player_id, source, encrypted, size, received_at) VALUES (?, 'unknown', 'upload', ?, ?, ?) RETURNING id")
+        .get(sha256Hex(encrypted), encrypted, encrypted.length, updatedAt) as { id: number };
+      db.$client
+        .query("INSERT INTO jobs (save_id, stage, state, implausible, run_at, created_at, updated_at) VALUES (?, 'generate', ?, ?, ?, ?, ?)")
+        .run(id, state, implausible, updatedAt, updatedAt, updatedAt);
+      return id;
+    };
+    const expired = junk(OLD, "failed", 1);
+    const recent = junk(RECENT, "failed", 1);
+    const queued = junk(OLD, "pending", 1);
+    const failedSave = junk(OLD, "failed", 0);
+    const { counts } = await applyRetention(db, archiveRoot, CUTOFF);
+    expect(counts.junkSaves).toBe(1);
+    const left = (db.$client.query("SELECT id FROM saves ORDER BY id").all() as { id: number }[]).map((row) => row.id);
+    expect(left).toEqual([recent, queued, failedSave]);
+    expect(count(db, `SELECT count(*) AS n FROM jobs WHERE save_id = ${expired}`)).toBe(0);
   });
 
   test("work per run is bounded: a capped run reports more work, the next runs finish it", async () => {

@@ -47,6 +47,16 @@ describe("claim", () => {
     expect(claimJob(h.db, T0 + 5_000, LEASE_MS)!.id).toBe(later);
   });
 
+  test("saves whose bytes cannot be one under the keys come after every other job, retried ones included", () => {
+    const junk = Array.from({ length: 5 }, () => insertJob(h.db, { runAt: T0 - 9_000 }));
+    for (const id of junk) h.db.$client.query("UPDATE jobs SET implausible = 1 WHERE id = ?").run(id);
+    const retried = insertJob(h.db, { runAt: T0 - 1_000, state: "pending_retry" });
+    const real = insertJob(h.db, { runAt: T0 });
+    expect(claimJob(h.db, T0, LEASE_MS)!.id).toBe(real);
+    expect(claimJob(h.db, T0, LEASE_MS)!.id).toBe(retried);
+    expect(claimJob(h.db, T0, LEASE_MS)!.id).toBe(junk[0]!);
+  });
+
   test("a claim carries its subject: a save job names its save, a report job its report", () => {
     const saveId = insertSave(h.db, T0);
     insertJob(h.db, { saveId, runAt: T0 });

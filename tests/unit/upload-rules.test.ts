@@ -14,7 +14,7 @@ import { acceptChunk, COMPLETED_UPLOAD_RETENTION_MS, expireUploads, type ChunkOu
 const P1 = "7488393821744390161";
 const P2 = "1234567890123456789";
 const T0 = 1_800_000_000_000;
-const LIMITS: UploadLimits = { maxUploadBytes: MAX_UPLOAD_BYTES, ttlMs: 60_000, maxOpen: 3, maxOpenBytes: 100_000 };
+const LIMITS: UploadLimits = { maxUploadBytes: MAX_UPLOAD_BYTES, ttlMs: 60_000, maxOpen: 3, maxOpenBytes: 100_000, peerShare: 1, mayBeSave: () => true };
 
 let dir: string;
 let db: Db;
@@ -36,10 +36,11 @@ interface Send {
   player?: string | null;
   now?: number;
   limits?: UploadLimits;
+  peer?: string;
 }
 
-function send({ id, index, total, body, player = null, now = T0, limits = LIMITS }: Send): ChunkOutcome {
-  const chunk = { header: { uploadId: id, chunkIndex: index, totalChunks: total, originalUrl: null }, body, playerId: player, now };
+function send({ id, index, total, body, player = null, now = T0, limits = LIMITS, peer = "192.0.2.1" }: Send): ChunkOutcome {
+  const chunk = { header: { uploadId: id, chunkIndex: index, totalChunks: total, originalUrl: null }, body, playerId: player, peer, now };
   return db.transaction((tx) => acceptChunk(tx, chunk, limits));
 }
 
@@ -255,6 +256,19 @@ describe("open-upload caps", () => {
     // A resent index that shrinks its task makes room.
     expect(send({ id: "b1", index: 0, total: 3, body: randomBytes(59_999), limits })).toMatchObject({ kind: "partial" });
     expect(send({ id: "b3", index: 0, total: 3, body: randomBytes(1), limits })).toMatchObject({ kind: "partial" });
+  });
+
+  test("one peer holds at most its share of the open tasks and bytes; another peer is served meanwhile", () => {
+    const limits = { ...LIMITS, maxOpen: 4, maxOpenBytes: 4 * MIB, peerShare: 0.5 };
+    const from = (peer: string, id: string, bytes = 10) => send({ id, index: 0, total: 2, body: randomBytes(bytes), limits, peer });
+    expect(from("192.0.2.1", "a1")).toMatchObject({ kind: "partial" });
+    expect(from("192.0.2.1", "a2")).toMatchObject({ kind: "partial" });
+    expect(from("192.0.2.1", "a3")).toMatchObject({ kind: "over_cap", reason: "too many open uploads from your address (2); retry later" });
+    expect(from("198.51.100.7", "b1")).toMatchObject({ kind: "partial" });
+    const bytes = { ...limits, maxOpen: 100 };
+    expect(send({ id: "b2", index: 0, total: 2, body: randomBytes(MIB), limits: bytes, peer: "198.51.100.7" })).toMatchObject({ kind: "partial" });
+    expect(send({ id: "b3", index: 0, total: 2, body: randomBytes(MIB), limits: bytes, peer: "198.51.100.7" })).toMatchObject({ kind: "over_cap", reason: `open uploads from your address hold too many bytes (${2 * MIB}); retry later` });
+    expect(send({ id: "c1", index: 0, total: 2, body: randomBytes(MIB), limits: bytes, peer: "203.0.113.5" })).toMatchObject({ kind: "partial" });
   });
 
   test("tasks past the TTL no longer count: the cap frees without waiting for the sweep", () => {

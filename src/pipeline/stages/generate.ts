@@ -8,6 +8,7 @@ import { eq } from "drizzle-orm";
 import { saves } from "../../db/schema.ts";
 import { metrics } from "../../metrics.ts";
 import { recordSaveArchive } from "../archive-save.ts";
+import { implausibleReason } from "../../save/plausible.ts";
 import { encryptedBytesOf } from "../encrypted-save.ts";
 import type { Stage } from "../stage.ts";
 
@@ -18,6 +19,9 @@ export const generateStage: Stage = async ({ db, config, workers, archiveRoot },
   if (keys.length === 0) return { kind: "wait_for_key" };
   const encrypted = await encryptedBytesOf(db, archiveRoot, save);
   if ("missing" in encrypted) return { kind: "fail", reason: encrypted.missing };
+  // Junk fails here in microseconds, without a worker task.
+  const implausible = implausibleReason(encrypted.bytes, keys);
+  if (implausible !== null) return { kind: "fail", reason: implausible };
 
   const renderStarted = performance.now();
   const result = await workers.run("generate", {

@@ -1,0 +1,66 @@
+/**
+ * Junk never holds back real saves: bytes that cannot be a save under any configured key are kept (a 200 stays
+ * a 200), but their jobs wait behind every save that can be one; when the keys change, they are judged again.
+ */
+import { describe, expect, test } from "bun:test";
+import { randomBytes } from "node:crypto";
+import { jobOfSave, one } from "../helpers/db.ts";
+import { eventually, serversForThisFile, type RunningServer } from "../helpers/server.ts";
+import { encryptedSave, testKeys, uploadSave } from "../helpers/saves.ts";
+
+const start = serversForThisFile();
+
+const saveIdOf = (server: RunningServer, uploadId: string) =>
+  one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId)!.save_id;
+
+describe("junk waits behind real saves", () => {
+  test("300 junk uploads are kept, flagged and failed without a worker; a real save among them is archived", async () => {
+    const { pair, env } = testKeys();
+    const server = await start(env);
+    // Random whole blocks: about one in 250 ends in valid padding by chance and counts as plausible.
+    const junk = Array.from({ length: 300 }, () => randomBytes(4096));
+    for (let i = 0; i < junk.length; i += 20) {
+      const batch = junk.slice(i, i + 20).map((body, j) => uploadSave(server.url, body, `junk-${i + j}`));
+      expect((await Promise.all(batch)).every((response) => response.status === 200)).toBe(true);
+      if (i === 140) expect((await uploadSave(server.url, encryptedSave(pair), "real-1")).status).toBe(200);
+    }
+    const real = saveIdOf(server, "real-1");
+    await eventually(() => jobOfSave(server, real)?.state === "done", 60_000, "the real save done");
+    expect(one<{ n: number }>(server, "SELECT count(*) AS n FROM saves")!.n).toBe(301);
+    expect(one<{ n: number }>(server, "SELECT count(*) AS n FROM jobs WHERE implausible = 1")!.n).toBeGreaterThan(280);
+    await eventually(() => one<{ n: number }>(server, "SELECT count(*) AS n FROM jobs WHERE state IN ('failed', 'done')")!.n === 301, 60_000, "every job settled");
+    const failed = one<{ n: number }>(server, "SELECT count(*) AS n FROM jobs WHERE implausible = 1 AND state = 'failed' AND last_error LIKE '%does not decrypt under any configured key%'")!;
+    expect(failed.n).toBe(one<{ n: number }>(server, "SELECT count(*) AS n FROM jobs WHERE implausible = 1")!.n);
+  }, 120_000);
+
+  test("a save that failed under the old keys runs again after a restart with keys it decrypts under", async () => {
+    const old = testKeys();
+    const right = testKeys();
+    const server = await start(old.env);
+    expect((await uploadSave(server.url, encryptedSave(right.pair), "other-key")).status).toBe(200);
+    const saveId = saveIdOf(server, "other-key");
+    await eventually(() => jobOfSave(server, saveId)?.state === "failed", 20_000, "failed under the old key");
+    expect(one<{ implausible: number }>(server, "SELECT implausible FROM jobs WHERE save_id = ?", saveId)!.implausible).toBe(1);
+    await server.stop();
+    const again = await start(right.env, server.dataDir);
+    await again.waitForOutput(/failed saves that can be saves under these keys queued again count=1/);
+    await eventually(() => jobOfSave(again, saveId)?.state === "done", 30_000, "done under the right key");
+    expect(one<{ implausible: number }>(again, "SELECT implausible FROM jobs WHERE save_id = ?", saveId)!.implausible).toBe(0);
+  });
+});
+
+describe("the WAL stays bounded at run time", () => {
+  test("past WAL_SIZE_LIMIT_MB the WAL is cut back after checkpoints, not only at shutdown", async () => {
+    const server = await start({ WAL_SIZE_LIMIT_MB: "1" });
+    const walBytes = () => Bun.file(`${server.dbPath}-wal`).size;
+    for (let i = 0; i < 60; i += 10) {
+      const batch = Array.from({ length: 10 }, (_, j) => uploadSave(server.url, randomBytes(100_000), `wal-${i + j}`));
+      expect((await Promise.all(batch)).every((response) => response.status === 200)).toBe(true);
+    }
+    // 6 MB of saves went through the WAL; a checkpoint (every second) and the next write cut it back.
+    await eventually(async () => {
+      await uploadSave(server.url, randomBytes(16), `wal-poke-${Date.now()}`);
+      return walBytes() <= 1024 * 1024;
+    }, 20_000, "the WAL cut back to its limit");
+  });
+});
