@@ -52,7 +52,7 @@ class TaskWorker {
   }
 
   private spawn(): Worker {
-    const worker = new Worker(workerEntry());
+    const worker = new Worker(workerEntry("render"));
     worker.onmessage = (event: MessageEvent<{ result?: unknown; error?: string }>) => {
       if (worker !== this.worker) return;
       this.finish(event.data.error === undefined ? null : new Error(event.data.error), event.data.result);
