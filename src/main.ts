@@ -17,7 +17,7 @@ import { acquireInstanceLock } from "./instance-lock.ts";
 import { missingLaunchEnv } from "./launch-env.ts";
 import { watchDiskSpace } from "./disk-space.ts";
 import { loadNotifySetup, type NotifySetup } from "./notify/setup.ts";
-import { reclaimOrphans, resumeWaitingForKey } from "./pipeline/queue.ts";
+import { reclaimOrphans, releaseRunning, resumeWaitingForKey } from "./pipeline/queue.ts";
 import { startPipeline } from "./pipeline/runner.ts";
 import { reportPathForLog } from "./report-path.ts";
 import { prepareRuntimeFiles } from "./runtime-files.ts";
@@ -61,8 +61,9 @@ const disk = watchDiskSpace(config.dataDir, config.storage.minFreeDiskBytes);
 
 for (const warning of notify.warnings) logWarn("CONFIG", warning);
 const now = Date.now();
-const reclaimed = reclaimOrphans(db, now);
-if (reclaimed > 0) logInfo("JOB", "reclaimed jobs of a previous run", { count: reclaimed });
+const { reclaimed, parked } = reclaimOrphans(db, now);
+if (reclaimed > 0) logInfo("JOB", "reclaimed jobs of a process that died", { count: reclaimed });
+if (parked.length > 0) logWarn("JOB", "parked jobs that were running each time the process died", { jobs: parked.join(",") });
 if (config.keys.length === 0) {
   logWarn("CONFIG", "no AES key configured (AES_KEY/AES_IV): saves are accepted and wait for keys");
 } else {
@@ -113,6 +114,8 @@ async function shutdown(signal: string) {
   await server.stop();
   await pipeline.stop(config.pipeline.shutdownGraceMs);
   workers.terminate();
+  const released = releaseRunning(db, Date.now());
+  if (released > 0) logInfo("JOB", "released running jobs to the queue", { count: released });
   stopCheckpointer();
   db.$client.close();
   releaseLock();

@@ -120,6 +120,8 @@ export const jobs = sqliteTable(
     stage: text("stage", { enum: JOB_STAGES }).notNull(),
     state: text("state", { enum: JOB_STATES }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
+    /** Process deaths in a row while this job ran (pipeline/queue.ts reclaimOrphans); reset when a run of it ends. */
+    crashes: integer("crashes").notNull().default(0),
     runAt: integer("run_at").notNull(),
     leaseId: text("lease_id"),
     leaseExpiresAt: integer("lease_expires_at"),

@@ -40,7 +40,8 @@ export class LeaseLostError extends Error {
 /**
  * Claims the oldest due job (or one whose lease expired) in one UPDATE … RETURNING: a save runs through its
  * stages before younger saves start. Jobs being retried come after every fresh one: a failing job never
- * holds back the saves queued behind it.
+ * holds back the saves queued behind it. A job that was running when the process died runs alone, so that a
+ * further death is its own (see reclaimOrphans).
  */
 export function claimJob(db: Db, now: number, leaseMs: number): ClaimedJob | null {
   for (;;) {
@@ -49,8 +50,9 @@ export function claimJob(db: Db, now: number, leaseMs: number): ClaimedJob | nul
       .query(
         `UPDATE jobs SET state = 'running', lease_id = ?1, lease_expires_at = ?2, attempts = attempts + 1, updated_at = ?3
          WHERE id = (
-           SELECT id FROM jobs
-           WHERE (state IN ('pending', 'pending_retry') AND run_at <= ?3) OR (state = 'running' AND lease_expires_at < ?3)
+           SELECT id FROM jobs AS j
+           WHERE ((state IN ('pending', 'pending_retry') AND run_at <= ?3) OR (state = 'running' AND lease_expires_at < ?3))
+             AND NOT EXISTS (SELECT 1 FROM jobs AS r WHERE r.state = 'running' AND r.lease_expires_at >= ?3 AND (r.crashes > 0 OR j.crashes > 0))
            ORDER BY state = 'pending_retry', id LIMIT 1)
          RETURNING id`,
       )
@@ -90,7 +92,7 @@ type Transition = Partial<Pick<Job, "stage" | "state" | "runAt" | "attempts" | "
 export function transition(tx: Tx, job: ClaimedJob, change: Transition, now: number): void {
   const result = tx
     .update(jobs)
-    .set({ ...change, leaseId: null, leaseExpiresAt: null, updatedAt: now })
+    .set({ ...change, crashes: 0, leaseId: null, leaseExpiresAt: null, updatedAt: now })
     .where(and(eq(jobs.id, job.id), eq(jobs.leaseId, job.leaseId)))
     .returning({ id: jobs.id }).all();
   if (result.length !== 1) throw new LeaseLostError(job.id);
@@ -129,11 +131,39 @@ export function retryOrFail(tx: Tx, job: ClaimedJob, error: string, steps: reado
   return "retry";
 }
 
-/** At start-up every `running` job belongs to a process that died: it is due again at once. */
-export function reclaimOrphans(db: Db, now: number): number {
+/** Deaths in a row, each while the job ran alone after the first, that mark a save as one that kills the process. */
+export const POISON_CRASHES = 3;
+
+/**
+ * At start-up every `running` job belongs to a process that died without shutting down (a clean shutdown
+ * releases its jobs, releaseRunning): it is due again at once, and the attempt it was on is not held against
+ * it (a host that kills the process is not the save's fault). The death is counted in `crashes`, and from then
+ * on the job runs alone (claimJob); a job that dies POISON_CRASHES times in a row is parked as `failed` with
+ * its reason, for the owner to look at (retry runs it again). Any run of it that ends resets the count.
+ */
+export function reclaimOrphans(db: Db, now: number): { reclaimed: number; parked: number[] } {
+  return db.transaction((tx) => {
+    const orphans = tx
+      .update(jobs)
+      .set({ state: "pending", attempts: sql`max(${jobs.attempts} - 1, 0)`, crashes: sql`${jobs.crashes} + 1`, leaseId: null, leaseExpiresAt: null, runAt: now, updatedAt: now })
+      .where(eq(jobs.state, "running"))
+      .returning({ id: jobs.id, crashes: jobs.crashes }).all();
+    const parked = orphans.filter((job) => job.crashes >= POISON_CRASHES).map((job) => job.id);
+    if (parked.length > 0) {
+      tx.update(jobs)
+        .set({ state: "failed", lastError: `parked: the process died ${POISON_CRASHES} times in a row while this stage ran alone (a save that crashes the server?); retry runs it again`, updatedAt: now })
+        .where(inArray(jobs.id, parked))
+        .run();
+    }
+    return { reclaimed: orphans.length, parked };
+  });
+}
+
+/** A clean shutdown: jobs still running after the grace go back to the queue as if never claimed. */
+export function releaseRunning(db: Db, now: number): number {
   return db
     .update(jobs)
-    .set({ state: "pending", leaseId: null, leaseExpiresAt: null, runAt: now, updatedAt: now })
+    .set({ state: "pending", attempts: sql`max(${jobs.attempts} - 1, 0)`, leaseId: null, leaseExpiresAt: null, runAt: now, updatedAt: now })
     .where(eq(jobs.state, "running"))
     .returning({ id: jobs.id }).all().length;
 }
@@ -154,7 +184,7 @@ export function retryFailed(db: Db, now: number, saveId?: number): { jobs: numbe
   return db.transaction((tx) => {
     const retried = tx
       .update(jobs)
-      .set({ state: "pending", runAt: now, attempts: 0, lastError: null, updatedAt: now })
+      .set({ state: "pending", runAt: now, attempts: 0, crashes: 0, lastError: null, updatedAt: now })
       .where(and(eq(jobs.state, "failed"), saveId === undefined ? undefined : eq(jobs.saveId, saveId)))
       .returning({ id: jobs.id })
       .all().length;

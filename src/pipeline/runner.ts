@@ -119,15 +119,10 @@ export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages
   }, Math.max(500, config.pipeline.leaseMs / 3));
 
   let result: RunResult;
-  if (job.attempts > config.pipeline.backoffMs.length + 1) {
-    // Only a process that died inside this stage again and again gets here (a crash loop): stop trying.
-    result = { kind: "fail", reason: `gave up after ${job.attempts - 1} attempts that never finished (the process died while running this stage)` };
-  } else {
-    try {
-      result = await runStage(stages, deps, job, { now: Date.now() });
-    } catch (error) {
-      result = error instanceof TaskTimeoutError ? { kind: "timeout", timeout: error } : { kind: "error", error: redactError(error, deps) };
-    }
+  try {
+    result = await runStage(stages, deps, job, { now: Date.now() });
+  } catch (error) {
+    result = error instanceof TaskTimeoutError ? { kind: "timeout", timeout: error } : { kind: "error", error: redactError(error, deps) };
   }
   clearInterval(heartbeat);
 

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { replayableCommit, type Tx } from "../../src/db/open.ts";
 import { deliveries, type JobStage } from "../../src/db/schema.ts";
-import { claimJob, reclaimOrphans, resumeWaitingForKey, type JobSubject } from "../../src/pipeline/queue.ts";
+import { claimJob, POISON_CRASHES, reclaimOrphans, releaseRunning, resumeWaitingForKey, retryFailed, type JobSubject } from "../../src/pipeline/queue.ts";
 import { runJob } from "../../src/pipeline/runner.ts";
 import {
   BACKOFF_MS,
@@ -186,23 +186,49 @@ describe("dispatch", () => {
 });
 
 describe("crashes and takeovers", () => {
-  test("crash-loop guard: a job whose attempts passed the budget + 1 is failed without running its stage", async () => {
-    // The claim counts attempt budget + 2: every earlier attempt died inside the stage and never recorded.
-    const looping = insertJob(h.db, { runAt: t0, state: "running", attempts: BACKOFF_MS.length + 1, leaseId: "dead", leaseExpiresAt: t0 });
+  test("a death while a job ran costs it no attempt: it counts a crash, and the run that ends clears it", async () => {
+    const id = insertJob(h.db, { runAt: t0, state: "running", attempts: BACKOFF_MS.length + 1, leaseId: "dead", leaseExpiresAt: t0 + LEASE_MS });
+    expect(reclaimOrphans(h.db, t0)).toEqual({ reclaimed: 1, parked: [] });
+    expect(jobRow(h.db, id)).toMatchObject({ state: "pending", attempts: BACKOFF_MS.length, crashes: 1 });
     const generate = countingStage(() => ({ kind: "advance", next: "done" }));
-
     expect(await runUntilEmpty(h, fakeStages({ generate }), { now: t0 + 1 })).toBe(1);
-    expect(generate.runs).toBe(0);
-    expect(jobRow(h.db, looping)).toMatchObject({ state: "failed", lease_id: null });
-    expect(jobRow(h.db, looping).last_error).toBe(`gave up after ${BACKOFF_MS.length + 1} attempts that never finished (the process died while running this stage)`);
+    expect(jobRow(h.db, id)).toMatchObject({ state: "done", crashes: 0 });
   });
 
-  test("crash-loop guard boundary: the attempt at budget + 1 still runs its stage", async () => {
-    const id = insertJob(h.db, { runAt: t0, state: "running", attempts: BACKOFF_MS.length, leaseId: "dead", leaseExpiresAt: t0 });
-    const generate = countingStage(() => ({ kind: "advance", next: "done" }));
-    expect(await runUntilEmpty(h, fakeStages({ generate }), { now: t0 + 1 })).toBe(1);
-    expect(generate.runs).toBe(1);
-    expect(jobRow(h.db, id).state).toBe("done");
+  test("a job that was running at a death runs alone: not beside another job, and nothing starts beside it", () => {
+    const other = insertJob(h.db, { runAt: t0 });
+    const suspect = insertJob(h.db, { runAt: t0 - 1, state: "running", leaseId: "dead", leaseExpiresAt: t0 + LEASE_MS });
+    reclaimOrphans(h.db, t0);
+    const first = claimJob(h.db, t0, LEASE_MS)!;
+    expect(first.id).toBe(other);
+    // The suspect waits while another job runs ...
+    expect(claimJob(h.db, t0, LEASE_MS)).toBeNull();
+    h.db.$client.run("UPDATE jobs SET state = 'done', lease_id = NULL WHERE id = ?", [other]);
+    expect(claimJob(h.db, t0, LEASE_MS)!.id).toBe(suspect);
+    // ... and nothing starts beside it.
+    insertJob(h.db, { runAt: t0 });
+    expect(claimJob(h.db, t0, LEASE_MS)).toBeNull();
+  });
+
+  test(`${POISON_CRASHES} deaths in a row while one job ran park it as failed with its reason; retry runs it again`, () => {
+    const id = insertJob(h.db, { runAt: t0 });
+    for (let death = 1; death <= POISON_CRASHES; death++) {
+      expect(claimJob(h.db, t0, LEASE_MS)!.id).toBe(id);
+      expect(reclaimOrphans(h.db, t0)).toEqual({ reclaimed: 1, parked: death === POISON_CRASHES ? [id] : [] });
+    }
+    const parked = jobRow(h.db, id);
+    expect(parked).toMatchObject({ state: "failed", crashes: POISON_CRASHES, attempts: 0 });
+    expect(parked.last_error).toStartWith(`parked: the process died ${POISON_CRASHES} times in a row`);
+    expect(retryFailed(h.db, t0).jobs).toBe(1);
+    expect(jobRow(h.db, id)).toMatchObject({ state: "pending", crashes: 0, last_error: null });
+  });
+
+  test("a clean shutdown releases running jobs without counting a crash or an attempt", () => {
+    const id = insertJob(h.db, { runAt: t0 });
+    expect(claimJob(h.db, t0, LEASE_MS)!.id).toBe(id);
+    expect(releaseRunning(h.db, t0)).toBe(1);
+    expect(jobRow(h.db, id)).toMatchObject({ state: "pending", attempts: 0, crashes: 0, lease_id: null });
+    expect(reclaimOrphans(h.db, t0)).toEqual({ reclaimed: 0, parked: [] });
   });
 
   test("orphan reclaim: a job left running by a dead process waits out its lease unless reclaimed at start-up", async () => {
@@ -211,7 +237,7 @@ describe("crashes and takeovers", () => {
     const stages = fakeStages({ generate });
 
     expect(await runUntilEmpty(h, stages, { now: t0 })).toBe(0);
-    expect(reclaimOrphans(h.db, t0)).toBe(1);
+    expect(reclaimOrphans(h.db, t0).reclaimed).toBe(1);
     expect(await runUntilEmpty(h, stages, { now: t0 })).toBe(1);
     expect(generate.runs).toBe(1);
     expect(jobRow(h.db, id).state).toBe("done");
