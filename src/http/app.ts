@@ -3,7 +3,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { MAX_CHUNK_BYTES, UPLOAD_PATHS } from "../contract.ts";
 import { metrics } from "../metrics.ts";
 import { redact } from "../notify/errors.ts";
-import { logWarn } from "../log.ts";
+import { logError, logWarn } from "../log.ts";
 import { reportPathForLog } from "../report-path.ts";
 import type { HttpDeps } from "./deps.ts";
 import { ByteBudget, declaredOrCap, decodeBudget, diskFloor } from "./guards.ts";
@@ -80,7 +80,7 @@ export function createApp(deps: HttpDeps): Hono {
       return c.text("request body was cut off", 400);
     }
     const text = redact(String(error), secrets).slice(0, 200);
-    console.error(`[SERVER] unhandled error path=${pathForLog(c.req.path)} error=${JSON.stringify(text)}`);
+    logError("SERVER", "unhandled error", { path: pathForLog(c.req.path), error: text });
     return c.text("internal error", 500);
   });
   return app;

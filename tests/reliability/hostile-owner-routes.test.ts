@@ -12,7 +12,7 @@ import { one } from "../helpers/db.ts";
 import { isAlive } from "../helpers/proc.ts";
 import { rawRequest, type HeaderValue, type RawAnswer, type RawRequest } from "../helpers/raw-http.ts";
 import { encryptedSave, PLAYER_ID, saveUrl, testKeys } from "../helpers/saves.ts";
-import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
+import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
 
 const ADMIN_TOKEN = "owner-secret-7f3a9c1e5b2d4a6f";
 const UPLOAD_TOKEN = "upload-secret-2b8e4d6f1a3c5e7a";
