@@ -33,9 +33,10 @@ export function validHost(): MiddlewareHandler {
 
 /** An owner page framed by another site could be clicked through (a setup-token rotation is one click). */
 export function refuseFraming(): MiddlewareHandler {
+  // Set before the route answers: set after, Hono rebuilds the answer and loses its implicit Content-Type.
   return async (c, next) => {
-    await next();
     c.header("X-Frame-Options", "DENY");
     c.header("Content-Security-Policy", "frame-ancestors 'none'");
+    await next();
   };
 }
