@@ -6,12 +6,8 @@ import { excerpt } from "../../src/notify/http.ts";
 import { ownerApp } from "../helpers/owner-app.ts";
 
 const TOKEN = "owner-token-0123456789abcdef";
-const withToken = ownerApp({ ADMIN_TOKEN: TOKEN });
-const loopbackOnly = ownerApp();
-afterAll(() => {
-  withToken.cleanup();
-  loopbackOnly.cleanup();
-});
+const [withToken, loopbackOnly] = [ownerApp({ ADMIN_TOKEN: TOKEN }), ownerApp()];
+afterAll(() => [withToken, loopbackOnly].forEach((app) => app.cleanup()));
 const LOOPBACK = "127.0.0.1";
 
 describe("Host", () => {
