@@ -6,6 +6,7 @@ import { missingLaunchEnv } from "./launch-env.ts";
 import { flushLog, logInfo, logWarn } from "./log.ts";
 import { loadNotifySetup, type NotifySetup } from "./notify/setup.ts";
 import { reportPathForLog } from "./report-path.ts";
+import { TASK_PROCESS_ENV } from "./pipeline/task-process.ts";
 import { createService, type Service } from "./service.ts";
 
 function fail(message: string): never {
@@ -24,33 +25,39 @@ function readConfig(): { config: Config; notify: NotifySetup } {
   }
 }
 
-const { config, notify } = readConfig();
-let service: Service;
-try {
-  service = await createService(config, notify);
-} catch (error) {
-  fail((error as Error).message);
-}
-const server = startHttpServer(service.app, config);
+async function serve(): Promise<void> {
+  const { config, notify } = readConfig();
+  let service: Service;
+  try {
+    service = await createService(config, notify);
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const server = startHttpServer(service.app, config);
 
-const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
-logInfo("SERVER", "listening", { url: base, db: config.databasePath, keys: config.keys.length });
-const missingEnv = missingLaunchEnv();
-if (missingEnv.length > 0) logWarn("SERVER", "started without its launch settings: memory is given back later (see src/launch-env.ts)", { missing: missingEnv.join(",") });
-flushLog(); // the endpoints below follow it
-console.log(`  upload: POST ${UPLOAD_PATHS.map((path) => `${base}${path}`).join(" (or ")})`);
-console.log(`  capture setup (owner): ${config.publicBaseUrl ?? base}/setup`);
-console.log(config.report.enabled ? `  report: POST ${base}${reportPathForLog(config.report.path)}` : "  report: disabled (REPORT_ENABLED=0)");
+  const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
+  logInfo("SERVER", "listening", { url: base, db: config.databasePath, keys: config.keys.length });
+  const missingEnv = missingLaunchEnv();
+  if (missingEnv.length > 0) logWarn("SERVER", "started without its launch settings: memory is given back later (see src/launch-env.ts)", { missing: missingEnv.join(",") });
+  flushLog(); // the endpoints below follow it
+  console.log(`  upload: POST ${UPLOAD_PATHS.map((path) => `${base}${path}`).join(" (or ")})`);
+  console.log(`  capture setup (owner): ${config.publicBaseUrl ?? base}/setup`);
+  console.log(config.report.enabled ? `  report: POST ${base}${reportPathForLog(config.report.path)}` : "  report: disabled (REPORT_ENABLED=0)");
 
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  logInfo("SERVER", "shutting down", { signal, graceMs: config.pipeline.shutdownGraceMs });
-  await server.stop();
-  await service.stop();
-  logInfo("SERVER", "stopped");
-  process.exit(0);
+  let stopping = false;
+  async function shutdown(signal: string) {
+    if (stopping) return;
+    stopping = true;
+    logInfo("SERVER", "shutting down", { signal, graceMs: config.pipeline.shutdownGraceMs });
+    await server.stop();
+    await service.stop();
+    logInfo("SERVER", "stopped");
+    process.exit(0);
+  }
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }
-process.on("SIGINT", () => void shutdown("SIGINT"));
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+// A job's task in a process of its own (src/pipeline/task-process.ts), or the service.
+if (process.env[TASK_PROCESS_ENV] === "1") (await import("./pipeline/task-process-child.ts")).serveOneTask();
+else await serve();

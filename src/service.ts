@@ -50,9 +50,8 @@ export async function createService(config: Config, notify: NotifySetup): Promis
 
   for (const warning of notify.warnings) logWarn("CONFIG", warning);
   const now = Date.now();
-  const { reclaimed, parked } = reclaimOrphans(db, now);
+  const reclaimed = reclaimOrphans(db, now);
   if (reclaimed > 0) logInfo("JOB", "reclaimed jobs of a process that died", { count: reclaimed });
-  if (parked.length > 0) logWarn("JOB", "parked jobs that were running each time the process died", { jobs: parked.join(",") });
   if (config.keys.length === 0) {
     logWarn("CONFIG", "no AES key configured (AES_KEY/AES_IV): saves are accepted and wait for keys");
   } else {

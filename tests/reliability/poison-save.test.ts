@@ -1,13 +1,16 @@
 /**
- * The crash policy's other half (crash-safety.test.ts shows random kills never fail a save): a save that is
- * running every time the process dies, as one that crashes the server would be, is parked as `failed` with its
- * reason after POISON_CRASHES deaths, its count in `jobs.crashes`; a save queued behind it is archived.
+ * The crash policy's other half (crash-safety.test.ts shows that kills of the service never fail a save): a job
+ * the service died running runs its tasks in a process of their own from then on; when that process dies
+ * POISON_CRASHES times in a row, as it would for a save that crashes whatever runs it, the job is parked as
+ * `failed` with its reason and its counts in columns, while the service itself keeps running other saves.
  */
 import { afterAll, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { POISON_CRASHES } from "../../src/pipeline/queue.ts";
 import { SAVE_LIMITS } from "../../src/save/limits.ts";
 import { one } from "../helpers/db.ts";
 import { saveAtCaps } from "../helpers/maps-fixtures.ts";
+import { isAlive } from "../helpers/proc.ts";
 import { encryptedSave, encryptRaw, rawSave, testKeys, uploadSave } from "../helpers/saves.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
 
@@ -25,34 +28,36 @@ async function launch(dataDir?: string): Promise<RunningServer> {
   return server;
 }
 
-interface Job { state: string; crashes: number; attempts: number; last_error: string | null }
+interface Job { state: string; process_deaths: number; crashes: number; attempts: number; last_error: string | null }
 const jobOf = (server: RunningServer, uploadId: string) =>
-  one<Job>(server, "SELECT j.state, j.crashes, j.attempts, j.last_error FROM jobs j JOIN upload_tasks u ON u.save_id = j.save_id WHERE u.upload_id = ?", uploadId);
+  one<Job>(server, "SELECT j.state, j.process_deaths, j.crashes, j.attempts, j.last_error FROM jobs j JOIN upload_tasks u ON u.save_id = j.save_id WHERE u.upload_id = ?", uploadId);
+/** The service's child processes (its tasks' own processes). */
+const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
 
-test(`a save running at each of ${POISON_CRASHES} deaths in a row is parked with its reason; the save behind it is archived`, async () => {
-  let server = await launch();
+test(`a save whose own task process dies ${POISON_CRASHES} times is parked with its reason; the service and the saves beside it carry on`, async () => {
+  const first = await launch();
   // At the caps: legal, and long enough to draw (~1 s) that the kill lands while it runs.
-  expect((await uploadSave(server.url, encryptRaw(pair, rawSave(saveAtCaps(SAVE_LIMITS))), "poison")).status).toBe(200);
-  let deaths = 0;
-  // Bounded: a guard that never parks shows up as more deaths than the policy allows.
-  while (deaths <= POISON_CRASHES) {
-    const current = server;
-    const state = await eventually(() => {
-      const job = jobOf(current, "poison");
-      return job !== undefined && job.state !== "pending" && job.state;
-    }, 30_000, "the poison save running or parked");
-    if (state !== "running") break;
-    await server.stop("SIGKILL");
-    deaths++;
-    server = await launch(server.dataDir);
-    // Queued after the first death: it must wait for, not die with, the suspect (which now runs alone).
-    if (deaths === 1) expect((await uploadSave(server.url, encryptedSave(pair), "behind")).status).toBe(200);
-  }
-  expect(deaths).toBe(POISON_CRASHES);
+  expect((await uploadSave(first.url, encryptRaw(pair, rawSave(saveAtCaps(SAVE_LIMITS))), "poison")).status).toBe(200);
+  await eventually(() => jobOf(first, "poison")?.state === "running", 30_000, "the save running");
+  await first.stop("SIGKILL");
+
+  const server = await launch(first.dataDir);
+  expect(jobOf(server, "poison")).toMatchObject({ process_deaths: 1, crashes: 0 });
+  expect((await uploadSave(server.url, encryptedSave(pair), "beside")).status).toBe(200);
+  // Every task process the service starts for it dies at once, as a save that crashes its renderer would make it.
+  let killed = 0;
+  await eventually(() => {
+    for (const pid of childrenOf(server.pid)) {
+      process.kill(pid, "SIGKILL");
+      killed++;
+    }
+    return jobOf(server, "poison")?.state === "failed" || killed > POISON_CRASHES;
+  }, 60_000, "the save parked");
+  expect(killed).toBe(POISON_CRASHES);
   const parked = jobOf(server, "poison")!;
   expect(parked).toMatchObject({ state: "failed", crashes: POISON_CRASHES, attempts: 0 });
-  expect(parked.last_error).toStartWith(`parked: the process died ${POISON_CRASHES} times in a row`);
-  await server.waitForOutput(/\[JOB\] WARN parked jobs that were running each time the process died/);
-  await eventually(() => jobOf(server, "behind")?.state === "done", 30_000, "the save behind archived");
-  expect(jobOf(server, "behind")!.crashes).toBe(0);
+  expect(parked.last_error).toStartWith(`parked: its task's own process died ${POISON_CRASHES} times in a row (last: signal SIGKILL)`);
+  expect(isAlive(server.pid)).toBe(true);
+  await eventually(() => jobOf(server, "beside")?.state === "done", 30_000, "the save beside it archived");
+  expect(jobOf(server, "beside")).toMatchObject({ process_deaths: 0, crashes: 0 });
 }, 120_000);

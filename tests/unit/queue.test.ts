@@ -123,8 +123,8 @@ describe("start-up", () => {
     const waiting = insertJob(h.db, { runAt: T0 + 60_000, state: "pending_retry", attempts: 1 });
     expect(claimJob(h.db, T0, LEASE_MS)).toBeNull();
 
-    expect(reclaimOrphans(h.db, T0).reclaimed).toBe(1);
-    expect(jobRow(h.db, orphan)).toMatchObject({ state: "pending", run_at: T0, lease_id: null, lease_expires_at: null, attempts: 1, crashes: 1 });
+    expect(reclaimOrphans(h.db, T0)).toBe(1);
+    expect(jobRow(h.db, orphan)).toMatchObject({ state: "pending", run_at: T0, lease_id: null, lease_expires_at: null, attempts: 1, process_deaths: 1 });
     expect(jobRow(h.db, waiting)).toMatchObject({ state: "pending_retry", run_at: T0 + 60_000 });
     expect(claimJob(h.db, T0, LEASE_MS)).toMatchObject({ id: orphan, attempts: 2 });
   });

@@ -7,6 +7,7 @@ import { replayableCommit, type Tx } from "../../src/db/open.ts";
 import { deliveries, type JobStage } from "../../src/db/schema.ts";
 import { claimJob, POISON_CRASHES, reclaimOrphans, releaseRunning, resumeWaitingForKey, retryFailed, type JobSubject } from "../../src/pipeline/queue.ts";
 import { runJob } from "../../src/pipeline/runner.ts";
+import { TaskProcessDied } from "../../src/pipeline/task-process.ts";
 import {
   BACKOFF_MS,
   barrier,
@@ -186,49 +187,53 @@ describe("dispatch", () => {
 });
 
 describe("crashes and takeovers", () => {
-  test("a death while a job ran costs it no attempt: it counts a crash, and the run that ends clears it", async () => {
+  test("a death of the service while a job ran costs it no attempt; from then on its tasks run in a process of their own", async () => {
     const id = insertJob(h.db, { runAt: t0, state: "running", attempts: BACKOFF_MS.length + 1, leaseId: "dead", leaseExpiresAt: t0 + LEASE_MS });
-    expect(reclaimOrphans(h.db, t0)).toEqual({ reclaimed: 1, parked: [] });
-    expect(jobRow(h.db, id)).toMatchObject({ state: "pending", attempts: BACKOFF_MS.length, crashes: 1 });
+    expect(reclaimOrphans(h.db, t0)).toBe(1);
+    expect(jobRow(h.db, id)).toMatchObject({ state: "pending", attempts: BACKOFF_MS.length, process_deaths: 1, crashes: 0 });
+    expect(claimJob(h.db, t0, LEASE_MS)).toMatchObject({ id, isolated: true, crashes: 0 });
+    // Died again while it ran: still never failed for it, however often.
+    for (let death = 0; death < 10; death++) {
+      reclaimOrphans(h.db, t0);
+      claimJob(h.db, t0, LEASE_MS);
+    }
+    reclaimOrphans(h.db, t0);
     const generate = countingStage(() => ({ kind: "advance", next: "done" }));
     expect(await runUntilEmpty(h, fakeStages({ generate }), { now: t0 + 1 })).toBe(1);
-    expect(jobRow(h.db, id)).toMatchObject({ state: "done", crashes: 0 });
+    expect(jobRow(h.db, id)).toMatchObject({ state: "done", process_deaths: 0, crashes: 0 });
   });
 
-  test("a job that was running at a death runs alone: not beside another job, and nothing starts beside it", () => {
-    const other = insertJob(h.db, { runAt: t0 });
-    const suspect = insertJob(h.db, { runAt: t0 - 1, state: "running", leaseId: "dead", leaseExpiresAt: t0 + LEASE_MS });
+  test(`its task's own process dying ${POISON_CRASHES} times in a row parks the job as failed with its reason; retry runs it again`, async () => {
+    const id = insertJob(h.db, { runAt: t0, state: "running", leaseId: "dead", leaseExpiresAt: t0 + LEASE_MS });
     reclaimOrphans(h.db, t0);
-    const first = claimJob(h.db, t0, LEASE_MS)!;
-    expect(first.id).toBe(other);
-    // The suspect waits while another job runs ...
-    expect(claimJob(h.db, t0, LEASE_MS)).toBeNull();
-    h.db.$client.run("UPDATE jobs SET state = 'done', lease_id = NULL WHERE id = ?", [other]);
-    expect(claimJob(h.db, t0, LEASE_MS)!.id).toBe(suspect);
-    // ... and nothing starts beside it.
-    insertJob(h.db, { runAt: t0 });
-    expect(claimJob(h.db, t0, LEASE_MS)).toBeNull();
-  });
-
-  test(`${POISON_CRASHES} deaths in a row while one job ran park it as failed with its reason; retry runs it again`, () => {
-    const id = insertJob(h.db, { runAt: t0 });
-    for (let death = 1; death <= POISON_CRASHES; death++) {
-      expect(claimJob(h.db, t0, LEASE_MS)!.id).toBe(id);
-      expect(reclaimOrphans(h.db, t0)).toEqual({ reclaimed: 1, parked: death === POISON_CRASHES ? [id] : [] });
-    }
+    const generate = countingStage(() => {
+      throw new TaskProcessDied("signal SIGSEGV");
+    });
+    expect(await runUntilEmpty(h, fakeStages({ generate }), { now: t0 + MINUTE })).toBe(POISON_CRASHES);
     const parked = jobRow(h.db, id);
     expect(parked).toMatchObject({ state: "failed", crashes: POISON_CRASHES, attempts: 0 });
-    expect(parked.last_error).toStartWith(`parked: the process died ${POISON_CRASHES} times in a row`);
+    expect(parked.last_error).toBe(`parked: its task's own process died ${POISON_CRASHES} times in a row (last: signal SIGSEGV); a save that crashes the server? retry runs it again`);
     expect(retryFailed(h.db, t0).jobs).toBe(1);
-    expect(jobRow(h.db, id)).toMatchObject({ state: "pending", crashes: 0, last_error: null });
+    expect(jobRow(h.db, id)).toMatchObject({ state: "pending", crashes: 0, process_deaths: 0, last_error: null });
   });
 
-  test("a clean shutdown releases running jobs without counting a crash or an attempt", () => {
+  test("a run that ends clears the count of its task process's deaths", async () => {
+    const id = insertJob(h.db, { runAt: t0, state: "running", leaseId: "dead", leaseExpiresAt: t0 + LEASE_MS });
+    reclaimOrphans(h.db, t0);
+    const generate = countingStage((run) => {
+      if (run < POISON_CRASHES) throw new TaskProcessDied("signal SIGKILL");
+      return { kind: "advance", next: "done" };
+    });
+    expect(await runUntilEmpty(h, fakeStages({ generate }), { now: t0 + MINUTE })).toBe(POISON_CRASHES);
+    expect(jobRow(h.db, id)).toMatchObject({ state: "done", crashes: 0, process_deaths: 0 });
+  });
+
+  test("a clean shutdown releases running jobs without counting a death or an attempt", () => {
     const id = insertJob(h.db, { runAt: t0 });
     expect(claimJob(h.db, t0, LEASE_MS)!.id).toBe(id);
     expect(releaseRunning(h.db, t0)).toBe(1);
-    expect(jobRow(h.db, id)).toMatchObject({ state: "pending", attempts: 0, crashes: 0, lease_id: null });
-    expect(reclaimOrphans(h.db, t0)).toEqual({ reclaimed: 0, parked: [] });
+    expect(jobRow(h.db, id)).toMatchObject({ state: "pending", attempts: 0, process_deaths: 0, crashes: 0, lease_id: null });
+    expect(reclaimOrphans(h.db, t0)).toBe(0);
   });
 
   test("orphan reclaim: a job left running by a dead process waits out its lease unless reclaimed at start-up", async () => {
@@ -237,7 +242,7 @@ describe("crashes and takeovers", () => {
     const stages = fakeStages({ generate });
 
     expect(await runUntilEmpty(h, stages, { now: t0 })).toBe(0);
-    expect(reclaimOrphans(h.db, t0).reclaimed).toBe(1);
+    expect(reclaimOrphans(h.db, t0)).toBe(1);
     expect(await runUntilEmpty(h, stages, { now: t0 })).toBe(1);
     expect(generate.runs).toBe(1);
     expect(jobRow(h.db, id).state).toBe("done");

@@ -1,1 +1,0 @@
-ALTER TABLE `jobs` ADD `crashes` integer DEFAULT 0 NOT NULL;
