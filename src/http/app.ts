@@ -1,4 +1,4 @@
-/** Builds the Hono app once from its route families (the tests start the same app through main.ts). */
+/** Builds the Hono app from its route families (one `app.route()` each); src/service.ts builds it once per service. */
 import { Hono, type MiddlewareHandler } from "hono";
 import { MAX_CHUNK_BYTES, UPLOAD_PATHS } from "../contract.ts";
 import { metrics } from "../metrics.ts";
