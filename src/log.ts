@@ -33,12 +33,20 @@ function enqueue(entry: Entry): void {
   if (queued.push(entry) === 1) setImmediate(flushLog);
 }
 
-/** Writes the queued lines now, in order (stdout for info, stderr for warnings). */
+/** Where lines go: stdout for info, stderr for warnings; an in-process test harness may take them instead. */
+type Sink = (text: string, warn: boolean) => void;
+const consoleSink: Sink = (text, warn) => (warn ? console.warn(text) : console.log(text));
+let sink: Sink = consoleSink;
+
+/** Sends every line to `next` instead of the console (null: back to the console). */
+export function setLogSink(next: Sink | null): void {
+  flushLog();
+  sink = next ?? consoleSink;
+}
+
+/** Writes the queued lines now, in order. */
 export function flushLog(): void {
-  for (const { warn, prefix, message, fields } of queued.splice(0)) {
-    if (warn) console.warn(line(prefix, `WARN ${message}`, fields));
-    else console.log(line(prefix, message, fields));
-  }
+  for (const { warn, prefix, message, fields } of queued.splice(0)) sink(line(prefix, warn ? `WARN ${message}` : message, fields), warn);
 }
 process.on("exit", flushLog);
 
@@ -48,4 +56,10 @@ export function logInfo(prefix: LogPrefix, message: string, fields: Record<strin
 
 export function logWarn(prefix: LogPrefix, message: string, fields: Record<string, Field> = {}): void {
   enqueue({ warn: true, prefix, message, fields });
+}
+
+/** A fault of ours (an unhandled error): written at once, to stderr, untagged. */
+export function logError(prefix: LogPrefix, message: string, fields: Record<string, Field> = {}): void {
+  flushLog();
+  sink(line(prefix, message, fields), true);
 }

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import journal from "../drizzle/meta/_journal.json";
+import { WORKER_ENTRIES, type WorkerName } from "./worker-entries.ts";
 
 const SOURCE_ROOT = resolve(import.meta.dir, "..");
 /** Bun's embedded filesystem of a compiled executable. */
@@ -55,7 +56,8 @@ export function projectPath(relative: string): string {
   return join(unpacked, relative);
 }
 
-/** The render worker's entry: the built executable knows it by the path it was given at build time. */
-export function workerEntry(): string {
-  return COMPILED ? "./src/pipeline/worker.ts" : new URL("./pipeline/worker.ts", import.meta.url).href;
+/** A worker's entry: the built executable knows it by the path it was given at build time. */
+export function workerEntry(name: WorkerName): string {
+  const path = WORKER_ENTRIES[name];
+  return COMPILED ? `./${path}` : Bun.pathToFileURL(join(SOURCE_ROOT, path)).href;
 }

@@ -1,9 +1,9 @@
-/** Builds the Hono app once from its route families (the tests start the same app through main.ts). */
+/** Builds the Hono app from its route families (one `app.route()` each); src/service.ts builds it once per service. */
 import { Hono, type MiddlewareHandler } from "hono";
 import { UPLOAD_PATHS } from "../contract.ts";
 import { metrics } from "../metrics.ts";
 import { redact } from "../notify/errors.ts";
-import { logWarn } from "../log.ts";
+import { logError, logWarn } from "../log.ts";
 import { reportPathForLog } from "../report-path.ts";
 import type { HttpDeps } from "./deps.ts";
 import { bodyGates } from "./body-gate.ts";
@@ -12,7 +12,9 @@ import { healthRoutes } from "./health.ts";
 import { mapRoutes } from "./maps.ts";
 import { REPORT_TOKEN_HEADERS, reportRoutes } from "./report.ts";
 import { requireToken } from "./token.ts";
+import { MemoryLoginAttempts } from "./admin/login-throttle.ts";
 import { SessionStore } from "./admin/sessions.ts";
+import { refuseFraming, validHost } from "./front-door.ts";
 import { setupRoutes } from "./setup/routes.tsx";
 import { statusRoutes } from "./status/routes.tsx";
 import { PLAYER_UPLOAD_PATHS, uploadRoutes } from "./upload.ts";
@@ -48,6 +50,7 @@ export function createApp(deps: HttpDeps): Hono {
   const gateBodies = bodyGates(budget.decodeBytes, { ...budget, maxBodies: budget.peerMaxBodies, trustProxy: deps.config.trustProxy });
   const refuseWhenFull = diskFloor(deps.disk.isFull);
   const uploadPaths = [...UPLOAD_PATHS, ...PLAYER_UPLOAD_PATHS];
+  app.use("*", refuseFraming(), validHost());
   // Rejections are counted here (guards included); the upload route counts its own kinds of success.
   app.on("POST", uploadPaths, countAnswer((ok) => {
     if (!ok) metrics.upload("rejected");
@@ -63,9 +66,9 @@ export function createApp(deps: HttpDeps): Hono {
   if (report.enabled) app.on("POST", report.path, refuseWhenFull, gateBodies("REPORT"));
   app.route("/", healthRoutes(deps));
   // One login opens every owner page.
-  const sessions = new SessionStore();
-  app.route("/", statusRoutes(deps, sessions));
-  app.route("/", setupRoutes(deps, sessions));
+  const gate = { sessions: new SessionStore(), logins: new MemoryLoginAttempts() };
+  app.route("/", statusRoutes(deps, gate));
+  app.route("/", setupRoutes(deps, gate));
   app.route("/", uploadRoutes(deps));
   app.route("/", reportRoutes(deps));
   app.route("/", mapRoutes(deps));
@@ -77,7 +80,7 @@ export function createApp(deps: HttpDeps): Hono {
       return c.text("request body was cut off", 400);
     }
     const text = redact(String(error), secrets).slice(0, 200);
-    console.error(`[SERVER] unhandled error path=${pathForLog(c.req.path)} error=${JSON.stringify(text)}`);
+    logError("SERVER", "unhandled error", { path: pathForLog(c.req.path), error: text });
     return c.text("internal error", 500);
   });
   return app;

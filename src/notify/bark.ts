@@ -49,7 +49,7 @@ async function push(endpoint: string, ctx: HttpContext, payload: Record<string, 
     code?: unknown;
     message?: unknown;
   };
-  const detail = typeof body.message === "string" ? body.message : excerpt(reply.text);
+  const detail = typeof body.message === "string" ? body.message : excerpt(ctx, reply.text);
   failUnlessOk(ctx, reply, detail);
   if (body.code === 200) return;
   // bark-server reports some failures as HTTP 200 with {"code": 4xx/5xx}; classify by that code.

@@ -42,6 +42,6 @@ async function post(webhookUrl: string, form: FormData, ctx: HttpContext): Promi
     message?: unknown;
     retry_after?: unknown;
   };
-  const detail = typeof body.message === "string" ? body.message : excerpt(reply.text);
+  const detail = typeof body.message === "string" ? body.message : excerpt(ctx, reply.text);
   failUnlessOk(ctx, reply, detail, secondsToMs(body.retry_after));
 }

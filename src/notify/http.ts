@@ -83,8 +83,11 @@ export function failUnlessOk(ctx: HttpContext, reply: HttpReply, detail: string,
   throw deliveryError(ctx, what, { permanent: true });
 }
 
-/** A short, single-line excerpt of a body for error messages. */
-export function excerpt(text: string, max = 200): string {
-  const line = text.replace(/\s+/g, " ").trim();
+/**
+ * A short, single-line excerpt of a reply for error messages. Redacted whole before it is cut: a secret the
+ * cut would split is no longer recognisable afterwards.
+ */
+export function excerpt(ctx: Pick<HttpContext, "secrets">, text: string, max = 200): string {
+  const line = redact(text, ctx.secrets).replace(/\s+/g, " ").trim();
   return line.length <= max ? line : `${line.slice(0, max)}…`;
 }

@@ -75,7 +75,7 @@ async function post(endpoint: string, headers: Record<string, string>, body: str
     wording?: unknown;
   };
   const words = [answer.msg, answer.wording].filter((w) => typeof w === "string" && w !== "").join(": ");
-  const detail = words !== "" ? words : excerpt(reply.text);
+  const detail = words !== "" ? words : excerpt(ctx, reply.text);
   failUnlessOk(ctx, reply, detail);
   // retcode 1 / status "async": accepted for asynchronous sending.
   const accepted = answer.retcode === 0 || answer.retcode === 1 || answer.status === "ok" || answer.status === "async";

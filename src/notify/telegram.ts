@@ -86,10 +86,10 @@ interface TelegramReply {
 async function callMethod(call: TelegramCall, method: string, init: RequestInit): Promise<void> {
   const reply = await send(`${call.base}/${method}`, init, call.ctx);
   const body = (typeof reply.json === "object" && reply.json !== null ? reply.json : {}) as TelegramReply;
-  const description = typeof body.description === "string" ? body.description : excerpt(reply.text);
+  const description = typeof body.description === "string" ? body.description : excerpt(call.ctx, reply.text);
   failUnlessOk(call.ctx, reply, `${method}: ${description}`, secondsToMs(body.parameters?.retry_after));
   if (body.ok !== true) {
     // 2xx without {"ok": true}: a proxy or captive page answered; the message may not have gone out.
-    throw deliveryError(call.ctx, `${method}: unexpected answer (${excerpt(reply.text)})`, { permanent: false });
+    throw deliveryError(call.ctx, `${method}: unexpected answer (${excerpt(call.ctx, reply.text)})`, { permanent: false });
   }
 }

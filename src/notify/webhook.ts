@@ -41,5 +41,5 @@ export async function sendWebhook(message: PushMessage, webhook: WebhookConfig):
   const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
   if (webhook.secret) headers["x-signature-256"] = signature(webhook.secret, bytes);
   const reply = await send(webhook.url, { method: "POST", headers, body: bytes }, ctx);
-  failUnlessOk(ctx, reply, excerpt(reply.text));
+  failUnlessOk(ctx, reply, excerpt(ctx, reply.text));
 }

@@ -28,6 +28,10 @@ export interface ClaimedJob<S extends JobSubject = JobSubject> {
   forcePush: boolean;
   /** The error of the previous attempt (the timeout policy reads it). */
   lastError: string | null;
+  /** The service died while this job ran before: its tasks run in a process of their own. */
+  isolated: boolean;
+  /** Deaths in a row of those processes so far. */
+  crashes: number;
   subject: S;
 }
 
@@ -59,7 +63,7 @@ export function claimJob(db: Db, now: number, leaseMs: number): ClaimedJob | nul
     const job = db.select().from(jobs).where(eq(jobs.id, row.id)).get();
     if (!job) return null;
     const subject = subjectOf(job);
-    if (subject) return { id: job.id, leaseId, stage: job.stage, attempts: job.attempts, notify: job.notify, forcePush: job.forcePush, lastError: job.lastError, subject };
+    if (subject) return { id: job.id, leaseId, stage: job.stage, attempts: job.attempts, notify: job.notify, forcePush: job.forcePush, lastError: job.lastError, isolated: job.processDeaths > 0, crashes: job.crashes, subject };
     // The schema allows such a row, though no writer makes one: it fails here once rather than on every attempt.
     db.update(jobs)
       .set({ state: "failed", lastError: "job has no single subject (save_id xor report_id)", leaseId: null, leaseExpiresAt: null, updatedAt: now })
@@ -84,13 +88,13 @@ export function renewLease(db: Db, job: ClaimedJob, now: number, leaseMs: number
   return result.length === 1;
 }
 
-type Transition = Partial<Pick<Job, "stage" | "state" | "runAt" | "attempts" | "lastError" | "notify" | "forcePush" | "rerun">>;
+type Transition = Partial<Pick<Job, "stage" | "state" | "runAt" | "attempts" | "lastError" | "notify" | "forcePush" | "rerun" | "processDeaths" | "crashes">>;
 
 /** Applies a transition only while the lease is ours; throws LeaseLostError otherwise (rolling back `tx`). */
 export function transition(tx: Tx, job: ClaimedJob, change: Transition, now: number): void {
   const result = tx
     .update(jobs)
-    .set({ ...change, leaseId: null, leaseExpiresAt: null, updatedAt: now })
+    .set({ processDeaths: 0, crashes: 0, ...change, leaseId: null, leaseExpiresAt: null, updatedAt: now })
     .where(and(eq(jobs.id, job.id), eq(jobs.leaseId, job.leaseId)))
     .returning({ id: jobs.id }).all();
   if (result.length !== 1) throw new LeaseLostError(job.id);
@@ -129,11 +133,42 @@ export function retryOrFail(tx: Tx, job: ClaimedJob, error: string, steps: reado
   return "retry";
 }
 
-/** At start-up every `running` job belongs to a process that died: it is due again at once. */
+/** Deaths in a row of a job's own task process that park it: a save that crashes whatever runs it. */
+export const POISON_CRASHES = 3;
+
+/**
+ * At start-up every `running` job belongs to a service that died without shutting down (a clean shutdown
+ * releases its jobs, releaseRunning). Nothing says whether the host killed it or the job did, so the job is
+ * due again at once, the attempt is not held against it, and from now on its tasks run in a process of their
+ * own (task-process.ts): a job that kills that process is seen doing so (afterTaskProcessDied), while the
+ * service dying again costs the job nothing. A save answered 200 is never failed because its host was killed.
+ */
 export function reclaimOrphans(db: Db, now: number): number {
   return db
     .update(jobs)
-    .set({ state: "pending", leaseId: null, leaseExpiresAt: null, runAt: now, updatedAt: now })
+    .set({ state: "pending", attempts: sql`max(${jobs.attempts} - 1, 0)`, processDeaths: sql`${jobs.processDeaths} + 1`, leaseId: null, leaseExpiresAt: null, runAt: now, updatedAt: now })
+    .where(eq(jobs.state, "running"))
+    .returning({ id: jobs.id }).all().length;
+}
+
+/** The job's own task process died: counted (not as an attempt); POISON_CRASHES in a row park it as failed. */
+export function afterTaskProcessDied(tx: Tx, job: ClaimedJob, how: string, now: number): "retry" | "parked" {
+  const crashes = job.crashes + 1;
+  const kept = { processDeaths: 1, crashes, attempts: Math.max(0, job.attempts - 1) };
+  if (crashes >= POISON_CRASHES) {
+    const lastError = `parked: its task's own process died ${crashes} times in a row (last: ${how}); a save that crashes the server? retry runs it again`;
+    transition(tx, job, { ...kept, state: "failed", lastError }, now);
+    return "parked";
+  }
+  transition(tx, job, { ...kept, state: "pending", runAt: now, lastError: `its task's own process died (${how})` }, now);
+  return "retry";
+}
+
+/** A clean shutdown: jobs still running after the grace go back to the queue as if never claimed. */
+export function releaseRunning(db: Db, now: number): number {
+  return db
+    .update(jobs)
+    .set({ state: "pending", attempts: sql`max(${jobs.attempts} - 1, 0)`, leaseId: null, leaseExpiresAt: null, runAt: now, updatedAt: now })
     .where(eq(jobs.state, "running"))
     .returning({ id: jobs.id }).all().length;
 }
@@ -180,7 +215,7 @@ export function retryFailed(db: Db, now: number, saveId?: number): { jobs: numbe
   return db.transaction((tx) => {
     const retried = tx
       .update(jobs)
-      .set({ state: "pending", runAt: now, attempts: 0, lastError: null, updatedAt: now })
+      .set({ state: "pending", runAt: now, attempts: 0, processDeaths: 0, crashes: 0, lastError: null, updatedAt: now })
       .where(and(eq(jobs.state, "failed"), saveId === undefined ? undefined : eq(jobs.saveId, saveId)))
       .returning({ id: jobs.id })
       .all().length;

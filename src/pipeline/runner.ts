@@ -4,7 +4,7 @@ import { replayableCommit, type Tx } from "../db/open.ts";
 import { saves } from "../db/schema.ts";
 import { logInfo, logWarn } from "../log.ts";
 import { metrics } from "../metrics.ts";
-import { advanceTo, claimJob, LeaseLostError, nextDueAt, renewLease, rerunIfFlagged, retryOrFail, transition, type ClaimedJob, type ReportSubject } from "./queue.ts";
+import { advanceTo, afterTaskProcessDied, claimJob, LeaseLostError, nextDueAt, renewLease, rerunIfFlagged, retryOrFail, transition, type ClaimedJob, type ReportSubject } from "./queue.ts";
 import { HeapSweeper } from "./heap-sweep.ts";
 import { redactError } from "./redact.ts";
 import type { PipelineDeps, Stage, StageContext, StageResult } from "./stage.ts";
@@ -12,6 +12,7 @@ import { archiveStage } from "./stages/archive.ts";
 import { evaluateStage } from "./stages/evaluate.ts";
 import { generateStage } from "./stages/generate.ts";
 import { notifyStage } from "./stages/notify.ts";
+import { runInTaskProcess, TaskProcessDied } from "./task-process.ts";
 import { afterTimeout } from "./timeout-policy.ts";
 import { TaskTimeoutError } from "./worker-pool.ts";
 
@@ -118,16 +119,14 @@ export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages
     }
   }, Math.max(500, config.pipeline.leaseMs / 3));
 
+  // The service died while this job ran before: its tasks run in a process of their own (task-process.ts).
+  const isolated: PipelineDeps = { ...deps, workers: { run: (task, request) => runInTaskProcess(task, request, config.pipeline.taskTimeoutMs) } };
   let result: RunResult;
-  if (job.attempts > config.pipeline.backoffMs.length + 1) {
-    // Only a process that died inside this stage again and again gets here (a crash loop): stop trying.
-    result = { kind: "fail", reason: `gave up after ${job.attempts - 1} attempts that never finished (the process died while running this stage)` };
-  } else {
-    try {
-      result = await runStage(stages, deps, job, { now: Date.now() });
-    } catch (error) {
-      result = error instanceof TaskTimeoutError ? { kind: "timeout", timeout: error } : { kind: "error", error: redactError(error, deps) };
-    }
+  try {
+    result = await runStage(stages, job.isolated ? isolated : deps, job, { now: Date.now() });
+  } catch (error) {
+    if (error instanceof TaskProcessDied) result = { kind: "task_process_died", how: error.how };
+    else result = error instanceof TaskTimeoutError ? { kind: "timeout", timeout: error } : { kind: "error", error: redactError(error, deps) };
   }
   clearInterval(heartbeat);
 
@@ -167,7 +166,7 @@ function runStage(stages: Stages, deps: PipelineDeps, job: ClaimedJob, ctx: Stag
   return Promise.resolve({ kind: "fail", reason: `stage ${stage} cannot run a ${subject.kind} job` });
 }
 
-type RunResult = StageResult | { kind: "error"; error: string } | { kind: "timeout"; timeout: TaskTimeoutError };
+type RunResult = StageResult | { kind: "error"; error: string } | { kind: "timeout"; timeout: TaskTimeoutError } | { kind: "task_process_died"; how: string };
 
 function record(tx: Tx, deps: PipelineDeps, job: ClaimedJob, result: RunResult, now: number) {
   if (result.kind === "advance" || result.kind === "fail") result.commit?.(tx);
@@ -187,6 +186,10 @@ function record(tx: Tx, deps: PipelineDeps, job: ClaimedJob, result: RunResult, 
       return { outcome: "waiting_for_key", note: "set AES_KEY and AES_IV, then restart" };
     case "error":
       return { outcome: retryOrFail(tx, job, result.error, deps.config.pipeline.backoffMs, now), note: result.error };
+    case "task_process_died": {
+      const outcome = afterTaskProcessDied(tx, job, result.how, now);
+      return { outcome: outcome === "parked" ? "failed" : "retry", note: `its task's own process died (${result.how})${outcome === "parked" ? "; parked" : ""}` };
+    }
     case "timeout": {
       const next = afterTimeout(job.lastError, result.timeout, now);
       transition(tx, job, next, now);

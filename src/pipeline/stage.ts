@@ -9,7 +9,8 @@ import type { WorkerPool } from "./worker-pool.ts";
 export interface PipelineDeps {
   db: Db;
   config: Config;
-  workers: WorkerPool;
+  /** Where tasks run: the pool, or a process of their own for a job the service died running (task-process.ts). */
+  workers: Pick<WorkerPool, "run">;
   /** push_map.json and bark_map.json; the channels' settings are in `config.notify`. */
   routing: Routing;
   /** Configured secrets (keys, tokens, device keys, webhook URLs) to redact from any error text. */

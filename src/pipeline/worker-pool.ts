@@ -27,6 +27,8 @@ interface QueuedTask {
 
 class TaskWorker {
   private worker: Worker;
+  /** The thread has loaded its code: a task dispatched now is timed from its own start. */
+  private ready = false;
   private current: { task: QueuedTask; timer: ReturnType<typeof setTimeout> } | null = null;
 
   constructor(
@@ -37,7 +39,7 @@ class TaskWorker {
   }
 
   get idle(): boolean {
-    return this.current === null;
+    return this.ready && this.current === null;
   }
 
   dispatch(task: QueuedTask): void {
@@ -52,9 +54,15 @@ class TaskWorker {
   }
 
   private spawn(): Worker {
-    const worker = new Worker(workerEntry());
-    worker.onmessage = (event: MessageEvent<{ result?: unknown; error?: string }>) => {
+    this.ready = false;
+    const worker = new Worker(workerEntry("render"));
+    worker.onmessage = (event: MessageEvent<{ ready?: true; result?: unknown; error?: string }>) => {
       if (worker !== this.worker) return;
+      if (event.data.ready) {
+        this.ready = true;
+        this.onIdle();
+        return;
+      }
       this.finish(event.data.error === undefined ? null : new Error(event.data.error), event.data.result);
     };
     worker.onerror = (event) => {

@@ -19,6 +19,8 @@ export interface RawRequest {
   /** Stop sending after this many body bytes and half-close (a client that hangs up). */
   cutAfter?: number;
   timeoutMs?: number;
+  /** The local address to send from (any 127.x.y.z: a peer of its own on loopback). */
+  from?: string;
 }
 
 export interface RawAnswer {
@@ -91,7 +93,7 @@ export function rawRequest(baseUrl: string, request: RawRequest): Promise<RawAns
   const { hostname, port, host } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const received: Buffer[] = [];
-    const socket = connect({ host: hostname, port: Number(port) });
+    const socket = connect({ host: hostname, port: Number(port), ...(request.from && { localAddress: request.from }) });
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new Error(`no answer within ${request.timeoutMs ?? 15_000} ms`));

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { jobOfSave, one } from "../helpers/db.ts";
-import { eventually, serversForThisFile } from "../helpers/server.ts";
+import { eventually, serversForThisFile } from "../helpers/in-process.ts";
 import { encryptedSave, testKeys, uploadSave } from "../helpers/saves.ts";
 
 

@@ -12,7 +12,7 @@ import { one } from "../helpers/db.ts";
 import { isAlive } from "../helpers/proc.ts";
 import { rawRequest, type HeaderValue, type RawAnswer, type RawRequest } from "../helpers/raw-http.ts";
 import { encryptedSave, PLAYER_ID, saveUrl, testKeys } from "../helpers/saves.ts";
-import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
+import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
 
 const ADMIN_TOKEN = "owner-secret-7f3a9c1e5b2d4a6f";
 const UPLOAD_TOKEN = "upload-secret-2b8e4d6f1a3c5e7a";
@@ -43,6 +43,10 @@ const CROSS_SITE = refused(403, "cross-site request refused");
 const NO_OWNER = refused(401, "owner access required");
 const LOOPBACK_ONLY = refused(403, "the owner's pages answer loopback clients only (set ADMIN_TOKEN to open them to others)");
 const NOT_FOUND = refused(404, "not found");
+const BAD_HOST = refused(400, "bad Host header");
+const TOO_MANY = refused(429, "too many wrong tokens; try again later");
+/** The flood's peer: every other row comes from a peer of its own (the login throttle counts per peer). */
+const FLOOD_PEER = "127.0.2.1";
 
 // ---- what the servers hold (filled in beforeAll) ----------------------------------------------------------
 
@@ -217,7 +221,9 @@ const formCases: Case[] = [
   ["login, invalid UTF-8", "admin", postForm("/login", new Uint8Array([0x74, 0x6f, 0x6b, 0x65, 0x6e, 0x3d, 0xff, 0xfe, 0xc3]), SAME_ORIGIN), loginPage],
   ["login, a wrong token then the right one", "admin", postForm("/login", `token=wrong&token=${ADMIN_TOKEN}`, SAME_ORIGIN), loginPage],
   ["login, the body cut mid-way", "admin", postForm("/login", `token=${ADMIN_TOKEN}`, SAME_ORIGIN, { cutAfter: 10 }), { status: null }],
-  [`login flood: ${LOGIN_FLOOD} wrong tokens`, "admin", () => Array.from({ length: LOGIN_FLOOD }, (_, i) => postForm("/login", `token=wrong-${i}-${ADMIN_TOKEN.slice(0, 6)}`, SAME_ORIGIN)()), loginPage],
+  ["login flood: the first 5 wrong tokens", "admin", () => Array.from({ length: 5 }, (_, i) => postForm("/login", `token=wrong-${i}-${ADMIN_TOKEN.slice(0, 6)}`, SAME_ORIGIN, { from: FLOOD_PEER })()), loginPage],
+  [`login flood: ${LOGIN_FLOOD} more wrong tokens`, "admin", () => Array.from({ length: LOGIN_FLOOD }, (_, i) => postForm("/login", `token=wrong-${i}-${ADMIN_TOKEN.slice(0, 6)}`, SAME_ORIGIN, { from: FLOOD_PEER })()), TOO_MANY],
+  ["login flood: the right token from the flood's peer", "admin", postForm("/login", `token=${ADMIN_TOKEN}`, SAME_ORIGIN, { from: FLOOD_PEER }), TOO_MANY],
   ["retry, no credentials, no Origin", "admin", postForm("/status/retry", "save=1"), CROSS_SITE],
   ["retry, no credentials, same origin", "admin", postForm("/status/retry", "save=1", SAME_ORIGIN), NO_OWNER],
   ["retry, Basic with the token but cross-site", "admin", postForm("/status/retry", "save=1", [...basic(`:${ADMIN_TOKEN}`), ["Origin", "https://evil.example"]]), CROSS_SITE],
@@ -253,9 +259,16 @@ const loopbackCases: Case[] = [
   ["loopback: Host 127.0.0.1.nip.io", "open", get("/", [], { host: "127.0.0.1.nip.io" }), LOOPBACK_ONLY],
   ["loopback: Host 0.0.0.0", "open", get("/", [], { host: "0.0.0.0" }), LOOPBACK_ONLY],
   ["loopback: Host 2130706433", "open", get("/", [], { host: "2130706433" }), LOOPBACK_ONLY],
-  ["loopback: Host with user info", "open", get("/", [], { host: "127.0.0.1:80@evil.example" }), LOOPBACK_ONLY],
+  ["loopback: Host with user info", "open", get("/", [], { host: "127.0.0.1:80@evil.example" }), BAD_HOST],
   ["loopback: Host of 10 KB", "open", get("/metrics", [], { host: KB10 }), LOOPBACK_ONLY],
-  ["loopback: Host empty", "open", get("/", [], { host: "" }), LOOPBACK_ONLY],
+  ["loopback: Host empty", "open", get("/", [], { host: "" }), BAD_HOST],
+  ["loopback: Host [::1] with a tail", "open", get("/", [], { host: "[::1]x" }), BAD_HOST],
+  ["loopback: Host 127.0.0.300", "open", get("/", [], { host: "127.0.0.300" }), BAD_HOST],
+  ["loopback: Host localhost with port 0", "open", get("/", [], { host: "localhost:0" }), BAD_HOST],
+  ["Host a:99999 on a player page", "admin", get(() => `/p/${playerOf("admin")}`, [], { host: "a:99999" }), BAD_HOST],
+  ["Host localhost:65536 on /setup", "open", get("/setup", [], { host: "localhost:65536" }), BAD_HOST],
+  ["Host [::1]x on a setup file", "admin", get(setupFile(() => setupOf("admin")), [], { host: "[::1]x" }), BAD_HOST],
+  ["Host a:99999 on an upload", "admin", () => ({ ...linkUpload(() => playerOf("admin"))(), host: "a:99999" }), BAD_HOST],
   ["loopback: no Host", "open", get("/", [], { host: null }), 400],
   ["loopback: Bearer of 10 KB from another Host", "open", get("/setup", bearer(KB10), { host: "evil.example" }), LOOPBACK_ONLY],
   ["loopback: rotate without Origin", "open", send("POST", "/setup/rotate"), CROSS_SITE],
@@ -338,11 +351,11 @@ function problemsOf(name: string, on: Target, want: Expectation, answer: RawAnsw
 test("every hostile request: its exact answer, no 5xx, no secret, the process stays up", async () => {
   const problems: string[] = [];
   const verbose: string[] = [];
-  for (const [name, on, build, expected] of corpus) {
+  for (const [row, [name, on, build, expected]] of corpus.entries()) {
     const want = typeof expected === "number" ? { status: expected } : expected;
     const server = servers()[on];
     const built = build();
-    const requests = Array.isArray(built) ? built : [built];
+    const requests = (Array.isArray(built) ? built : [built]).map((request) => ({ from: `127.0.1.${1 + (row % 250)}`, ...request }));
     // A flood goes 20 at a time.
     for (let i = 0; i < requests.length; i += 20) {
       const answers = await Promise.all(requests.slice(i, i + 20).map((request) => rawRequest(server.url, request)));

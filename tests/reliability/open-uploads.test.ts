@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { query } from "../helpers/db.ts";
-import { startServer, type RunningServer } from "../helpers/server.ts";
+import { startServer, type RunningServer } from "../helpers/in-process.ts";
 
 const TTL_MS = 3000;
 let server: RunningServer;

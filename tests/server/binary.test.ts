@@ -1,17 +1,21 @@
-import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { eventually } from "../../scripts/lib/eventually.ts";
+import { startService } from "../../scripts/lib/service-process.ts";
+import { uploadSave } from "../../scripts/lib/upload-client.ts";
 
 const ROOT = resolve(import.meta.dir, "..", "..");
 const dir = mkdtempSync(join(tmpdir(), "mysekai-binary-"));
+const binary = join(dir, "mysekai-ingest");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-test("the one-file build (resvg addon, fonts, migrations inside) runs the demo from a folder without the sources", async () => {
-  const binary = join(dir, "mysekai-ingest");
+beforeAll(() => {
   const build = Bun.spawnSync([process.execPath, "scripts/build-binary.ts", binary], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
   expect(build.exitCode).toBe(0);
+}, 60_000);
 
+test("the one-file build (resvg addon, fonts, migrations inside) runs the demo from a folder without the sources", async () => {
   const demo = Bun.spawn([process.execPath, join(ROOT, "scripts", "demo.ts"), join(dir, "data"), "--binary", binary], { cwd: dir, stdout: "pipe", stderr: "pipe" });
   const [output, errors, code] = await Promise.all([new Response(demo.stdout).text(), new Response(demo.stderr).text(), demo.exited]);
   expect({ code, errors: code === 0 ? "" : errors }).toEqual({ code: 0, errors: "" });
@@ -20,4 +24,35 @@ test("the one-file build (resvg addon, fonts, migrations inside) runs the demo f
   // Drawn maps, not placeholders (the fonts are checked by eye in the report: text renders in the binary).
   const folder = /maps and summary archived in (\S+):/.exec(output)![1]!;
   expect((await Bun.file(join(folder, "site_5.png")).bytes()).byteLength).toBeGreaterThan(50_000);
+}, 60_000);
+
+/** One batch of 100 uploads of 64 KiB writes ~13 MiB to the WAL; two batches with no checkpoint between write twice that. */
+const WAL_BOUND_BYTES = 18 * 1024 * 1024;
+
+/** True once every frame in the WAL is copied into the database (the -shm index: mxFrame at 16, nBackfill at 96). */
+function checkpointCaughtUp(dbPath: string): boolean {
+  const shm = readFileSync(`${dbPath}-shm`);
+  const view = new DataView(shm.buffer, shm.byteOffset, shm.byteLength);
+  return view.getUint32(16, true) > 0 && view.getUint32(96, true) === view.getUint32(16, true);
+}
+
+test("the binary runs every worker: its own output is clean and its WAL stays bounded under 200 uploads", async () => {
+  // No AES key: the saves wait for one, so the WAL holds only what the uploads wrote.
+  const server = await startService({ binary, env: { NOTIFY_DEFAULT: "none" } });
+  try {
+    // Distinct bodies: the same bytes twice are one save.
+    const upload = async (i: number) => expect((await uploadSave(server.url, crypto.getRandomValues(new Uint8Array(64 * 1024)), `wal-${i}`)).status).toBe(200);
+    for (let i = 0; i < 100; i++) await upload(i);
+    // The checkpoint worker copies the WAL back within its interval; after that, writers reuse the WAL from its start.
+    await eventually(() => checkpointCaughtUp(server.dbPath), 15_000, "a checkpoint of the first 100 uploads");
+    for (let i = 100; i < 200; i++) await upload(i);
+    const walBytes = statSync(`${server.dbPath}-wal`).size; 
+    expect(walBytes).toBeLessThan(WAL_BOUND_BYTES);
+    await server.stop();
+    const noisy = server.output().split("\n").filter((line) => /WARN|ERROR|error|Uncaught|panic/i.test(line));
+    expect(noisy).toEqual([expect.stringContaining("no AES key configured")]);
+  } finally {
+    await server.stop("SIGKILL");
+    server.cleanup();
+  }
 }, 60_000);

@@ -6,7 +6,7 @@ import { expect, test } from "bun:test";
 import { join, resolve } from "node:path";
 import { noChromium, phoneBrowsersForThisFile } from "../helpers/chromium.ts";
 import { jobOfSave, one } from "../helpers/db.ts";
-import { eventually, serversForThisFile } from "../helpers/server.ts";
+import { eventually, serversForThisFile } from "../helpers/in-process.ts";
 import { encryptedSave, PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
 
 const ADMIN_TOKEN = "browser-test-token-0123456789";

@@ -9,7 +9,7 @@ import { httpClientUploadScript, quantumultXUploadScript, type UploadScriptOptio
 import { UPLOAD_ID_PATTERN } from "../../src/contract.ts";
 import { jobOfSave, one } from "../helpers/db.ts";
 import { runInApp } from "../helpers/proxy-app-harness.ts";
-import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
+import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
 import { encryptedSave, PLAYER_ID, testKeys } from "../helpers/saves.ts";
 
 const APPS: ProxyApp[] = ["surge", "shadowrocket", "loon", "stash", "quantumultx"];

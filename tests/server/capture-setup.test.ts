@@ -11,7 +11,7 @@ import { httpClientUploadScript, quantumultXUploadScript } from "../../src/captu
 import { jobOfSave, one } from "../helpers/db.ts";
 import { runInApp } from "../helpers/proxy-app-harness.ts";
 import { encryptedSave, PLAYER_ID, testKeys } from "../helpers/saves.ts";
-import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
+import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
 
 const UPLOAD_TOKEN = "upload-secret-0123456789";
 const ADMIN_TOKEN = "admin-secret-0123456789abc";

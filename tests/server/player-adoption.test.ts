@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { jobOfSave, one, query } from "../helpers/db.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptedSave, PLAYER_ID, saveUrl, testKeys, uploadSave } from "../helpers/saves.ts";
-import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
+import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
 
 setDefaultTimeout(60_000);
 const DISCORD = "/discord/webhooks/1/discord-secret";

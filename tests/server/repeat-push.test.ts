@@ -13,7 +13,7 @@ import type { MySekaiSave } from "../../src/save/index.ts";
 import { jobOfSave, one } from "../helpers/db.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptRaw, PLAYER_ID, rawSave, testKeys, uploadSave } from "../helpers/saves.ts";
-import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
+import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
 
 const UNKNOWN_RECORD = 999_999;
 let api: RecordingServer;

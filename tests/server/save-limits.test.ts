@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { jobOfSave, one } from "../helpers/db.ts";
 import { drop, save, saveAtCaps, site } from "../helpers/maps-fixtures.ts";
-import { eventually, type RunningServer, serversForThisFile } from "../helpers/server.ts";
+import { eventually, type RunningServer, serversForThisFile } from "../helpers/in-process.ts";
 import { encryptedSave, encryptRaw, rawSave, testKeys, uploadSave } from "../helpers/saves.ts";
 import { SAVE_LIMITS } from "../../src/save/limits.ts";
 

@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { noChromium, phoneBrowsersForThisFile } from "../helpers/chromium.ts";
 import { stashOverride } from "../../src/capture/modules.ts";
 import { one } from "../helpers/db.ts";
-import { serversForThisFile } from "../helpers/server.ts";
+import { serversForThisFile } from "../helpers/in-process.ts";
 
 const ADMIN_TOKEN = "setup-browser-token-0123456789";
 

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { connect } from "node:net";
 import { MAX_CHUNK_BYTES, MAX_CHUNKS, MAX_UPLOAD_BYTES } from "../../src/contract.ts";
 import { query } from "../helpers/db.ts";
-import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
+import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
 
 const PLAYER = "7488393821744390161";
 const ORIGINAL_URL = `https://game.example/api/user/${PLAYER}/mysekai?isForceAllReloadOnlyMysekai=True&secret=abc`;

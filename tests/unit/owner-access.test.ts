@@ -41,15 +41,17 @@ describe("owner access with ADMIN_TOKEN", () => {
       { cookie: "mysk_owner=forged" },
       { cookie: `mysk_owner=${TOKEN}` },
     ];
-    for (const headers of attempts) {
-      const page = await withToken.request("/", { headers: { ...html, ...headers } });
+    // Each attempt from a peer of its own: the login throttle (tested below) would answer 429 otherwise.
+    for (const [i, headers] of attempts.entries()) {
+      const peer = `198.51.100.${10 + i}`;
+      const page = await withToken.request("/", { headers: { ...html, ...headers } }, peer);
       expect(page.status).toBe(401);
       await expectNoPlayerData(page);
-      const metrics = await withToken.request("/metrics", { headers });
+      const metrics = await withToken.request("/metrics", { headers }, peer);
       expect(metrics.status).toBe(401);
       expect(metrics.headers.get("www-authenticate")).toContain("Basic");
     }
-    const wrongLogin = await withToken.request("/login", { method: "POST", headers: { origin: "http://localhost:9478", "content-type": "application/x-www-form-urlencoded" }, body: "token=nope" });
+    const wrongLogin = await withToken.request("/login", { method: "POST", headers: { origin: "http://localhost:9478", "content-type": "application/x-www-form-urlencoded" }, body: "token=nope" }, "198.51.100.99");
     expect(wrongLogin.status).toBe(401);
     expect(wrongLogin.headers.get("set-cookie")).toBeNull();
     await expectNoPlayerData(wrongLogin);

@@ -134,9 +134,9 @@ describe("start-up", () => {
     expect(claimJob(h.db, T0, LEASE_MS)).toBeNull();
 
     expect(reclaimOrphans(h.db, T0)).toBe(1);
-    expect(jobRow(h.db, orphan)).toMatchObject({ state: "pending", run_at: T0, lease_id: null, lease_expires_at: null, attempts: 2 });
+    expect(jobRow(h.db, orphan)).toMatchObject({ state: "pending", run_at: T0, lease_id: null, lease_expires_at: null, attempts: 1, process_deaths: 1 });
     expect(jobRow(h.db, waiting)).toMatchObject({ state: "pending_retry", run_at: T0 + 60_000 });
-    expect(claimJob(h.db, T0, LEASE_MS)).toMatchObject({ id: orphan, attempts: 3 });
+    expect(claimJob(h.db, T0, LEASE_MS)).toMatchObject({ id: orphan, attempts: 2 });
   });
 
   test("resumeWaitingForKey puts jobs that waited for a key back in the queue with a fresh budget", () => {

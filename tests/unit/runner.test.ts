@@ -5,8 +5,9 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { replayableCommit, type Tx } from "../../src/db/open.ts";
 import { deliveries, type JobStage } from "../../src/db/schema.ts";
-import { claimJob, reclaimOrphans, resumeWaitingForKey, type JobSubject } from "../../src/pipeline/queue.ts";
+import { claimJob, POISON_CRASHES, reclaimOrphans, releaseRunning, resumeWaitingForKey, retryFailed, type JobSubject } from "../../src/pipeline/queue.ts";
 import { runJob } from "../../src/pipeline/runner.ts";
+import { TaskProcessDied } from "../../src/pipeline/task-process.ts";
 import {
   BACKOFF_MS,
   barrier,
@@ -186,23 +187,53 @@ describe("dispatch", () => {
 });
 
 describe("crashes and takeovers", () => {
-  test("crash-loop guard: a job whose attempts passed the budget + 1 is failed without running its stage", async () => {
-    // The claim counts attempt budget + 2: every earlier attempt died inside the stage and never recorded.
-    const looping = insertJob(h.db, { runAt: t0, state: "running", attempts: BACKOFF_MS.length + 1, leaseId: "dead", leaseExpiresAt: t0 });
+  test("a death of the service while a job ran costs it no attempt; from then on its tasks run in a process of their own", async () => {
+    const id = insertJob(h.db, { runAt: t0, state: "running", attempts: BACKOFF_MS.length + 1, leaseId: "dead", leaseExpiresAt: t0 + LEASE_MS });
+    expect(reclaimOrphans(h.db, t0)).toBe(1);
+    expect(jobRow(h.db, id)).toMatchObject({ state: "pending", attempts: BACKOFF_MS.length, process_deaths: 1, crashes: 0 });
+    expect(claimJob(h.db, t0, LEASE_MS)).toMatchObject({ id, isolated: true, crashes: 0 });
+    // Died again while it ran: still never failed for it, however often.
+    for (let death = 0; death < 10; death++) {
+      reclaimOrphans(h.db, t0);
+      claimJob(h.db, t0, LEASE_MS);
+    }
+    reclaimOrphans(h.db, t0);
     const generate = countingStage(() => ({ kind: "advance", next: "done" }));
-
     expect(await runUntilEmpty(h, fakeStages({ generate }), { now: t0 + 1 })).toBe(1);
-    expect(generate.runs).toBe(0);
-    expect(jobRow(h.db, looping)).toMatchObject({ state: "failed", lease_id: null });
-    expect(jobRow(h.db, looping).last_error).toBe(`gave up after ${BACKOFF_MS.length + 1} attempts that never finished (the process died while running this stage)`);
+    expect(jobRow(h.db, id)).toMatchObject({ state: "done", process_deaths: 0, crashes: 0 });
   });
 
-  test("crash-loop guard boundary: the attempt at budget + 1 still runs its stage", async () => {
-    const id = insertJob(h.db, { runAt: t0, state: "running", attempts: BACKOFF_MS.length, leaseId: "dead", leaseExpiresAt: t0 });
-    const generate = countingStage(() => ({ kind: "advance", next: "done" }));
-    expect(await runUntilEmpty(h, fakeStages({ generate }), { now: t0 + 1 })).toBe(1);
-    expect(generate.runs).toBe(1);
-    expect(jobRow(h.db, id).state).toBe("done");
+  test(`its task's own process dying ${POISON_CRASHES} times in a row parks the job as failed with its reason; retry runs it again`, async () => {
+    const id = insertJob(h.db, { runAt: t0, state: "running", leaseId: "dead", leaseExpiresAt: t0 + LEASE_MS });
+    reclaimOrphans(h.db, t0);
+    const generate = countingStage(() => {
+      throw new TaskProcessDied("signal SIGSEGV");
+    });
+    expect(await runUntilEmpty(h, fakeStages({ generate }), { now: t0 + MINUTE })).toBe(POISON_CRASHES);
+    const parked = jobRow(h.db, id);
+    expect(parked).toMatchObject({ state: "failed", crashes: POISON_CRASHES, attempts: 0 });
+    expect(parked.last_error).toBe(`parked: its task's own process died ${POISON_CRASHES} times in a row (last: signal SIGSEGV); a save that crashes the server? retry runs it again`);
+    expect(retryFailed(h.db, t0).jobs).toBe(1);
+    expect(jobRow(h.db, id)).toMatchObject({ state: "pending", crashes: 0, process_deaths: 0, last_error: null });
+  });
+
+  test("a run that ends clears the count of its task process's deaths", async () => {
+    const id = insertJob(h.db, { runAt: t0, state: "running", leaseId: "dead", leaseExpiresAt: t0 + LEASE_MS });
+    reclaimOrphans(h.db, t0);
+    const generate = countingStage((run) => {
+      if (run < POISON_CRASHES) throw new TaskProcessDied("signal SIGKILL");
+      return { kind: "advance", next: "done" };
+    });
+    expect(await runUntilEmpty(h, fakeStages({ generate }), { now: t0 + MINUTE })).toBe(POISON_CRASHES);
+    expect(jobRow(h.db, id)).toMatchObject({ state: "done", crashes: 0, process_deaths: 0 });
+  });
+
+  test("a clean shutdown releases running jobs without counting a death or an attempt", () => {
+    const id = insertJob(h.db, { runAt: t0 });
+    expect(claimJob(h.db, t0, LEASE_MS)!.id).toBe(id);
+    expect(releaseRunning(h.db, t0)).toBe(1);
+    expect(jobRow(h.db, id)).toMatchObject({ state: "pending", attempts: 0, process_deaths: 0, crashes: 0, lease_id: null });
+    expect(reclaimOrphans(h.db, t0)).toBe(0);
   });
 
   test("orphan reclaim: a job left running by a dead process waits out its lease unless reclaimed at start-up", async () => {

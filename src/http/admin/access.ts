@@ -9,8 +9,16 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AdminConfig } from "../../config/admin.ts";
 import { logWarn } from "../../log.ts";
 import { isLoopback, socketPeer } from "../peer.ts";
+import { parseHost } from "../front-door.ts";
 import { tokenMatches } from "../token.ts";
+import type { LoginAttempts } from "./login-throttle.ts";
 import type { SessionStore } from "./sessions.ts";
+
+/** One per app, shared by every owner page: a login opens them all, and wrong guesses count across them. */
+export interface OwnerGate {
+  sessions: SessionStore;
+  logins: LoginAttempts;
+}
 
 export type Access = "bearer" | "basic" | "session" | "loopback";
 
@@ -32,9 +40,30 @@ const FORWARDING_HEADERS = ["forwarded", "x-forwarded-for", "x-real-ip"];
  * machine (DNS rebinding): the browser treats it as that site, so its Origin matches and its cookies are its own.
  */
 function isLoopbackHost(host: string | undefined): boolean {
-  if (host === undefined) return false;
-  const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.replace(/:\d+$/, "");
-  return name === "localhost" || name === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
+  // parseHost refuses what a URL cannot hold (a port past 65535, an octet past 255, a tail after "]").
+  const name = host === undefined ? undefined : parseHost(host)?.name;
+  return name === "localhost" || name === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name ?? "");
+}
+
+/** Credentials sent with the request (Bearer or Basic), whether or not they are right. */
+function presentsCredentials(c: Context): boolean {
+  return /^(bearer|basic)\s/i.test(c.req.header("authorization") ?? "");
+}
+
+/** 429 while this peer must wait after too many wrong tokens (the token is not even checked then). */
+export function loginThrottled(c: Context, logins: LoginAttempts): Response | null {
+  const waitMs = logins.waitMs(socketPeer(c) ?? "unknown", Date.now());
+  if (waitMs === 0) return null;
+  logWarn("SERVER", "owner login refused: too many wrong tokens from this peer", { status: 429, waitMs });
+  c.header("Retry-After", String(Math.ceil(waitMs / 1000)));
+  return c.text("too many wrong tokens; try again later", 429);
+}
+
+/** Counts one token check of this peer: a wrong one towards the throttle, a right one clears it. */
+export function recordLogin(c: Context, logins: LoginAttempts, right: boolean): void {
+  const peer = socketPeer(c) ?? "unknown";
+  if (right) logins.succeeded(peer);
+  else logins.failed(peer, Date.now());
 }
 
 export function accessOf(c: Context, admin: AdminConfig, sessions: SessionStore): Access | null {
@@ -67,9 +96,15 @@ export function fromThisOrigin(c: Context): boolean {
 
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
 
-export function ownerOnly(admin: AdminConfig, sessions: SessionStore, loginPage: (c: Context) => Response | Promise<Response>): MiddlewareHandler {
+export function ownerOnly(admin: AdminConfig, gate: OwnerGate, loginPage: (c: Context) => Response | Promise<Response>): MiddlewareHandler {
   return async (c, next) => {
-    const access = accessOf(c, admin, sessions);
+    const guessing = admin.token !== null && presentsCredentials(c) && !gate.sessions.valid(c);
+    if (guessing) {
+      const throttled = loginThrottled(c, gate.logins);
+      if (throttled !== null) return throttled;
+    }
+    const access = accessOf(c, admin, gate.sessions);
+    if (guessing) recordLogin(c, gate.logins, access !== null);
     if (!SAFE_METHODS.has(c.req.method) && access !== "bearer" && !fromThisOrigin(c)) {
       logWarn("SERVER", "cross-site request to an owner page refused", { path: c.req.path });
       return c.text("cross-site request refused", 403);

@@ -9,8 +9,7 @@ import { isRegion } from "../../capture/regions.ts";
 import { parseSetupFile, setupFileText, type SetupFileOptions } from "../../capture/setup-files.ts";
 import { linkedPlayers, playerByToken, rotateSetupToken, setupToken, TOKEN_SHAPE, type LinkedPlayer } from "../../db/setup-tokens.ts";
 import { logInfo } from "../../log.ts";
-import { ownerOnly } from "../admin/access.ts";
-import type { SessionStore } from "../admin/sessions.ts";
+import { ownerOnly, type OwnerGate } from "../admin/access.ts";
 import type { HttpDeps } from "../deps.ts";
 import { Layout } from "../status/layout.tsx";
 import { LoginPage } from "../status/login.tsx";
@@ -39,10 +38,10 @@ function PlayerLinks({ base, players }: { base: string; players: LinkedPlayer[] 
   );
 }
 
-export function setupRoutes(deps: HttpDeps, sessions: SessionStore): Hono {
+export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
   const { db, config } = deps;
   const app = new Hono();
-  const owner = ownerOnly(config.admin, sessions, (c) => c.html(<LoginPage wrong={false} />, 401));
+  const owner = ownerOnly(config.admin, gate, (c) => c.html(<LoginPage wrong={false} />, 401));
   /** PUBLIC_BASE_URL, else the origin the request came to. */
   const baseUrl = (c: Context) => config.publicBaseUrl ?? new URL(c.req.url).origin;
   const notFound = (c: Context) => c.text("not found", 404, NO_STORE);

@@ -9,8 +9,7 @@ import { readCapped } from "../../ingest/capped-body.ts";
 import { logInfo } from "../../log.ts";
 import { redact } from "../../notify/errors.ts";
 import { retryFailed } from "../../pipeline/queue.ts";
-import { fromThisOrigin, ownerOnly } from "../admin/access.ts";
-import type { SessionStore } from "../admin/sessions.ts";
+import { fromThisOrigin, loginThrottled, ownerOnly, recordLogin, type OwnerGate } from "../admin/access.ts";
 import type { HttpDeps } from "../deps.ts";
 import { metricsRoute } from "../health.ts";
 import { tokenMatches } from "../token.ts";
@@ -28,12 +27,13 @@ async function formField(c: Context, name: string): Promise<string | null | "too
   return body.ok ? new URLSearchParams(new TextDecoder().decode(body.bytes)).get(name) : "too_large";
 }
 
-/** `sessions` is shared with the other owner pages (the setup page), so one login opens them all. */
-export function statusRoutes(deps: HttpDeps, sessions: SessionStore): Hono {
+/** `gate` is shared with the other owner pages (the setup page), so one login opens them all. */
+export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
   const { db, config } = deps;
   const app = new Hono();
   const loginPage = (c: Context, wrong = false) => c.html(<LoginPage wrong={wrong} />, 401);
-  const owner = ownerOnly(config.admin, sessions, loginPage);
+  const owner = ownerOnly(config.admin, gate, loginPage);
+  const { sessions } = gate;
   const { secrets } = deps;
   const redactText = (text: string | null) => (text === null ? "" : redact(text, secrets));
   const noStore = { "Cache-Control": "no-store" };
@@ -77,8 +77,12 @@ export function statusRoutes(deps: HttpDeps, sessions: SessionStore): Hono {
   app.post("/login", async (c) => {
     if (config.admin.token === null) return c.redirect("/", 303);
     if (!fromThisOrigin(c)) return c.text("cross-site request refused", 403);
+    const throttled = loginThrottled(c, gate.logins);
+    if (throttled !== null) return throttled;
     const token = await formField(c, "token");
-    if (token === null || !tokenMatches(token, config.admin.token)) return loginPage(c, true);
+    const right = token !== null && token !== "too_large" && tokenMatches(token, config.admin.token);
+    recordLogin(c, gate.logins, right);
+    if (!right) return loginPage(c, true);
     sessions.open(c);
     return c.redirect("/", 303);
   });

@@ -1,0 +1,103 @@
+/**
+ * The service without its process: store, sweeps, pipeline and HTTP app, built from a configuration and
+ * stopped in order. `src/main.ts` adds what belongs to a process (env, signals, listening, exit); the tests
+ * build it in-process (tests/helpers/in-process.ts). Route families are added in src/http/app.ts.
+ */
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import type { Hono } from "hono";
+import { removeStaleTemp } from "./archive/write.ts";
+import { secretsOf, type Config } from "./config/index.ts";
+import { startCheckpointer } from "./db/checkpointer.ts";
+import { GroupCommitter } from "./db/group-commit.ts";
+import { openDatabase, type Db } from "./db/open.ts";
+import { applyRetention } from "./db/retention.ts";
+import { setupToken } from "./db/setup-tokens.ts";
+import { expireUploads } from "./db/uploads.ts";
+import { watchDiskSpace } from "./disk-space.ts";
+import { createApp } from "./http/app.ts";
+import { IngestActivity } from "./ingest/activity.ts";
+import { acquireInstanceLock } from "./instance-lock.ts";
+import { logInfo, logWarn } from "./log.ts";
+import type { NotifySetup } from "./notify/setup.ts";
+import { reclaimOrphans, rejudgePlausibility, releaseRunning, resumeWaitingForKey } from "./pipeline/queue.ts";
+import { startPipeline } from "./pipeline/runner.ts";
+import { WorkerPool } from "./pipeline/worker-pool.ts";
+import { prepareRuntimeFiles } from "./runtime-files.ts";
+import { mayBeSave } from "./save/plausible.ts";
+
+const STALE_TEMP_MS = 60 * 60 * 1000;
+/** The pipeline's next stage waits for uploads and reports to pause this long, and never longer than the max. */
+const INGEST_QUIET_MS = 5;
+const INGEST_MAX_WAIT_MS = 1000;
+
+export interface Service {
+  app: Hono;
+  db: Db;
+  /** Stops taking work, lets running stages finish within the shutdown grace, and closes the store. */
+  stop: () => Promise<void>;
+}
+
+/** Throws when DATA_DIR is held by another running instance. */
+export async function createService(config: Config, notify: NotifySetup): Promise<Service> {
+  const releaseLock = acquireInstanceLock(config.dataDir);
+  await prepareRuntimeFiles();
+  const db = openDatabase(config.databasePath, config.storage.walLimitBytes);
+  const stopCheckpointer = startCheckpointer(db, config.databasePath, config.storage.walLimitBytes);
+  // Module and script URLs carry it; made once, at the first start.
+  setupToken(db);
+  const archiveRoot = join(config.dataDir, "archive");
+  const disk = watchDiskSpace(config.dataDir, config.storage.minFreeDiskBytes);
+
+  for (const warning of notify.warnings) logWarn("CONFIG", warning);
+  const now = Date.now();
+  const reclaimed = reclaimOrphans(db, now);
+  if (reclaimed > 0) logInfo("JOB", "reclaimed jobs of a process that died", { count: reclaimed });
+  if (config.keys.length === 0) {
+    logWarn("CONFIG", "no AES key configured (AES_KEY/AES_IV): saves are accepted and wait for keys");
+  } else {
+    // Keys may have changed since these saves were judged: what can be a save now runs in its turn.
+    const again = rejudgePlausibility(db, (tail) => mayBeSave(tail, config.keys), now);
+    if (again > 0) logInfo("JOB", "failed saves that can be saves under these keys queued again", { count: again });
+    const resumed = resumeWaitingForKey(db, now);
+    if (resumed > 0) logInfo("JOB", "resumed jobs that waited for a key", { count: resumed });
+  }
+
+  const sweep = async () => {
+    try {
+      const uploads = expireUploads(db, Date.now(), config.uploadTtlMs);
+      const temps = await removeStaleTemp(archiveRoot, STALE_TEMP_MS);
+      if (uploads + temps > 0) logInfo("GC", "expired", { uploads, tempFolders: temps });
+      const retention = await applyRetention(db, archiveRoot, Date.now() - config.storage.retentionMs);
+      const { vacuumedPages, ...removed } = retention.counts;
+      if (Object.values(removed).some((count) => count > 0)) {
+        logInfo("GC", "retention applied", { ...removed, vacuumedPages, more: retention.more });
+      }
+    } catch (error) {
+      logWarn("GC", "sweep failed; next sweep tries again", { error: String(error).slice(0, 200) });
+    }
+  };
+  await sweep();
+  const sweepTimer = setInterval(() => void sweep(), Math.min(60_000, Math.max(250, config.uploadTtlMs / 4)));
+
+  // Leave one core to the HTTP thread: the capture tool must be answered at once even while maps render.
+  const workers = new WorkerPool(Math.max(1, Math.min(config.pipeline.concurrency, availableParallelism() - 1)), config.pipeline.taskTimeoutMs);
+  const secrets = [...secretsOf(config), ...Object.values(notify.routing.barkKeys)];
+  const ingest = new IngestActivity(INGEST_QUIET_MS, INGEST_MAX_WAIT_MS);
+  const pipeline = startPipeline({ db, config, workers, routing: notify.routing, secrets, archiveRoot }, () => ingest.quiet());
+  const app = createApp({ db, committer: new GroupCommitter(db), config, archiveRoot, wakePipeline: pipeline.wake, ingest, disk, secrets });
+
+  let stopped: Promise<void> | null = null;
+  const stop = async () => {
+    clearInterval(sweepTimer);
+    disk.stop();
+    await pipeline.stop(config.pipeline.shutdownGraceMs);
+    workers.terminate();
+    const released = releaseRunning(db, Date.now());
+    if (released > 0) logInfo("JOB", "released running jobs to the queue", { count: released });
+    stopCheckpointer();
+    db.$client.close();
+    releaseLock();
+  };
+  return { app, db, stop: () => (stopped ??= stop()) };
+}
