@@ -1,8 +1,9 @@
 /**
  * The decode budget, held by what arrived: every upload and report body passes a gate that admits its bytes as
- * they come in (and a decoder's output before it is written) against one budget shared by all requests, so a
- * client that declares a large body and sends it slowly holds only what it sent. One peer address may hold at
- * most a share of the budget while others hold some too, and keep at most `maxBodies` bodies open at once.
+ * they come in (and a decoder's output once it is written) against one budget shared by all requests, so a
+ * client that declares a large body and sends it slowly holds only what it sent. Each peer address also has a
+ * budget of its own, a share of the whole, so one peer waits for itself rather than taking everyone's room;
+ * and it may keep at most `maxBodies` bodies open at once.
  */
 import type { MiddlewareHandler } from "hono";
 import type { BodyGate, BodyRefusal } from "../ingest/capped-body.ts";
@@ -12,15 +13,15 @@ import { peerOf } from "./peer.ts";
 
 declare module "hono" {
   interface ContextVariableMap {
-    /** Set by `gateBodies` on the upload and report routes. */
+    /** Set by the body gate on the upload and report routes. */
     bodyGate: BodyGate;
   }
 }
 
 export interface GateLimits {
-  /** How long a chunk waits for room before the request gets 503. */
+  /** How long a chunk waits for room before the request is refused. */
   waitMs: number;
-  /** The share of the budget (0..1] one peer may hold while other requests of it hold some too. */
+  /** The share of the budget (0..1] one peer may hold. */
   peerShare: number;
   /** Bodies one peer may have open at once. */
   maxBodies: number;
@@ -28,79 +29,71 @@ export interface GateLimits {
   trustProxy: boolean;
 }
 
-/** What each peer holds: bytes in the budget, and bodies being read. */
-class PeerLoads {
-  private readonly loads = new Map<string, { bytes: number; bodies: number }>();
-
-  of(peer: string): { bytes: number; bodies: number } {
-    return this.loads.get(peer) ?? { bytes: 0, bodies: 0 };
-  }
-
-  change(peer: string, bytes: number, bodies: number): void {
-    const load = this.of(peer);
-    const next = { bytes: load.bytes + bytes, bodies: load.bodies + bodies };
-    if (next.bytes === 0 && next.bodies === 0) this.loads.delete(peer);
-    else this.loads.set(peer, next);
-  }
+interface Peer {
+  budget: ByteBudget;
+  bodies: number;
 }
 
-/** One request's gate: it holds what it admitted until `close()`. */
+/** One request's gate: it holds what it admitted, in its peer's budget and in the whole, until `close()`. */
 class RequestGate implements BodyGate {
-  private readonly account: BudgetAccount;
+  private readonly whole: BudgetAccount;
+  private readonly own: BudgetAccount;
 
   constructor(
-    private readonly budget: ByteBudget,
-    private readonly peers: PeerLoads,
-    private readonly peer: string,
+    budget: ByteBudget,
+    private readonly peer: Peer,
     private readonly limits: GateLimits,
     private readonly prefix: LogPrefix,
   ) {
-    this.account = budget.open();
+    this.whole = budget.open();
+    this.own = peer.budget.open();
   }
 
   async admit(bytes: number): Promise<BodyRefusal | null> {
-    // A request never waits for room it holds itself: past the whole budget it runs alone.
-    const held = this.account.held;
-    const wanted = Math.min(bytes, this.budget.capacity - held);
-    if (wanted <= 0) return null;
-    const peerHeld = this.peers.of(this.peer).bytes;
-    if (this.limits.peerShare < 1 && peerHeld > held && peerHeld + wanted > this.budget.capacity * this.limits.peerShare) {
-      logWarn(this.prefix, "rejected: this peer holds its share of the decode budget", { status: 429, bytes: peerHeld });
-      return { status: 429, reason: "too many bytes in flight from your address; try again shortly", retryAfterSeconds: 1 };
+    const retryAfterSeconds = Math.max(1, Math.ceil(this.limits.waitMs / 1000));
+    // A request never waits for room it holds itself: past a whole budget it runs alone.
+    const fromPeer = this.limits.peerShare >= 1 ? 0 : Math.min(bytes, this.peer.budget.capacity - this.own.held);
+    if (fromPeer > 0 && !(await this.own.reserve(fromPeer, this.limits.waitMs))) {
+      logWarn(this.prefix, "rejected: this peer's share of the decode budget stayed full", { status: 429, bytes: fromPeer, share: this.peer.budget.capacity });
+      return { status: 429, reason: "too many bytes in flight from your address; try again shortly", retryAfterSeconds };
     }
-    if (!(await this.account.reserve(wanted, this.limits.waitMs))) {
-      logWarn(this.prefix, "rejected: decode budget full", { status: 503, bytes: wanted, inUse: this.budget.inUse, capacity: this.budget.capacity });
-      return { status: 503, reason: "server is busy with other uploads; try again shortly", retryAfterSeconds: Math.max(1, Math.ceil(this.limits.waitMs / 1000)) };
+    const fromWhole = Math.min(bytes, this.whole.budget.capacity - this.whole.held);
+    if (fromWhole > 0 && !(await this.whole.reserve(fromWhole, this.limits.waitMs))) {
+      logWarn(this.prefix, "rejected: decode budget full", { status: 503, bytes: fromWhole, inUse: this.whole.budget.inUse, capacity: this.whole.budget.capacity });
+      return { status: 503, reason: "server is busy with other uploads; try again shortly", retryAfterSeconds };
     }
-    this.peers.change(this.peer, wanted, 0);
     return null;
   }
 
   close(): void {
-    this.peers.change(this.peer, -this.account.held, 0);
-    this.account.close();
+    this.own.close();
+    this.whole.close();
   }
 }
 
 /** The gate factory for one app: one budget and one table of peers for every upload and report route. */
 export function bodyGates(capacity: number, limits: GateLimits): (prefix: LogPrefix) => MiddlewareHandler {
   const budget = new ByteBudget(capacity);
-  const peers = new PeerLoads();
+  const peers = new Map<string, Peer>();
+  const peerCapacity = Math.max(1, Math.floor(capacity * limits.peerShare));
   return (prefix) => async (c, next) => {
-    const peer = peerOf(c, limits.trustProxy);
-    if (peers.of(peer).bodies >= limits.maxBodies) {
+    const address = peerOf(c, limits.trustProxy);
+    let peer = peers.get(address);
+    if (peer === undefined) peers.set(address, (peer = { budget: new ByteBudget(peerCapacity), bodies: 0 }));
+    if (peer.bodies >= limits.maxBodies) {
       logWarn(prefix, "rejected: too many open bodies from this peer", { status: 429, open: limits.maxBodies });
       c.header("Retry-After", "1");
       return c.text("too many requests in flight from your address; try again shortly", 429);
     }
-    const gate = new RequestGate(budget, peers, peer, limits, prefix);
-    peers.change(peer, 0, 1);
+    const gate = new RequestGate(budget, peer, limits, prefix);
+    peer.bodies += 1;
     c.set("bodyGate", gate);
     try {
       await next();
     } finally {
       gate.close();
-      peers.change(peer, 0, -1);
+      peer.bodies -= 1;
+      if (peer.bodies === 0) peers.delete(address);
     }
   };
 }

@@ -83,7 +83,7 @@ export class ByteBudget {
 export class BudgetAccount {
   held = 0;
 
-  constructor(private readonly budget: ByteBudget) {}
+  constructor(readonly budget: ByteBudget) {}
 
   /** True once `bytes` more are held; false when no room came within `waitMs`. */
   reserve(bytes: number, waitMs: number): Promise<boolean> {

@@ -183,8 +183,6 @@ async function readDecoded(src: RawSource, coding: Extract<Coding, { kind: "deco
   if (raw.length === 0) return fail(400, invalid);
   // Decoding stops at the lower bound: past its first 256 KiB, a bomb gets 16 times its own size at most.
   const maxOutputLength = Math.min(opts.maxDecodedBytes, Math.max(RATIO_FREE_BYTES, MAX_RATIO * raw.length));
-  // What the decoder may write is held in the gate for the rest of the request, as the body's bytes are.
-  if ((await src.admit(maxOutputLength)) !== null) return refusedOr(src, () => encodedTooLarge(opts));
   let decoded: Decoded;
   try {
     decoded = DECODE[coding.name](raw, { maxOutputLength, info: true });
@@ -195,5 +193,8 @@ async function readDecoded(src: RawSource, coding: Extract<Coding, { kind: "deco
   }
   // Bytes after the end of the compressed data: not a body any capture tool sends.
   if (decoded.engine.bytesWritten !== raw.length) return fail(400, invalid);
+  // The decoder ran in one synchronous call (one at a time on this thread, at most the cap): what it wrote is
+  // held in the gate for the rest of the request, as the body's bytes are.
+  if ((await src.admit(decoded.buffer.byteLength)) !== null) return refusedOr(src, () => encodedTooLarge(opts));
   return { ok: true, bytes: decoded.buffer, encoding: coding.name };
 }

@@ -189,12 +189,14 @@ describe("bytes in flight are bounded, per server and per peer", () => {
 
   test("one peer holds at most its share and its number of open bodies; another peer is served meanwhile", async () => {
     // Behind a trusted local proxy, X-Forwarded-For names the peer (documentation addresses: nothing is sent there).
-    const server = await start({ TRUST_PROXY: "1", DECODE_BUDGET_MB: "1", PEER_SHARE: "0.5", PEER_MAX_BODIES: "4" });
+    const server = await start({ TRUST_PROXY: "1", DECODE_BUDGET_MB: "1", DECODE_WAIT_MS: "200", PEER_SHARE: "0.5", PEER_MAX_BODIES: "4" });
     const from = (peer: string, id: string) => ({ ...chunkHeaders(id, 2), "X-Forwarded-For": peer });
     const holder = slowPost(`${server.url}/uploadSaveData`, new Uint8Array(800_000).fill(5), from("192.0.2.1", "hold"), 1500);
     await Bun.sleep(300); // its first 400 KB are in
+    // Its own share is full: it waits for itself (DECODE_WAIT_MS), then gets 429.
     const over = await fetch(`${server.url}/uploadSaveData`, { method: "POST", body: new Uint8Array(300_000).fill(6), headers: from("192.0.2.1", "over") });
     expect(over.status).toBe(429);
+    expect(await over.text()).toBe("too many bytes in flight from your address; try again shortly");
     expect(over.headers.get("retry-after")).toBe("1");
     const other = await fetch(`${server.url}/uploadSaveData`, { method: "POST", body: new Uint8Array(300_000).fill(7), headers: from("198.51.100.7", "other") });
     expect(other.status).toBe(200);

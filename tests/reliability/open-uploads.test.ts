@@ -7,7 +7,8 @@ import { startServer, type RunningServer } from "../helpers/in-process.ts";
 const TTL_MS = 3000;
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({ env: { UPLOAD_MAX_OPEN: "3", UPLOAD_MAX_OPEN_MB: "1", UPLOAD_TTL_MINUTES: String(TTL_MS / 60_000) } });
+  // One peer sends everything here: it may hold the whole caps (the per-peer share is tested in upload-rules).
+  server = await startServer({ env: { UPLOAD_MAX_OPEN: "3", UPLOAD_MAX_OPEN_MB: "1", UPLOAD_TTL_MINUTES: String(TTL_MS / 60_000), PEER_SHARE: "1" } });
 });
 afterAll(async () => {
   await server.stop();

@@ -3,7 +3,7 @@ import { afterAll, expect, test } from "bun:test";
 import { ownerApp } from "../helpers/owner-app.ts";
 
 const UPLOAD_TOKEN = "upload-token-0123456789";
-const app = ownerApp({ UPLOAD_TOKEN, REPORT_TOKEN: "report-token-0123456789", DECODE_BUDGET_MB: "1", DECODE_WAIT_MS: "1500" });
+const app = ownerApp({ UPLOAD_TOKEN, REPORT_TOKEN: "report-token-0123456789", DECODE_BUDGET_MB: "1", DECODE_WAIT_MS: "1500", PEER_SHARE: "1" });
 afterAll(() => app.cleanup());
 
 const uploadHeaders = (token?: string) => ({
@@ -15,9 +15,14 @@ const uploadHeaders = (token?: string) => ({
 });
 
 test("with the budget full, a wrong upload or report token gets 401 at once; the right token waits its turn", async () => {
-  // Holds the whole 1 MiB budget: the body never ends while the test runs.
+  // Sends 1 MiB, the whole budget, and holds it: the body never ends while the test runs.
   let hold!: ReadableStreamDefaultController<Uint8Array>;
-  const endless = new ReadableStream<Uint8Array>({ start: (controller) => void (hold = controller) });
+  const endless = new ReadableStream<Uint8Array>({
+    start: (controller) => {
+      hold = controller;
+      controller.enqueue(new Uint8Array(1_048_576));
+    },
+  });
   const holding = app.request("/uploadSaveData", { method: "POST", headers: uploadHeaders(UPLOAD_TOKEN), body: endless, duplex: "half" } as RequestInit);
   await Bun.sleep(20);
 
