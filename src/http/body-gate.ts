@@ -38,6 +38,8 @@ interface Peer {
 class RequestGate implements BodyGate {
   private readonly whole: BudgetAccount;
   private readonly own: BudgetAccount;
+  /** What the last admit took from each budget: a give-back returns no more than that. */
+  private last = { own: 0, whole: 0 };
 
   constructor(
     budget: ByteBudget,
@@ -62,7 +64,14 @@ class RequestGate implements BodyGate {
       logWarn(this.prefix, "rejected: decode budget full", { status: 503, bytes: fromWhole, inUse: this.whole.budget.inUse, capacity: this.whole.budget.capacity });
       return { status: 503, reason: "server is busy with other uploads; try again shortly", retryAfterSeconds };
     }
+    this.last = { own: Math.max(0, fromPeer), whole: Math.max(0, fromWhole) };
     return null;
+  }
+
+  giveBack(bytes: number): void {
+    this.own.giveBack(Math.min(bytes, this.last.own));
+    this.whole.giveBack(Math.min(bytes, this.last.whole));
+    this.last = { own: 0, whole: 0 };
   }
 
   close(): void {

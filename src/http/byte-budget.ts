@@ -51,11 +51,12 @@ export class ByteBudget {
     });
   }
 
-  /** @internal */
-  release(account: BudgetAccount): void {
-    this.used -= account.held;
-    account.held = 0;
-    this.holders.delete(account);
+  /** @internal Gives back `bytes` of what `account` holds (all of it by default). */
+  release(account: BudgetAccount, bytes = account.held): void {
+    const returned = Math.min(Math.max(0, bytes), account.held);
+    this.used -= returned;
+    account.held -= returned;
+    if (account.held === 0) this.holders.delete(account);
     this.drain();
   }
 
@@ -88,6 +89,11 @@ export class BudgetAccount {
   /** True once `bytes` more are held; false when no room came within `waitMs`. */
   reserve(bytes: number, waitMs: number): Promise<boolean> {
     return this.budget.reserve(this, Math.max(0, bytes), waitMs);
+  }
+
+  /** Gives back part of what this account holds (a reservation that turned out larger than needed). */
+  giveBack(bytes: number): void {
+    this.budget.release(this, bytes);
   }
 
   /** Gives back everything this account holds. */

@@ -28,6 +28,8 @@ export interface BodyRefusal {
 /** Admits bytes as they arrive or are decoded (src/http/body-gate.ts); a refusal stops the read. */
 export interface BodyGate {
   admit(bytes: number): Promise<BodyRefusal | null>;
+  /** Returns part of what was admitted (a decoder's worst case that it did not use). */
+  giveBack(bytes: number): void;
 }
 
 /** A body must be whole within `deadlineMs`, and every `windowMs` bring `minBytesPerSecond` at least (or end). */
@@ -107,11 +109,15 @@ export class RawSource {
     }
   }
 
-  /** Holds `bytes` more in the gate (a decoder's output); the refusal, if any, also stops the read. */
+  /** Holds `bytes` more in the gate (room for a decoder's output); the refusal, if any, also stops the read. */
   async admit(bytes: number): Promise<BodyRefusal | null> {
     const refused = (await this.flow.gate?.admit(bytes)) ?? null;
     if (refused !== null) this.refuse(refused);
     return refused;
+  }
+
+  giveBack(bytes: number): void {
+    this.flow.gate?.giveBack(bytes);
   }
 
   private refuse(refusal: BodyRefusal): null {

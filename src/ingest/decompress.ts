@@ -183,9 +183,12 @@ async function readDecoded(src: RawSource, coding: Extract<Coding, { kind: "deco
   if (raw.length === 0) return fail(400, invalid);
   // Decoding stops at the lower bound: past its first 256 KiB, a bomb gets 16 times its own size at most.
   const maxOutputLength = Math.min(opts.maxDecodedBytes, Math.max(RATIO_FREE_BYTES, MAX_RATIO * raw.length));
+  // Room for the worst case is held before the decoder runs; what it did not write is given back at once.
+  if ((await src.admit(maxOutputLength)) !== null) return refusedOr(src, () => encodedTooLarge(opts));
   let decoded: Decoded;
   try {
     decoded = DECODE[coding.name](raw, { maxOutputLength, info: true });
+    src.giveBack(maxOutputLength - decoded.buffer.byteLength);
   } catch (error) {
     if (!passedOutputCap(error)) return plainOrRefused(src, opts, coding.name, invalid);
     if (maxOutputLength === opts.maxDecodedBytes) return decodedTooLarge(opts);
@@ -193,8 +196,6 @@ async function readDecoded(src: RawSource, coding: Extract<Coding, { kind: "deco
   }
   // Bytes after the end of the compressed data: not a body any capture tool sends.
   if (decoded.engine.bytesWritten !== raw.length) return fail(400, invalid);
-  // The decoder ran in one synchronous call (one at a time on this thread, at most the cap): what it wrote is
-  // held in the gate for the rest of the request, as the body's bytes are.
-  if ((await src.admit(decoded.buffer.byteLength)) !== null) return refusedOr(src, () => encodedTooLarge(opts));
+
   return { ok: true, bytes: decoded.buffer, encoding: coding.name };
 }
