@@ -28,6 +28,8 @@ export interface ClaimedJob<S extends JobSubject = JobSubject> {
   forcePush: boolean;
   /** The error of the previous attempt (the timeout policy reads it). */
   lastError: string | null;
+  /** The save's bytes cannot be one under the keys: the stage fails in microseconds, holding next to nothing. */
+  implausible: boolean;
   /** The service died while this job ran before: its tasks run in a process of their own. */
   isolated: boolean;
   /** Deaths in a row of those processes so far. */
@@ -44,9 +46,10 @@ export class LeaseLostError extends Error {
 /**
  * Claims the oldest due job (or one whose lease expired) in one UPDATE … RETURNING: a save runs through its
  * stages before younger saves start. Jobs being retried come after every fresh one: a failing job never
- * holds back the saves queued behind it; saves whose bytes cannot be one under the keys come after all.
+ * holds back the saves queued behind it; saves whose bytes cannot be one under the keys come after all, and
+ * not at all with `plausibleOnly` (while a real save runs, junk must not take the CPU it renders on).
  */
-export function claimJob(db: Db, now: number, leaseMs: number): ClaimedJob | null {
+export function claimJob(db: Db, now: number, leaseMs: number, plausibleOnly = false): ClaimedJob | null {
   for (;;) {
     const leaseId = crypto.randomUUID();
     const row = db.$client
@@ -54,16 +57,17 @@ export function claimJob(db: Db, now: number, leaseMs: number): ClaimedJob | nul
         `UPDATE jobs SET state = 'running', lease_id = ?1, lease_expires_at = ?2, attempts = attempts + 1, updated_at = ?3
          WHERE id = (
            SELECT id FROM jobs
-           WHERE (state IN ('pending', 'pending_retry') AND run_at <= ?3) OR (state = 'running' AND lease_expires_at < ?3)
+           WHERE ((state IN ('pending', 'pending_retry') AND run_at <= ?3) OR (state = 'running' AND lease_expires_at < ?3))
+             AND implausible <= ?4
            ORDER BY implausible, state = 'pending_retry', id LIMIT 1)
          RETURNING id`,
       )
-      .get(leaseId, now + leaseMs, now) as { id: number } | null;
+      .get(leaseId, now + leaseMs, now, plausibleOnly ? 0 : 1) as { id: number } | null;
     if (!row) return null;
     const job = db.select().from(jobs).where(eq(jobs.id, row.id)).get();
     if (!job) return null;
     const subject = subjectOf(job);
-    if (subject) return { id: job.id, leaseId, stage: job.stage, attempts: job.attempts, notify: job.notify, forcePush: job.forcePush, lastError: job.lastError, isolated: job.processDeaths > 0, crashes: job.crashes, subject };
+    if (subject) return { id: job.id, leaseId, stage: job.stage, attempts: job.attempts, notify: job.notify, forcePush: job.forcePush, lastError: job.lastError, implausible: job.implausible, isolated: job.processDeaths > 0, crashes: job.crashes, subject };
     // The schema allows such a row, though no writer makes one: it fails here once rather than on every attempt.
     db.update(jobs)
       .set({ state: "failed", lastError: "job has no single subject (save_id xor report_id)", leaseId: null, leaseExpiresAt: null, updatedAt: now })
