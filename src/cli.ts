@@ -1,4 +1,4 @@
-/** Owner commands: `bun run cli <command>` (or `npm run cli -- <command>`). Exit code 0 on success, 1 otherwise. */
+/** Owner commands: `npm run cli -- <command>`, or `mysekai-ingest cli <command>` in the one-file build. Exit code 0 on success, 1 otherwise. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { desc, eq } from "drizzle-orm";
@@ -12,8 +12,9 @@ import { linkedPlayers, linkPlayer, rotateSetupToken, servedBase } from "./db/se
 import { describeSave, formatRareText } from "./maps/index.ts";
 import { reprocess, retryFailed } from "./pipeline/queue.ts";
 import { openSave } from "./save/index.ts";
+import { prepareRuntimeFiles } from "./runtime-files.ts";
 
-const USAGE = `usage: bun run cli <command>
+const USAGE = `usage: npm run cli -- <command>   (one-file build: mysekai-ingest cli <command>)
   jobs [--state S]             list jobs (S: ${JOB_STATES.join(", ")})
   retry <saveId> | --failed    run failed jobs again from their failed stage, and resend failed deliveries
   reprocess <saveId> [--notify] run every stage of a save again (pushes only with --notify)
@@ -121,6 +122,17 @@ function inspect(config: Config, path: string | undefined): number {
   return 0;
 }
 
+export async function runCli(args: string[]): Promise<number> {
+  try {
+    return await run(args);
+  } catch (error) {
+    if (error instanceof UsageError) console.error(`${error.message}\n${USAGE}`);
+    else if (error instanceof ConfigError) console.error(`configuration: ${error.message}`);
+    else console.error(error instanceof Error ? error.message : String(error));
+    return 1;
+  }
+}
+
 async function run(args: string[]): Promise<number> {
   const [command, ...rest] = args;
   if (!command || command === "help" || command === "--help") {
@@ -129,7 +141,9 @@ async function run(args: string[]): Promise<number> {
   }
   const config = loadConfig();
   if (command === "inspect") return inspect(config, rest[0]);
-  const db = openDatabase(config.databasePath);
+  // The one-file build keeps its migrations inside: they are unpacked before the database opens.
+  await prepareRuntimeFiles();
+  const db = openDatabase(config.databasePath, config.storage.walLimitBytes);
   const now = Date.now();
   switch (command) {
     case "jobs":
@@ -187,11 +201,4 @@ async function run(args: string[]): Promise<number> {
   }
 }
 
-try {
-  process.exitCode = await run(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof UsageError) console.error(`${error.message}\n${USAGE}`);
-  else if (error instanceof ConfigError) console.error(`configuration: ${error.message}`);
-  else console.error(error instanceof Error ? error.message : String(error));
-  process.exitCode = 1;
-}
+if (import.meta.main) process.exitCode = await runCli(process.argv.slice(2));

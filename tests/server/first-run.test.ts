@@ -6,7 +6,8 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { serversForThisFile } from "../helpers/in-process.ts";
+import { randomKeys } from "../../src/samples/index.ts";
+import { eventually, serversForThisFile } from "../helpers/in-process.ts";
 
 const start = serversForThisFile();
 
@@ -31,6 +32,29 @@ describe("first start", () => {
     await server.waitForOutput(/routes to telegram for \(default route\), but telegram is not configured/);
     expect(server.output()).not.toContain("pushes are off");
   });
+});
+
+describe("demo --to a running server", () => {
+  test("sends a sample save encrypted with the AES_KEY/AES_IV of the environment, or of .env", async () => {
+    const { env } = randomKeys();
+    const server = await start(env);
+    // Not spawnSync: the server answers from this very process.
+    const demo = async (args: string[], runEnv: Record<string, string>, cwd?: string) => {
+      const run = Bun.spawn([process.execPath, join(import.meta.dir, "../../src/demo.ts"), ...args], { cwd, env: { PATH: process.env.PATH ?? "", ...runEnv }, stdout: "pipe", stderr: "pipe" });
+      const [out, err, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
+      return { code, out, err };
+    };
+    const sent = await demo(["--to", server.url], env);
+    expect(sent.code).toBe(0);
+    expect(sent.out).toContain("→ 200 OK");
+    const cwd = mkdtempSync(join(tmpdir(), "mysekai-demo-"));
+    writeFileSync(join(cwd, ".env"), `AES_KEY=${env.AES_KEY}\nAES_IV=${env.AES_IV}\n`);
+    expect((await demo(["--to", server.url], {}, cwd)).code).toBe(0);
+    const db = server.openDb();
+    await eventually(() => (db.query("SELECT count(*) AS n FROM archives").get() as { n: number }).n === 2, 60_000, "two archived sample saves");
+    db.close();
+    expect((await demo(["--to", server.url], {})).err.trim()).toBe("no AES key configured: set AES_KEY and AES_IV (in the environment or .env) to the ones the server uses");
+  }, 90_000);
 });
 
 describe("owner CLI messages", () => {

@@ -1,3 +1,4 @@
+/** @jsxImportSource hono/jsx */
 /**
  * Capture setup served by the server. Owner: GET /setup (the page) and POST /setup/rotate (new setup token).
  * Phone, by secret URL: GET /setup/<setupToken>/<region>/<file> (modules and upload scripts).

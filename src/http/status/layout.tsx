@@ -1,3 +1,4 @@
+/** @jsxImportSource hono/jsx */
 /** The page frame of the owner's view: readable on a phone, no scripts, no external assets. */
 import { raw } from "hono/html";
 import type { Child } from "hono/jsx";

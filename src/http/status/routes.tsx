@@ -1,3 +1,4 @@
+/** @jsxImportSource hono/jsx */
 /**
  * The owner's view: GET / (status page), POST /status/retry, the login form and logout, and GET /metrics,
  * all behind the access rule (admin/access.ts). The page only reads (queries.ts); the retry button calls

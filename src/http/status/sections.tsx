@@ -1,3 +1,4 @@
+/** @jsxImportSource hono/jsx */
 /** The sections of the status page, each a small component over one read-side query. */
 import type { QueueSnapshot, DayCounts, PlayerMaps, failedDeliveries, failedJobs, recentReports, recentSaves } from "./queries.ts";
 import { bytesText, Section, TableSection, Tag, Time } from "./layout.tsx";
