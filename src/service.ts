@@ -88,7 +88,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const secrets = [...secretsOf(config), ...Object.values(notify.routing.barkKeys)];
   const ingest = new IngestActivity(INGEST_QUIET_MS, INGEST_MAX_WAIT_MS);
   const pipeline = startPipeline({ db, config, workers, routing: notify.routing, secrets, archiveRoot }, () => ingest.quiet());
-  const app = createApp({ db, committer: new GroupCommitter(db), config, archiveRoot, wakePipeline: pipeline.wake, ingest, disk, secrets });
+  const app = createApp({ db, committer: new GroupCommitter(db), config, archiveRoot, wakePipeline: pipeline.wake, ingest, disk, secrets, pushesOff: notify.pushesOff });
 
   let stopped: Promise<void> | null = null;
   const stop = async () => {

@@ -17,6 +17,7 @@ import { tokenMatches } from "../token.ts";
 import { Layout } from "./layout.tsx";
 import { LoginPage } from "./login.tsx";
 import { countsSince, databaseBytes, failedDeliveries, failedJobs, latestMaps, queueSnapshot, recentReports, recentSaves } from "./queries.ts";
+import { Banners, serviceBanners } from "./banners.tsx";
 import { FailuresSection, MapsSection, OverviewSection, ReportsSection, SavesSection } from "./sections.tsx";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -53,6 +54,7 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
             </form>
           )}
         </header>
+        <Banners banners={serviceBanners(deps)} />
         <OverviewSection {...overview} />
         <MapsSection players={latestMaps(db)} />
         <SavesSection rows={recentSaves(db)} />
