@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { desc, eq } from "drizzle-orm";
 import { removeStaleTemp } from "./archive/write.ts";
 import { ConfigError, loadConfig, type Config } from "./config/index.ts";
+import { mapLocaleFor } from "./config/maps.ts";
 import { openDatabase, type Db } from "./db/open.ts";
 import { applyRetention } from "./db/retention.ts";
 import { JOB_STATES, jobs, saves, type JobState } from "./db/schema.ts";
@@ -112,7 +113,7 @@ function inspect(config: Config, path: string | undefined): number {
   }
   const { maps } = config;
   const capturedAt = new Date(opened.save.now ?? Date.now());
-  const outputs = describeSave(opened.save, { playerId: "unknown", capturedAt, locale: maps.locale, showHarvested: maps.showHarvested, timeZone: maps.timeZone });
+  const outputs = describeSave(opened.save, { playerId: "unknown", capturedAt, locale: mapLocaleFor(maps, null), showHarvested: maps.showHarvested, timeZone: maps.timeZone });
   console.log(`decrypted with ${opened.keyLabel}; ${outputs.partial ? "partial refresh (no harvest maps)" : `${outputs.sites.length} sites`}`);
   for (const site of outputs.sites) {
     const drops = site.totals.reduce((sum, t) => sum + t.total, 0);
