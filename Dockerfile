@@ -14,14 +14,15 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=9478 \
     DATA_DIR=/data \
-    CONFIG_DIR=/data/config
+    CONFIG_DIR=/config
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json tsconfig.json ./
 COPY drizzle ./drizzle
 COPY assets ./assets
 COPY src ./src
-# The image's unprivileged "bun" user owns only the data volume.
-RUN mkdir -p /data/config && chown -R bun:bun /data
+# The image's unprivileged "bun" user (uid 1000) owns only the data volume; /config (push_map.json,
+# bark_map.json) is a read-only bind mount of the host's ./config (compose.yaml), read at start.
+RUN mkdir -p /data /config && chown -R bun:bun /data
 USER bun
 VOLUME ["/data"]
 EXPOSE 9478
@@ -30,4 +31,5 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["bun", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 9478) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM: HTTP stops, running stages get SHUTDOWN_GRACE_MS, the rest stays queued.
 STOPSIGNAL SIGTERM
+# Owner commands and the demo run in the same container: docker compose exec mysekai-ingest bun src/main.ts cli jobs
 CMD ["bun", "run", "src/main.ts"]

@@ -1,19 +1,21 @@
-/** Owner commands: `bun run cli <command>` (or `npm run cli -- <command>`). Exit code 0 on success, 1 otherwise. */
+/** Owner commands: `npm run cli -- <command>`, or `mysekai-ingest cli <command>` in the one-file build. Exit code 0 on success, 1 otherwise. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { desc, eq } from "drizzle-orm";
 import { removeStaleTemp } from "./archive/write.ts";
 import { ConfigError, loadConfig, type Config } from "./config/index.ts";
+import { mapLocaleFor } from "./config/maps.ts";
 import { openDatabase, type Db } from "./db/open.ts";
 import { applyRetention } from "./db/retention.ts";
 import { JOB_STATES, jobs, saves, type JobState } from "./db/schema.ts";
 import { expireUploads } from "./db/uploads.ts";
-import { linkedPlayers, linkPlayer, rotateSetupToken } from "./db/setup-tokens.ts";
+import { linkedPlayers, linkPlayer, rotateSetupToken, servedBase } from "./db/setup-tokens.ts";
 import { describeSave, formatRareText } from "./maps/index.ts";
 import { reprocess, retryFailed } from "./pipeline/queue.ts";
 import { openSave } from "./save/index.ts";
+import { prepareRuntimeFiles } from "./runtime-files.ts";
 
-const USAGE = `usage: bun run cli <command>
+const USAGE = `usage: npm run cli -- <command>   (one-file build: mysekai-ingest cli <command>)
   jobs [--state S]             list jobs (S: ${JOB_STATES.join(", ")})
   retry <saveId> | --failed    run failed jobs again from their failed stage, and resend failed deliveries
   reprocess <saveId> [--notify] run every stage of a save again (pushes only with --notify)
@@ -60,6 +62,10 @@ function listJobs(db: Db, args: string[]): void {
   console.table(table);
 }
 
+function saveExists(db: Db, saveId: number): boolean {
+  return db.select({ id: saves.id }).from(saves).where(eq(saves.id, saveId)).get() !== undefined;
+}
+
 function option(args: string[], name: string): string | null {
   const at = args.indexOf(name);
   if (at < 0) return null;
@@ -68,15 +74,18 @@ function option(args: string[], name: string): string | null {
   return value;
 }
 
-/** Links are shown under PUBLIC_BASE_URL; without it, under a placeholder the owner replaces. */
-const baseOf = (config: Config) => config.publicBaseUrl ?? `http://<your-server>:${config.port}`;
+/**
+ * Links are shown under PUBLIC_BASE_URL (this shell's environment or .env, else the one the server last started
+ * with); without either, under a placeholder the owner replaces.
+ */
+const baseOf = (config: Config, db: Db) => config.publicBaseUrl ?? servedBase(db) ?? `http://<your-server>:${config.port}`;
 
 function players(config: Config, db: Db, args: string[]): number {
   const [action, playerId] = args;
   if (action === "list") {
     const rows = linkedPlayers(db);
     if (rows.length === 0) console.log("no players with a link");
-    for (const row of rows) console.log(`${row.playerId}\t${row.name ?? "-"}\t${baseOf(config)}/p/${row.token}`);
+    for (const row of rows) console.log(`${row.playerId}\t${row.name ?? "-"}\t${baseOf(config, db)}/p/${row.token}`);
     return 0;
   }
   if (action !== "add") throw new UsageError(`unknown players action "${action ?? ""}"`);
@@ -85,7 +94,7 @@ function players(config: Config, db: Db, args: string[]): number {
   if (name !== null && name.length > 64) throw new UsageError("--name is at most 64 characters");
   const route = option(args, "--route");
   const { player, replaced } = linkPlayer(db, playerId, name);
-  console.log(`${replaced ? "new link (the old one stops working)" : "link"} for ${playerId}: ${baseOf(config)}/p/${player.token}`);
+  console.log(`${replaced ? "new link (the old one stops working)" : "link"} for ${playerId}: ${baseOf(config, db)}/p/${player.token}`);
   // Routing stays in push_map.json (read at start), one home for it.
   if (route !== null) console.log(`pushes: add to ${join(config.configDir, "push_map.json")}: ${JSON.stringify({ [playerId]: route })} and restart`);
   return 0;
@@ -93,6 +102,10 @@ function players(config: Config, db: Db, args: string[]): number {
 
 function inspect(config: Config, path: string | undefined): number {
   if (!path) throw new UsageError("a save file is required");
+  if (config.keys.length === 0) {
+    console.error("no AES key configured: set AES_KEY and AES_IV (in the environment or .env) to decrypt a save");
+    return 1;
+  }
   const opened = openSave(new Uint8Array(readFileSync(path)), config.keys);
   if (opened.kind === "invalid" || opened.kind === "too_large") {
     console.error(`${opened.kind === "invalid" ? "not a save" : "refused"}: ${opened.reason}`);
@@ -100,7 +113,7 @@ function inspect(config: Config, path: string | undefined): number {
   }
   const { maps } = config;
   const capturedAt = new Date(opened.save.now ?? Date.now());
-  const outputs = describeSave(opened.save, { playerId: "unknown", capturedAt, locale: maps.locale, showHarvested: maps.showHarvested, timeZone: maps.timeZone });
+  const outputs = describeSave(opened.save, { playerId: "unknown", capturedAt, locale: mapLocaleFor(maps, null), showHarvested: maps.showHarvested, timeZone: maps.timeZone });
   console.log(`decrypted with ${opened.keyLabel}; ${outputs.partial ? "partial refresh (no harvest maps)" : `${outputs.sites.length} sites`}`);
   for (const site of outputs.sites) {
     const drops = site.totals.reduce((sum, t) => sum + t.total, 0);
@@ -108,6 +121,17 @@ function inspect(config: Config, path: string | undefined): number {
   }
   console.log(formatRareText(outputs).trimEnd());
   return 0;
+}
+
+export async function runCli(args: string[]): Promise<number> {
+  try {
+    return await run(args);
+  } catch (error) {
+    if (error instanceof UsageError) console.error(`${error.message}\n${USAGE}`);
+    else if (error instanceof ConfigError) console.error(`configuration: ${error.message}`);
+    else console.error(error instanceof Error ? error.message : String(error));
+    return 1;
+  }
 }
 
 async function run(args: string[]): Promise<number> {
@@ -118,7 +142,9 @@ async function run(args: string[]): Promise<number> {
   }
   const config = loadConfig();
   if (command === "inspect") return inspect(config, rest[0]);
-  const db = openDatabase(config.databasePath);
+  // The one-file build keeps its migrations inside: they are unpacked before the database opens.
+  await prepareRuntimeFiles();
+  const db = openDatabase(config.databasePath, config.storage.walLimitBytes);
   const now = Date.now();
   switch (command) {
     case "jobs":
@@ -126,6 +152,10 @@ async function run(args: string[]): Promise<number> {
       return 0;
     case "retry": {
       const all = rest[0] === "--failed";
+      if (!all && !saveExists(db, saveIdArg(rest[0]))) {
+        console.error(`save ${rest[0]} does not exist (cli jobs lists saves and their jobs)`);
+        return 1;
+      }
       const count = all ? retryFailed(db, now) : retryFailed(db, now, saveIdArg(rest[0]));
       const jobsText = `${count.jobs} failed job${count.jobs === 1 ? "" : "s"}`;
       const deliveriesText = `${count.deliveries} failed deliver${count.deliveries === 1 ? "y" : "ies"}`;
@@ -163,7 +193,7 @@ async function run(args: string[]): Promise<number> {
     case "setup":
       if (rest[0] !== "rotate") throw new UsageError(`unknown setup action "${rest[0] ?? ""}"`);
       rotateSetupToken(db);
-      console.log(`new setup token: install the modules again from ${baseOf(config)}/setup`);
+      console.log(`new setup token: install the modules again from ${baseOf(config, db)}/setup`);
       return 0;
     case "players":
       return players(config, db, rest);
@@ -172,11 +202,4 @@ async function run(args: string[]): Promise<number> {
   }
 }
 
-try {
-  process.exitCode = await run(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof UsageError) console.error(`${error.message}\n${USAGE}`);
-  else if (error instanceof ConfigError) console.error(`configuration: ${error.message}`);
-  else console.error(error instanceof Error ? error.message : String(error));
-  process.exitCode = 1;
-}
+if (import.meta.main) process.exitCode = await runCli(process.argv.slice(2));

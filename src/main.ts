@@ -8,6 +8,7 @@ import { loadNotifySetup, type NotifySetup } from "./notify/setup.ts";
 import { reportPathForLog } from "./report-path.ts";
 import { TASK_PROCESS_ENV } from "./pipeline/task-process.ts";
 import { createService, type Service } from "./service.ts";
+import { version } from "../package.json";
 
 function fail(message: string): never {
   flushLog();
@@ -38,7 +39,7 @@ async function serve(): Promise<void> {
   const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
   logInfo("SERVER", "listening", { url: base, db: config.databasePath, keys: config.keys.length });
   const missingEnv = missingLaunchEnv();
-  if (missingEnv.length > 0) logWarn("SERVER", "started without its launch settings: memory is given back later (see src/launch-env.ts)", { missing: missingEnv.join(",") });
+  if (missingEnv.length > 0) logWarn("SERVER", "started without its launch settings: set MIMALLOC_PURGE_DELAY=0 as npm start does (README, Configuration)", { missing: missingEnv.join(",") });
   flushLog(); // the endpoints below follow it
   console.log(`  upload: POST ${UPLOAD_PATHS.map((path) => `${base}${path}`).join(" (or ")})`);
   console.log(`  capture setup (owner): ${config.publicBaseUrl ?? base}/setup`);
@@ -58,6 +59,24 @@ async function serve(): Promise<void> {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }
 
-// A job's task in a process of its own (src/pipeline/task-process.ts), or the service.
+const HELP = `mysekai-ingest ${version}: MySekai save ingestion (decrypt, draw harvest maps, archive, push)
+
+usage:
+  mysekai-ingest                 serve (configuration from the environment and .env; README, "Configuration")
+  mysekai-ingest cli <command>   owner commands: jobs, retry, reprocess, inspect, gc, setup rotate, players
+  mysekai-ingest demo [dataDir]  a sample save through the service here, and where its maps are
+  mysekai-ingest demo --to <url> a sample save to a running server (AES_KEY/AES_IV of this environment)
+  mysekai-ingest --help | --version`;
+
+// A job's task in a process of its own (src/pipeline/task-process.ts), an owner command, the demo, or the service.
+const [command, ...rest] = process.argv.slice(2);
 if (process.env[TASK_PROCESS_ENV] === "1") (await import("./pipeline/task-process-child.ts")).serveOneTask();
-else await serve();
+else if (command === undefined || command === "serve") await serve();
+else if (command === "--help" || command === "-h" || command === "help") console.log(HELP);
+else if (command === "--version" || command === "-v") console.log(version);
+else if (command === "cli") process.exitCode = await (await import("./cli.ts")).runCli(rest);
+else if (command === "demo") process.exitCode = await (await import("./demo.ts")).runDemo(rest);
+else {
+  console.error(`unknown argument "${command.slice(0, 40)}"\n\n${HELP}`);
+  process.exitCode = 2;
+}

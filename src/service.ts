@@ -12,13 +12,14 @@ import { startCheckpointer } from "./db/checkpointer.ts";
 import { GroupCommitter } from "./db/group-commit.ts";
 import { openDatabase, type Db } from "./db/open.ts";
 import { applyRetention } from "./db/retention.ts";
-import { setupToken } from "./db/setup-tokens.ts";
+import { recordServedBase, setupToken } from "./db/setup-tokens.ts";
 import { expireUploads } from "./db/uploads.ts";
 import { watchDiskSpace } from "./disk-space.ts";
 import { createApp } from "./http/app.ts";
 import { IngestActivity } from "./ingest/activity.ts";
 import { acquireInstanceLock } from "./instance-lock.ts";
 import { logInfo, logWarn } from "./log.ts";
+import { PUSHES_OFF } from "./notify/routing.ts";
 import type { NotifySetup } from "./notify/setup.ts";
 import { reclaimOrphans, rejudgePlausibility, releaseRunning, resumeWaitingForKey } from "./pipeline/queue.ts";
 import { startPipeline } from "./pipeline/runner.ts";
@@ -46,10 +47,12 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const stopCheckpointer = startCheckpointer(db, config.databasePath, config.storage.walLimitBytes);
   // Module and script URLs carry it; made once, at the first start.
   setupToken(db);
+  if (config.publicBaseUrl !== null) recordServedBase(db, config.publicBaseUrl);
   const archiveRoot = join(config.dataDir, "archive");
   const disk = watchDiskSpace(config.dataDir, config.storage.minFreeDiskBytes);
 
   for (const warning of notify.warnings) logWarn("CONFIG", warning);
+  if (notify.pushesOff) logInfo("CONFIG", PUSHES_OFF);
   const now = Date.now();
   const reclaimed = reclaimOrphans(db, now);
   if (reclaimed > 0) logInfo("JOB", "reclaimed jobs of a process that died", { count: reclaimed });
@@ -85,7 +88,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const secrets = [...secretsOf(config), ...Object.values(notify.routing.barkKeys)];
   const ingest = new IngestActivity(INGEST_QUIET_MS, INGEST_MAX_WAIT_MS);
   const pipeline = startPipeline({ db, config, workers, routing: notify.routing, secrets, archiveRoot }, () => ingest.quiet());
-  const app = createApp({ db, committer: new GroupCommitter(db), config, archiveRoot, wakePipeline: pipeline.wake, ingest, disk, secrets });
+  const app = createApp({ db, committer: new GroupCommitter(db), config, archiveRoot, wakePipeline: pipeline.wake, ingest, disk, secrets, pushesOff: notify.pushesOff });
 
   let stopped: Promise<void> | null = null;
   const stop = async () => {

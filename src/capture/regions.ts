@@ -18,3 +18,15 @@ export const REGIONS = Object.keys(REGION_HOSTS) as Region[];
 export function isRegion(value: string): value is Region {
   return Object.hasOwn(REGION_HOSTS, value);
 }
+
+/** The region whose game host served `url` (a capture URL), or null for another host or no URL. */
+export function regionOfUrl(url: string | null | undefined): Region | null {
+  if (!url) return null;
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+  return REGIONS.find((region) => (REGION_HOSTS[region] as readonly string[]).includes(host)) ?? null;
+}

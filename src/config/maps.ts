@@ -1,18 +1,31 @@
 /** The maps group: the label language, drawing options and the time zone of map titles. */
 import { resolve } from "node:path";
+import type { Region } from "../capture/regions.ts";
 import { ConfigError, flag, text, type Env } from "./parse.ts";
 
 export type MapLocale = "zh" | "ja" | "en";
 
+/** The language a player of each region reads; KR reads English until the song titles have Korean. */
+const REGION_LOCALE: Record<Region, MapLocale> = { jp: "ja", en: "en", tw: "zh", cn: "zh", kr: "en" };
+/** A save from no known game host (a capture tool that sends no URL) keeps the maps' first language. */
+const UNKNOWN_REGION_LOCALE: MapLocale = "zh";
+
 export interface MapsConfig {
-  locale: MapLocale;
+  /** MAP_LOCALE, or null: each save's maps follow its region. */
+  locale: MapLocale | null;
   showHarvested: boolean;
   assetsDir: string | null;
   timeZone: string;
 }
 
-function locale(env: Env): MapLocale {
-  const raw = (text(env, "MAP_LOCALE") ?? "zh").toLowerCase();
+/** The language of one save's maps: MAP_LOCALE when set, else its region's. */
+export function mapLocaleFor(maps: Pick<MapsConfig, "locale">, region: Region | null): MapLocale {
+  return maps.locale ?? (region === null ? UNKNOWN_REGION_LOCALE : REGION_LOCALE[region]);
+}
+
+function locale(env: Env): MapLocale | null {
+  const raw = text(env, "MAP_LOCALE")?.toLowerCase();
+  if (raw === undefined || raw === null) return null;
   if (raw === "zh" || raw === "ja" || raw === "en") return raw;
   throw new ConfigError(`MAP_LOCALE must be zh, ja or en, got "${raw.slice(0, 20)}"`);
 }

@@ -1,5 +1,6 @@
 /** Saves enter the store here, deduplicated by the sha256 of their encrypted bytes, each with its first job. */
 import { and, eq, ne, sql } from "drizzle-orm";
+import type { Region } from "../capture/regions.ts";
 import { UNKNOWN_PLAYER } from "../save/player-id.ts";
 import { prepared, type Tx } from "./open.ts";
 import { jobs, saves } from "./schema.ts";
@@ -14,6 +15,8 @@ export interface NewSave {
   sha256?: string;
   /** The bytes cannot be a save under the configured keys (src/save/plausible.ts): its job runs last. */
   implausible?: boolean;
+  /** The region of the capture URL's game host, if it named a known one. */
+  region?: Region | null;
 }
 
 export interface StoredSave {
@@ -35,6 +38,7 @@ const saveQueries = (tx: Tx) => ({
       encrypted: sql.placeholder("encrypted"),
       size: sql.placeholder("size"),
       receivedAt: sql.placeholder("receivedAt"),
+      region: sql.placeholder("region"),
     })
     .returning({ id: saves.id })
     .prepare(),
@@ -66,7 +70,7 @@ export function storeSaveOnce(tx: Tx, save: NewSave): StoredSave {
   }
   const queries = prepared(tx, saveQueries);
   const { playerId, source, encrypted, receivedAt } = save;
-  const row = queries.insert.get({ sha256, playerId, source, encrypted, size: encrypted.byteLength, receivedAt })!;
+  const row = queries.insert.get({ sha256, playerId, source, encrypted, size: encrypted.byteLength, receivedAt, region: save.region ?? null })!;
   queries.insertJob.run({ saveId: row.id, at: receivedAt, implausible: save.implausible === true ? 1 : 0 });
   return { saveId: row.id, created: true, adopted: false };
 }

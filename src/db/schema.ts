@@ -1,5 +1,6 @@
 /** The drizzle schema: the single source of truth for the SQLite file. Times are ms since epoch. */
 import { customType, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { Region } from "../capture/regions.ts";
 import type { SaveOutputs } from "../maps/save-outputs.ts";
 
 /**
@@ -64,6 +65,8 @@ export const saves = sqliteTable(
     dropsFingerprint: text("drops_fingerprint"),
     /** The player's last pushed save, when the notify stage found this one has the same drops and did not push it. */
     repeatOf: integer("repeat_of"),
+    /** The region whose game host the save came from (its capture URL), or null when it named none. */
+    region: text("region").$type<Region>(),
   },
   (t) => [uniqueIndex("saves_sha256_unique").on(t.sha256), index("saves_player_idx").on(t.playerId, t.receivedAt)],
 );

@@ -9,6 +9,8 @@ import { sha256Hex } from "../sha256.ts";
 import { players, settings } from "./schema.ts";
 
 const SETUP_TOKEN_KEY = "setup_token";
+/** The PUBLIC_BASE_URL the service last started with: the CLI prints links under it without the server's env. */
+const SERVED_BASE_KEY = "public_base_url";
 
 export const newToken = () => randomBytes(24).toString("base64url");
 
@@ -32,6 +34,18 @@ export function rotateSetupToken(db: Db, now = Date.now()): string {
     .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: now } })
     .run();
   return value;
+}
+
+/** Remembers the base URL the service serves links under (called at start when PUBLIC_BASE_URL is set). */
+export function recordServedBase(db: Db, base: string, now = Date.now()): void {
+  db.insert(settings)
+    .values({ key: SERVED_BASE_KEY, value: base, updatedAt: now })
+    .onConflictDoUpdate({ target: settings.key, set: { value: base, updatedAt: now } })
+    .run();
+}
+
+export function servedBase(db: Db): string | null {
+  return db.select({ value: settings.value }).from(settings).where(eq(settings.key, SERVED_BASE_KEY)).get()?.value ?? null;
 }
 
 export interface LinkedPlayer {

@@ -4,6 +4,7 @@
  * completed task is a resend, any other chunk lands in an open task.
  */
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
+import { regionOfUrl } from "../capture/regions.ts";
 import { MAX_UPLOAD_BYTES } from "../contract.ts";
 import { UNKNOWN_PLAYER } from "../save/player-id.ts";
 import type { ChunkHeader } from "../ingest/chunk-headers.ts";
@@ -188,7 +189,8 @@ function complete(tx: Tx, header: ChunkHeader, { task, source, playerId, now }: 
   const merged = parts.length === 1 ? part.body : Buffer.concat(parts.map((held) => held.body));
   const savePlayer = playerId ?? UNKNOWN_PLAYER;
   const sha256 = parts.length === 1 ? part.sha256 : undefined;
-  const save = storeSaveOnce(tx, { encrypted: merged, playerId: savePlayer, source: "upload", receivedAt: now, sha256, implausible: !mayBeSave(merged) });
+  const region = regionOfUrl(header.originalUrl);
+  const save = storeSaveOnce(tx, { encrypted: merged, playerId: savePlayer, source: "upload", receivedAt: now, sha256, region, implausible: !mayBeSave(merged) });
   // Rows migrated from the old tables carry no sha256: hash those bodies here.
   const chunkHashes = parts.map((held) => held.sha256 || sha256Hex(held.body));
   const completed = { totalChunks: header.totalChunks, playerId, saveId: save.saveId, bytes: 0, chunkHashes, completedAt: now, updatedAt: now };

@@ -19,4 +19,6 @@ export interface HttpDeps {
   disk: Pick<DiskWatch, "isFull" | "reading" | "floorBytes">;
   /** Every configured secret (keys, tokens, webhook URLs, Bark device keys), to redact from any shown text. */
   secrets: string[];
+  /** No push channel is configured (the owner's page says so). */
+  pushesOff: boolean;
 }

@@ -124,7 +124,14 @@ export function routeFor(routing: Routing, playerId: string, defaultRoute: strin
   return (listed ?? parseRoute(defaultRoute, routing.barkKeys)).map((t) => ({ ...t }));
 }
 
-/** Start-up warnings: routes to channels that are not configured, unknown aliases, shadowed aliases. */
+/** Said once at start when no channel is configured: the routes are not wrong, there is nothing to push to yet. */
+export const PUSHES_OFF =
+  "pushes are off: no push channel is configured (set TELEGRAM_BOT_TOKEN and TELEGRAM_CHAT_ID, DISCORD_WEBHOOK_URL, ONEBOT_URL, WEBHOOK_URL, or Bark keys in bark_map.json); saves are still archived";
+
+/**
+ * Start-up warnings: routes to channels that are not configured, unknown aliases, shadowed aliases. With no
+ * channel at all (a first start) the routes are not wrong, there is nothing to push to yet: `PUSHES_OFF` says so.
+ */
 export function validateRouting(routing: Routing, configured: Set<Channel>, defaultRoute?: string): string[] {
   const warnings: string[] = [];
   const byChannel = new Map<Channel, string[]>();
@@ -136,7 +143,7 @@ export function validateRouting(routing: Routing, configured: Set<Channel>, defa
       if (!configured.has(t.channel)) byChannel.set(t.channel, [...(byChannel.get(t.channel) ?? []), who]);
     }
   }
-  for (const [channel, who] of byChannel) {
+  for (const [channel, who] of configured.size === 0 ? [] : byChannel) {
     const shown = who.slice(0, 5).join(", ") + (who.length > 5 ? `, … (${who.length} in all)` : "");
     warnings.push(`routes to ${channel} for ${shown}, but ${channel} is not configured`);
   }

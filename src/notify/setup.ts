@@ -8,6 +8,8 @@ import { parseRoutingFiles, validateRouting, type Routing } from "./routing.ts";
 export interface NotifySetup {
   routing: Routing;
   warnings: string[];
+  /** No channel is configured: nothing is pushed (said once at start, not warned per route). */
+  pushesOff: boolean;
 }
 
 function readOptional(path: string): string | null {
@@ -19,6 +21,6 @@ export function loadNotifySetup(config: NotifyConfig, configDir: string): Notify
   const pushMap = join(configDir, "push_map.json");
   const barkMap = join(configDir, "bark_map.json");
   const routing = parseRoutingFiles(readOptional(pushMap), readOptional(barkMap), { pushMap, barkMap });
-  const warnings = validateRouting(routing, configuredChannels(config, routing.barkKeys), config.defaultRoute);
-  return { routing, warnings };
+  const configured = configuredChannels(config, routing.barkKeys);
+  return { routing, warnings: validateRouting(routing, configured, config.defaultRoute), pushesOff: configured.size === 0 };
 }

@@ -37,6 +37,7 @@ export function ownerApp(
     ingest,
     disk: { isFull: () => disk.full, reading: () => ({ freeBytes: disk.freeBytes, totalBytes: 4 * disk.freeBytes }), floorBytes: config.storage.minFreeDiskBytes },
     secrets: secretsOf(config),
+    pushesOff: false,
   });
   return {
     db,

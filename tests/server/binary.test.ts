@@ -15,15 +15,35 @@ beforeAll(() => {
   expect(build.exitCode).toBe(0);
 }, 60_000);
 
-test("the one-file build (resvg addon, fonts, migrations inside) runs the demo from a folder without the sources", async () => {
-  const demo = Bun.spawn([process.execPath, join(ROOT, "scripts", "demo.ts"), join(dir, "data"), "--binary", binary], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+test("the one-file build (resvg addon, fonts, migrations inside) runs its own demo from an empty folder", async () => {
+  const empty = mkdtempSync(join(dir, "empty-"));
+  const demo = Bun.spawn([binary, "demo"], { cwd: empty, env: { PATH: process.env.PATH ?? "" }, stdout: "pipe", stderr: "pipe" });
   const [output, errors, code] = await Promise.all([new Response(demo.stdout).text(), new Response(demo.stderr).text(), demo.exited]);
   expect({ code, errors: code === 0 ? "" : errors }).toEqual({ code: 0, errors: "" });
   expect(output).toContain("→ 200 OK");
   for (const name of ["site_5.png", "site_8.png", "overview.png", "summary.json"]) expect(output).toContain(`  ${name}`);
   // Drawn maps, not placeholders (the fonts are checked by eye in the report: text renders in the binary).
   const folder = /maps and summary archived in (\S+):/.exec(output)![1]!;
+  expect(folder.startsWith(join(empty, "data", "demo", "archive"))).toBe(true);
   expect((await Bun.file(join(folder, "site_5.png")).bytes()).byteLength).toBeGreaterThan(50_000);
+}, 60_000);
+
+test("the binary answers --help and --version and exits; `cli <command>` runs every owner command", async () => {
+  const run = (args: string[], env: Record<string, string> = {}) => {
+    const result = Bun.spawnSync([binary, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? "", ...env } });
+    return { code: result.exitCode, out: result.stdout.toString(), err: result.stderr.toString() };
+  };
+  const version = (await Bun.file(join(ROOT, "package.json")).json()).version as string;
+  expect(run(["--version"])).toEqual({ code: 0, out: `${version}\n`, err: "" });
+  const help = run(["--help"]);
+  expect(help.code).toBe(0);
+  expect(help.out).toContain("mysekai-ingest cli <command>");
+  expect(run(["--bogus"]).code).toBe(2);
+  const data = join(dir, "cli-data");
+  expect(run(["cli", "jobs"], { DATA_DIR: data }).out.trim()).toBe("no jobs");
+  const added = run(["cli", "players", "add", "7488393821744390161"], { DATA_DIR: data, PUBLIC_BASE_URL: "https://sekai.example.com" });
+  expect(added.out).toMatch(/^link for 7488393821744390161: https:\/\/sekai\.example\.com\/p\//);
+  expect(run(["cli", "retry", "5"], { DATA_DIR: data }).err).toContain("save 5 does not exist");
 }, 60_000);
 
 /** One batch of 100 uploads of 64 KiB writes ~13 MiB to the WAL; two batches with no checkpoint between write twice that. */

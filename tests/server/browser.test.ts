@@ -49,3 +49,41 @@ test.skipIf(noChromium)("log in, see the demo save with its thumbnails, open a m
   expect(width).toBeGreaterThan(1000);
   expect(mapPage.url()).toMatch(/\/maps\/[0-9a-f]{32}\/\w+\.png$/);
 }, 60_000);
+
+/** Every element is inside the viewport's width: nothing to swipe sideways for. */
+const fitsWidth = (page: import("playwright-core").Page) => page.evaluate<boolean>("document.documentElement.scrollWidth <= window.innerWidth");
+
+test.skipIf(noChromium)("owner pages fit 390 px and 1280 px; failed rows show their state and retry; banners say what to set", async () => {
+  const { pair, env } = testKeys();
+  const keyed = await startHere({ ...env, NOTIFY_DEFAULT: "none", PUBLIC_BASE_URL: "http://127.0.0.1:9" });
+  expect((await uploadSave(keyed.url, encryptedSave(pair, { rareEverywhere: true }), "fit-1")).status).toBe(200);
+  expect((await uploadSave(keyed.url, new Uint8Array(4096).fill(7), "fit-junk")).status).toBe(200);
+  const junkId = one<{ save_id: number }>(keyed, "SELECT save_id FROM upload_tasks WHERE upload_id = 'fit-junk'")!.save_id;
+  await eventually(() => jobOfSave(keyed, junkId)?.state === "failed", 30_000, "the junk failed");
+  const keyless = await startHere({ DISCORD_WEBHOOK_URL: "http://127.0.0.1:9/hook", PUBLIC_BASE_URL: "https://sekai.example.com" });
+
+  const { browser } = await openBrowser();
+  for (const width of [390, 1280]) {
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    await page.goto(keyed.url);
+    expect(await fitsWidth(page)).toBe(true);
+    // A failed row's state and its retry button are on screen, not past the right edge.
+    for (const selector of [".tag.failed", 'form[action="/status/retry"] input[name="save"] + button']) {
+      const box = (await page.locator(selector).first().boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+    }
+    expect(await page.locator("[data-banner]").evaluateAll((found) => found.map((b) => b.getAttribute("data-banner")))).toEqual(["no-channel"]);
+    await page.screenshot({ path: join(keyed.dataDir, `status-${width}.png`), fullPage: true });
+    await page.goto(`${keyed.url}/setup`);
+    expect(await fitsWidth(page)).toBe(true);
+    expect(await page.locator("[data-banner]").getAttribute("data-banner")).toBe("loopback-public-url");
+
+    await page.goto(keyless.url);
+    expect(await fitsWidth(page)).toBe(true);
+    expect(await page.locator("[data-banner]").evaluateAll((found) => found.map((b) => b.getAttribute("data-banner")))).toEqual(["no-key"]);
+    expect(await page.textContent('[data-banner="no-key"]')).toContain("Set AES_KEY and AES_IV");
+    await page.goto(`${keyless.url}/setup`);
+    expect(await page.locator("[data-banner]").count()).toBe(0);
+    await page.close();
+  }
+}, 90_000);

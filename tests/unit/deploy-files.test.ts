@@ -13,8 +13,26 @@ test(".env.example starts as it is (every blank is optional) and names only vari
     if (match) env[match[1]!] = match[2]!;
   }
   expect(() => loadConfig(env)).not.toThrow();
-  const sources = ["src/config/index.ts", "src/config/admin.ts", "src/config/endpoints.ts", "src/config/notify.ts"].map(read).join("\n");
-  for (const name of Object.keys(env)) expect(sources).toContain(`"${name}"`);
+  // The optional block, commented out: each example value is valid too.
+  const optional: Record<string, string> = { ...env };
+  for (const line of read(".env.example").split("\n")) {
+    const match = /^# ([A-Z_]+)=(.*)$/.exec(line);
+    if (match) optional[match[1]!] = match[2]!;
+  }
+  expect(Object.keys(optional)).toEqual(expect.arrayContaining(["REPORT_TOKEN", "UPLOAD_TOKEN", "MAP_LOCALE", "MAP_TIMEZONE"]));
+  expect(() => loadConfig(optional)).not.toThrow();
+  const sources = ["index", "admin", "endpoints", "notify", "maps"].map((name) => read(`src/config/${name}.ts`)).join("\n");
+  for (const name of Object.keys(optional)) expect(sources).toContain(`"${name}"`);
+});
+
+test("the image context leaves out builds, local config and data; config is a bind mount; bun is a runtime dependency", () => {
+  const ignored = read(".dockerignore").split("\n");
+  for (const name of ["node_modules", "dist", "config", "data", ".env"]) expect(ignored).toContain(name);
+  expect(read("Dockerfile")).toContain("CONFIG_DIR=/config");
+  expect(read("compose.yaml")).toContain("./config:/config:ro");
+  const pkg = JSON.parse(read("package.json"));
+  expect(pkg.dependencies.bun).toBe(pkg.devDependencies?.["@types/bun"]);
+  expect(pkg.devDependencies?.bun).toBeUndefined();
 });
 
 test("the container runs as a non-root user with DATA_DIR on its volume and a HEALTHCHECK on /healthz", () => {

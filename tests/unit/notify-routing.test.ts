@@ -83,4 +83,9 @@ describe("routing", () => {
     ]);
     expect(validateRouting(parseRoutingFiles('{"1":"telegram"}', null), configured)).toEqual([]);
   });
+
+  test("with no channel configured (a first start), routes to channels are not warned about: pushes are simply off", () => {
+    expect(validateRouting(parseRoutingFiles(null, null), new Set(), "telegram")).toEqual([]);
+    expect(validateRouting(routing, new Set(), "telegram").some((w) => w.includes("is not configured"))).toBe(false);
+  });
 });

@@ -9,7 +9,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AdminConfig } from "../../config/admin.ts";
 import { logWarn } from "../../log.ts";
 import { isLoopback, socketPeer } from "../peer.ts";
-import { parseHost } from "../front-door.ts";
+import { isLoopbackName, parseHost } from "../front-door.ts";
 import { tokenMatches } from "../token.ts";
 import type { LoginAttempts } from "./login-throttle.ts";
 import type { SessionStore } from "./sessions.ts";
@@ -42,7 +42,7 @@ const FORWARDING_HEADERS = ["forwarded", "x-forwarded-for", "x-real-ip"];
 function isLoopbackHost(host: string | undefined): boolean {
   // parseHost refuses what a URL cannot hold (a port past 65535, an octet past 255, a tail after "]").
   const name = host === undefined ? undefined : parseHost(host)?.name;
-  return name === "localhost" || name === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name ?? "");
+  return isLoopbackName(name);
 }
 
 /** Credentials sent with the request (Bearer or Basic), whether or not they are right. */

@@ -1,3 +1,4 @@
+/** @jsxImportSource hono/jsx */
 /**
  * The capture setup view, shared by the owner's /setup and a player's /p/<token>: pick a region and an app,
  * then install the module by link, by URL or by QR code; Reqable and ProxyPin settings on the owner's page.

@@ -1,3 +1,4 @@
+/** @jsxImportSource hono/jsx */
 /**
  * Capture setup served by the server. Owner: GET /setup (the page) and POST /setup/rotate (new setup token).
  * Phone, by secret URL: GET /setup/<setupToken>/<region>/<file> (modules and upload scripts).
@@ -11,6 +12,7 @@ import { linkedPlayers, playerByToken, rotateSetupToken, setupToken, TOKEN_SHAPE
 import { logInfo } from "../../log.ts";
 import { ownerOnly, type OwnerGate } from "../admin/access.ts";
 import type { HttpDeps } from "../deps.ts";
+import { Banners, setupBanners } from "../status/banners.tsx";
 import { Layout } from "../status/layout.tsx";
 import { LoginPage } from "../status/login.tsx";
 import { mapsOfPlayer } from "../status/queries.ts";
@@ -64,6 +66,7 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
           <h1>Capture setup</h1>
           <a href="/">status</a>
         </header>
+        <Banners banners={setupBanners(config, new URL(c.req.url).origin)} />
         <SetupView root={`${base}/setup/${setupToken(db)}`} choice={choice} path="/setup" report={reporting} />
         <section>
           <h2>Setup links</h2>

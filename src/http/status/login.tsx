@@ -1,3 +1,4 @@
+/** @jsxImportSource hono/jsx */
 /** The login form of the owner's pages: shows nothing but the form (a wrong token never sees player data). */
 import { Layout, Section } from "./layout.tsx";
 

@@ -1,3 +1,4 @@
+/** @jsxImportSource hono/jsx */
 /**
  * The owner's view: GET / (status page), POST /status/retry, the login form and logout, and GET /metrics,
  * all behind the access rule (admin/access.ts). The page only reads (queries.ts); the retry button calls
@@ -16,6 +17,7 @@ import { tokenMatches } from "../token.ts";
 import { Layout } from "./layout.tsx";
 import { LoginPage } from "./login.tsx";
 import { countsSince, databaseBytes, failedDeliveries, failedJobs, latestMaps, queueSnapshot, recentReports, recentSaves } from "./queries.ts";
+import { Banners, serviceBanners } from "./banners.tsx";
 import { FailuresSection, MapsSection, OverviewSection, ReportsSection, SavesSection } from "./sections.tsx";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -52,6 +54,7 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
             </form>
           )}
         </header>
+        <Banners banners={serviceBanners(deps)} />
         <OverviewSection {...overview} />
         <MapsSection players={latestMaps(db)} />
         <SavesSection rows={recentSaves(db)} />

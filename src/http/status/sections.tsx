@@ -1,3 +1,4 @@
+/** @jsxImportSource hono/jsx */
 /** The sections of the status page, each a small component over one read-side query. */
 import type { QueueSnapshot, DayCounts, PlayerMaps, failedDeliveries, failedJobs, recentReports, recentSaves } from "./queries.ts";
 import { bytesText, Section, TableSection, Tag, Time } from "./layout.tsx";
@@ -65,7 +66,7 @@ export function SavesSection({ rows }: { rows: ReturnType<typeof recentSaves> })
       {rows.map((row) => (
         <tr>
           <td><Time ms={row.receivedAt} /><br /><span class="muted">{row.source}</span></td>
-          <td>{row.playerId}</td>
+          <td class="id">{row.playerId}</td>
           <td>{row.stage === null || row.stage === "done" ? null : `${row.stage} `}<Tag value={row.state} /></td>
         </tr>
       ))}
@@ -95,7 +96,7 @@ export function FailuresSection({ jobs, deliveries, redact }: { jobs: ReturnType
           {jobs.map((job) => (
             <tr>
               <td>{job.saveId === null ? `report ${job.reportId}` : `save ${job.saveId}`} · {job.stage}<br /><span class="muted"><Time ms={job.updatedAt} /></span></td>
-              <td>{job.playerId ?? "–"}</td>
+              <td class="id">{job.playerId ?? "–"}</td>
               <td class="err">{redact(job.lastError)}</td>
               <td>{job.saveId === null ? null : <RetryButton saveId={job.saveId} />}</td>
             </tr>
@@ -103,7 +104,7 @@ export function FailuresSection({ jobs, deliveries, redact }: { jobs: ReturnType
           {deliveries.map((delivery) => (
             <tr>
               <td>push {delivery.channel}/{delivery.target} · save {delivery.saveId}<br /><span class="muted">{delivery.attempts} attempts</span></td>
-              <td>{delivery.playerId}</td>
+              <td class="id">{delivery.playerId}</td>
               <td class="err">{redact(delivery.lastError)}</td>
               <td><RetryButton saveId={delivery.saveId} /></td>
             </tr>

@@ -6,6 +6,7 @@
  */
 import { asc, eq } from "drizzle-orm";
 import { storeSaveOnce } from "../../db/saves.ts";
+import { regionOfUrl } from "../../capture/regions.ts";
 import { reportCandidates, reports } from "../../db/schema.ts";
 import { logInfo, logWarn } from "../../log.ts";
 import { metrics } from "../../metrics.ts";
@@ -68,7 +69,7 @@ export const evaluateStage: Stage<ReportSubject> = async ({ db, config, workers 
       next: "done",
       note: `save from entry ${candidate.entryIndex} (${candidate.part})`,
       commit: (tx) => {
-        stored = storeSaveOnce(tx, { encrypted: candidate.body, playerId, source: "report", receivedAt: report.receivedAt });
+        stored = storeSaveOnce(tx, { encrypted: candidate.body, playerId, source: "report", receivedAt: report.receivedAt, region: regionOfUrl(candidate.url) });
         tx.update(reports).set(close(stored.created ? "save" : "duplicate", stored.saveId)).where(eq(reports.id, report.id)).run();
         tx.delete(reportCandidates).where(eq(reportCandidates.reportId, report.id)).run();
       },

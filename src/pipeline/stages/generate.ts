@@ -8,6 +8,7 @@ import { eq } from "drizzle-orm";
 import { saves } from "../../db/schema.ts";
 import { metrics } from "../../metrics.ts";
 import { recordSaveArchive } from "../archive-save.ts";
+import { mapLocaleFor } from "../../config/maps.ts";
 import { implausibleReason } from "../../save/plausible.ts";
 import { encryptedBytesOf } from "../encrypted-save.ts";
 import type { Stage } from "../stage.ts";
@@ -29,7 +30,7 @@ export const generateStage: Stage = async ({ db, config, workers, archiveRoot },
     keys,
     playerId: save.playerId,
     capturedAt: save.receivedAt,
-    locale: config.maps.locale,
+    locale: mapLocaleFor(config.maps, save.region),
     showHarvested: config.maps.showHarvested,
     assetsDir: config.maps.assetsDir,
     timeZone: config.maps.timeZone,

@@ -1,0 +1,81 @@
+/**
+ * What a new self-hoster sees first: a zero-configuration start says once, plainly, that pushes are off (no
+ * warning about the default route), and the owner CLI answers in words about things the owner has.
+ */
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomKeys } from "../../src/samples/index.ts";
+import { eventually, serversForThisFile } from "../helpers/in-process.ts";
+
+const start = serversForThisFile();
+
+/** The owner CLI in `cwd` with only these variables (and PATH). */
+function cli(args: string[], env: Record<string, string>, cwd = mkdtempSync(join(tmpdir(), "mysekai-cli-"))) {
+  const run = Bun.spawnSync([process.execPath, join(import.meta.dir, "../../src/cli.ts"), ...args], { cwd, env: { PATH: process.env.PATH ?? "", ...env } });
+  return { code: run.exitCode, out: run.stdout.toString(), err: run.stderr.toString() };
+}
+
+describe("first start", () => {
+  test("with no channel configured: one plain line that pushes are off, and no warning about the default route", async () => {
+    const server = await start({});
+    await server.waitForOutput(/pushes are off/);
+    const output = server.output();
+    expect(output.match(/pushes are off/g)).toHaveLength(1);
+    expect(output).not.toContain("is not configured");
+    expect(output).toMatch(/\[CONFIG\] pushes are off: no push channel is configured/);
+  });
+
+  test("with a channel configured, a default route to another channel is still warned about", async () => {
+    const server = await start({ DISCORD_WEBHOOK_URL: "http://127.0.0.1:9/hook", NOTIFY_DEFAULT: "telegram" });
+    await server.waitForOutput(/routes to telegram for \(default route\), but telegram is not configured/);
+    expect(server.output()).not.toContain("pushes are off");
+  });
+});
+
+describe("demo --to a running server", () => {
+  test("sends a sample save encrypted with the AES_KEY/AES_IV of the environment, or of .env", async () => {
+    const { env } = randomKeys();
+    const server = await start(env);
+    // Not spawnSync: the server answers from this very process.
+    const demo = async (args: string[], runEnv: Record<string, string>, cwd?: string) => {
+      const run = Bun.spawn([process.execPath, join(import.meta.dir, "../../src/demo.ts"), ...args], { cwd, env: { PATH: process.env.PATH ?? "", ...runEnv }, stdout: "pipe", stderr: "pipe" });
+      const [out, err, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
+      return { code, out, err };
+    };
+    const sent = await demo(["--to", server.url], env);
+    expect(sent.code).toBe(0);
+    expect(sent.out).toContain("→ 200 OK");
+    const cwd = mkdtempSync(join(tmpdir(), "mysekai-demo-"));
+    writeFileSync(join(cwd, ".env"), `AES_KEY=${env.AES_KEY}\nAES_IV=${env.AES_IV}\n`);
+    expect((await demo(["--to", server.url], {}, cwd)).code).toBe(0);
+    const db = server.openDb();
+    await eventually(() => (db.query("SELECT count(*) AS n FROM archives").get() as { n: number }).n === 2, 60_000, "two archived sample saves");
+    db.close();
+    expect((await demo(["--to", server.url], {})).err.trim()).toBe("no AES key configured: set AES_KEY and AES_IV (in the environment or .env) to the ones the server uses");
+  }, 90_000);
+});
+
+describe("owner CLI messages", () => {
+  test("players add prints the link under the PUBLIC_BASE_URL the server started with, from another shell", async () => {
+    const server = await start({ PUBLIC_BASE_URL: "https://sekai.example.com" });
+    await server.stop();
+    const added = cli(["players", "add", "7488393821744390161", "--name", "Alice"], { DATA_DIR: server.dataDir });
+    expect(added.code).toBe(0);
+    expect(added.out).toMatch(/^link for 7488393821744390161: https:\/\/sekai\.example\.com\/p\/[A-Za-z0-9_-]{16,}$/m);
+  });
+
+  test("PUBLIC_BASE_URL in the shell's .env wins; inspect without keys and retry of a missing save say so plainly", async () => {
+    const server = await start({});
+    await server.stop();
+    const cwd = mkdtempSync(join(tmpdir(), "mysekai-cli-"));
+    writeFileSync(join(cwd, ".env"), "PUBLIC_BASE_URL=https://from-dotenv.example.org\n");
+    expect(cli(["players", "add", "1234567890123456789"], { DATA_DIR: server.dataDir }, cwd).out).toContain("https://from-dotenv.example.org/p/");
+    writeFileSync(join(cwd, "save.bin"), new Uint8Array(32));
+    const inspected = cli(["inspect", join(cwd, "save.bin")], { DATA_DIR: server.dataDir });
+    expect([inspected.code, inspected.err.trim()]).toEqual([1, "no AES key configured: set AES_KEY and AES_IV (in the environment or .env) to decrypt a save"]);
+    const retried = cli(["retry", "999"], { DATA_DIR: server.dataDir });
+    expect([retried.code, retried.err.trim()]).toEqual([1, "save 999 does not exist (cli jobs lists saves and their jobs)"]);
+  });
+});
