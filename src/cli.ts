@@ -14,6 +14,7 @@ import { describeSave, formatRareText } from "./maps/index.ts";
 import { reprocess, retryFailed } from "./pipeline/queue.ts";
 import { openSave } from "./save/index.ts";
 import { prepareRuntimeFiles } from "./runtime-files.ts";
+import { apiTokensCommand, DATA_USAGE, DataUsageError, playerPublicCommand } from "./cli-data.ts";
 
 const USAGE = `usage: npm run cli -- <command>   (one-file build: mysekai-ingest cli <command>)
   jobs [--state S]             list jobs (S: ${JOB_STATES.join(", ")})
@@ -24,7 +25,8 @@ const USAGE = `usage: npm run cli -- <command>   (one-file build: mysekai-ingest
   setup rotate                 new setup token: every module and script URL made before answers 404
   players add <playerId> [--name N] [--route R]
                                a hub player's personal setup link (again: a new link, the old one stops)
-  players list                 players with a link, and their links`;
+  players list                 players with a link, and their links
+${DATA_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -82,6 +84,7 @@ const baseOf = (config: Config, db: Db) => config.publicBaseUrl ?? servedBase(db
 
 function players(config: Config, db: Db, args: string[]): number {
   const [action, playerId] = args;
+  if (action === "public") return playerPublicCommand(db, playerId, args[2]);
   if (action === "list") {
     const rows = linkedPlayers(db);
     if (rows.length === 0) console.log("no players with a link");
@@ -127,7 +130,7 @@ export async function runCli(args: string[]): Promise<number> {
   try {
     return await run(args);
   } catch (error) {
-    if (error instanceof UsageError) console.error(`${error.message}\n${USAGE}`);
+    if (error instanceof UsageError || error instanceof DataUsageError) console.error(`${error.message}\n${USAGE}`);
     else if (error instanceof ConfigError) console.error(`configuration: ${error.message}`);
     else console.error(error instanceof Error ? error.message : String(error));
     return 1;
@@ -197,6 +200,8 @@ async function run(args: string[]): Promise<number> {
       return 0;
     case "players":
       return players(config, db, rest);
+    case "api-tokens":
+      return apiTokensCommand(db, rest);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

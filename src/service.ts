@@ -16,6 +16,7 @@ import { recordServedBase, setupToken } from "./db/setup-tokens.ts";
 import { expireUploads } from "./db/uploads.ts";
 import { watchDiskSpace } from "./disk-space.ts";
 import { createApp } from "./http/app.ts";
+import { sqliteDataApi } from "./http/api/store.ts";
 import { IngestActivity } from "./ingest/activity.ts";
 import { acquireInstanceLock } from "./instance-lock.ts";
 import { logInfo, logWarn } from "./log.ts";
@@ -88,7 +89,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const secrets = [...secretsOf(config), ...Object.values(notify.routing.barkKeys)];
   const ingest = new IngestActivity(INGEST_QUIET_MS, INGEST_MAX_WAIT_MS);
   const pipeline = startPipeline({ db, config, workers, routing: notify.routing, secrets, archiveRoot }, () => ingest.quiet());
-  const app = createApp({ db, committer: new GroupCommitter(db), config, archiveRoot, wakePipeline: pipeline.wake, ingest, disk, secrets, pushesOff: notify.pushesOff });
+  const app = createApp({ db, committer: new GroupCommitter(db), config, archiveRoot, wakePipeline: pipeline.wake, ingest, disk, secrets, pushesOff: notify.pushesOff, api: sqliteDataApi(db, archiveRoot, config) });
 
   let stopped: Promise<void> | null = null;
   const stop = async () => {

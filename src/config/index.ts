@@ -3,6 +3,7 @@
  * the groups (parse.ts reads one variable; endpoints.ts, maps.ts and notify.ts build their groups).
  */
 import { join, resolve } from "node:path";
+import { isRegion, REGIONS, type Region } from "../capture/regions.ts";
 import { DEFAULT_REPORT_PATH, MIB } from "../contract.ts";
 import { KeyConfigError, parseKeyPairs, type KeyPair } from "../save/keys.ts";
 import { adminConfig, type AdminConfig } from "./admin.ts";
@@ -48,6 +49,8 @@ export interface Config {
   bodyPace: { deadlineMs: number; windowMs: number; minBytesPerSecond: number };
   /** Behind a reverse proxy on this machine: the peer is the last X-Forwarded-For address it adds. */
   trustProxy: boolean;
+  /** The data API: the region of saves that came from no known game host, and reads per minute per token and per peer. */
+  api: { defaultRegion: Region; perMinute: number };
   /** How long finished records are kept; the free space on DATA_DIR below which new bodies get 507; the WAL's cut-back size. */
   storage: { retentionMs: number; minFreeDiskBytes: number; walLimitBytes: number };
   publicBaseUrl: string | null;
@@ -94,6 +97,7 @@ export function loadConfig(env: Env = process.env): Config {
       minBytesPerSecond: number(env, "BODY_MIN_BYTES_PER_SECOND", 1024, 1, 1e9),
     },
     trustProxy: flag(env, "TRUST_PROXY", false),
+    api: { defaultRegion: defaultRegion(env), perMinute: number(env, "API_RATE_PER_MINUTE", 600, 1, 1_000_000) },
     storage: {
       retentionMs: Math.round(number(env, "RETENTION_DAYS", 30, 0.001, 36_500, false) * 24 * 60 * 60 * 1000),
       minFreeDiskBytes: Math.round(number(env, "MIN_FREE_DISK_MB", 256, 0, 1e9, false) * MIB),
@@ -110,6 +114,12 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`NOTIFY_TIMEOUT_MS (${timeoutMs}) must be below JOB_LEASE_MS (${config.pipeline.leaseMs})`);
   }
   return config;
+}
+
+function defaultRegion(env: Env): Region {
+  const region = (text(env, "DEFAULT_REGION") ?? "jp").toLowerCase();
+  if (!isRegion(region)) throw new ConfigError(`DEFAULT_REGION must be one of ${REGIONS.join(", ")}, got "${region.slice(0, 8)}"`);
+  return region;
 }
 
 function keyPairs(env: Env): KeyPair[] {

@@ -217,3 +217,18 @@ export const players = sqliteTable(
   },
   (t) => [uniqueIndex("players_token_sha256_unique").on(t.tokenSha256)],
 );
+
+/** Tokens that read players' saves through /api (src/db/data-access.ts): stored as sha256, shown once. */
+export const apiTokens = sqliteTable("api_tokens", {
+  name: text("name").primaryKey(),
+  tokenSha256: text("token_sha256").notNull().unique(),
+  /** The player ids this token may read; null: every player of this server. */
+  players: text("players", { mode: "json" }).$type<string[]>(),
+  createdAt: integer("created_at").notNull(),
+});
+
+/** Players who opted in to public reads (/public/…), by the owner's CLI or on their own page. */
+export const publicPlayers = sqliteTable("public_players", {
+  playerId: text("player_id").primaryKey(),
+  since: integer("since").notNull(),
+});

@@ -8,6 +8,7 @@ import { reportPathForLog } from "../report-path.ts";
 import type { HttpDeps } from "./deps.ts";
 import { bodyGates } from "./body-gate.ts";
 import { diskFloor } from "./guards.ts";
+import { apiRoutes } from "./api/routes.ts";
 import { healthRoutes } from "./health.ts";
 import { mapRoutes } from "./maps.ts";
 import { REPORT_TOKEN_HEADERS, reportRoutes } from "./report.ts";
@@ -72,6 +73,7 @@ export function createApp(deps: HttpDeps): Hono {
   app.route("/", uploadRoutes(deps));
   app.route("/", reportRoutes(deps));
   app.route("/", mapRoutes(deps));
+  app.route("/", apiRoutes(deps.api));
   app.notFound((c) => c.text("not found", 404));
   app.onError((error, c) => {
     // A client that hung up mid-body: nobody reads the answer, and it is no fault of ours.

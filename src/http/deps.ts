@@ -1,4 +1,5 @@
 import type { Config } from "../config/index.ts";
+import type { ApiOptions } from "./api/routes.ts";
 import type { GroupCommitter } from "../db/group-commit.ts";
 import type { Db } from "../db/open.ts";
 import type { DiskWatch } from "../disk-space.ts";
@@ -21,4 +22,6 @@ export interface HttpDeps {
   secrets: string[];
   /** No push channel is configured (the owner's page says so). */
   pushesOff: boolean;
+  /** The data API's reads and its cache of saves as JSON (src/http/api). */
+  api: ApiOptions;
 }

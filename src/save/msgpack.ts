@@ -62,9 +62,10 @@ function normaliseTree(value: unknown): unknown {
 
 /**
  * Decodes exactly one MessagePack value (trailing bytes are an error). Throws MsgpackDecodeError, or
- * SaveLimitError when the structure is past MSGPACK_LIMITS.
+ * SaveLimitError when the structure is past MSGPACK_LIMITS. With `exact`, 64-bit integers stay bigint (for
+ * output as exact JSON number literals); otherwise they are normalised as above.
  */
-export function decodeMsgpack(bytes: Uint8Array): unknown {
+export function decodeMsgpack(bytes: Uint8Array, { exact = false }: { exact?: boolean } = {}): unknown {
   try {
     scanMsgpack(bytes);
   } catch (error) {
@@ -72,7 +73,8 @@ export function decodeMsgpack(bytes: Uint8Array): unknown {
     throw error;
   }
   try {
-    return normaliseTree(decoder.decode(bytes));
+    const tree = decoder.decode(bytes);
+    return exact ? tree : normaliseTree(tree);
   } catch (error) {
     if (error instanceof DecodeError || error instanceof RangeError) throw new MsgpackDecodeError(error.message);
     throw new MsgpackDecodeError(error instanceof Error ? error.message : "unknown decoder failure");

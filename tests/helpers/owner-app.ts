@@ -8,6 +8,7 @@ import { openDatabase, type Db } from "../../src/db/open.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
 import { createApp } from "../../src/http/app.ts";
 import type { HttpDeps } from "../../src/http/deps.ts";
+import { sqliteDataApi } from "../../src/http/api/store.ts";
 
 export const OWNER_PLAYER = "7485938820123456789";
 
@@ -38,6 +39,7 @@ export function ownerApp(
     disk: { isFull: () => disk.full, reading: () => ({ freeBytes: disk.freeBytes, totalBytes: 4 * disk.freeBytes }), floorBytes: config.storage.minFreeDiskBytes },
     secrets: secretsOf(config),
     pushesOff: false,
+    api: sqliteDataApi(db, join(dir, "archive"), config),
   });
   return {
     db,

@@ -1,0 +1,48 @@
+/** Owner commands of the data API: API tokens and players' public reads (src/db/data-access.ts). */
+import { addApiToken, listApiTokens, revokeApiToken, setPlayerPublic } from "./db/data-access.ts";
+import type { Db } from "./db/open.ts";
+
+export const DATA_USAGE = `  api-tokens add <name> [--players <id,id,…>]
+                               a token for bots and tools (Bearer) that reads every player, or only those; printed once
+  api-tokens list | revoke <name>
+  players public <playerId> on|off
+                               whether anyone may read this player's latest save at /public/…`;
+
+export class DataUsageError extends Error {}
+
+const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+const PLAYER = /^\d{1,32}$/;
+
+export function apiTokensCommand(db: Db, args: string[]): number {
+  const [action, name] = args;
+  if (action === "list") {
+    const tokens = listApiTokens(db);
+    if (tokens.length === 0) console.log("no API tokens");
+    for (const token of tokens) console.log(`${token.name}\t${token.players === null ? "every player" : token.players.join(",")}\t${new Date(token.createdAt).toISOString()}`);
+    return 0;
+  }
+  if (!name || !NAME.test(name)) throw new DataUsageError("a token name of letters, digits and . _ - is required");
+  if (action === "revoke") {
+    if (!revokeApiToken(db, name)) {
+      console.error(`no API token named ${name}`);
+      return 1;
+    }
+    console.log(`API token ${name} revoked: it reads nothing from now on`);
+    return 0;
+  }
+  if (action !== "add") throw new DataUsageError(`unknown api-tokens action "${action ?? ""}"`);
+  const at = args.indexOf("--players");
+  const players = at < 0 ? null : (args[at + 1] ?? "").split(",").filter((id) => id !== "");
+  if (players !== null && (players.length === 0 || !players.every((id) => PLAYER.test(id)))) throw new DataUsageError("--players takes numeric player ids, comma-separated");
+  const token = addApiToken(db, name, players);
+  console.log(`API token ${name} (reads ${players === null ? "every player" : players.join(", ")}); it is shown only now:`);
+  console.log(token);
+  return 0;
+}
+
+export function playerPublicCommand(db: Db, playerId: string | undefined, state: string | undefined): number {
+  if (!playerId || !PLAYER.test(playerId) || (state !== "on" && state !== "off")) throw new DataUsageError("players public <playerId> on|off");
+  setPlayerPublic(db, playerId, state === "on");
+  console.log(`public reads of ${playerId}: ${state}`);
+  return 0;
+}

@@ -1,0 +1,20 @@
+/**
+ * Read queries for the data API: a player's latest archived save in a region (a save without a game host
+ * counts for the default region), by the saves_player_idx index.
+ */
+import type { Db } from "./open.ts";
+
+export interface LatestSave {
+  id: number;
+  sha256: string;
+  source: "upload" | "report";
+  receivedAt: number;
+}
+
+const LATEST = `SELECT s.id, s.sha256, s.source, s.received_at AS receivedAt FROM saves s
+  WHERE s.player_id = ?1 AND coalesce(s.region, ?3) = ?2 AND EXISTS (SELECT 1 FROM archives a WHERE a.save_id = s.id)
+  ORDER BY s.received_at DESC, s.id DESC LIMIT 1`;
+
+export function latestSave(db: Db, region: string, playerId: string, defaultRegion: string): LatestSave | null {
+  return (db.$client.query(LATEST).get(playerId, region, defaultRegion) as LatestSave | null) ?? null;
+}

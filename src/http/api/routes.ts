@@ -1,0 +1,151 @@
+/**
+ * The data API: players' latest saves as JSON for chat bots and tools. Private by default.
+ *   GET /api/status                                  {"status":"ok"}
+ *   GET /api/{region}/user/{uid}/mysekai?mode&filter  lunabot's `mysekai_api_url` (Bearer API token)
+ *   POST /api/{region}/mysekai/upload_times           lunabot's `mysekai_upload_time_api_url` (Bearer; a GET with
+ *                                                     a body is refused: Bun does not hand its body to the route)
+ *   GET /public/{server}/mysekai/{uid}?key=a,b        Haruki-style, no token, only players who opted in
+ */
+import { Hono, type Context } from "hono";
+import { isRegion } from "../../capture/regions.ts";
+import type { ApiToken } from "../../db/data-access.ts";
+import type { LatestSave } from "../../db/player-saves.ts";
+import { logInfo, logWarn } from "../../log.ts";
+import { peerOf } from "../peer.ts";
+import { RateLimit } from "./rate-limit.ts";
+import { chooseCoding, encode, jsonText, type SaveJson, type SaveJsonCache } from "./save-json.ts";
+import type { DataReads } from "./store.ts";
+
+/** `source` in every answer: the short name of this service. */
+const SOURCE = "mysekai-ingest";
+const MAX_UPLOAD_TIME_PAIRS = 1000;
+const MAX_BODY_BYTES = 128 * 1024;
+const UID = /^\d{1,32}$/;
+const MODES = new Set(["latest", "default", "local"]);
+const PUBLIC_NOT_FOUND = { status: 404, message: "not found" };
+
+export interface ApiOptions {
+  reads: DataReads;
+  cache: SaveJsonCache;
+  perMinute: number;
+  trustProxy: boolean;
+}
+
+const detail = (c: Context, status: 400 | 401 | 404 | 413 | 429, text: unknown) => c.json({ detail: text }, status);
+
+export function apiRoutes({ reads, cache, perMinute, trustProxy }: ApiOptions): Hono<{ Variables: { grant: ApiToken } }> {
+  const app = new Hono<{ Variables: { grant: ApiToken } }>();
+  const byPeer = new RateLimit(perMinute);
+  const byToken = new RateLimit(perMinute);
+  const limited = (c: Context, wait: number) => {
+    c.header("Retry-After", String(wait));
+    return detail(c, 429, "too many requests; try again later");
+  };
+
+  app.get("/api/status", (c) => c.json({ status: "ok" }));
+
+  // Every other /api route: a known token, within its rate and its peer's. The token is never logged.
+  app.use("/api/:region/*", async (c, next) => {
+    const wait = byPeer.take(peerOf(c, trustProxy));
+    if (wait > 0) return limited(c, wait);
+    const token = /^Bearer\s+(\S{1,200})$/i.exec(c.req.header("authorization") ?? "")?.[1];
+    const grant = token === undefined ? null : await reads.grant(token);
+    if (grant === null) {
+      logWarn("API", "refused: missing or wrong API token", { path: c.req.path.slice(0, 80) });
+      return detail(c, 401, "missing or wrong API token");
+    }
+    const tokenWait = byToken.take(grant.name);
+    if (tokenWait > 0) return limited(c, tokenWait);
+    c.set("grant", grant);
+    await next();
+  });
+
+  app.get("/api/:region/user/:uid/mysekai", async (c) => {
+    const { region, uid } = c.req.param();
+    const mode = c.req.query("mode") ?? "latest";
+    if (!isRegion(region)) return detail(c, 404, `unknown region ${region.slice(0, 8)}`);
+    if (!UID.test(uid)) return detail(c, 400, "the user id must be digits");
+    if (mode === "haruki") return detail(c, 404, { haruki_err: "not available on this server" });
+    if (!MODES.has(mode)) return detail(c, 400, "mode must be latest, default, local or haruki");
+    const grant = c.get("grant");
+    const save = grant.players === null || grant.players.includes(uid) ? await reads.latest(region, uid) : null;
+    const json = save === null ? null : await cache.get(save.sha256, () => reads.encrypted(save.id));
+    logInfo("API", "mysekai read", { token: grant.name, region, player: uid, found: json !== null });
+    if (save === null || json === null) return detail(c, 404, { local_err: `no MySekai data of ${uid} in ${region} on this server` });
+    const filter = c.req.query("filter")?.split(",").map((key) => key.trim()).filter((key) => key !== "") ?? null;
+    return answer(c, save, json, filter, { upload_time: save.receivedAt, source: SOURCE, local_source: save.source });
+  });
+
+  app.on(["GET", "POST"], "/api/:region/mysekai/upload_times", async (c) => {
+    const region = c.req.param("region");
+    if (!isRegion(region)) return detail(c, 404, `unknown region ${region.slice(0, 8)}`);
+    // Bun hands a route no body for a GET: answering [] would hide every upload time.
+    if (c.req.method === "GET" && Number(c.req.header("content-length") ?? 0) > 0) {
+      return detail(c, 400, "send the [uid, mode] list with POST: the body of a GET is not read by this server");
+    }
+    const body = await c.req.arrayBuffer().catch(() => null);
+    if (body === null || body.byteLength > MAX_BODY_BYTES) return detail(c, 413, `the body must be a JSON list under ${MAX_BODY_BYTES} bytes`);
+    let pairs: unknown;
+    try {
+      pairs = body.byteLength === 0 ? [] : JSON.parse(new TextDecoder().decode(body));
+    } catch {
+      return detail(c, 400, 'the body must be JSON: [["<uid>", "<mode>"], …]');
+    }
+    if (!Array.isArray(pairs) || pairs.length > MAX_UPLOAD_TIME_PAIRS) return detail(c, 400, `the body must be a list of at most ${MAX_UPLOAD_TIME_PAIRS} [uid, mode] pairs`);
+    const grant = c.get("grant");
+    const times: number[] = [];
+    for (const pair of pairs) {
+      const uid = Array.isArray(pair) ? String(pair[0] ?? "") : "";
+      if (!UID.test(uid)) return detail(c, 400, "each pair must be [uid, mode] with a uid of digits");
+      const allowed = grant.players === null || grant.players.includes(uid);
+      times.push(allowed ? ((await reads.latest(region, uid))?.receivedAt ?? 0) : 0);
+    }
+    return c.json(times);
+  });
+
+  // Haruki-style public reads: every failure is the same 404, so ids cannot be enumerated.
+  app.get("/public/:server/mysekai/:uid", async (c) => {
+    const { server, uid } = c.req.param();
+    const wait = byPeer.take(peerOf(c, trustProxy));
+    if (wait > 0) return limited(c, wait);
+    const keys = c.req.query("key")?.split(",").map((key) => key.trim()) ?? null;
+    const notFound = () => c.json(PUBLIC_NOT_FOUND, 404);
+    if (!isRegion(server) || !UID.test(uid) || keys?.some((key) => key === "" || key.includes(".") || key.includes("$"))) return notFound();
+    if (!(await reads.isPublic(uid))) return notFound();
+    const save = await reads.latest(server, uid);
+    const json = save === null ? null : await cache.get(save.sha256, () => reads.encrypted(save.id));
+    if (save === null || json === null) return notFound();
+    const extra = { upload_time: Math.floor(save.receivedAt / 1000), source: SOURCE, local_source: save.source };
+    if (keys === null) return answer(c, save, json, null, extra);
+    const missing = keys.some((key) => !json.parts.has(key) && !(key in extra));
+    if (missing) return notFound();
+    if (keys.length > 1) return answer(c, save, json, keys.filter((key) => json.parts.has(key)), Object.fromEntries(Object.entries(extra).filter(([key]) => keys.includes(key))));
+    // One key: its bare value.
+    const key = keys[0]!;
+    const part = json.parts.get(key);
+    const text = part === undefined ? JSON.stringify(extra[key as keyof typeof extra]) : part.slice(JSON.stringify(key).length + 1);
+    return c.body(text, 200, { "Content-Type": "application/json" });
+  });
+
+  return app;
+}
+
+/** The JSON answer, cached whole when unfiltered, compressed as asked, with the save's sha256 as its ETag. */
+function answer(c: Context, save: LatestSave, json: SaveJson, keys: string[] | null, extra: Record<string, unknown>): Response {
+  const etag = `"${save.sha256}"`;
+  c.header("ETag", etag);
+  c.header("Vary", "Accept-Encoding");
+  if (c.req.header("if-none-match")?.split(",").some((tag) => tag.trim() === etag)) return c.body(null, 304);
+  const coding = chooseCoding(c.req.header("accept-encoding"));
+  const cacheKey = `${JSON.stringify(extra)}:${coding}`;
+  // Compressed wholes are kept (compressing costs more than joining the parts again).
+  const keep = keys === null && coding !== "identity";
+  let body = keep ? json.encoded.get(cacheKey) : undefined;
+  if (body === undefined) {
+    body = encode(jsonText(json, keys, extra), coding);
+    if (keep) json.encoded.set(cacheKey, body);
+  }
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (coding !== "identity") headers["Content-Encoding"] = coding;
+  return c.body(body as Uint8Array<ArrayBuffer>, 200, headers);
+}

@@ -1,0 +1,46 @@
+/**
+ * What the data API reads, declared where it is used: a small async interface (a hub's store implements it
+ * too), and its SQLite implementation over src/db.
+ */
+import { eq } from "drizzle-orm";
+import { apiTokenGrant, isPlayerPublic, type ApiToken } from "../../db/data-access.ts";
+import type { Db } from "../../db/open.ts";
+import { latestSave, type LatestSave } from "../../db/player-saves.ts";
+import { saves } from "../../db/schema.ts";
+import type { Config } from "../../config/index.ts";
+import { encryptedBytesOf } from "../../pipeline/encrypted-save.ts";
+import type { ApiOptions } from "./routes.ts";
+import { SaveJsonCache } from "./save-json.ts";
+
+export interface DataReads {
+  /** The player's latest archived save in `region` (saves without a game host count for the default region). */
+  latest(region: string, playerId: string): Promise<LatestSave | null>;
+  /** The save's encrypted bytes (database copy, or the archive's save.bin once retention cleared it). */
+  encrypted(saveId: number): Promise<Uint8Array | null>;
+  grant(token: string): Promise<ApiToken | null>;
+  isPublic(playerId: string): Promise<boolean>;
+}
+
+export function sqliteDataReads(db: Db, archiveRoot: string, defaultRegion: string): DataReads {
+  return {
+    latest: async (region, playerId) => latestSave(db, region, playerId, defaultRegion),
+    encrypted: async (saveId) => {
+      const row = db.select().from(saves).where(eq(saves.id, saveId)).get();
+      if (!row) return null;
+      const found = await encryptedBytesOf(db, archiveRoot, row);
+      return "bytes" in found ? found.bytes : null;
+    },
+    grant: async (token) => apiTokenGrant(db, token),
+    isPublic: async (playerId) => isPlayerPublic(db, playerId),
+  };
+}
+
+/** The data API of one service on SQLite. */
+export function sqliteDataApi(db: Db, archiveRoot: string, config: Pick<Config, "api" | "keys" | "trustProxy">): ApiOptions {
+  return {
+    reads: sqliteDataReads(db, archiveRoot, config.api.defaultRegion),
+    cache: new SaveJsonCache(config.keys),
+    perMinute: config.api.perMinute,
+    trustProxy: config.trustProxy,
+  };
+}
