@@ -5,14 +5,14 @@
  */
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { regionOfUrl } from "../capture/regions.ts";
-import { MAX_UPLOAD_BYTES } from "../contract.ts";
 import { UNKNOWN_PLAYER } from "../save/player-id.ts";
 import type { ChunkHeader } from "../ingest/chunk-headers.ts";
 import { prepared, type Db, type Tx } from "./open.ts";
 import { sha256Hex } from "../sha256.ts";
 import { saveWithSha, storeSaveOnce } from "./saves.ts";
 import { uploadChunks, uploads } from "./schema.ts";
-import { findHeldPrefix, findResend, liveOpenTasks, openUsage, type OpenTask } from "./upload-tasks.ts";
+import { checkOpenCaps, type OverCap } from "./open-upload-caps.ts";
+import { findHeldPrefix, findResend, liveOpenTasks, type OpenTask } from "./upload-tasks.ts";
 
 /** Completed tasks are remembered this long so a resent chunk is answered without a second save. */
 export const COMPLETED_UPLOAD_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -46,7 +46,7 @@ export type ChunkOutcome =
   | { kind: "resend"; taskId: number; saveId: number | null }
   | { kind: "total_mismatch"; expected: number }
   | { kind: "too_large"; uploadBytes: number }
-  | { kind: "over_cap"; reason: string; retryAfterSeconds: number };
+  | OverCap;
 
 /** A real (digits) player id, or null for none and `unknown`. */
 function realPlayer(id: string | null | undefined): string | null {
@@ -217,32 +217,6 @@ function holdResentChunk(tx: Tx, taskId: number, totalChunks: number, part: { ch
     .run();
   const held = tx.select({ n: sql<number>`count(*)` }).from(uploadChunks).where(eq(uploadChunks.taskId, taskId)).get()!.n;
   if (held >= totalChunks) tx.delete(uploadChunks).where(eq(uploadChunks.taskId, taskId)).run();
-}
-
-/**
- * The open-upload caps: a new task past the count, or open bytes past the byte cap, is refused with a wait;
- * so is one past the peer's share of either.
- */
-function checkOpenCaps(
-  tx: Tx,
-  limits: UploadLimits,
-  now: number,
-  change: { peer: string; newTask: boolean; addedBytes: number },
-): Extract<ChunkOutcome, { kind: "over_cap" }> | null {
-  const liveSince = now - limits.ttlMs;
-  const usage = openUsage(tx, liveSince);
-  const mine = openUsage(tx, liveSince, change.peer);
-  const peerOpen = Math.max(1, Math.floor(limits.maxOpen * limits.peerShare));
-  const peerBytes = Math.max(MAX_UPLOAD_BYTES, Math.floor(limits.maxOpenBytes * limits.peerShare));
-  let reason: string | null = null;
-  if (change.newTask && usage.count + 1 > limits.maxOpen) reason = `too many open uploads (${limits.maxOpen}); retry later`;
-  else if (usage.bytes + change.addedBytes > limits.maxOpenBytes) reason = `open uploads hold too many bytes (${limits.maxOpenBytes}); retry later`;
-  else if (change.newTask && mine.count + 1 > peerOpen) reason = `too many open uploads from your address (${peerOpen}); retry later`;
-  else if (mine.bytes + change.addedBytes > peerBytes) reason = `open uploads from your address hold too many bytes (${peerBytes}); retry later`;
-  if (reason === null) return null;
-  // The oldest open task frees its room when it expires.
-  const retryAfterMs = usage.oldestCreatedAt === null ? 0 : usage.oldestCreatedAt + limits.ttlMs - now;
-  return { kind: "over_cap", reason, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
 }
 
 /** Deletes open tasks older than the TTL (their chunks go with them) and completed tasks older than 24 h. */
