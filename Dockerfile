@@ -10,7 +10,7 @@ FROM oven/bun:1.4.5-slim
 WORKDIR /app
 # MIMALLOC_PURGE_DELAY: the launch settings of src/launch-env.ts (read by the runtime before the service starts).
 ENV NODE_ENV=production \
-    MIMALLOC_PURGE_DELAY=0 \
+    MIMALLOC_PURGE_DELAY=250 \
     HOST=0.0.0.0 \
     PORT=9478 \
     DATA_DIR=/data \

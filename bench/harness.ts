@@ -4,10 +4,14 @@
  * against a checkout of REF, alternating, so both see the same machine. Prints the issue's table and,
  * with `--write`, puts it into BENCHMARKS.md between the `bench:harness` markers.
  *
- *   bun bench/harness.ts [--harness=../shared/bench] [--runs=2] [--before=REF] [--quick] [--write]
+ *   bun bench/harness.ts [--harness=../shared/bench] [--runs=2] [--before=REF] [--predecessor=GIT_DIR]
+ *                        [--phases=latency,throughput,report] [--set=NAME=VALUE]… [--quick] [--write]
  *
  * The harness is not part of the project: it is read from `--harness` (or BENCH_HARNESS) and, when it has
  * no node_modules, copied to a temp folder and installed there (`npm install`, msgpackr only).
+ * With `--predecessor` (or PREDECESSOR_GIT: a git snapshot of mouse233/MySekaiMapper) the harness's
+ * predecessor.sh exports it to a temp folder and it is measured in the same session, between our runs;
+ * without it the table shows its recorded figures (bench/predecessor-figures.json, which `--write` renews).
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
@@ -22,10 +26,20 @@ const flag = (name: string) => process.argv.includes(`--${name}`);
 const harnessArg = resolve(PROJECT_ROOT, arg("harness") ?? process.env.BENCH_HARNESS ?? "../shared/bench");
 const runs = Number(arg("runs") ?? 2);
 const before = arg("before");
+const predecessorGit = arg("predecessor") ?? process.env.PREDECESSOR_GIT;
+const PREDECESSOR_FIGURES = join(PROJECT_ROOT, "bench", "predecessor-figures.json");
 const quick = flag("quick");
 const PHASES = (arg("phases") ?? "latency,throughput,report").split(",");
-const SIZES = quick ? ["--latency-n", "5", "--tp-n", "24", "--report-n", "20"] : [];
+const SIZE = quick ? { latency: 5, throughput: 24, report: 20 } : { latency: 20, throughput: 200, report: 100 };
+const SIZES = ["--latency-n", String(SIZE.latency), "--tp-n", String(SIZE.throughput), "--report-n", String(SIZE.report)];
 const KEYS = { AES_KEY: "BenchTestKey0001", AES_IV: "BenchTestIv00001" };
+/** `--set=NAME=VALUE` (repeatable): an environment setting for our servers, to compare launch settings. */
+const SETTINGS = Object.fromEntries(
+  process.argv.filter((a) => a.startsWith("--set=")).map((a) => {
+    const [name, ...value] = a.slice("--set=".length).split("=");
+    return [name, value.join("=")];
+  }),
+);
 
 /** Not spawnSync: this process must keep reading the server's output, or its pipe fills and the server stalls. */
 async function run(cmd: string[], cwd: string): Promise<void> {
@@ -58,7 +72,7 @@ async function checkoutOf(ref: string): Promise<{ root: string; remove: () => Pr
 }
 
 async function measurePhase(harness: string, root: string, phase: string, label: string): Promise<Record<string, unknown>> {
-  const service = await startService({ root, env: { ...KEYS, NOTIFY_DEFAULT: "none", PIPELINE_POLL_MS: "1000" } });
+  const service = await startService({ root, env: { ...KEYS, NOTIFY_DEFAULT: "none", PIPELINE_POLL_MS: "1000", ...SETTINGS } });
   const out = join(service.dataDir, "harness-result.json");
   try {
     await run(
@@ -80,6 +94,40 @@ async function measureRun(harness: string, root: string, label: string): Promise
   return { label, phases } as HarnessRun;
 }
 
+/**
+ * The predecessor as the harness's README runs it: latency and report (skip) only, a fresh server per phase
+ * (its throughput phase never finishes: its renderer is not thread-safe). Its folder is outside the project.
+ */
+async function measurePredecessor(harness: string, work: string, label: string): Promise<HarnessRun> {
+  const script = join(harness, "predecessor.sh");
+  const port = String(20000 + Math.floor(Math.random() * 20000));
+  const out = join(work, "harness-result.json");
+  await run([script, "start", work, port], harness);
+  try {
+    await run(
+      ["node", "measure.mjs", "--base", `http://127.0.0.1:${port}`, "--data-dir", join(work, "data"), "--pid-file", join(work, "server.pid"),
+        "--phases", "latency,report", "--report-variants", "skip", "--label", label, "--out", out, ...SIZES,
+        "--restart-cmd", `${script} stop ${work}; ${script} start ${work} ${port}`],
+      harness,
+    );
+  } finally {
+    await run([script, "stop", work], harness);
+  }
+  return { label, phases: JSON.parse(readFileSync(out, "utf8")).phases };
+}
+
+async function exportedPredecessor(harness: string, gitDir: string): Promise<string> {
+  const work = mkdtempSync(join(tmpdir(), "mysekai-predecessor-"));
+  await run([join(harness, "predecessor.sh"), "export", gitDir, work], harness);
+  return work;
+}
+
+function recordedPredecessor(): { runs: HarnessRun[]; note: string } {
+  if (!existsSync(PREDECESSOR_FIGURES)) return { runs: [], note: "predecessor not run" };
+  const recorded = JSON.parse(readFileSync(PREDECESSOR_FIGURES, "utf8")) as { taken: string; machine: string; runs: HarnessRun[] };
+  return { runs: recorded.runs, note: `predecessor = its figures recorded ${recorded.taken} on ${recorded.machine}, not this session` };
+}
+
 function writeSection(table: string): void {
   const file = join(PROJECT_ROOT, "BENCHMARKS.md");
   const start = "<!-- bench:harness:start -->";
@@ -93,17 +141,27 @@ function writeSection(table: string): void {
 
 const harness = await preparedHarness();
 const checkout = before ? await checkoutOf(before) : null;
-const results: { before: HarnessRun[]; after: HarnessRun[] } = { before: [], after: [] };
+const predecessorWork = predecessorGit ? await exportedPredecessor(harness, resolve(predecessorGit)) : null;
+const results: { before: HarnessRun[]; after: HarnessRun[]; predecessor: HarnessRun[] } = { before: [], after: [], predecessor: [] };
 try {
   for (let i = 1; i <= runs; i++) {
     if (checkout) results.before.push(await measureRun(harness, checkout.root, `before-${i}`));
+    if (predecessorWork) results.predecessor.push(await measurePredecessor(harness, predecessorWork, `predecessor-${i}`));
     results.after.push(await measureRun(harness, PROJECT_ROOT, `after-${i}`));
   }
 } finally {
   await checkout?.remove();
+  if (predecessorWork) rmSync(predecessorWork, { recursive: true, force: true });
 }
+const taken = new Date().toISOString().slice(0, 10);
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Bun ${Bun.version}`;
-const heading = `Shared harness, ${new Date().toISOString().slice(0, 10)}, ${machine}${quick ? " (--quick sizes)" : ""}: ${runs} run(s) each, one fresh server per phase; before = ${before ?? "not run"}, after = working tree.`;
-const table = `${heading}\n\n${formatTable(results)}`;
+const recorded = predecessorWork ? null : recordedPredecessor();
+if (recorded) results.predecessor = recorded.runs;
+const predecessorNote = recorded?.note ?? "predecessor = the same session, between our runs";
+const heading = `Shared harness, ${taken}, ${machine}${quick ? " (--quick sizes)" : ""}: ${runs} run(s) each, one fresh server per phase; before = ${before ?? "not run"}, after = working tree${Object.keys(SETTINGS).length ? ` with ${Object.entries(SETTINGS).map(([k, v]) => `${k}=${v}`).join(" ")}` : ""}; ${predecessorNote}.`;
+const table = `${heading}\n\n${formatTable(results, SIZE)}`;
 console.log(`\n${table}`);
-if (flag("write")) writeSection(table);
+if (flag("write")) {
+  writeSection(table);
+  if (predecessorWork && !quick) writeFileSync(PREDECESSOR_FIGURES, `${JSON.stringify({ taken, machine, runs: results.predecessor }, null, 1)}\n`);
+}

@@ -6,12 +6,13 @@
  */
 export const LAUNCH_ENV = {
   /**
-   * Bun's allocator and resvg's (both mimalloc) return freed pages to the system at once instead of 10–100 ms
-   * later, when a burst of uploads, reports or renders has already stacked the next allocations on top: peak RSS
-   * 13–25 MB lower for 8–11 % more CPU a save, the pages of each map's pixmap being faulted in anew (BENCHMARKS.md,
-   * issue 11, sixth and seventh steps).
+   * Bun's allocator and resvg's (both mimalloc) keep freed pages for 250 ms before giving them back. A save's
+   * renders reuse the pages the last one freed instead of faulting in fresh ones: ~2,700 minor faults a save
+   * instead of ~17,000 at 0 (given back at once), and ~20 % less CPU a save, more where a fault costs more.
+   * Freed memory still goes back once the service is quiet for a moment, so peak RSS stays ≤ 256 MB (~20–50 MB
+   * above 0); at -1 (never given back) it passed 300 MB while maps rendered (BENCHMARKS.md, issue 24).
    */
-  MIMALLOC_PURGE_DELAY: "0",
+  MIMALLOC_PURGE_DELAY: "250",
 } as const;
 
 /** The launch settings missing (or empty) in `env`: the service still runs, with more memory. */

@@ -39,7 +39,7 @@ async function serve(): Promise<void> {
   const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
   logInfo("SERVER", "listening", { url: base, db: config.databasePath, keys: config.keys.length });
   const missingEnv = missingLaunchEnv();
-  if (missingEnv.length > 0) logWarn("SERVER", "started without its launch settings: set MIMALLOC_PURGE_DELAY=0 as npm start does (README, Configuration)", { missing: missingEnv.join(",") });
+  if (missingEnv.length > 0) logWarn("SERVER", "started without its launch settings: set MIMALLOC_PURGE_DELAY=250 as npm start does (README, Configuration)", { missing: missingEnv.join(",") });
   flushLog(); // the endpoints below follow it
   console.log(`  upload: POST ${UPLOAD_PATHS.map((path) => `${base}${path}`).join(" (or ")})`);
   console.log(`  capture setup (owner): ${config.publicBaseUrl ?? base}/setup`);
