@@ -1,12 +1,21 @@
-/** Owner commands of the data API: API tokens and players' public reads (src/db/data-access.ts). */
+/**
+ * Owner commands of the data API: API tokens and players' public reads (src/db/data-access.ts), consumer
+ * webhooks (src/db/data-webhooks.ts).
+ */
 import { addApiToken, listApiTokens, revokeApiToken, setPlayerPublic } from "./db/data-access.ts";
+import { addDataWebhook, listDataWebhooks, removeDataWebhook } from "./db/data-webhooks.ts";
 import type { Db } from "./db/open.ts";
+import { dataWebhookProblem } from "./notify/data-webhook.ts";
 
 export const DATA_USAGE = `  api-tokens add <name> [--players <id,id,…>]
                                a token for bots and tools (Bearer) that reads every player, or only those; printed once
   api-tokens list | revoke <name>
   players public <playerId> on|off
-                               whether anyone may read this player's latest save at /public/…`;
+                               whether anyone may read this player's latest save at /public/…
+  data-webhooks add <url> [--bearer <secret>]
+                               after each new save, an empty POST to the URL with {server}, {data_type} and
+                               {user_id} filled in (and Authorization: Bearer <secret>), so a bot pulls the save
+  data-webhooks list | remove <id>`;
 
 export class DataUsageError extends Error {}
 
@@ -44,5 +53,43 @@ export function playerPublicCommand(db: Db, playerId: string | undefined, state:
   if (!playerId || !PLAYER.test(playerId) || (state !== "on" && state !== "off")) throw new DataUsageError("players public <playerId> on|off");
   setPlayerPublic(db, playerId, state === "on");
   console.log(`public reads of ${playerId}: ${state}`);
+  return 0;
+}
+
+/** Where the URL goes, without what may be secret in it (its path and query). */
+function shownUrl(url: string): string {
+  try {
+    return `${new URL(url.replace(/[{}]/g, "")).origin}/…`;
+  } catch {
+    return "(not a URL)";
+  }
+}
+
+export function dataWebhooksCommand(db: Db, args: string[]): number {
+  const [action, value] = args;
+  if (action === "list") {
+    const hooks = listDataWebhooks(db);
+    if (hooks.length === 0) console.log("no data webhooks");
+    for (const hook of hooks) console.log(`${hook.id}\t${shownUrl(hook.url)}\t${hook.bearer ? "with a bearer secret" : "no bearer"}\t${new Date(hook.createdAt).toISOString()}`);
+    return 0;
+  }
+  if (action === "remove") {
+    const id = Number(value);
+    if (!Number.isSafeInteger(id) || id <= 0) throw new DataUsageError("data-webhooks remove <id> (the id that data-webhooks list shows)");
+    if (!removeDataWebhook(db, id)) {
+      console.error(`no data webhook ${id}`);
+      return 1;
+    }
+    console.log(`data webhook ${id} removed: it is called no more`);
+    return 0;
+  }
+  if (action !== "add") throw new DataUsageError(`unknown data-webhooks action "${action ?? ""}"`);
+  const problem = value ? dataWebhookProblem(value) : "a URL is required";
+  if (problem) throw new DataUsageError(`data-webhooks add <url>: ${problem}`);
+  const at = args.indexOf("--bearer");
+  const bearer = at < 0 ? null : (args[at + 1] ?? "");
+  if (bearer !== null && !/^[\x21-\x7e]{1,512}$/.test(bearer)) throw new DataUsageError("--bearer takes a secret of printable characters without spaces");
+  const id = addDataWebhook(db, value!, bearer);
+  console.log(`data webhook ${id} added (${shownUrl(value!)}): called after each new save`);
   return 0;
 }

@@ -14,7 +14,7 @@ import { describeSave, formatRareText } from "./maps/index.ts";
 import { reprocess, retryFailed } from "./pipeline/queue.ts";
 import { openSave } from "./save/index.ts";
 import { prepareRuntimeFiles } from "./runtime-files.ts";
-import { apiTokensCommand, DATA_USAGE, DataUsageError, playerPublicCommand } from "./cli-data.ts";
+import { apiTokensCommand, DATA_USAGE, DataUsageError, dataWebhooksCommand, playerPublicCommand } from "./cli-data.ts";
 
 const USAGE = `usage: npm run cli -- <command>   (one-file build: mysekai-ingest cli <command>)
   jobs [--state S]             list jobs (S: ${JOB_STATES.join(", ")})
@@ -202,6 +202,8 @@ async function run(args: string[]): Promise<number> {
       return players(config, db, rest);
     case "api-tokens":
       return apiTokensCommand(db, rest);
+    case "data-webhooks":
+      return dataWebhooksCommand(db, rest);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

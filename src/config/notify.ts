@@ -19,6 +19,8 @@ export interface NotifyConfig {
   discord: DiscordConfig | null;
   onebot: OneBotConfig | null;
   webhook: WebhookConfig | null;
+  /** NOTIFY_TIMEOUT_MS, for targets whose settings live in the database (consumer webhooks). */
+  timeoutMs: number;
 }
 
 /** NOTIFY_TIMEOUT_MS; every channel carries it. */
@@ -59,5 +61,6 @@ export function notifyConfig(env: Env): NotifyConfig {
     discord: discordUrl ? { webhookUrl: discordUrl, timeoutMs } : null,
     onebot: onebotUrl && onebotTarget ? { url: onebotUrl, token: text(env, "ONEBOT_TOKEN"), target: onebotTarget, timeoutMs } : null,
     webhook: webhookUrl ? { url: webhookUrl, secret: text(env, "WEBHOOK_SECRET"), timeoutMs } : null,
+    timeoutMs,
   };
 }

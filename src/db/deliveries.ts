@@ -5,7 +5,8 @@
  * it, is claimed in a transaction that also requires the job's lease to be ours, `running` and unexpired, and
  * extends it: a runner whose lease expired or was taken over sends nothing more.
  */
-import { and, eq, exists, gt, inArray, lte, sql } from "drizzle-orm";
+import { and, eq, exists, gt, inArray, lte, ne, notInArray, sql } from "drizzle-orm";
+import { DATA_WEBHOOK_CHANNEL } from "./data-webhooks.ts";
 import type { Db, Tx } from "./open.ts";
 import { deliveries, jobs } from "./schema.ts";
 
@@ -41,7 +42,11 @@ export function createDeliveries(tx: Tx, saveId: number, targets: RoutedTarget[]
       .onConflictDoNothing()
       .run();
   }
-  const pending = tx.select().from(deliveries).where(and(eq(deliveries.saveId, saveId), eq(deliveries.state, "pending"))).all();
+  const pending = tx
+    .select()
+    .from(deliveries)
+    .where(and(eq(deliveries.saveId, saveId), eq(deliveries.state, "pending"), ne(deliveries.channel, DATA_WEBHOOK_CHANNEL)))
+    .all();
   const stale = pending.filter((row) => !targets.some((target) => target.channel === row.channel && target.target === row.target));
   if (stale.length > 0) {
     tx.update(deliveries)
@@ -49,6 +54,36 @@ export function createDeliveries(tx: Tx, saveId: number, targets: RoutedTarget[]
       .where(inArray(deliveries.id, stale.map((row) => row.id)))
       .run();
   }
+}
+
+/**
+ * A delivery per consumer webhook (target: its id) for a new save, pushed or not: a bot pulls every save. Rows
+ * already there stay as they are (never twice); a pending row whose webhook was removed is skipped.
+ */
+export function createDataWebhookDeliveries(db: Db, saveId: number, hookIds: number[], now: number): void {
+  db.transaction(
+    (tx) => {
+      for (const id of hookIds) {
+        tx.insert(deliveries)
+          .values({ saveId, channel: DATA_WEBHOOK_CHANNEL, target: String(id), state: "pending", nextAttemptAt: now, createdAt: now })
+          .onConflictDoNothing()
+          .run();
+      }
+      const current = hookIds.map(String);
+      tx.update(deliveries)
+        .set({ state: "skipped", lastError: "data webhook removed" })
+        .where(
+          and(
+            eq(deliveries.saveId, saveId),
+            eq(deliveries.channel, DATA_WEBHOOK_CHANNEL),
+            eq(deliveries.state, "pending"),
+            current.length > 0 ? notInArray(deliveries.target, current) : undefined,
+          ),
+        )
+        .run();
+    },
+    { behavior: "immediate" },
+  );
 }
 
 /** A save's pending deliveries whose next attempt is due at `now`. */

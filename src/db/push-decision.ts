@@ -2,10 +2,12 @@
  * One push per refresh: whether a save is pushed or only archived, decided in the same immediate transaction
  * that records its deliveries, so two runners holding two saves of one refresh cannot both decide "push".
  *
- * A save counts as pushed once it has a delivery that is to be sent or was (pending, sent or failed): a save
- * routed to "none", or only to channels that are not configured, pushed nothing and is never "the last push".
+ * A save counts as pushed once it has a push delivery that is to be sent or was (pending, sent or failed): a
+ * save routed to "none", or only to channels that are not configured, pushed nothing and is never "the last
+ * push". Consumer webhooks' rows are no push: every save gets them.
  */
 import { and, desc, eq, ne } from "drizzle-orm";
+import { DATA_WEBHOOK_CHANNEL } from "./data-webhooks.ts";
 import { createDeliveries, type RoutedTarget } from "./deliveries.ts";
 import type { Db, Tx } from "./open.ts";
 import { deliveries, saves } from "./schema.ts";
@@ -21,7 +23,7 @@ export interface PushCandidate {
 /** `repeatOf`: the player's last pushed save, whose drops this one repeats; it gets no deliveries. */
 export type PushDecision = { push: true } | { push: false; repeatOf: number };
 
-const pushed = ne(deliveries.state, "skipped");
+const pushed = and(ne(deliveries.state, "skipped"), ne(deliveries.channel, DATA_WEBHOOK_CHANNEL));
 
 /** The player's save (other than `exclude`) that got the latest delivery to be sent, with its fingerprint. */
 function lastPushedSave(tx: Tx, playerId: string, exclude: number): { id: number; dropsFingerprint: string | null } | undefined {

@@ -232,3 +232,14 @@ export const publicPlayers = sqliteTable("public_players", {
   playerId: text("player_id").primaryKey(),
   since: integer("since").notNull(),
 });
+
+/**
+ * Consumer webhooks (src/db/data-webhooks.ts): after each new save, an empty POST to `url` with {server},
+ * {data_type} and {user_id} filled in, so a bot pulls the save. `url` and `bearer` are secrets: never shown again.
+ */
+export const dataWebhooks = sqliteTable("data_webhooks", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  url: text("url").notNull(),
+  bearer: text("bearer"),
+  createdAt: integer("created_at").notNull(),
+});

@@ -3,11 +3,11 @@
  * upload_times sent as a GET with a JSON body) and a Haruki-style public client (`key`). Private by default.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import { makeEncryptedSample, makeSampleSave, SAMPLE_PLAYER_ID } from "../../src/samples/index.ts";
 import { parseExact } from "../helpers/exact-json.ts";
 import { jobOfSave, one } from "../helpers/db.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
+import { ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { rawRequest } from "../helpers/raw-http.ts";
 import { testKeys, uploadSave } from "../helpers/saves.ts";
 
@@ -15,13 +15,7 @@ const start = serversForThisFile({ NOTIFY_DEFAULT: "none" });
 const SAMPLE = { seed: 7, now: Date.now() };
 const raw = makeSampleSave(SAMPLE);
 
-/** The owner CLI against the running server's data folder (not spawnSync: the server answers from this process). */
-async function cli(server: RunningServer, ...args: string[]): Promise<string> {
-  const run = Bun.spawn([process.execPath, join(import.meta.dir, "../../src/cli.ts"), ...args], { env: { PATH: process.env.PATH ?? "", DATA_DIR: server.dataDir }, stdout: "pipe" });
-  const [out, code] = await Promise.all([new Response(run.stdout).text(), run.exited]);
-  expect(code).toBe(0);
-  return out.trim().split("\n").at(-1)!;
-}
+const cli = ownerCliLastLine;
 
 let server: RunningServer;
 let token: string;

@@ -12,6 +12,7 @@ describe("notify configuration", () => {
       discord: null,
       onebot: null,
       webhook: null,
+      timeoutMs: 30_000,
     });
   });
 

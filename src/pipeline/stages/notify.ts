@@ -1,13 +1,16 @@
 /**
- * notify: route the save; a save whose drops repeat the player's last push is only archived (NOTIFY_REPEAT=1
- * and reprocess --notify push it anyway), any other gets a delivery per routed target (src/db/push-decision.ts
+ * notify: every new save of a known player gets a delivery per consumer webhook (bots pull each save). Then
+ * route the save; a save whose drops repeat the player's last push is only archived (NOTIFY_REPEAT=1 and
+ * reprocess --notify push it anyway), any other gets a delivery per routed target (src/db/push-decision.ts
  * decides both in one transaction). Then attempt each due delivery alone and record its result at once
  * (src/db/deliveries.ts keeps the rows; every attempt and part is claimed under the lease).
  */
 import { eq, getTableColumns } from "drizzle-orm";
 import { replaceArchiveFile } from "../../archive/write.ts";
+import { dataWebhookById, listDataWebhooks, DATA_WEBHOOK_CHANNEL } from "../../db/data-webhooks.ts";
 import {
   claimDeliveryAttempt,
+  createDataWebhookDeliveries,
   deliveryTally,
   dueDeliveries,
   markAttemptFailed,
@@ -19,11 +22,12 @@ import {
 import { decidePush } from "../../db/push-decision.ts";
 import { archives, saves } from "../../db/schema.ts";
 import { logInfo, logWarn } from "../../log.ts";
-import { storedOutputs, summaryFile } from "../../maps/index.ts";
+import { storedOutputs, summaryFile, type SaveOutputs } from "../../maps/index.ts";
 import { metrics } from "../../metrics.ts";
 import { configuredChannels, sendTo } from "../../notify/channels.ts";
+import { sendDataWebhook } from "../../notify/data-webhook.ts";
 import { DeliveryError } from "../../notify/errors.ts";
-import type { PushMessage } from "../../notify/message.ts";
+import type { PartProgress, PushMessage } from "../../notify/message.ts";
 import { routeFor, type Channel } from "../../notify/routing.ts";
 import { pushMessage } from "../push-message.ts";
 import { backoffDelay, LeaseLostError } from "../queue.ts";
@@ -32,6 +36,7 @@ import type { PipelineDeps, Stage } from "../stage.ts";
 
 /** Every column of a save but its encrypted bytes, which a push never needs. */
 const { encrypted: _encrypted, ...SAVE_FIELDS } = getTableColumns(saves);
+type Save = Omit<typeof saves.$inferSelect, "encrypted">;
 
 export const notifyStage: Stage = async (deps, job, { now }) => {
   const { db } = deps;
@@ -47,45 +52,79 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
   }
   // Generated before the outputs model (or the drops' fingerprint) was stored: generate it again.
   if (!outputs || save.dropsFingerprint === null) return { kind: "advance", next: "generate", note: "no stored outputs model; generating again" };
-  if (outputs.partial) return { kind: "advance", next: "done", note: "no maps to push (partial refresh)" };
+  if (PLAYER_ID.test(save.playerId)) createDataWebhookDeliveries(db, save.id, listDataWebhooks(db).map((hook) => hook.id), now);
+  const pushNote = outputs.partial ? "no maps to push (partial refresh)" : await decideAndRecordPush(deps, save, archive, outputs, job.forcePush, now);
 
+  const due = dueDeliveries(db, save.id, now);
+  if (due.length > 0) {
+    // Consumer webhooks carry no message: a save with only those due builds none.
+    const message = due.some((delivery) => delivery.channel !== DATA_WEBHOOK_CHANNEL) ? await pushMessage(deps, save, archive, outputs) : null;
+    const holder = { jobId: job.id, leaseId: job.leaseId };
+    for (const delivery of due) {
+      // Another runner owns the job now: it sends what is left.
+      if ((await attempt(deps, holder, delivery, save, message)) === "lease_lost") break;
+    }
+  }
+
+  const tally = deliveryTally(db, save.id);
+  const counts = `sent=${tally.sent} failed=${tally.failed} skipped=${tally.skipped}`;
+  const anyDelivery = tally.sent + tally.failed + tally.skipped + tally.pending > 0;
+  const note = pushNote === null ? counts : anyDelivery ? `${pushNote}; ${counts}` : pushNote;
+  if (tally.nextAttemptAt !== null) return { kind: "later", runAt: tally.nextAttemptAt, note: `${note} pending=${tally.pending}` };
+  return { kind: "advance", next: "done", note };
+};
+
+/** Consumer webhooks name a player the data API can be asked for ("unknown" is none). */
+const PLAYER_ID = /^\d+$/;
+
+/** The push decision and its summary.json; a note when the save is not pushed. */
+async function decideAndRecordPush(
+  deps: PipelineDeps,
+  save: Save,
+  archive: { relPath: string },
+  outputs: SaveOutputs,
+  forcePush: boolean,
+  now: number,
+): Promise<string | null> {
   const targets = routeFor(deps.routing, save.playerId, deps.config.notify.defaultRoute);
-  const candidate = { saveId: save.id, playerId: save.playerId, dropsFingerprint: save.dropsFingerprint, checkRepeat: !deps.config.notify.repeat && !job.forcePush };
-  const decision = decidePush(db, candidate, targets, configuredChannels(deps.config.notify, deps.routing.barkKeys), now);
+  const candidate = { saveId: save.id, playerId: save.playerId, dropsFingerprint: save.dropsFingerprint!, checkRepeat: !deps.config.notify.repeat && !forcePush };
+  const decision = decidePush(deps.db, candidate, targets, configuredChannels(deps.config.notify, deps.routing.barkKeys), now);
   // summary.json was written before the decision: it says what was decided (a rewrite is idempotent).
   if (!decision.push || save.repeatOf !== null) {
     const repeatOf = decision.push ? null : decision.repeatOf;
     await replaceArchiveFile(deps.archiveRoot, archive.relPath, save.id, summaryFile(outputs, repeatOf));
   }
-  if (!decision.push) {
-    const why = `same drops as save ${decision.repeatOf}, the player's last push`;
-    logInfo("NOTIFY", "not pushed: repeat of the last push", { player: save.playerId, save: save.id, repeatOf: decision.repeatOf, reason: why });
-    return { kind: "advance", next: "done", note: `not pushed: ${why}` };
-  }
-  const due = dueDeliveries(db, save.id, now);
-  if (due.length > 0) {
-    const message = await pushMessage(deps, save, archive, outputs);
-    const holder = { jobId: job.id, leaseId: job.leaseId };
-    for (const delivery of due) {
-      // Another runner owns the job now: it sends what is left.
-      if ((await attempt(deps, holder, delivery, message)) === "lease_lost") break;
-    }
-  }
+  if (decision.push) return null;
+  const why = `same drops as save ${decision.repeatOf}, the player's last push`;
+  logInfo("NOTIFY", "not pushed: repeat of the last push", { player: save.playerId, save: save.id, repeatOf: decision.repeatOf, reason: why });
+  return `not pushed: ${why}`;
+}
 
-  const tally = deliveryTally(db, save.id);
-  const note = `sent=${tally.sent} failed=${tally.failed} skipped=${tally.skipped}`;
-  if (tally.nextAttemptAt !== null) return { kind: "later", runAt: tally.nextAttemptAt, note: `${note} pending=${tally.pending}` };
-  return { kind: "advance", next: "done", note };
-};
+/** Sends one delivery: to its consumer webhook, or the push message to its channel. */
+async function deliver(deps: PipelineDeps, delivery: Delivery, save: Save, message: PushMessage | null, progress: PartProgress): Promise<void> {
+  if (delivery.channel !== DATA_WEBHOOK_CHANNEL) {
+    return sendTo({ channel: delivery.channel as Channel, target: delivery.target }, message!, deps.config.notify, deps.routing.barkKeys, progress);
+  }
+  const hook = dataWebhookById(deps.db, Number(delivery.target));
+  if (!hook) throw new DeliveryError(`${DATA_WEBHOOK_CHANNEL}: data webhook ${delivery.target} was removed`, { permanent: true });
+  const server = save.region ?? deps.config.api.defaultRegion;
+  return sendDataWebhook(hook, { server, userId: save.playerId }, deps.config.notify.timeoutMs);
+}
 
-async function attempt(deps: PipelineDeps, holder: LeaseHolder, delivery: Delivery, message: PushMessage): Promise<"done" | "lease_lost"> {
+async function attempt(
+  deps: PipelineDeps,
+  holder: LeaseHolder,
+  delivery: Delivery,
+  save: Save,
+  message: PushMessage | null,
+): Promise<"done" | "lease_lost"> {
   const { db } = deps;
   const { leaseMs, backoffMs } = deps.config.pipeline;
   const attempts = delivery.attempts + 1;
   const claim = claimDeliveryAttempt(db, holder, { id: delivery.id, seenAttempts: delivery.attempts }, Date.now(), leaseMs);
   if (claim !== "claimed") return claim === "lease_lost" ? "lease_lost" : "done";
   const started = performance.now();
-  const fields = { channel: delivery.channel, target: delivery.target, player: message.playerId, save: message.saveId, attempt: attempts };
+  const fields = { channel: delivery.channel, target: delivery.target, player: save.playerId, save: save.id, attempt: attempts };
   const progress = {
     done: delivery.partsSent,
     markSent: (count: number) => {
@@ -93,7 +132,7 @@ async function attempt(deps: PipelineDeps, holder: LeaseHolder, delivery: Delive
     },
   };
   try {
-    await sendTo({ channel: delivery.channel as Channel, target: delivery.target }, message, deps.config.notify, deps.routing.barkKeys, progress);
+    await deliver(deps, delivery, save, message, progress);
     markSent(db, delivery.id, Date.now());
     metrics.delivery(delivery.channel, "sent");
     logInfo("NOTIFY", "sent", { ...fields, ms: Math.round(performance.now() - started), outcome: "sent" });

@@ -1,0 +1,28 @@
+/**
+ * Consumer webhooks: where to tell a bot that a player has a new save. The one owner of `data_webhooks`; their
+ * deliveries are rows of `deliveries` (src/db/deliveries.ts), channel DATA_WEBHOOK_CHANNEL, target the hook's id.
+ */
+import { asc, eq } from "drizzle-orm";
+import type { Db } from "./open.ts";
+import { dataWebhooks } from "./schema.ts";
+
+/** The channel of their delivery rows (push channels are named in notify/routing.ts). */
+export const DATA_WEBHOOK_CHANNEL = "data-webhook";
+
+export type DataWebhook = typeof dataWebhooks.$inferSelect;
+
+export function addDataWebhook(db: Db, url: string, bearer: string | null, now = Date.now()): number {
+  return db.insert(dataWebhooks).values({ url, bearer, createdAt: now }).returning({ id: dataWebhooks.id }).get()!.id;
+}
+
+export function removeDataWebhook(db: Db, id: number): boolean {
+  return db.delete(dataWebhooks).where(eq(dataWebhooks.id, id)).returning({ id: dataWebhooks.id }).all().length === 1;
+}
+
+export function listDataWebhooks(db: Db): DataWebhook[] {
+  return db.select().from(dataWebhooks).orderBy(asc(dataWebhooks.id)).all();
+}
+
+export function dataWebhookById(db: Db, id: number): DataWebhook | undefined {
+  return db.select().from(dataWebhooks).where(eq(dataWebhooks.id, id)).get();
+}
