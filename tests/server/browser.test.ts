@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import { noChromium, phoneBrowsersForThisFile } from "../helpers/chromium.ts";
 import { jobOfSave, one } from "../helpers/db.ts";
 import { eventually, serversForThisFile } from "../helpers/in-process.ts";
+import { ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { encryptedSave, PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
 
 const ADMIN_TOKEN = "browser-test-token-0123456789";
@@ -61,6 +62,8 @@ test.skipIf(noChromium)("owner pages fit 390 px and 1280 px; failed rows show th
   const junkId = one<{ save_id: number }>(keyed, "SELECT save_id FROM upload_tasks WHERE upload_id = 'fit-junk'")!.save_id;
   await eventually(() => jobOfSave(keyed, junkId)?.state === "failed", 30_000, "the junk failed");
   const keyless = await startHere({ DISCORD_WEBHOOK_URL: "http://127.0.0.1:9/hook", PUBLIC_BASE_URL: "https://sekai.example.com" });
+  await ownerCliLastLine(keyed, "api-tokens", "add", "lunabot-for-the-big-group", "--players", `${PLAYER_ID},1234567890123456789`);
+  const playerPage = /\/p\/[A-Za-z0-9_-]+/.exec(await ownerCliLastLine(keyed, "players", "add", PLAYER_ID, "--name", "Mizuki"))![0];
 
   const { browser } = await openBrowser();
   for (const width of [390, 1280]) {
@@ -73,7 +76,18 @@ test.skipIf(noChromium)("owner pages fit 390 px and 1280 px; failed rows show th
       expect(box.x + box.width).toBeLessThanOrEqual(width);
     }
     expect(await page.locator("[data-banner]").evaluateAll((found) => found.map((b) => b.getAttribute("data-banner")))).toEqual(["no-channel"]);
+    const revoke = (await page.locator('form[action="/status/api-tokens/revoke"] button').boundingBox())!;
+    expect(revoke.x + revoke.width).toBeLessThanOrEqual(width);
     await page.screenshot({ path: join(keyed.dataDir, `status-${width}.png`), fullPage: true });
+    await page.goto(`${keyed.url}${playerPage}`);
+    expect(await fitsWidth(page)).toBe(true);
+    const toggle = 'form[action$="/public"] button';
+    const before = await page.textContent(toggle);
+    const reloaded = page.waitForResponse((r) => r.url() === `${keyed.url}${playerPage}` && r.request().method() === "GET");
+    await page.click(toggle);
+    await reloaded;
+    expect(await page.textContent(toggle)).toBe(before === "Turn public reads on" ? "Turn public reads off" : "Turn public reads on");
+    await page.screenshot({ path: join(keyed.dataDir, `player-${width}.png`), fullPage: true });
     await page.goto(`${keyed.url}/setup`);
     expect(await fitsWidth(page)).toBe(true);
     expect(await page.locator("[data-banner]").getAttribute("data-banner")).toBe("loopback-public-url");

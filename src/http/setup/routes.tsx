@@ -2,15 +2,17 @@
 /**
  * Capture setup served by the server. Owner: GET /setup (the page) and POST /setup/rotate (new setup token).
  * Phone, by secret URL: GET /setup/<setupToken>/<region>/<file> (modules and upload scripts).
- * Hub player: GET /p/<playerToken> (their maps and setup) and /p/<playerToken>/<region>/<file>.
+ * Hub player: GET /p/<playerToken> (their maps, setup and public-reads switch), POST /p/<playerToken>/public and
+ * GET /p/<playerToken>/<region>/<file>.
  * A wrong, old or malformed token is a plain 404, the same as any unknown path.
  */
 import { Hono, type Context } from "hono";
 import { isRegion } from "../../capture/regions.ts";
 import { parseSetupFile, setupFileText, type SetupFileOptions } from "../../capture/setup-files.ts";
+import { isPlayerPublic, setPlayerPublic } from "../../db/data-access.ts";
 import { linkedPlayers, playerByToken, rotateSetupToken, setupToken, TOKEN_SHAPE, type LinkedPlayer } from "../../db/setup-tokens.ts";
 import { logInfo } from "../../log.ts";
-import { ownerOnly, type OwnerGate } from "../admin/access.ts";
+import { fromThisOrigin, ownerOnly, type OwnerGate } from "../admin/access.ts";
 import type { HttpDeps } from "../deps.ts";
 import { Banners, setupBanners } from "../status/banners.tsx";
 import { Layout } from "../status/layout.tsx";
@@ -18,7 +20,9 @@ import { LoginPage } from "../status/login.tsx";
 import { mapsOfPlayer } from "../status/queries.ts";
 import { MapsSection } from "../status/sections.tsx";
 import { tokenMatches } from "../token.ts";
+import { formFields } from "../status/form.ts";
 import { setupChoice, SetupView } from "./page.tsx";
+import { PublicReadsSection } from "./public-reads.tsx";
 
 const NO_STORE = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer" };
 const CONTENT_TYPES = { module: "text/plain; charset=utf-8", script: "application/javascript; charset=utf-8" };
@@ -32,7 +36,7 @@ function PlayerLinks({ base, players }: { base: string; players: LinkedPlayer[] 
       <ul>
         {players.map((player) => (
           <li>
-            {player.name ?? player.playerId} <span class="muted">{player.playerId}</span>: <a href={`${base}/p/${player.token}`}>{`${base}/p/${player.token}`}</a>
+            {player.name ?? player.playerId} <span class="muted">{player.playerId}</span>: <a class="url" href={`${base}/p/${player.token}`}>{`${base}/p/${player.token}`}</a>
           </li>
         ))}
       </ul>
@@ -104,11 +108,29 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
       <Layout title="MySekai · your maps">
         <h1>{linked.name ?? linked.playerId}</h1>
         <MapsSection players={mapsOfPlayer(db, linked.playerId)} />
+        <PublicReadsSection
+          path={path}
+          on={isPlayerPublic(db, linked.playerId)}
+          publicUrl={`${baseUrl(c)}/public/${config.api.defaultRegion}/mysekai/${linked.playerId}`}
+        />
         <h2>Capture setup</h2>
         <SetupView root={`${baseUrl(c)}${path}`} choice={setupChoice(c.req.query())} path={path} report={null} />
       </Layout>
     );
     return c.html(page, 200, NO_STORE);
+  });
+
+  app.post("/p/:token/public", async (c) => {
+    const linked = player(c);
+    if (linked === null) return notFound(c);
+    if (!fromThisOrigin(c)) return c.text("cross-site request refused", 403);
+    const form = await formFields(c);
+    if (form === "too_large") return c.text("form too large", 413);
+    const on = form.get("on");
+    if (on !== "1" && on !== "0") return c.text("on must be 1 or 0", 400);
+    setPlayerPublic(db, linked.playerId, on === "1");
+    logInfo("API", "public reads switched by the player", { player: linked.playerId, on: on === "1" });
+    return c.redirect(`/p/${linked.token}`, 303);
   });
 
   // A player's script posts to /p/<token>/uploadSaveData (upload.ts): no UPLOAD_TOKEN in it, the link is the secret.

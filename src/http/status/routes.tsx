@@ -6,7 +6,6 @@
  */
 import type { Context } from "hono";
 import { Hono } from "hono";
-import { readCapped } from "../../ingest/capped-body.ts";
 import { logInfo } from "../../log.ts";
 import { redact } from "../../notify/errors.ts";
 import { retryFailed } from "../../pipeline/queue.ts";
@@ -18,15 +17,16 @@ import { Layout } from "./layout.tsx";
 import { LoginPage } from "./login.tsx";
 import { countsSince, databaseBytes, failedDeliveries, failedJobs, latestMaps, queueSnapshot, recentReports, recentSaves } from "./queries.ts";
 import { Banners, serviceBanners } from "./banners.tsx";
+import { DataApiSection, dataApiRoutes, dataApiView } from "./data-api.tsx";
+import { formFields, MAX_FORM_BYTES } from "./form.ts";
 import { FailuresSection, MapsSection, OverviewSection, ReportsSection, SavesSection } from "./sections.tsx";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const MAX_FORM_BYTES = 4096;
 
 /** A form field; "too_large" for a body past the cap (never mistaken for an absent field). */
 async function formField(c: Context, name: string): Promise<string | null | "too_large"> {
-  const body = await readCapped(c.req.raw.body, MAX_FORM_BYTES, "form");
-  return body.ok ? new URLSearchParams(new TextDecoder().decode(body.bytes)).get(name) : "too_large";
+  const form = await formFields(c);
+  return form === "too_large" ? form : form.get(name);
 }
 
 /** `gate` is shared with the other owner pages (the setup page), so one login opens them all. */
@@ -60,6 +60,7 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
         <SavesSection rows={recentSaves(db)} />
         <FailuresSection jobs={failedJobs(db)} deliveries={failedDeliveries(db)} redact={redactText} />
         <ReportsSection rows={recentReports(db)} />
+        <DataApiSection {...dataApiView(deps)} />
       </Layout>
     );
     return c.html(page, 200, noStore);
@@ -94,6 +95,7 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
     return c.redirect("/login", 303);
   });
 
+  app.route("/", dataApiRoutes(deps, owner));
   app.use("/metrics", owner);
   app.route("/", metricsRoute(deps));
   return app;
