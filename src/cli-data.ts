@@ -2,10 +2,10 @@
  * Owner commands of the data API: API tokens and players' public reads (src/db/data-access.ts), consumer
  * webhooks (src/db/data-webhooks.ts).
  */
-import { addApiToken, listApiTokens, revokeApiToken, setPlayerPublic } from "./db/data-access.ts";
+import { addApiToken, API_TOKEN_NAME, listApiTokens, PLAYER_ID_SHAPE, revokeApiToken, setPlayerPublic } from "./db/data-access.ts";
 import { addDataWebhook, listDataWebhooks, removeDataWebhook } from "./db/data-webhooks.ts";
 import type { Db } from "./db/open.ts";
-import { dataWebhookProblem } from "./notify/data-webhook.ts";
+import { dataWebhookOrigin, dataWebhookProblem } from "./notify/data-webhook.ts";
 
 export const DATA_USAGE = `  api-tokens add <name> [--players <id,id,…>]
                                a token for bots and tools (Bearer) that reads every player, or only those; printed once
@@ -19,8 +19,6 @@ export const DATA_USAGE = `  api-tokens add <name> [--players <id,id,…>]
 
 export class DataUsageError extends Error {}
 
-const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
-const PLAYER = /^\d{1,32}$/;
 
 export function apiTokensCommand(db: Db, args: string[]): number {
   const [action, name] = args;
@@ -30,7 +28,7 @@ export function apiTokensCommand(db: Db, args: string[]): number {
     for (const token of tokens) console.log(`${token.name}\t${token.players === null ? "every player" : token.players.join(",")}\t${new Date(token.createdAt).toISOString()}`);
     return 0;
   }
-  if (!name || !NAME.test(name)) throw new DataUsageError("a token name of letters, digits and . _ - is required");
+  if (!name || !API_TOKEN_NAME.test(name)) throw new DataUsageError("a token name of letters, digits and . _ - is required");
   if (action === "revoke") {
     if (!revokeApiToken(db, name)) {
       console.error(`no API token named ${name}`);
@@ -42,7 +40,7 @@ export function apiTokensCommand(db: Db, args: string[]): number {
   if (action !== "add") throw new DataUsageError(`unknown api-tokens action "${action ?? ""}"`);
   const at = args.indexOf("--players");
   const players = at < 0 ? null : (args[at + 1] ?? "").split(",").filter((id) => id !== "");
-  if (players !== null && (players.length === 0 || !players.every((id) => PLAYER.test(id)))) throw new DataUsageError("--players takes numeric player ids, comma-separated");
+  if (players !== null && (players.length === 0 || !players.every((id) => PLAYER_ID_SHAPE.test(id)))) throw new DataUsageError("--players takes numeric player ids, comma-separated");
   const token = addApiToken(db, name, players);
   console.log(`API token ${name} (reads ${players === null ? "every player" : players.join(", ")}); it is shown only now:`);
   console.log(token);
@@ -50,19 +48,10 @@ export function apiTokensCommand(db: Db, args: string[]): number {
 }
 
 export function playerPublicCommand(db: Db, playerId: string | undefined, state: string | undefined): number {
-  if (!playerId || !PLAYER.test(playerId) || (state !== "on" && state !== "off")) throw new DataUsageError("players public <playerId> on|off");
+  if (!playerId || !PLAYER_ID_SHAPE.test(playerId) || (state !== "on" && state !== "off")) throw new DataUsageError("players public <playerId> on|off");
   setPlayerPublic(db, playerId, state === "on");
   console.log(`public reads of ${playerId}: ${state}`);
   return 0;
-}
-
-/** Where the URL goes, without what may be secret in it (its path and query). */
-function shownUrl(url: string): string {
-  try {
-    return `${new URL(url.replace(/[{}]/g, "")).origin}/…`;
-  } catch {
-    return "(not a URL)";
-  }
 }
 
 export function dataWebhooksCommand(db: Db, args: string[]): number {
@@ -70,7 +59,7 @@ export function dataWebhooksCommand(db: Db, args: string[]): number {
   if (action === "list") {
     const hooks = listDataWebhooks(db);
     if (hooks.length === 0) console.log("no data webhooks");
-    for (const hook of hooks) console.log(`${hook.id}\t${shownUrl(hook.url)}\t${hook.bearer ? "with a bearer secret" : "no bearer"}\t${new Date(hook.createdAt).toISOString()}`);
+    for (const hook of hooks) console.log(`${hook.id}\t${dataWebhookOrigin(hook.url)}/…\t${hook.bearer ? "with a bearer secret" : "no bearer"}\t${new Date(hook.createdAt).toISOString()}`);
     return 0;
   }
   if (action === "remove") {
@@ -90,6 +79,6 @@ export function dataWebhooksCommand(db: Db, args: string[]): number {
   const bearer = at < 0 ? null : (args[at + 1] ?? "");
   if (bearer !== null && !/^[\x21-\x7e]{1,512}$/.test(bearer)) throw new DataUsageError("--bearer takes a secret of printable characters without spaces");
   const id = addDataWebhook(db, value!, bearer);
-  console.log(`data webhook ${id} added (${shownUrl(value!)}): called after each new save`);
+  console.log(`data webhook ${id} added (${dataWebhookOrigin(value!)}/…): called after each new save`);
   return 0;
 }

@@ -8,6 +8,10 @@ import { sha256Hex } from "../sha256.ts";
 import type { Db } from "./open.ts";
 import { apiTokens, publicPlayers } from "./schema.ts";
 
+/** What a token's name and its grant's player ids look like (the CLI and the status page check both). */
+export const API_TOKEN_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+export const PLAYER_ID_SHAPE = /^\d{1,32}$/;
+
 export interface ApiToken {
   name: string;
   /** null: every player of this server. */

@@ -35,6 +35,15 @@ export function dataWebhookProblem(template: string): string | null {
   return null;
 }
 
+/** Where a webhook goes, without what may be secret in it (its path and query): for lists. */
+export function dataWebhookOrigin(template: string): string {
+  try {
+    return new URL(template.replace(/[{}]/g, "")).origin;
+  } catch {
+    return "(not a URL)";
+  }
+}
+
 export async function sendDataWebhook(hook: { url: string; bearer: string | null }, event: DataWebhookEvent, timeoutMs: number): Promise<void> {
   const url = dataWebhookUrl(hook.url, event);
   const ctx: HttpContext = { channel: DATA_WEBHOOK_CHANNEL, timeoutMs, secrets: [hook.url, url, ...(hook.bearer ? [hook.bearer] : [])] };

@@ -5,24 +5,16 @@
  * and hosts: their URLs and secrets are never shown again). POST /status/api-tokens and …/revoke.
  */
 import { Hono, type MiddlewareHandler } from "hono";
-import { addApiToken, listApiTokens, revokeApiToken, type ApiToken } from "../../db/data-access.ts";
+import { addApiToken, API_TOKEN_NAME, listApiTokens, PLAYER_ID_SHAPE, revokeApiToken, type ApiToken } from "../../db/data-access.ts";
 import { listDataWebhooks, type DataWebhook } from "../../db/data-webhooks.ts";
 import { logInfo } from "../../log.ts";
+import { dataWebhookOrigin } from "../../notify/data-webhook.ts";
 import type { HttpDeps } from "../deps.ts";
 import { formFields } from "./form.ts";
 import { Layout, Section, Time } from "./layout.tsx";
 
-const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
-const PLAYERS = /^\d{1,32}(,\d{1,32}){0,99}$/;
+const MAX_PLAYERS = 100;
 const NO_STORE = { "Cache-Control": "no-store" };
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url.replace(/[{}]/g, "")).host;
-  } catch {
-    return "?";
-  }
-}
 
 export function DataApiSection({ tokens, hooks }: { tokens: ApiToken[]; hooks: DataWebhook[] }) {
   return (
@@ -53,7 +45,7 @@ export function DataApiSection({ tokens, hooks }: { tokens: ApiToken[]; hooks: D
         <button type="submit">Make a token</button>
       </form>
       <p class="muted">
-        Consumer webhooks: {hooks.length === 0 ? "none (cli data-webhooks add)." : hooks.map((hook) => `${hook.id} → ${hostOf(hook.url)}`).join(", ")}
+        Consumer webhooks: {hooks.length === 0 ? "none (cli data-webhooks add)." : hooks.map((hook) => `${hook.id} → ${dataWebhookOrigin(hook.url)}`).join(", ")}
       </p>
     </Section>
   );
@@ -67,16 +59,17 @@ export function dataApiRoutes(deps: HttpDeps, owner: MiddlewareHandler): Hono {
     if (form === "too_large") return c.text("form too large", 413);
     const name = form.get("name")?.trim() ?? "";
     const players = (form.get("players") ?? "").replace(/\s+/g, "");
-    if (!NAME.test(name)) return c.text("a token name is 1 to 64 letters, digits, '.', '_' or '-'", 400);
-    if (players !== "" && !PLAYERS.test(players)) return c.text("players are numeric ids, comma-separated (at most 100)", 400);
-    const token = addApiToken(db, name, players === "" ? null : players.split(","));
+    const ids = players === "" ? null : players.split(",");
+    if (!API_TOKEN_NAME.test(name)) return c.text("a token name is 1 to 64 letters, digits, '.', '_' or '-'", 400);
+    if (ids !== null && (ids.length > MAX_PLAYERS || !ids.every((id) => PLAYER_ID_SHAPE.test(id)))) return c.text(`players are numeric ids, comma-separated (at most ${MAX_PLAYERS})`, 400);
+    const token = addApiToken(db, name, ids);
     logInfo("API", "API token made on the status page", { name });
     const page = (
       <Layout title="MySekai ingest · new API token">
         <h1>API token {name}</h1>
         <p>Copy it now: it is shown only this once (the server keeps only its hash).</p>
         <p><code class="token">{token}</code></p>
-        <p>Reads {players === "" ? "every player" : players.split(",").join(", ")}. <a href="/">Back to the status page</a></p>
+        <p>Reads {ids === null ? "every player" : ids.join(", ")}. <a href="/">Back to the status page</a></p>
       </Layout>
     );
     return c.html(page, 200, NO_STORE);
@@ -85,7 +78,7 @@ export function dataApiRoutes(deps: HttpDeps, owner: MiddlewareHandler): Hono {
     const form = await formFields(c);
     if (form === "too_large") return c.text("form too large", 413);
     const name = form.get("name") ?? "";
-    if (!NAME.test(name)) return c.text("no such token", 400);
+    if (!API_TOKEN_NAME.test(name)) return c.text("no such token", 400);
     if (revokeApiToken(db, name)) logInfo("API", "API token revoked on the status page", { name });
     return c.redirect("/", 303);
   });
