@@ -11,7 +11,7 @@ import { JOB_STATES, jobs, saves, type JobState } from "./db/schema.ts";
 import { expireUploads } from "./db/uploads.ts";
 import { linkedPlayers, linkPlayer, rotateSetupToken, servedBase } from "./db/setup-tokens.ts";
 import { describeSave, formatRareText } from "./maps/index.ts";
-import { reprocess, retryFailed } from "./pipeline/queue.ts";
+import { reprocess, retryFailed } from "./db/jobs/index.ts";
 import { openSave } from "./save/index.ts";
 import { prepareRuntimeFiles } from "./runtime-files.ts";
 import { apiTokensCommand, DATA_USAGE, DataUsageError, dataWebhooksCommand, playerPublicCommand } from "./cli-data.ts";

@@ -22,7 +22,7 @@ import { acquireInstanceLock } from "./instance-lock.ts";
 import { logInfo, logWarn } from "./log.ts";
 import { PUSHES_OFF } from "./notify/routing.ts";
 import type { NotifySetup } from "./notify/setup.ts";
-import { reclaimOrphans, rejudgePlausibility, releaseRunning, resumeWaitingForKey } from "./pipeline/queue.ts";
+import { reclaimOrphans, rejudgePlausibility, releaseRunning, resumeWaitingForKey } from "./db/jobs/index.ts";
 import { startPipeline } from "./pipeline/runner.ts";
 import { WorkerPool } from "./pipeline/worker-pool.ts";
 import { prepareRuntimeFiles } from "./runtime-files.ts";

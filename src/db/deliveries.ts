@@ -5,8 +5,9 @@
  * it, is claimed in a transaction that also requires the job's lease to be ours, `running` and unexpired, and
  * extends it: a runner whose lease expired or was taken over sends nothing more.
  */
-import { and, eq, exists, gt, inArray, lte, ne, notInArray, sql } from "drizzle-orm";
+import { and, eq, exists, inArray, lte, ne, notInArray, sql } from "drizzle-orm";
 import { DATA_WEBHOOK_CHANNEL } from "./data-webhooks.ts";
+import { holdsLease, leaseHeld, renewLease, type LeaseHolder } from "./jobs/lease.ts";
 import type { Db, Tx } from "./open.ts";
 import { deliveries, jobs } from "./schema.ts";
 
@@ -114,19 +115,6 @@ export function deliveryTally(db: Db, saveId: number): DeliveryTally {
   return tally;
 }
 
-/** Who may send: the job and the lease of the runner holding it. */
-export interface LeaseHolder {
-  jobId: number;
-  leaseId: string;
-}
-
-const heldBy = (holder: LeaseHolder, now: number) =>
-  and(eq(jobs.id, holder.jobId), eq(jobs.leaseId, holder.leaseId), eq(jobs.state, "running"), gt(jobs.leaseExpiresAt, now));
-
-function extendLease(tx: Tx, holder: LeaseHolder, now: number, leaseMs: number): boolean {
-  return tx.update(jobs).set({ leaseExpiresAt: now + leaseMs }).where(heldBy(holder, now)).returning({ id: jobs.id }).all().length === 1;
-}
-
 export type ClaimOutcome = "claimed" | "taken" | "lease_lost";
 
 /**
@@ -151,16 +139,16 @@ export function claimDeliveryAttempt(
             eq(deliveries.id, delivery.id),
             eq(deliveries.state, "pending"),
             eq(deliveries.attempts, delivery.seenAttempts),
-            exists(tx.select({ one: sql`1` }).from(jobs).where(heldBy(holder, now))),
+            exists(tx.select({ one: sql`1` }).from(jobs).where(leaseHeld(holder, now))),
           ),
         )
         .returning({ id: deliveries.id })
         .all();
       if (claimed.length === 1) {
-        extendLease(tx, holder, now, leaseMs);
+        renewLease(tx, holder, now, leaseMs);
         return "claimed";
       }
-      return tx.select({ id: jobs.id }).from(jobs).where(heldBy(holder, now)).get() ? "taken" : "lease_lost";
+      return holdsLease(tx, holder, now) ? "taken" : "lease_lost";
     },
     { behavior: "immediate" },
   );
@@ -174,7 +162,7 @@ export function recordPartsSent(db: Db, holder: LeaseHolder, deliveryId: number,
   return db.transaction(
     (tx) => {
       tx.update(deliveries).set({ partsSent: sql`max(${deliveries.partsSent}, ${count})` }).where(eq(deliveries.id, deliveryId)).run();
-      return extendLease(tx, holder, now, leaseMs);
+      return renewLease(tx, holder, now, leaseMs);
     },
     { behavior: "immediate" },
   );

@@ -2,7 +2,8 @@
 import { sql } from "drizzle-orm";
 import type { HarExtraction } from "../ingest/har.ts";
 import { prepared, type Tx } from "./open.ts";
-import { jobs, reportCandidates, reports } from "./schema.ts";
+import { enqueueReport } from "./jobs/index.ts";
+import { reportCandidates, reports } from "./schema.ts";
 
 /** Every report runs these (src/db/open.ts `prepared`). */
 const reportQueries = (tx: Tx) => ({
@@ -30,10 +31,6 @@ const reportQueries = (tx: Tx) => ({
       undecodable: sql.placeholder("undecodable"),
     })
     .prepare(),
-  insertJob: tx
-    .insert(jobs)
-    .values({ reportId: sql.placeholder("reportId"), stage: "evaluate", runAt: sql.placeholder("at"), createdAt: sql.placeholder("at"), updatedAt: sql.placeholder("at") })
-    .prepare(),
 });
 
 /** The route runs it in the group committer's transaction. */
@@ -44,6 +41,6 @@ export function storeReport(tx: Tx, extraction: HarExtraction, meta: Record<stri
   for (const [seq, { entryIndex, part, url, body, undecodable }] of candidates.entries()) {
     queries.insertCandidate.run({ reportId, seq, entryIndex, part, url, body, undecodable });
   }
-  queries.insertJob.run({ reportId, at: receivedAt });
+  enqueueReport(tx, reportId, receivedAt);
   return reportId;
 }

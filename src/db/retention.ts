@@ -10,6 +10,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { logWarn } from "../log.ts";
+import { deleteDoneSaveJobs } from "./jobs/index.ts";
 import type { Db } from "./open.ts";
 import { sha256Hex } from "../sha256.ts";
 
@@ -48,11 +49,14 @@ const STEPS = {
       AND NOT EXISTS (SELECT 1 FROM report_candidates c WHERE c.report_id = r.id) LIMIT ?2)`,
   deliveries: `DELETE FROM deliveries WHERE id IN (
     SELECT d.id FROM deliveries d WHERE d.created_at < ?1 AND d.state != 'pending' AND ${SAVE_FINISHED("d.save_id")} LIMIT ?2)`,
-  jobs: `DELETE FROM jobs WHERE id IN (
-    SELECT id FROM jobs WHERE save_id IS NOT NULL AND state = 'done' AND updated_at < ?1 LIMIT ?2)`,
   junkSaves: `DELETE FROM saves WHERE id IN (
     SELECT save_id FROM jobs WHERE implausible = 1 AND state = 'failed' AND save_id IS NOT NULL AND updated_at < ?1 LIMIT ?2)`,
 } as const;
+
+const sqlStep = (db: Db, sql: string) => {
+  const statement = db.$client.query(sql);
+  return (cutoff: number, limit: number) => statement.run(cutoff, limit).changes;
+};
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -110,14 +114,14 @@ export async function applyRetention(
   const counts: RetentionCounts = { candidates: 0, reports: 0, jobs: 0, junkSaves: 0, deliveries: 0, clearedSaves: 0, vacuumedPages: 0 };
   let more = false;
   for (const step of ["candidates", "reports", "deliveries", "jobs", "junkSaves"] as const) {
-    const statement = db.$client.query(STEPS[step]);
+    const run = step === "jobs" ? (cutoff: number, limit: number) => deleteDoneSaveJobs(db, cutoff, limit) : sqlStep(db, STEPS[step]);
     const limit = step === "candidates" || step === "junkSaves" ? BODY_BATCH : ROW_BATCH;
     for (let batch = 0; ; batch++) {
       if (batch === maxBatches) {
         more = true;
         break;
       }
-      const deleted = statement.run(cutoff, limit).changes;
+      const deleted = run(cutoff, limit);
       counts[step] += deleted;
       await yieldToEventLoop();
       if (deleted < limit) break;

@@ -1,9 +1,10 @@
 /** Saves enter the store here, deduplicated by the sha256 of their encrypted bytes, each with its first job. */
-import { and, eq, ne, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Region } from "../capture/regions.ts";
 import { UNKNOWN_PLAYER } from "../save/player-id.ts";
 import { prepared, type Tx } from "./open.ts";
-import { jobs, saves } from "./schema.ts";
+import { enqueueSave, requeueForRedraw } from "./jobs/index.ts";
+import { saves } from "./schema.ts";
 import { sha256Hex } from "../sha256.ts";
 
 export interface NewSave {
@@ -42,18 +43,6 @@ const saveQueries = (tx: Tx) => ({
     })
     .returning({ id: saves.id })
     .prepare(),
-  insertJob: tx
-    .insert(jobs)
-    .values({
-      saveId: sql.placeholder("saveId"),
-      stage: "generate",
-      state: "pending",
-      implausible: sql.placeholder("implausible"),
-      runAt: sql.placeholder("at"),
-      createdAt: sql.placeholder("at"),
-      updatedAt: sql.placeholder("at"),
-    })
-    .prepare(),
 });
 
 /**
@@ -71,7 +60,7 @@ export function storeSaveOnce(tx: Tx, save: NewSave): StoredSave {
   const queries = prepared(tx, saveQueries);
   const { playerId, source, encrypted, receivedAt } = save;
   const row = queries.insert.get({ sha256, playerId, source, encrypted, size: encrypted.byteLength, receivedAt, region: save.region ?? null })!;
-  queries.insertJob.run({ saveId: row.id, at: receivedAt, implausible: save.implausible === true ? 1 : 0 });
+  enqueueSave(tx, row.id, receivedAt, save.implausible === true);
   return { saveId: row.id, created: true, adopted: false };
 }
 
@@ -80,23 +69,8 @@ export function saveWithSha(tx: Tx, sha256: string): { id: number; playerId: str
   return prepared(tx, saveQueries).bySha.get({ sha256 });
 }
 
-/**
- * The maps show the player id, so they are drawn again: a job at rest goes back to generate (with a push);
- * a running one is flagged, and its runner sends it back to generate when it records the stage.
- */
+/** The maps show the player id, so they are drawn again. */
 function adoptPlayer(tx: Tx, saveId: number, playerId: string, now: number): void {
   tx.update(saves).set({ playerId }).where(eq(saves.id, saveId)).run();
-  ensureSaveJob(tx, saveId, now);
-  const requeued = tx
-    .update(jobs)
-    .set({ stage: "generate", state: "pending", runAt: now, attempts: 0, notify: true, rerun: false, lastError: null, updatedAt: now })
-    .where(and(eq(jobs.saveId, saveId), ne(jobs.state, "running")))
-    .returning({ id: jobs.id })
-    .all();
-  if (requeued.length === 0) tx.update(jobs).set({ rerun: true, updatedAt: now }).where(eq(jobs.saveId, saveId)).run();
-}
-
-/** The retention rule deletes done save jobs: a save that must run again gets a (done) job row back first. */
-export function ensureSaveJob(tx: Tx, saveId: number, now: number): void {
-  tx.insert(jobs).values({ saveId, stage: "done", state: "done", runAt: now, createdAt: now, updatedAt: now }).onConflictDoNothing().run();
+  requeueForRedraw(tx, saveId, now);
 }

@@ -4,7 +4,7 @@ import { replayableCommit, type Tx } from "../db/open.ts";
 import { saves } from "../db/schema.ts";
 import { logInfo, logWarn } from "../log.ts";
 import { metrics } from "../metrics.ts";
-import { advanceTo, afterTaskProcessDied, claimJob, LeaseLostError, nextDueAt, renewLease, rerunIfFlagged, retryOrFail, transition, type ClaimedJob, type ReportSubject } from "./queue.ts";
+import { advanceTo, afterTaskProcessDied, claimJob, holderOf, LeaseLostError, nextDueAt, renewLease, rerunIfFlagged, retryOrFail, transition, type ClaimedJob, type ReportSubject } from "../db/jobs/index.ts";
 import { HeapSweeper } from "./heap-sweep.ts";
 import { redactError } from "./redact.ts";
 import type { PipelineDeps, Stage, StageContext, StageResult } from "./stage.ts";
@@ -121,7 +121,7 @@ export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages
   const report = subject.kind === "report" ? subject.reportId : undefined;
   const fields = { job: job.id, save: saveId, report, player, stage: job.stage, attempt: job.attempts };
 
-  const renew = () => replayableCommit(db, () => renewLease(db, job, Date.now(), config.pipeline.leaseMs));
+  const renew = () => replayableCommit(db, () => renewLease(db, holderOf(job), Date.now(), config.pipeline.leaseMs));
   const heartbeat = setInterval(() => {
     try {
       renew();

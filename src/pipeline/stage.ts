@@ -3,7 +3,7 @@ import type { Config } from "../config/index.ts";
 import type { Db, Tx } from "../db/open.ts";
 import type { JobStage } from "../db/schema.ts";
 import type { Routing } from "../notify/routing.ts";
-import type { ClaimedJob, JobSubject, SaveSubject } from "./queue.ts";
+import type { ClaimedJob, JobSubject, SaveSubject } from "../db/jobs/index.ts";
 import type { WorkerPool } from "./worker-pool.ts";
 
 export interface PipelineDeps {

@@ -11,7 +11,7 @@ import { flushLog } from "../../src/log.ts";
 import { loadConfig } from "../../src/config/index.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { loadNotifySetup } from "../../src/notify/setup.ts";
-import { claimJob, type ClaimedJob, type JobSubject, type SaveSubject } from "../../src/pipeline/queue.ts";
+import { claimJob, type ClaimedJob, type JobSubject, type SaveSubject } from "../../src/db/jobs/index.ts";
 import { runJob, type Stages } from "../../src/pipeline/runner.ts";
 import type { PipelineDeps, Stage, StageResult } from "../../src/pipeline/stage.ts";
 import { WorkerPool } from "../../src/pipeline/worker-pool.ts";

@@ -6,7 +6,7 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { POISON_CRASHES } from "../../src/pipeline/queue.ts";
+import { POISON_CRASHES } from "../../src/db/jobs/index.ts";
 import { SAVE_LIMITS } from "../../src/save/limits.ts";
 import { one } from "../helpers/db.ts";
 import { saveAtCaps } from "../helpers/maps-fixtures.ts";

@@ -10,10 +10,9 @@ import {
   recordPartsSent,
   resetDeliveries,
   retryFailedDeliveries,
-  type LeaseHolder,
 } from "../../src/db/deliveries.ts";
 import type { Channel, ChannelTarget } from "../../src/notify/routing.ts";
-import { claimJob } from "../../src/pipeline/queue.ts";
+import { claimJob, type LeaseHolder } from "../../src/db/jobs/index.ts";
 import { deliveriesOf, insertDelivery, insertJob, insertSave, jobRow, LEASE_MS, openHarness, type Harness } from "../helpers/pipeline-harness.ts";
 
 const T0 = 1_700_000_000_000;

@@ -14,7 +14,7 @@ import { claimDeliveryAttempt } from "../../src/db/deliveries.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
 import { archives, deliveries, jobs, saves } from "../../src/db/schema.ts";
 import { describeSave } from "../../src/maps/index.ts";
-import { claimJob, type ClaimedJob, type SaveSubject } from "../../src/pipeline/queue.ts";
+import { claimJob, type ClaimedJob, type SaveSubject } from "../../src/db/jobs/index.ts";
 import type { PipelineDeps } from "../../src/pipeline/stage.ts";
 import { notifyStage } from "../../src/pipeline/stages/notify.ts";
 import type { WorkerPool } from "../../src/pipeline/worker-pool.ts";

@@ -12,7 +12,7 @@ import { archives, deliveries, jobs, saves } from "../../src/db/schema.ts";
 import { formatRareText, generateOutputs, summaryJson, type SaveOutputs } from "../../src/maps/index.ts";
 import { fullText } from "../../src/notify/message.ts";
 import { pushMessage } from "../../src/pipeline/push-message.ts";
-import { claimJob } from "../../src/pipeline/queue.ts";
+import { claimJob } from "../../src/db/jobs/index.ts";
 import type { PipelineDeps } from "../../src/pipeline/stage.ts";
 import { notifyStage } from "../../src/pipeline/stages/notify.ts";
 import { drop, material, save, site } from "../helpers/maps-fixtures.ts";

@@ -2,6 +2,9 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { saves } from "../../src/db/schema.ts";
 import {
+  holdsLease,
+  rerunIfFlagged,
+  holderOf,
   backoffDelay,
   claimJob,
   LeaseLostError,
@@ -13,7 +16,7 @@ import {
   retryFailed,
   retryOrFail,
   transition,
-} from "../../src/pipeline/queue.ts";
+} from "../../src/db/jobs/index.ts";
 import {
   BACKOFF_MS,
   deliveriesOf,
@@ -112,19 +115,32 @@ describe("fencing", () => {
     expect(jobRow(h.db, id)).toEqual(before);
     expect(h.db.$client.query("SELECT player_id FROM saves WHERE id = ?").get(saveId)).toEqual({ player_id: "1234567890123456789" });
 
-    expect(renewLease(h.db, holder, T0 + LEASE_MS + 3, LEASE_MS)).toBe(false);
-    expect(renewLease(h.db, taker, T0 + LEASE_MS + 3, LEASE_MS)).toBe(true);
+    expect(renewLease(h.db, holderOf(holder), T0 + LEASE_MS + 3, LEASE_MS)).toBe(false);
+    expect(renewLease(h.db, holderOf(taker), T0 + LEASE_MS + 3, LEASE_MS)).toBe(true);
     expect(jobRow(h.db, id).lease_expires_at).toBe(T0 + 2 * LEASE_MS + 3);
   });
 
   test("the holder's transition clears the lease; renewing afterwards is refused", () => {
     const id = insertJob(h.db, { runAt: T0 });
     const holder = claimJob(h.db, T0, LEASE_MS)!;
-    expect(renewLease(h.db, holder, T0 + 10, LEASE_MS)).toBe(true);
+    expect(renewLease(h.db, holderOf(holder), T0 + 10, LEASE_MS)).toBe(true);
     h.db.transaction((tx) => transition(tx, holder, { stage: "archive", state: "pending", attempts: 0 }, T0 + 20));
     expect(jobRow(h.db, id)).toMatchObject({ stage: "archive", state: "pending", lease_id: null, lease_expires_at: null });
-    expect(renewLease(h.db, holder, T0 + 30, LEASE_MS)).toBe(false);
+    expect(renewLease(h.db, holderOf(holder), T0 + 30, LEASE_MS)).toBe(false);
     expect(() => h.db.transaction((tx) => transition(tx, holder, { state: "failed" }, T0 + 40))).toThrow(LeaseLostError);
+  });
+
+  test("one lease predicate: once the lease expired, even unclaimed, the holder can neither renew nor record a stage", () => {
+    const id = insertJob(h.db, { runAt: T0 });
+    const holder = claimJob(h.db, T0, LEASE_MS)!;
+    const expired = T0 + LEASE_MS;
+    const before = jobRow(h.db, id);
+    expect(holdsLease(h.db, holderOf(holder), expired - 1)).toBe(true);
+    expect(holdsLease(h.db, holderOf(holder), expired)).toBe(false);
+    expect(() => h.db.transaction((tx) => transition(tx, holder, { stage: "notify", state: "pending" }, expired))).toThrow(LeaseLostError);
+    expect(() => h.db.transaction((tx) => rerunIfFlagged(tx, holder, expired))).toThrow(LeaseLostError);
+    expect(renewLease(h.db, holderOf(holder), expired, LEASE_MS)).toBe(false);
+    expect(jobRow(h.db, id)).toEqual(before);
   });
 });
 

@@ -11,7 +11,7 @@ import { decidePush, type PushCandidate } from "../../src/db/push-decision.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
 import { archives, deliveries, jobs, saves } from "../../src/db/schema.ts";
 import { generateOutputs } from "../../src/maps/index.ts";
-import { claimJob } from "../../src/pipeline/queue.ts";
+import { claimJob } from "../../src/db/jobs/index.ts";
 import type { PipelineDeps } from "../../src/pipeline/stage.ts";
 import { notifyStage } from "../../src/pipeline/stages/notify.ts";
 import { dropsFingerprint } from "../../src/save/index.ts";

@@ -6,7 +6,7 @@ import { loadConfig } from "../../src/config/index.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { storeReport } from "../../src/db/reports.ts";
 import type { HarCandidate } from "../../src/ingest/har.ts";
-import type { ClaimedJob, ReportSubject } from "../../src/pipeline/queue.ts";
+import type { ClaimedJob, ReportSubject } from "../../src/db/jobs/index.ts";
 import type { PipelineDeps } from "../../src/pipeline/stage.ts";
 import { evaluateStage } from "../../src/pipeline/stages/evaluate.ts";
 import type { EvaluateRequest, EvaluateResult } from "../../src/pipeline/tasks.ts";

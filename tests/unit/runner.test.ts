@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { replayableCommit, type Tx } from "../../src/db/open.ts";
 import { deliveries, type JobStage } from "../../src/db/schema.ts";
-import { claimJob, POISON_CRASHES, reclaimOrphans, releaseRunning, resumeWaitingForKey, retryFailed, type JobSubject } from "../../src/pipeline/queue.ts";
+import { claimJob, POISON_CRASHES, reclaimOrphans, releaseRunning, resumeWaitingForKey, retryFailed, type JobSubject } from "../../src/db/jobs/index.ts";
 import { runJob } from "../../src/pipeline/runner.ts";
 import { TaskProcessDied } from "../../src/pipeline/task-process.ts";
 import {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../src/db/open.ts";
 import { jobs, saves } from "../../src/db/schema.ts";
-import { claimJob } from "../../src/pipeline/queue.ts";
+import { claimJob } from "../../src/db/jobs/index.ts";
 import { afterTimeout } from "../../src/pipeline/timeout-policy.ts";
 import { TaskTimeoutError } from "../../src/pipeline/worker-pool.ts";
 

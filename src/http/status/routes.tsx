@@ -8,7 +8,7 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import { logInfo } from "../../log.ts";
 import { redact } from "../../notify/errors.ts";
-import { retryFailed } from "../../pipeline/queue.ts";
+import { retryFailed } from "../../db/jobs/index.ts";
 import { fromThisOrigin, loginThrottled, ownerOnly, recordLogin, type OwnerGate } from "../admin/access.ts";
 import type { HttpDeps } from "../deps.ts";
 import { metricsRoute } from "../health.ts";

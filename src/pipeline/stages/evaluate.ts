@@ -11,7 +11,7 @@ import { reportCandidates, reports } from "../../db/schema.ts";
 import { logInfo, logWarn } from "../../log.ts";
 import { metrics } from "../../metrics.ts";
 import { playerIdFromUrl } from "../../save/player-id.ts";
-import type { ReportSubject } from "../queue.ts";
+import type { ReportSubject } from "../../db/jobs/index.ts";
 import type { Stage } from "../stage.ts";
 
 type Outcome = NonNullable<(typeof reports.$inferSelect)["outcome"]>;

@@ -17,7 +17,6 @@ import {
   markSent,
   recordPartsSent,
   type Delivery,
-  type LeaseHolder,
 } from "../../db/deliveries.ts";
 import { decidePush } from "../../db/push-decision.ts";
 import { archives, saves } from "../../db/schema.ts";
@@ -30,7 +29,7 @@ import { DeliveryError } from "../../notify/errors.ts";
 import type { PartProgress, PushMessage } from "../../notify/message.ts";
 import { routeFor, type Channel } from "../../notify/routing.ts";
 import { pushMessage } from "../push-message.ts";
-import { backoffDelay, LeaseLostError } from "../queue.ts";
+import { backoffDelay, holderOf, LeaseLostError, type LeaseHolder } from "../../db/jobs/index.ts";
 import { redactError } from "../redact.ts";
 import type { PipelineDeps, Stage } from "../stage.ts";
 
@@ -59,7 +58,7 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
   if (due.length > 0) {
     // Consumer webhooks carry no message: a save with only those due builds none.
     const message = due.some((delivery) => delivery.channel !== DATA_WEBHOOK_CHANNEL) ? await pushMessage(deps, save, archive, outputs) : null;
-    const holder = { jobId: job.id, leaseId: job.leaseId };
+    const holder = holderOf(job);
     for (const delivery of due) {
       // Another runner owns the job now: it sends what is left.
       if ((await attempt(deps, holder, delivery, save, message)) === "lease_lost") break;

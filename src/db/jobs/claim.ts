@@ -1,0 +1,84 @@
+/**
+ * Claiming a job: one UPDATE … RETURNING takes the oldest due job (or one whose lease expired) and writes a
+ * fresh lease id, the fence every later write of its holder is checked against (lease.ts).
+ */
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../open.ts";
+import { jobs, type JobStage } from "../schema.ts";
+import type { LeaseHolder } from "./lease.ts";
+
+export type Job = typeof jobs.$inferSelect;
+
+export type SaveSubject = { kind: "save"; saveId: number };
+export type ReportSubject = { kind: "report"; reportId: number };
+/** What a job works on: a save (generate → notify) or a report (evaluate). */
+export type JobSubject = SaveSubject | ReportSubject;
+
+/** A job as its lease holder sees it; `subject` says which kind of job it is. */
+export interface ClaimedJob<S extends JobSubject = JobSubject> {
+  id: number;
+  leaseId: string;
+  stage: JobStage;
+  /** This attempt's number, counted by the claim. */
+  attempts: number;
+  /** Whether the notify stage pushes (a reprocess without --notify does not). */
+  notify: boolean;
+  /** Push even when the drops repeat the player's last push (reprocess --notify). */
+  forcePush: boolean;
+  /** The error of the previous attempt (the timeout policy reads it). */
+  lastError: string | null;
+  /** The save's bytes cannot be one under the keys: the stage fails in microseconds, holding next to nothing. */
+  implausible: boolean;
+  /** The service died while this job ran before: its tasks run in a process of their own. */
+  isolated: boolean;
+  /** Deaths in a row of those processes so far. */
+  crashes: number;
+  subject: S;
+}
+
+export const holderOf = (job: Pick<ClaimedJob, "id" | "leaseId">): LeaseHolder => ({ jobId: job.id, leaseId: job.leaseId });
+
+/**
+ * Claims the oldest due job (or one whose lease expired): a save runs through its stages before younger saves
+ * start. Jobs being retried come after every fresh one: a failing job never holds back the saves queued behind
+ * it; saves whose bytes cannot be one under the keys come after all, and not at all with `plausibleOnly` (while a
+ * real save runs, junk must not take the CPU it renders on).
+ */
+export function claimJob(db: Db, now: number, leaseMs: number, plausibleOnly = false): ClaimedJob | null {
+  for (;;) {
+    const leaseId = crypto.randomUUID();
+    const row = db.$client
+      .query(
+        `UPDATE jobs SET state = 'running', lease_id = ?1, lease_expires_at = ?2, attempts = attempts + 1, updated_at = ?3
+         WHERE id = (
+           SELECT id FROM jobs
+           WHERE ((state IN ('pending', 'pending_retry') AND run_at <= ?3) OR (state = 'running' AND lease_expires_at < ?3))
+             AND implausible <= ?4
+           ORDER BY implausible, state = 'pending_retry', id LIMIT 1)
+         RETURNING id`,
+      )
+      .get(leaseId, now + leaseMs, now, plausibleOnly ? 0 : 1) as { id: number } | null;
+    if (!row) return null;
+    const job = db.select().from(jobs).where(eq(jobs.id, row.id)).get();
+    if (!job) return null;
+    const subject = subjectOf(job);
+    if (subject) return { id: job.id, leaseId, stage: job.stage, attempts: job.attempts, notify: job.notify, forcePush: job.forcePush, lastError: job.lastError, implausible: job.implausible, isolated: job.processDeaths > 0, crashes: job.crashes, subject };
+    // The schema allows such a row, though no writer makes one: it fails here once rather than on every attempt.
+    db.update(jobs)
+      .set({ state: "failed", lastError: "job has no single subject (save_id xor report_id)", leaseId: null, leaseExpiresAt: null, updatedAt: now })
+      .where(and(eq(jobs.id, job.id), eq(jobs.leaseId, leaseId)))
+      .run();
+  }
+}
+
+function subjectOf(job: Job): JobSubject | null {
+  if (job.saveId !== null && job.reportId === null) return { kind: "save", saveId: job.saveId };
+  if (job.reportId !== null && job.saveId === null) return { kind: "report", reportId: job.reportId };
+  return null;
+}
+
+/** When the next job is due, for the poller's sleep; null when nothing waits. */
+export function nextDueAt(db: Db): number | null {
+  const row = db.$client.query("SELECT min(run_at) AS at FROM jobs WHERE state IN ('pending', 'pending_retry')").get() as { at: number | null } | null;
+  return row?.at ?? null;
+}

@@ -1,0 +1,10 @@
+/**
+ * The job table's one owner: claims, the lease predicate, transitions, retries, requeues and the owner's
+ * actions. No other module writes `jobs`.
+ */
+export { claimJob, holderOf, nextDueAt, type ClaimedJob, type Job, type JobSubject, type ReportSubject, type SaveSubject } from "./claim.ts";
+export { enqueueReport, enqueueSave, ensureSaveJob, requeueForRedraw } from "./enqueue.ts";
+export { holdsLease, leaseHeld, LeaseLostError, renewLease, type LeaseHolder } from "./lease.ts";
+export { deleteDoneSaveJobs, reclaimOrphans, rejudgePlausibility, releaseRunning, resumeWaitingForKey } from "./lifecycle.ts";
+export { reprocess, retryFailed } from "./owner-actions.ts";
+export { advanceTo, afterTaskProcessDied, backoffDelay, POISON_CRASHES, rerunIfFlagged, retryOrFail, transition } from "./transitions.ts";
