@@ -243,3 +243,27 @@ export const dataWebhooks = sqliteTable("data_webhooks", {
   bearer: text("bearer"),
   createdAt: integer("created_at").notNull(),
 });
+
+/**
+ * Owner login sessions, in the store so a session opened on one process holds on every other: the sha256 of
+ * the cookie's random id (the id itself is never stored) and its expiry.
+ */
+export const ownerSessions = sqliteTable(
+  "owner_sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("owner_sessions_expiry_idx").on(t.expiresAt)],
+);
+
+/** Wrong owner tokens per peer (the login throttle), shared by every process. */
+export const loginFailures = sqliteTable(
+  "login_failures",
+  {
+    peer: text("peer").primaryKey(),
+    failures: integer("failures").notNull(),
+    lastFailure: integer("last_failure").notNull(),
+  },
+  (t) => [index("login_failures_last_idx").on(t.lastFailure)],
+);

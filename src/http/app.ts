@@ -13,7 +13,7 @@ import { healthRoutes } from "./health.ts";
 import { mapRoutes } from "./maps.ts";
 import { REPORT_TOKEN_HEADERS, reportRoutes } from "./report.ts";
 import { requireToken } from "./token.ts";
-import { MemoryLoginAttempts } from "./admin/login-throttle.ts";
+import { StoredLoginAttempts } from "./admin/login-throttle.ts";
 import { SessionStore } from "./admin/sessions.ts";
 import { refuseFraming, validHost } from "./front-door.ts";
 import { setupRoutes } from "./setup/routes.tsx";
@@ -67,7 +67,7 @@ export function createApp(deps: HttpDeps): Hono {
   if (report.enabled) app.on("POST", report.path, refuseWhenFull, gateBodies("REPORT"));
   app.route("/", healthRoutes(deps));
   // One login opens every owner page.
-  const gate = { sessions: new SessionStore(), logins: new MemoryLoginAttempts() };
+  const gate = { sessions: new SessionStore(deps.db), logins: new StoredLoginAttempts(deps.db) };
   app.route("/", statusRoutes(deps, gate));
   app.route("/", setupRoutes(deps, gate));
   app.route("/", uploadRoutes(deps));

@@ -14,6 +14,8 @@ export const OWNER_PLAYER = "7485938820123456789";
 
 export interface OwnerApp {
   db: Db;
+  /** The data folder: another ownerApp given it as DATA_DIR shares the store, like a second process of a hub. */
+  dataDir: string;
   /** Sends a request as if from `peer` (default: a public address). */
   request: (path: string, init?: RequestInit, peer?: string) => Promise<Response>;
   cleanup: () => void;
@@ -43,6 +45,7 @@ export function ownerApp(
   });
   return {
     db,
+    dataDir: config.dataDir,
     request: async (path, init = {}, peer = "203.0.113.7") =>
       app.fetch(new Request(`http://localhost:9478${path}`, { ...init, headers: { host: "localhost:9478", ...(init.headers as Record<string, string>) } }), {
         requestIP: () => ({ address: peer, family: "IPv4", port: 40000 }),

@@ -1,6 +1,10 @@
 /** The front door (src/http/front-door.ts, admin/login-throttle.ts): Host parsing, framing, the login throttle, redaction before a cut. */
 import { afterAll, describe, expect, test } from "bun:test";
-import { delayAfter, FREE_FAILURES, MemoryLoginAttempts } from "../../src/http/admin/login-throttle.ts";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase } from "../../src/db/open.ts";
+import { delayAfter, FREE_FAILURES, StoredLoginAttempts } from "../../src/http/admin/login-throttle.ts";
 import { parseHost } from "../../src/http/front-door.ts";
 import { excerpt } from "../../src/notify/http.ts";
 import { ownerApp } from "../helpers/owner-app.ts";
@@ -77,7 +81,7 @@ describe("login throttle", () => {
   });
 
   test("the delay doubles after each further failure, up to its cap, and a success clears it (fake clock)", () => {
-    const attempts = new MemoryLoginAttempts();
+    const attempts = new StoredLoginAttempts(openDatabase(join(mkdtempSync(join(tmpdir(), "mysk-throttle-")), "ingest.sqlite")));
     let now = 1_000_000;
     for (let i = 0; i < FREE_FAILURES - 1; i++) attempts.failed("p", now);
     expect(attempts.waitMs("p", now)).toBe(0);

@@ -78,6 +78,38 @@ describe("owner access with ADMIN_TOKEN", () => {
     expect((await withToken.request("/", { headers: { ...html, cookie } })).status).toBe(401);
   });
 
+  test("sessions live in the store: one opened on one process opens the pages of another, logout on one ends it on both; only its hash is stored", async () => {
+    const other = ownerApp({ ADMIN_TOKEN: TOKEN, DATA_DIR: withToken.dataDir, CONFIG_DIR: `${withToken.dataDir}/config` });
+    try {
+      const login = await withToken.request("/login", {
+        method: "POST",
+        headers: { "sec-fetch-site": "same-origin", "content-type": "application/x-www-form-urlencoded" },
+        body: `token=${encodeURIComponent(TOKEN)}`,
+      });
+      const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
+      expect((await other.request("/", { headers: { ...html, cookie } })).status).toBe(200);
+      const stored = other.db.$client.query("SELECT id_hash FROM owner_sessions").all() as { id_hash: string }[];
+      expect(stored.length).toBeGreaterThan(0);
+      expect(JSON.stringify(stored)).not.toContain(cookie.split("=")[1]!);
+      expect((await other.request("/logout", { method: "POST", headers: { cookie, origin: "http://localhost:9478" } })).status).toBe(303);
+      expect((await withToken.request("/", { headers: { ...html, cookie } })).status).toBe(401);
+    } finally {
+      other.cleanup();
+    }
+  });
+
+  test("the login throttle lives in the store: a peer that guessed wrong on one process waits on another", async () => {
+    const other = ownerApp({ ADMIN_TOKEN: TOKEN, DATA_DIR: withToken.dataDir, CONFIG_DIR: `${withToken.dataDir}/config` });
+    try {
+      const peer = "198.51.100.77";
+      for (let i = 0; i < 5; i++) expect((await withToken.request("/metrics", { headers: { authorization: `Bearer wrong-${i}` } }, peer)).status).toBe(401);
+      const refused = await other.request("/metrics", { headers: { authorization: `Bearer ${TOKEN}` } }, peer);
+      expect(refused.status).toBe(429);
+    } finally {
+      other.cleanup();
+    }
+  });
+
   test("cross-site POSTs are refused even with a valid session or Basic credentials", async () => {
     const login = await withToken.request("/login", { method: "POST", headers: { origin: "http://localhost:9478" }, body: `token=${TOKEN}` });
     const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
