@@ -1,0 +1,264 @@
+/**
+ * The drizzle schema of a hub's PostgreSQL database: the SQLite schema (../schema.ts) table for table, column for
+ * column, so both stores hold the same rows. Times are ms since epoch (bigint), JSON is jsonb, bytes are bytea.
+ * Change both together: tests/unit/pg-schema.test.ts compares them.
+ */
+import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import type { Region } from "../../capture/regions.ts";
+import type { SaveOutputs } from "../../maps/save-outputs.ts";
+import { DELIVERY_STATES, JOB_STAGES, JOB_STATES } from "../schema.ts";
+
+/** bytea; postgres-js hands over a Buffer, a Uint8Array like SQLite's. */
+const bytes = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => "bytea" });
+
+/**
+ * One row per upload task. A task is keyed by its X-Upload-Id and player, and stays after completion (with
+ * the sha256 of every chunk) so that a resent chunk is recognised; a chunk with other bytes starts a new task.
+ */
+export const uploads = pgTable(
+  "upload_tasks",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    uploadId: text("upload_id").notNull(),
+    totalChunks: integer("total_chunks").notNull(),
+    playerId: text("player_id"),
+    /** Bytes of the chunks held while the task is open (for the open-upload cap). */
+    bytes: integer("bytes").notNull().default(0),
+    /** The address that opened the task: one peer holds at most a share of the open-upload caps. */
+    peer: text("peer"),
+    /** sha256 hex per chunk index, recorded at completion. */
+    chunkHashes: jsonb("chunk_hashes").$type<string[]>(),
+    saveId: integer("save_id").references(() => saves.id, { onDelete: "set null" }),
+    completedAt: bigint("completed_at", { mode: "number" }),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+    updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
+  },
+  (t) => [index("upload_tasks_upload_idx").on(t.uploadId), index("upload_tasks_open_idx").on(t.completedAt, t.createdAt)],
+);
+
+export const uploadChunks = pgTable(
+  "upload_task_chunks",
+  {
+    taskId: integer("task_id")
+      .notNull()
+      .references(() => uploads.id, { onDelete: "cascade" }),
+    chunkIndex: integer("chunk_index").notNull(),
+    size: integer("size").notNull(),
+    sha256: text("sha256").notNull(),
+    body: bytes("body").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.taskId, t.chunkIndex] })],
+);
+
+export const saves = pgTable(
+  "saves",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    sha256: text("sha256").notNull(),
+    playerId: text("player_id").notNull(),
+    source: text("source", { enum: ["upload", "report"] }).notNull(),
+    /** The encrypted save; null once the retention rule cleared it (the archive keeps save.bin). */
+    encrypted: bytes("encrypted"),
+    size: integer("size").notNull(),
+    receivedAt: bigint("received_at", { mode: "number" }).notNull(),
+    /** The save's outputs model (maps/save-outputs.ts), committed by the generate stage; null until then. */
+    outputs: jsonb("outputs").$type<SaveOutputs>(),
+    /** sha256 of the save's drops (site, resource, position, quantity; not their harvest status), set by generate. */
+    dropsFingerprint: text("drops_fingerprint"),
+    /** The player's last pushed save, when the notify stage found this one has the same drops and did not push it. */
+    repeatOf: integer("repeat_of"),
+    /** The region whose game host the save came from (its capture URL), or null when it named none. */
+    region: text("region").$type<Region>(),
+  },
+  (t) => [uniqueIndex("saves_sha256_unique").on(t.sha256), index("saves_player_idx").on(t.playerId, t.receivedAt)],
+);
+
+/** A report as received: its candidate bodies wait in report_candidates until the pipeline evaluates them. */
+export const reports = pgTable(
+  "reports",
+  {
+  id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+  receivedAt: bigint("received_at", { mode: "number" }).notNull(),
+  shape: text("shape").notNull(),
+  entryCount: integer("entry_count").notNull(),
+  candidateCount: integer("candidate_count").notNull(),
+  emptyBodies: integer("empty_bodies").notNull(),
+  meta: jsonb("meta").$type<Record<string, string>>().notNull(),
+  outcome: text("outcome", { enum: ["save", "duplicate", "no_save", "empty_bodies", "partial_save"] }),
+  saveId: integer("save_id").references(() => saves.id, { onDelete: "set null" }),
+  processedAt: bigint("processed_at", { mode: "number" }),
+  },
+  (t) => [index("reports_received_idx").on(t.receivedAt)],
+);
+
+export const reportCandidates = pgTable(
+  "report_candidates",
+  {
+    reportId: integer("report_id")
+      .notNull()
+      .references(() => reports.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    entryIndex: integer("entry_index").notNull(),
+    part: text("part", { enum: ["response", "request"] }).notNull(),
+    url: text("url"),
+    body: bytes("body").notNull(),
+    /** true: the body text could not be decoded (bad base64) and is kept as its UTF-8 text, never dropped. */
+    undecodable: boolean("undecodable").notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.reportId, t.seq] })],
+);
+
+
+/**
+ * The pipeline's queue. A job belongs to a save (generate → notify) or to a report
+ * (evaluate: find the save among the candidates). `leaseId` fences a claim: only the holder may move it on.
+ */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    saveId: integer("save_id").references(() => saves.id, { onDelete: "cascade" }),
+    reportId: integer("report_id").references(() => reports.id, { onDelete: "cascade" }),
+    stage: text("stage", { enum: JOB_STAGES }).notNull(),
+    state: text("state", { enum: JOB_STATES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    /** Deaths of the service while this job ran (db/jobs/lifecycle.ts): from the first, its tasks run in a process of their own. */
+    processDeaths: integer("process_deaths").notNull().default(0),
+    /** Deaths in a row of those tasks' own processes: a save that crashes what runs it; parked at POISON_CRASHES. */
+    crashes: integer("crashes").notNull().default(0),
+    runAt: bigint("run_at", { mode: "number" }).notNull(),
+    leaseId: text("lease_id"),
+    leaseExpiresAt: bigint("lease_expires_at", { mode: "number" }),
+    notify: boolean("notify").notNull().default(true),
+    /** Set when the save changed while a stage ran (a real player id arrived): the job goes back to generate. */
+    rerun: boolean("rerun").notNull().default(false),
+    /** Owner reprocess --notify: push even a save whose drops repeat the player's last push. */
+    forcePush: boolean("force_push").notNull().default(false),
+    /**
+     * The save's bytes cannot be a save under any configured key (bad PKCS#7 padding in the last block): the
+     * job waits behind every other, and a failed one expires with the retention rule. Judged again at start-up.
+     */
+    implausible: boolean("implausible").notNull().default(false),
+    lastError: text("last_error"),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+    updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("jobs_save_unique").on(t.saveId),
+    uniqueIndex("jobs_report_unique").on(t.reportId),
+    index("jobs_claim_idx").on(t.state, t.runAt),
+    index("jobs_state_updated_idx").on(t.state, t.updatedAt),
+  ],
+);
+
+export const archives = pgTable(
+  "archives",
+  {
+    saveId: integer("save_id")
+      .primaryKey()
+      .references(() => saves.id, { onDelete: "cascade" }),
+    playerId: text("player_id").notNull(),
+    /** Relative to DATA_DIR/archive, e.g. by-id/123/20261123_061500 */
+    relPath: text("rel_path").notNull(),
+    /** Unguessable id that names the archive in /maps/<token>/<file>.png */
+    token: text("token").notNull(),
+    files: jsonb("files").$type<string[]>().notNull(),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+  },
+  (t) => [uniqueIndex("archives_token_unique").on(t.token), uniqueIndex("archives_path_unique").on(t.relPath)],
+);
+
+
+export const deliveries = pgTable(
+  "deliveries",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    saveId: integer("save_id")
+      .notNull()
+      .references(() => saves.id, { onDelete: "cascade" }),
+    channel: text("channel").notNull(),
+    /** "default" or a Bark alias: never a secret. */
+    target: text("target").notNull(),
+    state: text("state", { enum: DELIVERY_STATES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    /** Requests of this delivery already answered (Bark pushes one per map): a retry starts after them. */
+    partsSent: integer("parts_sent").notNull().default(0),
+    nextAttemptAt: bigint("next_attempt_at", { mode: "number" }).notNull(),
+    lastError: text("last_error"),
+    sentAt: bigint("sent_at", { mode: "number" }),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+  },
+  (t) => [uniqueIndex("deliveries_unique").on(t.saveId, t.channel, t.target)],
+);
+
+/** Small named values the service keeps for itself (the setup token). */
+export const settings = pgTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
+});
+
+/** Players with a personal setup link (hubs): uploads through it are accepted for this player id only. */
+export const players = pgTable(
+  "players",
+  {
+    playerId: text("player_id").primaryKey(),
+    name: text("name"),
+    /** The link's secret, shown to the owner again on demand. */
+    token: text("token").notNull(),
+    /** sha256 hex of the token: requests are matched on it, so a lookup's timing says nothing about the token. */
+    tokenSha256: text("token_sha256").notNull(),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+  },
+  (t) => [uniqueIndex("players_token_sha256_unique").on(t.tokenSha256)],
+);
+
+/** Tokens that read players' saves through /api (src/db/data-access.ts): stored as sha256, shown once. */
+export const apiTokens = pgTable("api_tokens", {
+  name: text("name").primaryKey(),
+  tokenSha256: text("token_sha256").notNull().unique(),
+  /** The player ids this token may read; null: every player of this server. */
+  players: jsonb("players").$type<string[]>(),
+  createdAt: bigint("created_at", { mode: "number" }).notNull(),
+});
+
+/** Players who opted in to public reads (/public/…), by the owner's CLI or on their own page. */
+export const publicPlayers = pgTable("public_players", {
+  playerId: text("player_id").primaryKey(),
+  since: bigint("since", { mode: "number" }).notNull(),
+});
+
+/**
+ * Consumer webhooks (src/db/data-webhooks.ts): after each new save, an empty POST to `url` with {server},
+ * {data_type} and {user_id} filled in, so a bot pulls the save. `url` and `bearer` are secrets: never shown again.
+ */
+export const dataWebhooks = pgTable("data_webhooks", {
+  id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+  url: text("url").notNull(),
+  bearer: text("bearer"),
+  createdAt: bigint("created_at", { mode: "number" }).notNull(),
+});
+
+/**
+ * Owner login sessions, in the store so a session opened on one process holds on every other: the sha256 of
+ * the cookie's random id (the id itself is never stored) and its expiry.
+ */
+export const ownerSessions = pgTable(
+  "owner_sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    expiresAt: bigint("expires_at", { mode: "number" }).notNull(),
+  },
+  (t) => [index("owner_sessions_expiry_idx").on(t.expiresAt)],
+);
+
+/** Wrong owner tokens per peer (the login throttle), shared by every process. */
+export const loginFailures = pgTable(
+  "login_failures",
+  {
+    peer: text("peer").primaryKey(),
+    failures: integer("failures").notNull(),
+    lastFailure: bigint("last_failure", { mode: "number" }).notNull(),
+  },
+  (t) => [index("login_failures_last_idx").on(t.lastFailure)],
+);
