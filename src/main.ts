@@ -63,7 +63,8 @@ const HELP = `mysekai-ingest ${version}: MySekai save ingestion (decrypt, draw h
 
 usage:
   mysekai-ingest                 serve (configuration from the environment and .env; README, "Configuration")
-  mysekai-ingest cli <command>   owner commands: jobs, retry, reprocess, inspect, gc, setup rotate, players
+  mysekai-ingest cli <command>   owner commands: jobs, retry, reprocess, inspect, gc, setup rotate, players,
+                                 api-tokens, data-webhooks (mysekai-ingest cli --help lists them all)
   mysekai-ingest demo [dataDir]  a sample save through the service here, and where its maps are
   mysekai-ingest demo --to <url> a sample save to a running server (AES_KEY/AES_IV of this environment)
   mysekai-ingest --help | --version`;

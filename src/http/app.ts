@@ -1,5 +1,5 @@
 /** Builds the Hono app from its route families (one `app.route()` each); src/service.ts builds it once per service. */
-import { Hono, type MiddlewareHandler } from "hono";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { UPLOAD_PATHS } from "../contract.ts";
 import { metrics } from "../metrics.ts";
 import { redact } from "../notify/errors.ts";
@@ -16,6 +16,7 @@ import { requireToken } from "./token.ts";
 import { StoredLoginAttempts } from "./admin/login-throttle.ts";
 import { SessionStore } from "./admin/sessions.ts";
 import { refuseFraming, validHost } from "./front-door.ts";
+import { peerOf } from "./peer.ts";
 import { setupRoutes } from "./setup/routes.tsx";
 import { statusRoutes } from "./status/routes.tsx";
 import { PLAYER_UPLOAD_PATHS, uploadRoutes } from "./upload.ts";
@@ -67,7 +68,7 @@ export function createApp(deps: HttpDeps): Hono {
   if (report.enabled) app.on("POST", report.path, refuseWhenFull, gateBodies("REPORT"));
   app.route("/", healthRoutes(deps));
   // One login opens every owner page.
-  const gate = { sessions: new SessionStore(deps.db), logins: new StoredLoginAttempts(deps.db) };
+  const gate = { sessions: new SessionStore(deps.db), logins: new StoredLoginAttempts(deps.db), peer: (c: Context) => peerOf(c, deps.config.trustProxy) };
   app.route("/", statusRoutes(deps, gate));
   app.route("/", setupRoutes(deps, gate));
   app.route("/", uploadRoutes(deps));

@@ -105,8 +105,12 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
       stopping = true;
       wake();
       const finished = Promise.all(slots).then(() => true);
-      const timedOut = Bun.sleep(graceMs).then(() => false);
-      if (!(await Promise.race([finished, timedOut]))) logWarn("JOB", "shutdown grace over; running stages stay queued", { graceMs });
+      // A timer, not Bun.sleep: once the stages finish it is cleared, so it cannot keep a stopped process alive.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)));
+      const inTime = await Promise.race([finished, timedOut]);
+      clearTimeout(timer);
+      if (!inTime) logWarn("JOB", "shutdown grace over; running stages stay queued", { graceMs });
     },
   };
 }

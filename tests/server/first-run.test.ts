@@ -57,6 +57,29 @@ describe("demo --to a running server", () => {
   }, 90_000);
 });
 
+describe("stopping", () => {
+  test("a stopped service leaves nothing that keeps its process alive (the demo exits at once, not after the shutdown grace)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mysekai-stop-"));
+    const script = join(dir, "stop.ts");
+    const src = join(import.meta.dir, "../../src");
+    writeFileSync(
+      script,
+      `import { loadConfig } from "${src}/config/index.ts";
+       import { loadNotifySetup } from "${src}/notify/setup.ts";
+       import { createService } from "${src}/service.ts";
+       const config = loadConfig({ DATA_DIR: "${dir}/data", CONFIG_DIR: "${dir}/config", NOTIFY_DEFAULT: "none", SHUTDOWN_GRACE_MS: "600000" });
+       const service = await createService(config, loadNotifySetup(config.notify, config.configDir));
+       await service.stop();
+       console.log("stopped");`,
+    );
+    // A grace far past this test's timeout: a timer left running for it would keep the process alive.
+    const run = Bun.spawn([process.execPath, script], { env: { PATH: process.env.PATH ?? "" }, stdout: "pipe", stderr: "pipe" });
+    const [out, code] = await Promise.all([new Response(run.stdout).text(), run.exited]);
+    expect(out).toContain("stopped");
+    expect(code).toBe(0);
+  }, 20_000);
+});
+
 describe("owner CLI messages", () => {
   test("players add prints the link under the PUBLIC_BASE_URL the server started with, from another shell", async () => {
     const server = await start({ PUBLIC_BASE_URL: "https://sekai.example.com" });

@@ -110,6 +110,19 @@ describe("owner access with ADMIN_TOKEN", () => {
     }
   });
 
+  test("behind a trusted local proxy the throttle counts the client it forwards for, not the proxy", async () => {
+    const proxied = ownerApp({ ADMIN_TOKEN: TOKEN, TRUST_PROXY: "1" });
+    try {
+      const from = (client: string, token: string) =>
+        proxied.request("/metrics", { headers: { authorization: `Bearer ${token}`, "x-forwarded-for": client } }, "127.0.0.1");
+      for (let i = 0; i < 5; i++) expect((await from("203.0.113.66", `wrong-${i}`)).status).toBe(401);
+      expect((await from("203.0.113.66", TOKEN)).status).toBe(429);
+      expect((await from("203.0.113.67", TOKEN)).status).toBe(200);
+    } finally {
+      proxied.cleanup();
+    }
+  });
+
   test("cross-site POSTs are refused even with a valid session or Basic credentials", async () => {
     const login = await withToken.request("/login", { method: "POST", headers: { origin: "http://localhost:9478" }, body: `token=${TOKEN}` });
     const cookie = login.headers.get("set-cookie")!.split(";")[0]!;

@@ -18,6 +18,8 @@ import type { SessionStore } from "./sessions.ts";
 export interface OwnerGate {
   sessions: SessionStore;
   logins: LoginAttempts;
+  /** Whom the throttle counts: behind a trusted local proxy, the client it forwards for (src/http/peer.ts). */
+  peer: (c: Context) => string;
 }
 
 export type Access = "bearer" | "basic" | "session" | "loopback";
@@ -51,8 +53,8 @@ function presentsCredentials(c: Context): boolean {
 }
 
 /** 429 while this peer must wait after too many wrong tokens (the token is not even checked then). */
-export function loginThrottled(c: Context, logins: LoginAttempts): Response | null {
-  const waitMs = logins.waitMs(socketPeer(c) ?? "unknown", Date.now());
+export function loginThrottled(c: Context, gate: OwnerGate): Response | null {
+  const waitMs = gate.logins.waitMs(gate.peer(c), Date.now());
   if (waitMs === 0) return null;
   logWarn("SERVER", "owner login refused: too many wrong tokens from this peer", { status: 429, waitMs });
   c.header("Retry-After", String(Math.ceil(waitMs / 1000)));
@@ -60,10 +62,10 @@ export function loginThrottled(c: Context, logins: LoginAttempts): Response | nu
 }
 
 /** Counts one token check of this peer: a wrong one towards the throttle, a right one clears it. */
-export function recordLogin(c: Context, logins: LoginAttempts, right: boolean): void {
-  const peer = socketPeer(c) ?? "unknown";
-  if (right) logins.succeeded(peer);
-  else logins.failed(peer, Date.now());
+export function recordLogin(c: Context, gate: OwnerGate, right: boolean): void {
+  const peer = gate.peer(c);
+  if (right) gate.logins.succeeded(peer);
+  else gate.logins.failed(peer, Date.now());
 }
 
 export function accessOf(c: Context, admin: AdminConfig, sessions: SessionStore): Access | null {
@@ -100,11 +102,11 @@ export function ownerOnly(admin: AdminConfig, gate: OwnerGate, loginPage: (c: Co
   return async (c, next) => {
     const guessing = admin.token !== null && presentsCredentials(c) && !gate.sessions.valid(c);
     if (guessing) {
-      const throttled = loginThrottled(c, gate.logins);
+      const throttled = loginThrottled(c, gate);
       if (throttled !== null) return throttled;
     }
     const access = accessOf(c, admin, gate.sessions);
-    if (guessing) recordLogin(c, gate.logins, access !== null);
+    if (guessing) recordLogin(c, gate, access !== null);
     if (!SAFE_METHODS.has(c.req.method) && access !== "bearer" && !fromThisOrigin(c)) {
       logWarn("SERVER", "cross-site request to an owner page refused", { path: c.req.path });
       return c.text("cross-site request refused", 403);

@@ -81,11 +81,11 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
   app.post("/login", async (c) => {
     if (config.admin.token === null) return c.redirect("/", 303);
     if (!fromThisOrigin(c)) return c.text("cross-site request refused", 403);
-    const throttled = loginThrottled(c, gate.logins);
+    const throttled = loginThrottled(c, gate);
     if (throttled !== null) return throttled;
     const token = await formField(c, "token");
     const right = token !== null && token !== "too_large" && tokenMatches(token, config.admin.token);
-    recordLogin(c, gate.logins, right);
+    recordLogin(c, gate, right);
     if (!right) return loginPage(c, true);
     sessions.open(c);
     return c.redirect("/", 303);
