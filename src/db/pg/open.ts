@@ -1,0 +1,39 @@
+/**
+ * A hub's PostgreSQL database (DATABASE_URL=postgres://…) through drizzle over postgres-js. Migrations run under
+ * a session advisory lock, so N processes may start at once: the first migrates, the others wait and find the
+ * journal up to date.
+ */
+import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import { migrate } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import { projectPath } from "../../runtime-files.ts";
+import * as schema from "./schema.ts";
+
+export type PgDb = PostgresJsDatabase<typeof schema> & { $client: postgres.Sql };
+
+/** The advisory lock key of schema migrations (any constant shared by every process of the service). */
+const MIGRATION_LOCK = 0x6d79_736b; // "mysk"
+
+export interface PgOptions {
+  /** Connections this process may hold open. */
+  maxConnections?: number;
+}
+
+export async function openPostgres(url: string, options: PgOptions = {}): Promise<PgDb> {
+  // Notices (e.g. "schema already exists, skipping") say nothing an operator needs, and may name the database.
+  const client = postgres(url, { max: options.maxConnections ?? 10, onnotice: () => {} });
+  const db = drizzle({ client, schema });
+  await migrateUnderLock(client, db);
+  return db;
+}
+
+async function migrateUnderLock(client: postgres.Sql, db: PgDb): Promise<void> {
+  const lock = await client.reserve();
+  try {
+    await lock`SELECT pg_advisory_lock(${MIGRATION_LOCK})`;
+    await migrate(db, { migrationsFolder: projectPath("drizzle/pg") });
+  } finally {
+    await lock`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {});
+    lock.release();
+  }
+}
