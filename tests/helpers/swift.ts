@@ -1,0 +1,186 @@
+/**
+ * A real S3-compatible server for the tests: OpenStack Swift (Debian's swift, swift-proxy, swift-object,
+ * swift-container, swift-account and memcached) with s3api and tempauth, on loopback ports in a temp folder.
+ * Started once per test process on first use (~5-20 s) and shared; each caller gets a bucket of its own.
+ * Swift's servers leave the process group (setsid), so a supervisor shell records every child's pid: they are
+ * killed at exit, and the supervisor kills them too when its stdin closes, i.e. when the test process dies
+ * without running any handler.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isAlive } from "./proc.ts";
+
+const BINARIES = ["swift-proxy-server", "swift-object-server", "swift-container-server", "swift-account-server", "swift-ring-builder", "memcached"];
+const BIN_DIRS = ["/usr/bin", "/usr/local/bin", "/usr/sbin"];
+
+/** Why the Swift tests cannot run here (a binary is absent), or null. */
+export const swiftSkipReason: string | null = (() => {
+  const missing = BINARIES.filter((name) => !BIN_DIRS.some((dir) => existsSync(join(dir, name))));
+  return missing.length === 0
+    ? null
+    : `S3 tests skipped: ${missing.join(", ")} not installed (apt-get install swift swift-proxy swift-object swift-container swift-account memcached)`;
+})();
+
+export const SWIFT_ACCESS_KEY = "test:tester";
+export const SWIFT_SECRET_KEY = "testing";
+
+export interface SwiftBucket {
+  endpoint: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  region: string;
+}
+
+interface RunningSwift {
+  endpoint: string;
+  token: string;
+}
+
+let running: Promise<RunningSwift> | null = null;
+/** The account to run the servers as (Swift switches to it; os.userInfo() may not know root's name). */
+const user = () => Bun.spawnSync(["id", "-un"]).stdout.toString().trim();
+let buckets = 0;
+
+/** A new empty bucket on the shared Swift (started on first call). */
+export async function swiftBucket(): Promise<SwiftBucket> {
+  if (swiftSkipReason !== null) throw new Error(swiftSkipReason);
+  const swift = await (running ??= startSwift());
+  const bucket = `b${process.pid}-${++buckets}`;
+  const response = await fetch(`${swift.endpoint}/v1/AUTH_test/${bucket}`, { method: "PUT", headers: { "X-Auth-Token": swift.token } });
+  if (!response.ok) throw new Error(`creating bucket ${bucket}: ${response.status} ${await response.text()}`);
+  return { endpoint: swift.endpoint, bucket, accessKeyId: SWIFT_ACCESS_KEY, secretAccessKey: SWIFT_SECRET_KEY, region: "us-east-1" };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function serverConf(dir: string, port: number, kind: "account" | "container" | "object"): string {
+  return `[DEFAULT]
+bind_ip = 127.0.0.1
+bind_port = ${port}
+workers = 0
+user = ${user()}
+swift_dir = ${dir}
+devices = ${join(dir, "srv")}
+mount_check = false
+log_level = WARNING
+
+[pipeline:main]
+pipeline = ${kind}-server
+
+[app:${kind}-server]
+use = egg:swift#${kind}
+`;
+}
+
+function proxyConf(dir: string, port: number, memcachedPort: number): string {
+  const filters = ["catch_errors", "gatekeeper", "healthcheck", "proxy-logging", "listing_formats", "copy", "dlo", "versioned_writes"];
+  return `[DEFAULT]
+bind_ip = 127.0.0.1
+bind_port = ${port}
+workers = 0
+user = ${user()}
+swift_dir = ${dir}
+log_level = WARNING
+
+[pipeline:main]
+pipeline = catch_errors gatekeeper healthcheck proxy-logging cache listing_formats s3api tempauth copy dlo versioned_writes proxy-logging proxy-server
+
+[app:proxy-server]
+use = egg:swift#proxy
+account_autocreate = true
+
+[filter:cache]
+use = egg:swift#memcache
+memcache_servers = 127.0.0.1:${memcachedPort}
+
+[filter:s3api]
+use = egg:swift#s3api
+
+[filter:tempauth]
+use = egg:swift#tempauth
+user_test_tester = testing .admin
+
+${filters.map((name) => `[filter:${name}]\nuse = egg:swift#${name.replace("-", "_")}\n`).join("\n")}`;
+}
+
+async function run(cmd: string[], cwd: string): Promise<void> {
+  const proc = Bun.spawn(cmd, { cwd, stdout: "pipe", stderr: "pipe" });
+  if ((await proc.exited) !== 0) throw new Error(`${cmd.join(" ")}: ${await new Response(proc.stderr).text()}`);
+}
+
+async function startSwift(): Promise<RunningSwift> {
+  const dir = mkdtempSync(join(tmpdir(), "mysekai-swift-"));
+  mkdirSync(join(dir, "srv", "d1"), { recursive: true });
+  const [account, container, object, proxy, memcached] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  writeFileSync(join(dir, "swift.conf"), "[swift-hash]\nswift_hash_path_suffix = tests\nswift_hash_path_prefix = tests\n\n[storage-policy:0]\nname = Policy-0\ndefault = yes\n");
+  for (const [kind, port] of [["account", account], ["container", container], ["object", object]] as const) {
+    writeFileSync(join(dir, `${kind}.conf`), serverConf(dir, port, kind));
+    await run(["swift-ring-builder", `${kind}.builder`, "create", "6", "1", "1"], dir);
+    await run(["swift-ring-builder", `${kind}.builder`, "add", `r1z1-127.0.0.1:${port}/d1`, "100"], dir);
+    await run(["swift-ring-builder", `${kind}.builder`, "rebalance"], dir);
+  }
+  writeFileSync(join(dir, "proxy.conf"), proxyConf(dir, proxy, memcached));
+
+  const commands = [
+    `memcached -l 127.0.0.1 -p ${memcached} -U 0 -m 16 -u ${user()}`,
+    "swift-account-server account.conf",
+    "swift-container-server container.conf",
+    "swift-object-server object.conf",
+    "swift-proxy-server proxy.conf",
+  ];
+  const script = [
+    ...commands.map((cmd, i) => `${cmd} >log${i}.txt 2>&1 & echo $! >>pids`),
+    "read _", // returns when the test process's end of the pipe closes, on exit or death
+    'kill -KILL $(cat pids)',
+    `rm -rf '${dir}'`,
+  ].join("\n");
+  const supervisor = Bun.spawn(["sh", "-c", script], { cwd: dir, stdin: "pipe", stdout: "ignore", stderr: "ignore" });
+  // Neither the supervisor nor its pipe keeps the test process alive.
+  supervisor.unref();
+  supervisor.stdin.unref();
+  const pids = (): number[] => (existsSync(join(dir, "pids")) ? readFileSync(join(dir, "pids"), "utf8").split("\n").filter(Boolean).map(Number) : []);
+  process.once("exit", () => {
+    for (const pid of pids()) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {}
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const endpoint = `http://127.0.0.1:${proxy}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const token = await authToken(endpoint).catch(() => null);
+    if (token !== null) return { endpoint, token };
+    const started = pids();
+    const died = supervisor.exitCode !== null || (started.length === commands.length && !started.every(isAlive));
+    if (died || Date.now() > deadline) {
+      const logs = commands.map((_, i) => Bun.file(join(dir, `log${i}.txt`)).text().catch(() => ""));
+      throw new Error(`Swift did not start in ${dir}:\n${(await Promise.all(logs)).join("\n").slice(-4000)}`);
+    }
+    await Bun.sleep(100);
+  }
+}
+
+/** tempauth's token, once the proxy answers /healthcheck and its account is reachable (the account server is up). */
+async function authToken(endpoint: string): Promise<string | null> {
+  if (!(await fetch(`${endpoint}/healthcheck`)).ok) return null;
+  const auth = await fetch(`${endpoint}/auth/v1.0`, { headers: { "X-Storage-User": SWIFT_ACCESS_KEY, "X-Storage-Pass": SWIFT_SECRET_KEY } });
+  const token = auth.headers.get("X-Auth-Token");
+  if (!auth.ok || token === null) return null;
+  const account = await fetch(`${endpoint}/v1/AUTH_test`, { method: "HEAD", headers: { "X-Auth-Token": token } });
+  return account.ok ? token : null;
+}
