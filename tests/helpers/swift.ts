@@ -44,13 +44,22 @@ let running: Promise<RunningSwift> | null = null;
 const user = () => Bun.spawnSync(["id", "-un"]).stdout.toString().trim();
 let buckets = 0;
 
-/** A new empty bucket on the shared Swift (started on first call). */
+/**
+ * A new empty bucket on the shared Swift (started on first call). Call it under a timeout of ~2 minutes: bun
+ * test kills what a hook or test spawned when it times out.
+ */
 export async function swiftBucket(): Promise<SwiftBucket> {
   if (swiftSkipReason !== null) throw new Error(swiftSkipReason);
   const swift = await (running ??= startSwift());
   const bucket = `b${process.pid}-${++buckets}`;
-  const response = await fetch(`${swift.endpoint}/v1/AUTH_test/${bucket}`, { method: "PUT", headers: { "X-Auth-Token": swift.token } });
-  if (!response.ok) throw new Error(`creating bucket ${bucket}: ${response.status} ${await response.text()}`);
+  // The container server may still be starting when the proxy and the account answer: 503 until it is up.
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const response = await fetch(`${swift.endpoint}/v1/AUTH_test/${bucket}`, { method: "PUT", headers: { "X-Auth-Token": swift.token } });
+    if (response.ok) break;
+    if (response.status < 500 || Date.now() > deadline) throw new Error(`creating bucket ${bucket}: ${response.status} ${await response.text()}`);
+    await Bun.sleep(100);
+  }
   return { endpoint: swift.endpoint, bucket, accessKeyId: SWIFT_ACCESS_KEY, secretAccessKey: SWIFT_SECRET_KEY, region: "us-east-1" };
 }
 
@@ -115,13 +124,33 @@ user_test_tester = testing .admin
 ${filters.map((name) => `[filter:${name}]\nuse = egg:swift#${name.replace("-", "_")}\n`).join("\n")}`;
 }
 
+/** swift-ring-builder exits 1 for a warning (its EXIT_WARNING), 2 for an error. */
 async function run(cmd: string[], cwd: string): Promise<void> {
   const proc = Bun.spawn(cmd, { cwd, stdout: "pipe", stderr: "pipe" });
-  if ((await proc.exited) !== 0) throw new Error(`${cmd.join(" ")}: ${await new Response(proc.stderr).text()}`);
+  if ((await proc.exited) > 1) throw new Error(`${cmd.join(" ")} (exit ${proc.exitCode}, signal ${proc.signalCode}): ${await new Response(proc.stdout).text()} ${await new Response(proc.stderr).text()}`);
 }
 
 async function startSwift(): Promise<RunningSwift> {
   const dir = mkdtempSync(join(tmpdir(), "mysekai-swift-"));
+  const pids = (): number[] => (existsSync(join(dir, "pids")) ? readFileSync(join(dir, "pids"), "utf8").split("\n").filter(Boolean).map(Number) : []);
+  const stop = () => {
+    for (const pid of pids()) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {}
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once("exit", stop);
+  try {
+    return await startIn(dir, pids);
+  } catch (error) {
+    stop();
+    throw error;
+  }
+}
+
+async function startIn(dir: string, pids: () => number[]): Promise<RunningSwift> {
   mkdirSync(join(dir, "srv", "d1"), { recursive: true });
   const [account, container, object, proxy, memcached] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
   writeFileSync(join(dir, "swift.conf"), "[swift-hash]\nswift_hash_path_suffix = tests\nswift_hash_path_prefix = tests\n\n[storage-policy:0]\nname = Policy-0\ndefault = yes\n");
@@ -130,6 +159,7 @@ async function startSwift(): Promise<RunningSwift> {
     await run(["swift-ring-builder", `${kind}.builder`, "create", "6", "1", "1"], dir);
     await run(["swift-ring-builder", `${kind}.builder`, "add", `r1z1-127.0.0.1:${port}/d1`, "100"], dir);
     await run(["swift-ring-builder", `${kind}.builder`, "rebalance"], dir);
+    if (!existsSync(join(dir, `${kind}.ring.gz`))) throw new Error(`swift-ring-builder made no ${kind}.ring.gz in ${dir}`);
   }
   writeFileSync(join(dir, "proxy.conf"), proxyConf(dir, proxy, memcached));
 
@@ -150,15 +180,6 @@ async function startSwift(): Promise<RunningSwift> {
   // Neither the supervisor nor its pipe keeps the test process alive.
   supervisor.unref();
   supervisor.stdin.unref();
-  const pids = (): number[] => (existsSync(join(dir, "pids")) ? readFileSync(join(dir, "pids"), "utf8").split("\n").filter(Boolean).map(Number) : []);
-  process.once("exit", () => {
-    for (const pid of pids()) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {}
-    }
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   const endpoint = `http://127.0.0.1:${proxy}`;
   const deadline = Date.now() + 60_000;
@@ -169,7 +190,7 @@ async function startSwift(): Promise<RunningSwift> {
     const died = supervisor.exitCode !== null || (started.length === commands.length && !started.every(isAlive));
     if (died || Date.now() > deadline) {
       const logs = commands.map((_, i) => Bun.file(join(dir, `log${i}.txt`)).text().catch(() => ""));
-      throw new Error(`Swift did not start in ${dir}:\n${(await Promise.all(logs)).join("\n").slice(-4000)}`);
+      throw new Error(`Swift did not start:\n${(await Promise.all(logs)).join("\n").slice(-4000)}`);
     }
     await Bun.sleep(100);
   }
