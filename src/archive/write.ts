@@ -5,22 +5,13 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { archiveStamp, checkFileName, checkPlayerId, MARKER, SAFE_PLAYER } from "./layout.ts";
+import type { ArchiveFile } from "./store.ts";
 
-export interface ArchiveFile {
-  name: string;
-  bytes: Uint8Array;
-}
+export { archiveStamp } from "./layout.ts";
+export type { ArchiveFile } from "./store.ts";
 
-/** Marks which save a folder holds, so a stage that runs again adopts its folder instead of making a second one. */
-const MARKER = ".save-id";
 const TMP_DIR = ".tmp";
-const SAFE_PLAYER = /^(\d{1,32}|unknown)$/;
-const SAFE_FILE = /^[A-Za-z0-9_.-]{1,64}$/;
-
-export function archiveStamp(receivedAt: number): string {
-  const iso = new Date(receivedAt).toISOString(); // 2026-11-23T06:15:00.000Z
-  return `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}_${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}`;
-}
 
 /** fsync through a file handle: it runs on libuv's thread pool, never blocking the HTTP thread. */
 async function flush(path: string): Promise<void> {
@@ -75,8 +66,8 @@ export interface WriteArchiveInput {
 
 /** Writes (or rewrites) the archive of one save; returns its path relative to `root`. */
 export async function writeArchive(input: WriteArchiveInput): Promise<string> {
-  if (!SAFE_PLAYER.test(input.playerId)) throw new Error("player id is not digits or unknown");
-  for (const file of input.files) if (!SAFE_FILE.test(file.name) || file.name === MARKER) throw new Error(`bad archive file name ${file.name}`);
+  checkPlayerId(input.playerId);
+  for (const file of input.files) checkFileName(file.name);
 
   const own = await findArchive(input.root, input.playerId, input.saveId, input.receivedAt);
   if (own !== null) {
@@ -126,7 +117,7 @@ async function replaceFiles(root: string, dir: string, files: ArchiveFile[]): Pr
 
 /** Rewrites one file of a committed archive (the notify stage's summary.json), only in the folder of this save. */
 export async function replaceArchiveFile(root: string, relPath: string, saveId: number, file: ArchiveFile): Promise<void> {
-  if (!SAFE_FILE.test(file.name) || file.name === MARKER) throw new Error(`bad archive file name ${file.name}`);
+  checkFileName(file.name);
   const dir = join(root, relPath);
   if ((await readMarker(dir)) !== String(saveId)) throw new Error(`archive ${relPath} does not hold save ${saveId}`);
   await replaceFiles(root, dir, [file]);

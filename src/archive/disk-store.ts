@@ -1,0 +1,19 @@
+/** Archives under DATA_DIR/archive (the default): folders written under .tmp, flushed, renamed (write.ts). */
+import { join } from "node:path";
+import type { ArchiveStore } from "./store.ts";
+import { findArchive, removeArchiveFolder, removeStaleTemp, replaceArchiveFile, writeArchive } from "./write.ts";
+
+export function diskArchiveStore(root: string): ArchiveStore {
+  return {
+    location: { kind: "disk", root },
+    put: (save, files) => writeArchive({ root, ...save, files }),
+    find: (save) => findArchive(root, save.playerId, save.saveId, save.receivedAt),
+    read: async (relPath, name) => {
+      const file = Bun.file(join(root, relPath, name));
+      return (await file.exists()) ? file : null;
+    },
+    replace: (relPath, saveId, file) => replaceArchiveFile(root, relPath, saveId, file),
+    remove: (relPath, saveId) => removeArchiveFolder(root, relPath, saveId),
+    sweep: (olderThanMs, now) => removeStaleTemp(root, olderThanMs, now),
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * Archives in an S3-compatible bucket (ARCHIVE_URL=s3://bucket/prefix): keys <prefix>/archive/<relPath>/<file>,
+ * the same layout as on disk. There is no rename: the relPath derives from the save (its player, its stamp, and
+ * only if another save already holds that stamp, its id), so a stage run twice overwrites its own objects, and
+ * the archives row committed afterwards is what makes them an archive.
+ */
+import { archiveStamp, checkFileName, checkPlayerId, MARKER, SAFE_PLAYER } from "./layout.ts";
+import type { ArchivedSave, ArchiveStore } from "./store.ts";
+
+export interface S3Location {
+  bucket: string;
+  /** Key prefix without slashes at either end; "" for the bucket's root. */
+  prefix: string;
+  endpoint?: string;
+  region?: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  sessionToken?: string;
+}
+
+/** A folder holds a save.bin, a summary, a few maps and the marker: one listing page is plenty. */
+const MAX_FOLDER_KEYS = 1000;
+
+export function s3ArchiveStore(location: S3Location): ArchiveStore {
+  const { prefix, ...options } = location;
+  const client = new Bun.S3Client(options);
+  const key = (relPath: string, name: string) => `${prefix === "" ? "" : `${prefix}/`}archive/${relPath}/${name}`;
+
+  const readMarker = async (relPath: string): Promise<string | null> => {
+    const file = client.file(key(relPath, MARKER));
+    return (await file.exists()) ? file.text() : null;
+  };
+  const holds = async (relPath: string, saveId: number) => (await readMarker(relPath)) === String(saveId);
+
+  /** The stamp's folder, or for a second save of the player in the same second, one named by the save's id too. */
+  const candidates = (save: ArchivedSave) => {
+    const stamp = `by-id/${save.playerId}/${archiveStamp(save.receivedAt)}`;
+    return [stamp, `${stamp}_${save.saveId}`];
+  };
+
+  const find = async (save: ArchivedSave): Promise<string | null> => {
+    if (!SAFE_PLAYER.test(save.playerId)) return null;
+    for (const relPath of candidates(save)) if (await holds(relPath, save.saveId)) return relPath;
+    return null;
+  };
+
+  return {
+    location: { kind: "s3", ...location },
+    find,
+    put: async (save, files) => {
+      checkPlayerId(save.playerId);
+      for (const file of files) checkFileName(file.name);
+      let relPath = await find(save);
+      if (relPath === null) {
+        const [stamp, own] = candidates(save);
+        relPath = (await readMarker(stamp!)) === null ? stamp! : own!;
+        // The marker first: a folder with files always says whose they are.
+        await client.write(key(relPath, MARKER), String(save.saveId));
+      }
+      const at = relPath;
+      await Promise.all(files.map((file) => client.write(key(at, file.name), file.bytes)));
+      return relPath;
+    },
+    read: async (relPath, name) => {
+      const file = client.file(key(relPath, name));
+      return (await file.exists()) ? file : null;
+    },
+    replace: async (relPath, saveId, file) => {
+      checkFileName(file.name);
+      if (!(await holds(relPath, saveId))) throw new Error(`archive ${relPath} does not hold save ${saveId}`);
+      await client.write(key(relPath, file.name), file.bytes);
+    },
+    remove: async (relPath, saveId) => {
+      if (!(await holds(relPath, saveId))) return false;
+      const folder = key(relPath, "");
+      const listed = await client.list({ prefix: folder, maxKeys: MAX_FOLDER_KEYS });
+      const keys = (listed.contents ?? []).map((object) => object.key).filter((name) => name !== folder + MARKER);
+      await Promise.all(keys.map((name) => client.delete(name)));
+      // The marker last: a removal cut short leaves a folder that still says whose it is (an orphan, as on disk).
+      await client.delete(folder + MARKER);
+      return true;
+    },
+    sweep: async () => 0,
+  };
+}

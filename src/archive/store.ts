@@ -1,0 +1,47 @@
+/**
+ * Where archives live, as the pipeline, /maps and retention use them: a folder per save (by-id/<player>/<stamp>),
+ * named by a relPath that the archives row records. The row is the commit point: a folder no row names is an
+ * orphan of a run that died, found again by its marker when the same save runs again.
+ */
+import { diskArchiveStore } from "./disk-store.ts";
+import { s3ArchiveStore, type S3Location } from "./s3-store.ts";
+
+export interface ArchiveFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+export interface ArchivedSave {
+  playerId: string;
+  saveId: number;
+  receivedAt: number;
+}
+
+/** Plain data, so a worker thread or a task process opens the same store (src/pipeline/tasks.ts). */
+export type ArchiveLocation = { kind: "disk"; root: string } | ({ kind: "s3" } & S3Location);
+
+export interface ArchiveStore {
+  readonly location: ArchiveLocation;
+  /** Writes (or rewrites) the files of one save; a second run for the same save writes into the same folder. Returns its relPath. */
+  put(save: ArchivedSave, files: ArchiveFile[]): Promise<string>;
+  /** The folder already holding this save under `save.playerId` (written by a run that died before its commit), or null. */
+  find(save: ArchivedSave): Promise<string | null>;
+  /** One file of a folder, or null when it is not there. Any other failure throws (a caller retries). */
+  read(relPath: string, name: string): Promise<Blob | null>;
+  /** Rewrites one file of the committed folder of `saveId` (the notify stage's summary.json). */
+  replace(relPath: string, saveId: number, file: ArchiveFile): Promise<void>;
+  /** Removes the folder of `saveId` at relPath (its archive moved to another player); false if it holds another save or none. */
+  remove(relPath: string, saveId: number): Promise<boolean>;
+  /** Housekeeping: what killed writers left (disk temp folders); returns how many went. */
+  sweep(olderThanMs: number, now?: number): Promise<number>;
+}
+
+export function openArchiveStore(location: ArchiveLocation): ArchiveStore {
+  return location.kind === "disk" ? diskArchiveStore(location.root) : s3ArchiveStore(location);
+}
+
+/** The bytes of one file, or null when it is not there. */
+export async function readArchiveBytes(store: ArchiveStore, relPath: string, name: string): Promise<Uint8Array | null> {
+  const blob = await store.read(relPath, name);
+  return blob === null ? null : new Uint8Array(await blob.arrayBuffer());
+}
