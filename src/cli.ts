@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { desc, eq } from "drizzle-orm";
-import { removeStaleTemp } from "./archive/write.ts";
+import { openArchiveStore } from "./archive/store.ts";
 import { ConfigError, loadConfig, type Config } from "./config/index.ts";
 import { mapLocaleFor } from "./config/maps.ts";
 import { openDatabase, type Db } from "./db/open.ts";
@@ -177,12 +177,12 @@ async function run(args: string[]): Promise<number> {
     }
     case "gc": {
       const uploads = expireUploads(db, now, config.uploadTtlMs);
-      const archiveRoot = join(config.dataDir, "archive");
-      const temps = await removeStaleTemp(archiveRoot, 60 * 60 * 1000, now);
+      const archive = openArchiveStore(config.archive);
+      const temps = await archive.sweep(60 * 60 * 1000, now);
       console.log(`removed ${uploads} expired upload(s) and ${temps} stale temp folder(s)`);
       const total = { candidates: 0, reports: 0, jobs: 0, deliveries: 0, clearedSaves: 0, vacuumedPages: 0 };
       for (let more = true; more; ) {
-        const round = await applyRetention(db, archiveRoot, now - config.storage.retentionMs);
+        const round = await applyRetention(db, archive, now - config.storage.retentionMs);
         for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] += round.counts[key];
         more = round.more;
       }

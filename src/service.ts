@@ -4,9 +4,9 @@
  * build it in-process (tests/helpers/in-process.ts). Route families are added in src/http/app.ts.
  */
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
 import type { Hono } from "hono";
-import { removeStaleTemp } from "./archive/write.ts";
+import { openArchiveStore } from "./archive/store.ts";
+import { describeArchive } from "./config/archive.ts";
 import { secretsOf, type Config } from "./config/index.ts";
 import { startCheckpointer } from "./db/checkpointer.ts";
 import { GroupCommitter } from "./db/group-commit.ts";
@@ -49,11 +49,12 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   // Module and script URLs carry it; made once, at the first start.
   setupToken(db);
   if (config.publicBaseUrl !== null) recordServedBase(db, config.publicBaseUrl);
-  const archiveRoot = join(config.dataDir, "archive");
+  const archive = openArchiveStore(config.archive);
   const disk = watchDiskSpace(config.dataDir, config.storage.minFreeDiskBytes);
 
   for (const warning of notify.warnings) logWarn("CONFIG", warning);
   if (notify.pushesOff) logInfo("CONFIG", PUSHES_OFF);
+  if (config.archive.kind === "s3") logInfo("CONFIG", "archives go to a bucket", { archive: describeArchive(config.archive) });
   const now = Date.now();
   const reclaimed = reclaimOrphans(db, now);
   if (reclaimed > 0) logInfo("JOB", "reclaimed jobs of a process that died", { count: reclaimed });
@@ -70,9 +71,9 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const sweep = async () => {
     try {
       const uploads = expireUploads(db, Date.now(), config.uploadTtlMs);
-      const temps = await removeStaleTemp(archiveRoot, STALE_TEMP_MS);
+      const temps = await archive.sweep(STALE_TEMP_MS);
       if (uploads + temps > 0) logInfo("GC", "expired", { uploads, tempFolders: temps });
-      const retention = await applyRetention(db, archiveRoot, Date.now() - config.storage.retentionMs);
+      const retention = await applyRetention(db, archive, Date.now() - config.storage.retentionMs);
       const { vacuumedPages, ...removed } = retention.counts;
       if (Object.values(removed).some((count) => count > 0)) {
         logInfo("GC", "retention applied", { ...removed, vacuumedPages, more: retention.more });
@@ -88,8 +89,8 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const workers = new WorkerPool(Math.max(1, Math.min(config.pipeline.concurrency, availableParallelism() - 1)), config.pipeline.taskTimeoutMs);
   const secrets = [...secretsOf(config), ...Object.values(notify.routing.barkKeys)];
   const ingest = new IngestActivity(INGEST_QUIET_MS, INGEST_MAX_WAIT_MS);
-  const pipeline = startPipeline({ db, config, workers, routing: notify.routing, secrets, archiveRoot }, () => ingest.quiet());
-  const app = createApp({ db, committer: new GroupCommitter(db), config, archiveRoot, wakePipeline: pipeline.wake, ingest, disk, secrets, pushesOff: notify.pushesOff, api: sqliteDataApi(db, archiveRoot, config) });
+  const pipeline = startPipeline({ db, config, workers, routing: notify.routing, secrets, archive }, () => ingest.quiet());
+  const app = createApp({ db, committer: new GroupCommitter(db), config, archive, wakePipeline: pipeline.wake, ingest, disk, secrets, pushesOff: notify.pushesOff, api: sqliteDataApi(db, archive, config) });
 
   let stopped: Promise<void> | null = null;
   const stop = async () => {

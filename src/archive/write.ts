@@ -9,7 +9,6 @@ import { archiveStamp, checkFileName, checkPlayerId, MARKER, SAFE_PLAYER } from 
 import type { ArchiveFile } from "./store.ts";
 
 export { archiveStamp } from "./layout.ts";
-export type { ArchiveFile } from "./store.ts";
 
 const TMP_DIR = ".tmp";
 

@@ -6,7 +6,9 @@ import { join, resolve } from "node:path";
 import { isRegion, REGIONS, type Region } from "../capture/regions.ts";
 import { DEFAULT_REPORT_PATH, MIB } from "../contract.ts";
 import { KeyConfigError, parseKeyPairs, type KeyPair } from "../save/keys.ts";
+import type { ArchiveLocation } from "../archive/store.ts";
 import { adminConfig, type AdminConfig } from "./admin.ts";
+import { archiveConfig } from "./archive.ts";
 import { reportConfig, uploadsConfig, type ReportConfig, type UploadsConfig } from "./endpoints.ts";
 import { mapsConfig, type MapsConfig } from "./maps.ts";
 import { notifyConfig, notifyTimeoutMs, type NotifyConfig } from "./notify.ts";
@@ -22,6 +24,8 @@ export interface Config {
   dataDir: string;
   databasePath: string;
   configDir: string;
+  /** DATA_DIR/archive, or a bucket (ARCHIVE_URL=s3://…) with its credentials: never logged whole (describeArchive). */
+  archive: ArchiveLocation;
   uploadTtlMs: number;
   uploads: UploadsConfig;
   report: ReportConfig;
@@ -68,6 +72,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     databasePath: resolve(text(env, "DATABASE_PATH") ?? join(dataDir, "ingest.sqlite")),
     configDir: resolve(text(env, "CONFIG_DIR") ?? text(env, "MYSK_CONFIG_DIR") ?? "./config"),
+    archive: archiveConfig(env, dataDir),
     uploadTtlMs: Math.round(number(env, "UPLOAD_TTL_MINUTES", 30, 0.001, 7 * 24 * 60, false) * 60_000),
     uploads: uploadsConfig(env),
     report: reportConfig(env),
@@ -156,5 +161,7 @@ export function secretsOf(config: Config): string[] {
     notify.onebot?.token,
     notify.webhook?.url,
     notify.webhook?.secret,
+    config.archive.kind === "s3" ? config.archive.secretAccessKey : null,
+    config.archive.kind === "s3" ? config.archive.sessionToken : null,
   ].filter((secret): secret is string => typeof secret === "string" && secret.length > 0);
 }

@@ -7,8 +7,7 @@
  * such a save goes whole, with its job. Work goes in small batches with a yield between them, so the HTTP thread
  * never waits long, and the freed pages go back to the file system (incremental vacuum).
  */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { readArchiveBytes, type ArchiveStore } from "../archive/store.ts";
 import { logWarn } from "../log.ts";
 import { deleteDoneSaveJobs } from "./jobs/index.ts";
 import type { Db } from "./open.ts";
@@ -71,8 +70,8 @@ interface ArchivedSave {
   relPath: string;
 }
 
-/** Clears the encrypted copy and the outputs model of saves archived before the cutoff whose save.bin is on disk with the same sha256. */
-async function clearArchivedBodies(db: Db, archiveRoot: string, cutoff: number, maxBatches: number): Promise<{ cleared: number; more: boolean }> {
+/** Clears the encrypted copy and the outputs model of saves archived before the cutoff whose save.bin is in the archive with the same sha256. */
+async function clearArchivedBodies(db: Db, archive: ArchiveStore, cutoff: number, maxBatches: number): Promise<{ cleared: number; more: boolean }> {
   const select = db.$client.query(
     `SELECT s.id, s.sha256, a.rel_path AS relPath FROM saves s JOIN archives a ON a.save_id = s.id
      WHERE s.id > ?1 AND s.encrypted IS NOT NULL AND a.created_at < ?2 AND ${SAVE_FINISHED("s.id")}
@@ -88,7 +87,7 @@ async function clearArchivedBodies(db: Db, archiveRoot: string, cutoff: number, 
     }
     const verified: ArchivedSave[] = [];
     for (const row of rows) {
-      const bytes = await readFile(join(archiveRoot, row.relPath, "save.bin")).catch(() => null);
+      const bytes = await readArchiveBytes(archive, row.relPath, "save.bin").catch(() => null);
       if (bytes !== null && sha256Hex(bytes) === row.sha256) verified.push(row);
       else if (!warnedSaves.has(row.id)) {
         warnedSaves.add(row.id);
@@ -107,7 +106,7 @@ async function clearArchivedBodies(db: Db, archiveRoot: string, cutoff: number, 
 /** Runs each step in batches until nothing is left or `maxBatches` per step ran; `more` says work remains. */
 export async function applyRetention(
   db: Db,
-  archiveRoot: string,
+  archive: ArchiveStore,
   cutoff: number,
   maxBatches = 20,
 ): Promise<{ counts: RetentionCounts; more: boolean }> {
@@ -127,7 +126,7 @@ export async function applyRetention(
       if (deleted < limit) break;
     }
   }
-  const bodies = await clearArchivedBodies(db, archiveRoot, cutoff, maxBatches);
+  const bodies = await clearArchivedBodies(db, archive, cutoff, maxBatches);
   counts.clearedSaves = bodies.cleared;
   more ||= bodies.more;
   const vacuum = await vacuumFreePages(db, maxBatches);

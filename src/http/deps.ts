@@ -1,3 +1,4 @@
+import type { ArchiveStore } from "../archive/store.ts";
 import type { Config } from "../config/index.ts";
 import type { ApiOptions } from "./api/routes.ts";
 import type { GroupCommitter } from "../db/group-commit.ts";
@@ -11,8 +12,8 @@ export interface HttpDeps {
   /** Request-path writes go through it: concurrent requests share one durable commit. */
   committer: GroupCommitter;
   config: Config;
-  /** DATA_DIR/archive, where /maps/<token>/<file> reads from. */
-  archiveRoot: string;
+  /** Where /maps/<token>/<file> reads from. */
+  archive: ArchiveStore;
   wakePipeline: () => void;
   /** Uploads and reports in flight: the pipeline waits for a pause in them before its next stage. */
   ingest: Pick<IngestActivity, "begin" | "end">;

@@ -1,5 +1,4 @@
 /** GET /maps/<token>/<file>.png: the archived maps, by an unguessable per-archive token. No listing. */
-import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { archives } from "../db/schema.ts";
@@ -8,15 +7,16 @@ import type { HttpDeps } from "./deps.ts";
 const TOKEN = /^[0-9a-f]{32}$/;
 const PNG_NAME = /^[A-Za-z0-9_-]{1,64}\.png$/;
 
-export function mapRoutes({ db, archiveRoot }: HttpDeps): Hono {
+export function mapRoutes({ db, archive: store }: HttpDeps): Hono {
   const app = new Hono();
   app.get("/maps/:token/:file", async (c) => {
     const { token, file } = c.req.param();
     if (!TOKEN.test(token) || !PNG_NAME.test(file)) return c.text("not found", 404);
     const archive = db.select().from(archives).where(eq(archives.token, token)).get();
     if (!archive || !archive.files.includes(file)) return c.text("not found", 404);
-    const png = Bun.file(join(archiveRoot, archive.relPath, file));
-    if (!(await png.exists())) return c.text("not found", 404);
+    const png = await store.read(archive.relPath, file).catch(() => undefined);
+    if (png === undefined) return c.text("the archive cannot be read just now; try again later", 503);
+    if (png === null) return c.text("not found", 404);
     return new Response(png, {
       headers: {
         "Content-Type": "image/png",

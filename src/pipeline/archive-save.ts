@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { findArchive, removeArchiveFolder } from "../archive/write.ts";
+import type { ArchiveStore } from "../archive/store.ts";
 import type { Db } from "../db/open.ts";
 import { archives, type saves } from "../db/schema.ts";
 import { logInfo, logWarn } from "../log.ts";
@@ -24,12 +24,12 @@ export interface WrittenArchive {
   afterCommit: (() => void) | undefined;
 }
 
-export async function recordSaveArchive(db: Db, archiveRoot: string, save: SaveRow, written: WrittenFolder): Promise<WrittenArchive> {
+export async function recordSaveArchive(db: Db, store: ArchiveStore, save: SaveRow, written: WrittenFolder): Promise<WrittenArchive> {
   const { relPath, files: names } = written;
   const recorded = db.select({ relPath: archives.relPath }).from(archives).where(eq(archives.saveId, save.id)).get()?.relPath;
   // A process that died after drawing under `unknown` and before its commit left that folder with no row; the
   // save may have taken its player id since.
-  const previous = recorded ?? (save.playerId === UNKNOWN_PLAYER ? null : await findArchive(archiveRoot, UNKNOWN_PLAYER, save.id, save.receivedAt));
+  const previous = recorded ?? (save.playerId === UNKNOWN_PLAYER ? null : await store.find({ playerId: UNKNOWN_PLAYER, saveId: save.id, receivedAt: save.receivedAt }));
   const movedFrom = previous && previous !== relPath ? previous : null;
   return {
     relPath,
@@ -43,7 +43,7 @@ export async function recordSaveArchive(db: Db, archiveRoot: string, save: SaveR
     },
     afterCommit: movedFrom
       ? () =>
-          void removeArchiveFolder(archiveRoot, movedFrom, save.id).then(
+          void store.remove(movedFrom, save.id).then(
             (removed) => logInfo("JOB", "archive moved", { save: save.id, player: save.playerId, from: movedFrom, oldFolderRemoved: removed }),
             (error) => logWarn("JOB", "archive moved; old folder left behind", { save: save.id, from: movedFrom, error: String(error).slice(0, 200) }),
           )

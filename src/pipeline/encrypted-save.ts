@@ -2,24 +2,20 @@
  * The encrypted bytes of a save: the database copy, or once the retention rule cleared it, the archive's
  * save.bin (checked against the save's sha256, so a damaged file is never taken for the save).
  */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { eq } from "drizzle-orm";
+import { readArchiveBytes, type ArchiveStore } from "../archive/store.ts";
 import type { Db } from "../db/open.ts";
 import { sha256Hex } from "../sha256.ts";
 import { archives, saves } from "../db/schema.ts";
 
 type SaveRow = typeof saves.$inferSelect;
 
-export async function encryptedBytesOf(db: Db, archiveRoot: string, save: SaveRow): Promise<{ bytes: Uint8Array } | { missing: string }> {
+export async function encryptedBytesOf(db: Db, store: ArchiveStore, save: SaveRow): Promise<{ bytes: Uint8Array } | { missing: string }> {
   if (save.encrypted !== null) return { bytes: save.encrypted };
   const archive = db.select({ relPath: archives.relPath }).from(archives).where(eq(archives.saveId, save.id)).get();
   if (!archive) return { missing: "the encrypted save was cleared by the retention rule and the save has no archive" };
   // Only a missing file is final; any other read error is thrown, so the stage retries.
-  const bytes = await readFile(join(archiveRoot, archive.relPath, "save.bin")).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return null;
-    throw error;
-  });
+  const bytes = await readArchiveBytes(store, archive.relPath, "save.bin");
   if (bytes === null) return { missing: `the encrypted save was cleared by the retention rule and ${archive.relPath}/save.bin is missing` };
   if (sha256Hex(bytes) !== save.sha256) return { missing: `${archive.relPath}/save.bin does not match the save's sha256` };
   return { bytes };

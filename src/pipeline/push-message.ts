@@ -2,8 +2,7 @@
  * The push message of one save, from its stored outputs model and its archive row. Only the PNG bytes are
  * read from the archive folder: they are images, not data to rebuild.
  */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { readArchiveBytes } from "../archive/store.ts";
 import type { archives, saves } from "../db/schema.ts";
 import { mapFileNames, rareText, summaryJson, type SaveOutputs } from "../maps/index.ts";
 import type { PushMessage } from "../notify/message.ts";
@@ -14,14 +13,18 @@ type Archive = typeof archives.$inferSelect;
 type SaveFields = Pick<typeof saves.$inferSelect, "id" | "playerId" | "receivedAt">;
 
 export async function pushMessage(deps: PipelineDeps, save: SaveFields, archive: Archive, outputs: SaveOutputs): Promise<PushMessage> {
-  const dir = join(deps.archiveRoot, archive.relPath);
-  const images = await Promise.all(
-    mapFileNames(outputs).map(async (name) => ({ name, png: new Uint8Array(await readFile(join(dir, name))), url: imageUrl(deps, archive, name) })),
-  );
+  const images = await Promise.all(mapFileNames(outputs).map(async (name) => ({ name, png: await readPng(deps, archive.relPath, name), url: imageUrl(deps, archive, name) })));
   // rare_resources.txt without its first line (the title), so the push and the file say the same.
   const { title, lines, dataTime } = rareText(outputs);
   const summaryText = [...lines.map((line) => line.text), dataTime].join("\n");
   return { playerId: save.playerId, saveId: save.id, capturedAt: new Date(save.receivedAt), title, summaryText, summary: summaryJson(outputs), images };
+}
+
+/** A missing map throws: the stage retries, as for any failed read. */
+async function readPng(deps: PipelineDeps, relPath: string, name: string): Promise<Uint8Array> {
+  const png = await readArchiveBytes(deps.archive, relPath, name);
+  if (png === null) throw new Error(`${relPath}/${name} is missing from the archive`);
+  return png;
 }
 
 function imageUrl(deps: PipelineDeps, archive: Archive, name: string): string | null {

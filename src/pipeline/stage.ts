@@ -1,4 +1,5 @@
 /** What a stage is: a function of the job that says how the job moves on, plus the writes that go with it. */
+import type { ArchiveStore } from "../archive/store.ts";
 import type { Config } from "../config/index.ts";
 import type { Db, Tx } from "../db/open.ts";
 import type { JobStage } from "../db/schema.ts";
@@ -15,7 +16,7 @@ export interface PipelineDeps {
   routing: Routing;
   /** Configured secrets (keys, tokens, device keys, webhook URLs) to redact from any error text. */
   secrets: string[];
-  archiveRoot: string;
+  archive: ArchiveStore;
 }
 
 /** Writes committed in the same transaction as the job's transition, so both happen or neither does. */

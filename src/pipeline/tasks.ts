@@ -3,7 +3,7 @@
  * generate also writes the drawn files to the archive there, so ~1 MB of maps a save never crosses to the HTTP
  * thread (its heap, its event loop), which only commits what was written.
  */
-import { writeArchive, type ArchiveFile } from "../archive/write.ts";
+import { openArchiveStore, type ArchiveFile, type ArchiveLocation, type ArchiveStore } from "../archive/store.ts";
 import type { MapLocale } from "../config/index.ts";
 import { describeSave, generateOutputs, summaryFile, type SaveOutputs } from "../maps/index.ts";
 import { dropsFingerprint, INVALID_REASONS, openSave, type KeyPair } from "../save/index.ts";
@@ -17,8 +17,8 @@ export interface GenerateRequest {
   showHarvested: boolean;
   assetsDir: string | null;
   timeZone: string;
-  /** The archive root and the save's id (the folder's marker); the folder is named by playerId and capturedAt. */
-  archive: { root: string; saveId: number };
+  /** Where archives go and the save's id (the folder's marker); the folder is named by playerId and capturedAt. */
+  archive: { location: ArchiveLocation; saveId: number };
 }
 
 /** A folder written in full (not yet recorded in the database): its path under the archive root and its files. */
@@ -68,9 +68,14 @@ function partialOutputs(outputs: SaveOutputs): { files: ArchiveFile[]; outputs: 
   return { files: [summaryFile(outputs)], outputs };
 }
 
+/** One store per location in this worker (an S3 client keeps its connections). */
+const stores = new Map<string, ArchiveStore>();
+
 async function archiveFiles(request: GenerateRequest, files: ArchiveFile[]): Promise<WrittenFolder> {
-  const { root, saveId } = request.archive;
-  const relPath = await writeArchive({ root, playerId: request.playerId, saveId, receivedAt: request.capturedAt, files });
+  const { location, saveId } = request.archive;
+  const id = JSON.stringify(location);
+  const store = stores.get(id) ?? stores.set(id, openArchiveStore(location)).get(id)!;
+  const relPath = await store.put({ playerId: request.playerId, saveId, receivedAt: request.capturedAt }, files);
   return { relPath, files: files.map((file) => file.name) };
 }
 

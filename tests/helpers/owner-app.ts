@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { diskArchiveStore } from "../../src/archive/disk-store.ts";
 import { loadConfig, secretsOf } from "../../src/config/index.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
@@ -35,13 +36,13 @@ export function ownerApp(
     db,
     committer: new GroupCommitter(db),
     config,
-    archiveRoot: join(dir, "archive"),
+    archive: diskArchiveStore(join(dir, "archive")),
     wakePipeline: () => {},
     ingest,
     disk: { isFull: () => disk.full, reading: () => ({ freeBytes: disk.freeBytes, totalBytes: 4 * disk.freeBytes }), floorBytes: config.storage.minFreeDiskBytes },
     secrets: secretsOf(config),
     pushesOff: false,
-    api: sqliteDataApi(db, join(dir, "archive"), config),
+    api: sqliteDataApi(db, diskArchiveStore(join(dir, "archive")), config),
   });
   return {
     db,

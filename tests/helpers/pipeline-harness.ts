@@ -7,6 +7,7 @@ import { spyOn } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { diskArchiveStore } from "../../src/archive/disk-store.ts";
 import { flushLog } from "../../src/log.ts";
 import { loadConfig } from "../../src/config/index.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
@@ -25,6 +26,8 @@ export const SECRET = "sekrit-webhook-token-0123456789";
 export interface Harness {
   db: Db;
   deps: PipelineDeps;
+  /** The deps' archive folder (a disk store). */
+  archiveRoot: string;
   /** Log lines the runner wrote (console is silenced while the harness is open). */
   logs: string[];
   close: () => void;
@@ -38,13 +41,15 @@ export function openHarness(): Harness {
   const notify = loadNotifySetup(config.notify, config.configDir);
   // No worker threads: the fake stages never ask the pool for work.
   const workers = new WorkerPool(0, 1_000);
-  const deps: PipelineDeps = { db, config, workers, routing: notify.routing, secrets: [SECRET], archiveRoot: join(dir, "archive") };
+  const archiveRoot = join(dir, "archive");
+  const deps: PipelineDeps = { db, config, workers, routing: notify.routing, secrets: [SECRET], archive: diskArchiveStore(archiveRoot) };
   const logs: string[] = [];
   const capture = (...parts: unknown[]) => void logs.push(parts.join(" "));
   const spies = [spyOn(console, "log").mockImplementation(capture), spyOn(console, "warn").mockImplementation(capture)];
   return {
     db,
     deps,
+    archiveRoot,
     // Lines are queued until the end of the event loop's turn (src/log.ts): whatever is queued is in.
     get logs() {
       flushLog();

@@ -24,7 +24,8 @@ export const swiftSkipReason: string | null = (() => {
 })();
 
 export const SWIFT_ACCESS_KEY = "test:tester";
-export const SWIFT_SECRET_KEY = "testing";
+/** Distinctive, so a test that looks for it in logs cannot match an ordinary word. */
+export const SWIFT_SECRET_KEY = "swift-s3cret-7e1d4b";
 
 export interface SwiftBucket {
   endpoint: string;
@@ -119,7 +120,7 @@ use = egg:swift#s3api
 
 [filter:tempauth]
 use = egg:swift#tempauth
-user_test_tester = testing .admin
+user_test_tester = ${SWIFT_SECRET_KEY} .admin
 
 ${filters.map((name) => `[filter:${name}]\nuse = egg:swift#${name.replace("-", "_")}\n`).join("\n")}`;
 }

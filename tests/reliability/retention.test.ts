@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { diskArchiveStore } from "../../src/archive/disk-store.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { applyRetention } from "../../src/db/retention.ts";
 import { sha256Hex } from "../../src/sha256.ts";
@@ -102,7 +103,7 @@ describe("the retention rule, in process", () => {
     };
     const pagesBefore = pageCount(db);
 
-    const { counts, more } = await applyRetention(db, archiveRoot, CUTOFF);
+    const { counts, more } = await applyRetention(db, diskArchiveStore(archiveRoot), CUTOFF);
     expect(more).toBe(false);
 
     const remainingReports = (db.$client.query("SELECT id FROM reports ORDER BY id").all() as { id: number }[]).map((row) => row.id);
@@ -139,7 +140,7 @@ describe("the retention rule, in process", () => {
     expect(pagesBefore - pageCount(db)).toBeGreaterThan(90);
 
     // Nothing left to do: a second run removes nothing.
-    const again = await applyRetention(db, archiveRoot, CUTOFF);
+    const again = await applyRetention(db, diskArchiveStore(archiveRoot), CUTOFF);
     expect(again.counts).toEqual({ candidates: 0, reports: 0, jobs: 0, junkSaves: 0, deliveries: 0, clearedSaves: 0, vacuumedPages: 0 });
   });
 
@@ -159,7 +160,7 @@ describe("the retention rule, in process", () => {
     const recent = junk(RECENT, "failed", 1);
     const queued = junk(OLD, "pending", 1);
     const failedSave = junk(OLD, "failed", 0);
-    const { counts } = await applyRetention(db, archiveRoot, CUTOFF);
+    const { counts } = await applyRetention(db, diskArchiveStore(archiveRoot), CUTOFF);
     expect(counts.junkSaves).toBe(1);
     const left = (db.$client.query("SELECT id FROM saves ORDER BY id").all() as { id: number }[]).map((row) => row.id);
     expect(left).toEqual([recent, queued, failedSave]);
@@ -169,11 +170,11 @@ describe("the retention rule, in process", () => {
   test("work per run is bounded: a capped run reports more work, the next runs finish it", async () => {
     const { db, report, archiveRoot } = fixture();
     for (let n = 0; n < 3; n++) report(OLD, OLD, "done", 40);
-    const first = await applyRetention(db, archiveRoot, CUTOFF, 1);
+    const first = await applyRetention(db, diskArchiveStore(archiveRoot), CUTOFF, 1);
     expect(first.more).toBe(true);
     expect(first.counts.candidates).toBe(32);
     let rounds = 1;
-    while ((await applyRetention(db, archiveRoot, CUTOFF, 1)).more) rounds++;
+    while ((await applyRetention(db, diskArchiveStore(archiveRoot), CUTOFF, 1)).more) rounds++;
     expect(rounds).toBeGreaterThan(2);
     expect(count(db, "SELECT count(*) AS n FROM reports")).toBe(0);
     expect(count(db, "SELECT count(*) AS n FROM report_candidates")).toBe(0);

@@ -19,8 +19,8 @@ const saveRow = (id: number, playerId: string, receivedAt: number) => ({ id, pla
 /** What the generate task does in the worker: the folder written in full, then handed over by path and names. */
 async function written(save: ReturnType<typeof saveRow>, encrypted: Uint8Array) {
   const files = [{ name: "save.bin", bytes: encrypted }, ...drawn];
-  const relPath = await writeArchive({ root: h.deps.archiveRoot, playerId: save.playerId, saveId: save.id, receivedAt: save.receivedAt, files });
-  return recordSaveArchive(h.db, h.deps.archiveRoot, save, { relPath, files: files.map((file) => file.name) });
+  const relPath = await writeArchive({ root: h.archiveRoot, playerId: save.playerId, saveId: save.id, receivedAt: save.receivedAt, files });
+  return recordSaveArchive(h.db, h.deps.archive, save, { relPath, files: files.map((file) => file.name) });
 }
 const recordedPath = (saveId: number) =>
   (h.db.$client.query("SELECT rel_path FROM archives WHERE save_id = ?").get(saveId) as { rel_path: string } | null)?.rel_path;
@@ -34,30 +34,30 @@ describe("recordSaveArchive", () => {
     h.db.transaction((tx) => archive.commit(tx));
     expect(recordedPath(id)).toBe(archive.relPath);
     expect(h.db.$client.query("SELECT files FROM archives WHERE save_id = ?").get(id)).toEqual({ files: JSON.stringify(["save.bin", "overview.png"]) });
-    expect([...readFileSync(join(h.deps.archiveRoot, archive.relPath, "save.bin"))]).toEqual([1, 2, 3]);
+    expect([...readFileSync(join(h.archiveRoot, archive.relPath, "save.bin"))]).toEqual([1, 2, 3]);
   });
 
   test("a folder left under unknown by a process that died before its commit is removed once the new one is committed", async () => {
     const at = Date.UTC(2026, 10, 23, 7, 0, 0);
     const id = insertSave(h.db, at, PLAYER);
     // Drawn under `unknown`, then the process died: a folder, no archives row; the save took its player id since.
-    const left = await writeArchive({ root: h.deps.archiveRoot, playerId: "unknown", saveId: id, receivedAt: at, files: drawn });
+    const left = await writeArchive({ root: h.archiveRoot, playerId: "unknown", saveId: id, receivedAt: at, files: drawn });
     const archive = await written(saveRow(id, PLAYER, at), new Uint8Array([4]));
     expect(archive.movedFrom).toBe(left);
-    expect(existsSync(join(h.deps.archiveRoot, left))).toBe(true);
+    expect(existsSync(join(h.archiveRoot, left))).toBe(true);
     h.db.transaction((tx) => archive.commit(tx));
     archive.afterCommit?.();
-    await eventually(() => !existsSync(join(h.deps.archiveRoot, left)), 5_000, "the unknown folder removed");
-    expect(existsSync(join(h.deps.archiveRoot, archive.relPath, "save.bin"))).toBe(true);
+    await eventually(() => !existsSync(join(h.archiveRoot, left)), 5_000, "the unknown folder removed");
+    expect(existsSync(join(h.archiveRoot, archive.relPath, "save.bin"))).toBe(true);
     expect(recordedPath(id)).toBe(archive.relPath);
   });
 
   test("another save's folder under unknown is left alone", async () => {
     const at = Date.UTC(2026, 10, 23, 8, 0, 0);
     const id = insertSave(h.db, at, PLAYER);
-    const other = await writeArchive({ root: h.deps.archiveRoot, playerId: "unknown", saveId: id + 100, receivedAt: at, files: drawn });
+    const other = await writeArchive({ root: h.archiveRoot, playerId: "unknown", saveId: id + 100, receivedAt: at, files: drawn });
     const archive = await written(saveRow(id, PLAYER, at), new Uint8Array([5]));
     expect(archive.movedFrom).toBeNull();
-    expect(existsSync(join(h.deps.archiveRoot, other))).toBe(true);
+    expect(existsSync(join(h.archiveRoot, other))).toBe(true);
   });
 });

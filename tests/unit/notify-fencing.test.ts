@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
+import { diskArchiveStore } from "../../src/archive/disk-store.ts";
 import { loadConfig } from "../../src/config/index.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { claimDeliveryAttempt } from "../../src/db/deliveries.ts";
@@ -87,7 +88,7 @@ function deps(route: "webhook" | "bark"): PipelineDeps {
     workers: {} as WorkerPool,
     routing: { players: new Map([[PLAYER, [target]]]), barkKeys: { phone: "device-key" } },
     secrets: [],
-    archiveRoot: join(dir, "archive"),
+    archive: diskArchiveStore(join(dir, "archive")),
   };
 }
 

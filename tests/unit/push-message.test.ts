@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => api.stop());
 beforeEach(() => {
   h = openHarness();
-  archiveDir = join(h.deps.archiveRoot, REL_PATH);
+  archiveDir = join(h.archiveRoot, REL_PATH);
   api.reset();
 });
 afterEach(() => h.close());

@@ -130,7 +130,7 @@ async function twoSavesOfOneRefresh(): Promise<number[]> {
     const { files, outputs } = await generateOutputs(drawn, { playerId: PLAYER, capturedAt: new Date(0), locale: "zh", showHarvested: false, assetsDir: null });
     const saveId = storedSave(dropsFingerprint(drawn));
     const relPath = `by-id/${PLAYER}/20250301_00300${n}`;
-    const dir = join(h.deps.archiveRoot, relPath);
+    const dir = join(h.archiveRoot, relPath);
     mkdirSync(dir, { recursive: true });
     for (const file of files) writeFileSync(join(dir, file.name), file.bytes);
     writeFileSync(join(dir, ".save-id"), String(saveId));
@@ -156,15 +156,15 @@ describe("two notify stages of one refresh at once", () => {
     expect(results.map((r) => r.kind === "advance" && r.next)).toEqual(["done", "done"]);
     expect(results[1]).toMatchObject({ note: `not pushed: same drops as save ${first}, the player's last push` });
     const archive = h.db.select().from(archives).where(eq(archives.saveId, second!)).get()!;
-    const summary = JSON.parse(readFileSync(join(h.deps.archiveRoot, archive.relPath, "summary.json"), "utf8"));
+    const summary = JSON.parse(readFileSync(join(h.archiveRoot, archive.relPath, "summary.json"), "utf8"));
     expect(summary.repeatOf).toBe(first);
     expect(h.logs.some((line) => line.includes("[NOTIFY]") && line.includes("not pushed: repeat of the last push") && line.includes(`repeatOf=${first}`))).toBe(true);
 
     // A reprocess without --notify writes summary.json again and pushes nothing: the file keeps the decision.
-    writeFileSync(join(h.deps.archiveRoot, archive.relPath, "summary.json"), "{}");
+    writeFileSync(join(h.archiveRoot, archive.relPath, "summary.json"), "{}");
     h.db.update(jobs).set({ stage: "notify", state: "pending", runAt: 0, notify: false }).where(eq(jobs.saveId, second!)).run();
     await notifyStage(deps(), saveJob(claimJob(h.db, Date.now(), 60_000)), { now: Date.now() });
-    expect(JSON.parse(readFileSync(join(h.deps.archiveRoot, archive.relPath, "summary.json"), "utf8")).repeatOf).toBe(first);
+    expect(JSON.parse(readFileSync(join(h.archiveRoot, archive.relPath, "summary.json"), "utf8")).repeatOf).toBe(first);
     expect(api.requests.filter((r) => r.path === "/hook")).toHaveLength(1);
   });
 

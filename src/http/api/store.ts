@@ -3,6 +3,7 @@
  * too), and its SQLite implementation over src/db.
  */
 import { eq } from "drizzle-orm";
+import type { ArchiveStore } from "../../archive/store.ts";
 import { apiTokenGrant, isPlayerPublic, type ApiToken } from "../../db/data-access.ts";
 import type { Db } from "../../db/open.ts";
 import { latestSave, type LatestSave } from "../../db/player-saves.ts";
@@ -21,13 +22,13 @@ export interface DataReads {
   isPublic(playerId: string): Promise<boolean>;
 }
 
-export function sqliteDataReads(db: Db, archiveRoot: string, defaultRegion: string): DataReads {
+export function sqliteDataReads(db: Db, archive: ArchiveStore, defaultRegion: string): DataReads {
   return {
     latest: async (region, playerId) => latestSave(db, region, playerId, defaultRegion),
     encrypted: async (saveId) => {
       const row = db.select().from(saves).where(eq(saves.id, saveId)).get();
       if (!row) return null;
-      const found = await encryptedBytesOf(db, archiveRoot, row);
+      const found = await encryptedBytesOf(db, archive, row);
       return "bytes" in found ? found.bytes : null;
     },
     grant: async (token) => apiTokenGrant(db, token),
@@ -36,9 +37,9 @@ export function sqliteDataReads(db: Db, archiveRoot: string, defaultRegion: stri
 }
 
 /** The data API of one service on SQLite. */
-export function sqliteDataApi(db: Db, archiveRoot: string, config: Pick<Config, "api" | "keys" | "trustProxy">): ApiOptions {
+export function sqliteDataApi(db: Db, archive: ArchiveStore, config: Pick<Config, "api" | "keys" | "trustProxy">): ApiOptions {
   return {
-    reads: sqliteDataReads(db, archiveRoot, config.api.defaultRegion),
+    reads: sqliteDataReads(db, archive, config.api.defaultRegion),
     cache: new SaveJsonCache(config.keys),
     perMinute: config.api.perMinute,
     trustProxy: config.trustProxy,

@@ -2,7 +2,7 @@
  * generate: decrypt, draw and write the archive (save.bin and the drawn files) in a worker, then commit the
  * folder with the outputs model and the drops' fingerprint (the push is built from the one and decided by the
  * other). The files go straight to disk, never through SQLite or the HTTP thread: a crash before the commit
- * draws them again into the same folder (src/archive/write.ts finds it by the save's marker).
+ * draws them again into the same folder (the store finds it by the save's marker).
  */
 import { eq } from "drizzle-orm";
 import { saves } from "../../db/schema.ts";
@@ -13,12 +13,12 @@ import { implausibleReason } from "../../save/plausible.ts";
 import { encryptedBytesOf } from "../encrypted-save.ts";
 import type { Stage } from "../stage.ts";
 
-export const generateStage: Stage = async ({ db, config, workers, archiveRoot }, job) => {
+export const generateStage: Stage = async ({ db, config, workers, archive: store }, job) => {
   const { keys } = config;
   const save = db.select().from(saves).where(eq(saves.id, job.subject.saveId)).get();
   if (!save) return { kind: "fail", reason: "save row is missing" };
   if (keys.length === 0) return { kind: "wait_for_key" };
-  const encrypted = await encryptedBytesOf(db, archiveRoot, save);
+  const encrypted = await encryptedBytesOf(db, store, save);
   if ("missing" in encrypted) return { kind: "fail", reason: encrypted.missing };
   // Junk fails here in microseconds, without a worker task.
   const implausible = implausibleReason(encrypted.bytes, keys);
@@ -34,13 +34,13 @@ export const generateStage: Stage = async ({ db, config, workers, archiveRoot },
     showHarvested: config.maps.showHarvested,
     assetsDir: config.maps.assetsDir,
     timeZone: config.maps.timeZone,
-    archive: { root: archiveRoot, saveId: save.id },
+    archive: { location: store.location, saveId: save.id },
   });
   metrics.rendered(performance.now() - renderStarted);
   if (result.kind === "invalid" || result.kind === "too_large") return { kind: "fail", reason: result.reason };
 
   const { archived, outputs, dropsFingerprint } = result;
-  const archive = await recordSaveArchive(db, archiveRoot, save, archived);
+  const archive = await recordSaveArchive(db, store, save, archived);
   const where = archive.movedFrom ? `${archive.relPath} (moved from ${archive.movedFrom})` : archive.relPath;
   return {
     kind: "advance",

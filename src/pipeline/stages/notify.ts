@@ -6,7 +6,6 @@
  * (src/db/deliveries.ts keeps the rows; every attempt and part is claimed under the lease).
  */
 import { eq, getTableColumns } from "drizzle-orm";
-import { replaceArchiveFile } from "../../archive/write.ts";
 import { dataWebhookById, listDataWebhooks, DATA_WEBHOOK_CHANNEL } from "../../db/data-webhooks.ts";
 import {
   claimDeliveryAttempt,
@@ -46,7 +45,7 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
   const outputs = storedOutputs(save.outputs);
   if (!job.notify) {
     // The decision taken when it was last notified stands; summary.json, just written again, keeps saying so.
-    if (outputs && save.repeatOf !== null) await replaceArchiveFile(deps.archiveRoot, archive.relPath, save.id, summaryFile(outputs, save.repeatOf));
+    if (outputs && save.repeatOf !== null) await deps.archive.replace(archive.relPath, save.id, summaryFile(outputs, save.repeatOf));
     return { kind: "advance", next: "done", note: "push not requested (reprocess without --notify)" };
   }
   // Generated before the outputs model (or the drops' fingerprint) was stored: generate it again.
@@ -91,7 +90,7 @@ async function decideAndRecordPush(
   // summary.json was written before the decision: it says what was decided (a rewrite is idempotent).
   if (!decision.push || save.repeatOf !== null) {
     const repeatOf = decision.push ? null : decision.repeatOf;
-    await replaceArchiveFile(deps.archiveRoot, archive.relPath, save.id, summaryFile(outputs, repeatOf));
+    await deps.archive.replace(archive.relPath, save.id, summaryFile(outputs, repeatOf));
   }
   if (decision.push) return null;
   const why = `same drops as save ${decision.repeatOf}, the player's last push`;

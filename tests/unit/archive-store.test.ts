@@ -1,0 +1,165 @@
+/**
+ * The ArchiveStore contract, the same tests on both stores: a temp folder, and a bucket on a real Swift (s3api).
+ * `folders` looks past the interface (a directory listing, a bucket listing) to show no second folder is made.
+ */
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { diskArchiveStore } from "../../src/archive/disk-store.ts";
+import { s3ArchiveStore } from "../../src/archive/s3-store.ts";
+import { readArchiveBytes, type ArchiveStore } from "../../src/archive/store.ts";
+import { recordSaveArchive } from "../../src/pipeline/archive-save.ts";
+import { insertSave, openHarness, type Harness } from "../helpers/pipeline-harness.ts";
+import { eventually } from "../helpers/server.ts";
+import { swiftBucket, swiftSkipReason } from "../helpers/swift.ts";
+
+interface StoreFixture {
+  store: ArchiveStore;
+  /** The stamp folders under a player, as the backing storage lists them. */
+  folders: (playerId: string) => Promise<string[]>;
+}
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+async function diskFixture(): Promise<StoreFixture> {
+  const root = mkdtempSync(join(tmpdir(), "mysekai-archive-store-"));
+  dirs.push(root);
+  const dir = (playerId: string) => join(root, "by-id", playerId);
+  return { store: diskArchiveStore(root), folders: async (playerId) => (existsSync(dir(playerId)) ? readdirSync(dir(playerId)).sort() : []) };
+}
+
+let bucket: ReturnType<typeof swiftBucket> | null = null;
+let prefixes = 0;
+
+/** One bucket for the file, a prefix per test. */
+async function s3Fixture(): Promise<StoreFixture> {
+  const { endpoint, bucket: name, accessKeyId, secretAccessKey, region } = await (bucket ??= swiftBucket());
+  const prefix = `hub/test${++prefixes}`;
+  const client = new Bun.S3Client({ endpoint, bucket: name, accessKeyId, secretAccessKey, region });
+  const folders = async (playerId: string) => {
+    const under = `${prefix}/archive/by-id/${playerId}/`;
+    const listed = await client.list({ prefix: under });
+    return [...new Set((listed.contents ?? []).map((object) => object.key.slice(under.length).split("/")[0]!))].sort();
+  };
+  return { store: s3ArchiveStore({ bucket: name, prefix, endpoint, accessKeyId, secretAccessKey, region }), folders };
+}
+
+if (swiftSkipReason !== null) console.warn(swiftSkipReason);
+
+const PLAYER = "7488393821744390161";
+const AT = Date.UTC(2026, 10, 23, 6, 15, 42, 500);
+const bytes = (text: string) => new TextEncoder().encode(text);
+const text = async (store: ArchiveStore, relPath: string, name: string) => {
+  const read = await readArchiveBytes(store, relPath, name);
+  return read === null ? null : new TextDecoder().decode(read);
+};
+
+for (const [name, open] of [
+  ["disk", diskFixture],
+  ["S3 (Swift)", s3Fixture],
+] as const) {
+  describe.skipIf(name !== "disk" && swiftSkipReason !== null)(`ArchiveStore on ${name}`, () => {
+    let f: StoreFixture;
+    let h: Harness;
+    let saveId = 100;
+    // Long: the first call starts Swift (~30 s on a busy 2-core machine).
+    beforeEach(async () => {
+      f = await open();
+      h = openHarness();
+    }, 120_000);
+    afterEach(() => h.close());
+    const save = (playerId = PLAYER, receivedAt = AT) => ({ playerId, saveId: ++saveId, receivedAt });
+
+    test("put then read: the files under by-id/<player>/<UTC stamp>", async () => {
+      const s = save();
+      const relPath = await f.store.put(s, [
+        { name: "save.bin", bytes: bytes("encrypted") },
+        { name: "overview.png", bytes: bytes("png") },
+      ]);
+      expect(relPath).toBe(`by-id/${PLAYER}/20261123_061542`);
+      expect(await text(f.store, relPath, "save.bin")).toBe("encrypted");
+      expect(await text(f.store, relPath, "overview.png")).toBe("png");
+      expect(await f.store.find(s)).toBe(relPath);
+    });
+
+    test("a second run for the same save overwrites its files in the same folder, never a second one", async () => {
+      const s = save();
+      const first = await f.store.put(s, [{ name: "summary.json", bytes: bytes("{}") }]);
+      const again = await f.store.put(s, [{ name: "summary.json", bytes: bytes('{"again":true}') }]);
+      expect(again).toBe(first);
+      expect(await text(f.store, again, "summary.json")).toBe('{"again":true}');
+      expect(await f.folders(PLAYER)).toEqual(["20261123_061542"]);
+    });
+
+    test("another save of the player in the same second gets a folder of its own, and each rerun finds its own", async () => {
+      const one = save();
+      const two = save();
+      const first = await f.store.put(one, [{ name: "save.bin", bytes: bytes("one") }]);
+      const second = await f.store.put(two, [{ name: "save.bin", bytes: bytes("two") }]);
+      expect(second).not.toBe(first);
+      expect(await f.store.put(two, [{ name: "save.bin", bytes: bytes("two again") }])).toBe(second);
+      expect(await f.store.put(one, [{ name: "save.bin", bytes: bytes("one again") }])).toBe(first);
+      expect([await text(f.store, first, "save.bin"), await text(f.store, second, "save.bin")]).toEqual(["one again", "two again"]);
+      expect(await f.folders(PLAYER)).toHaveLength(2);
+    });
+
+    test("replace rewrites one file only in the folder of its save", async () => {
+      const s = save();
+      const relPath = await f.store.put(s, [{ name: "summary.json", bytes: bytes("old") }, { name: "save.bin", bytes: bytes("keep") }]);
+      await f.store.replace(relPath, s.saveId, { name: "summary.json", bytes: bytes("new") });
+      expect(await text(f.store, relPath, "summary.json")).toBe("new");
+      expect(await text(f.store, relPath, "save.bin")).toBe("keep");
+      await expect(f.store.replace(relPath, s.saveId + 1000, { name: "summary.json", bytes: bytes("x") })).rejects.toThrow(/does not hold save/);
+      expect(await text(f.store, relPath, "summary.json")).toBe("new");
+    });
+
+    test("remove deletes the folder of its save only; then every file is not found", async () => {
+      const s = save();
+      const relPath = await f.store.put(s, [{ name: "save.bin", bytes: bytes("x") }, { name: "site_5.png", bytes: bytes("y") }]);
+      expect(await f.store.remove(relPath, s.saveId + 1000)).toBe(false);
+      expect(await text(f.store, relPath, "save.bin")).toBe("x");
+      expect(await f.store.remove(relPath, s.saveId)).toBe(true);
+      expect(await f.store.read(relPath, "save.bin")).toBeNull();
+      expect(await f.store.read(relPath, "site_5.png")).toBeNull();
+      expect(await f.store.find(s)).toBeNull();
+      expect(await f.folders(PLAYER)).toEqual([]);
+    });
+
+    test("a file that is not there reads as null, not an error", async () => {
+      const relPath = await f.store.put(save(), [{ name: "save.bin", bytes: bytes("x") }]);
+      expect(await f.store.read(relPath, "site_404.png")).toBeNull();
+      expect(await f.store.read(`by-id/${PLAYER}/19990101_000000`, "overview.png")).toBeNull();
+    });
+
+    test("unsafe player ids and file names are refused", async () => {
+      await expect(f.store.put(save("../etc"), [])).rejects.toThrow(/player id/);
+      await expect(f.store.put(save(), [{ name: "../x", bytes: bytes("") }])).rejects.toThrow(/bad archive file name/);
+      await expect(f.store.put(save(), [{ name: ".save-id", bytes: bytes("1") }])).rejects.toThrow(/bad archive file name/);
+    });
+
+    test("adoption: drawn under unknown and committed, then under the player id: new keys committed, then the old ones removed", async () => {
+      const id = insertSave(h.db, AT, "unknown");
+      const draw = async (playerId: string) => {
+        const files = [{ name: "save.bin", bytes: bytes(playerId) }, { name: "overview.png", bytes: bytes("png") }];
+        const row = { id, playerId, receivedAt: AT };
+        const relPath = await f.store.put({ playerId, saveId: id, receivedAt: AT }, files);
+        const archive = await recordSaveArchive(h.db, f.store, row, { relPath, files: files.map((file) => file.name) });
+        h.db.transaction((tx) => archive.commit(tx));
+        archive.afterCommit?.();
+        return archive;
+      };
+      const first = await draw("unknown");
+      expect(first.movedFrom).toBeNull();
+      const moved = await draw(PLAYER);
+      expect(moved.movedFrom).toBe(first.relPath);
+      expect(h.db.$client.query("SELECT rel_path AS relPath FROM archives WHERE save_id = ?").get(id)).toEqual({ relPath: moved.relPath });
+      await eventually(async () => (await f.folders("unknown")).length === 0, 10_000, "the unknown folder removed");
+      expect(await text(f.store, moved.relPath, "save.bin")).toBe(PLAYER);
+      expect(await f.store.read(first.relPath, "save.bin")).toBeNull();
+    });
+  });
+}
