@@ -17,7 +17,7 @@ export function mapRoutes({ db, archive: store }: HttpDeps): Hono {
     const png = await store.read(archive.relPath, file).catch(() => undefined);
     if (png === undefined) return c.text("the archive cannot be read just now; try again later", 503);
     if (png === null) return c.text("not found", 404);
-    return new Response(png, {
+    return new Response(body(png), {
       headers: {
         "Content-Type": "image/png",
         // Short: a reprocess rewrites the images under the same URL.
@@ -27,4 +27,12 @@ export function mapRoutes({ db, archive: store }: HttpDeps): Hono {
     });
   });
   return app;
+}
+
+/**
+ * A file from disk goes as it is (sendfile). A bucket's object is streamed: `new Response(S3File)` would answer
+ * with a redirect to a presigned URL and refuses headers.
+ */
+function body(png: Blob): Blob | ReadableStream {
+  return "presign" in png ? png.stream() : png;
 }

@@ -1,6 +1,7 @@
 /** Values that the served capture scripts bake in are checked at start, not on every module fetch. */
 import { expect, test } from "bun:test";
-import { ConfigError, loadConfig } from "../../src/config/index.ts";
+import { describeArchive } from "../../src/config/archive.ts";
+import { ConfigError, loadConfig, secretsOf } from "../../src/config/index.ts";
 
 test("PUBLIC_BASE_URL must be a base URL: no query, fragment or credentials", () => {
   expect(loadConfig({ PUBLIC_BASE_URL: "https://sekai.example.com/base/" }).publicBaseUrl).toBe("https://sekai.example.com/base");
@@ -19,5 +20,40 @@ test("UPLOAD_TOKEN must be printable ASCII without spaces, and the error never e
       message = (error as Error).message;
     }
     expect(message).toBe("UPLOAD_TOKEN must be printable ASCII without spaces");
+  }
+});
+
+test("ARCHIVE_URL: unset is DATA_DIR/archive; s3://bucket/prefix takes S3_* settings, else AWS_*; the secret is redacted, never echoed", () => {
+  expect(loadConfig({ DATA_DIR: "/srv/mysekai" }).archive).toEqual({ kind: "disk", root: "/srv/mysekai/archive" });
+  const secret = "very-secret-key/abc+123";
+  const s3 = loadConfig({
+    ARCHIVE_URL: "s3://hub-archive/region/eu/",
+    S3_ENDPOINT: "http://minio.internal:9000",
+    S3_ACCESS_KEY_ID: "id-from-s3",
+    AWS_ACCESS_KEY_ID: "id-from-aws",
+    AWS_SECRET_ACCESS_KEY: secret,
+    AWS_REGION: "eu-west-1",
+  });
+  expect(s3.archive).toEqual({
+    kind: "s3",
+    bucket: "hub-archive",
+    prefix: "region/eu",
+    endpoint: "http://minio.internal:9000",
+    region: "eu-west-1",
+    accessKeyId: "id-from-s3",
+    secretAccessKey: secret,
+  });
+  expect(secretsOf(s3)).toContain(secret);
+  expect(describeArchive(s3.archive)).toBe("s3://hub-archive/region/eu at minio.internal:9000");
+  for (const bad of ["http://hub-archive/x", "s3://Hub_Archive/x", "s3://hub-archive/a/../b", "s3://hub-archive/a//b", "s3://hub-archive/a b"]) {
+    let message = "";
+    try {
+      loadConfig({ ARCHIVE_URL: bad, S3_SECRET_ACCESS_KEY: secret });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as Error).message;
+    }
+    expect(message).toStartWith("ARCHIVE_URL");
+    expect(message).not.toContain(secret);
   }
 });
