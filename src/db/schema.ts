@@ -161,7 +161,7 @@ export const archives = sqliteTable(
       .primaryKey()
       .references(() => saves.id, { onDelete: "cascade" }),
     playerId: text("player_id").notNull(),
-    /** Relative to DATA_DIR/archive, e.g. by-id/123/20261123_061500 */
+    /** Relative to the archive root (DATA_DIR/archive, or <prefix>/archive in a bucket), e.g. by-id/123/20261123_061500 */
     relPath: text("rel_path").notNull(),
     /** Unguessable id that names the archive in /maps/<token>/<file>.png */
     token: text("token").notNull(),

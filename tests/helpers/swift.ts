@@ -53,15 +53,24 @@ export async function swiftBucket(): Promise<SwiftBucket> {
   if (swiftSkipReason !== null) throw new Error(swiftSkipReason);
   const swift = await (running ??= startSwift());
   const bucket = `b${process.pid}-${++buckets}`;
-  // The container server may still be starting when the proxy and the account answer: 503 until it is up.
+  // The container and object servers may still be starting when the proxy and the account answer: 503 until
+  // they are up. A probe object proves the object server is.
+  const container = `${swift.endpoint}/v1/AUTH_test/${bucket}`;
+  await untilUp(`creating bucket ${bucket}`, () => fetch(container, { method: "PUT", headers: { "X-Auth-Token": swift.token } }));
+  await untilUp("a first object", () => fetch(`${container}/probe`, { method: "PUT", headers: { "X-Auth-Token": swift.token }, body: "x" }));
+  await untilUp("deleting the first object", () => fetch(`${container}/probe`, { method: "DELETE", headers: { "X-Auth-Token": swift.token } }));
+  return { endpoint: swift.endpoint, bucket, accessKeyId: SWIFT_ACCESS_KEY, secretAccessKey: SWIFT_SECRET_KEY, region: "us-east-1" };
+}
+
+/** Repeats a request while Swift answers 5xx (a server still starting), for up to a minute. */
+async function untilUp(what: string, request: () => Promise<Response>): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const response = await fetch(`${swift.endpoint}/v1/AUTH_test/${bucket}`, { method: "PUT", headers: { "X-Auth-Token": swift.token } });
-    if (response.ok) break;
-    if (response.status < 500 || Date.now() > deadline) throw new Error(`creating bucket ${bucket}: ${response.status} ${await response.text()}`);
+    const response = await request();
+    if (response.ok) return;
+    if (response.status < 500 || Date.now() > deadline) throw new Error(`${what}: ${response.status} ${await response.text()}`);
     await Bun.sleep(100);
   }
-  return { endpoint: swift.endpoint, bucket, accessKeyId: SWIFT_ACCESS_KEY, secretAccessKey: SWIFT_SECRET_KEY, region: "us-east-1" };
 }
 
 async function freePort(): Promise<number> {

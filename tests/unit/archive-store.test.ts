@@ -9,6 +9,8 @@ import { join } from "node:path";
 import { diskArchiveStore } from "../../src/archive/disk-store.ts";
 import { s3ArchiveStore } from "../../src/archive/s3-store.ts";
 import { readArchiveBytes, type ArchiveStore } from "../../src/archive/store.ts";
+import type { HttpDeps } from "../../src/http/deps.ts";
+import { mapRoutes } from "../../src/http/maps.ts";
 import { recordSaveArchive } from "../../src/pipeline/archive-save.ts";
 import { insertSave, openHarness, type Harness } from "../helpers/pipeline-harness.ts";
 import { eventually } from "../helpers/server.ts";
@@ -141,6 +143,20 @@ for (const [name, open] of [
       await expect(f.store.put(save(), [{ name: ".save-id", bytes: bytes("1") }])).rejects.toThrow(/bad archive file name/);
     });
 
+    test("/maps/<token>/<file> serves a file of the store; one the row lists but the store lacks is 404", async () => {
+      const id = insertSave(h.db, AT, PLAYER);
+      const files = [{ name: "overview.png", bytes: bytes("png bytes") }];
+      const relPath = await f.store.put({ playerId: PLAYER, saveId: id, receivedAt: AT }, files);
+      const archive = await recordSaveArchive(h.db, f.store, { id, playerId: PLAYER, receivedAt: AT }, { relPath, files: ["overview.png", "site_1.png"] });
+      h.db.transaction((tx) => archive.commit(tx));
+      const { token } = h.db.$client.query("SELECT token FROM archives WHERE save_id = ?").get(id) as { token: string };
+      const maps = mapRoutes({ db: h.db, archive: f.store } as HttpDeps);
+      const found = await maps.request(`/maps/${token}/overview.png`);
+      expect([found.status, found.headers.get("content-type"), await found.text()]).toEqual([200, "image/png", "png bytes"]);
+      const missing = await maps.request(`/maps/${token}/site_1.png`);
+      expect([missing.status, await missing.text()]).toEqual([404, "not found"]);
+    });
+
     test("adoption: drawn under unknown and committed, then under the player id: new keys committed, then the old ones removed", async () => {
       const id = insertSave(h.db, AT, "unknown");
       const draw = async (playerId: string) => {
@@ -163,3 +179,19 @@ for (const [name, open] of [
     });
   });
 }
+
+test("/maps answers 503 when the store cannot be read (an outage is no missing file)", async () => {
+  const h = openHarness();
+  try {
+    const failing: ArchiveStore = { ...diskArchiveStore(h.archiveRoot), read: () => Promise.reject(new Error("connection refused")) };
+    h.db.$client.run("INSERT INTO archives (save_id, player_id, rel_path, token, files, created_at) VALUES (?, ?, 'by-id/1/x', ?, '[\"a.png\"]', 0)", [
+      insertSave(h.db, AT, PLAYER),
+      PLAYER,
+      "0".repeat(32),
+    ]);
+    const response = await mapRoutes({ db: h.db, archive: failing } as HttpDeps).request(`/maps/${"0".repeat(32)}/a.png`);
+    expect(response.status).toBe(503);
+  } finally {
+    h.close();
+  }
+});
