@@ -26,10 +26,15 @@ export function s3ArchiveStore(location: S3Location): ArchiveStore {
   const client = new Bun.S3Client(options);
   const key = (relPath: string, name: string) => `${prefix === "" ? "" : `${prefix}/`}archive/${relPath}/${name}`;
 
-  const readMarker = async (relPath: string): Promise<string | null> => {
-    const file = client.file(key(relPath, MARKER));
-    return (await file.exists()) ? file.text() : null;
-  };
+  /** One GET: a missing marker is the usual case (a first write), not worth a HEAD before it. */
+  const readMarker = (relPath: string): Promise<string | null> =>
+    client
+      .file(key(relPath, MARKER))
+      .text()
+      .catch((error: { code?: string }) => {
+        if (error.code === "NoSuchKey") return null;
+        throw error;
+      });
   const holds = async (relPath: string, saveId: number) => (await readMarker(relPath)) === String(saveId);
 
   /** The stamp's folder, or for a second save of the player in the same second, one named by the save's id too. */
@@ -50,15 +55,12 @@ export function s3ArchiveStore(location: S3Location): ArchiveStore {
     put: async (save, files) => {
       checkPlayerId(save.playerId);
       for (const file of files) checkFileName(file.name);
-      let relPath = await find(save);
-      if (relPath === null) {
-        const [stamp, own] = candidates(save);
-        relPath = (await readMarker(stamp!)) === null ? stamp! : own!;
-        // The marker first: a folder with files always says whose they are.
-        await client.write(key(relPath, MARKER), String(save.saveId));
-      }
-      const at = relPath;
-      await Promise.all(files.map((file) => client.write(key(at, file.name), file.bytes)));
+      const [stamp, own] = candidates(save) as [string, string];
+      const atStamp = await readMarker(stamp);
+      const relPath = atStamp === null || atStamp === String(save.saveId) ? stamp : own;
+      // The marker first: a folder with files always says whose they are.
+      if (atStamp === null || (relPath === own && !(await holds(own, save.saveId)))) await client.write(key(relPath, MARKER), String(save.saveId));
+      await Promise.all(files.map((file) => client.write(key(relPath, file.name), file.bytes)));
       return relPath;
     },
     read: async (relPath, name) => {
