@@ -180,11 +180,13 @@ async function startIn(dir: string, pids: () => number[]): Promise<RunningSwift>
     "swift-object-server object.conf",
     "swift-proxy-server proxy.conf",
   ];
+  const cleanup = `kill -KILL $(cat pids); rm -rf "${dir}"`;
   const script = [
+    // bun test sends SIGTERM to what a timed-out hook or test spawned: the servers go with the supervisor.
+    `trap '${cleanup}; exit' TERM INT HUP`,
     ...commands.map((cmd, i) => `${cmd} >log${i}.txt 2>&1 & echo $! >>pids`),
     "read _", // returns when the test process's end of the pipe closes, on exit or death
-    'kill -KILL $(cat pids)',
-    `rm -rf '${dir}'`,
+    cleanup,
   ].join("\n");
   const supervisor = Bun.spawn(["sh", "-c", script], { cwd: dir, stdin: "pipe", stdout: "ignore", stderr: "ignore" });
   // Neither the supervisor nor its pipe keeps the test process alive.
