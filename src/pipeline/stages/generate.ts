@@ -9,6 +9,7 @@ import { saves } from "../../db/schema.ts";
 import { metrics } from "../../metrics.ts";
 import { recordSaveArchive } from "../archive-save.ts";
 import { mapLocaleFor } from "../../config/maps.ts";
+import { refreshDigest } from "../../maps/refresh-digest.ts";
 import { implausibleReason } from "../../save/plausible.ts";
 import { encryptedBytesOf } from "../encrypted-save.ts";
 import type { Stage } from "../stage.ts";
@@ -40,7 +41,7 @@ export const generateStage: Stage = async ({ db, config, workers, archiveRoot },
   if (result.kind === "invalid" || result.kind === "too_large") return { kind: "fail", reason: result.reason };
 
   const { archived, outputs, dropsFingerprint } = result;
-  const archive = await recordSaveArchive(db, archiveRoot, save, archived);
+  const archive = await recordSaveArchive(db, archiveRoot, save, archived, refreshDigest(outputs));
   const where = archive.movedFrom ? `${archive.relPath} (moved from ${archive.movedFrom})` : archive.relPath;
   return {
     kind: "advance",
