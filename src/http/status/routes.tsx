@@ -1,8 +1,8 @@
 /** @jsxImportSource hono/jsx */
 /**
- * The owner's view: GET / (status page), POST /status/retry, the login form and logout, and GET /metrics,
- * all behind the access rule (admin/access.ts). The page only reads (queries.ts); the retry button calls
- * the queue's owner operation.
+ * The owner's view: GET / (status page), GET /players/<id> (one player's history), POST /status/retry, the
+ * login form and logout, and GET /metrics, all behind the access rule (admin/access.ts). The pages only read
+ * (queries.ts); the retry button calls the queue's owner operation.
  */
 import type { Context } from "hono";
 import { Hono } from "hono";
