@@ -14,7 +14,7 @@ const CSS = `
 .chip{display:inline-block;padding:1px 8px;border-radius:10px;font-size:13px;background:#eef0f4;overflow-wrap:anywhere}
 .chip.super{background:#ffe08a}.chip.rare{background:#e3d7ff}.chip.song{background:#ffd6e7}
 .links{display:flex;flex-wrap:wrap;gap:6px;flex-basis:100%}
-.links a{display:inline-block;padding:5px 10px;border-radius:14px;background:#2f5fd0;color:#fff;text-decoration:none;font-size:13px;overflow-wrap:anywhere}
+.links a{display:inline-block;padding:7px 10px;border-radius:16px;background:#2f5fd0;color:#fff;text-decoration:none;font-size:13px;overflow-wrap:anywhere}
 .links a.site{background:#e8ecf3;color:#1d2330}
 `;
 
