@@ -50,8 +50,8 @@ function reportPath(env: Env): string {
 }
 
 /** Paths the service's own routes answer (src/http), which a report path would shadow or be shadowed by. */
-const SERVED_PATHS = ["/healthz", "/metrics", "/login", "/logout", "/setup", "/status", "/maps", "/p", "/api", "/public"];
-const SERVED_PREFIXES = ["/maps/", "/status/", "/setup/", "/p/", "/api/", "/public/"];
+const SERVED_PATHS = ["/healthz", "/metrics", "/login", "/logout", "/setup", "/status", "/maps", "/p", "/players", "/api", "/public"];
+const SERVED_PREFIXES = ["/maps/", "/status/", "/setup/", "/p/", "/players/", "/api/", "/public/"];
 
 export function reportConfig(env: Env): ReportConfig {
   const reportMaxMb = number(env, "REPORT_MAX_SIZE", DEFAULT_REPORT_MAX_MB, 0.001, 64, false);
