@@ -58,7 +58,8 @@ export function rareColumns<T extends { line: RareLine; rows: readonly string[] 
   const out: T[][] = [[]];
   for (const group of groups) {
     const current = out.at(-1)!;
-    if (current.length > 0 && height(current) + height(group) > target && out.length < columns) out.push([...group]);
+    // A site goes to the next column when more than half of it would run past the target height.
+    if (current.length > 0 && height(current) + height(group) / 2 > target && out.length < columns) out.push([...group]);
     else current.push(...group);
   }
   return out;

@@ -109,21 +109,29 @@ describe("overview", () => {
   });
 
   test("the rare list runs in columns across the width, each site's finds under its name", () => {
-    const sites = [5, 6, 7, 8].map((id) => site(id, [material(12, 0, 0), material(33, 1, 1), material(34, 2, 2)]));
+    const finds: Record<number, number[]> = { 5: [12, 33, 34], 6: [12, 32, 33, 34], 7: [33, 34], 8: [61] };
+    const sites = Object.entries(finds).map(([id, ids]) => site(Number(id), ids.map((m, i) => material(m, i, i))));
     const svg = buildOverviewSvg(model(save(sites)));
     const lines = [...groups(svg, "rare-list")[0]!.matchAll(/<text x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)<\/text>/g)].map(
       (m) => ({ x: Number(m[1]), y: Number(m[2]), text: m[3]! }),
     );
-    expect(lines).toHaveLength(16);
+    expect(lines).toHaveLength(14);
     const names = lines.filter((l) => !/^[★◆●]/.test(l.text));
-    const columnStarts = new Set(names.map((l) => l.x));
-    expect(columnStarts.size).toBe(2);
+    expect(names.map((l) => l.text)).toEqual(["初始空地", "心愿沙滩", "烂漫花田", "忘却之所"]);
+    expect(new Set(names.map((l) => l.x)).size).toBe(2);
     expect(Math.max(...names.map((l) => l.x))).toBeGreaterThan(svgWidth(svg) / 2 - 20);
-    // Half the rows of one column: the list takes half the height.
-    expect(new Set(lines.map((l) => l.y)).size).toBe(8);
-    for (const name of names) {
-      const finds = lines.filter((l) => l.x > name.x && l.x < name.x + 100 && l.y > name.y).slice(0, 3);
-      expect(finds.map((f) => f.text)).toEqual(["★ 钻石 ×1", "◆ 月光石 ×1", "◆ 流星碎片 ×1"]);
-    }
+    // Two columns of 9 and 5 rows: the list is 9 rows tall, not 14.
+    expect(new Set(lines.map((l) => l.y)).size).toBe(9);
+    const under = (name: { x: number; y: number }) => {
+      const column = lines.filter((l) => l.x >= name.x && l.x < name.x + 100);
+      const next = column.find((l) => l.x === name.x && l.y > name.y)?.y ?? Infinity;
+      return column.filter((l) => l.y > name.y && l.y < next).map((l) => l.text);
+    };
+    expect(names.map(under)).toEqual([
+      ["★ 钻石 ×1", "◆ 月光石 ×1", "◆ 流星碎片 ×1"],
+      ["★ 钻石 ×1", "◆ 蓝天海玻璃 ×1", "◆ 月光石 ×1", "◆ 流星碎片 ×1"],
+      ["◆ 月光石 ×1", "◆ 流星碎片 ×1"],
+      ["◆ 雪之结晶 ×1"],
+    ]);
   });
 });
