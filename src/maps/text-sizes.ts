@@ -1,6 +1,6 @@
 /**
  * Map text sizes, chosen for a phone: a map is looked at full-width on a 390 CSS px screen, whatever its
- * pixel width (a 1320 px layout drawn 1080 px wide and shown 390 px wide: 390/1320 CSS px per layout px).
+ * pixel width (a 1320 px layout drawn 1000 px wide and shown 390 px wide: 390/1320 CSS px per layout px).
  * Rare finds and new songs must read without zooming, common drops at 2× zoom; the measure is the cap height
  * of the bundled font (CJK glyphs stand ~0.92 em, taller than Latin capitals: cap height is the stricter one).
  */
