@@ -3,9 +3,11 @@
  * generate also writes the drawn files to the archive there, so ~1 MB of maps a save never crosses to the HTTP
  * thread (its heap, its event loop), which only commits what was written.
  */
+import { packSaveJson, SAVE_JSON_FILE } from "../archive/save-json-file.ts";
 import { writeArchive, type ArchiveFile } from "../archive/write.ts";
 import type { MapLocale } from "../config/index.ts";
 import { describeSave, generateOutputs, summaryFile, type SaveOutputs } from "../maps/index.ts";
+import { saveJsonText } from "../save/exact-json.ts";
 import { dropsFingerprint, INVALID_REASONS, openSave, type KeyPair } from "../save/index.ts";
 
 export interface GenerateRequest {
@@ -19,6 +21,8 @@ export interface GenerateRequest {
   timeZone: string;
   /** The archive root and the save's id (the folder's marker); the folder is named by playerId and capturedAt. */
   archive: { root: string; saveId: number };
+  /** Whether to store the save's JSON for the data API (not once the retention rule dropped the save's copies). */
+  storeJson: boolean;
 }
 
 /** A folder written in full (not yet recorded in the database): its path under the archive root and its files. */
@@ -59,7 +63,9 @@ export async function runGenerate(request: GenerateRequest): Promise<GenerateRes
     timeZone: request.timeZone,
   };
   const { files, outputs } = opened.kind === "partial" ? partialOutputs(describeSave(opened.save, ctx)) : await generateOutputs(opened.save, ctx);
-  const archived = await archiveFiles(request, [{ name: "save.bin", bytes: request.encrypted }, ...files]);
+  const json = request.storeJson ? saveJsonText(request.encrypted, request.keys.find((pair) => pair.label === opened.keyLabel)!) : null;
+  const jsonFile = json === null ? [] : [{ name: SAVE_JSON_FILE, bytes: packSaveJson(json) }];
+  const archived = await archiveFiles(request, [{ name: "save.bin", bytes: request.encrypted }, ...jsonFile, ...files]);
   return { kind: opened.kind === "partial" ? "partial" : "generated", keyLabel: opened.keyLabel, archived, outputs, dropsFingerprint: dropsFingerprint(opened.save) };
 }
 

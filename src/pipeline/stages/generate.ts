@@ -1,7 +1,7 @@
 /**
- * generate: decrypt, draw and write the archive (save.bin and the drawn files) in a worker, then commit the
- * folder with the outputs model and the drops' fingerprint (the push is built from the one and decided by the
- * other). The files go straight to disk, never through SQLite or the HTTP thread: a crash before the commit
+ * generate: decrypt, draw and write the archive (save.bin, the data API's save.json.gz and the drawn files) in
+ * a worker, then commit the folder with the outputs model and the drops' fingerprint (the push is built from the
+ * one and decided by the other). The files go straight to disk, never through SQLite or the HTTP thread: a crash before the commit
  * draws them again into the same folder (src/archive/write.ts finds it by the save's marker).
  */
 import { eq } from "drizzle-orm";
@@ -36,6 +36,8 @@ export const generateStage: Stage = async ({ db, config, workers, archiveRoot },
     assetsDir: config.maps.assetsDir,
     timeZone: config.maps.timeZone,
     archive: { root: archiveRoot, saveId: save.id },
+    // The retention rule drops the stored JSON with the database copy: a save past it is not given one again.
+    storeJson: save.encrypted !== null,
   });
   metrics.rendered(performance.now() - renderStarted);
   if (result.kind === "invalid" || result.kind === "too_large") return { kind: "fail", reason: result.reason };
