@@ -2,17 +2,20 @@
  * What the data API reads, declared where it is used: a small async interface (a hub's store implements it
  * too), and its SQLite implementation over src/db.
  */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { eq } from "drizzle-orm";
+import { SAVE_JSON_FILE } from "../../archive/save-json-file.ts";
 import { apiTokenGrant, isPlayerPublic, type ApiToken } from "../../db/data-access.ts";
 import type { Db } from "../../db/open.ts";
 import { latestSave, type LatestSave } from "../../db/player-saves.ts";
-import { saves } from "../../db/schema.ts";
+import { archives, saves } from "../../db/schema.ts";
 import type { Config } from "../../config/index.ts";
 import { encryptedBytesOf } from "../../pipeline/encrypted-save.ts";
 import type { ApiOptions } from "./routes.ts";
-import { SaveJsonCache } from "./save-json.ts";
+import { SaveJsonSource, type SaveJsonReads } from "./save-json.ts";
 
-export interface DataReads {
+export interface DataReads extends SaveJsonReads {
   /** The player's latest archived save in `region` (saves without a game host count for the default region). */
   latest(region: string, playerId: string): Promise<LatestSave | null>;
   /** The save's encrypted bytes (database copy, or the archive's save.bin once retention cleared it). */
@@ -30,6 +33,11 @@ export function sqliteDataReads(db: Db, archiveRoot: string, defaultRegion: stri
       const found = await encryptedBytesOf(db, archiveRoot, row);
       return "bytes" in found ? found.bytes : null;
     },
+    storedJson: async (saveId) => {
+      const archive = db.select({ relPath: archives.relPath, files: archives.files }).from(archives).where(eq(archives.saveId, saveId)).get();
+      if (!archive?.files.includes(SAVE_JSON_FILE)) return null;
+      return readFile(join(archiveRoot, archive.relPath, SAVE_JSON_FILE)).catch(() => null);
+    },
     grant: async (token) => apiTokenGrant(db, token),
     isPublic: async (playerId) => isPlayerPublic(db, playerId),
   };
@@ -37,9 +45,10 @@ export function sqliteDataReads(db: Db, archiveRoot: string, defaultRegion: stri
 
 /** The data API of one service on SQLite. */
 export function sqliteDataApi(db: Db, archiveRoot: string, config: Pick<Config, "api" | "keys" | "trustProxy">): ApiOptions {
+  const reads = sqliteDataReads(db, archiveRoot, config.api.defaultRegion);
   return {
-    reads: sqliteDataReads(db, archiveRoot, config.api.defaultRegion),
-    cache: new SaveJsonCache(config.keys),
+    reads,
+    saveJson: new SaveJsonSource(reads, config.keys),
     perMinute: config.api.perMinute,
     trustProxy: config.trustProxy,
   };
