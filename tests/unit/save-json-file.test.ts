@@ -10,7 +10,7 @@ import { topLevelMembers } from "../../src/http/api/json-parts.ts";
 import { exactJson } from "../../src/save/exact-json.ts";
 import { decodeMsgpack } from "../../src/save/msgpack.ts";
 
-const JSON_TEXT = `{"updatedResources":{"userId":7488393821744390161,"name":"a \\"quoted\\" }], {name"},"list":[1,[2,{"x":"]"}]],"q":"x\\"}],","back\\\\slash":"\\\\","n":12345678901234567890}`;
+const JSON_TEXT = `{"updatedResources":{"userId":7488393821744390161,"name":"a \\"quoted\\" }], {name"},"list":[1,[2,{"x":"]"}]],"q":"x\\"}],","back\\\\slash":"\\\\","名前":"ミク","n":12345678901234567890}`;
 
 test("the file is a gzip of the JSON; an answer appends fields as one member with a whole deflate stream and trailer", () => {
   const file = packSaveJson(JSON_TEXT);
@@ -36,13 +36,14 @@ test("a file of another layout is not taken for a stored JSON", () => {
 });
 
 test("top-level members are sliced as written, whatever their strings hold", () => {
-  const members = topLevelMembers(JSON_TEXT);
-  expect([...members.keys()]).toEqual(["updatedResources", "list", "q", "back\\slash", "n"]);
-  expect(members.get("q")!.value).toBe('"x\\"}],"');
-  expect(members.get("updatedResources")!.value).toBe('{"userId":7488393821744390161,"name":"a \\"quoted\\" }], {name"}');
-  expect(members.get("list")!.member).toBe('"list":[1,[2,{"x":"]"}]]');
-  expect(members.get("back\\slash")!.value).toBe('"\\\\"');
-  expect(members.get("n")!.value).toBe("12345678901234567890");
+  const members = topLevelMembers(Buffer.from(JSON_TEXT));
+  expect([...members.keys()]).toEqual(["updatedResources", "list", "q", "back\\slash", "名前", "n"]);
+  expect(members.get("q")!.value.toString()).toBe('"x\\"}],"');
+  expect(members.get("updatedResources")!.value.toString()).toBe('{"userId":7488393821744390161,"name":"a \\"quoted\\" }], {name"}');
+  expect(members.get("list")!.member.toString()).toBe('"list":[1,[2,{"x":"]"}]]');
+  expect(members.get("back\\slash")!.value.toString()).toBe('"\\\\"');
+  expect(members.get("名前")!.member.toString()).toBe('"名前":"ミク"');
+  expect(members.get("n")!.value.toString()).toBe("12345678901234567890");
 });
 
 test("the JSON of a save is under 10 bytes per decrypted byte, for the costliest values", () => {

@@ -1,6 +1,6 @@
 /**
- * The top-level members of a JSON object text, sliced out without parsing it (so 64-bit numbers stay as
- * written): what `filter` and `key` pick from a stored save JSON. The text is the exactJson of a decoded save.
+ * The top-level members of a JSON object, sliced out of its bytes without parsing them (so 64-bit numbers stay
+ * as written, and no string of the whole is made): what `filter` and `key` pick from a stored save JSON.
  */
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -8,40 +8,42 @@ const COMMA = 0x2c;
 
 export interface JsonMember {
   /** `"key":value` as written. */
-  member: string;
+  member: Buffer;
   /** The value alone. */
-  value: string;
+  value: Buffer;
 }
 
 /** Index just past the string literal that opens at `start`. */
-function stringEnd(text: string, start: number): number {
-  for (let at = text.indexOf('"', start + 1); at !== -1; at = text.indexOf('"', at + 1)) {
+function stringEnd(json: Uint8Array, start: number): number {
+  for (let at = json.indexOf(QUOTE, start + 1); at !== -1; at = json.indexOf(QUOTE, at + 1)) {
     let backslashes = 0;
-    while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes++;
+    while (json[at - 1 - backslashes] === BACKSLASH) backslashes++;
     if (backslashes % 2 === 0) return at + 1;
   }
-  return text.length;
+  return json.length;
 }
 
-export function topLevelMembers(object: string): Map<string, JsonMember> {
+export function topLevelMembers(object: Buffer): Map<string, JsonMember> {
+  // Indexed as a plain Uint8Array: JSC reads a Buffer's bytes about twice as slowly.
+  const bytes = new Uint8Array(object.buffer, object.byteOffset, object.length);
   const members = new Map<string, JsonMember>();
   let depth = 0;
   let start = -1;
   let keyEnd = -1;
   const close = (end: number) => {
-    if (start >= 0) members.set(JSON.parse(object.slice(start, keyEnd)) as string, { member: object.slice(start, end), value: object.slice(keyEnd + 1, end) });
+    if (start >= 0) members.set(JSON.parse(object.toString("utf8", start, keyEnd)) as string, { member: object.subarray(start, end), value: object.subarray(keyEnd + 1, end) });
     start = -1;
   };
-  for (let at = 0; at < object.length; at++) {
-    const code = object.charCodeAt(at);
-    if (code === QUOTE) {
-      const end = stringEnd(object, at);
+  for (let at = 0; at < bytes.length; at++) {
+    const byte = bytes[at]!;
+    if (byte === QUOTE) {
+      const end = stringEnd(bytes, at);
       if (depth === 1 && start < 0) [start, keyEnd] = [at, end];
       at = end - 1;
-    } else if (code === 0x7b || code === 0x5b) depth++;
-    else if (code === 0x7d || code === 0x5d) {
+    } else if (byte === 0x7b || byte === 0x5b) depth++;
+    else if (byte === 0x7d || byte === 0x5d) {
       if (--depth === 0) close(at);
-    } else if (code === COMMA && depth === 1) close(at);
+    } else if (byte === COMMA && depth === 1) close(at);
   }
   return members;
 }

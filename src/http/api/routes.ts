@@ -123,8 +123,8 @@ export function apiRoutes({ reads, saveJson, perMinute, trustProxy }: ApiOptions
     if (keys.length > 1) return answer(c, save, json, keys.filter((key) => members.has(key)), Object.fromEntries(Object.entries(extra).filter(([key]) => keys.includes(key))));
     // One key: its bare value.
     const key = keys[0]!;
-    const text = members.get(key)?.value ?? JSON.stringify(extra[key as keyof typeof extra]);
-    return c.body(text, 200, { "Content-Type": "application/json" });
+    const value = members.get(key)?.value ?? Buffer.from(JSON.stringify(extra[key as keyof typeof extra]));
+    return c.body(value as Uint8Array<ArrayBuffer>, 200, { "Content-Type": "application/json" });
   });
 
   return app;

@@ -14,6 +14,7 @@ import { openSaveJson } from "../../save/exact-json.ts";
 import { topLevelMembers, type JsonMember } from "./json-parts.ts";
 
 const MAX_BUILT = 8;
+const COMMA = Buffer.from(",");
 
 export interface SaveJsonReads {
   /** The save's save.json.gz, or null when its archive lists none. */
@@ -94,12 +95,12 @@ export class SaveJson {
       return Buffer.concat([whole.subarray(0, whole.length - 1), Buffer.from(`${separator}${added}}`)]);
     }
     const members = await this.members();
-    const chosen = keys.flatMap((key) => members.get(key)?.member ?? []);
-    return Buffer.from(`{${[...chosen, ...(added === "" ? [] : [added])].join(",")}}`);
+    const parts = [...keys.flatMap((key) => members.get(key)?.member ?? []), ...(added === "" ? [] : [Buffer.from(added)])];
+    return Buffer.concat([Buffer.from("{"), ...parts.flatMap((part, i) => (i === 0 ? [part] : [COMMA, part])), Buffer.from("}")]);
   }
 
   async members(): Promise<Map<string, JsonMember>> {
-    this.membersValue ??= topLevelMembers((await this.json()).toString());
+    this.membersValue ??= topLevelMembers(await this.json());
     return this.membersValue;
   }
 }
