@@ -7,7 +7,6 @@ import { packSaveJson, SAVE_JSON_FILE } from "../archive/save-json-file.ts";
 import { writeArchive, type ArchiveFile } from "../archive/write.ts";
 import type { MapLocale } from "../config/index.ts";
 import { describeSave, generateOutputs, summaryFile, type SaveOutputs } from "../maps/index.ts";
-import { saveJsonText } from "../save/exact-json.ts";
 import { dropsFingerprint, INVALID_REASONS, openSave, type KeyPair } from "../save/index.ts";
 
 export interface GenerateRequest {
@@ -52,7 +51,7 @@ export interface EvaluateResult {
 }
 
 export async function runGenerate(request: GenerateRequest): Promise<GenerateResult> {
-  const opened = openSave(request.encrypted, request.keys);
+  const opened = openSave(request.encrypted, request.keys, { json: request.storeJson });
   if (opened.kind === "invalid" || opened.kind === "too_large") return opened;
   const ctx = {
     playerId: request.playerId,
@@ -63,8 +62,7 @@ export async function runGenerate(request: GenerateRequest): Promise<GenerateRes
     timeZone: request.timeZone,
   };
   const { files, outputs } = opened.kind === "partial" ? partialOutputs(describeSave(opened.save, ctx)) : await generateOutputs(opened.save, ctx);
-  const json = request.storeJson ? saveJsonText(request.encrypted, request.keys.find((pair) => pair.label === opened.keyLabel)!) : null;
-  const jsonFile = json === null ? [] : [{ name: SAVE_JSON_FILE, bytes: packSaveJson(json) }];
+  const jsonFile = opened.json === undefined ? [] : [{ name: SAVE_JSON_FILE, bytes: packSaveJson(opened.json) }];
   const archived = await archiveFiles(request, [{ name: "save.bin", bytes: request.encrypted }, ...jsonFile, ...files]);
   return { kind: opened.kind === "partial" ? "partial" : "generated", keyLabel: opened.keyLabel, archived, outputs, dropsFingerprint: dropsFingerprint(opened.save) };
 }

@@ -5,11 +5,6 @@
  * and the text by the save's size: under 10 bytes per decrypted byte (the costliest value, a 3-byte extension,
  * becomes {"type":-128,"data":"AA=="}).
  */
-import { decryptAesCbc } from "./aes.ts";
-import type { KeyPair } from "./keys.ts";
-import { decodeMsgpack } from "./msgpack.ts";
-import { openSave } from "./open.ts";
-
 export function exactJson(value: unknown): string {
   if (typeof value === "bigint") return value.toString();
   if (value === null || value === undefined) return "null";
@@ -22,17 +17,4 @@ export function exactJson(value: unknown): string {
     return `{${fields.join(",")}}`;
   }
   return "null";
-}
-
-/** The exact JSON object of a save under the key pair known to open it, or null when it is not an object. */
-export function saveJsonText(encrypted: Uint8Array, pair: KeyPair): string | null {
-  const tree = decodeMsgpack(decryptAesCbc(encrypted, pair.key, pair.iv), { exact: true });
-  return tree !== null && typeof tree === "object" && !Array.isArray(tree) && !(tree instanceof Uint8Array) ? exactJson(tree) : null;
-}
-
-/** The exact JSON object of a save under whichever configured key opens it; null when it does not open as a save. */
-export function openSaveJson(encrypted: Uint8Array, keys: readonly KeyPair[]): string | null {
-  const opened = openSave(encrypted, keys);
-  if (opened.kind !== "save" && opened.kind !== "partial") return null;
-  return saveJsonText(encrypted, keys.find((pair) => pair.label === opened.keyLabel)!);
 }

@@ -1,14 +1,17 @@
 /**
  * save.json.gz and what the data API does with it: an ordinary gzip file of the JSON; an answer with fields
  * appended is one gzip member whose deflate stream and trailer are whole; `filter` slices members without
- * parsing; the JSON of a save is bounded by the save's size.
+ * parsing; the JSON of a save comes from the decode that opens it, and is bounded by the save's size.
  */
 import { expect, test } from "bun:test";
 import { crc32, gunzipSync, gzipSync, inflateRawSync } from "node:zlib";
 import { packSaveJson, StoredSaveJson } from "../../src/archive/save-json-file.ts";
 import { topLevelMembers } from "../../src/http/api/json-parts.ts";
+import { decryptAesCbc } from "../../src/save/aes.ts";
 import { exactJson } from "../../src/save/exact-json.ts";
 import { decodeMsgpack } from "../../src/save/msgpack.ts";
+import { openSave } from "../../src/save/open.ts";
+import { makeEncryptedSample, randomKeys, SAMPLE_PLAYER_ID } from "../../src/samples/index.ts";
 
 const JSON_TEXT = `{"updatedResources":{"userId":7488393821744390161,"name":"a \\"quoted\\" }], {name"},"list":[1,[2,{"x":"]"}]],"q":"x\\"}],","back\\\\slash":"\\\\","名前":"ミク","n":12345678901234567890}`;
 
@@ -59,4 +62,17 @@ test("the JSON of a save is under 10 bytes per decrypted byte, for the costliest
     expect(Buffer.byteLength(json) / bytes.length).toBeLessThan(10);
     expect(Buffer.byteLength(json) / bytes.length).toBeGreaterThan(2.9);
   }
+});
+
+test("one decode opens the save and writes its JSON: the typed save is the same as without, the JSON keeps 64-bit ids", () => {
+  const { pair } = randomKeys();
+  const keys = [{ label: "AES_KEY", key: pair.key, iv: pair.iv }];
+  const encrypted = makeEncryptedSample(pair, { seed: 5 });
+  const plain = openSave(encrypted, keys);
+  const withJson = openSave(encrypted, keys, { json: true });
+  if (withJson.kind !== "save" || plain.kind !== "save") throw new Error("the sample does not open");
+  expect(plain.json).toBeUndefined();
+  expect(withJson.save).toEqual(plain.save);
+  expect(withJson.json).toContain(`"userId":${SAMPLE_PLAYER_ID}`);
+  expect(withJson.json).toBe(exactJson(decodeMsgpack(decryptAesCbc(encrypted, pair.key, pair.iv), { exact: true })));
 });

@@ -10,7 +10,7 @@ import { packSaveJson, StoredSaveJson } from "../../archive/save-json-file.ts";
 import type { LatestSave } from "../../db/player-saves.ts";
 import { logWarn } from "../../log.ts";
 import type { KeyPair } from "../../save/keys.ts";
-import { openSaveJson } from "../../save/exact-json.ts";
+import { openSave } from "../../save/open.ts";
 import { topLevelMembers, type JsonMember } from "./json-parts.ts";
 
 const MAX_BUILT = 8;
@@ -48,9 +48,9 @@ export class SaveJsonSource {
     }
     if (damaged) logWarn("API", "stored save JSON does not read back; building it again", { save: save.id });
     const bytes = await this.reads.encrypted(save.id);
-    const text = bytes === null ? null : openSaveJson(bytes, this.keys);
-    if (text === null) return null;
-    const json = StoredSaveJson.open(packSaveJson(text))!;
+    const opened = bytes === null ? null : openSave(bytes, this.keys, { json: true });
+    if (opened?.kind !== "save" && opened?.kind !== "partial") return null;
+    const json = StoredSaveJson.open(packSaveJson(opened.json!))!;
     this.built.set(save.sha256, json);
     if (this.built.size > MAX_BUILT) this.built.delete(this.built.keys().next().value!);
     return json;
