@@ -1,8 +1,9 @@
 /**
  * generate: decrypt, draw and write the archive (save.bin, the data API's save.json.gz and the drawn files) in
  * a worker, then commit the folder with the outputs model and the drops' fingerprint (the push is built from the
- * one and decided by the other). The files go straight to disk, never through SQLite or the HTTP thread: a crash before the commit
- * draws them again into the same folder (src/archive/write.ts finds it by the save's marker).
+ * one and decided by the other). The files go straight to disk, never through SQLite or the HTTP thread: a
+ * crash before the commit draws them again into the same folder (src/archive/write.ts finds it by the save's
+ * marker).
  */
 import { eq } from "drizzle-orm";
 import { saves } from "../../db/schema.ts";
