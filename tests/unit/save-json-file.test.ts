@@ -34,6 +34,10 @@ test("the file is a gzip of the JSON; an answer appends fields as one member wit
 test("a file of another layout is not taken for a stored JSON", () => {
   const file = packSaveJson(JSON_TEXT);
   expect(StoredSaveJson.open(gzipSync(JSON_TEXT))).toBeNull();
+  // Another extra field: its CRC would not be the one the answer's trailer continues.
+  const otherExtra = Buffer.from(file);
+  otherExtra[12] = 0x58;
+  expect(StoredSaveJson.open(otherExtra)).toBeNull();
   expect(StoredSaveJson.open(file.subarray(0, file.length - 1))).toBeNull();
   expect(StoredSaveJson.open(new Uint8Array(0))).toBeNull();
 });
