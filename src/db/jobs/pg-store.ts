@@ -1,0 +1,109 @@
+/**
+ * The job store over a hub's PostgreSQL, the same rules as SQLite's (the contract test holds them together):
+ * claims pick with FOR UPDATE SKIP LOCKED, so processes claiming at once each take a different job without
+ * waiting for one another; every holder's write is fenced by the one lease predicate (lease.ts); times are
+ * bigint ms.
+ */
+import { and, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
+import type { JobStore } from "../../pipeline/job-store.ts";
+import type { PgDb } from "../pg/open.ts";
+import { jobs } from "../pg/schema.ts";
+import { claimedJob, holderOf, subjectlessFailure, type ClaimedJob } from "./claim.ts";
+import { leaseHeldIn, LeaseLostError } from "./lease.ts";
+import { advanceChange, redrawChange, retryChange, taskProcessDiedChange, transitionSet, type Transition } from "./transitions.ts";
+
+type PgTx = Parameters<Parameters<PgDb["transaction"]>[0]>[0];
+
+export function pgJobStore(db: PgDb): JobStore {
+  const held = (job: Pick<ClaimedJob, "id" | "leaseId">, now: number) => leaseHeldIn(jobs, holderOf(job), now);
+
+  const fenced = async (tx: PgDb | PgTx, job: ClaimedJob, change: Transition, now: number) => {
+    const rows = await tx.update(jobs).set(transitionSet(change, now)).where(held(job, now)).returning({ id: jobs.id });
+    if (rows.length !== 1) throw new LeaseLostError(job.id);
+  };
+
+  const claimOne = async (now: number, leaseMs: number, plausibleOnly: boolean) => {
+    const due = and(
+      or(and(inArray(jobs.state, ["pending", "pending_retry"]), lte(jobs.runAt, now)), and(eq(jobs.state, "running"), lt(jobs.leaseExpiresAt, now))),
+      plausibleOnly ? eq(jobs.implausible, false) : undefined,
+    );
+    // The same order as SQLite's claim (claim.ts): real saves first, fresh before retried, then the oldest.
+    const next = db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(due)
+      .orderBy(jobs.implausible, sql`${jobs.state} = 'pending_retry'`, jobs.id)
+      .limit(1)
+      .for("update", { skipLocked: true });
+    const leaseId = crypto.randomUUID();
+    // One statement, one transaction: the row the subquery locked is the row updated.
+    const [row] = await db
+      .update(jobs)
+      .set({ state: "running", leaseId, leaseExpiresAt: now + leaseMs, attempts: sql`${jobs.attempts} + 1`, updatedAt: now })
+      .where(eq(jobs.id, sql`(${next})`))
+      .returning();
+    return row ? { row, leaseId } : null;
+  };
+
+  return {
+    claim: async (now, leaseMs, plausibleOnly) => {
+      for (;;) {
+        const claimed = await claimOne(now, leaseMs, plausibleOnly);
+        if (!claimed) return null;
+        const job = claimedJob(claimed.row, claimed.leaseId);
+        if (job) return job;
+        await db.update(jobs).set(subjectlessFailure(now)).where(and(eq(jobs.id, claimed.row.id), eq(jobs.leaseId, claimed.leaseId)));
+      }
+    },
+    nextDueAt: async () => {
+      const [row] = await db.select({ at: sql<string | null>`min(${jobs.runAt})` }).from(jobs).where(inArray(jobs.state, ["pending", "pending_retry"]));
+      return row?.at == null ? null : Number(row.at);
+    },
+    renew: async (holder, now, leaseMs) =>
+      (await db.update(jobs).set({ leaseExpiresAt: now + leaseMs }).where(leaseHeldIn(jobs, holder, now)).returning({ id: jobs.id })).length === 1,
+    holds: async (holder, now) => (await db.select({ id: jobs.id }).from(jobs).where(leaseHeldIn(jobs, holder, now))).length === 1,
+    transition: (job, change, now) => fenced(db, job, change, now),
+    advance: (job, stage, now) => fenced(db, job, advanceChange(stage, now), now),
+    rerunIfFlagged: (job, now) =>
+      db.transaction(async (tx) => {
+        // Locked: a requeueForRedraw setting the flag now waits, and then finds the job at rest.
+        const [row] = await tx.select({ rerun: jobs.rerun }).from(jobs).where(held(job, now)).for("update");
+        if (!row) throw new LeaseLostError(job.id);
+        if (!row.rerun) return false;
+        await fenced(tx, job, redrawChange(now), now);
+        return true;
+      }),
+    retryOrFail: async (job, error, backoffMs, now) => {
+      const change = retryChange(job, error, backoffMs, now);
+      await fenced(db, job, change, now);
+      return change.state === "failed" ? "failed" : "retry";
+    },
+    afterTaskProcessDied: async (job, how, now) => {
+      const change = taskProcessDiedChange(job, how, now);
+      await fenced(db, job, change, now);
+      return change.state === "failed" ? "parked" : "retry";
+    },
+    enqueueSave: async (saveId, at, implausible) => {
+      await db.insert(jobs).values({ saveId, stage: "generate", state: "pending", implausible, runAt: at, createdAt: at, updatedAt: at });
+    },
+    enqueueReport: async (reportId, at) => {
+      await db.insert(jobs).values({ reportId, stage: "evaluate", runAt: at, createdAt: at, updatedAt: at });
+    },
+    requeueForRedraw: (saveId, now) =>
+      db.transaction(async (tx) => {
+        await tx.insert(jobs).values({ saveId, stage: "done", state: "done", runAt: now, createdAt: now, updatedAt: now }).onConflictDoNothing();
+        // Locked first: the holder's rerunIfFlagged then sees the flag, or the job is at rest when we look.
+        const [row] = await tx.select({ state: jobs.state }).from(jobs).where(eq(jobs.saveId, saveId)).for("update");
+        if (row?.state === "running") await tx.update(jobs).set({ rerun: true, updatedAt: now }).where(eq(jobs.saveId, saveId));
+        else await tx.update(jobs).set({ stage: "generate", state: "pending", runAt: now, attempts: 0, notify: true, rerun: false, lastError: null, updatedAt: now }).where(eq(jobs.saveId, saveId));
+      }),
+    reclaimAtStart: async (now) =>
+      (
+        await db
+          .update(jobs)
+          .set({ state: "pending", attempts: sql`greatest(${jobs.attempts} - 1, 0)`, processDeaths: sql`${jobs.processDeaths} + 1`, leaseId: null, leaseExpiresAt: null, runAt: now, updatedAt: now })
+          .where(and(eq(jobs.state, "running"), lt(jobs.leaseExpiresAt, now)))
+          .returning({ id: jobs.id })
+      ).length,
+  };
+}
