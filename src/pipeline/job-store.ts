@@ -4,7 +4,6 @@
  * (src/db/jobs/pg-store.ts) does the same over the network. Both pass tests/unit/job-store.contract.test.ts.
  */
 import type { ClaimedJob, LeaseHolder, Transition } from "../db/jobs/index.ts";
-import type { JobStage } from "../db/schema.ts";
 
 export interface JobStore {
   /**
@@ -19,14 +18,12 @@ export interface JobStore {
   /** Whether `holder` holds its job at `now`: its lease id, still running, not expired. */
   holds(holder: LeaseHolder, now: number): Promise<boolean>;
 
-  // The holder's moves: each ends the lease, and throws LeaseLostError, changing nothing, when it is not held.
+  // The holder's writes: each ends the lease, and throws LeaseLostError, changing nothing, when it is not held.
+  // The change comes from the rules in src/db/jobs/transitions.ts (advanceChange, retryChange, taskProcessDiedChange).
+  /** Records a stage's outcome; a save flagged for redraw while the stage ran goes back to generate instead. */
+  record(job: ClaimedJob, change: Transition, now: number): Promise<"recorded" | "redraw">;
+  /** Applies the change whatever the flag says (a stage whose own writes could not be recorded). */
   transition(job: ClaimedJob, change: Transition, now: number): Promise<void>;
-  advance(job: ClaimedJob, stage: JobStage, now: number): Promise<void>;
-  /** Sends a save flagged for redraw back to generate; false when it was not flagged. */
-  rerunIfFlagged(job: ClaimedJob, now: number): Promise<boolean>;
-  /** A failed attempt: due again after the backoff step, failed once the steps are used up. */
-  retryOrFail(job: ClaimedJob, error: string, backoffMs: readonly number[], now: number): Promise<"retry" | "failed">;
-  afterTaskProcessDied(job: ClaimedJob, how: string, now: number): Promise<"retry" | "parked">;
 
   enqueueSave(saveId: number, at: number, implausible: boolean): Promise<void>;
   enqueueReport(reportId: number, at: number): Promise<void>;

@@ -3,7 +3,7 @@
  * order as SQLite has always done it, exclusive claims, the fenced lease, retries and the start-up reclaim.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { holderOf, LeaseLostError, POISON_CRASHES, type ClaimedJob } from "../../src/db/jobs/index.ts";
+import { advanceChange, holderOf, LeaseLostError, POISON_CRASHES, retryChange, taskProcessDiedChange, type ClaimedJob } from "../../src/db/jobs/index.ts";
 import type { JobStore } from "../../src/pipeline/job-store.ts";
 import { postgresStores, sqliteStores, type JobView, type StoreFixture, type StoreKind } from "../helpers/job-stores.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres.ts";
@@ -94,7 +94,7 @@ for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
       expect(await store.holds(holderOf(job), T0 + LEASE - 1)).toBe(true);
       expect(await store.holds(holderOf(job), T0 + LEASE)).toBe(false);
       expect(await store.renew(holderOf(job), T0 + LEASE, LEASE)).toBe(false);
-      expect(store.advance(job, "notify", T0 + LEASE)).rejects.toBeInstanceOf(LeaseLostError);
+      await expect(store.record(job, advanceChange("notify", T0 + LEASE), T0 + LEASE)).rejects.toBeInstanceOf(LeaseLostError);
       expect(await f.job(id)).toMatchObject({ state: "running", stage: "generate", leaseId: job.leaseId, leaseExpiresAt: T0 + LEASE });
     });
 
@@ -115,12 +115,11 @@ for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
       expect(fresh.leaseId).not.toBe(stale.leaseId);
       const now = T0 + LEASE + 2;
       expect(await store.holds(holderOf(stale), now)).toBe(false);
-      expect(store.advance(stale, "notify", now)).rejects.toBeInstanceOf(LeaseLostError);
-      expect(store.retryOrFail(stale, "boom", BACKOFF, now)).rejects.toBeInstanceOf(LeaseLostError);
-      expect(store.transition(stale, { state: "failed", lastError: "stale" }, now)).rejects.toBeInstanceOf(LeaseLostError);
-      expect(store.rerunIfFlagged(stale, now)).rejects.toBeInstanceOf(LeaseLostError);
+      await expect(store.record(stale, advanceChange("notify", now), now)).rejects.toBeInstanceOf(LeaseLostError);
+      await expect(store.record(stale, retryChange(stale, "boom", BACKOFF, now), now)).rejects.toBeInstanceOf(LeaseLostError);
+      await expect(store.transition(stale, { state: "failed", lastError: "stale" }, now)).rejects.toBeInstanceOf(LeaseLostError);
       expect(await f.job(id)).toMatchObject({ state: "running", stage: "generate", leaseId: fresh.leaseId, lastError: null });
-      await store.advance(fresh, "notify", now);
+      expect(await store.record(fresh, advanceChange("notify", now), now)).toBe("recorded");
       expect(await f.job(id)).toMatchObject({ state: "pending", stage: "notify", attempts: 0, leaseId: null, leaseExpiresAt: null, runAt: now });
     });
 
@@ -129,7 +128,7 @@ for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
       let now = T0;
       for (const step of BACKOFF) {
         const job = await claimed(now);
-        expect(await store.retryOrFail(job, `boom ${job.attempts}`, BACKOFF, now)).toBe("retry");
+        await store.record(job, retryChange(job, `boom ${job.attempts}`, BACKOFF, now), now);
         const row = await f.job(id);
         expect(row).toMatchObject({ state: "pending_retry", lastError: `boom ${job.attempts}`, leaseId: null });
         expect(row.runAt).toBeGreaterThanOrEqual(now + step * 0.8);
@@ -139,7 +138,7 @@ for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
       }
       const last = await claimed(now);
       expect(last.attempts).toBe(3);
-      expect(await store.retryOrFail(last, "boom 3", BACKOFF, now)).toBe("failed");
+      await store.record(last, retryChange(last, "boom 3", BACKOFF, now), now);
       expect(await f.job(id)).toMatchObject({ state: "failed", lastError: "boom 3" });
       expect(await claim(now + 60_000)).toBeNull();
     });
@@ -149,10 +148,9 @@ for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
       for (let crash = 1; crash <= POISON_CRASHES; crash++) {
         const job = await claimed(T0);
         expect(job.crashes).toBe(crash - 1);
-        expect(await store.afterTaskProcessDied(job, "SIGSEGV", T0)).toBe(crash < POISON_CRASHES ? "retry" : "parked");
-        expect(await f.job(id)).toMatchObject({ attempts: 0, crashes: crash, processDeaths: 1 });
+        await store.record(job, taskProcessDiedChange(job, "SIGSEGV", T0), T0);
+        expect(await f.job(id)).toMatchObject({ state: crash < POISON_CRASHES ? "pending" : "failed", attempts: 0, crashes: crash, processDeaths: 1 });
       }
-      expect((await f.job(id)).state).toBe("failed");
     });
 
     test("at start-up a job whose holder died and whose lease expired is due at once, the attempt refunded, its tasks isolated", async () => {
@@ -179,10 +177,9 @@ for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
       expect(await f.job(rest)).toMatchObject({ stage: "generate", state: "pending", notify: true, attempts: 0, runAt: T0 + 1 });
 
       const job = await claimed(T0 + 1);
-      expect(await store.rerunIfFlagged(job, T0 + 2)).toBe(false);
       await store.requeueForRedraw(restSave, T0 + 3);
       expect(await f.job(rest)).toMatchObject({ state: "running", rerun: true, leaseId: job.leaseId });
-      expect(await store.rerunIfFlagged(job, T0 + 4)).toBe(true);
+      expect(await store.record(job, advanceChange("done", T0 + 4), T0 + 4)).toBe("redraw");
       expect(await f.job(rest)).toMatchObject({ stage: "generate", state: "pending", rerun: false, notify: true, leaseId: null });
 
       const orphanSave = await f.addSave(T0);

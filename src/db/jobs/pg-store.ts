@@ -10,7 +10,7 @@ import type { PgDb } from "../pg/open.ts";
 import { jobs } from "../pg/schema.ts";
 import { claimedJob, holderOf, subjectlessFailure, type ClaimedJob } from "./claim.ts";
 import { leaseHeldIn, LeaseLostError } from "./lease.ts";
-import { advanceChange, redrawChange, retryChange, taskProcessDiedChange, transitionSet, type Transition } from "./transitions.ts";
+import { redrawChange, transitionSet, type Transition } from "./transitions.ts";
 
 type PgTx = Parameters<Parameters<PgDb["transaction"]>[0]>[0];
 
@@ -62,27 +62,15 @@ export function pgJobStore(db: PgDb): JobStore {
     renew: async (holder, now, leaseMs) =>
       (await db.update(jobs).set({ leaseExpiresAt: now + leaseMs }).where(leaseHeldIn(jobs, holder, now)).returning({ id: jobs.id })).length === 1,
     holds: async (holder, now) => (await db.select({ id: jobs.id }).from(jobs).where(leaseHeldIn(jobs, holder, now))).length === 1,
-    transition: (job, change, now) => fenced(db, job, change, now),
-    advance: (job, stage, now) => fenced(db, job, advanceChange(stage, now), now),
-    rerunIfFlagged: (job, now) =>
+    record: (job, change, now) =>
       db.transaction(async (tx) => {
-        // Locked: a requeueForRedraw setting the flag now waits, and then finds the job at rest.
+        // Locked: a requeueForRedraw flagging the job now waits, then finds it at rest and requeues it itself.
         const [row] = await tx.select({ rerun: jobs.rerun }).from(jobs).where(held(job, now)).for("update");
         if (!row) throw new LeaseLostError(job.id);
-        if (!row.rerun) return false;
-        await fenced(tx, job, redrawChange(now), now);
-        return true;
+        await fenced(tx, job, row.rerun ? redrawChange(now) : change, now);
+        return row.rerun ? "redraw" : "recorded";
       }),
-    retryOrFail: async (job, error, backoffMs, now) => {
-      const change = retryChange(job, error, backoffMs, now);
-      await fenced(db, job, change, now);
-      return change.state === "failed" ? "failed" : "retry";
-    },
-    afterTaskProcessDied: async (job, how, now) => {
-      const change = taskProcessDiedChange(job, how, now);
-      await fenced(db, job, change, now);
-      return change.state === "failed" ? "parked" : "retry";
-    },
+    transition: (job, change, now) => fenced(db, job, change, now),
     enqueueSave: async (saveId, at, implausible) => {
       await db.insert(jobs).values({ saveId, stage: "generate", state: "pending", implausible, runAt: at, createdAt: at, updatedAt: at });
     },

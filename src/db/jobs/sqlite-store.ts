@@ -9,7 +9,7 @@ import { claimJob, nextDueAt } from "./claim.ts";
 import { enqueueReport, enqueueSave, requeueForRedraw } from "./enqueue.ts";
 import { holdsLease, renewLease } from "./lease.ts";
 import { reclaimOrphans } from "./lifecycle.ts";
-import { advanceTo, afterTaskProcessDied, rerunIfFlagged, retryOrFail, transition } from "./transitions.ts";
+import { rerunIfFlagged, transition } from "./transitions.ts";
 
 export function sqliteJobStore(db: Db): JobStore {
   // `body` is one of the synchronous functions below: db.transaction runs it to the end before returning.
@@ -19,11 +19,13 @@ export function sqliteJobStore(db: Db): JobStore {
     nextDueAt: async () => nextDueAt(db),
     renew: async (holder, now, leaseMs) => replayableCommit(db, () => renewLease(db, holder, now, leaseMs)),
     holds: async (holder, now) => holdsLease(db, holder, now),
+    record: (job, change, now) =>
+      write((tx) => {
+        if (rerunIfFlagged(tx, job, now)) return "redraw";
+        transition(tx, job, change, now);
+        return "recorded";
+      }),
     transition: (job, change, now) => write((tx) => transition(tx, job, change, now)),
-    advance: (job, stage, now) => write((tx) => advanceTo(tx, job, stage, now)),
-    rerunIfFlagged: (job, now) => write((tx) => rerunIfFlagged(tx, job, now)),
-    retryOrFail: (job, error, backoffMs, now) => write((tx) => retryOrFail(tx, job, error, backoffMs, now)),
-    afterTaskProcessDied: (job, how, now) => write((tx) => afterTaskProcessDied(tx, job, how, now)),
     enqueueSave: (saveId, at, implausible) => write((tx) => enqueueSave(tx, saveId, at, implausible)),
     enqueueReport: (reportId, at) => write((tx) => enqueueReport(tx, reportId, at)),
     requeueForRedraw: (saveId, now) => write((tx) => requeueForRedraw(tx, saveId, now)),
