@@ -35,4 +35,10 @@ export interface JobStore {
    * those whose lease expired, since other processes may hold theirs.
    */
   reclaimAtStart(now: number): Promise<number>;
+  /**
+   * Calls `wake` when another process commits new work (an enqueue, a redraw), so that idle slots claim at once
+   * rather than at their next poll; polling stays, for a wake-up lost on a dropped connection. Resolves to a stop.
+   * SQLite has one process, which wakes its own slots (Pipeline.wake): nothing to hear there.
+   */
+  listen(wake: () => void): Promise<() => Promise<void>>;
 }

@@ -1,7 +1,8 @@
 /**
- * What only PostgreSQL can get wrong: a holder recording its stage while another process sends the save back to
- * draw again. Both lock the job row, so the flag is seen by the holder or the job is at rest when the requeue
- * looks; never a done job with a forgotten flag. A third connection holds the row while both line up behind it.
+ * What only the PostgreSQL job store has to do, several processes on one database: a holder recording its stage
+ * while another process sends the save back to draw again (both lock the job row, so the flag is seen by the
+ * holder or the job is at rest when the requeue looks; never a done job with a forgotten flag; a third
+ * connection holds the row while both line up behind it), and new work waking the other processes.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
@@ -75,5 +76,27 @@ describe.skipIf(POSTGRES_MISSING !== null)("redraw while the stage records, on P
     await requeued;
     expect(await recorded).toBe("redraw");
     expect(await jobRow(holderDb, saveId)).toMatchObject({ stage: "generate", state: "pending", rerun: false, notify: true });
+  });
+});
+
+describe.skipIf(POSTGRES_MISSING !== null)("new work wakes other processes, on PostgreSQL", () => {
+  test("a save enqueued or sent back to draw on one process wakes a listener on another", async () => {
+    const url = await databaseForThisFile("migrated");
+    const [listenerDb, enqueuerDb] = [await openPostgres(url), await openPostgres(url)];
+    try {
+      let wakes = 0;
+      const stop = await pgJobStore(listenerDb).listen(() => wakes++);
+      const enqueuer = pgJobStore(enqueuerDb);
+      const [save] = await enqueuerDb.insert(saves).values({ sha256: crypto.randomUUID(), playerId: "1234567890123456789", source: "upload", size: 3, receivedAt: T0 }).returning({ id: saves.id });
+      await enqueuer.enqueueSave(save!.id, T0, false);
+      await eventually(() => wakes === 1, 5_000, "the enqueue's wake-up");
+      const job = (await enqueuer.claim(T0, LEASE, false))!;
+      await enqueuer.record(job, advanceChange("done", T0 + 1), T0 + 1);
+      await enqueuer.requeueForRedraw(save!.id, T0 + 2);
+      await eventually(() => wakes === 2, 5_000, "the redraw's wake-up");
+      await stop();
+    } finally {
+      await Promise.all([listenerDb.$client.end(), enqueuerDb.$client.end()]);
+    }
   });
 });

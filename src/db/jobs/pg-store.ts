@@ -71,19 +71,27 @@ export function pgJobStore(db: PgDb): JobStore {
         return row.rerun ? "redraw" : "recorded";
       }),
     transition: (job, change, now) => fenced(db, job, change, now),
-    enqueueSave: async (saveId, at, implausible) => {
-      await db.insert(jobs).values({ saveId, stage: "generate", state: "pending", implausible, runAt: at, createdAt: at, updatedAt: at });
-    },
-    enqueueReport: async (reportId, at) => {
-      await db.insert(jobs).values({ reportId, stage: "evaluate", runAt: at, createdAt: at, updatedAt: at });
-    },
+    enqueueSave: (saveId, at, implausible) =>
+      db.transaction(async (tx) => {
+        await tx.insert(jobs).values({ saveId, stage: "generate", state: "pending", implausible, runAt: at, createdAt: at, updatedAt: at });
+        await notifyNewWork(tx);
+      }),
+    enqueueReport: (reportId, at) =>
+      db.transaction(async (tx) => {
+        await tx.insert(jobs).values({ reportId, stage: "evaluate", runAt: at, createdAt: at, updatedAt: at });
+        await notifyNewWork(tx);
+      }),
     requeueForRedraw: (saveId, now) =>
       db.transaction(async (tx) => {
         await tx.insert(jobs).values({ saveId, stage: "done", state: "done", runAt: now, createdAt: now, updatedAt: now }).onConflictDoNothing();
-        // Locked first: the holder's rerunIfFlagged then sees the flag, or the job is at rest when we look.
+        // Locked first: the holder's record then sees the flag, or the job is at rest when we look.
         const [row] = await tx.select({ state: jobs.state }).from(jobs).where(eq(jobs.saveId, saveId)).for("update");
-        if (row?.state === "running") await tx.update(jobs).set({ rerun: true, updatedAt: now }).where(eq(jobs.saveId, saveId));
-        else await tx.update(jobs).set({ stage: "generate", state: "pending", runAt: now, attempts: 0, notify: true, rerun: false, lastError: null, updatedAt: now }).where(eq(jobs.saveId, saveId));
+        if (row?.state === "running") {
+          await tx.update(jobs).set({ rerun: true, updatedAt: now }).where(eq(jobs.saveId, saveId));
+          return;
+        }
+        await tx.update(jobs).set({ stage: "generate", state: "pending", runAt: now, attempts: 0, notify: true, rerun: false, lastError: null, updatedAt: now }).where(eq(jobs.saveId, saveId));
+        await notifyNewWork(tx);
       }),
     reclaimAtStart: async (now) =>
       (
@@ -93,5 +101,16 @@ export function pgJobStore(db: PgDb): JobStore {
           .where(and(eq(jobs.state, "running"), lt(jobs.leaseExpiresAt, now)))
           .returning({ id: jobs.id })
       ).length,
+    listen: async (wake) => {
+      // A dedicated connection, reconnected by postgres-js; a notification missed meanwhile waits for the poll.
+      const subscription = await db.$client.listen(NEW_WORK_CHANNEL, () => wake());
+      return () => subscription.unlisten();
+    },
   };
 }
+
+/** The channel on which committed new jobs wake the pollers of every process. */
+const NEW_WORK_CHANNEL = "mysekai_jobs";
+
+/** Delivered to the listeners when `tx` commits, and not at all when it rolls back. */
+const notifyNewWork = (tx: PgTx) => tx.execute(sql`SELECT pg_notify(${NEW_WORK_CHANNEL}, '')`);

@@ -30,5 +30,6 @@ export function sqliteJobStore(db: Db): JobStore {
     enqueueReport: (reportId, at) => write((tx) => enqueueReport(tx, reportId, at)),
     requeueForRedraw: (saveId, now) => write((tx) => requeueForRedraw(tx, saveId, now)),
     reclaimAtStart: async (now) => reclaimOrphans(db, now),
+    listen: async () => async () => {},
   };
 }
