@@ -1,8 +1,9 @@
 /**
- * What only the PostgreSQL job store has to do, several processes on one database: a holder recording its stage
- * while another process sends the save back to draw again (both lock the job row, so the flag is seen by the
- * holder or the job is at rest when the requeue looks; never a done job with a forgotten flag; a third
- * connection holds the row while both line up behind it), and new work waking the other processes.
+ * What only the PostgreSQL job store has to do, several processes on one database. A holder records its stage
+ * while another process sends the save back to draw again: the holder's UPDATE and the requeue's SELECT … FOR
+ * UPDATE take the row lock, so the holder sees the flag or the requeue finds the job at rest, never a done job
+ * with a forgotten flag (a third connection holds the row while both line up behind it). New work wakes the
+ * other processes.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";

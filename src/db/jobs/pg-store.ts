@@ -17,10 +17,9 @@ type PgTx = Parameters<Parameters<PgDb["transaction"]>[0]>[0];
 export function pgJobStore(db: PgDb): JobStore {
   const held = (job: Pick<ClaimedJob, "id" | "leaseId">, now: number) => leaseHeldIn(jobs, holderOf(job), now);
 
-  const fenced = async (tx: PgDb | PgTx, job: ClaimedJob, change: Transition, now: number) => {
-    const rows = await tx.update(jobs).set(transitionSet(change, now)).where(held(job, now)).returning({ id: jobs.id });
-    if (rows.length !== 1) throw new LeaseLostError(job.id);
-  };
+  /** Applies `change` while the lease is held (and, given `rerun`, while the redraw flag is that); whether it did. */
+  const fenced = async (job: ClaimedJob, change: Transition, now: number, rerun?: boolean) =>
+    (await db.update(jobs).set(transitionSet(change, now)).where(and(held(job, now), rerun === undefined ? undefined : eq(jobs.rerun, rerun))).returning({ id: jobs.id })).length === 1;
 
   const claimOne = async (now: number, leaseMs: number, plausibleOnly: boolean) => {
     const due = and(
@@ -62,15 +61,17 @@ export function pgJobStore(db: PgDb): JobStore {
     renew: async (holder, now, leaseMs) =>
       (await db.update(jobs).set({ leaseExpiresAt: now + leaseMs }).where(leaseHeldIn(jobs, holder, now)).returning({ id: jobs.id })).length === 1,
     holds: async (holder, now) => (await db.select({ id: jobs.id }).from(jobs).where(leaseHeldIn(jobs, holder, now))).length === 1,
-    record: (job, change, now) =>
-      db.transaction(async (tx) => {
-        // Locked: a requeueForRedraw flagging the job now waits, then finds it at rest and requeues it itself.
-        const [row] = await tx.select({ rerun: jobs.rerun }).from(jobs).where(held(job, now)).for("update");
-        if (!row) throw new LeaseLostError(job.id);
-        await fenced(tx, job, row.rerun ? redrawChange(now) : change, now);
-        return row.rerun ? "redraw" : "recorded";
-      }),
-    transition: (job, change, now) => fenced(db, job, change, now),
+    record: async (job, change, now) => {
+      // One statement in the usual case. The flag only goes from false to true while the job runs, and each
+      // UPDATE reads it on the row's latest version after the row lock (which requeueForRedraw also takes):
+      // a flag set between the two is caught by the second.
+      if (await fenced(job, change, now, false)) return "recorded";
+      if (await fenced(job, redrawChange(now), now, true)) return "redraw";
+      throw new LeaseLostError(job.id);
+    },
+    transition: async (job, change, now) => {
+      if (!(await fenced(job, change, now))) throw new LeaseLostError(job.id);
+    },
     enqueueSave: (saveId, at, implausible) =>
       db.transaction(async (tx) => {
         await tx.insert(jobs).values({ saveId, stage: "generate", state: "pending", implausible, runAt: at, createdAt: at, updatedAt: at });
