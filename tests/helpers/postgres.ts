@@ -1,11 +1,11 @@
 /**
  * A throwaway PostgreSQL for the test run (Debian's postgresql-15): initdb into a temp folder, postgres on a free
- * port and a socket in that folder, fsync off; started on first use, killed and removed when the run exits. Each
+ * port and a socket in that folder, fsync off; started on first use, stopped and removed when the run ends. Each
  * test file takes a database of its own, empty or with the hub schema migrated (copied from a template).
  *
  *   describe.skipIf(POSTGRES_MISSING !== null)("…", () => { test("…", async () => { const url = await databaseForThisFile("migrated"); … }); });
  */
-import { chownSync, existsSync, mkdtempSync, openSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
@@ -25,18 +25,14 @@ interface Server {
   admin: postgres.Sql;
 }
 
-let server: Promise<Server> | undefined;
+let running: Promise<Server> | undefined;
 let template: Promise<string> | undefined;
 let databases = 0;
 
 /** initdb refuses to run as root: then the server runs as the postgres user, in a folder it owns. */
-function asServerUser(command: string[]): string[] {
-  const root = process.getuid?.() === 0;
-  // The parent's death takes the server with it even when the test runner is killed before its exit hook.
-  return ["setpriv", "--pdeathsig", "SIGQUIT", ...(root ? ["--reuid=postgres", "--regid=postgres", "--init-groups"] : []), ...command];
-}
-
+const asServerUser = (command: string[]) => (process.getuid?.() === 0 ? ["setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", ...command] : command);
 const idOf = (flag: "-u" | "-g") => Number(Bun.spawnSync(["id", flag, "postgres"]).stdout.toString());
+const shell = (command: string[]) => command.map((arg) => `'${arg}'`).join(" ");
 
 async function start(): Promise<Server> {
   const dir = mkdtempSync(join(tmpdir(), "pg-test-"));
@@ -45,37 +41,25 @@ async function start(): Promise<Server> {
   const init = Bun.spawnSync(asServerUser([join(BIN, "initdb"), "-A", "trust", "--no-sync", "-U", "postgres", "-D", data]), { stdout: "pipe", stderr: "pipe" });
   if (init.exitCode !== 0) throw new Error(`initdb failed: ${init.stderr.toString()}`);
   const port = freePort();
-  const log = openSync(join(dir, "postgres.log"), "a");
-  const proc = Bun.spawn(
-    asServerUser([join(BIN, "postgres"), "-D", data, "-p", String(port), "-k", dir, "-c", "fsync=off", "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"]),
-    { stdout: log, stderr: log },
-  );
-  removeWhenRunEnds(proc.pid, data, dir);
+  const log = join(dir, "postgres.log");
+  // The server and its reaper are not this process's children: the runner kills its children when a test
+  // times out, which would take the server from every later test file. The reaper waits for the run to end
+  // (however it ends), stops the server and removes the folder.
+  const server = asServerUser([join(BIN, "postgres"), "-D", data, "-p", String(port), "-k", dir, "-c", "fsync=off", "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"]);
+  const stop = asServerUser([join(BIN, "pg_ctl"), "stop", "-D", data, "-m", "immediate", "-w", "-s"]);
+  const reaper = `${shell(server)} >>'${log}' 2>&1 & tail --pid=${process.pid} -s 0.2 -f /dev/null; ${shell(stop)}; rm -rf '${dir}'`;
+  Bun.spawnSync(["sh", "-c", `setsid sh -c "$0" </dev/null >/dev/null 2>&1 &`, reaper]);
   const admin = postgres({ host: "127.0.0.1", port, user: "postgres", database: "postgres", max: 1, onnotice: () => {} });
-  await eventually(async () => {
-    if (proc.exitCode !== null) throw new Error(`postgres exited (${proc.exitCode}); see ${join(dir, "postgres.log")}`);
-    return admin`SELECT 1`.then(() => true, () => false);
-  }, 20_000, "postgres to accept connections");
+  await eventually(() => admin`SELECT 1`.then(() => true, () => false), 20_000, `postgres to accept connections (log: ${log})`);
   return { port, admin };
-}
-
-/**
- * The runner gives no exit hook to test files, so a watcher in a session of its own waits for the run to end
- * (its stdin, held by this process, closes), stops the server (pdeathsig has usually done so) and removes the folder.
- */
-function removeWhenRunEnds(serverPid: number, data: string, dir: string): void {
-  const stop = asServerUser([join(BIN, "pg_ctl"), "stop", "-D", data, "-m", "immediate", "-w", "-s"]).map((arg) => `'${arg}'`).join(" ");
-  const script = `cat >/dev/null; ${stop} 2>/dev/null; kill -9 ${serverPid} 2>/dev/null; rm -rf '${dir}'`;
-  const watcher = Bun.spawn(["setsid", "sh", "-c", script], { stdin: "pipe", stdout: "ignore", stderr: "ignore" });
-  watcher.unref();
 }
 
 const urlOf = (port: number, database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
 
 /** The run's server, started on first use. */
 export function postgresServer(): Promise<Server> {
-  server ??= start();
-  return server;
+  running ??= start();
+  return running;
 }
 
 /** A database migrated once per run, copied (CREATE DATABASE … TEMPLATE) for each file that wants the schema. */
