@@ -3,7 +3,9 @@
  * port and a socket in that folder, fsync off; started on first use, stopped and removed when the run ends. Each
  * test file takes a database of its own, empty or with the hub schema migrated (copied from a template).
  *
- *   describe.skipIf(POSTGRES_MISSING !== null)("…", () => { test("…", async () => { const url = await databaseForThisFile("migrated"); … }); });
+ *   describe.skipIf(POSTGRES_MISSING !== null)("…", () => {
+ *     test("…", async () => { const db = await openPostgres(await databaseForThisFile("migrated")); … });
+ *   });
  */
 import { chownSync, existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
