@@ -67,6 +67,15 @@ export function s3ArchiveStore(location: S3Location): ArchiveStore {
       const file = client.file(key(relPath, name));
       return (await file.exists()) ? file : null;
     },
+    readSmall: (relPath, name) =>
+      client
+        .file(key(relPath, name))
+        .bytes()
+        .catch(() => null),
+    discard: async (relPath, name) => {
+      checkFileName(name);
+      await client.delete(key(relPath, name));
+    },
     replace: async (relPath, saveId, file) => {
       checkFileName(file.name);
       if (!(await holds(relPath, saveId))) throw new Error(`archive ${relPath} does not hold save ${saveId}`);

@@ -28,8 +28,15 @@ export interface ArchiveStore {
   find(save: ArchivedSave): Promise<string | null>;
   /** One file of a folder, or null when it is not there. Any other failure throws (a caller retries). */
   read(relPath: string, name: string): Promise<Blob | null>;
+  /**
+   * A small file's bytes where a request waits for them (the data API's save.json.gz), or null when it is not
+   * there or cannot be read. Disk reads it on the calling thread: for ~25 KB a thread-pool round trip costs more.
+   */
+  readSmall(relPath: string, name: string): Promise<Uint8Array | null>;
   /** Rewrites one file of the committed folder of `saveId` (the notify stage's summary.json). */
   replace(relPath: string, saveId: number, file: ArchiveFile): Promise<void>;
+  /** Deletes one file of a folder (retention drops save.json.gz); a file already gone is no error. */
+  discard(relPath: string, name: string): Promise<void>;
   /** Removes the folder of `saveId` at relPath (its archive moved to another player); false if it holds another save or none. */
   remove(relPath: string, saveId: number): Promise<boolean>;
   /** Housekeeping: what killed writers left (disk temp folders); returns how many went. */

@@ -42,11 +42,16 @@ function reportPath(env: Env): string {
   if ((UPLOAD_PATHS as readonly string[]).includes(path)) {
     throw new ConfigError(`REPORT_PATH must not be ${path}: that is the upload endpoint`);
   }
-  if (["/maps/", "/status/", "/setup", "/p/"].some((prefix) => path.startsWith(prefix)) || ["/healthz", "/metrics", "/login", "/logout"].includes(path)) {
-    throw new ConfigError(`REPORT_PATH must not be ${path}: the service serves that path itself`);
-  }
+  if (SERVED_PATHS.includes(path)) throw new ConfigError(`REPORT_PATH must not be ${path}: the service serves that path itself`);
+  // Names the prefix, not the path: a path under it may still be the owner's secret.
+  const taken = SERVED_PREFIXES.find((prefix) => path.startsWith(prefix));
+  if (taken) throw new ConfigError(`REPORT_PATH must not be under ${taken}: the service serves those paths itself`);
   return path;
 }
+
+/** Paths the service's own routes answer (src/http), which a report path would shadow or be shadowed by. */
+const SERVED_PATHS = ["/healthz", "/metrics", "/login", "/logout", "/setup", "/status", "/maps", "/p", "/players", "/api", "/public"];
+const SERVED_PREFIXES = ["/maps/", "/status/", "/setup/", "/p/", "/players/", "/api/", "/public/"];
 
 export function reportConfig(env: Env): ReportConfig {
   const reportMaxMb = number(env, "REPORT_MAX_SIZE", DEFAULT_REPORT_MAX_MB, 0.001, 64, false);

@@ -1,12 +1,14 @@
 /**
  * The retention rule: N days after they finished, reports (with their candidates and job), done save jobs,
- * deliveries of finished saves and the encrypted copy and outputs model of archived saves leave the database
- * (a later `reprocess` draws the model again from save.bin). Save rows stay
- * (their sha256 dedupes a resend) and failed save jobs stay (their bytes may be the only copy of a save;
- * `cli retry --failed` needs them), except those whose bytes cannot be a save under the keys (`implausible`):
- * such a save goes whole, with its job. Work goes in small batches with a yield between them, so the HTTP thread
- * never waits long, and the freed pages go back to the file system (incremental vacuum).
+ * deliveries of finished saves, and the encrypted copy, outputs model and stored JSON (the data API's
+ * save.json.gz) of archived saves go (a later `reprocess` draws the model again from save.bin; the data API
+ * builds the JSON on read). Save rows stay (their sha256 dedupes a resend) and failed save jobs stay (their
+ * bytes may be the only copy of a save; `cli retry --failed` needs them), except those whose bytes cannot be a
+ * save under the keys (`implausible`): such a save goes whole, with its job. Work goes in small batches with a
+ * yield between them, so the HTTP thread never waits long, and the freed pages go back to the file system
+ * (incremental vacuum).
  */
+import { SAVE_JSON_FILE } from "../archive/save-json-file.ts";
 import { readArchiveBytes, type ArchiveStore } from "../archive/store.ts";
 import { logWarn } from "../log.ts";
 import { deleteDoneSaveJobs } from "./jobs/index.ts";
@@ -23,7 +25,7 @@ export interface RetentionCounts {
   /** Saves that failed and cannot be saves under the configured keys (junk), with their jobs. */
   junkSaves: number;
   deliveries: number;
-  /** Archived saves whose encrypted column was cleared (save.bin in the archive holds the bytes). */
+  /** Archived saves whose encrypted column, outputs model and stored JSON were cleared (save.bin in the archive holds the bytes). */
   clearedSaves: number;
   /** Pages returned to the file system. */
   vacuumedPages: number;
@@ -70,7 +72,11 @@ interface ArchivedSave {
   relPath: string;
 }
 
-/** Clears the encrypted copy and the outputs model of saves archived before the cutoff whose save.bin is in the archive with the same sha256. */
+/**
+ * Clears the encrypted copy, the outputs model and the stored JSON of saves archived before the cutoff whose
+ * save.bin is in the archive with the same sha256. The file goes first: a crash before the commit leaves the save
+ * selected again next time (a reader meanwhile builds the JSON), never a file that no sweep would remove.
+ */
 async function clearArchivedBodies(db: Db, archive: ArchiveStore, cutoff: number, maxBatches: number): Promise<{ cleared: number; more: boolean }> {
   const select = db.$client.query(
     `SELECT s.id, s.sha256, a.rel_path AS relPath FROM saves s JOIN archives a ON a.save_id = s.id
@@ -78,6 +84,9 @@ async function clearArchivedBodies(db: Db, archive: ArchiveStore, cutoff: number
      ORDER BY s.id LIMIT ?3`,
   );
   const clear = db.$client.query("UPDATE saves SET encrypted = NULL, outputs = NULL WHERE id = ?1 AND sha256 = ?2");
+  const unlist = db.$client.query(
+    `UPDATE archives SET files = (SELECT json_group_array(value) FROM json_each(files) WHERE value != ?2) WHERE save_id = ?1 AND EXISTS (SELECT 1 FROM json_each(files) WHERE value = ?2)`,
+  );
   let cleared = 0;
   for (let batch = 0; batch < maxBatches; batch++) {
     const rows = select.all(resumeAfter, cutoff, BODY_BATCH) as ArchivedSave[];
@@ -94,8 +103,12 @@ async function clearArchivedBodies(db: Db, archive: ArchiveStore, cutoff: number
         logWarn("GC", "archived save has no intact save.bin; its encrypted copy stays in the database", { save: row.id, archive: row.relPath });
       }
     }
+    for (const row of verified) await archive.discard(row.relPath, SAVE_JSON_FILE);
     db.transaction(() => {
-      for (const row of verified) cleared += clear.run(row.id, row.sha256).changes;
+      for (const row of verified) {
+        cleared += clear.run(row.id, row.sha256).changes;
+        unlist.run(row.id, SAVE_JSON_FILE);
+      }
     });
     resumeAfter = rows[rows.length - 1]!.id;
     await yieldToEventLoop();

@@ -1,6 +1,7 @@
 /** The drizzle schema: the single source of truth for the SQLite file. Times are ms since epoch. */
 import { customType, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { Region } from "../capture/regions.ts";
+import type { RefreshDigest } from "../maps/refresh-digest.ts";
 import type { SaveOutputs } from "../maps/save-outputs.ts";
 
 /**
@@ -166,6 +167,8 @@ export const archives = sqliteTable(
     /** Unguessable id that names the archive in /maps/<token>/<file>.png */
     token: text("token").notNull(),
     files: text("files", { mode: "json" }).$type<string[]>().notNull(),
+    /** What the player's history shows of this refresh (rare finds, new songs); null for archives made before it. */
+    digest: text("digest", { mode: "json" }).$type<RefreshDigest>(),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [uniqueIndex("archives_token_unique").on(t.token), uniqueIndex("archives_path_unique").on(t.relPath)],

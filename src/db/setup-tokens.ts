@@ -81,3 +81,13 @@ export function linkedPlayers(db: Db): LinkedPlayer[] {
     .orderBy(asc(players.playerId))
     .all();
 }
+
+export function linkedPlayer(db: Db, playerId: string): LinkedPlayer | null {
+  return (
+    db
+      .select({ playerId: players.playerId, name: players.name, token: players.token, createdAt: players.createdAt })
+      .from(players)
+      .where(eq(players.playerId, playerId))
+      .get() ?? null
+  );
+}

@@ -1,5 +1,5 @@
 /** UI strings of the maps and the rare text, and capture-time formatting. */
-import type { Locale } from "./catalog.ts";
+import type { FixtureKind, Locale } from "./catalog.ts";
 
 export interface UiStrings {
   rareTitle: string;
@@ -20,6 +20,9 @@ export interface UiStrings {
   noDrops: string;
   noHarvestMaps: string;
   listSeparator: string;
+  /** The legend's harvest-point shapes: its heading, then one word per kind. */
+  harvestPoints: string;
+  harvestPointKinds: Record<FixtureKind, string>;
 }
 
 export const UI_STRINGS: Record<Locale, UiStrings> = {
@@ -40,6 +43,8 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     noDrops: "没有掉落",
     noHarvestMaps: "存档中没有采集地图",
     listSeparator: ", ",
+    harvestPoints: "采集点",
+    harvestPointKinds: { tree: "树木", rock: "石块", plant: "花草", other: "其余" },
   },
   ja: {
     rareTitle: "MySekai レア素材",
@@ -58,6 +63,8 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     noDrops: "ドロップなし",
     noHarvestMaps: "セーブに採集マップがありません",
     listSeparator: "、",
+    harvestPoints: "採集ポイント",
+    harvestPointKinds: { tree: "木", rock: "石", plant: "草花", other: "そのほか" },
   },
   en: {
     rareTitle: "MySekai rare resources",
@@ -76,6 +83,8 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     noDrops: "No drops",
     noHarvestMaps: "No harvest maps in this save",
     listSeparator: ", ",
+    harvestPoints: "Harvest points",
+    harvestPointKinds: { tree: "tree", rock: "rock", plant: "plant", other: "other" },
   },
 };
 
@@ -130,6 +139,6 @@ export function formatCaptureTime(date: Date, timeZone = "UTC"): string {
 /** Every UI character, for the font subset script. */
 export function allUiText(): string {
   return Object.values(UI_STRINGS)
-    .flatMap((s) => Object.values(s))
+    .flatMap((s) => Object.values(s).flatMap((v) => (typeof v === "string" ? [v] : Object.values(v))))
     .join("") + UI_SYMBOLS;
 }

@@ -4,7 +4,8 @@
  * inside the bounds. Candidates start next to the marker and move outwards in rings; a label placed
  * away from its marker gets a leader line. When nothing is free, the least-overlapping candidate wins,
  * so a label is never dropped. Markers sit in a grid of cells, so a candidate is checked against the markers
- * near it only: the cost is labels × (labels + nearby markers), not labels × markers.
+ * near it only: the cost is labels × candidates × (labels + nearby markers), not labels × markers; a label
+ * that finds a free candidate stops there (most do, in the first rings).
  */
 
 export interface Box {
@@ -30,11 +31,16 @@ export interface PlacedLabel {
 }
 
 const GAP = 4;
-/** Eight directions, right first (reading order), then left, above, below, diagonals. */
-const DIRECTIONS: [number, number][] = [
-  [1, 0], [-1, 0], [0, -1], [0, 1], [1, -1], [-1, -1], [1, 1], [-1, 1],
+/**
+ * Candidate positions per ring as [dx, dy, slide]: eight directions, right first (reading order), then left,
+ * above, below, diagonals; then the four sides again with the label slid half its size along that side (large
+ * labels find room in a crowd that a centred box cannot).
+ */
+const DIRECTIONS: [number, number, number][] = [
+  [1, 0, 0], [-1, 0, 0], [0, -1, 0], [0, 1, 0], [1, -1, 0], [-1, -1, 0], [1, 1, 0], [-1, 1, 0],
+  [1, 0, -1], [1, 0, 1], [-1, 0, -1], [-1, 0, 1], [0, -1, 1], [0, -1, -1], [0, 1, 1], [0, 1, -1],
 ];
-const RING_STEPS = [0, 26, 56, 96, 150, 220];
+const RING_STEPS = [0, 20, 45, 75, 110, 150, 200, 260, 330, 410, 500, 600];
 
 function overlapArea(a: Box, b: Box): number {
   const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
@@ -42,13 +48,13 @@ function overlapArea(a: Box, b: Box): number {
   return w > 0 && h > 0 ? w * h : 0;
 }
 
-function candidateBox(req: LabelRequest, dx: number, dy: number, extra: number): Box {
+function candidateBox(req: LabelRequest, dx: number, dy: number, extra: number, slide = 0): Box {
   const reach = req.markerRadius + GAP + extra;
-  // Centre the label on the axis it does not move along; push it fully past the marker on the other.
+  // Centre the label (then slide it) on the axis it does not move along; push it fully past the marker on the other.
   const x =
-    dx > 0 ? req.anchorX + reach : dx < 0 ? req.anchorX - reach - req.width : req.anchorX - req.width / 2;
+    dx > 0 ? req.anchorX + reach : dx < 0 ? req.anchorX - reach - req.width : req.anchorX - (req.width * (1 - slide)) / 2;
   const y =
-    dy > 0 ? req.anchorY + reach : dy < 0 ? req.anchorY - reach - req.height : req.anchorY - req.height / 2;
+    dy > 0 ? req.anchorY + reach : dy < 0 ? req.anchorY - reach - req.height : req.anchorY - (req.height * (1 - slide)) / 2;
   return { x, y, w: req.width, h: req.height };
 }
 
@@ -101,10 +107,11 @@ export function layoutLabels(requests: readonly LabelRequest[], markers: readonl
     let best: { box: Box; cost: number; ring: number } | null = null;
     search: for (let ring = 0; ring < RING_STEPS.length; ring++) {
       const extra = RING_STEPS[ring] ?? 0;
-      for (const [dx, dy] of DIRECTIONS) {
-        const box = candidateBox(req, dx, dy, extra);
-        let cost = outside(box, bounds) * 4;
-        for (const other of placed) cost += overlapArea(box, other) * 3;
+      for (const [dx, dy, slide] of DIRECTIONS) {
+        const box = candidateBox(req, dx, dy, extra, slide);
+        // Text pushed off the map is lost, text under another label half lost, a marker under a label only dimmed.
+        let cost = outside(box, bounds) * 100;
+        for (const other of placed) cost += overlapArea(box, other) * 60;
         cost += grid.overlap(box);
         // Farther rings cost a little so that ties prefer labels near their marker.
         const weighted = cost + ring * 0.01;

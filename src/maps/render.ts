@@ -31,7 +31,7 @@ function zoomFor(svg: string, maxWidth: number | undefined): number {
 }
 
 /**
- * At most one render per core at a time: more only adds pixmaps in memory (each ~5 MB at 1080 px plus layers)
+ * At most one render per core at a time: more only adds pixmaps in memory (each ~5 MB at 1000 px plus layers)
  * without finishing sooner.
  */
 const MAX_CONCURRENT = Math.max(1, availableParallelism());

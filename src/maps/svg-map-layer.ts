@@ -19,8 +19,10 @@ export interface MapLayerOptions {
   locale: Locale;
   /** Output pixels per map pixel (1 for site maps, smaller in overview panels). */
   scale: number;
-  /** Size factor of markers and label text (kept larger than `scale` in small panels). */
+  /** Size factor of markers (kept larger than `scale` in small panels). */
   symbolScale: number;
+  /** Size factor of label text (text-sizes.ts: 1 on site maps). */
+  labelScale: number;
   /** "all": drops get labels (site maps); "highlights": only super, rare and new records (overview panels). */
   labels: "all" | "highlights";
   assets: AssetImages | null;
@@ -28,7 +30,11 @@ export interface MapLayerOptions {
 
 const SITE_GROUND: Record<number, string> = { 5: "#e3efd5", 6: "#efe6cc", 7: "#f5e2eb", 8: "#e2e1ee" };
 const GRID_STEP = 80;
-const PAD = 5;
+const LABEL_EMPHASES: readonly Emphasis[] = ["super", "rare", "record", "common"];
+/** Inner margin of a label box, in proportion to its text. */
+const padOf = (fontSize: number) => Math.round(fontSize * 0.2);
+/** Line pitch in a label, in ems: tight, so that a block of several drops takes less of a crowded map. */
+const LINE_HEIGHT = 1.2;
 
 interface Block {
   spot: Spot;
@@ -75,8 +81,9 @@ interface BlockText {
   faded: boolean[];
 }
 
-function blockSize(block: Block, locale: Locale, scale: number): BlockText {
-  const style = labelStyle(block.emphasis, scale);
+function blockSize(block: Block, locale: Locale, labelScale: number): BlockText {
+  const style = labelStyle(block.emphasis, labelScale);
+  const pad = padOf(style.fontSize);
   const max = MAP_LIMITS.linesPerLabel;
   const shown = block.items.length > max ? block.items.slice(0, max - 1) : block.items;
   const lines = shown.map((i) => clipText(dropLabel(i.resource, i.quantity, locale)));
@@ -85,8 +92,8 @@ function blockSize(block: Block, locale: Locale, scale: number): BlockText {
     lines.push(`+${block.items.length - shown.length}`);
     faded.push(false);
   }
-  const w = Math.max(...lines.map((l) => textWidth(l, style.fontSize, style.bold))) + PAD * 2;
-  const h = lines.length * style.fontSize * 1.3 + PAD * 2 - style.fontSize * 0.3;
+  const w = Math.max(...lines.map((l) => textWidth(l, style.fontSize, style.bold))) + pad * 2;
+  const h = lines.length * style.fontSize * LINE_HEIGHT + pad * 2 - style.fontSize * (LINE_HEIGHT - 1);
   return { w, h, lines, faded };
 }
 
@@ -97,16 +104,17 @@ function leaderLine(block: Block, box: Box): string {
   return `<path class="leader" d="M${n(block.at.x)} ${n(block.at.y)}L${n(end.x)} ${n(end.y)}" stroke="${colour}" stroke-width="${width}"/>`;
 }
 
-function drawBlock(block: Block, box: Box, { lines, faded }: BlockText, scale: number): string {
-  const style = labelStyle(block.emphasis, scale);
+function drawBlock(block: Block, box: Box, { lines, faded }: BlockText, labelScale: number): string {
+  const style = labelStyle(block.emphasis, labelScale);
+  const pad = padOf(style.fontSize);
   const out: string[] = [`<g class="label label-${block.emphasis}">`];
   out.push(
     `<rect x="${n(box.x)}" y="${n(box.y)}" width="${n(box.w)}" height="${n(box.h)}" rx="5" fill="${style.fill}" fill-opacity="${style.fillOpacity}" stroke="${style.stroke}" stroke-width="${style.strokeWidth}"/>`,
   );
   lines.forEach((line, i) => {
     const harvested = faded[i] ?? false;
-    const baseline = box.y + PAD + i * style.fontSize * 1.3 + style.fontSize * 0.86;
-    out.push(text(box.x + PAD, baseline, line, { size: style.fontSize, fill: style.text, bold: style.bold, opacity: harvested ? 0.45 : undefined }));
+    const baseline = box.y + pad + i * style.fontSize * LINE_HEIGHT + style.fontSize * 0.86;
+    out.push(text(box.x + pad, baseline, line, { size: style.fontSize, fill: style.text, bold: style.bold, opacity: harvested ? 0.45 : undefined }));
   });
   out.push(`</g>`);
   return out.join("");
@@ -147,15 +155,17 @@ export function mapLayer(view: SiteView, proj: SiteProjection, opts: MapLayerOpt
     const r = markerRadius(emphasis, opts.symbolScale);
     markerBoxes.push({ x: p.x - r, y: p.y - r, w: 2 * r, h: 2 * r });
     spotsDrawn.push({ spot, p, rank: emphasisRank(emphasis) });
-    const highlight = spot.items.filter((i) => i.resource.emphasis !== "common");
-    const common = spot.items.filter((i) => i.resource.emphasis === "common");
-    if (highlight.length) blocks.push({ spot, at: p, emphasis: highlight[0]!.resource.emphasis, items: highlight });
-    if (common.length && opts.labels === "all") blocks.push({ spot, at: p, emphasis: "common", items: common });
+    // One label per emphasis: a box never lists a rare find under the super-rare colour, nor the other way round.
+    for (const e of LABEL_EMPHASES) {
+      if (e === "common" && opts.labels !== "all") continue;
+      const items = spot.items.filter((i) => i.resource.emphasis === e);
+      if (items.length) blocks.push({ spot, at: p, emphasis: e, items });
+    }
   }
   blocks.sort((a, b) => emphasisRank(a.emphasis) - emphasisRank(b.emphasis));
   // Placement is quadratic in the labels: only the most important ones get a label, every spot keeps its marker.
   const labelCap = opts.labels === "all" ? MAP_LIMITS.labelsPerMap : MAP_LIMITS.labelsPerPanel;
-  const sized = blocks.slice(0, labelCap).map((b) => ({ block: b, text: blockSize(b, opts.locale, opts.symbolScale) }));
+  const sized = blocks.slice(0, labelCap).map((b) => ({ block: b, text: blockSize(b, opts.locale, opts.labelScale) }));
   const requests: LabelRequest[] = sized.map((b) => ({
     anchorX: b.block.at.x,
     anchorY: b.block.at.y,
@@ -174,7 +184,7 @@ export function mapLayer(view: SiteView, proj: SiteProjection, opts: MapLayerOpt
   for (const d of spotsDrawn) out.push(spotMarker(d.spot, d.p, opts));
 
   for (let i = sized.length - 1; i >= 0; i--) {
-    out.push(drawBlock(sized[i]!.block, placed[i]!.box, sized[i]!.text, opts.symbolScale));
+    out.push(drawBlock(sized[i]!.block, placed[i]!.box, sized[i]!.text, opts.labelScale));
   }
   return out.join("\n");
 }

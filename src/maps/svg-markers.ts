@@ -2,6 +2,7 @@
 import type { FixtureKind } from "./catalog.ts";
 import type { Emphasis } from "./resources.ts";
 import { n } from "./svg-util.ts";
+import { TEXT_PX } from "./text-sizes.ts";
 
 export const SUPER_COLOUR = "#e6007e";
 export const SUPER_GLOW = "#ffd400";
@@ -43,16 +44,17 @@ export interface LabelStyle {
   strokeWidth: number;
 }
 
+/** Label text at the sizes a phone reads (text-sizes.ts), times `scale` (the overview's panels). */
 export function labelStyle(emphasis: Emphasis, scale = 1): LabelStyle {
-  const size = (s: number) => Math.max(11, Math.round(s * scale));
+  const size = (px: number) => Math.round(px * scale);
   switch (emphasis) {
     case "super":
-      return { fontSize: size(24), bold: true, text: "#ffffff", fill: SUPER_COLOUR, fillOpacity: 1, stroke: SUPER_GLOW, strokeWidth: 3 };
+      return { fontSize: size(TEXT_PX.superLabel), bold: true, text: "#ffffff", fill: SUPER_COLOUR, fillOpacity: 1, stroke: SUPER_GLOW, strokeWidth: 4 };
     case "rare":
     case "record":
-      return { fontSize: size(20), bold: true, text: RARE_COLOUR, fill: "#ffffff", fillOpacity: 1, stroke: RARE_COLOUR, strokeWidth: 2.5 };
+      return { fontSize: size(TEXT_PX.rareLabel), bold: true, text: RARE_COLOUR, fill: "#ffffff", fillOpacity: 1, stroke: RARE_COLOUR, strokeWidth: 3.5 };
     case "common":
-      return { fontSize: size(15), bold: false, text: "#2d2d2d", fill: "#ffffff", fillOpacity: 0.82, stroke: "#b9b9b9", strokeWidth: 1 };
+      return { fontSize: size(TEXT_PX.commonLabel), bold: false, text: "#2d2d2d", fill: "#ffffff", fillOpacity: 0.82, stroke: "#b9b9b9", strokeWidth: 1 };
   }
 }
 

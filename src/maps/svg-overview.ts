@@ -1,23 +1,23 @@
-/** overview.svg: every site as a small panel (rare drops labelled), then the rare summary lines. */
+/** overview.svg: every site as a small panel (rare drops labelled), then the rare summary lines in columns. */
 import type { Locale } from "./catalog.ts";
 import { formatCaptureTime, UI_STRINGS } from "./i18n.ts";
-import { rareText, type RareLine } from "./rare-text.ts";
+import { rareText } from "./rare-text.ts";
 import type { SaveOutputs, SiteOutputs } from "./save-outputs.ts";
 import { mapLayer, type AssetImages } from "./svg-map-layer.ts";
-import { RARE_COLOUR, SUPER_COLOUR } from "./svg-markers.ts";
+import { rareList } from "./svg-rare-list.ts";
+import { SUPER_COLOUR } from "./svg-markers.ts";
 import { projectionOf } from "./svg-site.ts";
-import { n, svgDocument, text, truncateToWidth } from "./svg-util.ts";
+import { n, svgDocument, text, textWidth, truncateToWidth } from "./svg-util.ts";
+import { TEXT_PX } from "./text-sizes.ts";
 
 const COLUMNS = 2;
 const PANEL_SCALE = 0.5;
 const SYMBOL_SCALE = 0.8;
+/** Panel labels are a little smaller than a site map's (7.3 CSS px cap height for rare finds): the rare list below holds every find at full size. */
+const LABEL_SCALE = 0.8;
 const GAP = 16;
-const HEADER_H = 84;
-const PANEL_TITLE_H = 40;
-const RARE_LINE_H = 34;
-const RARE_INDENT = 28;
-
-const PLAIN_COLOUR = "#2d2d2d";
+const HEADER_H = 100;
+const PANEL_TITLE_H = 60;
 
 interface Panel {
   view: SiteOutputs;
@@ -28,14 +28,8 @@ interface Panel {
 
 function panel(view: SiteOutputs, locale: Locale, assets: AssetImages | null): Panel {
   const proj = projectionOf(view);
-  const svg = mapLayer(view, proj, { locale, scale: PANEL_SCALE, symbolScale: SYMBOL_SCALE, labels: "highlights", assets });
+  const svg = mapLayer(view, proj, { locale, scale: PANEL_SCALE, symbolScale: SYMBOL_SCALE, labelScale: LABEL_SCALE, labels: "highlights", assets });
   return { view, mapW: proj.width * PANEL_SCALE, mapH: proj.height * PANEL_SCALE, svg };
-}
-
-/** A rare line's colour comes from the emphasis of the resource it names. */
-export function rareLineColour(line: RareLine): string {
-  if (line.emphasis === "super") return SUPER_COLOUR;
-  return line.emphasis === null ? PLAIN_COLOUR : RARE_COLOUR;
 }
 
 export function buildOverviewSvg(outputs: SaveOutputs, assets: AssetImages | null = null): string {
@@ -47,16 +41,15 @@ export function buildOverviewSvg(outputs: SaveOutputs, assets: AssetImages | nul
   const rows = Math.ceil(panels.length / columns);
   const width = columns * cellW + (columns + 1) * GAP;
   // The rare text's title is already drawn in the header.
-  const lines = rareText(outputs).lines;
-  const rareTop = HEADER_H + GAP + rows * (cellH + GAP);
-  const height = rareTop + 20 + lines.length * RARE_LINE_H + GAP;
+  const rareLines = rareList(rareText(outputs).lines, HEADER_H + GAP + rows * (cellH + GAP) + 12, width, GAP);
+  const height = HEADER_H + GAP + rows * (cellH + GAP) + 12 + rareLines.height + GAP;
 
   const body = [
     `<rect width="${n(width)}" height="${n(height)}" fill="#f7f7fa"/>`,
     `<rect width="${n(width)}" height="${HEADER_H}" fill="#2b2d42"/>`,
-    text(GAP, 50, ui.overviewTitle, { size: 34, fill: "#ffffff", bold: true }),
-    text(width - GAP, 36, `${ui.player} ${outputs.playerId}`, { size: 18, fill: "#c9cbe0", anchor: "end" }),
-    text(width - GAP, 62, formatCaptureTime(new Date(outputs.capturedAt), outputs.timeZone), { size: 18, fill: "#c9cbe0", anchor: "end" }),
+    text(GAP, 64, ui.overviewTitle, { size: TEXT_PX.siteTitle, fill: "#ffffff", bold: true }),
+    text(width - GAP, 42, `${ui.player} ${outputs.playerId}`, { size: TEXT_PX.meta, fill: "#c9cbe0", anchor: "end" }),
+    text(width - GAP, 80, formatCaptureTime(new Date(outputs.capturedAt), outputs.timeZone), { size: TEXT_PX.meta, fill: "#c9cbe0", anchor: "end" }),
   ];
   panels.forEach((p, i) => {
     const x = GAP + (i % columns) * (cellW + GAP);
@@ -67,18 +60,13 @@ export function buildOverviewSvg(outputs: SaveOutputs, assets: AssetImages | nul
     const supers = count((e) => e === "super");
     const rares = count((e) => e === "rare" || e === "record");
     const rare = supers + rares;
-    body.push(text(x, y + 28, truncateToWidth(p.view.name, cellW - 200, 24, true), { size: 24, fill: "#2b2d42", bold: true }));
     const tally = `${ui.drops} ${drops}${supers > 0 ? ` · ★ ${supers}` : ""}${rares > 0 ? ` · ◆ ${rares}` : ""}`;
-    body.push(text(x + cellW, y + 28, tally, { size: 18, fill: rare > 0 ? SUPER_COLOUR : "#555555", anchor: "end", bold: rare > 0 }));
+    const nameRoom = cellW - textWidth(tally, TEXT_PX.panelTally, rare > 0) - 20;
+    body.push(text(x, y + 42, truncateToWidth(p.view.name, nameRoom, TEXT_PX.panelTitle, true), { size: TEXT_PX.panelTitle, fill: "#2b2d42", bold: true }));
+    body.push(text(x + cellW, y + 42, tally, { size: TEXT_PX.panelTally, fill: rare > 0 ? SUPER_COLOUR : "#555555", anchor: "end", bold: rare > 0 }));
     body.push(`<g transform="translate(${n(x)} ${n(y + PANEL_TITLE_H)})">`, p.svg, `</g>`);
   });
-  if (panels.length === 0) body.push(text(GAP, HEADER_H + 40, ui.noHarvestMaps, { size: 22, fill: "#555555" }));
-  lines.forEach((line, i) => {
-    const colour = rareLineColour(line);
-    // A find is indented under its site's name (SVG would collapse the text's own leading spaces).
-    const indent = line.emphasis === null ? 0 : RARE_INDENT;
-    const clipped = truncateToWidth(line.text.trimStart(), width - 2 * GAP - indent, 22, true);
-    body.push(text(GAP + indent, rareTop + 20 + i * RARE_LINE_H + 6, clipped, { size: 22, fill: colour, bold: colour !== PLAIN_COLOUR }));
-  });
+  if (panels.length === 0) body.push(text(GAP, HEADER_H + 50, ui.noHarvestMaps, { size: TEXT_PX.rareLine, fill: "#555555" }));
+  body.push(...rareLines.svg);
   return svgDocument(Math.round(width), Math.round(height), body);
 }

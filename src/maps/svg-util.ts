@@ -44,7 +44,8 @@ export function textWidth(text: string, fontSize: number, bold = false): number 
     if (isWide(code)) em += 1;
     else if (ch === " ") em += 0.27;
     else if (/[iljtf.,:;'|!]/.test(ch)) em += 0.3;
-    else if (/[A-Z#×★◆●]/.test(ch)) em += 0.66;
+    else if (/[×★◆●]/.test(ch)) em += 1; // full width in the CJK font
+    else if (/[A-Z#]/.test(ch)) em += 0.66;
     else if (/[mwMW]/.test(ch)) em += 0.85;
     else if (code < 0x80) em += 0.56;
     else em += 0.9;

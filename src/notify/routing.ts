@@ -128,6 +128,8 @@ export function routeFor(routing: Routing, playerId: string, defaultRoute: strin
 export const PUSHES_OFF =
   "pushes are off: no push channel is configured (set TELEGRAM_BOT_TOKEN and TELEGRAM_CHAT_ID, DISCORD_WEBHOOK_URL, ONEBOT_URL, WEBHOOK_URL, or Bark keys in bark_map.json); saves are still archived";
 
+const DEFAULT_ROUTE = "(default route)";
+
 /**
  * Start-up warnings: routes to channels that are not configured, unknown aliases, shadowed aliases. With no
  * channel at all (a first start) the routes are not wrong, there is nothing to push to yet: `PUSHES_OFF` says so.
@@ -136,7 +138,7 @@ export function validateRouting(routing: Routing, configured: Set<Channel>, defa
   const warnings: string[] = [];
   const byChannel = new Map<Channel, string[]>();
   const sources: [string, ChannelTarget[]][] = [...routing.players];
-  if (defaultRoute !== undefined) sources.push(["(default route)", parseRoute(defaultRoute, routing.barkKeys)]);
+  if (defaultRoute !== undefined) sources.push([DEFAULT_ROUTE, parseRoute(defaultRoute, routing.barkKeys)]);
   for (const [who, targets] of sources) {
     for (const t of targets) {
       if (t.problem !== undefined) warnings.push(`${who}: ${t.problem}`);
@@ -145,7 +147,9 @@ export function validateRouting(routing: Routing, configured: Set<Channel>, defa
   }
   for (const [channel, who] of configured.size === 0 ? [] : byChannel) {
     const shown = who.slice(0, 5).join(", ") + (who.length > 5 ? `, … (${who.length} in all)` : "");
-    warnings.push(`routes to ${channel} for ${shown}, but ${channel} is not configured`);
+    // The default route is NOTIFY_DEFAULT (telegram when unset): say so, since a newcomer never wrote that route.
+    const hint = who.includes(DEFAULT_ROUTE) ? `; NOTIFY_DEFAULT sets the default route (configured: ${[...configured].join(", ")})` : "";
+    warnings.push(`routes to ${channel} for ${shown}, but ${channel} is not configured${hint}`);
   }
   for (const alias of Object.keys(routing.barkKeys)) {
     if (KEYWORDS[alias.toLowerCase()] !== undefined) {

@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { ArchiveStore } from "../archive/store.ts";
 import type { Db } from "../db/open.ts";
+import type { RefreshDigest } from "../maps/refresh-digest.ts";
 import { archives, type saves } from "../db/schema.ts";
 import { logInfo, logWarn } from "../log.ts";
 import { UNKNOWN_PLAYER } from "../save/player-id.ts";
@@ -24,7 +25,7 @@ export interface WrittenArchive {
   afterCommit: (() => void) | undefined;
 }
 
-export async function recordSaveArchive(db: Db, store: ArchiveStore, save: SaveRow, written: WrittenFolder): Promise<WrittenArchive> {
+export async function recordSaveArchive(db: Db, store: ArchiveStore, save: SaveRow, written: WrittenFolder, digest: RefreshDigest): Promise<WrittenArchive> {
   const { relPath, files: names } = written;
   const recorded = db.select({ relPath: archives.relPath }).from(archives).where(eq(archives.saveId, save.id)).get()?.relPath;
   // A process that died after drawing under `unknown` and before its commit left that folder with no row; the
@@ -37,8 +38,8 @@ export async function recordSaveArchive(db: Db, store: ArchiveStore, save: SaveR
     commit: (tx) => {
       // The token stays, so /maps/<token>/… URLs already pushed keep working after a move.
       tx.insert(archives)
-        .values({ saveId: save.id, playerId: save.playerId, relPath, token: randomBytes(16).toString("hex"), files: names, createdAt: Date.now() })
-        .onConflictDoUpdate({ target: archives.saveId, set: { playerId: save.playerId, relPath, files: names } })
+        .values({ saveId: save.id, playerId: save.playerId, relPath, token: randomBytes(16).toString("hex"), files: names, digest, createdAt: Date.now() })
+        .onConflictDoUpdate({ target: archives.saveId, set: { playerId: save.playerId, relPath, files: names, digest } })
         .run();
     },
     afterCommit: movedFrom

@@ -3,6 +3,7 @@
  * generate also writes the drawn files to the archive there, so ~1 MB of maps a save never crosses to the HTTP
  * thread (its heap, its event loop), which only commits what was written.
  */
+import { packSaveJson, SAVE_JSON_FILE } from "../archive/save-json-file.ts";
 import { openArchiveStore, type ArchiveFile, type ArchiveLocation, type ArchiveStore } from "../archive/store.ts";
 import type { MapLocale } from "../config/index.ts";
 import { describeSave, generateOutputs, summaryFile, type SaveOutputs } from "../maps/index.ts";
@@ -19,6 +20,8 @@ export interface GenerateRequest {
   timeZone: string;
   /** Where archives go and the save's id (the folder's marker); the folder is named by playerId and capturedAt. */
   archive: { location: ArchiveLocation; saveId: number };
+  /** Whether to store the save's JSON for the data API (not once the retention rule dropped the save's copies). */
+  storeJson: boolean;
 }
 
 /** A folder written in full (not yet recorded in the database): its path under the archive root and its files. */
@@ -48,7 +51,7 @@ export interface EvaluateResult {
 }
 
 export async function runGenerate(request: GenerateRequest): Promise<GenerateResult> {
-  const opened = openSave(request.encrypted, request.keys);
+  const opened = openSave(request.encrypted, request.keys, { json: request.storeJson });
   if (opened.kind === "invalid" || opened.kind === "too_large") return opened;
   const ctx = {
     playerId: request.playerId,
@@ -59,7 +62,8 @@ export async function runGenerate(request: GenerateRequest): Promise<GenerateRes
     timeZone: request.timeZone,
   };
   const { files, outputs } = opened.kind === "partial" ? partialOutputs(describeSave(opened.save, ctx)) : await generateOutputs(opened.save, ctx);
-  const archived = await archiveFiles(request, [{ name: "save.bin", bytes: request.encrypted }, ...files]);
+  const jsonFile = opened.json === undefined ? [] : [{ name: SAVE_JSON_FILE, bytes: packSaveJson(opened.json) }];
+  const archived = await archiveFiles(request, [{ name: "save.bin", bytes: request.encrypted }, ...jsonFile, ...files]);
   return { kind: opened.kind === "partial" ? "partial" : "generated", keyLabel: opened.keyLabel, archived, outputs, dropsFingerprint: dropsFingerprint(opened.save) };
 }
 

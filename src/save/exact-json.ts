@@ -1,7 +1,9 @@
 /**
  * JSON text of a decoded save in which every integer keeps its exact value: 64-bit integers (bigint) are
  * written as number literals, so a 19-digit id reads back digit for digit in a parser that keeps big numbers
- * (Python's json, for one). Binary values become base64 strings. The tree is bounded by the MessagePack scan.
+ * (Python's json, for one). Binary values become base64 strings. The tree is bounded by the MessagePack scan,
+ * and the text by the save's size: under 10 bytes per decrypted byte (the costliest value, a 3-byte extension,
+ * becomes {"type":-128,"data":"AA=="}).
  */
 export function exactJson(value: unknown): string {
   if (typeof value === "bigint") return value.toString();

@@ -47,7 +47,7 @@ const decoder = new Decoder({
  * Replaces every bigint in a freshly decoded tree, in place (the tree is ours, nobody else holds it).
  * Recursion depth is the tree's depth, which the scan has bounded to MSGPACK_LIMITS.depth.
  */
-function normaliseTree(value: unknown): unknown {
+export function normaliseTree(value: unknown): unknown {
   if (typeof value === "bigint") return normaliseBigInt(value);
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) value[i] = normaliseTree(value[i]);

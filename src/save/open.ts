@@ -3,12 +3,14 @@ import { AES_BLOCK_SIZE, AesDecryptError, decryptAesCbc } from "./aes.ts";
 import type { KeyPair } from "./keys.ts";
 import { SaveLimitError } from "./limits.ts";
 import type { MySekaiSave } from "./model.ts";
-import { MsgpackDecodeError, decodeMsgpack } from "./msgpack.ts";
+import { exactJson } from "./exact-json.ts";
+import { MsgpackDecodeError, decodeMsgpack, normaliseTree } from "./msgpack.ts";
 import { toMySekaiSave } from "./parse.ts";
 
 export type OpenedSave =
-  | { kind: "save"; save: MySekaiSave; keyLabel: string }
-  | { kind: "partial"; save: MySekaiSave; keyLabel: string }
+  /** `json`: the decoded save as exact JSON (src/save/exact-json.ts), when asked for. */
+  | { kind: "save"; save: MySekaiSave; keyLabel: string; json?: string }
+  | { kind: "partial"; save: MySekaiSave; keyLabel: string; json?: string }
   | { kind: "invalid"; reason: string }
   /** Decrypted, but past a cap in limits.ts: it will never fit, so it is refused whole. */
   | { kind: "too_large"; reason: string };
@@ -26,7 +28,7 @@ export const INVALID_REASONS = {
 const PROGRESS = { badPadding: 0, notMsgpack: 1, notSave: 2 } as const;
 type Failure = keyof typeof PROGRESS;
 
-function tryKey(encrypted: Uint8Array, pair: KeyPair): MySekaiSave | SaveLimitError | Failure {
+function tryKey(encrypted: Uint8Array, pair: KeyPair, withJson: boolean): { save: MySekaiSave; json?: string } | SaveLimitError | Failure {
   let plain: Uint8Array;
   try {
     plain = decryptAesCbc(encrypted, pair.key, pair.iv);
@@ -35,7 +37,11 @@ function tryKey(encrypted: Uint8Array, pair: KeyPair): MySekaiSave | SaveLimitEr
     throw error;
   }
   try {
-    return toMySekaiSave(decodeMsgpack(plain)) ?? "notSave";
+    // One decode for both: the JSON is written while 64-bit integers are still bigint, then they are normalised in place.
+    const tree = decodeMsgpack(plain, { exact: withJson });
+    const json = withJson ? exactJson(tree) : undefined;
+    const save = toMySekaiSave(withJson ? normaliseTree(tree) : tree);
+    return save === null ? "notSave" : { save, json };
   } catch (error) {
     if (error instanceof MsgpackDecodeError) return "notMsgpack";
     if (error instanceof SaveLimitError) return error;
@@ -43,16 +49,16 @@ function tryKey(encrypted: Uint8Array, pair: KeyPair): MySekaiSave | SaveLimitEr
   }
 }
 
-export function openSave(encrypted: Uint8Array, keys: readonly KeyPair[]): OpenedSave {
+export function openSave(encrypted: Uint8Array, keys: readonly KeyPair[], { json = false }: { json?: boolean } = {}): OpenedSave {
   if (keys.length === 0) return { kind: "invalid", reason: INVALID_REASONS.noKey };
   if (encrypted.length === 0) return { kind: "invalid", reason: INVALID_REASONS.empty };
   if (encrypted.length % AES_BLOCK_SIZE !== 0) return { kind: "invalid", reason: INVALID_REASONS.badLength };
   let furthest: Failure = "badPadding";
   for (const pair of keys) {
-    const outcome = tryKey(encrypted, pair);
+    const outcome = tryKey(encrypted, pair, json);
     if (outcome instanceof SaveLimitError) return { kind: "too_large", reason: outcome.message };
     if (typeof outcome !== "string") {
-      return { kind: outcome.hasHarvestMaps ? "save" : "partial", save: outcome, keyLabel: pair.label };
+      return { kind: outcome.save.hasHarvestMaps ? "save" : "partial", save: outcome.save, keyLabel: pair.label, ...(outcome.json !== undefined && { json: outcome.json }) };
     }
     if (PROGRESS[outcome] > PROGRESS[furthest]) furthest = outcome;
   }

@@ -1,5 +1,5 @@
 /**
- * Hostile requests to the owner's pages (`/`, `/login`, `/logout`, `/status/retry`, `/metrics`), `/healthz`,
+ * Hostile requests to the owner's pages (`/`, `/players/<id>`, `/login`, `/logout`, `/status/retry`, `/metrics`), `/healthz`,
  * capture setup (`/setup`, `/setup/rotate`, `/setup/<token>/…`), player links (`/p/<token>`, its uploads) and
  * `/maps/<token>/<file>`, one row each, against two real servers: one with ADMIN_TOKEN, one without (the
  * owner is a loopback client). For every row: its exact status (and reason where the row says), no 5xx, the
@@ -199,6 +199,11 @@ const authCases: Case[] = [
   ["setup page, no credentials, a browser", "admin", get("/setup", HTML), loginPage],
   ["setup page with a 10 KB query (the owner)", "admin", get(`/setup?region=${KB10}&app=%00%ff`, bearer()), granted()],
   ["login page with a junk cookie", "admin", get("/login", cookie("mysk_owner=junk")), 200],
+  ["a player's history, no credentials", "admin", get(`/players/${PLAYER_ID}`), NO_OWNER],
+  ["a player's history, no credentials, a browser", "admin", get(`/players/${PLAYER_ID}`, HTML), loginPage],
+  ["a player's history, the owner", "admin", get(`/players/${PLAYER_ID}`, bearer()), granted()],
+  ["a player's history, the owner, an id that climbs", "admin", get("/players/..%2f..%2fsetup", bearer()), refused(400, "a player id is 1 to 32 digits")],
+  ["a player's history, the owner, an id of 10 KB", "admin", get(`/players/${"7".repeat(10 * 1024)}`, bearer()), refused(400, "a player id is 1 to 32 digits")],
 ];
 
 const formCases: Case[] = [

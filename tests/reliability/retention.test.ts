@@ -1,10 +1,11 @@
 /**
- * The retention rule removes exactly what expired, the database file shrinks afterwards, and a save whose
- * encrypted copy was cleared is reprocessed from the archive's save.bin.
+ * The retention rule removes exactly what expired (the stored JSON of a save with its database copies), the
+ * database file shrinks afterwards, and a save whose encrypted copy was cleared is reprocessed from the
+ * archive's save.bin.
  */
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -64,9 +65,10 @@ function fixture() {
     sql.query("INSERT INTO jobs (save_id, stage, state, run_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)").run(id, stage, jobState, receivedAt, receivedAt, receivedAt);
     if (archive) {
       const relPath = `by-id/1234/save_${id}`;
-      sql.query("INSERT INTO archives (save_id, player_id, rel_path, token, files, created_at) VALUES (?, '1234', ?, ?, '[\"save.bin\"]', ?)").run(id, relPath, `token${id}`, receivedAt);
+      sql.query("INSERT INTO archives (save_id, player_id, rel_path, token, files, created_at) VALUES (?, '1234', ?, ?, '[\"save.bin\",\"save.json.gz\",\"site_5.png\"]', ?)").run(id, relPath, `token${id}`, receivedAt);
       mkdirSync(join(archiveRoot, relPath), { recursive: true });
       if (archive !== "missing") writeFileSync(join(archiveRoot, relPath, "save.bin"), archive === "intact" ? encrypted : randomBytes(100_000));
+      writeFileSync(join(archiveRoot, relPath, "save.json.gz"), randomBytes(1_000));
     }
     deliveryStates.forEach((state, n) => {
       sql.query("INSERT INTO deliveries (save_id, channel, target, state, next_attempt_at, created_at) VALUES (?, 'webhook', ?, ?, ?, ?)").run(id, `t${n}`, state, receivedAt, receivedAt);
@@ -81,6 +83,11 @@ const hasBody = (db: Db, saveId: number) => count(db, "SELECT count(*) AS n FROM
 const hasOutputs = (db: Db, saveId: number) => count(db, "SELECT count(*) AS n FROM saves WHERE id = ? AND outputs IS NOT NULL", saveId) === 1;
 const hasJob = (db: Db, saveId: number) => count(db, "SELECT count(*) AS n FROM jobs WHERE save_id = ?", saveId) === 1;
 const deliveryCount = (db: Db, saveId: number) => count(db, "SELECT count(*) AS n FROM deliveries WHERE save_id = ?", saveId);
+/** The data API's save.json.gz: listed in the archive's files, and on disk. */
+const storedJson = (db: Db, archiveRoot: string, saveId: number) => {
+  const { files, relPath } = db.$client.query("SELECT files, rel_path AS relPath FROM archives WHERE save_id = ?").get(saveId) as { files: string; relPath: string };
+  return { files: JSON.parse(files) as string[], onDisk: existsSync(join(archiveRoot, relPath, "save.json.gz")) };
+};
 const pageCount = (db: Db) => (db.$client.query("PRAGMA page_count").get() as { page_count: number }).page_count;
 
 describe("the retention rule, in process", () => {
@@ -115,6 +122,10 @@ describe("the retention rule, in process", () => {
     expect(hasOutputs(db, saves.archivedOld)).toBe(false);
     expect(hasJob(db, saves.archivedOld)).toBe(false);
     expect(deliveryCount(db, saves.archivedOld)).toBe(0);
+    // Its stored JSON goes with the database copies: off the disk and out of the archive's files.
+    expect(storedJson(db, archiveRoot, saves.archivedOld)).toEqual({ files: ["save.bin", "site_5.png"], onDisk: false });
+    const kept = { files: ["save.bin", "save.json.gz", "site_5.png"], onDisk: true };
+    for (const other of [saves.archiveDamaged, saves.archivedRecent, saves.notifyingOld]) expect(storedJson(db, archiveRoot, other)).toEqual(kept);
     // Without an intact save.bin the database copy is the only one: it stays.
     expect(hasBody(db, saves.archiveMissing)).toBe(true);
     expect(hasBody(db, saves.archiveDamaged)).toBe(true);
@@ -202,7 +213,7 @@ describe("incremental vacuum", () => {
 });
 
 describe("the retention rule on the real server", () => {
-  test("after the sweep cleared a save's encrypted copy, cli reprocess rebuilds it from save.bin", async () => {
+  test("after the sweep cleared a save's encrypted copy and stored JSON, cli reprocess rebuilds it from save.bin (without the JSON)", async () => {
     const { pair, env } = testKeys();
     let server: RunningServer = await startServer({ env });
     cleanups.push(async () => {
@@ -213,6 +224,9 @@ describe("the retention rule on the real server", () => {
     const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = 'retained-1'")!.save_id;
     await eventually(() => jobOfSave(server, saveId)?.state === "done", 20_000, "save archived");
     const archive = one<{ rel_path: string }>(server, "SELECT rel_path FROM archives WHERE save_id = ?", saveId)!;
+    const jsonFile = join(server.dataDir, "archive", archive.rel_path, "save.json.gz");
+    const listsJson = () => JSON.parse(one<{ files: string }>(server, "SELECT files FROM archives WHERE save_id = ?", saveId)!.files).includes("save.json.gz");
+    expect([listsJson(), existsSync(jsonFile)]).toEqual([true, true]);
     await server.stop();
 
     // Archived and done 40 days ago; the start-up sweep then applies the rule.
@@ -224,6 +238,7 @@ describe("the retention rule on the real server", () => {
     await server.waitForOutput(/\[GC\] retention applied .*clearedSaves=1/);
     expect(one(server, "SELECT id FROM saves WHERE id = ? AND encrypted IS NULL", saveId)).toBeDefined();
     expect(jobOfSave(server, saveId)).toBeUndefined();
+    expect([listsJson(), existsSync(jsonFile)]).toEqual([false, false]);
 
     const runCli = (...args: string[]) =>
       Bun.spawnSync([process.execPath, "src/cli.ts", ...args], {
@@ -238,5 +253,7 @@ describe("the retention rule on the real server", () => {
     expect(job.last_error).toBeNull();
     await server.waitForOutput(new RegExp(`stage finished job=\\d+ save=${saveId} .*stage=generate .*outcome="next=notify"`));
     expect(one<{ rel_path: string }>(server, "SELECT rel_path FROM archives WHERE save_id = ?", saveId)!.rel_path).toBe(archive.rel_path);
+    // Past the rule, the JSON is not stored again (the data API builds it on read): no file that no sweep removes.
+    expect([listsJson(), existsSync(jsonFile)]).toEqual([false, false]);
   });
 });

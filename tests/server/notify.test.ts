@@ -248,6 +248,7 @@ describe("/maps/<token>/<file>.png", () => {
     for (const path of [
       `/maps/${wrongToken}/site_5.png`,
       `/maps/${token}/save.bin`,
+      `/maps/${token}/save.json.gz`,
       `/maps/${token}/summary.json`,
       `/maps/${token}/site_99.png`,
       `/maps/${token}/`,

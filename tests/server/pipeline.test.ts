@@ -39,14 +39,14 @@ describe("a save through every stage", () => {
     expect(archive.token).toMatch(/^[0-9a-f]{32}$/);
     const files = readdirSync(join(server.dataDir, "archive", archive.rel_path)).filter((name) => !name.startsWith("."));
     expect(files.sort()).toEqual(
-      ["overview.png", "rare_resources.txt", "save.bin", "site_5.png", "site_6.png", "site_7.png", "site_8.png", "summary.json"].sort(),
+      ["overview.png", "rare_resources.txt", "save.bin", "save.json.gz", "site_5.png", "site_6.png", "site_7.png", "site_8.png", "summary.json"].sort(),
     );
     const saved = readFileSync(join(server.dataDir, "archive", archive.rel_path, "save.bin"));
     const row = one<{ encrypted: Uint8Array }>(server, "SELECT encrypted FROM saves WHERE id = ?", saveId)!;
     expect(Buffer.compare(saved, Buffer.from(row.encrypted))).toBe(0);
     expect(one<{ n: number }>(server, "SELECT count(*) AS n FROM sqlite_master WHERE name = 'save_outputs'")!.n).toBe(0);
     await server.waitForOutput(
-      new RegExp(`\\[JOB\\] stage finished .*save=${saveId} player=${PLAYER_ID} stage=generate attempt=1 ms=\\d+ outcome="next=notify" note="generated key=\\S+ files=8 ${archive.rel_path}"`),
+      new RegExp(`\\[JOB\\] stage finished .*save=${saveId} player=${PLAYER_ID} stage=generate attempt=1 ms=\\d+ outcome="next=notify" note="generated key=\\S+ files=9 ${archive.rel_path}"`),
     );
     const summary = JSON.parse(readFileSync(join(server.dataDir, "archive", archive.rel_path, "summary.json"), "utf8"));
     expect(summary.playerId).toBe(PLAYER_ID);

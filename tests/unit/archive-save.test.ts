@@ -8,6 +8,7 @@ import { eventually } from "../helpers/server.ts";
 import { insertSave, openHarness, type Harness } from "../helpers/pipeline-harness.ts";
 
 const PLAYER = "7488393821744390161";
+const NO_FINDS = { partial: false, rare: [], newSongs: [], more: 0, sites: [] };
 const drawn = [{ name: "overview.png", bytes: new Uint8Array([0x89, 0x50]) }];
 let h: Harness;
 beforeEach(() => {
@@ -20,7 +21,7 @@ const saveRow = (id: number, playerId: string, receivedAt: number) => ({ id, pla
 async function written(save: ReturnType<typeof saveRow>, encrypted: Uint8Array) {
   const files = [{ name: "save.bin", bytes: encrypted }, ...drawn];
   const relPath = await writeArchive({ root: h.archiveRoot, playerId: save.playerId, saveId: save.id, receivedAt: save.receivedAt, files });
-  return recordSaveArchive(h.db, h.deps.archive, save, { relPath, files: files.map((file) => file.name) });
+  return recordSaveArchive(h.db, h.deps.archive, save, { relPath, files: files.map((file) => file.name) }, NO_FINDS);
 }
 const recordedPath = (saveId: number) =>
   (h.db.$client.query("SELECT rel_path FROM archives WHERE save_id = ?").get(saveId) as { rel_path: string } | null)?.rel_path;

@@ -54,6 +54,7 @@ if (swiftSkipReason !== null) console.warn(swiftSkipReason);
 
 const PLAYER = "7488393821744390161";
 const AT = Date.UTC(2026, 10, 23, 6, 15, 42, 500);
+const NO_FINDS = { partial: false, rare: [], newSongs: [], more: 0, sites: [] };
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = async (store: ArchiveStore, relPath: string, name: string) => {
   const read = await readArchiveBytes(store, relPath, name);
@@ -137,6 +138,15 @@ for (const [name, open] of [
       expect(await f.store.read(`by-id/${PLAYER}/19990101_000000`, "overview.png")).toBeNull();
     });
 
+    test("readSmall gives a file's bytes (null when absent); discard deletes one file, and one already gone is no error", async () => {
+      const relPath = await f.store.put(save(), [{ name: "save.json.gz", bytes: bytes("json") }, { name: "save.bin", bytes: bytes("bin") }]);
+      expect(new TextDecoder().decode((await f.store.readSmall(relPath, "save.json.gz"))!)).toBe("json");
+      await f.store.discard(relPath, "save.json.gz");
+      await f.store.discard(relPath, "save.json.gz");
+      expect(await f.store.readSmall(relPath, "save.json.gz")).toBeNull();
+      expect(await text(f.store, relPath, "save.bin")).toBe("bin");
+    });
+
     test("unsafe player ids and file names are refused", async () => {
       await expect(f.store.put(save("../etc"), [])).rejects.toThrow(/player id/);
       await expect(f.store.put(save(), [{ name: "../x", bytes: bytes("") }])).rejects.toThrow(/bad archive file name/);
@@ -147,7 +157,7 @@ for (const [name, open] of [
       const id = insertSave(h.db, AT, PLAYER);
       const files = [{ name: "overview.png", bytes: bytes("png bytes") }];
       const relPath = await f.store.put({ playerId: PLAYER, saveId: id, receivedAt: AT }, files);
-      const archive = await recordSaveArchive(h.db, f.store, { id, playerId: PLAYER, receivedAt: AT }, { relPath, files: ["overview.png", "site_1.png"] });
+      const archive = await recordSaveArchive(h.db, f.store, { id, playerId: PLAYER, receivedAt: AT }, { relPath, files: ["overview.png", "site_1.png"] }, NO_FINDS);
       h.db.transaction((tx) => archive.commit(tx));
       const { token } = h.db.$client.query("SELECT token FROM archives WHERE save_id = ?").get(id) as { token: string };
       const maps = mapRoutes({ db: h.db, archive: f.store } as HttpDeps);
@@ -163,7 +173,7 @@ for (const [name, open] of [
         const files = [{ name: "save.bin", bytes: bytes(playerId) }, { name: "overview.png", bytes: bytes("png") }];
         const row = { id, playerId, receivedAt: AT };
         const relPath = await f.store.put({ playerId, saveId: id, receivedAt: AT }, files);
-        const archive = await recordSaveArchive(h.db, f.store, row, { relPath, files: files.map((file) => file.name) });
+        const archive = await recordSaveArchive(h.db, f.store, row, { relPath, files: files.map((file) => file.name) }, NO_FINDS);
         h.db.transaction((tx) => archive.commit(tx));
         archive.afterCommit?.();
         return archive;

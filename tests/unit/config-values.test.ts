@@ -23,6 +23,14 @@ test("UPLOAD_TOKEN must be printable ASCII without spaces, and the error never e
   }
 });
 
+test("REPORT_PATH may not take a path the service serves, and the error names the prefix, never a path under it", () => {
+  expect(loadConfig({ REPORT_PATH: "/my-capture/x7" }).report.path).toBe("/my-capture/x7");
+  for (const [path, prefix] of [["/api/secret-report", "/api/"], ["/public/s3cr3t", "/public/"], ["/p/abc", "/p/"], ["/players/7", "/players/"], ["/setup/x", "/setup/"]]) {
+    expect(() => loadConfig({ REPORT_PATH: path })).toThrow(`REPORT_PATH must not be under ${prefix}: the service serves those paths itself`);
+  }
+  for (const path of ["/api", "/healthz", "/setup", "/players"]) expect(() => loadConfig({ REPORT_PATH: path })).toThrow(`REPORT_PATH must not be ${path}:`);
+});
+
 test("ARCHIVE_URL: unset is DATA_DIR/archive; s3://bucket/prefix takes S3_* settings, else AWS_*; the secret is redacted, never echoed", () => {
   expect(loadConfig({ DATA_DIR: "/srv/mysekai" }).archive).toEqual({ kind: "disk", root: "/srv/mysekai/archive" });
   const secret = "very-secret-key/abc+123";

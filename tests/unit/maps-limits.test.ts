@@ -27,6 +27,14 @@ describe("a save at the caps", () => {
     expect(svg).toContain(`>+${distinct - (MAP_LIMITS.legendEntries - 1)}</text>`);
   });
 
+  test("the title bar shows its cap of chips, the rest counted on a last chip", () => {
+    const svg = buildSiteSvg(model(atCaps), 5);
+    const chips = [...svg.matchAll(/<g class="chip">.*?<text [^>]*>([^<]*)<\/text>/gs)].map((m) => m[1]!);
+    const rare = model(atCaps).sites[0]!.totals.filter((t) => t.resource.emphasis !== "common").length;
+    expect(chips).toHaveLength(MAP_LIMITS.headerChips);
+    expect(chips.at(-1)).toBe(`+${rare - (MAP_LIMITS.headerChips - 1)}`);
+  });
+
   test("overview panels and the rare text are capped too", () => {
     const overview = buildOverviewSvg(model(atCaps));
     expect(labels(overview)).toBe(SAVE_LIMITS.sites * MAP_LIMITS.labelsPerPanel);

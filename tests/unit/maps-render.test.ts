@@ -65,9 +65,9 @@ describe("rendering", () => {
     const site5 = decodePng(out.files[0]!.bytes);
     const site5Svg = svgSize(buildSiteSvg(out.outputs, 5));
     expect(site5Svg.width).toBe(1320);
-    expect(site5).toEqual({ width: 1080, height: Math.round((site5Svg.height * 1080) / 1320) });
+    expect(site5).toEqual({ width: MAP_MAX_WIDTH_PX, height: Math.round((site5Svg.height * MAP_MAX_WIDTH_PX) / 1320) });
     const overview = decodePng(out.files[2]!.bytes);
-    expect(overview.width).toBe(1080);
+    expect(overview.width).toBe(MAP_MAX_WIDTH_PX);
     const summary = JSON.parse(new TextDecoder().decode(out.files[3]!.bytes));
     expect(summary).toEqual(JSON.parse(JSON.stringify(summaryJson(out.outputs))));
     const rareText = new TextDecoder().decode(out.files[4]!.bytes);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildOverviewSvg, buildSiteSvg, describeSave, loadAssetPack, type OutputsContext } from "../../src/maps/index.ts";
 import { RARE_COLOUR, SUPER_COLOUR } from "../../src/maps/svg-markers.ts";
-import { rareLineColour } from "../../src/maps/svg-overview.ts";
+import { rareLineColour } from "../../src/maps/svg-rare-list.ts";
 import type { MySekaiSave } from "../../src/save/model.ts";
 import { makeSampleMySekaiSave } from "../../src/samples/index.ts";
 import { drop, fixture, material, save, site } from "../helpers/maps-fixtures.ts";
@@ -80,10 +80,11 @@ describe("site SVG", () => {
   test("harvest points are drawn by kind; harvested ones only with showHarvested", () => {
     const fixtures = [fixture(1001, 0, 0), fixture(2003, 2, 2), fixture(4005, 4, 4), fixture(8001, 5, 5), fixture(6001, 6, 6), fixture(1002, 8, 8, true)];
     const svg = buildSiteSvg(model(save([site(5, [], fixtures)])), 5);
-    expect(svg.match(/class="fx-tree"/g)?.length).toBe(1);
-    expect(svg.match(/class="fx-rock"/g)?.length).toBe(1);
-    expect(svg.match(/class="fx-plant"/g)?.length).toBe(2); // plant and birthday_plant
-    expect(svg.match(/class="fx-other"/g)?.length).toBe(1); // driftage
+    // Each count is the map's markers plus the kind's one legend entry.
+    expect(svg.match(/class="fx-tree"/g)?.length).toBe(1 + 1);
+    expect(svg.match(/class="fx-rock"/g)?.length).toBe(1 + 1);
+    expect(svg.match(/class="fx-plant"/g)?.length).toBe(2 + 1); // plant and birthday_plant
+    expect(svg.match(/class="fx-other"/g)?.length).toBe(1 + 1); // driftage
     const shown = buildSiteSvg(model(save([site(5, [], fixtures)]), { showHarvested: true }), 5);
     expect(shown.match(/class="fx-tree"[^>]*opacity="0.25"/g)?.length).toBe(1);
   });
@@ -125,7 +126,7 @@ describe("site SVG", () => {
     const svg = buildOverviewSvg(model(s));
     expect(svg).toContain(">初始空地<");
     expect(svg).toContain(">忘却之所<");
-    expect(svg).toMatch(/x="16"[^>]*>初始空地<\/text>\n<text x="44"[^>]*>★ 钻石 ×1</);
+    expect(svg).toMatch(/x="16"[^>]*>初始空地<\/text>\n<text x="56"[^>]*>★ 钻石 ×1</);
     expect(svg.match(/class="ground"/g)?.length).toBe(2);
   });
 

@@ -75,7 +75,9 @@ describe("routing", () => {
     const warnings = validateRouting(routing, configured, "webhook");
     expect(warnings).toContain('1000000000000000005: Bark alias "carol" is not in bark_map.json');
     expect(warnings).toContain("routes to discord for 1000000000000000004, but discord is not configured");
-    expect(warnings).toContain("routes to webhook for 1000000000000000004, (default route), but webhook is not configured");
+    expect(warnings).toContain(
+      "routes to webhook for 1000000000000000004, (default route), but webhook is not configured; NOTIFY_DEFAULT sets the default route (configured: telegram, bark)",
+    );
     expect(warnings.some((w) => w.includes("telegram is not configured"))).toBe(false);
     const shadow = parseRoutingFiles(null, JSON.stringify({ tg: "k" }));
     expect(validateRouting(shadow, configured)).toEqual([

@@ -61,15 +61,21 @@ export function claimJob(db: Db, now: number, leaseMs: number, plausibleOnly = f
     if (!row) return null;
     const job = db.select().from(jobs).where(eq(jobs.id, row.id)).get();
     if (!job) return null;
-    const subject = subjectOf(job);
-    if (subject) return { id: job.id, leaseId, stage: job.stage, attempts: job.attempts, notify: job.notify, forcePush: job.forcePush, lastError: job.lastError, implausible: job.implausible, isolated: job.processDeaths > 0, crashes: job.crashes, subject };
+    const claimed = claimedJob(job, leaseId);
+    if (claimed) return claimed;
     // The schema allows such a row, though no writer makes one: it fails here once rather than on every attempt.
-    db.update(jobs)
-      .set({ state: "failed", lastError: "job has no single subject (save_id xor report_id)", leaseId: null, leaseExpiresAt: null, updatedAt: now })
-      .where(and(eq(jobs.id, job.id), eq(jobs.leaseId, leaseId)))
-      .run();
+    db.update(jobs).set(subjectlessFailure(now)).where(and(eq(jobs.id, job.id), eq(jobs.leaseId, leaseId))).run();
   }
 }
+
+/** The claimed row as its holder sees it; null for a row without a single subject (subjectlessFailure). */
+export function claimedJob(job: Job, leaseId: string): ClaimedJob | null {
+  const subject = subjectOf(job);
+  if (!subject) return null;
+  return { id: job.id, leaseId, stage: job.stage, attempts: job.attempts, notify: job.notify, forcePush: job.forcePush, lastError: job.lastError, implausible: job.implausible, isolated: job.processDeaths > 0, crashes: job.crashes, subject };
+}
+
+export const subjectlessFailure = (now: number) => ({ state: "failed" as const, lastError: "job has no single subject (save_id xor report_id)", leaseId: null, leaseExpiresAt: null, updatedAt: now });
 
 function subjectOf(job: Job): JobSubject | null {
   if (job.saveId !== null && job.reportId === null) return { kind: "save", saveId: job.saveId };

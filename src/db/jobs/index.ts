@@ -7,4 +7,16 @@ export { enqueueReport, enqueueSave, ensureSaveJob, requeueForRedraw } from "./e
 export { holdsLease, leaseHeld, LeaseLostError, renewLease, type LeaseHolder } from "./lease.ts";
 export { deleteDoneSaveJobs, reclaimOrphans, rejudgePlausibility, releaseRunning, resumeWaitingForKey } from "./lifecycle.ts";
 export { reprocess, retryFailed } from "./owner-actions.ts";
-export { advanceTo, afterTaskProcessDied, backoffDelay, POISON_CRASHES, rerunIfFlagged, retryOrFail, transition } from "./transitions.ts";
+export {
+  advanceChange,
+  advanceTo,
+  afterTaskProcessDied,
+  backoffDelay,
+  POISON_CRASHES,
+  rerunIfFlagged,
+  retryChange,
+  retryOrFail,
+  taskProcessDiedChange,
+  transition,
+  type Transition,
+} from "./transitions.ts";

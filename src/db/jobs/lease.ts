@@ -3,7 +3,7 @@
  * (renewal, stage transitions, delivery attempts). A claim writes a fresh lease id, so a holder whose lease
  * expired and was claimed again can change nothing; an expired lease is not held even before anyone claims it.
  */
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, type Column } from "drizzle-orm";
 import type { Db, Tx } from "../open.ts";
 import { jobs } from "../schema.ts";
 
@@ -19,8 +19,19 @@ export class LeaseLostError extends Error {
   }
 }
 
-export const leaseHeld = (holder: LeaseHolder, now: number) =>
-  and(eq(jobs.id, holder.jobId), eq(jobs.leaseId, holder.leaseId), eq(jobs.state, "running"), gt(jobs.leaseExpiresAt, now));
+/** The jobs table's columns the predicate reads, in either store's schema. */
+export interface LeaseColumns {
+  id: Column;
+  leaseId: Column;
+  state: Column;
+  leaseExpiresAt: Column;
+}
+
+/** The predicate over either store's jobs table (SQLite's src/db/schema.ts, PostgreSQL's src/db/pg/schema.ts). */
+export const leaseHeldIn = (table: LeaseColumns, holder: LeaseHolder, now: number) =>
+  and(eq(table.id, holder.jobId), eq(table.leaseId, holder.leaseId), eq(table.state, "running"), gt(table.leaseExpiresAt, now));
+
+export const leaseHeld = (holder: LeaseHolder, now: number) => leaseHeldIn(jobs, holder, now);
 
 /** Extends a held lease; false when it is no longer held. */
 export function renewLease(db: Db | Tx, holder: LeaseHolder, now: number, leaseMs: number): boolean {

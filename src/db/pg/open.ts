@@ -15,13 +15,14 @@ export type PgDb = PostgresJsDatabase<typeof schema> & { $client: postgres.Sql }
 const MIGRATION_LOCK = 0x6d79_736b; // "mysk"
 
 export interface PgOptions {
-  /** Connections this process may hold open. */
+  /** Connections this process may hold open (at least 2). */
   maxConnections?: number;
 }
 
 export async function openPostgres(url: string, options: PgOptions = {}): Promise<PgDb> {
   // Notices (e.g. "schema already exists, skipping") say nothing an operator needs, and may name the database.
-  const client = postgres(url, { max: options.maxConnections ?? 10, onnotice: () => {} });
+  // At least two: the migration holds one connection for its lock and migrates over another.
+  const client = postgres(url, { max: Math.max(2, options.maxConnections ?? 10), onnotice: () => {} });
   const db = drizzle({ client, schema });
   await migrateUnderLock(client, db);
   return db;

@@ -5,6 +5,7 @@
  */
 import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import type { Region } from "../../capture/regions.ts";
+import type { RefreshDigest } from "../../maps/refresh-digest.ts";
 import type { SaveOutputs } from "../../maps/save-outputs.ts";
 import { DELIVERY_STATES, JOB_STAGES, JOB_STATES } from "../schema.ts";
 
@@ -163,6 +164,8 @@ export const archives = pgTable(
     /** Unguessable id that names the archive in /maps/<token>/<file>.png */
     token: text("token").notNull(),
     files: jsonb("files").$type<string[]>().notNull(),
+    /** What the player's history shows of this refresh (rare finds, new songs); null for archives made before it. */
+    digest: jsonb("digest").$type<RefreshDigest>(),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
   },
   (t) => [uniqueIndex("archives_token_unique").on(t.token), uniqueIndex("archives_path_unique").on(t.relPath)],

@@ -13,7 +13,7 @@ import type { LatestSave } from "../../db/player-saves.ts";
 import { logInfo, logWarn } from "../../log.ts";
 import { peerOf } from "../peer.ts";
 import { RateLimit } from "./rate-limit.ts";
-import { chooseCoding, encode, jsonText, type SaveJson, type SaveJsonCache } from "./save-json.ts";
+import { chooseCoding, encode, type SaveJson, type SaveJsonSource } from "./save-json.ts";
 import type { DataReads } from "./store.ts";
 
 /** `source` in every answer: the short name of this service. */
@@ -26,14 +26,14 @@ const PUBLIC_NOT_FOUND = { status: 404, message: "not found" };
 
 export interface ApiOptions {
   reads: DataReads;
-  cache: SaveJsonCache;
+  saveJson: SaveJsonSource;
   perMinute: number;
   trustProxy: boolean;
 }
 
 const detail = (c: Context, status: 400 | 401 | 404 | 413 | 429, text: unknown) => c.json({ detail: text }, status);
 
-export function apiRoutes({ reads, cache, perMinute, trustProxy }: ApiOptions): Hono<{ Variables: { grant: ApiToken } }> {
+export function apiRoutes({ reads, saveJson, perMinute, trustProxy }: ApiOptions): Hono<{ Variables: { grant: ApiToken } }> {
   const app = new Hono<{ Variables: { grant: ApiToken } }>();
   const byPeer = new RateLimit(perMinute);
   const byToken = new RateLimit(perMinute);
@@ -69,7 +69,7 @@ export function apiRoutes({ reads, cache, perMinute, trustProxy }: ApiOptions): 
     if (!MODES.has(mode)) return detail(c, 400, "mode must be latest, default, local or haruki");
     const grant = c.get("grant");
     const save = grant.players === null || grant.players.includes(uid) ? await reads.latest(region, uid) : null;
-    const json = save === null ? null : await cache.get(save.sha256, () => reads.encrypted(save.id));
+    const json = save === null ? null : await saveJson.get(save);
     logInfo("API", "mysekai read", { token: grant.name, region, player: uid, found: json !== null });
     if (save === null || json === null) return detail(c, 404, { local_err: `no MySekai data of ${uid} in ${region} on this server` });
     const filter = c.req.query("filter")?.split(",").map((key) => key.trim()).filter((key) => key !== "") ?? null;
@@ -113,38 +113,34 @@ export function apiRoutes({ reads, cache, perMinute, trustProxy }: ApiOptions): 
     if (!isRegion(server) || !UID.test(uid) || keys?.some((key) => key === "" || key.includes(".") || key.includes("$"))) return notFound();
     if (!(await reads.isPublic(uid))) return notFound();
     const save = await reads.latest(server, uid);
-    const json = save === null ? null : await cache.get(save.sha256, () => reads.encrypted(save.id));
+    const json = save === null ? null : await saveJson.get(save);
     if (save === null || json === null) return notFound();
     const extra = { upload_time: Math.floor(save.receivedAt / 1000), source: SOURCE, local_source: save.source };
     if (keys === null) return answer(c, save, json, null, extra);
-    const missing = keys.some((key) => !json.parts.has(key) && !(key in extra));
+    const members = await json.members();
+    const missing = keys.some((key) => !members.has(key) && !(key in extra));
     if (missing) return notFound();
-    if (keys.length > 1) return answer(c, save, json, keys.filter((key) => json.parts.has(key)), Object.fromEntries(Object.entries(extra).filter(([key]) => keys.includes(key))));
+    if (keys.length > 1) return answer(c, save, json, keys.filter((key) => members.has(key)), Object.fromEntries(Object.entries(extra).filter(([key]) => keys.includes(key))));
     // One key: its bare value.
     const key = keys[0]!;
-    const part = json.parts.get(key);
-    const text = part === undefined ? JSON.stringify(extra[key as keyof typeof extra]) : part.slice(JSON.stringify(key).length + 1);
-    return c.body(text, 200, { "Content-Type": "application/json" });
+    const value = members.get(key)?.value ?? Buffer.from(JSON.stringify(extra[key as keyof typeof extra]));
+    return c.body(value as Uint8Array<ArrayBuffer>, 200, { "Content-Type": "application/json" });
   });
 
   return app;
 }
 
-/** The JSON answer, cached whole when unfiltered, compressed as asked, with the save's sha256 as its ETag. */
-function answer(c: Context, save: LatestSave, json: SaveJson, keys: string[] | null, extra: Record<string, unknown>): Response {
+/**
+ * The JSON answer, compressed as asked, with the save's sha256 as its ETag. The whole save in gzip is the stored
+ * file with the added fields appended: nothing of the save is compressed again.
+ */
+async function answer(c: Context, save: LatestSave, json: SaveJson, keys: string[] | null, extra: Record<string, unknown>): Promise<Response> {
   const etag = `"${save.sha256}"`;
   c.header("ETag", etag);
   c.header("Vary", "Accept-Encoding");
   if (c.req.header("if-none-match")?.split(",").some((tag) => tag.trim() === etag)) return c.body(null, 304);
   const coding = chooseCoding(c.req.header("accept-encoding"));
-  const cacheKey = `${JSON.stringify(extra)}:${coding}`;
-  // Compressed wholes are kept (compressing costs more than joining the parts again).
-  const keep = keys === null && coding !== "identity";
-  let body = keep ? json.encoded.get(cacheKey) : undefined;
-  if (body === undefined) {
-    body = encode(jsonText(json, keys, extra), coding);
-    if (keep) json.encoded.set(cacheKey, body);
-  }
+  const body = keys === null && coding === "gzip" ? json.gzipWith(extra) : encode(await json.withFields(keys, extra), coding);
   const headers: Record<string, string> = { "Content-Type": "application/json" };
   if (coding !== "identity") headers["Content-Encoding"] = coding;
   return c.body(body as Uint8Array<ArrayBuffer>, 200, headers);

@@ -3,17 +3,18 @@
  * too), and its SQLite implementation over src/db.
  */
 import { eq } from "drizzle-orm";
+import { SAVE_JSON_FILE } from "../../archive/save-json-file.ts";
 import type { ArchiveStore } from "../../archive/store.ts";
 import { apiTokenGrant, isPlayerPublic, type ApiToken } from "../../db/data-access.ts";
 import type { Db } from "../../db/open.ts";
 import { latestSave, type LatestSave } from "../../db/player-saves.ts";
-import { saves } from "../../db/schema.ts";
+import { archives, saves } from "../../db/schema.ts";
 import type { Config } from "../../config/index.ts";
 import { encryptedBytesOf } from "../../pipeline/encrypted-save.ts";
 import type { ApiOptions } from "./routes.ts";
-import { SaveJsonCache } from "./save-json.ts";
+import { SaveJsonSource, type SaveJsonReads } from "./save-json.ts";
 
-export interface DataReads {
+export interface DataReads extends SaveJsonReads {
   /** The player's latest archived save in `region` (saves without a game host count for the default region). */
   latest(region: string, playerId: string): Promise<LatestSave | null>;
   /** The save's encrypted bytes (database copy, or the archive's save.bin once retention cleared it). */
@@ -22,14 +23,19 @@ export interface DataReads {
   isPublic(playerId: string): Promise<boolean>;
 }
 
-export function sqliteDataReads(db: Db, archive: ArchiveStore, defaultRegion: string): DataReads {
+export function sqliteDataReads(db: Db, store: ArchiveStore, defaultRegion: string): DataReads {
   return {
     latest: async (region, playerId) => latestSave(db, region, playerId, defaultRegion),
     encrypted: async (saveId) => {
       const row = db.select().from(saves).where(eq(saves.id, saveId)).get();
       if (!row) return null;
-      const found = await encryptedBytesOf(db, archive, row);
+      const found = await encryptedBytesOf(db, store, row);
       return "bytes" in found ? found.bytes : null;
+    },
+    storedJson: async (saveId) => {
+      const archive = db.select({ relPath: archives.relPath, files: archives.files }).from(archives).where(eq(archives.saveId, saveId)).get();
+      if (!archive?.files.includes(SAVE_JSON_FILE)) return null;
+      return store.readSmall(archive.relPath, SAVE_JSON_FILE);
     },
     grant: async (token) => apiTokenGrant(db, token),
     isPublic: async (playerId) => isPlayerPublic(db, playerId),
@@ -38,9 +44,10 @@ export function sqliteDataReads(db: Db, archive: ArchiveStore, defaultRegion: st
 
 /** The data API of one service on SQLite. */
 export function sqliteDataApi(db: Db, archive: ArchiveStore, config: Pick<Config, "api" | "keys" | "trustProxy">): ApiOptions {
+  const reads = sqliteDataReads(db, archive, config.api.defaultRegion);
   return {
-    reads: sqliteDataReads(db, archive, config.api.defaultRegion),
-    cache: new SaveJsonCache(config.keys),
+    reads,
+    saveJson: new SaveJsonSource(reads, config.keys),
     perMinute: config.api.perMinute,
     trustProxy: config.trustProxy,
   };

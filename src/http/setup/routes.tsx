@@ -2,7 +2,7 @@
 /**
  * Capture setup served by the server. Owner: GET /setup (the page) and POST /setup/rotate (new setup token).
  * Phone, by secret URL: GET /setup/<setupToken>/<region>/<file> (modules and upload scripts).
- * Hub player: GET /p/<playerToken> (their maps, setup and public-reads switch), POST /p/<playerToken>/public and
+ * Hub player: GET /p/<playerToken> (their maps, their last 30 days, setup and public-reads switch), POST /p/<playerToken>/public and
  * GET /p/<playerToken>/<region>/<file>.
  * A wrong, old or malformed token is a plain 404, the same as any unknown path.
  */
@@ -10,6 +10,7 @@ import { Hono, type Context } from "hono";
 import { isRegion } from "../../capture/regions.ts";
 import { parseSetupFile, setupFileText, type SetupFileOptions } from "../../capture/setup-files.ts";
 import { isPlayerPublic, setPlayerPublic } from "../../db/data-access.ts";
+import { playerHistory } from "../../db/player-history.ts";
 import { linkedPlayers, playerByToken, rotateSetupToken, setupToken, TOKEN_SHAPE, type LinkedPlayer } from "../../db/setup-tokens.ts";
 import { logInfo } from "../../log.ts";
 import { fromThisOrigin, ownerOnly, type OwnerGate } from "../admin/access.ts";
@@ -18,6 +19,8 @@ import { Banners, setupBanners } from "../status/banners.tsx";
 import { Layout } from "../status/layout.tsx";
 import { LoginPage } from "../status/login.tsx";
 import { mapsOfPlayer } from "../status/queries.ts";
+import { HistorySection } from "../status/history.tsx";
+import { playerPagePath } from "../status/player-page.tsx";
 import { MapsSection } from "../status/sections.tsx";
 import { tokenMatches } from "../token.ts";
 import { formFields } from "../status/form.ts";
@@ -36,7 +39,8 @@ function PlayerLinks({ base, players }: { base: string; players: LinkedPlayer[] 
       <ul>
         {players.map((player) => (
           <li>
-            {player.name ?? player.playerId} <span class="muted">{player.playerId}</span>: <a class="url" href={`${base}/p/${player.token}`}>{`${base}/p/${player.token}`}</a>
+            <a href={playerPagePath(player.playerId)}>{player.name ?? player.playerId}</a> <span class="muted">{player.playerId}</span>:{" "}
+            <a class="url" href={`${base}/p/${player.token}`}>{`${base}/p/${player.token}`}</a>
           </li>
         ))}
       </ul>
@@ -108,6 +112,7 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
       <Layout title="MySekai · your maps">
         <h1>{linked.name ?? linked.playerId}</h1>
         <MapsSection players={mapsOfPlayer(db, linked.playerId)} />
+        <HistorySection refreshes={playerHistory(db, linked.playerId)} timeZone={config.maps.timeZone} />
         <PublicReadsSection
           path={path}
           on={isPlayerPublic(db, linked.playerId)}

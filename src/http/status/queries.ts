@@ -57,8 +57,8 @@ export function latestMaps(db: Db, players = 12): PlayerMaps[] {
   });
 }
 
-/** One player's newest archives with maps, newest first. */
-export function mapsOfPlayer(db: Db, playerId: string, limit = 3): PlayerMaps[] {
+/** One player's newest archives with maps, newest first (one: the history lists the others). */
+export function mapsOfPlayer(db: Db, playerId: string, limit = 1): PlayerMaps[] {
   const rows = db.select().from(archives).where(eq(archives.playerId, playerId)).orderBy(desc(archives.createdAt)).limit(limit).all();
   return rows.flatMap((row) => {
     const pngs = row.files.filter((name) => name.endsWith(".png"));

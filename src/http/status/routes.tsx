@@ -1,8 +1,8 @@
 /** @jsxImportSource hono/jsx */
 /**
- * The owner's view: GET / (status page), POST /status/retry, the login form and logout, and GET /metrics,
- * all behind the access rule (admin/access.ts). The page only reads (queries.ts); the retry button calls
- * the queue's owner operation.
+ * The owner's view: GET / (status page), GET /players/<id> (one player's history), POST /status/retry, the
+ * login form and logout, and GET /metrics, all behind the access rule (admin/access.ts). The pages only read
+ * (queries.ts); the retry button calls the queue's owner operation.
  */
 import type { Context } from "hono";
 import { Hono } from "hono";
@@ -19,6 +19,7 @@ import { countsSince, databaseBytes, failedDeliveries, failedJobs, latestMaps, q
 import { Banners, serviceBanners } from "./banners.tsx";
 import { DataApiSection, dataApiRoutes, dataApiView } from "./data-api.tsx";
 import { formFields, MAX_FORM_BYTES } from "./form.ts";
+import { playerPagePath, playerPageRoutes } from "./player-page.tsx";
 import { FailuresSection, MapsSection, OverviewSection, ReportsSection, SavesSection } from "./sections.tsx";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -56,7 +57,7 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
         </header>
         <Banners banners={serviceBanners(deps)} />
         <OverviewSection {...overview} />
-        <MapsSection players={latestMaps(db)} />
+        <MapsSection players={latestMaps(db)} playerHref={playerPagePath} />
         <SavesSection rows={recentSaves(db)} />
         <FailuresSection jobs={failedJobs(db)} deliveries={failedDeliveries(db)} redact={redactText} />
         <ReportsSection rows={recentReports(db)} />
@@ -96,6 +97,7 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
   });
 
   app.route("/", dataApiRoutes(deps, owner));
+  app.route("/", playerPageRoutes(deps, owner));
   app.use("/metrics", owner);
   app.route("/", metricsRoute(deps));
   return app;

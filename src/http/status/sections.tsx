@@ -38,14 +38,16 @@ export function OverviewSection({ counts, queue, databaseBytes, disk, floorBytes
   );
 }
 
-export function MapsSection({ players }: { players: PlayerMaps[] }) {
+/** `playerHref`: where a player's id links to (the owner's player page); none on a player's own page. */
+export function MapsSection({ players, playerHref }: { players: PlayerMaps[]; playerHref?: (playerId: string) => string }) {
   return (
     <Section title="Latest maps">
       {players.length === 0 ? <p class="muted">No maps yet.</p> : null}
       {players.map((player) => (
         <div class="player">
           <div>
-            <b>{player.playerId}</b> <span class="muted"><Time ms={player.createdAt} /></span>
+            <b>{playerHref === undefined ? player.playerId : <a href={playerHref(player.playerId)}>{player.playerId}</a>}</b>{" "}
+            <span class="muted"><Time ms={player.createdAt} /></span>
           </div>
           <div class="maps">
             {player.pngs.map((name) => (

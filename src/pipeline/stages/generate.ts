@@ -1,14 +1,15 @@
 /**
- * generate: decrypt, draw and write the archive (save.bin and the drawn files) in a worker, then commit the
- * folder with the outputs model and the drops' fingerprint (the push is built from the one and decided by the
- * other). The files go straight to disk, never through SQLite or the HTTP thread: a crash before the commit
- * draws them again into the same folder (the store finds it by the save's marker).
+ * generate: decrypt, draw and write the archive (save.bin, the data API's save.json.gz and the drawn files) in
+ * a worker, then commit the folder with the outputs model and the drops' fingerprint (the push is built from the
+ * one and decided by the other). The files go straight to the archive, never through SQLite or the HTTP thread:
+ * a crash before the commit draws them again into the same folder (the store finds it by the save's marker).
  */
 import { eq } from "drizzle-orm";
 import { saves } from "../../db/schema.ts";
 import { metrics } from "../../metrics.ts";
 import { recordSaveArchive } from "../archive-save.ts";
 import { mapLocaleFor } from "../../config/maps.ts";
+import { refreshDigest } from "../../maps/refresh-digest.ts";
 import { implausibleReason } from "../../save/plausible.ts";
 import { encryptedBytesOf } from "../encrypted-save.ts";
 import type { Stage } from "../stage.ts";
@@ -35,12 +36,14 @@ export const generateStage: Stage = async ({ db, config, workers, archive: store
     assetsDir: config.maps.assetsDir,
     timeZone: config.maps.timeZone,
     archive: { location: store.location, saveId: save.id },
+    // The retention rule drops the stored JSON with the database copy: a save past it is not given one again.
+    storeJson: save.encrypted !== null,
   });
   metrics.rendered(performance.now() - renderStarted);
   if (result.kind === "invalid" || result.kind === "too_large") return { kind: "fail", reason: result.reason };
 
   const { archived, outputs, dropsFingerprint } = result;
-  const archive = await recordSaveArchive(db, store, save, archived);
+  const archive = await recordSaveArchive(db, store, save, archived, refreshDigest(outputs));
   const where = archive.movedFrom ? `${archive.relPath} (moved from ${archive.movedFrom})` : archive.relPath;
   return {
     kind: "advance",

@@ -1,0 +1,117 @@
+/**
+ * The job store over a hub's PostgreSQL, the same rules as SQLite's (the contract test holds them together):
+ * claims pick with FOR UPDATE SKIP LOCKED, so processes claiming at once each take a different job without
+ * waiting for one another; every holder's write is fenced by the one lease predicate (lease.ts); times are
+ * bigint ms.
+ */
+import { and, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
+import type { JobStore } from "../../pipeline/job-store.ts";
+import type { PgDb } from "../pg/open.ts";
+import { jobs } from "../pg/schema.ts";
+import { claimedJob, holderOf, subjectlessFailure, type ClaimedJob } from "./claim.ts";
+import { leaseHeldIn, LeaseLostError } from "./lease.ts";
+import { redrawChange, transitionSet, type Transition } from "./transitions.ts";
+
+type PgTx = Parameters<Parameters<PgDb["transaction"]>[0]>[0];
+
+export function pgJobStore(db: PgDb): JobStore {
+  const held = (job: Pick<ClaimedJob, "id" | "leaseId">, now: number) => leaseHeldIn(jobs, holderOf(job), now);
+
+  /** Applies `change` while the lease is held (and, given `rerun`, while the redraw flag is that); whether it did. */
+  const fenced = async (job: ClaimedJob, change: Transition, now: number, rerun?: boolean) =>
+    (await db.update(jobs).set(transitionSet(change, now)).where(and(held(job, now), rerun === undefined ? undefined : eq(jobs.rerun, rerun))).returning({ id: jobs.id })).length === 1;
+
+  const claimOne = async (now: number, leaseMs: number, plausibleOnly: boolean) => {
+    const due = and(
+      or(and(inArray(jobs.state, ["pending", "pending_retry"]), lte(jobs.runAt, now)), and(eq(jobs.state, "running"), lt(jobs.leaseExpiresAt, now))),
+      plausibleOnly ? eq(jobs.implausible, false) : undefined,
+    );
+    // The same order as SQLite's claim (claim.ts): real saves first, fresh before retried, then the oldest.
+    const next = db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(due)
+      .orderBy(jobs.implausible, sql`${jobs.state} = 'pending_retry'`, jobs.id)
+      .limit(1)
+      .for("update", { skipLocked: true });
+    const leaseId = crypto.randomUUID();
+    // One statement, one transaction: the row the subquery locked is the row updated.
+    const [row] = await db
+      .update(jobs)
+      .set({ state: "running", leaseId, leaseExpiresAt: now + leaseMs, attempts: sql`${jobs.attempts} + 1`, updatedAt: now })
+      .where(eq(jobs.id, sql`(${next})`))
+      .returning();
+    return row ? { row, leaseId } : null;
+  };
+
+  return {
+    claim: async (now, leaseMs, plausibleOnly) => {
+      for (;;) {
+        const claimed = await claimOne(now, leaseMs, plausibleOnly);
+        if (!claimed) return null;
+        const job = claimedJob(claimed.row, claimed.leaseId);
+        if (job) return job;
+        await db.update(jobs).set(subjectlessFailure(now)).where(and(eq(jobs.id, claimed.row.id), eq(jobs.leaseId, claimed.leaseId)));
+      }
+    },
+    nextDueAt: async () => {
+      const [row] = await db.select({ at: sql<string | null>`min(${jobs.runAt})` }).from(jobs).where(inArray(jobs.state, ["pending", "pending_retry"]));
+      return row?.at == null ? null : Number(row.at);
+    },
+    renew: async (holder, now, leaseMs) =>
+      (await db.update(jobs).set({ leaseExpiresAt: now + leaseMs }).where(leaseHeldIn(jobs, holder, now)).returning({ id: jobs.id })).length === 1,
+    holds: async (holder, now) => (await db.select({ id: jobs.id }).from(jobs).where(leaseHeldIn(jobs, holder, now))).length === 1,
+    record: async (job, change, now) => {
+      // One statement in the usual case. The flag only goes from false to true while the job runs, and each
+      // UPDATE reads it on the row's latest version after the row lock (which requeueForRedraw also takes):
+      // a flag set between the two is caught by the second.
+      if (await fenced(job, change, now, false)) return "recorded";
+      if (await fenced(job, redrawChange(now), now, true)) return "redraw";
+      throw new LeaseLostError(job.id);
+    },
+    transition: async (job, change, now) => {
+      if (!(await fenced(job, change, now))) throw new LeaseLostError(job.id);
+    },
+    enqueueSave: (saveId, at, implausible) =>
+      db.transaction(async (tx) => {
+        await tx.insert(jobs).values({ saveId, stage: "generate", state: "pending", implausible, runAt: at, createdAt: at, updatedAt: at });
+        await notifyNewWork(tx);
+      }),
+    enqueueReport: (reportId, at) =>
+      db.transaction(async (tx) => {
+        await tx.insert(jobs).values({ reportId, stage: "evaluate", runAt: at, createdAt: at, updatedAt: at });
+        await notifyNewWork(tx);
+      }),
+    requeueForRedraw: (saveId, now) =>
+      db.transaction(async (tx) => {
+        await tx.insert(jobs).values({ saveId, stage: "done", state: "done", runAt: now, createdAt: now, updatedAt: now }).onConflictDoNothing();
+        // Locked first: the holder's record then sees the flag, or the job is at rest when we look.
+        const [row] = await tx.select({ state: jobs.state }).from(jobs).where(eq(jobs.saveId, saveId)).for("update");
+        if (row?.state === "running") {
+          await tx.update(jobs).set({ rerun: true, updatedAt: now }).where(eq(jobs.saveId, saveId));
+          return;
+        }
+        await tx.update(jobs).set({ stage: "generate", state: "pending", runAt: now, attempts: 0, notify: true, rerun: false, lastError: null, updatedAt: now }).where(eq(jobs.saveId, saveId));
+        await notifyNewWork(tx);
+      }),
+    reclaimAtStart: async (now) =>
+      (
+        await db
+          .update(jobs)
+          .set({ state: "pending", attempts: sql`greatest(${jobs.attempts} - 1, 0)`, processDeaths: sql`${jobs.processDeaths} + 1`, leaseId: null, leaseExpiresAt: null, runAt: now, updatedAt: now })
+          .where(and(eq(jobs.state, "running"), lt(jobs.leaseExpiresAt, now)))
+          .returning({ id: jobs.id })
+      ).length,
+    listen: async (wake) => {
+      // A dedicated connection, reconnected by postgres-js; a notification missed meanwhile waits for the poll.
+      const subscription = await db.$client.listen(NEW_WORK_CHANNEL, () => wake());
+      return () => subscription.unlisten();
+    },
+  };
+}
+
+/** The channel on which committed new jobs wake the pollers of every process. */
+const NEW_WORK_CHANNEL = "mysekai_jobs";
+
+/** Delivered to the listeners when `tx` commits, and not at all when it rolls back. */
+const notifyNewWork = (tx: PgTx) => tx.execute(sql`SELECT pg_notify(${NEW_WORK_CHANNEL}, '')`);

@@ -1,0 +1,35 @@
+/**
+ * The job store over SQLite: the synchronous functions of this module, each call one transaction on the
+ * event loop's thread (no async callback ever reaches db.transaction). Claims and renewals commit without
+ * waiting for the disk, as the runner's do (replayableCommit).
+ */
+import type { JobStore } from "../../pipeline/job-store.ts";
+import { replayableCommit, type Db, type Tx } from "../open.ts";
+import { claimJob, nextDueAt } from "./claim.ts";
+import { enqueueReport, enqueueSave, requeueForRedraw } from "./enqueue.ts";
+import { holdsLease, renewLease } from "./lease.ts";
+import { reclaimOrphans } from "./lifecycle.ts";
+import { rerunIfFlagged, transition } from "./transitions.ts";
+
+export function sqliteJobStore(db: Db): JobStore {
+  // `body` is one of the synchronous functions below: db.transaction runs it to the end before returning.
+  const write = async <T>(body: (tx: Tx) => T): Promise<T> => db.transaction(body, { behavior: "immediate" });
+  return {
+    claim: async (now, leaseMs, plausibleOnly) => replayableCommit(db, () => claimJob(db, now, leaseMs, plausibleOnly)),
+    nextDueAt: async () => nextDueAt(db),
+    renew: async (holder, now, leaseMs) => replayableCommit(db, () => renewLease(db, holder, now, leaseMs)),
+    holds: async (holder, now) => holdsLease(db, holder, now),
+    record: (job, change, now) =>
+      write((tx) => {
+        if (rerunIfFlagged(tx, job, now)) return "redraw";
+        transition(tx, job, change, now);
+        return "recorded";
+      }),
+    transition: (job, change, now) => write((tx) => transition(tx, job, change, now)),
+    enqueueSave: (saveId, at, implausible) => write((tx) => enqueueSave(tx, saveId, at, implausible)),
+    enqueueReport: (reportId, at) => write((tx) => enqueueReport(tx, reportId, at)),
+    requeueForRedraw: (saveId, now) => write((tx) => requeueForRedraw(tx, saveId, now)),
+    reclaimAtStart: async (now) => reclaimOrphans(db, now),
+    listen: async () => async () => {},
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * A player's history: their archived refreshes of the last HISTORY_DAYS days, newest first, each with what it
+ * found (the archive's digest) and the maps its archive token serves. Read by the saves_player_idx index.
+ */
+import { refreshDigest, type RefreshDigest } from "../maps/refresh-digest.ts";
+import { storedOutputs, type SaveOutputs } from "../maps/save-outputs.ts";
+import type { Db } from "./open.ts";
+
+export const HISTORY_DAYS = 30;
+/** Two refreshes a day for HISTORY_DAYS with room to spare: a page never grows past this. */
+export const HISTORY_ROWS = 120;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface PastRefresh {
+  saveId: number;
+  receivedAt: number;
+  /** Names the archive in /maps/<token>/<file>. */
+  token: string;
+  /** The archive's map files, the overview first, then the sites by id. */
+  maps: { file: string; label: string }[];
+  /** null: archived before digests were kept and its outputs model since cleared. */
+  digest: RefreshDigest | null;
+}
+
+interface Row {
+  saveId: number;
+  receivedAt: number;
+  token: string;
+  files: string;
+  digest: string | null;
+  /** Only for archives without a digest (made before it was kept). */
+  outputs: string | null;
+}
+
+/** Exported for the test that holds it to the index. */
+export const HISTORY_QUERY = `SELECT s.id AS saveId, s.received_at AS receivedAt, a.token, a.files, a.digest,
+    CASE WHEN a.digest IS NULL THEN s.outputs END AS outputs
+  FROM saves s JOIN archives a ON a.save_id = s.id
+  WHERE s.player_id = ?1 AND s.received_at >= ?2
+  ORDER BY s.received_at DESC, s.id DESC LIMIT ?3`;
+
+const SITE_MAP = /^site_(\d+)\.png$/;
+
+function mapLinks(files: string[], digest: RefreshDigest | null): PastRefresh["maps"] {
+  const sites = files
+    .map((file) => ({ file, siteId: Number(SITE_MAP.exec(file)?.[1] ?? Number.NaN) }))
+    .filter(({ siteId }) => Number.isInteger(siteId))
+    .sort((a, b) => a.siteId - b.siteId)
+    .map(({ file, siteId }) => ({ file, label: digest?.sites.find((site) => site.siteId === siteId)?.name ?? `Site ${siteId}` }));
+  return [...(files.includes("overview.png") ? [{ file: "overview.png", label: "Overview" }] : []), ...sites];
+}
+
+function digestOf(row: Row): RefreshDigest | null {
+  if (row.digest !== null) return JSON.parse(row.digest) as RefreshDigest;
+  const outputs = row.outputs === null ? null : storedOutputs(JSON.parse(row.outputs) as SaveOutputs);
+  return outputs === null ? null : refreshDigest(outputs);
+}
+
+export function playerHistory(db: Db, playerId: string, now = Date.now()): PastRefresh[] {
+  const rows = db.$client.query(HISTORY_QUERY).all(playerId, now - HISTORY_DAYS * DAY_MS, HISTORY_ROWS) as Row[];
+  return rows.map((row) => {
+    const digest = digestOf(row);
+    return { saveId: row.saveId, receivedAt: row.receivedAt, token: row.token, maps: mapLinks(JSON.parse(row.files) as string[], digest), digest };
+  });
+}

@@ -1,0 +1,54 @@
+/**
+ * What a player's history shows of one refresh, kept with its archive (archives.digest): the rare finds, the
+ * new songs and the sites' names. Small and bounded, so thirty days of history are read without the outputs
+ * model, which the retention rule clears.
+ */
+import type { Tier } from "./catalog.ts";
+import type { SaveOutputs } from "./save-outputs.ts";
+
+/** Finds and songs kept per refresh; the rest are counted in `more`. Real refreshes have a handful. */
+export const DIGEST_ENTRIES = 12;
+const NAME_CHARS = 40;
+
+export interface DigestFind {
+  name: string;
+  tier: Exclude<Tier, "common">;
+  total: number;
+}
+
+export interface DigestSong {
+  id: number;
+  /** null: the title data does not know the record. */
+  title: string | null;
+}
+
+export interface RefreshDigest {
+  /** A refresh without harvest maps (no maps were drawn). */
+  partial: boolean;
+  /** Super-rare first, then rare, larger totals first. */
+  rare: DigestFind[];
+  newSongs: DigestSong[];
+  /** Rare finds and new songs past DIGEST_ENTRIES. */
+  more: number;
+  /** The name of each site with a map, by site id: what the history's map links say. */
+  sites: { siteId: number; name: string }[];
+}
+
+const clip = (text: string) => (text.length <= NAME_CHARS ? text : `${Array.from(text).slice(0, NAME_CHARS).join("")}…`);
+
+export function refreshDigest(outputs: SaveOutputs): RefreshDigest {
+  const rare = outputs.rareFinds.map(({ resource, total }) => ({ name: clip(resource.name), tier: resource.tier as DigestFind["tier"], total }));
+  const songs = outputs.totals
+    .filter((t) => t.resource.musicRecord === "new")
+    .map(({ resource }) => ({ id: resource.id, title: resource.title === null ? null : clip(resource.title) }));
+  // Many rare finds never hide every new song.
+  const keptSongs = songs.slice(0, DIGEST_ENTRIES / 2);
+  const keptRare = rare.slice(0, DIGEST_ENTRIES - keptSongs.length);
+  return {
+    partial: outputs.partial,
+    rare: keptRare,
+    newSongs: keptSongs,
+    more: rare.length + songs.length - keptRare.length - keptSongs.length,
+    sites: outputs.partial ? [] : outputs.sites.map((site) => ({ siteId: site.siteId, name: clip(site.name) })),
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * The two job stores side by side for the contract suite (tests/unit/job-store.contract.test.ts): each with a
+ * way to add saves and reports, read a job row and set its fields directly, the same for both dialects.
+ */
+import { eq } from "drizzle-orm";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pgJobStore } from "../../src/db/jobs/pg-store.ts";
+import { sqliteJobStore } from "../../src/db/jobs/sqlite-store.ts";
+import { openDatabase } from "../../src/db/open.ts";
+import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
+import * as pg from "../../src/db/pg/schema.ts";
+import * as sqlite from "../../src/db/schema.ts";
+import type { JobStore } from "../../src/pipeline/job-store.ts";
+import { databaseForThisFile } from "./postgres.ts";
+
+export type JobView = typeof sqlite.jobs.$inferSelect;
+
+export interface StoreFixture {
+  store: JobStore;
+  /** Another store on connections of its own, as a second process has. */
+  another: () => Promise<JobStore>;
+  addSave: (at: number) => Promise<number>;
+  addReport: (at: number) => Promise<number>;
+  jobOfSave: (saveId: number) => Promise<JobView>;
+  job: (id: number) => Promise<JobView>;
+  setJob: (id: number, fields: Partial<JobView>) => Promise<void>;
+  close: () => Promise<void>;
+}
+
+export interface StoreKind {
+  name: "sqlite" | "postgres";
+  /** Every running job is its holder's orphan at start-up (one process per SQLite file), not only expired ones. */
+  reclaimsLiveLeases: boolean;
+  open: () => Promise<StoreFixture>;
+}
+
+const saveValues = (at: number) => ({ sha256: crypto.randomUUID(), playerId: "1234567890123456789", source: "upload" as const, encrypted: new Uint8Array([1, 2, 3]), size: 3, receivedAt: at });
+const reportValues = (at: number) => ({ receivedAt: at, shape: "har", entryCount: 1, candidateCount: 0, emptyBodies: 0, meta: {} });
+
+export const sqliteStores: StoreKind = {
+  name: "sqlite",
+  reclaimsLiveLeases: true,
+  open: async () => {
+    const dir = mkdtempSync(join(tmpdir(), "job-store-"));
+    const path = join(dir, "ingest.sqlite");
+    const db = openDatabase(path);
+    const others: ReturnType<typeof openDatabase>[] = [];
+    const { jobs, saves, reports } = sqlite;
+    return {
+      store: sqliteJobStore(db),
+      another: async () => {
+        const other = openDatabase(path);
+        others.push(other);
+        return sqliteJobStore(other);
+      },
+      addSave: async (at) => db.insert(saves).values(saveValues(at)).returning({ id: saves.id }).get().id,
+      addReport: async (at) => db.insert(reports).values(reportValues(at)).returning({ id: reports.id }).get().id,
+      jobOfSave: async (saveId) => db.select().from(jobs).where(eq(jobs.saveId, saveId)).get()!,
+      job: async (id) => db.select().from(jobs).where(eq(jobs.id, id)).get()!,
+      setJob: async (id, fields) => void db.update(jobs).set(fields).where(eq(jobs.id, id)).run(),
+      close: async () => {
+        for (const handle of [db, ...others]) handle.$client.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+/** One database for the file, emptied for each fixture. */
+let pgUrl: Promise<string> | undefined;
+
+export const postgresStores: StoreKind = {
+  name: "postgres",
+  reclaimsLiveLeases: false,
+  open: async () => {
+    pgUrl ??= databaseForThisFile("migrated");
+    const url = await pgUrl;
+    const db = await openPostgres(url, { maxConnections: 4 });
+    await db.execute("TRUNCATE jobs, reports, saves RESTART IDENTITY CASCADE");
+    const others: PgDb[] = [];
+    const { jobs, saves, reports } = pg;
+    return {
+      store: pgJobStore(db),
+      another: async () => {
+        const other = await openPostgres(url, { maxConnections: 4 });
+        others.push(other);
+        return pgJobStore(other);
+      },
+      addSave: async (at) => (await db.insert(saves).values(saveValues(at)).returning({ id: saves.id }))[0]!.id,
+      addReport: async (at) => (await db.insert(reports).values(reportValues(at)).returning({ id: reports.id }))[0]!.id,
+      jobOfSave: async (saveId) => (await db.select().from(jobs).where(eq(jobs.saveId, saveId)))[0]!,
+      job: async (id) => (await db.select().from(jobs).where(eq(jobs.id, id)))[0]!,
+      setJob: async (id, fields) => void (await db.update(jobs).set(fields).where(eq(jobs.id, id))),
+      close: async () => {
+        await Promise.all([db, ...others].map((handle) => handle.$client.end()));
+      },
+    };
+  },
+};

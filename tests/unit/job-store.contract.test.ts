@@ -1,0 +1,190 @@
+/**
+ * The job store's contract, the same tests on both stores: SQLite (the default) and a hub's PostgreSQL. Claim
+ * order as SQLite has always done it, exclusive claims, the fenced lease, retries and the start-up reclaim.
+ */
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { advanceChange, holderOf, LeaseLostError, POISON_CRASHES, retryChange, taskProcessDiedChange, type ClaimedJob } from "../../src/db/jobs/index.ts";
+import type { JobStore } from "../../src/pipeline/job-store.ts";
+import { postgresStores, sqliteStores, type JobView, type StoreFixture, type StoreKind } from "../helpers/job-stores.ts";
+import { POSTGRES_MISSING } from "../helpers/postgres.ts";
+
+const T0 = 1_700_000_000_000;
+const LEASE = 60_000;
+const BACKOFF = [1_000, 2_000];
+
+for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
+  describe.skipIf(kind.name === "postgres" && POSTGRES_MISSING !== null)(`job store on ${kind.name}`, () => {
+    let f: StoreFixture;
+    let store: JobStore;
+    beforeEach(async () => {
+      f = await kind.open();
+      store = f.store;
+    });
+    afterEach(() => f.close());
+
+    /** A save's job, enqueued as uploads do, then given `fields` directly; returns its id. */
+    const addJob = async (runAt: number, fields: Partial<JobView> = {}) => {
+      const saveId = await f.addSave(runAt);
+      await store.enqueueSave(saveId, runAt, fields.implausible ?? false);
+      const { id } = await f.jobOfSave(saveId);
+      if (Object.keys(fields).length > 0) await f.setJob(id, fields);
+      return id;
+    };
+    const claim = async (now: number, plausibleOnly = false) => (await store.claim(now, LEASE, plausibleOnly))?.id ?? null;
+    const claimed = async (now: number): Promise<ClaimedJob> => {
+      const job = await store.claim(now, LEASE, false);
+      if (!job) throw new Error("nothing claimed");
+      return job;
+    };
+
+    test("claims the oldest id first, only when due, under a fresh lease; never a failed, done or waiting job", async () => {
+      const first = await addJob(T0);
+      const second = await addJob(T0 - 5_000);
+      const later = await addJob(T0 + 5_000);
+      for (const state of ["failed", "done", "waiting_for_key"] as const) await addJob(T0 - 9_000, { state });
+
+      const job = await claimed(T0);
+      expect(job).toMatchObject({ id: first, stage: "generate", attempts: 1, subject: { kind: "save" }, isolated: false });
+      expect(await f.job(first)).toMatchObject({ state: "running", attempts: 1, leaseId: job.leaseId, leaseExpiresAt: T0 + LEASE });
+      expect(await claim(T0)).toBe(second);
+      expect(await claim(T0)).toBeNull();
+      expect(await store.nextDueAt()).toBe(T0 + 5_000);
+      expect(await claim(T0 + 5_000)).toBe(later);
+      expect(await store.nextDueAt()).toBeNull();
+    });
+
+    test("real saves before retried ones before junk; with plausibleOnly no junk at all", async () => {
+      const junk = [await addJob(T0 - 9_000, { implausible: true }), await addJob(T0 - 9_000, { implausible: true })];
+      const retried = await addJob(T0 - 1_000, { state: "pending_retry" });
+      const real = await addJob(T0);
+      expect(await claim(T0)).toBe(real);
+      expect(await claim(T0)).toBe(retried);
+      expect(await claim(T0, true)).toBeNull();
+      expect(await claim(T0)).toBe(junk[0]!);
+      expect(await claim(T0)).toBe(junk[1]!);
+    });
+
+    test("a report's job carries its report; a row with no single subject fails once and the next job is claimed", async () => {
+      const broken = await addJob(T0 - 1_000);
+      await f.setJob(broken, { saveId: null });
+      const reportId = await f.addReport(T0);
+      await store.enqueueReport(reportId, T0);
+      const job = await claimed(T0);
+      expect(job).toMatchObject({ stage: "evaluate", subject: { kind: "report", reportId } });
+      expect(await f.job(broken)).toMatchObject({ state: "failed", leaseId: null, lastError: expect.stringContaining("no single subject") });
+    });
+
+    test("two claimers on their own connections, racing, never take the same job", async () => {
+      const ids = new Set<number>();
+      for (let i = 0; i < 60; i++) ids.add(await addJob(T0));
+      const other = await f.another();
+      const drain = async (claimer: JobStore) => {
+        const got: number[] = [];
+        for (let job = await claimer.claim(T0, LEASE, false); job; job = await claimer.claim(T0, LEASE, false)) got.push(job.id);
+        return got;
+      };
+      const taken = (await Promise.all([store, store, store, other, other, other].map(drain))).flat();
+      expect(taken.length).toBe(ids.size);
+      expect(new Set(taken)).toEqual(ids);
+    });
+
+    test("an expired lease is not held, even before anyone claims the job: no renewal, no transition", async () => {
+      const id = await addJob(T0);
+      const job = await claimed(T0);
+      expect(await store.holds(holderOf(job), T0 + LEASE - 1)).toBe(true);
+      expect(await store.holds(holderOf(job), T0 + LEASE)).toBe(false);
+      expect(await store.renew(holderOf(job), T0 + LEASE, LEASE)).toBe(false);
+      await expect(store.record(job, advanceChange("notify", T0 + LEASE), T0 + LEASE)).rejects.toBeInstanceOf(LeaseLostError);
+      expect(await f.job(id)).toMatchObject({ state: "running", stage: "generate", leaseId: job.leaseId, leaseExpiresAt: T0 + LEASE });
+    });
+
+    test("renew extends a held lease, and only a held one", async () => {
+      const id = await addJob(T0);
+      const job = await claimed(T0);
+      expect(await store.renew(holderOf(job), T0 + 1_000, LEASE)).toBe(true);
+      expect((await f.job(id)).leaseExpiresAt).toBe(T0 + 1_000 + LEASE);
+      expect(await store.renew({ jobId: id, leaseId: crypto.randomUUID() }, T0 + 2_000, LEASE)).toBe(false);
+      expect((await f.job(id)).leaseExpiresAt).toBe(T0 + 1_000 + LEASE);
+    });
+
+    test("a stale holder, its lease claimed again, changes nothing; the new holder moves the job on", async () => {
+      const id = await addJob(T0);
+      const stale = await claimed(T0);
+      const fresh = await claimed(T0 + LEASE + 1);
+      expect(fresh).toMatchObject({ id, attempts: 2 });
+      expect(fresh.leaseId).not.toBe(stale.leaseId);
+      const now = T0 + LEASE + 2;
+      expect(await store.holds(holderOf(stale), now)).toBe(false);
+      await expect(store.record(stale, advanceChange("notify", now), now)).rejects.toBeInstanceOf(LeaseLostError);
+      await expect(store.record(stale, retryChange(stale, "boom", BACKOFF, now), now)).rejects.toBeInstanceOf(LeaseLostError);
+      await expect(store.transition(stale, { state: "failed", lastError: "stale" }, now)).rejects.toBeInstanceOf(LeaseLostError);
+      expect(await f.job(id)).toMatchObject({ state: "running", stage: "generate", leaseId: fresh.leaseId, lastError: null });
+      expect(await store.record(fresh, advanceChange("notify", now), now)).toBe("recorded");
+      expect(await f.job(id)).toMatchObject({ state: "pending", stage: "notify", attempts: 0, leaseId: null, leaseExpiresAt: null, runAt: now });
+    });
+
+    test("a failed attempt waits its backoff step (±20 %), then the next; past the last step it fails", async () => {
+      const id = await addJob(T0);
+      let now = T0;
+      for (const step of BACKOFF) {
+        const job = await claimed(now);
+        await store.record(job, retryChange(job, `boom ${job.attempts}`, BACKOFF, now), now);
+        const row = await f.job(id);
+        expect(row).toMatchObject({ state: "pending_retry", lastError: `boom ${job.attempts}`, leaseId: null });
+        expect(row.runAt).toBeGreaterThanOrEqual(now + step * 0.8);
+        expect(row.runAt).toBeLessThanOrEqual(now + step * 1.2);
+        expect(await claim(row.runAt - 1)).toBeNull();
+        now = row.runAt;
+      }
+      const last = await claimed(now);
+      expect(last.attempts).toBe(3);
+      await store.record(last, retryChange(last, "boom 3", BACKOFF, now), now);
+      expect(await f.job(id)).toMatchObject({ state: "failed", lastError: "boom 3" });
+      expect(await claim(now + 60_000)).toBeNull();
+    });
+
+    test(`a job whose task process dies ${POISON_CRASHES} times in a row is parked; the attempt is not counted`, async () => {
+      const id = await addJob(T0);
+      for (let crash = 1; crash <= POISON_CRASHES; crash++) {
+        const job = await claimed(T0);
+        expect(job.crashes).toBe(crash - 1);
+        await store.record(job, taskProcessDiedChange(job, "SIGSEGV", T0), T0);
+        expect(await f.job(id)).toMatchObject({ state: crash < POISON_CRASHES ? "pending" : "failed", attempts: 0, crashes: crash, processDeaths: 1 });
+      }
+    });
+
+    test("at start-up a job whose holder died and whose lease expired is due at once, the attempt refunded, its tasks isolated", async () => {
+      const id = await addJob(T0);
+      await claimed(T0);
+      const start = T0 + LEASE + 1;
+      expect(await store.reclaimAtStart(start)).toBe(1);
+      expect(await f.job(id)).toMatchObject({ state: "pending", attempts: 0, processDeaths: 1, leaseId: null, runAt: start });
+      expect(await claimed(start)).toMatchObject({ id, attempts: 1, isolated: true });
+    });
+
+    test(`at start-up a live lease is ${kind.reclaimsLiveLeases ? "reclaimed too (one process per file)" : "left to its holder (other processes run)"}`, async () => {
+      const id = await addJob(T0);
+      const job = await claimed(T0);
+      expect(await store.reclaimAtStart(T0 + 1)).toBe(kind.reclaimsLiveLeases ? 1 : 0);
+      expect(await store.holds(holderOf(job), T0 + 2)).toBe(!kind.reclaimsLiveLeases);
+      expect((await f.job(id)).state).toBe(kind.reclaimsLiveLeases ? "pending" : "running");
+    });
+
+    test("a save sent back to draw again: a job at rest goes to generate with a push, a running one is flagged for its holder", async () => {
+      const rest = await addJob(T0, { stage: "done", state: "done", notify: false });
+      const restSave = (await f.job(rest)).saveId!;
+      await store.requeueForRedraw(restSave, T0 + 1);
+      expect(await f.job(rest)).toMatchObject({ stage: "generate", state: "pending", notify: true, attempts: 0, runAt: T0 + 1 });
+
+      const job = await claimed(T0 + 1);
+      await store.requeueForRedraw(restSave, T0 + 3);
+      expect(await f.job(rest)).toMatchObject({ state: "running", rerun: true, leaseId: job.leaseId });
+      expect(await store.record(job, advanceChange("done", T0 + 4), T0 + 4)).toBe("redraw");
+      expect(await f.job(rest)).toMatchObject({ stage: "generate", state: "pending", rerun: false, notify: true, leaseId: null });
+
+      const orphanSave = await f.addSave(T0);
+      await store.requeueForRedraw(orphanSave, T0 + 5);
+      expect(await f.jobOfSave(orphanSave)).toMatchObject({ stage: "generate", state: "pending", notify: true });
+    });
+  });
+}
