@@ -2,9 +2,9 @@
  * A real S3-compatible server for the tests: OpenStack Swift (Debian's swift, swift-proxy, swift-object,
  * swift-container, swift-account and memcached) with s3api and tempauth, on loopback ports in a temp folder.
  * Started once per test process on first use (~5-20 s) and shared; each caller gets a bucket of its own.
- * Swift's servers leave the process group (setsid), so a supervisor shell records every child's pid: they are
- * killed at exit, and the supervisor kills them too when its stdin closes, i.e. when the test process dies
- * without running any handler.
+ * A supervisor shell in a session of its own (not the test run's child) starts the servers and records their
+ * pids (they setsid themselves): they are killed at exit, and the supervisor kills them when the test run's pid
+ * ends (tail --pid), i.e. also when it dies without running any handler.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -45,10 +45,7 @@ let running: Promise<RunningSwift> | null = null;
 const user = () => Bun.spawnSync(["id", "-un"]).stdout.toString().trim();
 let buckets = 0;
 
-/**
- * A new empty bucket on the shared Swift (started on first call). Call it under a timeout of ~2 minutes: bun
- * test kills what a hook or test spawned when it times out.
- */
+/** A new empty bucket on the shared Swift (started on first call: give that call ~2 minutes). */
 export async function swiftBucket(): Promise<SwiftBucket> {
   if (swiftSkipReason !== null) throw new Error(swiftSkipReason);
   const swift = await (running ??= startSwift());
@@ -182,16 +179,14 @@ async function startIn(dir: string, pids: () => number[]): Promise<RunningSwift>
   ];
   const cleanup = `kill -KILL $(cat pids); rm -rf "${dir}"`;
   const script = [
-    // bun test sends SIGTERM to what a timed-out hook or test spawned: the servers go with the supervisor.
     `trap '${cleanup}; exit' TERM INT HUP`,
     ...commands.map((cmd, i) => `${cmd} >log${i}.txt 2>&1 & echo $! >>pids`),
-    "read _", // returns when the test process's end of the pipe closes, on exit or death
+    `tail --pid=${process.pid} -s 0.2 -f /dev/null`, // returns when the test run ends, however it ends
     cleanup,
   ].join("\n");
-  const supervisor = Bun.spawn(["sh", "-c", script], { cwd: dir, stdin: "pipe", stdout: "ignore", stderr: "ignore" });
-  // Neither the supervisor nor its pipe keeps the test process alive.
-  supervisor.unref();
-  supervisor.stdin.unref();
+  // Not this process's child (its own session): bun test kills a timed-out test's children, which would take
+  // Swift from every later test file.
+  Bun.spawnSync(["sh", "-c", 'setsid sh -c "$0" </dev/null >/dev/null 2>&1 &', script], { cwd: dir });
 
   const endpoint = `http://127.0.0.1:${proxy}`;
   const deadline = Date.now() + 60_000;
@@ -199,7 +194,7 @@ async function startIn(dir: string, pids: () => number[]): Promise<RunningSwift>
     const token = await authToken(endpoint).catch(() => null);
     if (token !== null) return { endpoint, token };
     const started = pids();
-    const died = supervisor.exitCode !== null || (started.length === commands.length && !started.every(isAlive));
+    const died = started.length === commands.length && !started.every(isAlive);
     if (died || Date.now() > deadline) {
       const logs = commands.map((_, i) => Bun.file(join(dir, `log${i}.txt`)).text().catch(() => ""));
       throw new Error(`Swift did not start:\n${(await Promise.all(logs)).join("\n").slice(-4000)}`);
