@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { loadConfig } from "../../src/config/index.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
-import { claimDeliveryAttempt } from "../../src/db/deliveries.ts";
+import { claimDeliveryAttempt } from "../../src/db/deliveries/rows.ts";
+import { sqliteDeliveryStore } from "../../src/db/deliveries/sqlite-store.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
 import { archives, deliveries, jobs, saves } from "../../src/db/schema.ts";
 import { describeSave } from "../../src/maps/index.ts";
@@ -88,6 +89,7 @@ function deps(route: "webhook" | "bark"): PipelineDeps {
     routing: { players: new Map([[PLAYER, [target]]]), barkKeys: { phone: "device-key" } },
     secrets: [],
     archiveRoot: join(dir, "archive"),
+    deliveries: sqliteDeliveryStore(db),
   };
 }
 
