@@ -1,9 +1,9 @@
 /**
  * Owner commands of the data API: API tokens and players' public reads (src/db/data-access.ts), consumer
- * webhooks (src/db/data-webhooks.ts).
+ * webhooks (src/db/deliveries/data-webhooks.ts).
  */
 import { addApiToken, API_TOKEN_NAME, listApiTokens, PLAYER_ID_SHAPE, revokeApiToken, setPlayerPublic } from "./db/data-access.ts";
-import { addDataWebhook, listDataWebhooks, removeDataWebhook } from "./db/data-webhooks.ts";
+import { addDataWebhook, listDataWebhooks, removeDataWebhook } from "./db/deliveries/data-webhooks.ts";
 import type { Db } from "./db/open.ts";
 import { dataWebhookOrigin, dataWebhookProblem } from "./notify/data-webhook.ts";
 

@@ -237,7 +237,7 @@ export const publicPlayers = sqliteTable("public_players", {
 });
 
 /**
- * Consumer webhooks (src/db/data-webhooks.ts): after each new save, an empty POST to `url` with {server},
+ * Consumer webhooks (src/db/deliveries/data-webhooks.ts): after each new save, an empty POST to `url` with {server},
  * {data_type} and {user_id} filled in, so a bot pulls the save. `url` and `bearer` are secrets: never shown again.
  */
 export const dataWebhooks = sqliteTable("data_webhooks", {

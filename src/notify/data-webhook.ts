@@ -3,7 +3,7 @@
  * `{user_id}` filled in, optionally with `Authorization: Bearer <secret>`; the bot then pulls the save from the
  * data API. The URL and the secret are never put in a message.
  */
-import { DATA_WEBHOOK_CHANNEL } from "../db/data-webhooks.ts";
+import { DATA_WEBHOOK_CHANNEL } from "../db/deliveries/data-webhooks.ts";
 import { excerpt, failUnlessOk, send, type HttpContext } from "./http.ts";
 
 export const DATA_TYPE = "mysekai";

@@ -62,7 +62,7 @@ export function balancedChunks<T>(items: readonly T[], size: number): T[][] {
 export interface PartProgress {
   done: number;
   /** Records that the parts before `count` were all answered. */
-  markSent: (count: number) => void;
+  markSent: (count: number) => Promise<void>;
 }
 
 /** Runs a delivery's requests in order, skipping the parts already sent and recording each one sent. */
@@ -70,6 +70,6 @@ export async function sendParts(parts: readonly (() => Promise<void>)[], progres
   for (const [index, part] of parts.entries()) {
     if (progress && index < progress.done) continue;
     await part();
-    progress?.markSent(index + 1);
+    await progress?.markSent(index + 1);
   }
 }

@@ -4,6 +4,7 @@ import type { Config } from "../config/index.ts";
 import type { Db, Tx } from "../db/open.ts";
 import type { JobStage } from "../db/schema.ts";
 import type { Routing } from "../notify/routing.ts";
+import type { DeliveryStore } from "./delivery-store.ts";
 import type { ClaimedJob, JobSubject, SaveSubject } from "../db/jobs/index.ts";
 import type { WorkerPool } from "./worker-pool.ts";
 
@@ -17,6 +18,8 @@ export interface PipelineDeps {
   /** Configured secrets (keys, tokens, device keys, webhook URLs) to redact from any error text. */
   secrets: string[];
   archive: ArchiveStore;
+  /** The deliveries and the push decision (SQLite's store, or a hub's PostgreSQL). */
+  deliveries: DeliveryStore;
 }
 
 /** Writes committed in the same transaction as the job's transition, so both happen or neither does. */

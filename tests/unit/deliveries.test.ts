@@ -10,7 +10,7 @@ import {
   recordPartsSent,
   resetDeliveries,
   retryFailedDeliveries,
-} from "../../src/db/deliveries.ts";
+} from "../../src/db/deliveries/rows.ts";
 import type { Channel, ChannelTarget } from "../../src/notify/routing.ts";
 import { claimJob, type LeaseHolder } from "../../src/db/jobs/index.ts";
 import { deliveriesOf, insertDelivery, insertJob, insertSave, jobRow, LEASE_MS, openHarness, type Harness } from "../helpers/pipeline-harness.ts";

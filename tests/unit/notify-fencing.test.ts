@@ -11,7 +11,8 @@ import { eq } from "drizzle-orm";
 import { diskArchiveStore } from "../../src/archive/disk-store.ts";
 import { loadConfig } from "../../src/config/index.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
-import { claimDeliveryAttempt } from "../../src/db/deliveries.ts";
+import { claimDeliveryAttempt } from "../../src/db/deliveries/rows.ts";
+import { sqliteDeliveryStore } from "../../src/db/deliveries/sqlite-store.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
 import { archives, deliveries, jobs, saves } from "../../src/db/schema.ts";
 import { describeSave } from "../../src/maps/index.ts";
@@ -89,6 +90,7 @@ function deps(route: "webhook" | "bark"): PipelineDeps {
     routing: { players: new Map([[PLAYER, [target]]]), barkKeys: { phone: "device-key" } },
     secrets: [],
     archive: diskArchiveStore(join(dir, "archive")),
+    deliveries: sqliteDeliveryStore(db),
   };
 }
 

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { loadConfig } from "../../src/config/index.ts";
-import { decidePush, type PushCandidate } from "../../src/db/push-decision.ts";
+import { decidePush, type PushCandidate } from "../../src/db/deliveries/push-decision.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
 import { archives, deliveries, jobs, saves } from "../../src/db/schema.ts";
 import { generateOutputs } from "../../src/maps/index.ts";

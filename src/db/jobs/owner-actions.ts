@@ -1,6 +1,6 @@
 /** The owner's actions on the queue (CLI and status page): retry what failed, run a save's stages again. */
 import { and, eq, inArray, ne } from "drizzle-orm";
-import { resetDeliveries, retryFailedDeliveries } from "../deliveries.ts";
+import { resetDeliveries, retryFailedDeliveries } from "../deliveries/rows.ts";
 import type { Db } from "../open.ts";
 import { jobs, saves } from "../schema.ts";
 import { ensureSaveJob } from "./enqueue.ts";

@@ -232,7 +232,7 @@ export const publicPlayers = pgTable("public_players", {
 });
 
 /**
- * Consumer webhooks (src/db/data-webhooks.ts): after each new save, an empty POST to `url` with {server},
+ * Consumer webhooks (src/db/deliveries/data-webhooks.ts): after each new save, an empty POST to `url` with {server},
  * {data_type} and {user_id} filled in, so a bot pulls the save. `url` and `bearer` are secrets: never shown again.
  */
 export const dataWebhooks = pgTable("data_webhooks", {

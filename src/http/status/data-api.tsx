@@ -6,7 +6,7 @@
  */
 import { Hono, type MiddlewareHandler } from "hono";
 import { addApiToken, API_TOKEN_NAME, listApiTokens, PLAYER_ID_SHAPE, revokeApiToken, type ApiToken } from "../../db/data-access.ts";
-import { listDataWebhooks, type DataWebhook } from "../../db/data-webhooks.ts";
+import { listDataWebhooks, type DataWebhook } from "../../db/deliveries/data-webhooks.ts";
 import { logInfo } from "../../log.ts";
 import { dataWebhookOrigin } from "../../notify/data-webhook.ts";
 import type { HttpDeps } from "../deps.ts";

@@ -1,23 +1,13 @@
 /**
  * notify: every new save of a known player gets a delivery per consumer webhook (bots pull each save). Then
  * route the save; a save whose drops repeat the player's last push is only archived (NOTIFY_REPEAT=1 and
- * reprocess --notify push it anyway), any other gets a delivery per routed target (src/db/push-decision.ts
- * decides both in one transaction). Then attempt each due delivery alone and record its result at once
- * (src/db/deliveries.ts keeps the rows; every attempt and part is claimed under the lease).
+ * reprocess --notify push it anyway), any other gets a delivery per routed target (the delivery store decides
+ * both at once). Then attempt each due delivery alone and record its result at once (deps.deliveries keeps the
+ * rows, src/pipeline/delivery-store.ts; every attempt and part is claimed under the lease).
  */
 import { eq, getTableColumns } from "drizzle-orm";
-import { dataWebhookById, listDataWebhooks, DATA_WEBHOOK_CHANNEL } from "../../db/data-webhooks.ts";
-import {
-  claimDeliveryAttempt,
-  createDataWebhookDeliveries,
-  deliveryTally,
-  dueDeliveries,
-  markAttemptFailed,
-  markSent,
-  recordPartsSent,
-  type Delivery,
-} from "../../db/deliveries.ts";
-import { decidePush } from "../../db/push-decision.ts";
+import { DATA_WEBHOOK_CHANNEL } from "../../db/deliveries/data-webhooks.ts";
+import type { Delivery } from "../../db/deliveries/rows.ts";
 import { archives, saves } from "../../db/schema.ts";
 import { logInfo, logWarn } from "../../log.ts";
 import { storedOutputs, summaryFile, type SaveOutputs } from "../../maps/index.ts";
@@ -50,10 +40,10 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
   }
   // Generated before the outputs model (or the drops' fingerprint) was stored: generate it again.
   if (!outputs || save.dropsFingerprint === null) return { kind: "advance", next: "generate", note: "no stored outputs model; generating again" };
-  if (PLAYER_ID.test(save.playerId)) createDataWebhookDeliveries(db, save.id, listDataWebhooks(db).map((hook) => hook.id), now);
+  if (PLAYER_ID.test(save.playerId)) await deps.deliveries.addDataWebhookDeliveries(save.id, now);
   const pushNote = outputs.partial ? "no maps to push (partial refresh)" : await decideAndRecordPush(deps, save, archive, outputs, job.forcePush, now);
 
-  const due = dueDeliveries(db, save.id, now);
+  const due = await deps.deliveries.due(save.id, now);
   if (due.length > 0) {
     // Consumer webhooks carry no message: a save with only those due builds none.
     const message = due.some((delivery) => delivery.channel !== DATA_WEBHOOK_CHANNEL) ? await pushMessage(deps, save, archive, outputs) : null;
@@ -64,7 +54,7 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
     }
   }
 
-  const tally = deliveryTally(db, save.id);
+  const tally = await deps.deliveries.tally(save.id);
   const counts = `sent=${tally.sent} failed=${tally.failed} skipped=${tally.skipped}`;
   const anyDelivery = tally.sent + tally.failed + tally.skipped + tally.pending > 0;
   const note = pushNote === null ? counts : anyDelivery ? `${pushNote}; ${counts}` : pushNote;
@@ -86,7 +76,7 @@ async function decideAndRecordPush(
 ): Promise<string | null> {
   const targets = routeFor(deps.routing, save.playerId, deps.config.notify.defaultRoute);
   const candidate = { saveId: save.id, playerId: save.playerId, dropsFingerprint: save.dropsFingerprint!, checkRepeat: !deps.config.notify.repeat && !forcePush };
-  const decision = decidePush(deps.db, candidate, targets, configuredChannels(deps.config.notify, deps.routing.barkKeys), now);
+  const decision = await deps.deliveries.decidePush(candidate, targets, configuredChannels(deps.config.notify, deps.routing.barkKeys), now);
   // summary.json was written before the decision: it says what was decided (a rewrite is idempotent).
   if (!decision.push || save.repeatOf !== null) {
     const repeatOf = decision.push ? null : decision.repeatOf;
@@ -103,7 +93,7 @@ async function deliver(deps: PipelineDeps, delivery: Delivery, save: Save, messa
   if (delivery.channel !== DATA_WEBHOOK_CHANNEL) {
     return sendTo({ channel: delivery.channel as Channel, target: delivery.target }, message!, deps.config.notify, deps.routing.barkKeys, progress);
   }
-  const hook = dataWebhookById(deps.db, Number(delivery.target));
+  const hook = await deps.deliveries.dataWebhook(Number(delivery.target));
   if (!hook) throw new DeliveryError(`${DATA_WEBHOOK_CHANNEL}: data webhook ${delivery.target} was removed`, { permanent: true });
   const server = save.region ?? deps.config.api.defaultRegion;
   return sendDataWebhook(hook, { server, userId: save.playerId }, deps.config.notify.timeoutMs);
@@ -116,22 +106,22 @@ async function attempt(
   save: Save,
   message: PushMessage | null,
 ): Promise<"done" | "lease_lost"> {
-  const { db } = deps;
+  const { deliveries } = deps;
   const { leaseMs, backoffMs } = deps.config.pipeline;
   const attempts = delivery.attempts + 1;
-  const claim = claimDeliveryAttempt(db, holder, { id: delivery.id, seenAttempts: delivery.attempts }, Date.now(), leaseMs);
+  const claim = await deliveries.claimAttempt(holder, { id: delivery.id, seenAttempts: delivery.attempts }, Date.now(), leaseMs);
   if (claim !== "claimed") return claim === "lease_lost" ? "lease_lost" : "done";
   const started = performance.now();
   const fields = { channel: delivery.channel, target: delivery.target, player: save.playerId, save: save.id, attempt: attempts };
   const progress = {
     done: delivery.partsSent,
-    markSent: (count: number) => {
-      if (!recordPartsSent(db, holder, delivery.id, count, Date.now(), leaseMs)) throw new LeaseLostError(holder.jobId);
+    markSent: async (count: number) => {
+      if (!(await deliveries.recordPartsSent(holder, delivery.id, count, Date.now(), leaseMs))) throw new LeaseLostError(holder.jobId);
     },
   };
   try {
     await deliver(deps, delivery, save, message, progress);
-    markSent(db, delivery.id, Date.now());
+    await deliveries.markSent(delivery.id, Date.now());
     metrics.delivery(delivery.channel, "sent");
     logInfo("NOTIFY", "sent", { ...fields, ms: Math.round(performance.now() - started), outcome: "sent" });
     return "done";
@@ -145,7 +135,7 @@ async function attempt(
     const delay = permanent ? null : backoffDelay(attempts, backoffMs);
     const retryAfter = error instanceof DeliveryError ? (error.retryAfterMs ?? 0) : 0;
     const retryAt = delay === null ? null : Date.now() + Math.max(delay, retryAfter);
-    markAttemptFailed(db, { deliveryId: delivery.id, attempt: attempts }, reason, retryAt);
+    await deliveries.markAttemptFailed({ deliveryId: delivery.id, attempt: attempts }, reason, retryAt);
     metrics.delivery(delivery.channel, retryAt === null ? "failed" : "retry");
     logWarn("NOTIFY", "delivery failed", { ...fields, ms: Math.round(performance.now() - started), outcome: retryAt === null ? "failed" : "retry", error: reason });
     return "done";

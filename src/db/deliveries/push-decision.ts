@@ -8,9 +8,9 @@
  */
 import { and, desc, eq, ne } from "drizzle-orm";
 import { DATA_WEBHOOK_CHANNEL } from "./data-webhooks.ts";
-import { createDeliveries, type RoutedTarget } from "./deliveries.ts";
-import type { Db, Tx } from "./open.ts";
-import { deliveries, saves } from "./schema.ts";
+import { createDeliveries, type RoutedTarget } from "./rows.ts";
+import type { Db, Tx } from "../open.ts";
+import { deliveries, saves } from "../schema.ts";
 
 export interface PushCandidate {
   saveId: number;

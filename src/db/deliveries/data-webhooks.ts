@@ -1,10 +1,10 @@
 /**
  * Consumer webhooks: where to tell a bot that a player has a new save. The one owner of `data_webhooks`; their
- * deliveries are rows of `deliveries` (src/db/deliveries.ts), channel DATA_WEBHOOK_CHANNEL, target the hook's id.
+ * deliveries are rows of `deliveries` (rows.ts), channel DATA_WEBHOOK_CHANNEL, target the hook's id.
  */
 import { asc, eq } from "drizzle-orm";
-import type { Db } from "./open.ts";
-import { dataWebhooks } from "./schema.ts";
+import type { Db } from "../open.ts";
+import { dataWebhooks } from "../schema.ts";
 
 /** The channel of their delivery rows (push channels are named in notify/routing.ts). */
 export const DATA_WEBHOOK_CHANNEL = "data-webhook";

@@ -1,15 +1,16 @@
 /**
  * Deliveries: one row per (save, channel, target), each attempted alone so a failing channel is retried by
- * itself and a channel already sent is never sent again. Every read and write of the table lives here, but for
- * the retention sweep's bulk delete and the status page's day counts. An attempt, and each further part of
- * it, is claimed in a transaction that also requires the job's lease to be ours, `running` and unexpired, and
- * extends it: a runner whose lease expired or was taken over sends nothing more.
+ * itself and a channel already sent is never sent again. Every read and write of the table lives in this folder
+ * (SQLite's here, a hub's PostgreSQL's in pg-store.ts, the same rules), but for the retention sweep's bulk delete
+ * and the status page's day counts. An attempt, and each further part of it, is claimed in a transaction that
+ * also requires the job's lease to be ours, `running` and unexpired, and extends it: a runner whose lease expired
+ * or was taken over sends nothing more.
  */
 import { and, eq, exists, inArray, lte, ne, notInArray, sql } from "drizzle-orm";
 import { DATA_WEBHOOK_CHANNEL } from "./data-webhooks.ts";
-import { holdsLease, leaseHeld, renewLease, type LeaseHolder } from "./jobs/lease.ts";
-import type { Db, Tx } from "./open.ts";
-import { deliveries, jobs } from "./schema.ts";
+import { holdsLease, leaseHeld, renewLease, type LeaseHolder } from "../jobs/lease.ts";
+import type { Db, Tx } from "../open.ts";
+import { deliveries, jobs } from "../schema.ts";
 
 export type Delivery = typeof deliveries.$inferSelect;
 
@@ -21,6 +22,17 @@ export interface RoutedTarget {
   problem?: string;
 }
 
+/** The row a routed target gets: skipped with the reason when it cannot be sent to, else pending from `now`. */
+export function newDelivery(saveId: number, target: RoutedTarget, configured: ReadonlySet<string>, now: number) {
+  const problem = target.problem ?? (configured.has(target.channel) ? undefined : `channel ${target.channel} is not configured`);
+  const state: Delivery["state"] = problem ? "skipped" : "pending";
+  return { saveId, channel: target.channel, target: target.target, state, lastError: problem ?? null, nextAttemptAt: now, createdAt: now };
+}
+
+/** Pending push deliveries whose target is routed no more. */
+export const noLongerRouted = <R extends { channel: string; target: string }>(pending: R[], targets: RoutedTarget[]): R[] =>
+  pending.filter((row) => !targets.some((target) => target.channel === row.channel && target.target === row.target));
+
 /**
  * Adds a row for each routed target not yet recorded: `skipped` with the reason when the target has a problem
  * or its channel is not configured, else `pending`, due at `now`. A pending row whose target is no longer
@@ -29,26 +41,14 @@ export interface RoutedTarget {
  */
 export function createDeliveries(tx: Tx, saveId: number, targets: RoutedTarget[], configured: ReadonlySet<string>, now: number): void {
   for (const target of targets) {
-    const problem = target.problem ?? (configured.has(target.channel) ? undefined : `channel ${target.channel} is not configured`);
-    tx.insert(deliveries)
-      .values({
-        saveId,
-        channel: target.channel,
-        target: target.target,
-        state: problem ? "skipped" : "pending",
-        lastError: problem ?? null,
-        nextAttemptAt: now,
-        createdAt: now,
-      })
-      .onConflictDoNothing()
-      .run();
+    tx.insert(deliveries).values(newDelivery(saveId, target, configured, now)).onConflictDoNothing().run();
   }
   const pending = tx
     .select()
     .from(deliveries)
     .where(and(eq(deliveries.saveId, saveId), eq(deliveries.state, "pending"), ne(deliveries.channel, DATA_WEBHOOK_CHANNEL)))
     .all();
-  const stale = pending.filter((row) => !targets.some((target) => target.channel === row.channel && target.target === row.target));
+  const stale = noLongerRouted(pending, targets);
   if (stale.length > 0) {
     tx.update(deliveries)
       .set({ state: "skipped", lastError: "no longer routed to this player" })
@@ -106,7 +106,10 @@ export interface DeliveryTally {
 }
 
 export function deliveryTally(db: Db, saveId: number): DeliveryTally {
-  const rows = db.select({ state: deliveries.state, nextAttemptAt: deliveries.nextAttemptAt }).from(deliveries).where(eq(deliveries.saveId, saveId)).all();
+  return tallyOf(db.select({ state: deliveries.state, nextAttemptAt: deliveries.nextAttemptAt }).from(deliveries).where(eq(deliveries.saveId, saveId)).all());
+}
+
+export function tallyOf(rows: Pick<Delivery, "state" | "nextAttemptAt">[]): DeliveryTally {
   const tally: DeliveryTally = { sent: 0, failed: 0, skipped: 0, pending: 0, nextAttemptAt: null };
   for (const row of rows) {
     tally[row.state] += 1;
@@ -172,14 +175,23 @@ export function markSent(db: Db, deliveryId: number, at: number): void {
   db.update(deliveries).set({ state: "sent", sentAt: at, lastError: null }).where(eq(deliveries.id, deliveryId)).run();
 }
 
+export interface FailedAttempt {
+  deliveryId: number;
+  /** The attempt's number: its claim set `attempts` to it. */
+  attempt: number;
+}
+
+/** A failed attempt's change: pending again from `retryAt`, or failed for good when it is null. */
+export const failedChange = (reason: string, retryAt: number | null) =>
+  retryAt === null ? { state: "failed" as const, lastError: reason } : { state: "pending" as const, lastError: reason, nextAttemptAt: retryAt };
+
 /**
  * Records a failed attempt: back to `pending` until `retryAt`, or `failed` when `retryAt` is null. Only while
  * the row still shows this attempt: a runner that took the job over may be on the next one.
  */
-export function markAttemptFailed(db: Db, attempt: { deliveryId: number; attempt: number }, reason: string, retryAt: number | null): void {
-  const change = retryAt === null ? { state: "failed" as const, lastError: reason } : { state: "pending" as const, lastError: reason, nextAttemptAt: retryAt };
+export function markAttemptFailed(db: Db, attempt: FailedAttempt, reason: string, retryAt: number | null): void {
   db.update(deliveries)
-    .set(change)
+    .set(failedChange(reason, retryAt))
     .where(and(eq(deliveries.id, attempt.deliveryId), eq(deliveries.state, "pending"), eq(deliveries.attempts, attempt.attempt)))
     .run();
 }

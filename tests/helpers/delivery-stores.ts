@@ -1,0 +1,117 @@
+/**
+ * The two delivery stores side by side for the contract suite (tests/unit/delivery-store.contract.test.ts), each
+ * beside the job store of its database (a delivery attempt is fenced by its job's lease), with a way to add saves
+ * and consumer webhooks and to read the rows, the same for both dialects.
+ */
+import { asc, eq } from "drizzle-orm";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pgDeliveryStore } from "../../src/db/deliveries/pg-store.ts";
+import type { Delivery } from "../../src/db/deliveries/rows.ts";
+import { sqliteDeliveryStore } from "../../src/db/deliveries/sqlite-store.ts";
+import { pgJobStore } from "../../src/db/jobs/pg-store.ts";
+import { sqliteJobStore } from "../../src/db/jobs/sqlite-store.ts";
+import { openDatabase } from "../../src/db/open.ts";
+import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
+import * as pg from "../../src/db/pg/schema.ts";
+import * as sqlite from "../../src/db/schema.ts";
+import type { DeliveryStore } from "../../src/pipeline/delivery-store.ts";
+import type { JobStore } from "../../src/pipeline/job-store.ts";
+import { databaseForThisFile } from "./postgres.ts";
+
+export type SaveView = typeof sqlite.saves.$inferSelect;
+export type JobView = typeof sqlite.jobs.$inferSelect;
+
+export interface DeliveryFixture {
+  deliveries: DeliveryStore;
+  jobs: JobStore;
+  /** Another delivery store on connections of its own, as a second process has. */
+  another: () => Promise<DeliveryStore>;
+  addSave: (playerId: string, dropsFingerprint: string, at: number) => Promise<number>;
+  /** The save's deliveries, oldest first. */
+  rows: (saveId: number) => Promise<Delivery[]>;
+  save: (id: number) => Promise<SaveView>;
+  job: (id: number) => Promise<JobView>;
+  addDataWebhook: (url: string) => Promise<number>;
+  removeDataWebhook: (id: number) => Promise<void>;
+  close: () => Promise<void>;
+}
+
+export interface DeliveryStoreKind {
+  name: "sqlite" | "postgres";
+  open: () => Promise<DeliveryFixture>;
+}
+
+const saveValues = (playerId: string, dropsFingerprint: string, at: number) => ({
+  sha256: crypto.randomUUID(),
+  playerId,
+  dropsFingerprint,
+  source: "upload" as const,
+  encrypted: new Uint8Array([1, 2, 3]),
+  size: 3,
+  receivedAt: at,
+});
+
+export const sqliteDeliveryStores: DeliveryStoreKind = {
+  name: "sqlite",
+  open: async () => {
+    const dir = mkdtempSync(join(tmpdir(), "delivery-store-"));
+    const path = join(dir, "ingest.sqlite");
+    const db = openDatabase(path);
+    const others: ReturnType<typeof openDatabase>[] = [];
+    const { dataWebhooks, deliveries, jobs, saves } = sqlite;
+    return {
+      deliveries: sqliteDeliveryStore(db),
+      jobs: sqliteJobStore(db),
+      another: async () => {
+        const other = openDatabase(path);
+        others.push(other);
+        return sqliteDeliveryStore(other);
+      },
+      addSave: async (playerId, fingerprint, at) => db.insert(saves).values(saveValues(playerId, fingerprint, at)).returning({ id: saves.id }).get().id,
+      rows: async (saveId) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(asc(deliveries.id)).all(),
+      save: async (id) => db.select().from(saves).where(eq(saves.id, id)).get()!,
+      job: async (id) => db.select().from(jobs).where(eq(jobs.id, id)).get()!,
+      addDataWebhook: async (url) => db.insert(dataWebhooks).values({ url, createdAt: 0 }).returning({ id: dataWebhooks.id }).get().id,
+      removeDataWebhook: async (id) => void db.delete(dataWebhooks).where(eq(dataWebhooks.id, id)).run(),
+      close: async () => {
+        for (const handle of [db, ...others]) handle.$client.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+/** One database for the file, emptied for each fixture. */
+let pgUrl: Promise<string> | undefined;
+
+export const postgresDeliveryStores: DeliveryStoreKind = {
+  name: "postgres",
+  open: async () => {
+    pgUrl ??= databaseForThisFile("migrated");
+    const url = await pgUrl;
+    const db = await openPostgres(url, { maxConnections: 4 });
+    await db.execute("TRUNCATE jobs, deliveries, data_webhooks, saves RESTART IDENTITY CASCADE");
+    const others: PgDb[] = [];
+    const { dataWebhooks, deliveries, jobs, saves } = pg;
+    return {
+      deliveries: pgDeliveryStore(db),
+      jobs: pgJobStore(db),
+      another: async () => {
+        const other = await openPostgres(url, { maxConnections: 4 });
+        others.push(other);
+        return pgDeliveryStore(other);
+      },
+      addSave: async (playerId, fingerprint, at) => (await db.insert(saves).values(saveValues(playerId, fingerprint, at)).returning({ id: saves.id }))[0]!.id,
+      rows: (saveId) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(asc(deliveries.id)),
+      save: async (id) => (await db.select().from(saves).where(eq(saves.id, id)))[0]!,
+      job: async (id) => (await db.select().from(jobs).where(eq(jobs.id, id)))[0]!,
+      addDataWebhook: async (url) => (await db.insert(dataWebhooks).values({ url, createdAt: 0 }).returning({ id: dataWebhooks.id }))[0]!.id,
+      removeDataWebhook: async (id) => void (await db.delete(dataWebhooks).where(eq(dataWebhooks.id, id))),
+      close: async () => {
+        await Promise.all([db, ...others].map((handle) => handle.$client.end()));
+      },
+    };
+  },
+};

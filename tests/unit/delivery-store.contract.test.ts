@@ -1,0 +1,162 @@
+/**
+ * The delivery store's contract, the same tests on both stores: SQLite (the default) and a hub's PostgreSQL. A row
+ * per routed target, a delivery sent once and never again, retries from their retry time, attempts fenced by the
+ * job's lease, and one push per refresh, with two deciders racing on connections of their own.
+ */
+import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import type { PushCandidate } from "../../src/db/deliveries/push-decision.ts";
+import { holderOf, type ClaimedJob } from "../../src/db/jobs/index.ts";
+import type { DeliveryStore } from "../../src/pipeline/delivery-store.ts";
+import { postgresDeliveryStores, sqliteDeliveryStores, type DeliveryFixture, type DeliveryStoreKind } from "../helpers/delivery-stores.ts";
+import { POSTGRES_MISSING } from "../helpers/postgres.ts";
+
+const T0 = 1_700_000_000_000;
+const LEASE = 60_000;
+const PLAYER = "7488393821744390161";
+const WEBHOOK = [{ channel: "webhook", target: "default" }];
+const CONFIGURED = new Set(["webhook"]);
+
+for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies DeliveryStoreKind[]) {
+  describe.skipIf(kind.name === "postgres" && POSTGRES_MISSING !== null)(`delivery store on ${kind.name}`, () => {
+    let f: DeliveryFixture;
+    let store: DeliveryStore;
+    // The first open may start PostgreSQL (initdb, migrations): seconds on a loaded machine, not a test's time.
+    beforeAll(async () => (await kind.open()).close(), 60_000);
+    beforeEach(async () => {
+      f = await kind.open();
+      store = f.deliveries;
+    });
+    afterEach(() => f.close());
+
+    const candidate = (saveId: number, dropsFingerprint = "drops", playerId = PLAYER): PushCandidate => ({ saveId, playerId, dropsFingerprint, checkRepeat: true });
+    /** A save whose notify job is claimed at `at`, with a pending delivery to the webhook. */
+    const heldDelivery = async (at = T0) => {
+      const saveId = await f.addSave(PLAYER, "drops", at);
+      await f.jobs.enqueueSave(saveId, at, false);
+      const job = (await f.jobs.claim(at, LEASE, false)) as ClaimedJob;
+      await store.decidePush(candidate(saveId), WEBHOOK, CONFIGURED, at);
+      const [delivery] = await f.rows(saveId);
+      return { saveId, job, holder: holderOf(job), id: delivery!.id };
+    };
+
+    test("a row per routed target: pending when sendable, skipped with the reason otherwise; a target routed no more is skipped", async () => {
+      const saveId = await f.addSave(PLAYER, "drops", T0);
+      const targets = [
+        { channel: "telegram", target: "default" },
+        { channel: "bark", target: "ghost", problem: 'Bark alias "ghost" is not in bark_map.json' },
+        { channel: "discord", target: "default" },
+      ];
+      expect(await store.decidePush(candidate(saveId), targets, new Set(["telegram", "bark"]), T0)).toEqual({ push: true });
+      const summary = async () => (await f.rows(saveId)).map((row) => [`${row.channel}/${row.target}`, row.state, row.lastError]);
+      expect(await summary()).toEqual([
+        ["telegram/default", "pending", null],
+        ["bark/ghost", "skipped", 'Bark alias "ghost" is not in bark_map.json'],
+        ["discord/default", "skipped", "channel discord is not configured"],
+      ]);
+      // The route changed (the save took a real player id): the old target gets nothing not yet sent, and no row twice.
+      expect(await store.decidePush(candidate(saveId), [...targets, ...WEBHOOK].slice(1), new Set(["bark", "webhook"]), T0 + 1)).toEqual({ push: true });
+      expect((await summary())[0]).toEqual(["telegram/default", "skipped", "no longer routed to this player"]);
+      expect((await f.rows(saveId)).length).toBe(4);
+      expect((await store.due(saveId, T0 + 1)).map((row) => row.channel)).toEqual(["webhook"]);
+      expect(await store.tally(saveId)).toEqual({ sent: 0, failed: 0, skipped: 3, pending: 1, nextAttemptAt: T0 + 1 });
+    });
+
+    test("consumer webhooks: a row per hook, never twice; a removed hook's pending row is skipped", async () => {
+      const hooks = [await f.addDataWebhook("https://bot.example/a"), await f.addDataWebhook("https://bot.example/b")];
+      const saveId = await f.addSave(PLAYER, "drops", T0);
+      await store.addDataWebhookDeliveries(saveId, T0);
+      await store.addDataWebhookDeliveries(saveId, T0 + 1);
+      expect((await f.rows(saveId)).map((row) => [row.channel, row.target, row.state])).toEqual(hooks.map((id) => ["data-webhook", String(id), "pending"]));
+      expect(await store.dataWebhook(hooks[0]!)).toMatchObject({ url: "https://bot.example/a" });
+      await f.removeDataWebhook(hooks[0]!);
+      expect(await store.dataWebhook(hooks[0]!)).toBeUndefined();
+      await store.addDataWebhookDeliveries(saveId, T0 + 2);
+      expect((await f.rows(saveId)).map((row) => [row.state, row.lastError])).toEqual([
+        ["skipped", "data webhook removed"],
+        ["pending", null],
+      ]);
+    });
+
+    test("sent once: never due again, never claimed again, a late failure or a second decision changes nothing", async () => {
+      const { saveId, job, holder, id } = await heldDelivery();
+      expect((await store.due(saveId, T0)).map((row) => row.id)).toEqual([id]);
+      expect(await store.claimAttempt(holder, { id, seenAttempts: 0 }, T0 + 10, LEASE)).toBe("claimed");
+      expect((await f.job(job.id)).leaseExpiresAt).toBe(T0 + 10 + LEASE);
+      expect(await store.claimAttempt(holder, { id, seenAttempts: 0 }, T0 + 11, LEASE)).toBe("taken");
+      await store.markSent(id, T0 + 20);
+      expect(await store.due(saveId, T0 + 60_000)).toEqual([]);
+      expect(await store.claimAttempt(holder, { id, seenAttempts: 1 }, T0 + 30, LEASE)).toBe("taken");
+      await store.markAttemptFailed({ deliveryId: id, attempt: 1 }, "late answer", T0 + 40);
+      expect(await store.decidePush(candidate(saveId), WEBHOOK, CONFIGURED, T0 + 50)).toEqual({ push: true });
+      expect(await f.rows(saveId)).toMatchObject([{ id, state: "sent", attempts: 1, sentAt: T0 + 20, lastError: null }]);
+      expect(await store.tally(saveId)).toEqual({ sent: 1, failed: 0, skipped: 0, pending: 0, nextAttemptAt: null });
+    });
+
+    test("a failed attempt is due again at its retry time; past the last retry it fails; a superseded attempt's failure is ignored", async () => {
+      const { saveId, holder, id } = await heldDelivery();
+      expect(await store.claimAttempt(holder, { id, seenAttempts: 0 }, T0, LEASE)).toBe("claimed");
+      await store.markAttemptFailed({ deliveryId: id, attempt: 1 }, "busy", T0 + 5_000);
+      expect(await f.rows(saveId)).toMatchObject([{ state: "pending", attempts: 1, lastError: "busy", nextAttemptAt: T0 + 5_000 }]);
+      expect(await store.due(saveId, T0 + 4_999)).toEqual([]);
+      expect(await store.tally(saveId)).toEqual({ sent: 0, failed: 0, skipped: 0, pending: 1, nextAttemptAt: T0 + 5_000 });
+      expect((await store.due(saveId, T0 + 5_000)).map((row) => row.id)).toEqual([id]);
+
+      expect(await store.claimAttempt(holder, { id, seenAttempts: 1 }, T0 + 5_000, LEASE)).toBe("claimed");
+      await store.markAttemptFailed({ deliveryId: id, attempt: 1 }, "late answer to attempt 1", T0 + 6_000);
+      expect(await f.rows(saveId)).toMatchObject([{ state: "pending", attempts: 2, lastError: "busy", nextAttemptAt: T0 + 5_000 }]);
+      await store.markAttemptFailed({ deliveryId: id, attempt: 2 }, "gone", null);
+      expect(await f.rows(saveId)).toMatchObject([{ state: "failed", attempts: 2, lastError: "gone" }]);
+      expect(await store.tally(saveId)).toEqual({ sent: 0, failed: 1, skipped: 0, pending: 0, nextAttemptAt: null });
+      expect(await store.due(saveId, T0 + 60_000)).toEqual([]);
+    });
+
+    test("a stale holder's attempt is recorded nowhere: not on an expired lease, not after a takeover; its parts say stop", async () => {
+      const { saveId, job, holder: stale, id } = await heldDelivery();
+      expect(await store.claimAttempt(stale, { id, seenAttempts: 0 }, T0 + LEASE, LEASE)).toBe("lease_lost");
+      expect(await f.rows(saveId)).toMatchObject([{ state: "pending", attempts: 0 }]);
+      expect((await f.job(job.id)).leaseExpiresAt).toBe(T0 + LEASE);
+
+      const fresh = holderOf((await f.jobs.claim(T0 + LEASE + 1, LEASE, false))!);
+      expect(fresh.leaseId).not.toBe(stale.leaseId);
+      // Even by a clock at which its own lease would still run: the lease id is another's.
+      expect(await store.claimAttempt(stale, { id, seenAttempts: 0 }, T0 + 1, LEASE)).toBe("lease_lost");
+      expect(await store.recordPartsSent(stale, id, 1, T0 + 1, LEASE)).toBe(false);
+      expect(await f.rows(saveId)).toMatchObject([{ state: "pending", attempts: 0 }]);
+      expect((await f.job(job.id)).leaseExpiresAt).toBe(T0 + 2 * LEASE + 1);
+
+      expect(await store.claimAttempt(fresh, { id, seenAttempts: 0 }, T0 + LEASE + 2, LEASE)).toBe("claimed");
+      expect(await store.recordPartsSent(fresh, id, 2, T0 + LEASE + 3, LEASE)).toBe(true);
+      expect(await store.recordPartsSent(fresh, id, 1, T0 + LEASE + 4, LEASE)).toBe(true);
+      expect(await f.rows(saveId)).toMatchObject([{ state: "pending", attempts: 1, partsSent: 2 }]);
+      expect((await f.job(job.id)).leaseExpiresAt).toBe(T0 + 2 * LEASE + 4);
+    });
+
+    test("one push per refresh: a repeat of the last push gets none; other drops, a forced push, a save already pushed do", async () => {
+      const first = await f.addSave(PLAYER, "drops", T0);
+      const repeat = await f.addSave(PLAYER, "drops", T0 + 1);
+      const other = await f.addSave(PLAYER, "other drops", T0 + 2);
+      expect(await store.decidePush(candidate(first), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+      expect(await store.decidePush(candidate(repeat), WEBHOOK, CONFIGURED, T0)).toEqual({ push: false, repeatOf: first });
+      expect(await f.rows(repeat)).toEqual([]);
+      expect((await f.save(repeat)).repeatOf).toBe(first);
+      expect(await store.decidePush(candidate(other, "other drops"), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+      expect(await store.decidePush({ ...candidate(repeat), checkRepeat: false }, WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+      expect((await f.save(repeat)).repeatOf).toBeNull();
+      // The first is no longer the last push, but was pushed: it stays pushed.
+      expect(await store.decidePush(candidate(first), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+    });
+
+    test("two saves of one refresh decided at once on two connections: exactly one is pushed, each time", async () => {
+      const another = await f.another();
+      for (let round = 0; round < 8; round++) {
+        const player = String(1_000_000_000_000_000_000n + BigInt(round));
+        const saves = [await f.addSave(player, "drops", T0), await f.addSave(player, "drops", T0 + 1)];
+        const decisions = await Promise.all([store, another].map((decider, i) => decider.decidePush(candidate(saves[i]!, "drops", player), WEBHOOK, CONFIGURED, T0)));
+        expect(decisions.filter((decision) => decision.push)).toHaveLength(1);
+        const pushed = saves[decisions.findIndex((decision) => decision.push)]!;
+        expect(decisions.find((decision) => !decision.push)).toEqual({ push: false, repeatOf: pushed });
+        expect((await Promise.all(saves.map(f.rows))).flat()).toHaveLength(1);
+      }
+    });
+  });
+}
