@@ -7,8 +7,6 @@
 export const MARKER = ".save-id";
 export const SAFE_PLAYER = /^(\d{1,32}|unknown)$/;
 export const SAFE_FILE = /^[A-Za-z0-9_.-]{1,64}$/;
-/** A relPath as archives rows hold it. */
-export const SAFE_REL_PATH = /^by-id\/(\d{1,32}|unknown)\/\d{8}_\d{6}(_\d{1,20})?$/;
 
 export function archiveStamp(receivedAt: number): string {
   const iso = new Date(receivedAt).toISOString(); // 2026-11-23T06:15:00.000Z
