@@ -11,8 +11,8 @@ import { secretsOf, type Config } from "./config/index.ts";
 import { startCheckpointer } from "./db/checkpointer.ts";
 import { GroupCommitter } from "./db/group-commit.ts";
 import { openDatabase, type Db } from "./db/open.ts";
+import { sqliteOwnerStore } from "./db/owner-store.ts";
 import { applyRetention } from "./db/retention.ts";
-import { recordServedBase, setupToken } from "./db/setup-tokens.ts";
 import { expireUploads } from "./db/uploads.ts";
 import { watchDiskSpace } from "./disk-space.ts";
 import { createApp } from "./http/app.ts";
@@ -47,9 +47,10 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   await prepareRuntimeFiles();
   const db = openDatabase(config.databasePath, config.storage.walLimitBytes);
   const stopCheckpointer = startCheckpointer(db, config.databasePath, config.storage.walLimitBytes);
+  const owner = sqliteOwnerStore(db);
   // Module and script URLs carry it; made once, at the first start.
-  setupToken(db);
-  if (config.publicBaseUrl !== null) recordServedBase(db, config.publicBaseUrl);
+  await owner.links.setupToken();
+  if (config.publicBaseUrl !== null) await owner.links.recordServedBase(config.publicBaseUrl);
   const archive = openArchiveStore(config.archive);
   const disk = watchDiskSpace(config.dataDir, config.storage.minFreeDiskBytes);
 
@@ -91,7 +92,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const secrets = [...secretsOf(config), ...Object.values(notify.routing.barkKeys)];
   const ingest = new IngestActivity(INGEST_QUIET_MS, INGEST_MAX_WAIT_MS);
   const pipeline = startPipeline({ db, config, workers, routing: notify.routing, secrets, archive, deliveries: sqliteDeliveryStore(db) }, () => ingest.quiet());
-  const app = createApp({ db, committer: new GroupCommitter(db), config, archive, wakePipeline: pipeline.wake, ingest, disk, secrets, pushesOff: notify.pushesOff, api: sqliteDataApi(db, archive, config) });
+  const app = createApp({ db, owner, committer: new GroupCommitter(db), config, archive, wakePipeline: pipeline.wake, ingest, disk, secrets, pushesOff: notify.pushesOff, api: sqliteDataApi(db, archive, config) });
 
   let stopped: Promise<void> | null = null;
   const stop = async () => {

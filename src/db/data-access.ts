@@ -19,9 +19,12 @@ export interface ApiToken {
   createdAt: number;
 }
 
+/** What an API token looks like: 192 random bits behind a prefix that says what it is. */
+export const newApiToken = () => `msk_${randomBytes(24).toString("base64url")}`;
+
 /** A new token under `name` (replacing one of that name); the token itself is returned once, never stored. */
 export function addApiToken(db: Db, name: string, players: string[] | null, now = Date.now()): string {
-  const token = `msk_${randomBytes(24).toString("base64url")}`;
+  const token = newApiToken();
   const row = { name, tokenSha256: sha256Hex(token), players, createdAt: now };
   db.insert(apiTokens).values(row).onConflictDoUpdate({ target: apiTokens.name, set: row }).run();
   return token;

@@ -8,9 +8,9 @@ import type { Db } from "./open.ts";
 import { sha256Hex } from "../sha256.ts";
 import { players, settings } from "./schema.ts";
 
-const SETUP_TOKEN_KEY = "setup_token";
+export const SETUP_TOKEN_KEY = "setup_token";
 /** The PUBLIC_BASE_URL the service last started with: the CLI prints links under it without the server's env. */
-const SERVED_BASE_KEY = "public_base_url";
+export const SERVED_BASE_KEY = "public_base_url";
 
 export const newToken = () => randomBytes(24).toString("base64url");
 

@@ -68,7 +68,7 @@ export function createApp(deps: HttpDeps): Hono {
   if (report.enabled) app.on("POST", report.path, refuseWhenFull, gateBodies("REPORT"));
   app.route("/", healthRoutes(deps));
   // One login opens every owner page.
-  const gate = { sessions: new SessionStore(deps.db), logins: new StoredLoginAttempts(deps.db), peer: (c: Context) => peerOf(c, deps.config.trustProxy) };
+  const gate = { sessions: new SessionStore(deps.owner.sessions), logins: new StoredLoginAttempts(deps.owner.loginFailures), peer: (c: Context) => peerOf(c, deps.config.trustProxy) };
   app.route("/", statusRoutes(deps, gate));
   app.route("/", setupRoutes(deps, gate));
   app.route("/", uploadRoutes(deps));

@@ -5,10 +5,13 @@ import type { GroupCommitter } from "../db/group-commit.ts";
 import type { Db } from "../db/open.ts";
 import type { DiskWatch } from "../disk-space.ts";
 import type { IngestActivity } from "../ingest/activity.ts";
+import type { OwnerStore } from "./owner-store.ts";
 
 /** What the routes need: the store, the configuration, and a way to wake the pipeline after a commit. */
 export interface HttpDeps {
   db: Db;
+  /** Owner sessions, the login throttle, setup tokens, player links, API tokens, public switches, data webhooks. */
+  owner: OwnerStore;
   /** Request-path writes go through it: concurrent requests share one durable commit. */
   committer: GroupCommitter;
   config: Config;

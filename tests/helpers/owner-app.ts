@@ -6,6 +6,7 @@ import { diskArchiveStore } from "../../src/archive/disk-store.ts";
 import { loadConfig, secretsOf } from "../../src/config/index.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
+import { sqliteOwnerStore } from "../../src/db/owner-store.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
 import { createApp } from "../../src/http/app.ts";
 import type { HttpDeps } from "../../src/http/deps.ts";
@@ -34,6 +35,7 @@ export function ownerApp(
   db.transaction((tx) => storeSaveOnce(tx, { encrypted: new Uint8Array(32), playerId: OWNER_PLAYER, source: "upload", receivedAt: Date.now() }));
   const app = createApp({
     db,
+    owner: sqliteOwnerStore(db),
     committer: new GroupCommitter(db),
     config,
     archive: diskArchiveStore(join(dir, "archive")),

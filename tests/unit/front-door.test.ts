@@ -4,6 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../src/db/open.ts";
+import { sqliteOwnerStore } from "../../src/db/owner-store.ts";
 import { delayAfter, FREE_FAILURES, StoredLoginAttempts } from "../../src/http/admin/login-throttle.ts";
 import { parseHost } from "../../src/http/front-door.ts";
 import { excerpt } from "../../src/notify/http.ts";
@@ -80,24 +81,24 @@ describe("login throttle", () => {
     expect((await withToken.request("/metrics", { headers: { authorization: `Bearer ${TOKEN}` } }, peer)).status).toBe(429);
   });
 
-  test("the delay doubles after each further failure, up to its cap, and a success clears it (fake clock)", () => {
-    const attempts = new StoredLoginAttempts(openDatabase(join(mkdtempSync(join(tmpdir(), "mysk-throttle-")), "ingest.sqlite")));
+  test("the delay doubles after each further failure, up to its cap, and a success clears it (fake clock)", async () => {
+    const attempts = new StoredLoginAttempts(sqliteOwnerStore(openDatabase(join(mkdtempSync(join(tmpdir(), "mysk-throttle-")), "ingest.sqlite"))).loginFailures);
     let now = 1_000_000;
-    for (let i = 0; i < FREE_FAILURES - 1; i++) attempts.failed("p", now);
-    expect(attempts.waitMs("p", now)).toBe(0);
-    attempts.failed("p", now);
-    expect(attempts.waitMs("p", now)).toBe(1000);
+    for (let i = 0; i < FREE_FAILURES - 1; i++) await attempts.failed("p", now);
+    expect(await attempts.waitMs("p", now)).toBe(0);
+    await attempts.failed("p", now);
+    expect(await attempts.waitMs("p", now)).toBe(1000);
     now += 1000;
-    expect(attempts.waitMs("p", now)).toBe(0);
-    attempts.failed("p", now);
-    expect(attempts.waitMs("p", now)).toBe(2000);
+    expect(await attempts.waitMs("p", now)).toBe(0);
+    await attempts.failed("p", now);
+    expect(await attempts.waitMs("p", now)).toBe(2000);
     now += 2000;
-    attempts.failed("p", now);
-    expect(attempts.waitMs("p", now)).toBe(4000);
+    await attempts.failed("p", now);
+    expect(await attempts.waitMs("p", now)).toBe(4000);
     expect(delayAfter(40)).toBe(15 * 60 * 1000);
-    expect(attempts.waitMs("q", now)).toBe(0);
-    attempts.succeeded("p");
-    expect(attempts.waitMs("p", now)).toBe(0);
+    expect(await attempts.waitMs("q", now)).toBe(0);
+    await attempts.succeeded("p");
+    expect(await attempts.waitMs("p", now)).toBe(0);
   });
 });
 

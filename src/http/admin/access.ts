@@ -53,8 +53,8 @@ function presentsCredentials(c: Context): boolean {
 }
 
 /** 429 while this peer must wait after too many wrong tokens (the token is not even checked then). */
-export function loginThrottled(c: Context, gate: OwnerGate): Response | null {
-  const waitMs = gate.logins.waitMs(gate.peer(c), Date.now());
+export async function loginThrottled(c: Context, gate: OwnerGate): Promise<Response | null> {
+  const waitMs = await gate.logins.waitMs(gate.peer(c), Date.now());
   if (waitMs === 0) return null;
   logWarn("SERVER", "owner login refused: too many wrong tokens from this peer", { status: 429, waitMs });
   c.header("Retry-After", String(Math.ceil(waitMs / 1000)));
@@ -62,13 +62,13 @@ export function loginThrottled(c: Context, gate: OwnerGate): Response | null {
 }
 
 /** Counts one token check of this peer: a wrong one towards the throttle, a right one clears it. */
-export function recordLogin(c: Context, gate: OwnerGate, right: boolean): void {
+export async function recordLogin(c: Context, gate: OwnerGate, right: boolean): Promise<void> {
   const peer = gate.peer(c);
-  if (right) gate.logins.succeeded(peer);
-  else gate.logins.failed(peer, Date.now());
+  if (right) await gate.logins.succeeded(peer);
+  else await gate.logins.failed(peer, Date.now());
 }
 
-export function accessOf(c: Context, admin: AdminConfig, sessions: SessionStore): Access | null {
+export async function accessOf(c: Context, admin: AdminConfig, sessions: SessionStore): Promise<Access | null> {
   if (admin.token === null) {
     const forwarded = FORWARDING_HEADERS.some((name) => c.req.header(name) !== undefined);
     return !forwarded && isLoopback(socketPeer(c)) && isLoopbackHost(c.req.header("host")) ? "loopback" : null;
@@ -77,7 +77,7 @@ export function accessOf(c: Context, admin: AdminConfig, sessions: SessionStore)
   const [scheme = "", value = ""] = authorization.split(/\s+/, 2);
   if (scheme.toLowerCase() === "bearer" && tokenMatches(value, admin.token)) return "bearer";
   if (scheme.toLowerCase() === "basic" && tokenMatches(basicPassword(value), admin.token)) return "basic";
-  return sessions.valid(c) ? "session" : null;
+  return (await sessions.valid(c)) ? "session" : null;
 }
 
 /**
@@ -100,13 +100,13 @@ const SAFE_METHODS = new Set(["GET", "HEAD"]);
 
 export function ownerOnly(admin: AdminConfig, gate: OwnerGate, loginPage: (c: Context) => Response | Promise<Response>): MiddlewareHandler {
   return async (c, next) => {
-    const guessing = admin.token !== null && presentsCredentials(c) && !gate.sessions.valid(c);
+    const guessing = admin.token !== null && presentsCredentials(c) && !(await gate.sessions.valid(c));
     if (guessing) {
-      const throttled = loginThrottled(c, gate);
+      const throttled = await loginThrottled(c, gate);
       if (throttled !== null) return throttled;
     }
-    const access = accessOf(c, admin, gate.sessions);
-    if (guessing) recordLogin(c, gate, access !== null);
+    const access = await accessOf(c, admin, gate.sessions);
+    if (guessing) await recordLogin(c, gate, access !== null);
     if (!SAFE_METHODS.has(c.req.method) && access !== "bearer" && !fromThisOrigin(c)) {
       logWarn("SERVER", "cross-site request to an owner page refused", { path: c.req.path });
       return c.text("cross-site request refused", 403);

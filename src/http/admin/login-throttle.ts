@@ -1,10 +1,9 @@
 /**
  * Per-peer throttle of owner-token guesses (the login form, Basic and Bearer credentials): the first
  * FREE_FAILURES wrong tokens cost nothing, then each one doubles the wait before the next try (up to MAX_DELAY_MS).
- * The counts live in the store (src/db/login-failures.ts), so every process of a hub throttles the same guesser.
+ * The counts live in the store (LoginFailureRecords), so every process of a hub throttles the same guesser.
  */
-import { clearLoginFailures, loginFailuresOf, recordLoginFailures, type LoginFailures } from "../../db/login-failures.ts";
-import type { Db } from "../../db/open.ts";
+import type { LoginFailures } from "../../db/login-failures.ts";
 
 export const FREE_FAILURES = 5;
 const BASE_DELAY_MS = 1000;
@@ -14,9 +13,23 @@ const FORGET_MS = 60 * 60 * 1000;
 
 export interface LoginAttempts {
   /** How long `peer` must still wait before its token is checked again; 0 when it may try now. */
-  waitMs(peer: string, now: number): number;
-  failed(peer: string, now: number): void;
-  succeeded(peer: string): void;
+  waitMs(peer: string, now: number): Promise<number>;
+  failed(peer: string, now: number): Promise<void>;
+  succeeded(peer: string): Promise<void>;
+}
+
+/**
+ * Wrong tokens per peer as the store holds them (src/db/login-failures.ts over SQLite, src/db/pg/login-failures.ts
+ * over a hub's PostgreSQL). Bounded: past MAX_PEERS the peer that failed longest ago goes first.
+ */
+export interface LoginFailureRecords {
+  of(peer: string): Promise<LoginFailures | undefined>;
+  /**
+   * Sets `peer`'s count to `count(its record)` at `now`, reading and writing as one step: guesses arriving at
+   * once on several processes are each counted. Records whose last failure is before `forgetBefore` go first.
+   */
+  record(peer: string, now: number, forgetBefore: number, count: (current: LoginFailures | undefined) => number): Promise<void>;
+  clear(peer: string): Promise<void>;
 }
 
 export function delayAfter(failures: number): number {
@@ -25,25 +38,23 @@ export function delayAfter(failures: number): number {
 
 /** The throttle over the store: every process of a hub counts the same peer's guesses. */
 export class StoredLoginAttempts implements LoginAttempts {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly records: LoginFailureRecords) {}
 
-  waitMs(peer: string, now: number): number {
-    const record = this.current(peer, now);
+  async waitMs(peer: string, now: number): Promise<number> {
+    const record = current(await this.records.of(peer), now);
     return record === undefined ? 0 : Math.max(0, record.lastFailure + delayAfter(record.failures) - now);
   }
 
-  failed(peer: string, now: number): void {
-    const failures = (this.current(peer, now)?.failures ?? 0) + 1;
-    recordLoginFailures(this.db, peer, failures, now, now - FORGET_MS - MAX_DELAY_MS);
+  async failed(peer: string, now: number): Promise<void> {
+    await this.records.record(peer, now, now - FORGET_MS - MAX_DELAY_MS, (record) => (current(record, now)?.failures ?? 0) + 1);
   }
 
-  succeeded(peer: string): void {
-    clearLoginFailures(this.db, peer);
+  async succeeded(peer: string): Promise<void> {
+    await this.records.clear(peer);
   }
+}
 
-  /** The peer's failures, unless it has not failed for FORGET_MS past its last wait. */
-  private current(peer: string, now: number): LoginFailures | undefined {
-    const record = loginFailuresOf(this.db, peer);
-    return record !== undefined && now - record.lastFailure <= FORGET_MS + delayAfter(record.failures) ? record : undefined;
-  }
+/** The peer's failures, unless it has not failed for FORGET_MS past its last wait. */
+function current(record: LoginFailures | undefined, now: number): LoginFailures | undefined {
+  return record !== undefined && now - record.lastFailure <= FORGET_MS + delayAfter(record.failures) ? record : undefined;
 }

@@ -1,24 +1,33 @@
 /**
  * Login sessions of the owner's pages: a random id in an HttpOnly, SameSite=Strict cookie. The store keeps its
- * sha256 (src/db/owner-sessions.ts), so every process of a hub answers it and a restart keeps it.
+ * sha256 (SessionRecords), so every process of a hub answers it and a restart keeps it.
  */
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { closeSession, openSession, sessionOpen } from "../../db/owner-sessions.ts";
-import type { Db } from "../../db/open.ts";
 import { sha256Hex } from "../../sha256.ts";
 
 export const SESSION_COOKIE = "mysk_owner";
 const SESSION_MS = 7 * 24 * 60 * 60 * 1000;
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
 
+/**
+ * The sessions as the store holds them, by the sha256 of the cookie's id (src/db/owner-sessions.ts over SQLite,
+ * src/db/pg/owner-sessions.ts over a hub's PostgreSQL). Bounded: past MAX_SESSIONS the one closest to expiry goes.
+ */
+export interface SessionRecords {
+  /** Records a session until `expiresAt`; expired ones go first. */
+  open(idHash: string, expiresAt: number, now: number): Promise<void>;
+  isOpen(idHash: string, now: number): Promise<boolean>;
+  close(idHash: string): Promise<void>;
+}
+
 export class SessionStore {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly records: SessionRecords) {}
 
   /** Starts a session and sets its cookie. */
-  open(c: Context, now = Date.now()): void {
+  async open(c: Context, now = Date.now()): Promise<void> {
     const id = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
-    openSession(this.db, idHash(id), now + SESSION_MS, now);
+    await this.records.open(idHash(id), now + SESSION_MS, now);
     setCookie(c, SESSION_COOKIE, id, {
       httpOnly: true,
       sameSite: "Strict",
@@ -28,14 +37,14 @@ export class SessionStore {
     });
   }
 
-  valid(c: Context, now = Date.now()): boolean {
+  async valid(c: Context, now = Date.now()): Promise<boolean> {
     const id = sessionId(c);
-    return id !== undefined && sessionOpen(this.db, idHash(id), now);
+    return id !== undefined && (await this.records.isOpen(idHash(id), now));
   }
 
-  close(c: Context): void {
+  async close(c: Context): Promise<void> {
     const id = sessionId(c);
-    if (id !== undefined) closeSession(this.db, idHash(id));
+    if (id !== undefined) await this.records.close(idHash(id));
     deleteCookie(c, SESSION_COOKIE, { path: "/" });
   }
 }

@@ -9,9 +9,8 @@
 import { Hono, type Context } from "hono";
 import { isRegion } from "../../capture/regions.ts";
 import { parseSetupFile, setupFileText, type SetupFileOptions } from "../../capture/setup-files.ts";
-import { isPlayerPublic, setPlayerPublic } from "../../db/data-access.ts";
 import { playerHistory } from "../../db/player-history.ts";
-import { linkedPlayers, playerByToken, rotateSetupToken, setupToken, TOKEN_SHAPE, type LinkedPlayer } from "../../db/setup-tokens.ts";
+import { TOKEN_SHAPE, type LinkedPlayer } from "../../db/setup-tokens.ts";
 import { logInfo } from "../../log.ts";
 import { fromThisOrigin, ownerOnly, type OwnerGate } from "../admin/access.ts";
 import type { HttpDeps } from "../deps.ts";
@@ -50,6 +49,7 @@ function PlayerLinks({ base, players }: { base: string; players: LinkedPlayer[] 
 
 export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
   const { db, config } = deps;
+  const { links, access } = deps.owner;
   const app = new Hono();
   const owner = ownerOnly(config.admin, gate, (c) => c.html(<LoginPage wrong={false} />, 401));
   /** PUBLIC_BASE_URL, else the origin the request came to. */
@@ -63,7 +63,7 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
     return c.body(setupFileText(file, region, options), 200, { ...NO_STORE, "Content-Type": CONTENT_TYPES[file.kind] });
   }
 
-  app.get("/setup", owner, (c) => {
+  app.get("/setup", owner, async (c) => {
     const base = baseUrl(c);
     const choice = setupChoice(c.req.query());
     const { report } = config;
@@ -75,7 +75,7 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
           <a href="/">status</a>
         </header>
         <Banners banners={setupBanners(config, new URL(c.req.url).origin)} />
-        <SetupView root={`${base}/setup/${setupToken(db)}`} choice={choice} path="/setup" report={reporting} />
+        <SetupView root={`${base}/setup/${await links.setupToken()}`} choice={choice} path="/setup" report={reporting} />
         <section>
           <h2>Setup links</h2>
           <p class="muted">Module and script URLs carry a secret setup token. A new one stops every installed module until it is installed again.</p>
@@ -83,29 +83,29 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
             <button type="submit">New setup token</button>
           </form>
         </section>
-        <PlayerLinks base={base} players={linkedPlayers(db)} />
+        <PlayerLinks base={base} players={await links.linkedPlayers()} />
       </Layout>
     );
     return c.html(page, 200, NO_STORE);
   });
 
-  app.post("/setup/rotate", owner, (c) => {
-    rotateSetupToken(db);
+  app.post("/setup/rotate", owner, async (c) => {
+    await links.rotateSetupToken();
     logInfo("SERVER", "setup token rotated from the setup page");
     return c.redirect("/setup", 303);
   });
 
-  app.get("/setup/:token/:region/:file", (c) => {
+  app.get("/setup/:token/:region/:file", async (c) => {
     const given = c.req.param("token");
-    if (!TOKEN_SHAPE.test(given) || !tokenMatches(given, setupToken(db))) return notFound(c);
+    if (!TOKEN_SHAPE.test(given) || !tokenMatches(given, await links.setupToken())) return notFound(c);
     const base = baseUrl(c);
     return serveFile(c, { root: `${base}/setup/${given}`, serverUrl: base, uploadToken: config.uploads.token ?? undefined });
   });
 
-  const player = (c: Context): LinkedPlayer | null => playerByToken(db, c.req.param("token") ?? "");
+  const player = (c: Context): Promise<LinkedPlayer | null> => links.playerByToken(c.req.param("token") ?? "");
 
-  app.get("/p/:token", (c) => {
-    const linked = player(c);
+  app.get("/p/:token", async (c) => {
+    const linked = await player(c);
     if (linked === null) return notFound(c);
     const path = `/p/${linked.token}`;
     const page = (
@@ -115,7 +115,7 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
         <HistorySection refreshes={playerHistory(db, linked.playerId)} timeZone={config.maps.timeZone} />
         <PublicReadsSection
           path={path}
-          on={isPlayerPublic(db, linked.playerId)}
+          on={await access.isPlayerPublic(linked.playerId)}
           publicUrl={`${baseUrl(c)}/public/${config.api.defaultRegion}/mysekai/${linked.playerId}`}
         />
         <h2>Capture setup</h2>
@@ -126,21 +126,21 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
   });
 
   app.post("/p/:token/public", async (c) => {
-    const linked = player(c);
+    const linked = await player(c);
     if (linked === null) return notFound(c);
     if (!fromThisOrigin(c)) return c.text("cross-site request refused", 403);
     const form = await formFields(c);
     if (form === "too_large") return c.text("form too large", 413);
     const on = form.get("on");
     if (on !== "1" && on !== "0") return c.text("on must be 1 or 0", 400);
-    setPlayerPublic(db, linked.playerId, on === "1");
+    await access.setPlayerPublic(linked.playerId, on === "1");
     logInfo("API", "public reads switched by the player", { player: linked.playerId, on: on === "1" });
     return c.redirect(`/p/${linked.token}`, 303);
   });
 
   // A player's script posts to /p/<token>/uploadSaveData (upload.ts): no UPLOAD_TOKEN in it, the link is the secret.
-  app.get("/p/:token/:region/:file", (c) => {
-    const linked = player(c);
+  app.get("/p/:token/:region/:file", async (c) => {
+    const linked = await player(c);
     if (linked === null) return notFound(c);
     const root = `${baseUrl(c)}/p/${linked.token}`;
     return serveFile(c, { root, serverUrl: root });

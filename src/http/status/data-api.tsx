@@ -5,8 +5,8 @@
  * and hosts: their URLs and secrets are never shown again). POST /status/api-tokens and …/revoke.
  */
 import { Hono, type MiddlewareHandler } from "hono";
-import { addApiToken, API_TOKEN_NAME, listApiTokens, PLAYER_ID_SHAPE, revokeApiToken, type ApiToken } from "../../db/data-access.ts";
-import { listDataWebhooks, type DataWebhook } from "../../db/deliveries/data-webhooks.ts";
+import { API_TOKEN_NAME, PLAYER_ID_SHAPE, type ApiToken } from "../../db/data-access.ts";
+import type { DataWebhook } from "../../db/deliveries/data-webhooks.ts";
 import { logInfo } from "../../log.ts";
 import { dataWebhookOrigin } from "../../notify/data-webhook.ts";
 import type { HttpDeps } from "../deps.ts";
@@ -52,7 +52,7 @@ export function DataApiSection({ tokens, hooks }: { tokens: ApiToken[]; hooks: D
 }
 
 export function dataApiRoutes(deps: HttpDeps, owner: MiddlewareHandler): Hono {
-  const { db } = deps;
+  const { access } = deps.owner;
   const app = new Hono();
   app.post("/status/api-tokens", owner, async (c) => {
     const form = await formFields(c);
@@ -62,7 +62,7 @@ export function dataApiRoutes(deps: HttpDeps, owner: MiddlewareHandler): Hono {
     const ids = players === "" ? null : players.split(",");
     if (!API_TOKEN_NAME.test(name)) return c.text("a token name is 1 to 64 letters, digits, '.', '_' or '-'", 400);
     if (ids !== null && (ids.length > MAX_PLAYERS || !ids.every((id) => PLAYER_ID_SHAPE.test(id)))) return c.text(`players are numeric ids, comma-separated (at most ${MAX_PLAYERS})`, 400);
-    const token = addApiToken(db, name, ids);
+    const token = await access.addApiToken(name, ids);
     logInfo("API", "API token made on the status page", { name });
     const page = (
       <Layout title="MySekai ingest · new API token">
@@ -79,10 +79,10 @@ export function dataApiRoutes(deps: HttpDeps, owner: MiddlewareHandler): Hono {
     if (form === "too_large") return c.text("form too large", 413);
     const name = form.get("name") ?? "";
     if (!API_TOKEN_NAME.test(name)) return c.text("no such token", 400);
-    if (revokeApiToken(db, name)) logInfo("API", "API token revoked on the status page", { name });
+    if (await access.revokeApiToken(name)) logInfo("API", "API token revoked on the status page", { name });
     return c.redirect("/", 303);
   });
   return app;
 }
 
-export const dataApiView = (deps: HttpDeps) => ({ tokens: listApiTokens(deps.db), hooks: listDataWebhooks(deps.db) });
+export const dataApiView = async ({ owner }: HttpDeps) => ({ tokens: await owner.access.listApiTokens(), hooks: await owner.webhooks.list() });

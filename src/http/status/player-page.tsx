@@ -3,7 +3,6 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { PLAYER_ID_SHAPE } from "../../db/data-access.ts";
 import { playerHistory } from "../../db/player-history.ts";
-import { linkedPlayer } from "../../db/setup-tokens.ts";
 import type { HttpDeps } from "../deps.ts";
 import { HistorySection } from "./history.tsx";
 import { Layout } from "./layout.tsx";
@@ -13,12 +12,12 @@ import { MapsSection } from "./sections.tsx";
 /** Where the owner's pages link a player id to. */
 export const playerPagePath = (playerId: string) => `/players/${playerId}`;
 
-export function playerPageRoutes({ db, config }: HttpDeps, owner: MiddlewareHandler): Hono {
+export function playerPageRoutes({ db, config, owner: store }: HttpDeps, owner: MiddlewareHandler): Hono {
   const app = new Hono();
-  app.get("/players/:playerId", owner, (c) => {
+  app.get("/players/:playerId", owner, async (c) => {
     const playerId = c.req.param("playerId");
     if (!PLAYER_ID_SHAPE.test(playerId)) return c.text("a player id is 1 to 32 digits", 400);
-    const name = linkedPlayer(db, playerId)?.name ?? null;
+    const name = (await store.links.linkedPlayer(playerId))?.name ?? null;
     const page = (
       <Layout title={`MySekai ingest · ${name ?? playerId}`}>
         <header>

@@ -41,8 +41,9 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
   const redactText = (text: string | null) => (text === null ? "" : redact(text, secrets));
   const noStore = { "Cache-Control": "no-store" };
 
-  app.get("/", owner, (c) => {
+  app.get("/", owner, async (c) => {
     const now = Date.now();
+    const dataApi = await dataApiView(deps);
     const overview = { counts: countsSince(db, now - DAY_MS), queue: queueSnapshot(db, now), databaseBytes: databaseBytes(db), disk: deps.disk.reading(), floorBytes: deps.disk.floorBytes };
     const page = (
       <Layout title="MySekai ingest">
@@ -61,7 +62,7 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
         <SavesSection rows={recentSaves(db)} />
         <FailuresSection jobs={failedJobs(db)} deliveries={failedDeliveries(db)} redact={redactText} />
         <ReportsSection rows={recentReports(db)} />
-        <DataApiSection {...dataApiView(deps)} />
+        <DataApiSection {...dataApi} />
       </Layout>
     );
     return c.html(page, 200, noStore);
@@ -78,21 +79,21 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
     return c.redirect("/", 303);
   });
 
-  app.get("/login", (c) => (config.admin.token === null || sessions.valid(c) ? c.redirect("/", 303) : c.html(<LoginPage wrong={false} />, 200, noStore)));
+  app.get("/login", async (c) => (config.admin.token === null || (await sessions.valid(c)) ? c.redirect("/", 303) : c.html(<LoginPage wrong={false} />, 200, noStore)));
   app.post("/login", async (c) => {
     if (config.admin.token === null) return c.redirect("/", 303);
     if (!fromThisOrigin(c)) return c.text("cross-site request refused", 403);
-    const throttled = loginThrottled(c, gate);
+    const throttled = await loginThrottled(c, gate);
     if (throttled !== null) return throttled;
     const token = await formField(c, "token");
     const right = token !== null && token !== "too_large" && tokenMatches(token, config.admin.token);
-    recordLogin(c, gate, right);
+    await recordLogin(c, gate, right);
     if (!right) return loginPage(c, true);
-    sessions.open(c);
+    await sessions.open(c);
     return c.redirect("/", 303);
   });
-  app.post("/logout", owner, (c) => {
-    sessions.close(c);
+  app.post("/logout", owner, async (c) => {
+    await sessions.close(c);
     return c.redirect("/login", 303);
   });
 

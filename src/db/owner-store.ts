@@ -1,0 +1,51 @@
+/**
+ * The owner's and players' tables over SQLite: the synchronous functions of their modules, each call done on the
+ * event loop's thread before the promise is made (no async callback ever reaches db.transaction).
+ */
+import type { OwnerStore } from "../http/owner-store.ts";
+import { addApiToken, apiTokenGrant, isPlayerPublic, listApiTokens, revokeApiToken, setPlayerPublic } from "./data-access.ts";
+import { addDataWebhook, dataWebhookById, listDataWebhooks, removeDataWebhook } from "./deliveries/data-webhooks.ts";
+import { clearLoginFailures, loginFailuresOf, recordLoginFailures } from "./login-failures.ts";
+import type { Db } from "./open.ts";
+import { closeSession, openSession, sessionOpen } from "./owner-sessions.ts";
+import { linkedPlayer, linkedPlayers, linkPlayer, playerByToken, recordServedBase, rotateSetupToken, servedBase, setupToken } from "./setup-tokens.ts";
+
+export function sqliteOwnerStore(db: Db): OwnerStore {
+  return {
+    sessions: {
+      open: async (idHash, expiresAt, now) => openSession(db, idHash, expiresAt, now),
+      isOpen: async (idHash, now) => sessionOpen(db, idHash, now),
+      close: async (idHash) => closeSession(db, idHash),
+    },
+    loginFailures: {
+      of: async (peer) => loginFailuresOf(db, peer),
+      // The read and the write run back to back on this thread, and the instance lock keeps other processes out.
+      record: async (peer, now, forgetBefore, count) => recordLoginFailures(db, peer, count(loginFailuresOf(db, peer)), now, forgetBefore),
+      clear: async (peer) => clearLoginFailures(db, peer),
+    },
+    links: {
+      setupToken: async (now) => setupToken(db, now),
+      rotateSetupToken: async (now) => rotateSetupToken(db, now),
+      recordServedBase: async (base, now) => recordServedBase(db, base, now),
+      servedBase: async () => servedBase(db),
+      linkPlayer: async (playerId, name, now) => linkPlayer(db, playerId, name, now),
+      playerByToken: async (token) => playerByToken(db, token),
+      linkedPlayers: async () => linkedPlayers(db),
+      linkedPlayer: async (playerId) => linkedPlayer(db, playerId),
+    },
+    access: {
+      addApiToken: async (name, players, now) => addApiToken(db, name, players, now),
+      revokeApiToken: async (name) => revokeApiToken(db, name),
+      listApiTokens: async () => listApiTokens(db),
+      apiTokenGrant: async (token) => apiTokenGrant(db, token),
+      setPlayerPublic: async (playerId, on, now) => setPlayerPublic(db, playerId, on, now),
+      isPlayerPublic: async (playerId) => isPlayerPublic(db, playerId),
+    },
+    webhooks: {
+      add: async (url, bearer, now) => addDataWebhook(db, url, bearer, now),
+      remove: async (id) => removeDataWebhook(db, id),
+      list: async () => listDataWebhooks(db),
+      byId: async (id) => dataWebhookById(db, id),
+    },
+  };
+}
