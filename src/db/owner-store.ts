@@ -4,7 +4,7 @@
  */
 import type { OwnerStore } from "../http/owner-store.ts";
 import { addApiToken, apiTokenGrant, isPlayerPublic, listApiTokens, revokeApiToken, setPlayerPublic } from "./data-access.ts";
-import { addDataWebhook, dataWebhookById, listDataWebhooks, removeDataWebhook } from "./deliveries/data-webhooks.ts";
+import { addDataWebhook, listDataWebhooks, removeDataWebhook } from "./deliveries/data-webhooks.ts";
 import { clearLoginFailures, loginFailuresOf, recordLoginFailures } from "./login-failures.ts";
 import type { Db } from "./open.ts";
 import { closeSession, openSession, sessionOpen } from "./owner-sessions.ts";
@@ -20,7 +20,10 @@ export function sqliteOwnerStore(db: Db): OwnerStore {
     loginFailures: {
       of: async (peer) => loginFailuresOf(db, peer),
       // The read and the write run back to back on this thread, and the instance lock keeps other processes out.
-      record: async (peer, now, forgetBefore, count) => recordLoginFailures(db, peer, count(loginFailuresOf(db, peer)), now, forgetBefore),
+      record: async (peer, now, forgetBefore, count) => {
+        const current = loginFailuresOf(db, peer);
+        recordLoginFailures(db, peer, count(current !== undefined && current.lastFailure >= forgetBefore ? current : undefined), now, forgetBefore);
+      },
       clear: async (peer) => clearLoginFailures(db, peer),
     },
     links: {
@@ -45,7 +48,6 @@ export function sqliteOwnerStore(db: Db): OwnerStore {
       add: async (url, bearer, now) => addDataWebhook(db, url, bearer, now),
       remove: async (id) => removeDataWebhook(db, id),
       list: async () => listDataWebhooks(db),
-      byId: async (id) => dataWebhookById(db, id),
     },
   };
 }

@@ -39,12 +39,11 @@ export interface DataAccess {
   isPlayerPublic(playerId: string): Promise<boolean>;
 }
 
-/** Consumer webhooks' registrations (their deliveries are the deliveries table's). */
+/** Consumer webhooks' registrations (the notify stage reads them, and writes their deliveries, through its DeliveryStore). */
 export interface DataWebhookRegistry {
   add(url: string, bearer: string | null, now?: number): Promise<number>;
   remove(id: number): Promise<boolean>;
   list(): Promise<DataWebhook[]>;
-  byId(id: number): Promise<DataWebhook | undefined>;
 }
 
 export interface OwnerStore {

@@ -1,8 +1,9 @@
 /**
  * One owner per table: the job table is written by src/db/jobs/ alone (claims, leases, transitions, requeues), the
- * deliveries and consumer webhooks by src/db/deliveries/ alone (but for the retention sweep's bulk delete).
+ * deliveries and consumer webhooks by src/db/deliveries/ alone (but for the retention sweep's bulk delete), each
+ * other owner table by its module, once per store (src/db/<module>.ts over SQLite, src/db/pg/<module>.ts).
  */
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 
@@ -40,5 +41,25 @@ test("no module outside src/db/deliveries/ writes the deliveries or the consumer
     .map((path) => relative(SRC, path));
   expect(writers).toEqual([RETENTION_SWEEP]);
   const owners = sourceFiles(join(SRC, "db/deliveries")).filter((path) => DELIVERY_WRITES.test(readFileSync(path, "utf8")));
-  expect(owners.map((path) => relative(SRC, path)).sort()).toEqual(["db/deliveries/data-webhooks.ts", "db/deliveries/pg-store.ts", "db/deliveries/rows.ts"]);
+  expect(owners.map((path) => relative(SRC, path)).sort()).toEqual(["db/deliveries/data-webhooks.ts", "db/deliveries/pg-data-webhooks.ts", "db/deliveries/pg-store.ts", "db/deliveries/rows.ts"]);
+});
+
+/** drizzle's name and SQL's name of each owner table, and the module that owns it. */
+const OWNER_TABLES = [
+  { table: "ownerSessions", sql: "owner_sessions", module: "owner-sessions" },
+  { table: "loginFailures", sql: "login_failures", module: "login-failures" },
+  { table: "settings", sql: "settings", module: "setup-tokens" },
+  { table: "players", sql: "players", module: "setup-tokens" },
+  { table: "apiTokens", sql: "api_tokens", module: "data-access" },
+  { table: "publicPlayers", sql: "public_players", module: "data-access" },
+];
+
+describe("owner tables", () => {
+  for (const { table, sql, module } of OWNER_TABLES) {
+    test(`${sql} is written by db/${module}.ts and db/pg/${module}.ts only, and by both`, () => {
+      const writes = new RegExp(`\\b(?:insert|update|delete)\\(${table}\\)|\\b(?:INSERT INTO|UPDATE|DELETE FROM) ${sql}\\b`);
+      const writers = sourceFiles(SRC).filter((path) => writes.test(readFileSync(path, "utf8"))).map((path) => relative(SRC, path));
+      expect(writers.sort()).toEqual([`db/${module}.ts`, `db/pg/${module}.ts`].sort());
+    });
+  }
 });

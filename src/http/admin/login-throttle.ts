@@ -26,7 +26,8 @@ export interface LoginFailureRecords {
   of(peer: string): Promise<LoginFailures | undefined>;
   /**
    * Sets `peer`'s count to `count(its record)` at `now`, reading and writing as one step: guesses arriving at
-   * once on several processes are each counted. Records whose last failure is before `forgetBefore` go first.
+   * once on several processes are each counted. Records whose last failure is before `forgetBefore` go first
+   * (`count` sees none for such a peer).
    */
   record(peer: string, now: number, forgetBefore: number, count: (current: LoginFailures | undefined) => number): Promise<void>;
   clear(peer: string): Promise<void>;

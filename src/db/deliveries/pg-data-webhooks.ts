@@ -1,0 +1,16 @@
+/**
+ * Consumer webhooks' registrations on a hub's PostgreSQL, the same rows as SQLite's (data-webhooks.ts); the
+ * notify stage reads a hook through the delivery store (pg-store.ts).
+ */
+import { asc, eq } from "drizzle-orm";
+import type { DataWebhookRegistry } from "../../http/owner-store.ts";
+import type { PgDb } from "../pg/open.ts";
+import { dataWebhooks } from "../pg/schema.ts";
+
+export function pgDataWebhooks(db: PgDb): DataWebhookRegistry {
+  return {
+    add: async (url, bearer, now = Date.now()) => (await db.insert(dataWebhooks).values({ url, bearer, createdAt: now }).returning({ id: dataWebhooks.id }))[0]!.id,
+    remove: async (id) => (await db.delete(dataWebhooks).where(eq(dataWebhooks.id, id)).returning({ id: dataWebhooks.id })).length === 1,
+    list: () => db.select().from(dataWebhooks).orderBy(asc(dataWebhooks.id)),
+  };
+}

@@ -1,0 +1,189 @@
+/**
+ * The owner store's contract, the same tests on both stores: SQLite (the default) and a hub's PostgreSQL. Two
+ * stores on one database stand for two processes of a hub: what one writes, the other answers.
+ */
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { Hono } from "hono";
+import { MAX_PEERS } from "../../src/db/login-failures.ts";
+import { MAX_SESSIONS } from "../../src/db/owner-sessions.ts";
+import { FREE_FAILURES, StoredLoginAttempts } from "../../src/http/admin/login-throttle.ts";
+import { SessionStore } from "../../src/http/admin/sessions.ts";
+import type { OwnerStore } from "../../src/http/owner-store.ts";
+import { sha256Hex } from "../../src/sha256.ts";
+import { postgresOwnerStores, sqliteOwnerStores, type OwnerStoreFixture, type OwnerStoreKind } from "../helpers/owner-stores.ts";
+import { POSTGRES_MISSING } from "../helpers/postgres.ts";
+
+const T0 = 1_700_000_000_000;
+const PLAYER = "7485938820123456789";
+
+/** The owner's session routes over a store, as each process builds them. */
+function sessionApp(store: OwnerStore) {
+  const sessions = new SessionStore(store.sessions);
+  const app = new Hono();
+  app.post("/open", async (c) => (await sessions.open(c), c.text("opened")));
+  app.get("/valid", async (c) => c.text(String(await sessions.valid(c))));
+  app.post("/close", async (c) => (await sessions.close(c), c.text("closed")));
+  return (path: string, cookie = "") => app.request(path, { method: path === "/valid" ? "GET" : "POST", headers: { cookie } });
+}
+
+for (const kind of [sqliteOwnerStores, postgresOwnerStores] satisfies OwnerStoreKind[]) {
+  describe.skipIf(kind.name === "postgres" && POSTGRES_MISSING !== null)(`owner store on ${kind.name}`, () => {
+    let f: OwnerStoreFixture;
+    let store: OwnerStore;
+    beforeEach(async () => {
+      f = await kind.open();
+      store = f.store;
+    });
+    afterEach(() => f.close());
+
+    test("a session opened on one process opens on another, logout on either ends it everywhere; only its sha256 is stored", async () => {
+      const [one, two] = [sessionApp(store), sessionApp(await f.another())];
+      const cookie = (await one("/open")).headers.get("set-cookie")!.split(";")[0]!;
+      const id = cookie.split("=")[1]!;
+      expect(await (await two("/valid", cookie)).text()).toBe("true");
+      expect(await (await one("/valid", cookie)).text()).toBe("true");
+      const otherId = `${id.slice(0, -1)}${id.endsWith("A") ? "E" : "A"}`;
+      expect(await (await two("/valid", `${cookie.split("=")[0]}=${otherId}`)).text()).toBe("false");
+      expect(await f.rows("owner_sessions")).toEqual([{ id_hash: sha256Hex(id), expires_at: expect.any(Number) }]);
+      await two("/close", cookie);
+      expect(await (await one("/valid", cookie)).text()).toBe("false");
+      expect(await f.rows("owner_sessions")).toEqual([]);
+    });
+
+    test("a session ends at its expiry; expired ones are dropped at the next login", async () => {
+      await store.sessions.open("a", T0 + 1_000, T0);
+      expect(await store.sessions.isOpen("a", T0 + 999)).toBe(true);
+      expect(await store.sessions.isOpen("a", T0 + 1_000)).toBe(false);
+      await store.sessions.open("b", T0 + 9_000, T0 + 2_000);
+      expect((await f.rows("owner_sessions")).map((row) => row.id_hash)).toEqual(["b"]);
+    });
+
+    test("past MAX_SESSIONS the session closest to expiry goes first", async () => {
+      for (let i = 0; i < MAX_SESSIONS + 10; i++) await store.sessions.open(`s${i}`, T0 + 1_000 + i, T0);
+      expect((await f.rows("owner_sessions")).length).toBe(MAX_SESSIONS);
+      expect(await store.sessions.isOpen("s9", T0)).toBe(false);
+      expect(await store.sessions.isOpen("s10", T0)).toBe(true);
+      expect(await store.sessions.isOpen(`s${MAX_SESSIONS + 9}`, T0)).toBe(true);
+    });
+
+    test("logins on two processes at once never pass MAX_SESSIONS", async () => {
+      for (let i = 0; i < MAX_SESSIONS - 1; i++) await store.sessions.open(`s${i}`, T0 + 1_000 + i, T0);
+      const other = await f.another();
+      await Promise.all(Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? store : other).sessions.open(`late${i}`, T0 + 10_000 + i, T0)));
+      expect((await f.rows("owner_sessions")).length).toBe(MAX_SESSIONS);
+      for (let i = 0; i < 16; i++) expect(await other.sessions.isOpen(`late${i}`, T0)).toBe(true);
+    });
+
+    test("the login throttle counts a peer's wrong tokens across processes; a right one on either clears it", async () => {
+      const [one, two] = [new StoredLoginAttempts(store.loginFailures), new StoredLoginAttempts((await f.another()).loginFailures)];
+      for (let i = 0; i < FREE_FAILURES; i++) await (i % 2 === 0 ? one : two).failed("peer", T0);
+      expect(await one.waitMs("peer", T0)).toBe(1_000);
+      expect(await two.waitMs("peer", T0)).toBe(1_000);
+      expect(await two.waitMs("other peer", T0)).toBe(0);
+      await two.succeeded("peer");
+      expect(await one.waitMs("peer", T0)).toBe(0);
+    });
+
+    test("wrong tokens arriving at once on two processes are each counted", async () => {
+      const other = await f.another();
+      const guesses = 24;
+      await Promise.all(Array.from({ length: guesses }, (_, i) => new StoredLoginAttempts((i % 2 === 0 ? store : other).loginFailures).failed("peer", T0)));
+      expect((await store.loginFailures.of("peer"))?.failures).toBe(guesses);
+    });
+
+    test("past MAX_PEERS the peer that failed longest ago is forgotten first; a known peer never evicts another; stale ones go", async () => {
+      await f.seedLoginFailures(MAX_PEERS, T0);
+      await store.loginFailures.record("p5", T0 + MAX_PEERS, 0, (current) => (current?.failures ?? 0) + 1);
+      expect((await f.rows("login_failures")).length).toBe(MAX_PEERS);
+      expect(await store.loginFailures.of("p0")).toBeDefined();
+      expect(await store.loginFailures.of("p5")).toEqual({ failures: 2, lastFailure: T0 + MAX_PEERS });
+      await store.loginFailures.record("newcomer", T0 + MAX_PEERS + 1, 0, () => 1);
+      expect((await f.rows("login_failures")).length).toBe(MAX_PEERS);
+      expect(await store.loginFailures.of("p0")).toBeUndefined();
+      expect(await store.loginFailures.of("newcomer")).toEqual({ failures: 1, lastFailure: T0 + MAX_PEERS + 1 });
+      await store.loginFailures.record("newcomer", T0 + 10 * MAX_PEERS, T0 + 5 * MAX_PEERS, (current) => (current?.failures ?? 0) + 1);
+      expect(await f.rows("login_failures")).toEqual([{ peer: "newcomer", failures: 1, last_failure: T0 + 10 * MAX_PEERS }]);
+    });
+
+    test("the setup token is made once, whoever asks first; a rotation on one process is the token of every other", async () => {
+      const other = await f.another();
+      const [first, second] = await Promise.all([store.links.setupToken(T0), other.links.setupToken(T0)]);
+      expect(first).toBe(second!);
+      expect(await store.links.setupToken()).toBe(first);
+      const rotated = await other.links.rotateSetupToken(T0 + 1);
+      expect(rotated).not.toBe(first);
+      expect(await store.links.setupToken()).toBe(rotated);
+      expect(await store.links.servedBase()).toBeNull();
+      await store.links.recordServedBase("https://hub.example", T0);
+      expect(await other.links.servedBase()).toBe("https://hub.example");
+    });
+
+    test("a player's link opens on every process, matched on its sha256; a new link ends the old one", async () => {
+      const other = await f.another();
+      const made = await store.links.linkPlayer(PLAYER, "Mizuki", T0);
+      expect(made).toEqual({ player: { playerId: PLAYER, name: "Mizuki", token: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/), createdAt: T0 }, replaced: false });
+      expect(await other.links.playerByToken(made.player.token)).toEqual(made.player);
+      expect((await f.rows("players"))[0]).toMatchObject({ token_sha256: sha256Hex(made.player.token) });
+      expect(await other.links.playerByToken("not a token!")).toBeNull();
+      expect(await other.links.playerByToken("A".repeat(32))).toBeNull();
+
+      const again = await other.links.linkPlayer(PLAYER, null, T0 + 1);
+      expect(again.replaced).toBe(true);
+      expect(await store.links.playerByToken(made.player.token)).toBeNull();
+      expect(await store.links.playerByToken(again.player.token)).toEqual(again.player);
+      await store.links.linkPlayer("1000", "Ena", T0 + 2);
+      expect((await other.links.linkedPlayers()).map((player) => player.playerId)).toEqual(["1000", PLAYER]);
+      expect(await other.links.linkedPlayer("1000")).toMatchObject({ name: "Ena" });
+      expect(await other.links.linkedPlayer("999")).toBeNull();
+    });
+
+    test("an API token is shown once and stored as its sha256 only; it reads what it was given, on every process, until revoked", async () => {
+      const other = await f.another();
+      const some = await store.access.addApiToken("bot", [PLAYER, "1000"], T0);
+      const every = await store.access.addApiToken("all", null, T0);
+      expect(some).toMatch(/^msk_[A-Za-z0-9_-]{32}$/);
+      const rows = await f.rows("api_tokens");
+      expect(JSON.stringify(rows)).not.toContain(some.slice(4));
+      expect(rows.map((row) => row.token_sha256).sort()).toEqual([sha256Hex(some), sha256Hex(every)].sort());
+      expect(await other.access.apiTokenGrant(some)).toEqual({ name: "bot", players: [PLAYER, "1000"], createdAt: T0 });
+      expect(await other.access.apiTokenGrant(every)).toEqual({ name: "all", players: null, createdAt: T0 });
+      expect(await other.access.apiTokenGrant(`${some}x`)).toBeNull();
+      expect(await other.access.listApiTokens()).toEqual([
+        { name: "all", players: null, createdAt: T0 },
+        { name: "bot", players: [PLAYER, "1000"], createdAt: T0 },
+      ]);
+
+      const renewed = await other.access.addApiToken("bot", [PLAYER], T0 + 1);
+      expect(await store.access.apiTokenGrant(some)).toBeNull();
+      expect(await store.access.apiTokenGrant(renewed)).toEqual({ name: "bot", players: [PLAYER], createdAt: T0 + 1 });
+      expect(await store.access.revokeApiToken("bot")).toBe(true);
+      expect(await other.access.apiTokenGrant(renewed)).toBeNull();
+      expect(await other.access.revokeApiToken("bot")).toBe(false);
+    });
+
+    test("a player's public reads switch on and off on one process and read so on every other", async () => {
+      const other = await f.another();
+      expect(await other.access.isPlayerPublic(PLAYER)).toBe(false);
+      await store.access.setPlayerPublic(PLAYER, true, T0);
+      await store.access.setPlayerPublic(PLAYER, true, T0 + 1);
+      expect(await other.access.isPlayerPublic(PLAYER)).toBe(true);
+      expect(await f.rows("public_players")).toEqual([{ player_id: PLAYER, since: T0 }]);
+      await other.access.setPlayerPublic(PLAYER, false);
+      expect(await store.access.isPlayerPublic(PLAYER)).toBe(false);
+    });
+
+    test("data webhooks registered on one process are listed and removed on another", async () => {
+      const other = await f.another();
+      const first = await store.webhooks.add("https://bot.example/hook?k=1", "secret", T0);
+      const second = await store.webhooks.add("https://bot.example/other", null, T0 + 1);
+      expect(second).toBeGreaterThan(first);
+      expect(await other.webhooks.list()).toEqual([
+        { id: first, url: "https://bot.example/hook?k=1", bearer: "secret", createdAt: T0 },
+        { id: second, url: "https://bot.example/other", bearer: null, createdAt: T0 + 1 },
+      ]);
+      expect(await other.webhooks.remove(first)).toBe(true);
+      expect(await store.webhooks.remove(first)).toBe(false);
+      expect((await store.webhooks.list()).map((hook) => hook.id)).toEqual([second]);
+    });
+  });
+}
