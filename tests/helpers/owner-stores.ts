@@ -29,11 +29,14 @@ export interface OwnerStoreFixture {
 
 export interface OwnerStoreKind {
   name: "sqlite" | "postgres";
+  /** Readies what the fixtures share (PostgreSQL's server and database: seconds on a first start). */
+  prepare: () => Promise<unknown>;
   open: () => Promise<OwnerStoreFixture>;
 }
 
 export const sqliteOwnerStores: OwnerStoreKind = {
   name: "sqlite",
+  prepare: async () => {},
   open: async () => {
     const dir = mkdtempSync(join(tmpdir(), "owner-store-"));
     const path = join(dir, "ingest.sqlite");
@@ -63,12 +66,13 @@ export const sqliteOwnerStores: OwnerStoreKind = {
 
 /** One database for the file, emptied for each fixture. */
 let pgUrl: Promise<string> | undefined;
+const pgDatabase = () => (pgUrl ??= databaseForThisFile("migrated"));
 
 export const postgresOwnerStores: OwnerStoreKind = {
   name: "postgres",
+  prepare: pgDatabase,
   open: async () => {
-    pgUrl ??= databaseForThisFile("migrated");
-    const url = await pgUrl;
+    const url = await pgDatabase();
     const db = await openPostgres(url, { maxConnections: 4 });
     await db.$client.unsafe(`TRUNCATE ${TABLES.join(", ")} RESTART IDENTITY`);
     const others: PgDb[] = [];

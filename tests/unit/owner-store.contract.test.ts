@@ -2,7 +2,7 @@
  * The owner store's contract, the same tests on both stores: SQLite (the default) and a hub's PostgreSQL. Two
  * stores on one database stand for two processes of a hub: what one writes, the other answers.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { Hono } from "hono";
 import { MAX_PEERS } from "../../src/db/login-failures.ts";
 import { MAX_SESSIONS } from "../../src/db/owner-sessions.ts";
@@ -30,6 +30,8 @@ for (const kind of [sqliteOwnerStores, postgresOwnerStores] satisfies OwnerStore
   describe.skipIf(kind.name === "postgres" && POSTGRES_MISSING !== null)(`owner store on ${kind.name}`, () => {
     let f: OwnerStoreFixture;
     let store: OwnerStore;
+    // Out of beforeEach's 5 s: a timed-out hook would take the starting server with it.
+    beforeAll(() => kind.prepare(), 60_000);
     beforeEach(async () => {
       f = await kind.open();
       store = f.store;
