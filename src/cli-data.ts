@@ -2,9 +2,8 @@
  * Owner commands of the data API: API tokens and players' public reads (src/db/data-access.ts), consumer
  * webhooks (src/db/deliveries/data-webhooks.ts).
  */
-import { addApiToken, API_TOKEN_NAME, listApiTokens, PLAYER_ID_SHAPE, revokeApiToken, setPlayerPublic } from "./db/data-access.ts";
-import { addDataWebhook, listDataWebhooks, removeDataWebhook } from "./db/deliveries/data-webhooks.ts";
-import type { Db } from "./db/open.ts";
+import { API_TOKEN_NAME, PLAYER_ID_SHAPE } from "./db/data-access.ts";
+import type { DataAccess, DataWebhookRegistry } from "./http/owner-store.ts";
 import { dataWebhookOrigin, dataWebhookProblem } from "./notify/data-webhook.ts";
 
 export const DATA_USAGE = `  api-tokens add <name> [--players <id,id,…>]
@@ -20,17 +19,17 @@ export const DATA_USAGE = `  api-tokens add <name> [--players <id,id,…>]
 export class DataUsageError extends Error {}
 
 
-export function apiTokensCommand(db: Db, args: string[]): number {
+export async function apiTokensCommand(access: DataAccess, args: string[]): Promise<number> {
   const [action, name] = args;
   if (action === "list") {
-    const tokens = listApiTokens(db);
+    const tokens = await access.listApiTokens();
     if (tokens.length === 0) console.log("no API tokens");
     for (const token of tokens) console.log(`${token.name}\t${token.players === null ? "every player" : token.players.join(",")}\t${new Date(token.createdAt).toISOString()}`);
     return 0;
   }
   if (!name || !API_TOKEN_NAME.test(name)) throw new DataUsageError("a token name of letters, digits and . _ - is required");
   if (action === "revoke") {
-    if (!revokeApiToken(db, name)) {
+    if (!(await access.revokeApiToken(name))) {
       console.error(`no API token named ${name}`);
       return 1;
     }
@@ -41,23 +40,23 @@ export function apiTokensCommand(db: Db, args: string[]): number {
   const at = args.indexOf("--players");
   const players = at < 0 ? null : (args[at + 1] ?? "").split(",").filter((id) => id !== "");
   if (players !== null && (players.length === 0 || !players.every((id) => PLAYER_ID_SHAPE.test(id)))) throw new DataUsageError("--players takes numeric player ids, comma-separated");
-  const token = addApiToken(db, name, players);
+  const token = await access.addApiToken(name, players);
   console.log(`API token ${name} (reads ${players === null ? "every player" : players.join(", ")}); it is shown only now:`);
   console.log(token);
   return 0;
 }
 
-export function playerPublicCommand(db: Db, playerId: string | undefined, state: string | undefined): number {
+export async function playerPublicCommand(access: DataAccess, playerId: string | undefined, state: string | undefined): Promise<number> {
   if (!playerId || !PLAYER_ID_SHAPE.test(playerId) || (state !== "on" && state !== "off")) throw new DataUsageError("players public <playerId> on|off");
-  setPlayerPublic(db, playerId, state === "on");
+  await access.setPlayerPublic(playerId, state === "on");
   console.log(`public reads of ${playerId}: ${state}`);
   return 0;
 }
 
-export function dataWebhooksCommand(db: Db, args: string[]): number {
+export async function dataWebhooksCommand(webhooks: DataWebhookRegistry, args: string[]): Promise<number> {
   const [action, value] = args;
   if (action === "list") {
-    const hooks = listDataWebhooks(db);
+    const hooks = await webhooks.list();
     if (hooks.length === 0) console.log("no data webhooks");
     for (const hook of hooks) console.log(`${hook.id}\t${dataWebhookOrigin(hook.url)}/…\t${hook.bearer ? "with a bearer secret" : "no bearer"}\t${new Date(hook.createdAt).toISOString()}`);
     return 0;
@@ -65,7 +64,7 @@ export function dataWebhooksCommand(db: Db, args: string[]): number {
   if (action === "remove") {
     const id = Number(value);
     if (!Number.isSafeInteger(id) || id <= 0) throw new DataUsageError("data-webhooks remove <id> (the id that data-webhooks list shows)");
-    if (!removeDataWebhook(db, id)) {
+    if (!(await webhooks.remove(id))) {
       console.error(`no data webhook ${id}`);
       return 1;
     }
@@ -78,7 +77,7 @@ export function dataWebhooksCommand(db: Db, args: string[]): number {
   const at = args.indexOf("--bearer");
   const bearer = at < 0 ? null : (args[at + 1] ?? "");
   if (bearer !== null && !/^[\x21-\x7e]{1,512}$/.test(bearer)) throw new DataUsageError("--bearer takes a secret of printable characters without spaces");
-  const id = addDataWebhook(db, value!, bearer);
+  const id = await webhooks.add(value!, bearer);
   console.log(`data webhook ${id} added (${dataWebhookOrigin(value!)}/…): called after each new save`);
   return 0;
 }

@@ -6,10 +6,11 @@ import { openArchiveStore } from "./archive/store.ts";
 import { ConfigError, loadConfig, type Config } from "./config/index.ts";
 import { mapLocaleFor } from "./config/maps.ts";
 import { openDatabase, type Db } from "./db/open.ts";
+import { sqliteOwnerStore } from "./db/owner-store.ts";
+import type { OwnerStore, SetupLinks } from "./http/owner-store.ts";
 import { applyRetention } from "./db/retention.ts";
 import { JOB_STATES, jobs, saves, type JobState } from "./db/schema.ts";
 import { expireUploads } from "./db/uploads.ts";
-import { linkedPlayers, linkPlayer, rotateSetupToken, servedBase } from "./db/setup-tokens.ts";
 import { describeSave, formatRareText } from "./maps/index.ts";
 import { reprocess, retryFailed } from "./db/jobs/index.ts";
 import { openSave } from "./save/index.ts";
@@ -80,15 +81,16 @@ function option(args: string[], name: string): string | null {
  * Links are shown under PUBLIC_BASE_URL (this shell's environment or .env, else the one the server last started
  * with); without either, under a placeholder the owner replaces.
  */
-const baseOf = (config: Config, db: Db) => config.publicBaseUrl ?? servedBase(db) ?? `http://<your-server>:${config.port}`;
+const baseOf = async (config: Config, links: SetupLinks) => config.publicBaseUrl ?? (await links.servedBase()) ?? `http://<your-server>:${config.port}`;
 
-function players(config: Config, db: Db, args: string[]): number {
+async function players(config: Config, owner: OwnerStore, args: string[]): Promise<number> {
   const [action, playerId] = args;
-  if (action === "public") return playerPublicCommand(db, playerId, args[2]);
+  if (action === "public") return playerPublicCommand(owner.access, playerId, args[2]);
   if (action === "list") {
-    const rows = linkedPlayers(db);
+    const rows = await owner.links.linkedPlayers();
     if (rows.length === 0) console.log("no players with a link");
-    for (const row of rows) console.log(`${row.playerId}\t${row.name ?? "-"}\t${baseOf(config, db)}/p/${row.token}`);
+    const base = await baseOf(config, owner.links);
+    for (const row of rows) console.log(`${row.playerId}\t${row.name ?? "-"}\t${base}/p/${row.token}`);
     return 0;
   }
   if (action !== "add") throw new UsageError(`unknown players action "${action ?? ""}"`);
@@ -96,8 +98,8 @@ function players(config: Config, db: Db, args: string[]): number {
   const name = option(args, "--name");
   if (name !== null && name.length > 64) throw new UsageError("--name is at most 64 characters");
   const route = option(args, "--route");
-  const { player, replaced } = linkPlayer(db, playerId, name);
-  console.log(`${replaced ? "new link (the old one stops working)" : "link"} for ${playerId}: ${baseOf(config, db)}/p/${player.token}`);
+  const { player, replaced } = await owner.links.linkPlayer(playerId, name);
+  console.log(`${replaced ? "new link (the old one stops working)" : "link"} for ${playerId}: ${await baseOf(config, owner.links)}/p/${player.token}`);
   // Routing stays in push_map.json (read at start), one home for it.
   if (route !== null) console.log(`pushes: add to ${join(config.configDir, "push_map.json")}: ${JSON.stringify({ [playerId]: route })} and restart`);
   return 0;
@@ -148,6 +150,7 @@ async function run(args: string[]): Promise<number> {
   // The one-file build keeps its migrations inside: they are unpacked before the database opens.
   await prepareRuntimeFiles();
   const db = openDatabase(config.databasePath, config.storage.walLimitBytes);
+  const owner = sqliteOwnerStore(db);
   const now = Date.now();
   switch (command) {
     case "jobs":
@@ -195,15 +198,15 @@ async function run(args: string[]): Promise<number> {
     }
     case "setup":
       if (rest[0] !== "rotate") throw new UsageError(`unknown setup action "${rest[0] ?? ""}"`);
-      rotateSetupToken(db);
-      console.log(`new setup token: install the modules again from ${baseOf(config, db)}/setup`);
+      await owner.links.rotateSetupToken();
+      console.log(`new setup token: install the modules again from ${await baseOf(config, owner.links)}/setup`);
       return 0;
     case "players":
-      return players(config, db, rest);
+      return players(config, owner, rest);
     case "api-tokens":
-      return apiTokensCommand(db, rest);
+      return apiTokensCommand(owner.access, rest);
     case "data-webhooks":
-      return dataWebhooksCommand(db, rest);
+      return dataWebhooksCommand(owner.webhooks, rest);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
