@@ -177,7 +177,7 @@ const MIN_CHUNK = 64;
 
 /**
  * The output buffer's first size: gzip's trailer states the decoded size (mod 2^32), so an honest body decodes
- * into one buffer instead of 16 KiB pieces joined after (~0.1 ms and ~50 fresh pages less on a 300 KB report).
+ * into one buffer instead of 16 KiB pieces joined after (~0.1 ms and up to ~50 fresh pages less on a 300 KB report).
  * Only a hint: it never passes the output cap, whose room is already held, and the cap still stops the decoder.
  */
 function firstChunkSize(name: CodingName, raw: Uint8Array, maxOutputLength: number): number | undefined {
