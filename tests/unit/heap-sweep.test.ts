@@ -38,7 +38,16 @@ test("a report's evaluate job does not count towards a collection: a stream of r
   }
   const pipeline = startPipeline(harness.deps, async () => {}, new CountingSweeper(1, () => {}));
   try {
-    const nothing: HarExtraction = { shape: "har", entryCount: 1, candidates: [], emptyBodies: 0, otherBodies: 1, skippedEntries: 0, skippedBodies: 0, notes: [] };
+    const nothing: HarExtraction = {
+      shape: "har",
+      entryCount: 1,
+      candidates: [],
+      emptyBodies: 0,
+      otherBodies: 1,
+      skippedEntries: 0,
+      skippedBodies: 0,
+      notes: [],
+    };
     const reportId = harness.db.transaction((tx) => storeReport(tx, nothing, {}, Date.now()));
     pipeline.wake();
     const state = () => harness.db.$client.query("SELECT state FROM jobs WHERE report_id = ?").get(reportId) as { state: string } | null;
