@@ -169,8 +169,22 @@ interface Decoded {
 /** Each decodes a whole body in one call, and throws a RangeError (ERR_BUFFER_TOO_LARGE) once its output would pass the max. */
 const DECODE = { gzip: gunzipSync, br: brotliDecompressSync, zstd: zstdDecompressSync, deflate: inflateSync } as unknown as Record<
   CodingName,
-  (raw: Uint8Array, options: { maxOutputLength: number; info: true }) => Decoded
+  (raw: Uint8Array, options: { maxOutputLength: number; info: true; chunkSize?: number }) => Decoded
 >;
+
+/** zlib's smallest output chunk. */
+const MIN_CHUNK = 64;
+
+/**
+ * The output buffer's first size: gzip's trailer states the decoded size (mod 2^32), so an honest body decodes
+ * into one buffer instead of 16 KiB pieces joined after (~0.1 ms and up to ~50 fresh pages less on a 300 KB report).
+ * Only a hint: it never passes the output cap, whose room is already held, and the cap still stops the decoder.
+ */
+function firstChunkSize(name: CodingName, raw: Uint8Array, maxOutputLength: number): number | undefined {
+  if (name !== "gzip" || raw.byteLength < 4) return undefined;
+  const stated = new DataView(raw.buffer, raw.byteOffset + raw.byteLength - 4, 4).getUint32(0, true);
+  return Math.max(MIN_CHUNK, Math.min(maxOutputLength, stated + 1));
+}
 
 function passedOutputCap(error: unknown): boolean {
   return error instanceof RangeError && (error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE";
@@ -187,7 +201,7 @@ async function readDecoded(src: RawSource, coding: Extract<Coding, { kind: "deco
   if ((await src.admit(maxOutputLength)) !== null) return refusedOr(src, () => encodedTooLarge(opts));
   let decoded: Decoded;
   try {
-    decoded = DECODE[coding.name](raw, { maxOutputLength, info: true });
+    decoded = DECODE[coding.name](raw, { maxOutputLength, info: true, chunkSize: firstChunkSize(coding.name, raw, maxOutputLength) });
     src.giveBack(maxOutputLength - decoded.buffer.byteLength);
   } catch (error) {
     if (!passedOutputCap(error)) return plainOrRefused(src, opts, coding.name, invalid);

@@ -20,8 +20,25 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 
 const BASE64_BODY = /^[A-Za-z0-9+/_-]*$/;
 
-/** Bytes of base64 text in any form capture tools write (see above); null for anything else. */
+/**
+ * Bytes of base64 text in any form capture tools write (see above); null for anything else. A text in one
+ * alphabet is decoded as it is: the decoder skips the same whitespace and takes the same padding rules, while the
+ * pattern test below costs ~0.4 ms on a save's 280 KB of text (about a tenth of a report's accept).
+ */
 export function decodeBase64Tolerant(text: string): Uint8Array | null {
+  return decodedAs(text, "base64") ?? decodedAs(text, "base64url") ?? decodeMixedAlphabets(text);
+}
+
+function decodedAs(text: string, alphabet: "base64" | "base64url"): Uint8Array | null {
+  try {
+    return Uint8Array.fromBase64(text, { alphabet, lastChunkHandling: "loose" });
+  } catch {
+    return null;
+  }
+}
+
+/** Both alphabets in one text, or not base64 at all. */
+function decodeMixedAlphabets(text: string): Uint8Array | null {
   const compact = text.replace(/[\t\n\f\r ]+/g, "");
   const body = compact.replace(/={1,2}$/, "");
   // A dangling single char (length % 4 == 1) carries less than one byte: not base64.

@@ -80,8 +80,11 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
           } finally {
             if (!job.implausible) realRunning--;
           }
-          // Junk holds next to nothing here: thousands of them must not buy a full collection every 8.
-          if (!job.implausible) sweeper.jobDone();
+          // Junk holds next to nothing here: thousands of them must not buy a full collection every 8. Nor
+          // do reports: evaluate holds a report's bodies only while the worker reads them (a save it finds
+          // gets jobs of its own, which count), and a stream of reports keeps the pipeline running between
+          // them, so each collection (~5 ms of the HTTP thread) fell in the middle of the stream.
+          if (!job.implausible && job.subject.kind === "save") sweeper.jobDone();
           // A stage that finished without waiting (junk fails in microseconds) resolved only microtasks: let
           // requests and worker replies in before the next claim.
           await new Promise<void>((resolve) => setImmediate(resolve));

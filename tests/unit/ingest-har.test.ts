@@ -208,6 +208,14 @@ describe("base64 bodies as capture tools write them", () => {
     expect(Array.from(decodeBase64Tolerant(" A Q = = \n") ?? [])).toEqual([1]);
   });
 
+  test("both alphabets in one text (each decoder alone refuses it): decoded to the exact bytes", () => {
+    expect(Array.from(decodeBase64Tolerant("-/8=") ?? [])).toEqual([0xfb, 0xff]);
+    const mixed = `${b64.slice(0, 2000)}\n${url.slice(2000)}`;
+    expect(mixed).toMatch(/[+/]/);
+    expect(mixed).toMatch(/[-_]/);
+    expect(hex(decodeBase64Tolerant(mixed) ?? new Uint8Array())).toBe(hex(save));
+  });
+
   test("text that is not base64 at all is still refused", () => {
     for (const bad of ["A", "AQ=A", "A===", "AQI==", "AQ=", "QUJD=", "hello world!", "{\"a\":1}", "QU\u00e9D", "AQ==AQ==", "===="]) {
       expect({ bad, bytes: decodeBase64Tolerant(bad) }).toEqual({ bad, bytes: null });
