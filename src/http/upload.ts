@@ -9,7 +9,6 @@ import { cappedMessage, declaredTooLarge, readCapped } from "../ingest/capped-bo
 import { parseChunkHeaders } from "../ingest/chunk-headers.ts";
 import { logInfo, logWarn } from "../log.ts";
 import { metrics } from "../metrics.ts";
-import { playerByToken } from "../db/setup-tokens.ts";
 import { playerIdFromUrl } from "../save/player-id.ts";
 import { mayBeSave } from "../save/plausible.ts";
 import { peerOf } from "./peer.ts";
@@ -20,7 +19,7 @@ export const PLAYER_UPLOAD_PATHS = UPLOAD_PATHS.map((path) => `/p/:token${path}`
 
 const ONLY_OWN_PLAYER = "this link uploads for its own player only (X-Original-Url must name that player)";
 
-export function uploadRoutes({ db, committer, config, wakePipeline }: HttpDeps): Hono {
+export function uploadRoutes({ db, committer, config, wakePipeline, owner }: HttpDeps): Hono {
   const app = new Hono();
   const { uploads } = config;
   const limits = {
@@ -37,8 +36,8 @@ export function uploadRoutes({ db, committer, config, wakePipeline }: HttpDeps):
   }
   // The link's token stands in for UPLOAD_TOKEN: each player's link is a secret of its own.
   for (const path of PLAYER_UPLOAD_PATHS) {
-    app.post(path, (c) => {
-      const linked = playerByToken(db, c.req.param("token") ?? "");
+    app.post(path, async (c) => {
+      const linked = await owner.links.playerByToken(c.req.param("token") ?? "");
       if (linked === null) return c.text("not found", 404);
       return accept(c, linked.playerId);
     });
