@@ -166,16 +166,18 @@ function sqliteSteps(db: Db): RetentionSteps {
   };
 }
 
-/** This process's sweeper over SQLite (one process per file: its instance lock). */
-const sqliteCursor = newSweepCursor();
+/** The cursor of applyRetention's callers (one sweeper per process before the store seam). */
+const processCursor = newSweepCursor();
 
 /** The rule over SQLite, as the sweep and `cli gc` ran it before the store seam. */
 export const applyRetention = (db: Db, archive: ArchiveStore, cutoff: number, maxBatches = 20): Promise<RetentionRound> =>
-  runRetentionRule(sqliteSteps(db), archive, cutoff, maxBatches, sqliteCursor);
+  runRetentionRule(sqliteSteps(db), archive, cutoff, maxBatches, processCursor);
 
 /** The retention store over SQLite: always this process's turn, since the instance lock admits one process per file. */
 export function sqliteRetentionStore(db: Db, archive: ArchiveStore): RetentionStore {
-  return { sweep: (cutoff, maxBatches = 20) => applyRetention(db, archive, cutoff, maxBatches) };
+  const steps = sqliteSteps(db);
+  const cursor = newSweepCursor();
+  return { sweep: (cutoff, maxBatches = 20) => runRetentionRule(steps, archive, cutoff, maxBatches, cursor) };
 }
 
 /**
