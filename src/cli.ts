@@ -8,7 +8,7 @@ import { mapLocaleFor } from "./config/maps.ts";
 import { openDatabase, type Db } from "./db/open.ts";
 import { sqliteOwnerStore } from "./db/owner-store.ts";
 import type { OwnerStore, SetupLinks } from "./http/owner-store.ts";
-import { applyRetention } from "./db/retention.ts";
+import { sqliteRetentionStore } from "./db/retention.ts";
 import { JOB_STATES, jobs, saves, type JobState } from "./db/schema.ts";
 import { expireUploads } from "./db/uploads.ts";
 import { describeSave, formatRareText } from "./maps/index.ts";
@@ -184,8 +184,13 @@ async function run(args: string[]): Promise<number> {
       const temps = await archive.sweep(60 * 60 * 1000, now);
       console.log(`removed ${uploads} expired upload(s) and ${temps} stale temp folder(s)`);
       const total = { candidates: 0, reports: 0, jobs: 0, deliveries: 0, clearedSaves: 0, vacuumedPages: 0 };
+      const retention = sqliteRetentionStore(db, archive);
       for (let more = true; more; ) {
-        const round = await applyRetention(db, archive, now - config.storage.retentionMs);
+        const round = await retention.sweep(now - config.storage.retentionMs);
+        if (round === null) {
+          console.log("retention: another process is sweeping now; skipped");
+          return 0;
+        }
         for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] += round.counts[key];
         more = round.more;
       }

@@ -12,7 +12,7 @@ import { startCheckpointer } from "./db/checkpointer.ts";
 import { GroupCommitter } from "./db/group-commit.ts";
 import { openDatabase, type Db } from "./db/open.ts";
 import { sqliteOwnerStore } from "./db/owner-store.ts";
-import { applyRetention } from "./db/retention.ts";
+import { sqliteRetentionStore } from "./db/retention.ts";
 import { expireUploads } from "./db/uploads.ts";
 import { watchDiskSpace } from "./disk-space.ts";
 import { createApp } from "./http/app.ts";
@@ -70,12 +70,14 @@ export async function createService(config: Config, notify: NotifySetup): Promis
     if (resumed > 0) logInfo("JOB", "resumed jobs that waited for a key", { count: resumed });
   }
 
+  const retentionStore = sqliteRetentionStore(db, archive);
   const sweep = async () => {
     try {
       const uploads = expireUploads(db, Date.now(), config.uploadTtlMs);
       const temps = await archive.sweep(STALE_TEMP_MS);
       if (uploads + temps > 0) logInfo("GC", "expired", { uploads, tempFolders: temps });
-      const retention = await applyRetention(db, archive, Date.now() - config.storage.retentionMs);
+      const retention = await retentionStore.sweep(Date.now() - config.storage.retentionMs);
+      if (retention === null) return; // another process is sweeping
       const { vacuumedPages, ...removed } = retention.counts;
       if (Object.values(removed).some((count) => count > 0)) {
         logInfo("GC", "retention applied", { ...removed, vacuumedPages, more: retention.more });

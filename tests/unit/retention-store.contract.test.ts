@@ -1,0 +1,137 @@
+/**
+ * The retention store's contract, the same tests on both stores: SQLite (the default) and a hub's PostgreSQL.
+ * What the rule clears and what it keeps, junk saves going whole, done save jobs going, bounded batches per sweep;
+ * on PostgreSQL, processes racing to sweep: exactly one sweeps, the others skip.
+ */
+import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import type { ArchiveStore } from "../../src/archive/store.ts";
+import { postgresRetentionStores, sqliteRetentionStores, type RetentionFixture, type RetentionStoreKind } from "../helpers/retention-stores.ts";
+import { POSTGRES_MISSING, postgresServer } from "../helpers/postgres.ts";
+import { eventually } from "../helpers/server.ts";
+
+const DAY = 24 * 60 * 60 * 1000;
+const NOW = 1_800_000_000_000;
+const OLD = NOW - 40 * DAY;
+const RECENT = NOW - DAY;
+const CUTOFF = NOW - 30 * DAY;
+
+/** Sweeps until no step says more; the rounds' counts added up. */
+async function sweepAll(f: RetentionFixture, maxBatches?: number) {
+  const total = { candidates: 0, reports: 0, jobs: 0, junkSaves: 0, deliveries: 0, clearedSaves: 0, rounds: 0 };
+  for (let more = true; more; ) {
+    const round = await f.store.sweep(CUTOFF, maxBatches);
+    if (!round) throw new Error("the sweep was skipped");
+    for (const key of Object.keys(total) as (keyof typeof total)[]) if (key !== "rounds") total[key] += round.counts[key];
+    total.rounds++;
+    more = round.more;
+  }
+  return total;
+}
+
+for (const kind of [sqliteRetentionStores, postgresRetentionStores] satisfies RetentionStoreKind[]) {
+  describe.skipIf(kind.name === "postgres" && POSTGRES_MISSING !== null)(`retention store on ${kind.name}`, () => {
+    let f: RetentionFixture;
+    // initdb is slow on a loaded machine: the server starts here, not in beforeEach's 5 s.
+    beforeAll(async () => {
+      if (kind.name === "postgres") await postgresServer();
+    }, 60_000);
+    beforeEach(async () => {
+      f = await kind.open();
+    });
+    afterEach(() => f.close());
+
+    test("clears what expired and keeps the rest: reports, done save jobs, deliveries, and archived saves' copies", async () => {
+      const reports = {
+        doneOld: await f.addReport(OLD, OLD, "done", 3),
+        failedOld: await f.addReport(OLD, OLD, "failed", 2),
+        doneRecent: await f.addReport(RECENT, RECENT, "done", 2),
+        waitingOld: await f.addReport(OLD, null, "waiting_for_key", 2),
+        retriedOld: await f.addReport(OLD, OLD, "pending", 2),
+      };
+      const saves = {
+        archivedOld: await f.addSave({ at: OLD, jobState: "done", archive: "intact", deliveryStates: ["sent", "skipped", "failed"] }),
+        archiveMissing: await f.addSave({ at: OLD, jobState: "done", archive: "missing", deliveryStates: ["sent"] }),
+        archiveDamaged: await f.addSave({ at: OLD, jobState: "done", archive: "damaged" }),
+        failedOld: await f.addSave({ at: OLD, jobState: "failed", deliveryStates: ["failed"] }),
+        notifyingOld: await f.addSave({ at: OLD, jobState: "pending_retry", archive: "intact", deliveryStates: ["sent", "pending"] }),
+        // The player's latest save: the rule knows no exception for it (its row and sha256 stay, as every save's).
+        archivedRecent: await f.addSave({ at: RECENT, jobState: "done", archive: "intact", deliveryStates: ["sent"] }),
+      };
+      const before = await f.save(saves.archivedOld);
+
+      const total = await sweepAll(f);
+      expect(total).toMatchObject({ candidates: 5, reports: 2, jobs: 3, junkSaves: 0, deliveries: 4, clearedSaves: 1 });
+
+      expect(await f.report(reports.doneOld)).toEqual({ exists: false, candidates: 0 });
+      expect(await f.report(reports.failedOld)).toEqual({ exists: false, candidates: 0 });
+      expect(await f.report(reports.doneRecent)).toEqual({ exists: true, candidates: 2 });
+      expect(await f.report(reports.waitingOld)).toEqual({ exists: true, candidates: 2 });
+      expect(await f.report(reports.retriedOld)).toEqual({ exists: true, candidates: 2 });
+
+      expect(await f.save(saves.archivedOld)).toEqual({
+        exists: true, sha256: before.sha256, hasBody: false, hasOutputs: false, hasJob: false, deliveries: 0,
+        files: ["save.bin", "site_5.png"], jsonInArchive: false,
+      });
+      // Without an intact save.bin the database's copy is the only one: it stays, the done job and deliveries go.
+      for (const id of [saves.archiveMissing, saves.archiveDamaged]) {
+        expect(await f.save(id)).toMatchObject({ hasBody: true, hasOutputs: true, hasJob: false, deliveries: 0, jsonInArchive: true });
+      }
+      expect(await f.save(saves.failedOld)).toMatchObject({ exists: true, hasBody: true, hasJob: true, deliveries: 1 });
+      expect(await f.save(saves.notifyingOld)).toMatchObject({ hasBody: true, hasOutputs: true, hasJob: true, deliveries: 2, jsonInArchive: true });
+      expect(await f.save(saves.archivedRecent)).toMatchObject({ hasBody: true, hasOutputs: true, hasJob: true, deliveries: 1, jsonInArchive: true });
+      expect((await f.save(saves.archivedRecent)).files).toContain("save.json.gz");
+
+      // A second sweep finds nothing more to do.
+      expect(await sweepAll(f)).toMatchObject({ candidates: 0, reports: 0, jobs: 0, deliveries: 0, clearedSaves: 0 });
+    });
+
+    test("a failed save that cannot be a save under the keys goes whole with its job; a plausible failed one stays", async () => {
+      const junkOld = await f.addSave({ at: OLD, jobState: "failed", implausible: true, deliveryStates: ["failed"] });
+      const junkRecent = await f.addSave({ at: RECENT, jobState: "failed", implausible: true });
+      const failedOld = await f.addSave({ at: OLD, jobState: "failed" });
+      const junkWaiting = await f.addSave({ at: OLD, jobState: "pending_retry", implausible: true });
+
+      expect((await sweepAll(f)).junkSaves).toBe(1);
+      expect(await f.save(junkOld)).toMatchObject({ exists: false, hasJob: false, deliveries: 0 });
+      for (const id of [junkRecent, failedOld, junkWaiting]) expect(await f.save(id)).toMatchObject({ exists: true, hasBody: true, hasJob: true });
+    });
+
+    test("each sweep does a bounded amount: at most maxBatches batches per step, and says when more is left", async () => {
+      await f.addDoneSaves(520, OLD);
+      const archived = [];
+      for (let n = 0; n < 40; n++) archived.push(await f.addSave({ at: OLD, jobState: "done", archive: "intact" }));
+
+      const first = await f.store.sweep(CUTOFF, 1);
+      expect(first).toMatchObject({ counts: { jobs: 500, clearedSaves: 32 }, more: true });
+      const rest = await sweepAll(f, 1);
+      expect(rest.jobs).toBe(60);
+      expect(rest.clearedSaves).toBe(8);
+      for (const id of archived) expect((await f.save(id)).hasBody).toBe(false);
+    });
+
+    if (kind.name === "postgres") {
+      test("processes racing to sweep: exactly one sweeps, the others skip; the lock is free once it is done", async () => {
+        for (let n = 0; n < 3; n++) await f.addSave({ at: OLD, jobState: "done", archive: "intact" });
+        // The first sweeper's archive holds its first read until the others have tried.
+        let entered = false;
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        const gated: ArchiveStore = {
+          ...f.archive,
+          read: async (relPath, name) => {
+            entered = true;
+            await held;
+            return f.archive.read(relPath, name);
+          },
+        };
+        const first = (await f.another(gated)).sweep(CUTOFF);
+        await eventually(() => entered);
+        const others = await Promise.all([f.store.sweep(CUTOFF), (await f.another()).sweep(CUTOFF)]);
+        expect(others).toEqual([null, null]);
+        release();
+        expect((await first)?.counts.clearedSaves).toBe(3);
+        expect(await f.store.sweep(CUTOFF)).toMatchObject({ counts: { clearedSaves: 0 }, more: false });
+      });
+    }
+  });
+}
