@@ -8,19 +8,11 @@ import { and, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
 import type { JobStore } from "../../pipeline/job-store.ts";
 import type { PgDb } from "../pg/open.ts";
 import { jobs } from "../pg/schema.ts";
-import { claimedJob, holderOf, subjectlessFailure, type ClaimedJob } from "./claim.ts";
+import { claimedJob, subjectlessFailure } from "./claim.ts";
 import { leaseHeldIn, LeaseLostError } from "./lease.ts";
-import { redrawChange, transitionSet, type Transition } from "./transitions.ts";
-
-type PgTx = Parameters<Parameters<PgDb["transaction"]>[0]>[0];
+import { NEW_WORK_CHANNEL, pgEnqueueReport, pgEnqueueSave, pgFenced, pgRecordChange, pgRequeueForRedraw } from "./pg-writes.ts";
 
 export function pgJobStore(db: PgDb): JobStore {
-  const held = (job: Pick<ClaimedJob, "id" | "leaseId">, now: number) => leaseHeldIn(jobs, holderOf(job), now);
-
-  /** Applies `change` while the lease is held (and, given `rerun`, while the redraw flag is that); whether it did. */
-  const fenced = async (job: ClaimedJob, change: Transition, now: number, rerun?: boolean) =>
-    (await db.update(jobs).set(transitionSet(change, now)).where(and(held(job, now), rerun === undefined ? undefined : eq(jobs.rerun, rerun))).returning({ id: jobs.id })).length === 1;
-
   const claimOne = async (now: number, leaseMs: number, plausibleOnly: boolean) => {
     const due = and(
       or(and(inArray(jobs.state, ["pending", "pending_retry"]), lte(jobs.runAt, now)), and(eq(jobs.state, "running"), lt(jobs.leaseExpiresAt, now))),
@@ -61,39 +53,13 @@ export function pgJobStore(db: PgDb): JobStore {
     renew: async (holder, now, leaseMs) =>
       (await db.update(jobs).set({ leaseExpiresAt: now + leaseMs }).where(leaseHeldIn(jobs, holder, now)).returning({ id: jobs.id })).length === 1,
     holds: async (holder, now) => (await db.select({ id: jobs.id }).from(jobs).where(leaseHeldIn(jobs, holder, now))).length === 1,
-    record: async (job, change, now) => {
-      // One statement in the usual case. The flag only goes from false to true while the job runs, and each
-      // UPDATE reads it on the row's latest version after the row lock (which requeueForRedraw also takes):
-      // a flag set between the two is caught by the second.
-      if (await fenced(job, change, now, false)) return "recorded";
-      if (await fenced(job, redrawChange(now), now, true)) return "redraw";
-      throw new LeaseLostError(job.id);
-    },
+    record: (job, change, now) => pgRecordChange(db, job, change, now),
     transition: async (job, change, now) => {
-      if (!(await fenced(job, change, now))) throw new LeaseLostError(job.id);
+      if (!(await pgFenced(db, job, change, now))) throw new LeaseLostError(job.id);
     },
-    enqueueSave: (saveId, at, implausible) =>
-      db.transaction(async (tx) => {
-        await tx.insert(jobs).values({ saveId, stage: "generate", state: "pending", implausible, runAt: at, createdAt: at, updatedAt: at });
-        await notifyNewWork(tx);
-      }),
-    enqueueReport: (reportId, at) =>
-      db.transaction(async (tx) => {
-        await tx.insert(jobs).values({ reportId, stage: "evaluate", runAt: at, createdAt: at, updatedAt: at });
-        await notifyNewWork(tx);
-      }),
-    requeueForRedraw: (saveId, now) =>
-      db.transaction(async (tx) => {
-        await tx.insert(jobs).values({ saveId, stage: "done", state: "done", runAt: now, createdAt: now, updatedAt: now }).onConflictDoNothing();
-        // Locked first: the holder's record then sees the flag, or the job is at rest when we look.
-        const [row] = await tx.select({ state: jobs.state }).from(jobs).where(eq(jobs.saveId, saveId)).for("update");
-        if (row?.state === "running") {
-          await tx.update(jobs).set({ rerun: true, updatedAt: now }).where(eq(jobs.saveId, saveId));
-          return;
-        }
-        await tx.update(jobs).set({ stage: "generate", state: "pending", runAt: now, attempts: 0, notify: true, rerun: false, lastError: null, updatedAt: now }).where(eq(jobs.saveId, saveId));
-        await notifyNewWork(tx);
-      }),
+    enqueueSave: (saveId, at, implausible) => db.transaction((tx) => pgEnqueueSave(tx, saveId, at, implausible)),
+    enqueueReport: (reportId, at) => db.transaction((tx) => pgEnqueueReport(tx, reportId, at)),
+    requeueForRedraw: (saveId, now) => db.transaction((tx) => pgRequeueForRedraw(tx, saveId, now)),
     reclaimAtStart: async (now) =>
       (
         await db
@@ -109,9 +75,3 @@ export function pgJobStore(db: PgDb): JobStore {
     },
   };
 }
-
-/** The channel on which committed new jobs wake the pollers of every process. */
-const NEW_WORK_CHANNEL = "mysekai_jobs";
-
-/** Delivered to the listeners when `tx` commits, and not at all when it rolls back. */
-const notifyNewWork = (tx: PgTx) => tx.execute(sql`SELECT pg_notify(${NEW_WORK_CHANNEL}, '')`);
