@@ -24,6 +24,8 @@ import { PUSHES_OFF } from "./notify/routing.ts";
 import type { NotifySetup } from "./notify/setup.ts";
 import { reclaimOrphans, rejudgePlausibility, releaseRunning, resumeWaitingForKey } from "./db/jobs/index.ts";
 import { sqliteDeliveryStore } from "./db/deliveries/sqlite-store.ts";
+import { sqliteJobStore } from "./db/jobs/sqlite-store.ts";
+import { sqliteStageStore } from "./db/stage-writes.ts";
 import { startPipeline } from "./pipeline/runner.ts";
 import { WorkerPool } from "./pipeline/worker-pool.ts";
 import { prepareRuntimeFiles } from "./runtime-files.ts";
@@ -93,7 +95,8 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const workers = new WorkerPool(Math.max(1, Math.min(config.pipeline.concurrency, availableParallelism() - 1)), config.pipeline.taskTimeoutMs);
   const secrets = [...secretsOf(config), ...Object.values(notify.routing.barkKeys)];
   const ingest = new IngestActivity(INGEST_QUIET_MS, INGEST_MAX_WAIT_MS);
-  const pipeline = startPipeline({ db, config, workers, routing: notify.routing, secrets, archive, deliveries: sqliteDeliveryStore(db) }, () => ingest.quiet());
+  const pipelineDeps = { db, config, workers, routing: notify.routing, secrets, archive, deliveries: sqliteDeliveryStore(db), jobs: sqliteJobStore(db), stageStore: sqliteStageStore(db) };
+  const pipeline = startPipeline(pipelineDeps, () => ingest.quiet());
   const app = createApp({ db, owner, committer: new GroupCommitter(db), config, archive, wakePipeline: pipeline.wake, ingest, disk, secrets, pushesOff: notify.pushesOff, api: sqliteDataApi(db, archive, config) });
 
   let stopped: Promise<void> | null = null;

@@ -1,6 +1,6 @@
 /**
  * A save's archive once its folder is written (by the generate task, src/pipeline/tasks.ts): the archives row
- * that points at it, committed with the stage, and the folder it replaces, if any.
+ * that points at it, recorded with the stage (src/pipeline/stage-store.ts), and the folder it replaces, if any.
  */
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
@@ -10,7 +10,7 @@ import type { RefreshDigest } from "../maps/refresh-digest.ts";
 import { archives, type saves } from "../db/schema.ts";
 import { logInfo, logWarn } from "../log.ts";
 import { UNKNOWN_PLAYER } from "../save/player-id.ts";
-import type { Commit } from "./stage.ts";
+import type { ArchiveRow } from "./stage-store.ts";
 import type { WrittenFolder } from "./tasks.ts";
 
 type SaveRow = Pick<typeof saves.$inferSelect, "id" | "playerId" | "receivedAt">;
@@ -19,8 +19,8 @@ export interface WrittenArchive {
   relPath: string;
   /** The folder it replaced (the save took a real player id after it was archived under `unknown`), or null. */
   movedFrom: string | null;
-  /** Records (or re-points) the archives row. */
-  commit: Commit;
+  /** The archives row to record (or re-point). */
+  row: ArchiveRow;
   /** Removes the replaced folder once the new one is committed (a crash in between leaves an orphan, never the only copy). */
   afterCommit: (() => void) | undefined;
 }
@@ -35,13 +35,7 @@ export async function recordSaveArchive(db: Db, store: ArchiveStore, save: SaveR
   return {
     relPath,
     movedFrom,
-    commit: (tx) => {
-      // The token stays, so /maps/<token>/… URLs already pushed keep working after a move.
-      tx.insert(archives)
-        .values({ saveId: save.id, playerId: save.playerId, relPath, token: randomBytes(16).toString("hex"), files: names, digest, createdAt: Date.now() })
-        .onConflictDoUpdate({ target: archives.saveId, set: { playerId: save.playerId, relPath, files: names, digest } })
-        .run();
-    },
+    row: { playerId: save.playerId, relPath, files: names, digest, token: randomBytes(16).toString("hex") },
     afterCommit: movedFrom
       ? () =>
           void store.remove(movedFrom, save.id).then(

@@ -1,10 +1,7 @@
 /** The poller loop: N slots claim jobs, run their stage under a renewed lease, and record how each moved on. */
-import { eq } from "drizzle-orm";
-import { replayableCommit, type Tx } from "../db/open.ts";
-import { saves } from "../db/schema.ts";
 import { logInfo, logWarn } from "../log.ts";
 import { metrics } from "../metrics.ts";
-import { advanceTo, afterTaskProcessDied, claimJob, holderOf, LeaseLostError, nextDueAt, renewLease, rerunIfFlagged, retryOrFail, transition, type ClaimedJob, type ReportSubject } from "../db/jobs/index.ts";
+import { advanceChange, holderOf, LeaseLostError, retryChange, taskProcessDiedChange, type ClaimedJob, type ReportSubject, type Transition } from "../db/jobs/index.ts";
 import { HeapSweeper } from "./heap-sweep.ts";
 import { redactError } from "./redact.ts";
 import type { PipelineDeps, Stage, StageContext, StageResult } from "./stage.ts";
@@ -43,7 +40,7 @@ export interface Pipeline {
  * thread and draw on both cores while those answers wait. A stage started a few ms later costs nothing.
  */
 export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<void>, sweeper = new HeapSweeper()): Pipeline {
-  const { db, config } = deps;
+  const { jobs, config } = deps;
   let stopping = false;
   const sleepers = new Set<() => void>();
   const wake = () => {
@@ -72,7 +69,7 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
         await ingestQuiet();
         if (stopping) break;
         sweeper.sweepIfDue();
-        const job = replayableCommit(db, () => claimJob(db, Date.now(), config.pipeline.leaseMs, realRunning > 0));
+        const job = await jobs.claim(Date.now(), config.pipeline.leaseMs, realRunning > 0);
         if (job) {
           if (!job.implausible) realRunning++;
           try {
@@ -90,7 +87,7 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
           await new Promise<void>((resolve) => setImmediate(resolve));
           continue;
         }
-        const due = nextDueAt(db);
+        const due = await jobs.nextDueAt();
         const wait = due === null ? config.pipeline.pollMs : Math.min(config.pipeline.pollMs, Math.max(0, due - Date.now()));
         await sleep(Math.max(wait, 5));
       } catch (error) {
@@ -120,21 +117,17 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
 
 /** Runs a claimed job's stage and records how it moved on (`stages` lets tests run the loop's logic with their own). */
 export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages = STAGES): Promise<void> {
-  const { db, config } = deps;
+  const { jobs, stageStore, config } = deps;
   const started = performance.now();
   const { subject } = job;
   const saveId = subject.kind === "save" ? subject.saveId : undefined;
-  const player = saveId === undefined ? undefined : db.select({ playerId: saves.playerId }).from(saves).where(eq(saves.id, saveId)).get()?.playerId;
+  const player = saveId === undefined ? undefined : await stageStore.playerOf(saveId);
   const report = subject.kind === "report" ? subject.reportId : undefined;
   const fields = { job: job.id, save: saveId, report, player, stage: job.stage, attempt: job.attempts };
 
-  const renew = () => replayableCommit(db, () => renewLease(db, holderOf(job), Date.now(), config.pipeline.leaseMs));
   const heartbeat = setInterval(() => {
-    try {
-      renew();
-    } catch {
-      // A busy database: the next beat tries again, and the lease outlasts a few missed beats.
-    }
+    // A busy database: the next beat tries again, and the lease outlasts a few missed beats.
+    jobs.renew(holderOf(job), Date.now(), config.pipeline.leaseMs).catch(() => {});
   }, Math.max(500, config.pipeline.leaseMs / 3));
 
   // The service died while this job ran before: its tasks run in a process of their own (task-process.ts).
@@ -154,16 +147,18 @@ export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages
   try {
     // A push's record must not be undone (it would be sent again), nor a move whose old folder afterCommit
     // removes; any other stage just runs again.
-    const commit = () => db.transaction((tx) => record(tx, deps, job, result, now), { behavior: "immediate" });
     const durable = job.stage === "notify" || (result.kind === "advance" && result.durable === true);
-    const outcome = durable ? commit() : replayableCommit(db, commit);
+    const { change, outcome, note } = changeFor(deps, job, result, now);
+    const writes = result.kind === "advance" || result.kind === "fail" ? result.writes : undefined;
+    const recorded = await stageStore.record(job, writes, change, now, durable);
     try {
-      if ("afterCommit" in result) result.afterCommit?.();
+      if ("afterCommit" in result) result.afterCommit?.(recorded);
     } catch (error) {
       logWarn("JOB", "after-commit step failed", { ...fields, error: redactError(error, deps) });
     }
-    const log = outcome.outcome === "failed" || outcome.outcome === "retry" ? logWarn : logInfo;
-    log("JOB", "stage finished", { ...fields, ms, outcome: outcome.outcome, note: outcome.note });
+    const moved = recorded.moved === "redraw" ? REDRAWN : { outcome, note };
+    const log = moved.outcome === "failed" || moved.outcome === "retry" ? logWarn : logInfo;
+    log("JOB", "stage finished", { ...fields, ms, outcome: moved.outcome, note: moved.note });
   } catch (error) {
     if (error instanceof LeaseLostError) {
       logWarn("JOB", "lease lost; another slot owns the job", { ...fields, ms });
@@ -171,8 +166,9 @@ export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages
     }
     // The stage's writes could not be committed (disk full, a constraint): count it as a failed attempt.
     const reason = `could not record the stage: ${redactError(error, deps)}`;
-    const outcome = db.transaction((tx) => retryOrFail(tx, job, reason, config.pipeline.backoffMs, now), { behavior: "immediate" });
-    logWarn("JOB", "stage finished", { ...fields, ms, outcome, note: reason });
+    const change = retryChange(job, reason, config.pipeline.backoffMs, now);
+    await jobs.transition(job, change, now);
+    logWarn("JOB", "stage finished", { ...fields, ms, outcome: change.state === "failed" ? "failed" : "retry", note: reason });
   }
 }
 
@@ -186,32 +182,31 @@ function runStage(stages: Stages, deps: PipelineDeps, job: ClaimedJob, ctx: Stag
 
 type RunResult = StageResult | { kind: "error"; error: string } | { kind: "timeout"; timeout: TaskTimeoutError } | { kind: "task_process_died"; how: string };
 
-function record(tx: Tx, deps: PipelineDeps, job: ClaimedJob, result: RunResult, now: number) {
-  if (result.kind === "advance" || result.kind === "fail") result.commit?.(tx);
-  if (rerunIfFlagged(tx, job, now)) return { outcome: "next=generate", note: "the save took a real player id while the stage ran: drawing again" };
+const REDRAWN = { outcome: "next=generate", note: "the save took a real player id while the stage ran: drawing again" };
+
+/** The job's change for the stage's result, and how the log line names it. */
+function changeFor(deps: PipelineDeps, job: ClaimedJob, result: RunResult, now: number): { change: Transition; outcome: string; note?: string } {
   switch (result.kind) {
     case "advance":
-      advanceTo(tx, job, result.next, now);
-      return { outcome: result.next === "done" ? "done" : `next=${result.next}`, note: result.note };
+      return { change: advanceChange(result.next, now), outcome: result.next === "done" ? "done" : `next=${result.next}`, note: result.note };
     case "later":
-      transition(tx, job, { state: "pending_retry", runAt: result.runAt, attempts: 0, lastError: null }, now);
-      return { outcome: "later", note: result.note };
+      return { change: { state: "pending_retry", runAt: result.runAt, attempts: 0, lastError: null }, outcome: "later", note: result.note };
     case "fail":
-      transition(tx, job, { state: "failed", lastError: result.reason }, now);
-      return { outcome: "failed", note: result.reason };
+      return { change: { state: "failed", lastError: result.reason }, outcome: "failed", note: result.reason };
     case "wait_for_key":
-      transition(tx, job, { state: "waiting_for_key", lastError: "no AES key configured" }, now);
-      return { outcome: "waiting_for_key", note: "set AES_KEY and AES_IV, then restart" };
-    case "error":
-      return { outcome: retryOrFail(tx, job, result.error, deps.config.pipeline.backoffMs, now), note: result.error };
+      return { change: { state: "waiting_for_key", lastError: "no AES key configured" }, outcome: "waiting_for_key", note: "set AES_KEY and AES_IV, then restart" };
+    case "error": {
+      const change = retryChange(job, result.error, deps.config.pipeline.backoffMs, now);
+      return { change, outcome: change.state === "failed" ? "failed" : "retry", note: result.error };
+    }
     case "task_process_died": {
-      const outcome = afterTaskProcessDied(tx, job, result.how, now);
-      return { outcome: outcome === "parked" ? "failed" : "retry", note: `its task's own process died (${result.how})${outcome === "parked" ? "; parked" : ""}` };
+      const change = taskProcessDiedChange(job, result.how, now);
+      const parked = change.state === "failed";
+      return { change, outcome: parked ? "failed" : "retry", note: `its task's own process died (${result.how})${parked ? "; parked" : ""}` };
     }
     case "timeout": {
-      const next = afterTimeout(job.lastError, result.timeout, now);
-      transition(tx, job, next, now);
-      return { outcome: next.state === "failed" ? "failed" : "retry", note: next.lastError };
+      const change = afterTimeout(job.lastError, result.timeout, now);
+      return { change, outcome: change.state === "failed" ? "failed" : "retry", note: change.lastError ?? undefined };
     }
   }
 }

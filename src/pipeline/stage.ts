@@ -1,10 +1,13 @@
-/** What a stage is: a function of the job that says how the job moves on, plus the writes that go with it. */
+/** What a stage is: a function of the job that says how the job moves on, plus the writes that go with it
+ * (recorded with the job's change in one transaction, src/pipeline/stage-store.ts). */
 import type { ArchiveStore } from "../archive/store.ts";
 import type { Config } from "../config/index.ts";
-import type { Db, Tx } from "../db/open.ts";
+import type { Db } from "../db/open.ts";
 import type { JobStage } from "../db/schema.ts";
 import type { Routing } from "../notify/routing.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
+import type { JobStore } from "./job-store.ts";
+import type { Recorded, StageStore, StageWrites } from "./stage-store.ts";
 import type { ClaimedJob, JobSubject, SaveSubject } from "../db/jobs/index.ts";
 import type { WorkerPool } from "./worker-pool.ts";
 
@@ -20,21 +23,25 @@ export interface PipelineDeps {
   archive: ArchiveStore;
   /** The deliveries and the push decision (SQLite's store, or a hub's PostgreSQL). */
   deliveries: DeliveryStore;
+  /** The job queue: claims, renewals, transitions (SQLite's store, or a hub's PostgreSQL). */
+  jobs: JobStore;
+  /** Where a stage's writes are recorded with its job's change. */
+  stageStore: StageStore;
 }
 
-/** Writes committed in the same transaction as the job's transition, so both happen or neither does. */
-export type Commit = (tx: Tx) => void;
+/** Runs once the stage's writes and its job's change are committed, given what the store recorded. */
+export type AfterCommit = (recorded: Recorded) => void;
 
 export type StageResult =
   /**
    * Move to `next` (or finish with "done"); `afterCommit` runs once the transition is committed. `durable`: commit
    * with fsync, like a push's record, when `afterCommit` undoes something a power cut must not bring back.
    */
-  | { kind: "advance"; next: JobStage; commit?: Commit; note?: string; afterCommit?: () => void; durable?: boolean }
+  | { kind: "advance"; next: JobStage; writes?: StageWrites; note?: string; afterCommit?: AfterCommit; durable?: boolean }
   /** Come back at `runAt` without spending a retry (deliveries waiting for their backoff). */
   | { kind: "later"; runAt: number; note: string }
   /** A permanent failure: no retries (a save that does not decrypt, a bad report). */
-  | { kind: "fail"; reason: string; commit?: Commit; afterCommit?: () => void }
+  | { kind: "fail"; reason: string; writes?: StageWrites; afterCommit?: AfterCommit }
   /** No AES key is configured: park until the service starts with keys. */
   | { kind: "wait_for_key" };
 

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeArchive } from "../../src/archive/write.ts";
+import { recordArchiveRow } from "../../src/db/stage-writes.ts";
 import { recordSaveArchive } from "../../src/pipeline/archive-save.ts";
 import { eventually } from "../helpers/server.ts";
 import { insertSave, openHarness, type Harness } from "../helpers/pipeline-harness.ts";
@@ -32,7 +33,7 @@ describe("recordSaveArchive", () => {
     const id = insertSave(h.db, at, PLAYER);
     const archive = await written(saveRow(id, PLAYER, at), new Uint8Array([1, 2, 3]));
     expect(archive).toMatchObject({ relPath: `by-id/${PLAYER}/20261123_060000`, movedFrom: null, afterCommit: undefined });
-    h.db.transaction((tx) => archive.commit(tx));
+    h.db.transaction((tx) => recordArchiveRow(tx, id, archive.row, Date.now()));
     expect(recordedPath(id)).toBe(archive.relPath);
     expect(h.db.$client.query("SELECT files FROM archives WHERE save_id = ?").get(id)).toEqual({ files: JSON.stringify(["save.bin", "overview.png"]) });
     expect([...readFileSync(join(h.archiveRoot, archive.relPath, "save.bin"))]).toEqual([1, 2, 3]);
@@ -46,7 +47,7 @@ describe("recordSaveArchive", () => {
     const archive = await written(saveRow(id, PLAYER, at), new Uint8Array([4]));
     expect(archive.movedFrom).toBe(left);
     expect(existsSync(join(h.archiveRoot, left))).toBe(true);
-    h.db.transaction((tx) => archive.commit(tx));
+    h.db.transaction((tx) => recordArchiveRow(tx, id, archive.row, Date.now()));
     archive.afterCommit?.();
     await eventually(() => !existsSync(join(h.archiveRoot, left)), 5_000, "the unknown folder removed");
     expect(existsSync(join(h.archiveRoot, archive.relPath, "save.bin"))).toBe(true);

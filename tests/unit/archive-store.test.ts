@@ -11,6 +11,7 @@ import { s3ArchiveStore } from "../../src/archive/s3-store.ts";
 import { readArchiveBytes, type ArchiveStore } from "../../src/archive/store.ts";
 import type { HttpDeps } from "../../src/http/deps.ts";
 import { mapRoutes } from "../../src/http/maps.ts";
+import { recordArchiveRow } from "../../src/db/stage-writes.ts";
 import { recordSaveArchive } from "../../src/pipeline/archive-save.ts";
 import { insertSave, openHarness, type Harness } from "../helpers/pipeline-harness.ts";
 import { eventually } from "../helpers/server.ts";
@@ -158,7 +159,7 @@ for (const [name, open] of [
       const files = [{ name: "overview.png", bytes: bytes("png bytes") }];
       const relPath = await f.store.put({ playerId: PLAYER, saveId: id, receivedAt: AT }, files);
       const archive = await recordSaveArchive(h.db, f.store, { id, playerId: PLAYER, receivedAt: AT }, { relPath, files: ["overview.png", "site_1.png"] }, NO_FINDS);
-      h.db.transaction((tx) => archive.commit(tx));
+      h.db.transaction((tx) => recordArchiveRow(tx, id, archive.row, Date.now()));
       const { token } = h.db.$client.query("SELECT token FROM archives WHERE save_id = ?").get(id) as { token: string };
       const maps = mapRoutes({ db: h.db, archive: f.store } as HttpDeps);
       const found = await maps.request(`/maps/${token}/overview.png`);
@@ -174,7 +175,7 @@ for (const [name, open] of [
         const row = { id, playerId, receivedAt: AT };
         const relPath = await f.store.put({ playerId, saveId: id, receivedAt: AT }, files);
         const archive = await recordSaveArchive(h.db, f.store, row, { relPath, files: files.map((file) => file.name) }, NO_FINDS);
-        h.db.transaction((tx) => archive.commit(tx));
+        h.db.transaction((tx) => recordArchiveRow(tx, id, archive.row, Date.now()));
         archive.afterCommit?.();
         return archive;
       };

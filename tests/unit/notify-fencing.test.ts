@@ -13,7 +13,9 @@ import { loadConfig } from "../../src/config/index.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { claimDeliveryAttempt } from "../../src/db/deliveries/rows.ts";
 import { sqliteDeliveryStore } from "../../src/db/deliveries/sqlite-store.ts";
+import { sqliteJobStore } from "../../src/db/jobs/sqlite-store.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
+import { sqliteStageStore } from "../../src/db/stage-writes.ts";
 import { archives, deliveries, jobs, saves } from "../../src/db/schema.ts";
 import { describeSave } from "../../src/maps/index.ts";
 import { claimJob, type ClaimedJob, type SaveSubject } from "../../src/db/jobs/index.ts";
@@ -91,6 +93,8 @@ function deps(route: "webhook" | "bark"): PipelineDeps {
     secrets: [],
     archive: diskArchiveStore(join(dir, "archive")),
     deliveries: sqliteDeliveryStore(db),
+    jobs: sqliteJobStore(db),
+    stageStore: sqliteStageStore(db),
   };
 }
 

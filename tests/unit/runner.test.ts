@@ -2,9 +2,10 @@
  * The runner's bookkeeping with fake stages. It stamps its own writes with the real clock, so rows are
  * inserted at `Date.now()` and the drain's `now` moves past any backoff explicitly.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { replayableCommit, type Tx } from "../../src/db/open.ts";
-import { deliveries, type JobStage } from "../../src/db/schema.ts";
+import { afterEach, beforeEach, describe, expect, spyOn, test } from "bun:test";
+import { replayableCommit } from "../../src/db/open.ts";
+import type { JobStage } from "../../src/db/schema.ts";
+import { recordArchiveRow } from "../../src/db/stage-writes.ts";
 import { claimJob, POISON_CRASHES, reclaimOrphans, releaseRunning, resumeWaitingForKey, retryFailed, type JobSubject } from "../../src/db/jobs/index.ts";
 import { runJob } from "../../src/pipeline/runner.ts";
 import { TaskProcessDied } from "../../src/pipeline/task-process.ts";
@@ -12,7 +13,6 @@ import {
   BACKOFF_MS,
   barrier,
   countingStage,
-  deliveriesOf,
   fakeStages,
   insertJob,
   insertReport,
@@ -24,6 +24,7 @@ import {
   SECRET,
   type Harness,
 } from "../helpers/pipeline-harness.ts";
+import { drawnWrites } from "../helpers/stage-stores.ts";
 
 const MINUTE = 60_000;
 let h: Harness;
@@ -34,9 +35,21 @@ beforeEach(() => {
 });
 afterEach(() => h.close());
 
-/** A commit that records a delivery for the job's save: visible proof of whether the stage's writes landed. */
-const addDelivery = (saveId: number, channel = "discord") => (tx: Tx) =>
-  void tx.insert(deliveries).values({ saveId, channel, target: "default", nextAttemptAt: 0, createdAt: 0 }).run();
+/** Writes that record the save's archive in `folder`: visible proof of whether the stage's writes landed. */
+const drawn = (saveId: number, folder = "drawn") => drawnWrites(saveId, `by-id/p/${folder}-${saveId}`);
+const archivedAt = (saveId: number) => (h.db.$client.query("SELECT rel_path FROM archives WHERE save_id = ?").get(saveId) as { rel_path: string } | null)?.rel_path ?? null;
+const outputsOf = (saveId: number) => (h.db.$client.query("SELECT outputs FROM saves WHERE id = ?").get(saveId) as { outputs: string | null }).outputs;
+
+/** The connection's synchronous setting at each transaction the stage store opens (the one a stage is recorded in). */
+function synchronousAtEachRecord(): { seen: number[]; restore: () => void } {
+  const seen: number[] = [];
+  const original = h.db.transaction.bind(h.db);
+  const spy = spyOn(h.db, "transaction").mockImplementation(((...args: Parameters<typeof original>) => {
+    seen.push((h.db.$client.query("PRAGMA synchronous").get() as { synchronous: number }).synchronous);
+    return original(...args);
+  }) as typeof h.db.transaction);
+  return { seen, restore: () => spy.mockRestore() };
+}
 
 describe("stage results", () => {
   test("advance moves the job through every stage to done, committing each stage's writes and then its afterCommit", async () => {
@@ -44,26 +57,26 @@ describe("stage results", () => {
     const id = insertJob(h.db, { saveId, runAt: t0 });
     const events: string[] = [];
     const step = (name: string, next: JobStage) =>
-      countingStage(() => ({ kind: "advance", next, commit: addDelivery(saveId, name), afterCommit: () => void events.push(`${name} committed=${deliveriesOf(h.db, saveId).length}`) }));
+      countingStage(() => ({ kind: "advance", next, writes: drawn(saveId, name), afterCommit: () => void events.push(`${name} committed=${archivedAt(saveId)}`) }));
     const stages = fakeStages({ generate: step("generate", "archive"), archive: step("archive", "notify"), notify: step("notify", "done") });
 
     // Each advance makes the next stage due at the runner's clock, which is past t0 by now.
     expect(await runUntilEmpty(h, stages, { now: t0 + MINUTE })).toBe(3);
     expect(jobRow(h.db, id)).toMatchObject({ stage: "done", state: "done", attempts: 0, last_error: null, lease_id: null });
-    expect(deliveriesOf(h.db, saveId).map((row) => row.channel)).toEqual(["generate", "archive", "notify"]);
-    expect(events).toEqual(["generate committed=1", "archive committed=2", "notify committed=3"]);
+    expect(archivedAt(saveId)).toBe(`by-id/p/notify-${saveId}`);
+    expect(events).toEqual(["generate", "archive", "notify"].map((name) => `${name} committed=by-id/p/${name}-${saveId}`));
   });
 
   test("a stage's writes commit without waiting for the disk, unless it asks to be durable", async () => {
-    // The setting of the connection the stage's writes are committed on, read inside its transaction.
-    const synchronous = () => (h.db.$client.query("PRAGMA synchronous").get() as { synchronous: number }).synchronous;
-    const seen: number[] = [];
+    // The setting of the connection the stage's writes are committed on, read as its transaction opens.
+    const { seen, restore } = synchronousAtEachRecord();
     for (const durable of [false, true]) {
       const saveId = insertSave(h.db, t0);
       insertJob(h.db, { saveId, runAt: t0 });
-      const generate = countingStage(() => ({ kind: "advance", next: "done", durable, commit: () => void seen.push(synchronous()) }));
+      const generate = countingStage(() => ({ kind: "advance", next: "done", durable, writes: drawn(saveId) }));
       expect(await runUntilEmpty(h, fakeStages({ generate }), { now: t0 + MINUTE })).toBe(1);
     }
+    restore();
     const [NORMAL, FULL] = [1, 2];
     expect(seen).toEqual([NORMAL, FULL]);
   });
@@ -105,11 +118,11 @@ describe("stage results", () => {
     const saveId = insertSave(h.db, t0);
     const id = insertJob(h.db, { saveId, runAt: t0 });
     let after = 0;
-    const generate = countingStage(() => ({ kind: "fail", reason: "save does not decrypt", commit: addDelivery(saveId), afterCommit: () => void (after += 1) }));
+    const generate = countingStage(() => ({ kind: "fail", reason: "save does not decrypt", writes: drawn(saveId), afterCommit: () => void (after += 1) }));
 
     expect(await runUntilEmpty(h, fakeStages({ generate }), { now: t0 + 10 * MINUTE })).toBe(1);
     expect(jobRow(h.db, id)).toMatchObject({ state: "failed", attempts: 1, last_error: "save does not decrypt", lease_id: null });
-    expect(deliveriesOf(h.db, saveId)).toHaveLength(1);
+    expect(archivedAt(saveId)).toBe(`by-id/p/drawn-${saveId}`);
     expect(after).toBe(1);
   });
 
@@ -117,18 +130,17 @@ describe("stage results", () => {
     const saveId = insertSave(h.db, t0);
     const id = insertJob(h.db, { saveId, runAt: t0 });
     let after = 0;
-    // The second insert breaks the unique (save, channel, target) constraint after the first one succeeded.
-    const duplicate = (tx: Tx) => {
-      addDelivery(saveId)(tx);
-      addDelivery(saveId)(tx);
-    };
-    const generate = countingStage(() => ({ kind: "advance", next: "archive", commit: duplicate, afterCommit: () => void (after += 1) }));
+    // Another save's archive holds the folder: the archive row breaks its unique path after the save's outputs were written.
+    const other = insertSave(h.db, t0, "other");
+    const taken = drawnWrites(other, `by-id/p/drawn-${saveId}`);
+    if (taken.kind === "drawn") h.db.transaction((tx) => recordArchiveRow(tx, other, taken.archive, t0));
+    const generate = countingStage(() => ({ kind: "advance", next: "archive", writes: drawn(saveId), afterCommit: () => void (after += 1) }));
     const stages = fakeStages({ generate });
 
     expect(await runUntilEmpty(h, stages, { now: t0 })).toBe(1);
     expect(jobRow(h.db, id)).toMatchObject({ stage: "generate", state: "pending_retry", attempts: 1 });
     expect(jobRow(h.db, id).last_error).toStartWith("could not record the stage: ");
-    expect(deliveriesOf(h.db, saveId)).toHaveLength(0);
+    expect(outputsOf(saveId)).toBeNull();
     expect(after).toBe(0);
 
     expect(await runUntilEmpty(h, stages, { now: t0 + 10 * MINUTE })).toBe(BACKOFF_MS.length);
@@ -256,7 +268,7 @@ describe("crashes and takeovers", () => {
     const stages = fakeStages({
       generate: async () => {
         await gate.wait();
-        return { kind: "advance", next: "archive", commit: addDelivery(saveId), afterCommit: () => void (after += 1) };
+        return { kind: "advance", next: "archive", writes: drawn(saveId), afterCommit: () => void (after += 1) };
       },
     });
 
@@ -271,7 +283,8 @@ describe("crashes and takeovers", () => {
 
     expect(after).toBe(0);
     expect(jobRow(h.db, id)).toMatchObject({ stage: "generate", state: "running", attempts: 2, lease_id: taker.leaseId });
-    expect(deliveriesOf(h.db, saveId)).toHaveLength(0);
+    expect(archivedAt(saveId)).toBeNull();
+    expect(outputsOf(saveId)).toBeNull();
     expect(h.logs.some((line) => line.includes("lease lost"))).toBe(true);
   });
 });
@@ -284,11 +297,13 @@ describe("which commits wait for the disk", () => {
   test("stage records are replayable (no fsync) except notify's, whose push must never be undone; FULL stays the default", async () => {
     const saveId = insertSave(h.db, t0);
     insertJob(h.db, { saveId, runAt: t0 });
-    const seen: Record<string, number> = {};
-    const step = (name: string, next: JobStage) => countingStage(() => ({ kind: "advance", next, commit: () => void (seen[name] = synchronous()) }));
-    const stages = fakeStages({ generate: step("generate", "archive"), archive: step("archive", "notify"), notify: step("notify", "done") });
+    const { seen, restore } = synchronousAtEachRecord();
+    const step = (next: JobStage) => countingStage(() => ({ kind: "advance", next }));
+    const stages = fakeStages({ generate: step("archive"), archive: step("notify"), notify: step("done") });
     expect(await runUntilEmpty(h, stages, { now: t0 + MINUTE })).toBe(3);
-    expect(seen).toEqual({ generate: NORMAL, archive: NORMAL, notify: FULL });
+    restore();
+    // generate, archive, notify in turn.
+    expect(seen).toEqual([NORMAL, NORMAL, FULL]);
     expect(synchronous()).toBe(FULL);
   });
 

@@ -5,7 +5,6 @@
  * keeps its candidates, so what was answered 200 stays for the owner to inspect.
  */
 import { asc, eq } from "drizzle-orm";
-import { storeSaveOnce } from "../../db/saves.ts";
 import { regionOfUrl } from "../../capture/regions.ts";
 import { reportCandidates, reports } from "../../db/schema.ts";
 import { logInfo, logWarn } from "../../log.ts";
@@ -13,8 +12,7 @@ import { metrics } from "../../metrics.ts";
 import { playerIdFromUrl } from "../../save/player-id.ts";
 import type { ReportSubject } from "../../db/jobs/index.ts";
 import type { Stage } from "../stage.ts";
-
-type Outcome = NonNullable<(typeof reports.$inferSelect)["outcome"]>;
+import type { ReportOutcome as Outcome } from "../stage-store.ts";
 
 export const evaluateStage: Stage<ReportSubject> = async ({ db, config, workers }, job, { now }) => {
   const { keys } = config;
@@ -39,7 +37,7 @@ export const evaluateStage: Stage<ReportSubject> = async ({ db, config, workers 
       ms: Math.round(performance.now() - started),
     });
   };
-  const close = (outcome: Outcome, saveId: number | null = null) => ({ outcome, saveId, processedAt: now });
+  const close = (outcome: Exclude<Outcome, "save" | "duplicate">, dropCandidates: boolean) => ({ kind: "report_closed" as const, reportId: report.id, outcome, dropCandidates });
 
   if (candidates.length === 0) {
     const outcome: Outcome = report.emptyBodies > 0 ? "empty_bodies" : "no_save";
@@ -47,7 +45,7 @@ export const evaluateStage: Stage<ReportSubject> = async ({ db, config, workers 
       kind: "advance",
       next: "done",
       note: outcome === "empty_bodies" ? "capture tool sent empty bodies" : "no candidate bodies",
-      commit: (tx) => tx.update(reports).set(close(outcome)).where(eq(reports.id, report.id)).run(),
+      writes: close(outcome, false),
       afterCommit: () => logOutcome(outcome, null),
     };
   }
@@ -63,24 +61,19 @@ export const evaluateStage: Stage<ReportSubject> = async ({ db, config, workers 
   if (found.save !== null) {
     const candidate = decodable[found.save]!;
     const playerId = playerIdFromUrl(candidate.url);
-    let stored = { saveId: 0, created: false };
     return {
       kind: "advance",
       next: "done",
       note: `save from entry ${candidate.entryIndex} (${candidate.part})`,
-      commit: (tx) => {
-        stored = storeSaveOnce(tx, { encrypted: candidate.body, playerId, source: "report", receivedAt: report.receivedAt, region: regionOfUrl(candidate.url) });
-        tx.update(reports).set(close(stored.created ? "save" : "duplicate", stored.saveId)).where(eq(reports.id, report.id)).run();
-        tx.delete(reportCandidates).where(eq(reportCandidates.reportId, report.id)).run();
-      },
-      afterCommit: () => logOutcome(stored.created ? "save" : "duplicate", stored.saveId, playerId),
+      writes: { kind: "report_save", reportId: report.id, save: { encrypted: candidate.body, playerId, source: "report", receivedAt: report.receivedAt, region: regionOfUrl(candidate.url) } },
+      afterCommit: ({ saved }) => logOutcome(saved?.created ? "save" : "duplicate", saved?.saveId ?? null, playerId),
     };
   }
   if (undecodable !== undefined) {
     return {
       kind: "fail",
       reason: `entry ${undecodable.entryIndex} ${undecodable.part} body is not valid base64; kept for inspection`,
-      commit: (tx) => tx.update(reports).set(close("no_save")).where(eq(reports.id, report.id)).run(),
+      writes: close("no_save", false),
       afterCommit: () => logOutcome("no_save", null),
     };
   }
@@ -88,7 +81,7 @@ export const evaluateStage: Stage<ReportSubject> = async ({ db, config, workers 
     return {
       kind: "fail",
       reason: "no candidate decrypts under the configured keys; candidates kept: fix AES_KEY/AES_IV, then `cli retry --failed`",
-      commit: (tx) => tx.update(reports).set(close("no_save")).where(eq(reports.id, report.id)).run(),
+      writes: close("no_save", false),
       afterCommit: () => logOutcome("no_save", null),
     };
   }
@@ -97,10 +90,7 @@ export const evaluateStage: Stage<ReportSubject> = async ({ db, config, workers 
     kind: "advance",
     next: "done",
     note: outcome === "partial_save" ? "partial refresh without harvest maps: nothing to draw" : "no candidate is a save",
-    commit: (tx) => {
-      tx.update(reports).set(close(outcome)).where(eq(reports.id, report.id)).run();
-      tx.delete(reportCandidates).where(eq(reportCandidates.reportId, report.id)).run();
-    },
+    writes: close(outcome, true),
     afterCommit: () => logOutcome(outcome, null),
   };
 };

@@ -49,10 +49,7 @@ export const generateStage: Stage = async ({ db, config, workers, archive: store
     kind: "advance",
     next: "notify",
     note: `${result.kind} key=${result.keyLabel} files=${archived.files.length} ${where}`,
-    commit: (tx) => {
-      tx.update(saves).set({ outputs, dropsFingerprint }).where(eq(saves.id, save.id)).run();
-      archive.commit(tx);
-    },
+    writes: { kind: "drawn", saveId: save.id, outputs, dropsFingerprint, archive: archive.row },
     afterCommit: archive.afterCommit,
     durable: archive.movedFrom !== null,
   };

@@ -1,0 +1,49 @@
+/**
+ * The stages' writes over a hub's PostgreSQL, the same rules as SQLite's src/db/stage-writes.ts (the contract test
+ * holds them together): the job's fenced change and the stage's rows in one transaction. The fence goes first, so
+ * a holder that lost its lease takes no other row lock and records nothing.
+ */
+import { eq } from "drizzle-orm";
+import type { Recorded, StageStore, StageWrites } from "../../pipeline/stage-store.ts";
+import { pgRecordChange, type PgTx } from "../jobs/pg-writes.ts";
+import type { PgDb } from "./open.ts";
+import { storeSaveOnceIn } from "./saves.ts";
+import { archives, reportCandidates, reports, saves } from "./schema.ts";
+
+export function pgStageStore(db: PgDb): StageStore {
+  return {
+    // Every commit waits for the disk here: `durable` is SQLite's choice.
+    record: (job, writes, change, now) =>
+      db.transaction(async (tx): Promise<Recorded> => {
+        const moved = await pgRecordChange(tx, job, change, now);
+        const saved = writes ? await applyWrites(tx, writes, now) : undefined;
+        return { moved, saved };
+      }),
+    playerOf: async (saveId) => (await db.select({ playerId: saves.playerId }).from(saves).where(eq(saves.id, saveId)))[0]?.playerId,
+  };
+}
+
+async function applyWrites(tx: PgTx, writes: StageWrites, now: number): Promise<Recorded["saved"]> {
+  switch (writes.kind) {
+    case "drawn": {
+      const { saveId, outputs, dropsFingerprint, archive } = writes;
+      await tx.update(saves).set({ outputs, dropsFingerprint }).where(eq(saves.id, saveId));
+      const { playerId, relPath, files, digest, token } = archive;
+      await tx
+        .insert(archives)
+        .values({ saveId, playerId, relPath, token, files, digest, createdAt: now })
+        .onConflictDoUpdate({ target: archives.saveId, set: { playerId, relPath, files, digest } });
+      return undefined;
+    }
+    case "report_closed":
+      await tx.update(reports).set({ outcome: writes.outcome, saveId: null, processedAt: now }).where(eq(reports.id, writes.reportId));
+      if (writes.dropCandidates) await tx.delete(reportCandidates).where(eq(reportCandidates.reportId, writes.reportId));
+      return undefined;
+    case "report_save": {
+      const stored = await storeSaveOnceIn(tx, writes.save);
+      await tx.update(reports).set({ outcome: stored.created ? "save" : "duplicate", saveId: stored.saveId, processedAt: now }).where(eq(reports.id, writes.reportId));
+      await tx.delete(reportCandidates).where(eq(reportCandidates.reportId, writes.reportId));
+      return { saveId: stored.saveId, created: stored.created };
+    }
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Where a stage's own writes are recorded, async so that a hub's PostgreSQL can stand behind it: the rows a stage
+ * produced and its job's change commit in one transaction under the lease fence, so both happen or neither does.
+ * SQLite's store (src/db/stage-writes.ts) wraps the synchronous functions in one synchronous transaction,
+ * PostgreSQL's (src/db/pg/stage-writes.ts) does the same over the network; both pass
+ * tests/unit/stage-store.contract.test.ts.
+ */
+import type { ClaimedJob, Transition } from "../db/jobs/index.ts";
+import type { NewSave } from "../db/saves.ts";
+import type { RefreshDigest } from "../maps/refresh-digest.ts";
+import type { SaveOutputs } from "../maps/save-outputs.ts";
+
+export type ReportOutcome = "save" | "duplicate" | "no_save" | "empty_bodies" | "partial_save";
+
+/** What a stage wrote, as data: each store turns it into its own statements. */
+export type StageWrites =
+  /** generate: the save's outputs model and drops' fingerprint, and its archives row (inserted, or re-pointed). */
+  | { kind: "drawn"; saveId: number; outputs: SaveOutputs; dropsFingerprint: string; archive: ArchiveRow }
+  /** evaluate found no save: the report's outcome, and its candidates dropped unless kept for inspection. */
+  | { kind: "report_closed"; reportId: number; outcome: Exclude<ReportOutcome, "save" | "duplicate">; dropCandidates: boolean }
+  /** evaluate found a save: stored once by its sha256 (an `unknown` one adopts this player id), the report closed. */
+  | { kind: "report_save"; reportId: number; save: NewSave };
+
+export interface ArchiveRow {
+  playerId: string;
+  relPath: string;
+  files: string[];
+  digest: RefreshDigest;
+  /** Used on insert only: a re-pointed row keeps its token, so /maps/<token>/… URLs already pushed keep working. */
+  token: string;
+}
+
+/** What the record did: the job moved as asked, or went back to generate (flagged for redraw meanwhile). */
+export interface Recorded {
+  moved: "recorded" | "redraw";
+  /** report_save's save: its id, and whether this report created it. */
+  saved?: { saveId: number; created: boolean };
+}
+
+export interface StageStore {
+  /**
+   * Applies `writes` and the job's `change` in one transaction while the job's lease is held; a save flagged for
+   * redraw while the stage ran goes back to generate instead of `change` (its writes still recorded). Throws
+   * LeaseLostError, recording nothing, when the lease is not held. `durable`: SQLite waits for the disk
+   * (a change a power cut must not undo); otherwise it may commit without waiting, as claims do.
+   */
+  record(job: ClaimedJob, writes: StageWrites | undefined, change: Transition, now: number, durable: boolean): Promise<Recorded>;
+  /** The player id of a save, for the runner's log lines; undefined when it has none. */
+  playerOf(saveId: number): Promise<string | undefined>;
+}

@@ -1,0 +1,136 @@
+/**
+ * The stage store's contract, the same tests on both stores: SQLite (the default) and a hub's PostgreSQL. A stage's
+ * rows and its job's move commit together under the lease fence; generate's archive row is recorded once however
+ * often it runs; a report's save is stored once, and an `unknown` one adopts the report's player id and is drawn
+ * again; a holder that lost its lease records nothing.
+ */
+import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { advanceChange, LeaseLostError, type ClaimedJob } from "../../src/db/jobs/index.ts";
+import type { StageWrites } from "../../src/pipeline/stage-store.ts";
+import { POSTGRES_MISSING, postgresServer } from "../helpers/postgres.ts";
+import { drawnWrites, postgresStageStores, sqliteStageStores, type StageFixture, type StageStoreKind } from "../helpers/stage-stores.ts";
+
+const T0 = 1_700_000_000_000;
+const LEASE = 60_000;
+const PLAYER = "1234567890123456789";
+const BYTES = new Uint8Array([1, 2, 3]);
+
+for (const kind of [sqliteStageStores, postgresStageStores] satisfies StageStoreKind[]) {
+  describe.skipIf(kind.name === "postgres" && POSTGRES_MISSING !== null)(`stage store on ${kind.name}`, () => {
+    let f: StageFixture;
+    if (kind.name === "postgres") beforeAll(() => postgresServer(), 60_000);
+    beforeEach(async () => {
+      f = await kind.open();
+    });
+    afterEach(() => f.close());
+
+    const claim = async (now: number): Promise<ClaimedJob> => {
+      const job = await f.jobs.claim(now, LEASE, false);
+      if (!job) throw new Error("nothing claimed");
+      return job;
+    };
+    const reportSave = (reportId: number, playerId: string, encrypted = BYTES): StageWrites => ({
+      kind: "report_save",
+      reportId,
+      save: { encrypted, playerId, source: "report", receivedAt: T0 },
+    });
+
+    test("generate's rows and its job's move commit together; run twice, the archive row is re-pointed, never doubled, its token kept", async () => {
+      const id = await f.addSave(BYTES, PLAYER, T0);
+      const first = await claim(T0);
+      expect(await f.store.record(first, drawnWrites(id, `by-id/${PLAYER}/a`), advanceChange("notify", T0), T0, false)).toEqual({ moved: "recorded", saved: undefined });
+      expect(await f.save(id)).toMatchObject({ outputs: { partial: false, sites: [] }, dropsFingerprint: `drops-of-${id}` });
+      expect(await f.jobOfSave(id)).toMatchObject({ stage: "notify", state: "pending", leaseId: null });
+      const [recorded] = await f.archives();
+
+      await f.jobs.requeueForRedraw(id, T0 + 1);
+      const again = await claim(T0 + 1);
+      await f.store.record(again, drawnWrites(id, `by-id/${PLAYER}/b`), advanceChange("notify", T0 + 1), T0 + 1, false);
+      const archives = await f.archives();
+      expect(archives).toHaveLength(1);
+      expect(archives[0]).toMatchObject({ saveId: id, playerId: PLAYER, relPath: `by-id/${PLAYER}/b`, token: recorded!.token, createdAt: T0 });
+    });
+
+    test("a holder whose lease was taken over records nothing: neither its rows nor its job's move", async () => {
+      const id = await f.addSave(BYTES, PLAYER, T0);
+      const stale = await claim(T0);
+      const taker = await claim(T0 + 2 * LEASE);
+      expect(taker.id).toBe(stale.id);
+      const later = T0 + 2 * LEASE + 1;
+      await expect(f.store.record(stale, drawnWrites(id, `by-id/${PLAYER}/a`), advanceChange("notify", later), later, false)).rejects.toBeInstanceOf(LeaseLostError);
+      expect(await f.archives()).toEqual([]);
+      expect(await f.save(id)).toMatchObject({ outputs: null, dropsFingerprint: null });
+      expect(await f.jobOfSave(id)).toMatchObject({ stage: "generate", state: "running", leaseId: taker.leaseId });
+
+      const reportId = await f.addReport(T0);
+      const staleReport = await claim(later);
+      await claim(later + 2 * LEASE);
+      const after = later + 2 * LEASE + 1;
+      await expect(f.store.record(staleReport, reportSave(reportId, PLAYER, new Uint8Array([7])), advanceChange("done", after), after, false)).rejects.toBeInstanceOf(LeaseLostError);
+      expect(await f.saveIds()).toEqual([id]);
+      expect(await f.report(reportId)).toMatchObject({ outcome: null, saveId: null, processedAt: null });
+      expect(await f.candidates(reportId)).toBe(1);
+    });
+
+    test("a report's new save is stored once with its own generate job; the same bytes again are a duplicate", async () => {
+      const first = await f.addReport(T0);
+      const recorded = await f.store.record(await claim(T0), reportSave(first, PLAYER), advanceChange("done", T0), T0, false);
+      const [saveId] = await f.saveIds();
+      expect(recorded).toEqual({ moved: "recorded", saved: { saveId: saveId!, created: true } });
+      expect(await f.save(saveId!)).toMatchObject({ playerId: PLAYER, source: "report", receivedAt: T0 });
+      expect(await f.jobOfSave(saveId!)).toMatchObject({ stage: "generate", state: "pending" });
+      expect(await f.report(first)).toMatchObject({ outcome: "save", saveId, processedAt: T0 });
+      expect(await f.jobOfReport(first)).toMatchObject({ stage: "done", state: "done" });
+      expect(await f.candidates(first)).toBe(0);
+
+      const second = await f.addReport(T0);
+      const report = await f.jobs.claim(T0, LEASE, false);
+      // The save's own job is due too; the report's comes after it.
+      const job = report?.subject.kind === "report" ? report : await claim(T0);
+      expect(job.subject).toEqual({ kind: "report", reportId: second });
+      expect(await f.store.record(job, reportSave(second, PLAYER), advanceChange("done", T0), T0, false)).toMatchObject({ saved: { saveId, created: false } });
+      expect(await f.saveIds()).toEqual([saveId!]);
+      expect(await f.report(second)).toMatchObject({ outcome: "duplicate", saveId });
+    });
+
+    test("adoption moves a save to its player: an unknown save at rest takes the report's player id and is drawn again", async () => {
+      const id = await f.addSave(BYTES, "unknown", T0);
+      await f.store.record(await claim(T0), drawnWrites(id, "by-id/unknown/a", "unknown"), advanceChange("done", T0), T0, false);
+      const reportId = await f.addReport(T0);
+      expect(await f.store.record(await claim(T0 + 1), reportSave(reportId, PLAYER), advanceChange("done", T0 + 1), T0 + 1, false)).toMatchObject({ saved: { saveId: id, created: false } });
+      expect(await f.save(id)).toMatchObject({ playerId: PLAYER });
+      expect(await f.jobOfSave(id)).toMatchObject({ stage: "generate", state: "pending", notify: true, rerun: false });
+      expect(await f.report(reportId)).toMatchObject({ outcome: "duplicate", saveId: id });
+
+      // Adoption requeues at the real clock.
+      const now = Date.now();
+      await f.store.record(await claim(now), drawnWrites(id, `by-id/${PLAYER}/a`), advanceChange("notify", now), now, false);
+      expect(await f.archives()).toMatchObject([{ saveId: id, playerId: PLAYER, relPath: `by-id/${PLAYER}/a` }]);
+    });
+
+    test("a save adopted while its stage runs: that stage's rows are recorded and its job goes back to generate", async () => {
+      const id = await f.addSave(BYTES, "unknown", T0);
+      const generate = await claim(T0);
+      const reportId = await f.addReport(T0);
+      await f.store.record(await claim(T0), reportSave(reportId, PLAYER), advanceChange("done", T0), T0, false);
+      expect(await f.jobOfSave(id)).toMatchObject({ state: "running", rerun: true });
+
+      expect(await f.store.record(generate, drawnWrites(id, "by-id/unknown/a", "unknown"), advanceChange("notify", T0 + 1), T0 + 1, false)).toEqual({ moved: "redraw", saved: undefined });
+      expect(await f.archives()).toMatchObject([{ saveId: id, relPath: "by-id/unknown/a" }]);
+      expect(await f.jobOfSave(id)).toMatchObject({ stage: "generate", state: "pending", notify: true, rerun: false, leaseId: null });
+    });
+
+    test("a report that yields no save: its outcome recorded, its candidates dropped, or kept for inspection", async () => {
+      const dropped = await f.addReport(T0);
+      await f.store.record(await claim(T0), { kind: "report_closed", reportId: dropped, outcome: "no_save", dropCandidates: true }, advanceChange("done", T0), T0, false);
+      expect(await f.report(dropped)).toMatchObject({ outcome: "no_save", saveId: null, processedAt: T0 });
+      expect(await f.candidates(dropped)).toBe(0);
+
+      const kept = await f.addReport(T0);
+      await f.store.record(await claim(T0), { kind: "report_closed", reportId: kept, outcome: "no_save", dropCandidates: false }, { state: "failed", lastError: "bad base64" }, T0, true);
+      expect(await f.report(kept)).toMatchObject({ outcome: "no_save", processedAt: T0 });
+      expect(await f.candidates(kept)).toBe(1);
+      expect(await f.jobOfReport(kept)).toMatchObject({ state: "failed", lastError: "bad base64" });
+    });
+  });
+}
