@@ -17,6 +17,7 @@ import { expireUploads } from "./db/uploads.ts";
 import { watchDiskSpace } from "./disk-space.ts";
 import { createApp } from "./http/app.ts";
 import { sqliteDataApi } from "./http/api/store.ts";
+import { sqlitePageReads } from "./http/status/reads.ts";
 import { IngestActivity } from "./ingest/activity.ts";
 import { acquireInstanceLock } from "./instance-lock.ts";
 import { logInfo, logWarn } from "./log.ts";
@@ -92,7 +93,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const secrets = [...secretsOf(config), ...Object.values(notify.routing.barkKeys)];
   const ingest = new IngestActivity(INGEST_QUIET_MS, INGEST_MAX_WAIT_MS);
   const pipeline = startPipeline({ db, config, workers, routing: notify.routing, secrets, archive, deliveries: sqliteDeliveryStore(db) }, () => ingest.quiet());
-  const app = createApp({ db, owner, committer: new GroupCommitter(db), config, archive, wakePipeline: pipeline.wake, ingest, disk, secrets, pushesOff: notify.pushesOff, api: sqliteDataApi(db, archive, config) });
+  const app = createApp({ db, owner, pages: sqlitePageReads(db), committer: new GroupCommitter(db), config, archive, wakePipeline: pipeline.wake, ingest, disk, secrets, pushesOff: notify.pushesOff, api: sqliteDataApi(db, archive, config) });
 
   let stopped: Promise<void> | null = null;
   const stop = async () => {
