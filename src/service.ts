@@ -25,6 +25,7 @@ import { PUSHES_OFF } from "./notify/routing.ts";
 import type { NotifySetup } from "./notify/setup.ts";
 import { reclaimOrphans, rejudgePlausibility, releaseRunning, resumeWaitingForKey } from "./db/jobs/index.ts";
 import { sqliteDeliveryStore } from "./db/deliveries/sqlite-store.ts";
+import { sqliteNotifyReads } from "./pipeline/stages/notify.ts";
 import { startPipeline } from "./pipeline/runner.ts";
 import { WorkerPool } from "./pipeline/worker-pool.ts";
 import { prepareRuntimeFiles } from "./runtime-files.ts";
@@ -92,7 +93,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const workers = new WorkerPool(Math.max(1, Math.min(config.pipeline.concurrency, availableParallelism() - 1)), config.pipeline.taskTimeoutMs);
   const secrets = [...secretsOf(config), ...Object.values(notify.routing.barkKeys)];
   const ingest = new IngestActivity(INGEST_QUIET_MS, INGEST_MAX_WAIT_MS);
-  const pipeline = startPipeline({ db, config, workers, routing: notify.routing, secrets, archive, deliveries: sqliteDeliveryStore(db) }, () => ingest.quiet());
+  const pipeline = startPipeline({ db, config, workers, routing: notify.routing, secrets, archive, deliveries: sqliteDeliveryStore(db), notifyReads: sqliteNotifyReads(db) }, () => ingest.quiet());
   const app = createApp({ db, owner, pages: sqlitePageReads(db), committer: new GroupCommitter(db), config, archive, wakePipeline: pipeline.wake, ingest, disk, secrets, pushesOff: notify.pushesOff, api: sqliteDataApi(db, archive, config) });
 
   let stopped: Promise<void> | null = null;
