@@ -17,6 +17,7 @@ import { expireUploads } from "./db/uploads.ts";
 import { watchDiskSpace } from "./disk-space.ts";
 import { createApp } from "./http/app.ts";
 import { sqliteDataApi } from "./http/api/store.ts";
+import { sqlitePageReads } from "./http/status/reads.ts";
 import { IngestActivity } from "./ingest/activity.ts";
 import { acquireInstanceLock } from "./instance-lock.ts";
 import { logInfo, logWarn } from "./log.ts";
@@ -26,6 +27,7 @@ import { reclaimOrphans, rejudgePlausibility, releaseRunning, resumeWaitingForKe
 import { sqliteDeliveryStore } from "./db/deliveries/sqlite-store.ts";
 import { sqliteJobStore } from "./db/jobs/sqlite-store.ts";
 import { sqliteStageStore } from "./db/stage-writes.ts";
+import { sqliteNotifyReads } from "./pipeline/stages/notify.ts";
 import { startPipeline } from "./pipeline/runner.ts";
 import { WorkerPool } from "./pipeline/worker-pool.ts";
 import { prepareRuntimeFiles } from "./runtime-files.ts";
@@ -95,9 +97,9 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const workers = new WorkerPool(Math.max(1, Math.min(config.pipeline.concurrency, availableParallelism() - 1)), config.pipeline.taskTimeoutMs);
   const secrets = [...secretsOf(config), ...Object.values(notify.routing.barkKeys)];
   const ingest = new IngestActivity(INGEST_QUIET_MS, INGEST_MAX_WAIT_MS);
-  const pipelineDeps = { db, config, workers, routing: notify.routing, secrets, archive, deliveries: sqliteDeliveryStore(db), jobs: sqliteJobStore(db), stageStore: sqliteStageStore(db) };
+  const pipelineDeps = { db, config, workers, routing: notify.routing, secrets, archive, deliveries: sqliteDeliveryStore(db), jobs: sqliteJobStore(db), stageStore: sqliteStageStore(db), notifyReads: sqliteNotifyReads(db) };
   const pipeline = startPipeline(pipelineDeps, () => ingest.quiet());
-  const app = createApp({ db, owner, committer: new GroupCommitter(db), config, archive, wakePipeline: pipeline.wake, ingest, disk, secrets, pushesOff: notify.pushesOff, api: sqliteDataApi(db, archive, config) });
+  const app = createApp({ db, owner, pages: sqlitePageReads(db), committer: new GroupCommitter(db), config, archive, wakePipeline: pipeline.wake, ingest, disk, secrets, pushesOff: notify.pushesOff, api: sqliteDataApi(db, archive, config) });
 
   let stopped: Promise<void> | null = null;
   const stop = async () => {

@@ -8,6 +8,7 @@ import type { Routing } from "../notify/routing.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
 import type { JobStore } from "./job-store.ts";
 import type { Recorded, StageStore, StageWrites } from "./stage-store.ts";
+import type { NotifyReads } from "./stages/notify.ts";
 import type { ClaimedJob, JobSubject, SaveSubject } from "../db/jobs/index.ts";
 import type { WorkerPool } from "./worker-pool.ts";
 
@@ -27,6 +28,8 @@ export interface PipelineDeps {
   jobs: JobStore;
   /** Where a stage's writes are recorded with its job's change. */
   stageStore: StageStore;
+  /** What the notify stage reads of the save and its archive. */
+  notifyReads: NotifyReads;
 }
 
 /** Runs once the stage's writes and its job's change are committed, given what the store recorded. */

@@ -7,6 +7,7 @@ import { loadConfig, secretsOf } from "../../src/config/index.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { sqliteOwnerStore } from "../../src/db/owner-store.ts";
+import { sqlitePageReads } from "../../src/http/status/reads.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
 import { createApp } from "../../src/http/app.ts";
 import type { HttpDeps } from "../../src/http/deps.ts";
@@ -36,6 +37,7 @@ export function ownerApp(
   const app = createApp({
     db,
     owner: sqliteOwnerStore(db),
+    pages: sqlitePageReads(db),
     committer: new GroupCommitter(db),
     config,
     archive: diskArchiveStore(join(dir, "archive")),

@@ -14,6 +14,7 @@ import { openDatabase, type Db } from "../../src/db/open.ts";
 import { claimDeliveryAttempt } from "../../src/db/deliveries/rows.ts";
 import { sqliteDeliveryStore } from "../../src/db/deliveries/sqlite-store.ts";
 import { sqliteJobStore } from "../../src/db/jobs/sqlite-store.ts";
+import { sqliteNotifyReads } from "../../src/pipeline/stages/notify.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
 import { sqliteStageStore } from "../../src/db/stage-writes.ts";
 import { archives, deliveries, jobs, saves } from "../../src/db/schema.ts";
@@ -95,6 +96,7 @@ function deps(route: "webhook" | "bark"): PipelineDeps {
     deliveries: sqliteDeliveryStore(db),
     jobs: sqliteJobStore(db),
     stageStore: sqliteStageStore(db),
+    notifyReads: sqliteNotifyReads(db),
   };
 }
 
