@@ -34,12 +34,12 @@ function applyWrites(tx: Tx, writes: StageWrites, now: number): Recorded["saved"
       return undefined;
     }
     case "report_closed":
-      tx.update(reports).set({ outcome: writes.outcome, saveId: null, processedAt: now }).where(eq(reports.id, writes.reportId)).run();
+      tx.update(reports).set({ outcome: writes.outcome, saveId: null, processedAt: writes.processedAt }).where(eq(reports.id, writes.reportId)).run();
       if (writes.dropCandidates) tx.delete(reportCandidates).where(eq(reportCandidates.reportId, writes.reportId)).run();
       return undefined;
     case "report_save": {
       const stored = storeSaveOnce(tx, writes.save);
-      tx.update(reports).set({ outcome: stored.created ? "save" : "duplicate", saveId: stored.saveId, processedAt: now }).where(eq(reports.id, writes.reportId)).run();
+      tx.update(reports).set({ outcome: stored.created ? "save" : "duplicate", saveId: stored.saveId, processedAt: writes.processedAt }).where(eq(reports.id, writes.reportId)).run();
       tx.delete(reportCandidates).where(eq(reportCandidates.reportId, writes.reportId)).run();
       return { saveId: stored.saveId, created: stored.created };
     }

@@ -17,9 +17,9 @@ export type StageWrites =
   /** generate: the save's outputs model and drops' fingerprint, and its archives row (inserted, or re-pointed). */
   | { kind: "drawn"; saveId: number; outputs: SaveOutputs; dropsFingerprint: string; archive: ArchiveRow }
   /** evaluate found no save: the report's outcome, and its candidates dropped unless kept for inspection. */
-  | { kind: "report_closed"; reportId: number; outcome: Exclude<ReportOutcome, "save" | "duplicate">; dropCandidates: boolean }
+  | { kind: "report_closed"; reportId: number; outcome: Exclude<ReportOutcome, "save" | "duplicate">; dropCandidates: boolean; processedAt: number }
   /** evaluate found a save: stored once by its sha256 (an `unknown` one adopts this player id), the report closed. */
-  | { kind: "report_save"; reportId: number; save: NewSave };
+  | { kind: "report_save"; reportId: number; save: NewSave; processedAt: number };
 
 export interface ArchiveRow {
   playerId: string;

@@ -33,6 +33,7 @@ for (const kind of [sqliteStageStores, postgresStageStores] satisfies StageStore
       kind: "report_save",
       reportId,
       save: { encrypted, playerId, source: "report", receivedAt: T0 },
+      processedAt: T0,
     });
 
     test("generate's rows and its job's move commit together; run twice, the archive row is re-pointed, never doubled, its token kept", async () => {
@@ -122,12 +123,12 @@ for (const kind of [sqliteStageStores, postgresStageStores] satisfies StageStore
 
     test("a report that yields no save: its outcome recorded, its candidates dropped, or kept for inspection", async () => {
       const dropped = await f.addReport(T0);
-      await f.store.record(await claim(T0), { kind: "report_closed", reportId: dropped, outcome: "no_save", dropCandidates: true }, advanceChange("done", T0), T0, false);
+      await f.store.record(await claim(T0), { kind: "report_closed", reportId: dropped, outcome: "no_save", dropCandidates: true, processedAt: T0 }, advanceChange("done", T0), T0, false);
       expect(await f.report(dropped)).toMatchObject({ outcome: "no_save", saveId: null, processedAt: T0 });
       expect(await f.candidates(dropped)).toBe(0);
 
       const kept = await f.addReport(T0);
-      await f.store.record(await claim(T0), { kind: "report_closed", reportId: kept, outcome: "no_save", dropCandidates: false }, { state: "failed", lastError: "bad base64" }, T0, true);
+      await f.store.record(await claim(T0), { kind: "report_closed", reportId: kept, outcome: "no_save", dropCandidates: false, processedAt: T0 }, { state: "failed", lastError: "bad base64" }, T0, true);
       expect(await f.report(kept)).toMatchObject({ outcome: "no_save", processedAt: T0 });
       expect(await f.candidates(kept)).toBe(1);
       expect(await f.jobOfReport(kept)).toMatchObject({ state: "failed", lastError: "bad base64" });

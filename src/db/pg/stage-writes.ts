@@ -36,12 +36,12 @@ async function applyWrites(tx: PgTx, writes: StageWrites, now: number): Promise<
       return undefined;
     }
     case "report_closed":
-      await tx.update(reports).set({ outcome: writes.outcome, saveId: null, processedAt: now }).where(eq(reports.id, writes.reportId));
+      await tx.update(reports).set({ outcome: writes.outcome, saveId: null, processedAt: writes.processedAt }).where(eq(reports.id, writes.reportId));
       if (writes.dropCandidates) await tx.delete(reportCandidates).where(eq(reportCandidates.reportId, writes.reportId));
       return undefined;
     case "report_save": {
       const stored = await storeSaveOnceIn(tx, writes.save);
-      await tx.update(reports).set({ outcome: stored.created ? "save" : "duplicate", saveId: stored.saveId, processedAt: now }).where(eq(reports.id, writes.reportId));
+      await tx.update(reports).set({ outcome: stored.created ? "save" : "duplicate", saveId: stored.saveId, processedAt: writes.processedAt }).where(eq(reports.id, writes.reportId));
       await tx.delete(reportCandidates).where(eq(reportCandidates.reportId, writes.reportId));
       return { saveId: stored.saveId, created: stored.created };
     }

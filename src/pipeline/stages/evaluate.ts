@@ -37,7 +37,7 @@ export const evaluateStage: Stage<ReportSubject> = async ({ db, config, workers 
       ms: Math.round(performance.now() - started),
     });
   };
-  const close = (outcome: Exclude<Outcome, "save" | "duplicate">, dropCandidates: boolean) => ({ kind: "report_closed" as const, reportId: report.id, outcome, dropCandidates });
+  const close = (outcome: Exclude<Outcome, "save" | "duplicate">, dropCandidates: boolean) => ({ kind: "report_closed" as const, reportId: report.id, outcome, dropCandidates, processedAt: now });
 
   if (candidates.length === 0) {
     const outcome: Outcome = report.emptyBodies > 0 ? "empty_bodies" : "no_save";
@@ -65,7 +65,7 @@ export const evaluateStage: Stage<ReportSubject> = async ({ db, config, workers 
       kind: "advance",
       next: "done",
       note: `save from entry ${candidate.entryIndex} (${candidate.part})`,
-      writes: { kind: "report_save", reportId: report.id, save: { encrypted: candidate.body, playerId, source: "report", receivedAt: report.receivedAt, region: regionOfUrl(candidate.url) } },
+      writes: { kind: "report_save", reportId: report.id, save: { encrypted: candidate.body, playerId, source: "report", receivedAt: report.receivedAt, region: regionOfUrl(candidate.url) }, processedAt: now },
       afterCommit: ({ saved }) => logOutcome(saved?.created ? "save" : "duplicate", saved?.saveId ?? null, playerId),
     };
   }
