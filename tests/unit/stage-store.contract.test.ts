@@ -52,6 +52,19 @@ for (const kind of [sqliteStageStores, postgresStageStores] satisfies StageStore
       expect(archives[0]).toMatchObject({ saveId: id, playerId: PLAYER, relPath: `by-id/${PLAYER}/b`, token: recorded!.token, createdAt: T0 });
     });
 
+    test("rows that cannot be written take the job's change back with them: the job stays held, nothing recorded", async () => {
+      const other = await f.addSave(new Uint8Array([5]), PLAYER, T0);
+      await f.store.record(await claim(T0), drawnWrites(other, `by-id/${PLAYER}/taken`), advanceChange("done", T0), T0, false);
+      const id = await f.addSave(BYTES, PLAYER, T0);
+      const job = await claim(T0);
+      // The archive path is another save's: the archives row breaks its unique index after the save's outputs were written.
+      const error = await f.store.record(job, drawnWrites(id, `by-id/${PLAYER}/taken`), advanceChange("notify", T0), T0, false).catch((thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(Error);
+      expect(error).not.toBeInstanceOf(LeaseLostError);
+      expect(await f.save(id)).toMatchObject({ outputs: null, dropsFingerprint: null });
+      expect(await f.jobOfSave(id)).toMatchObject({ stage: "generate", state: "running", leaseId: job.leaseId });
+    });
+
     test("a holder whose lease was taken over records nothing: neither its rows nor its job's move", async () => {
       const id = await f.addSave(BYTES, PLAYER, T0);
       const stale = await claim(T0);
