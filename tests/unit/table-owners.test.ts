@@ -44,6 +44,12 @@ test("no module outside src/db/deliveries/ writes the deliveries or the consumer
   expect(owners.map((path) => relative(SRC, path)).sort()).toEqual(["db/deliveries/data-webhooks.ts", "db/deliveries/pg-data-webhooks.ts", "db/deliveries/pg-store.ts", "db/deliveries/rows.ts"]);
 });
 
+test("the archives rows are written by the stage stores only, but the retention sweeps (which drop save.json from their files)", () => {
+  const writes = /\b(?:insert|update|delete)\(archives\)|\b(?:INSERT INTO|UPDATE|DELETE FROM) archives\b/;
+  const writers = sourceFiles(SRC).filter((path) => writes.test(readFileSync(path, "utf8"))).map((path) => relative(SRC, path));
+  expect(writers.sort()).toEqual(["db/pg/stage-writes.ts", "db/stage-writes.ts", ...RETENTION_SWEEPS].sort());
+});
+
 /** drizzle's name and SQL's name of each owner table, and the module that owns it. */
 const OWNER_TABLES = [
   { table: "ownerSessions", sql: "owner_sessions", module: "owner-sessions" },
