@@ -10,9 +10,8 @@ import type { PgDb } from "../pg/open.ts";
 import { jobs } from "../pg/schema.ts";
 import { claimedJob, holderOf, subjectlessFailure, type ClaimedJob } from "./claim.ts";
 import { leaseHeldIn, LeaseLostError } from "./lease.ts";
+import { NEW_WORK_CHANNEL, pgEnqueueReport, pgEnqueueSave, pgRequeueForRedraw } from "./pg-enqueue.ts";
 import { redrawChange, transitionSet, type Transition } from "./transitions.ts";
-
-type PgTx = Parameters<Parameters<PgDb["transaction"]>[0]>[0];
 
 export function pgJobStore(db: PgDb): JobStore {
   const held = (job: Pick<ClaimedJob, "id" | "leaseId">, now: number) => leaseHeldIn(jobs, holderOf(job), now);
@@ -72,28 +71,9 @@ export function pgJobStore(db: PgDb): JobStore {
     transition: async (job, change, now) => {
       if (!(await fenced(job, change, now))) throw new LeaseLostError(job.id);
     },
-    enqueueSave: (saveId, at, implausible) =>
-      db.transaction(async (tx) => {
-        await tx.insert(jobs).values({ saveId, stage: "generate", state: "pending", implausible, runAt: at, createdAt: at, updatedAt: at });
-        await notifyNewWork(tx);
-      }),
-    enqueueReport: (reportId, at) =>
-      db.transaction(async (tx) => {
-        await tx.insert(jobs).values({ reportId, stage: "evaluate", runAt: at, createdAt: at, updatedAt: at });
-        await notifyNewWork(tx);
-      }),
-    requeueForRedraw: (saveId, now) =>
-      db.transaction(async (tx) => {
-        await tx.insert(jobs).values({ saveId, stage: "done", state: "done", runAt: now, createdAt: now, updatedAt: now }).onConflictDoNothing();
-        // Locked first: the holder's record then sees the flag, or the job is at rest when we look.
-        const [row] = await tx.select({ state: jobs.state }).from(jobs).where(eq(jobs.saveId, saveId)).for("update");
-        if (row?.state === "running") {
-          await tx.update(jobs).set({ rerun: true, updatedAt: now }).where(eq(jobs.saveId, saveId));
-          return;
-        }
-        await tx.update(jobs).set({ stage: "generate", state: "pending", runAt: now, attempts: 0, notify: true, rerun: false, lastError: null, updatedAt: now }).where(eq(jobs.saveId, saveId));
-        await notifyNewWork(tx);
-      }),
+    enqueueSave: (saveId, at, implausible) => db.transaction((tx) => pgEnqueueSave(tx, saveId, at, implausible)),
+    enqueueReport: (reportId, at) => db.transaction((tx) => pgEnqueueReport(tx, reportId, at)),
+    requeueForRedraw: (saveId, now) => db.transaction((tx) => pgRequeueForRedraw(tx, saveId, now)),
     reclaimAtStart: async (now) =>
       (
         await db
@@ -109,9 +89,3 @@ export function pgJobStore(db: PgDb): JobStore {
     },
   };
 }
-
-/** The channel on which committed new jobs wake the pollers of every process. */
-const NEW_WORK_CHANNEL = "mysekai_jobs";
-
-/** Delivered to the listeners when `tx` commits, and not at all when it rolls back. */
-const notifyNewWork = (tx: PgTx) => tx.execute(sql`SELECT pg_notify(${NEW_WORK_CHANNEL}, '')`);
