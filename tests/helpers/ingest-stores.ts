@@ -24,6 +24,8 @@ export interface IngestFixture extends IngestStores {
   another: () => Promise<IngestStores>;
   /** The first column of the first row of `query` (the same SQL on both dialects), as a number. */
   scalar: (query: string) => Promise<number>;
+  /** Runs a statement (the same SQL on both dialects). */
+  exec: (statement: string) => Promise<void>;
   /** The first column of every row of `query`, as text. */
   column: (query: string) => Promise<string[]>;
   /** Takes the housekeeping lock as another process's sweep would, until the returned release (PostgreSQL only). */
@@ -59,6 +61,7 @@ export const sqliteIngestStores: IngestStoreKind = {
         return sqliteStores(other);
       },
       scalar: async (query) => Number(firstColumn(query)[0]),
+      exec: async (statement) => void db.$client.run(statement),
       column: async (query) => firstColumn(query).map(String),
       close: async () => {
         for (const handle of [db, ...others]) handle.$client.close();
@@ -89,6 +92,7 @@ export const postgresIngestStores: IngestStoreKind = {
         return pgStores(other);
       },
       scalar: async (query) => Number((await firstColumn(query))[0]),
+      exec: async (statement) => void (await db.$client.unsafe(statement)),
       column: async (query) => (await firstColumn(query)).map(String),
       holdHousekeeping: async () => {
         const other = await openPostgres(url, { maxConnections: 2 });

@@ -117,6 +117,19 @@ for (const kind of [sqliteIngestStores, postgresIngestStores] satisfies IngestSt
       expect(await openTasks()).toBe(LIMITS.maxOpen);
     });
 
+    test("the chunks of one upload sent to two processes at once complete one save", async () => {
+      const second = await f.another();
+      for (let round = 0; round < 5; round++) {
+        const parts = [blocks(1), blocks(1)];
+        const outcomes = await Promise.all([
+          f.uploads.acceptChunk(chunk(`two${round}`, 0, 2, parts[0]!), LIMITS),
+          second.uploads.acceptChunk(chunk(`two${round}`, 1, 2, parts[1]!), LIMITS),
+        ]);
+        expect(kinds(outcomes)).toEqual(["completed", "partial"]);
+      }
+      expect([await saves(), await openTasks()]).toEqual([5, 0]);
+    });
+
     test("the same save sent twice is one save with one job", async () => {
       const body = blocks(4);
       expect(await accept(chunk("s1", 0, 1, body))).toMatchObject({ kind: "completed", created: true });
@@ -140,6 +153,7 @@ for (const kind of [sqliteIngestStores, postgresIngestStores] satisfies IngestSt
     test("a save held as unknown takes the player id of a later arrival, and its job runs again", async () => {
       const body = blocks(2);
       await accept(chunk("n1", 0, 1, body, { player: null }));
+      await f.exec("UPDATE jobs SET stage = 'done', state = 'done'");
       expect(await accept(chunk("n2", 0, 1, body))).toMatchObject({ kind: "completed", created: false, adopted: true, playerId: PLAYER });
       expect(await f.column("SELECT player_id FROM saves")).toEqual([PLAYER]);
       expect(await f.column("SELECT stage || ':' || state FROM jobs")).toEqual(["generate:pending"]);
