@@ -17,6 +17,7 @@ import { sqliteRetentionStore } from "./db/retention.ts";
 import { watchDiskSpace } from "./disk-space.ts";
 import { createApp } from "./http/app.ts";
 import { sqliteDataApi } from "./http/api/store.ts";
+import { sqlitePageReads } from "./http/status/reads.ts";
 import { IngestActivity } from "./ingest/activity.ts";
 import { acquireInstanceLock } from "./instance-lock.ts";
 import { logInfo, logWarn } from "./log.ts";
@@ -24,6 +25,7 @@ import { PUSHES_OFF } from "./notify/routing.ts";
 import type { NotifySetup } from "./notify/setup.ts";
 import { reclaimOrphans, rejudgePlausibility, releaseRunning, resumeWaitingForKey } from "./db/jobs/index.ts";
 import { sqliteDeliveryStore } from "./db/deliveries/sqlite-store.ts";
+import { sqliteNotifyReads } from "./pipeline/stages/notify.ts";
 import { startPipeline } from "./pipeline/runner.ts";
 import { WorkerPool } from "./pipeline/worker-pool.ts";
 import { prepareRuntimeFiles } from "./runtime-files.ts";
@@ -95,8 +97,8 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const workers = new WorkerPool(Math.max(1, Math.min(config.pipeline.concurrency, availableParallelism() - 1)), config.pipeline.taskTimeoutMs);
   const secrets = [...secretsOf(config), ...Object.values(notify.routing.barkKeys)];
   const ingest = new IngestActivity(INGEST_QUIET_MS, INGEST_MAX_WAIT_MS);
-  const pipeline = startPipeline({ db, config, workers, routing: notify.routing, secrets, archive, deliveries: sqliteDeliveryStore(db) }, () => ingest.quiet());
-  const app = createApp({ db, owner, uploads: uploadStore, reports: sqliteReportStore(committer), config, archive, wakePipeline: pipeline.wake, ingest, disk, secrets, pushesOff: notify.pushesOff, api: sqliteDataApi(db, archive, config) });
+  const pipeline = startPipeline({ db, config, workers, routing: notify.routing, secrets, archive, deliveries: sqliteDeliveryStore(db), notifyReads: sqliteNotifyReads(db) }, () => ingest.quiet());
+  const app = createApp({ db, owner, pages: sqlitePageReads(db), uploads: uploadStore, reports: sqliteReportStore(committer), config, archive, wakePipeline: pipeline.wake, ingest, disk, secrets, pushesOff: notify.pushesOff, api: sqliteDataApi(db, archive, config) });
 
   let stopped: Promise<void> | null = null;
   const stop = async () => {

@@ -22,15 +22,18 @@ export interface PastRefresh {
   digest: RefreshDigest | null;
 }
 
-interface Row {
+/** One row of the history query, its JSON decoded (SQLite's text, PostgreSQL's jsonb). */
+export interface HistoryRow {
   saveId: number;
   receivedAt: number;
   token: string;
-  files: string;
-  digest: string | null;
+  files: string[];
+  digest: RefreshDigest | null;
   /** Only for archives without a digest (made before it was kept). */
-  outputs: string | null;
+  outputs: SaveOutputs | null;
 }
+
+type SqliteRow = Omit<HistoryRow, "files" | "digest" | "outputs"> & { files: string; digest: string | null; outputs: string | null };
 
 /** Exported for the test that holds it to the index. */
 export const HISTORY_QUERY = `SELECT s.id AS saveId, s.received_at AS receivedAt, a.token, a.files, a.digest,
@@ -50,16 +53,29 @@ function mapLinks(files: string[], digest: RefreshDigest | null): PastRefresh["m
   return [...(files.includes("overview.png") ? [{ file: "overview.png", label: "Overview" }] : []), ...sites];
 }
 
-function digestOf(row: Row): RefreshDigest | null {
-  if (row.digest !== null) return JSON.parse(row.digest) as RefreshDigest;
-  const outputs = row.outputs === null ? null : storedOutputs(JSON.parse(row.outputs) as SaveOutputs);
+function digestOf(row: HistoryRow): RefreshDigest | null {
+  if (row.digest !== null) return row.digest;
+  const outputs = row.outputs === null ? null : storedOutputs(row.outputs);
   return outputs === null ? null : refreshDigest(outputs);
 }
 
+/** What the page shows of one history row, the same from either store. */
+export function pastRefresh(row: HistoryRow): PastRefresh {
+  const digest = digestOf(row);
+  return { saveId: row.saveId, receivedAt: row.receivedAt, token: row.token, maps: mapLinks(row.files, digest), digest };
+}
+
+/** The oldest receivedAt the history shows at `now`. */
+export const historySince = (now: number) => now - HISTORY_DAYS * DAY_MS;
+
 export function playerHistory(db: Db, playerId: string, now = Date.now()): PastRefresh[] {
-  const rows = db.$client.query(HISTORY_QUERY).all(playerId, now - HISTORY_DAYS * DAY_MS, HISTORY_ROWS) as Row[];
-  return rows.map((row) => {
-    const digest = digestOf(row);
-    return { saveId: row.saveId, receivedAt: row.receivedAt, token: row.token, maps: mapLinks(JSON.parse(row.files) as string[], digest), digest };
-  });
+  const rows = db.$client.query(HISTORY_QUERY).all(playerId, historySince(now), HISTORY_ROWS) as SqliteRow[];
+  return rows.map((row) =>
+    pastRefresh({
+      ...row,
+      files: JSON.parse(row.files) as string[],
+      digest: row.digest === null ? null : (JSON.parse(row.digest) as RefreshDigest),
+      outputs: row.outputs === null ? null : (JSON.parse(row.outputs) as SaveOutputs),
+    }),
+  );
 }

@@ -7,6 +7,7 @@ import type { IngestActivity } from "../ingest/activity.ts";
 import type { OwnerStore } from "./owner-store.ts";
 import type { ReportStore } from "./report.ts";
 import type { UploadStore } from "./upload.ts";
+import type { PageReads } from "./status/reads.ts";
 
 /** What the routes need: the store, the configuration, and a way to wake the pipeline after a commit. */
 export interface HttpDeps {
@@ -29,6 +30,8 @@ export interface HttpDeps {
   secrets: string[];
   /** No push channel is configured (the owner's page says so). */
   pushesOff: boolean;
+  /** What the owner's pages, the players' pages, /healthz and /metrics show. */
+  pages: PageReads;
   /** The data API's reads and its cache of saves as JSON (src/http/api). */
   api: ApiOptions;
 }

@@ -7,11 +7,11 @@ import { Hono } from "hono";
 import { logWarn } from "../log.ts";
 import { renderMetrics, type GaugeReading } from "../metrics.ts";
 import type { HttpDeps } from "./deps.ts";
-import { databaseBytes, queueSnapshot, type QueueSnapshot } from "./status/queries.ts";
+import type { QueueSnapshot } from "./status/queries.ts";
 
-function readQueue(deps: HttpDeps): QueueSnapshot | null {
+async function readQueue(deps: HttpDeps): Promise<QueueSnapshot | null> {
   try {
-    return queueSnapshot(deps.db, Date.now());
+    return await deps.pages.queueSnapshot(Date.now());
   } catch (error) {
     logWarn("SERVER", "health check: database cannot be read", { error: String(error).slice(0, 200) });
     return null;
@@ -28,8 +28,8 @@ export interface Health {
 
 export function healthRoutes(deps: HttpDeps): Hono {
   const app = new Hono();
-  app.get("/healthz", (c) => {
-    const queue = readQueue(deps);
+  app.get("/healthz", async (c) => {
+    const queue = await readQueue(deps);
     const disk = deps.disk.reading();
     const reasons = [
       ...(queue === null ? ["database cannot be read"] : []),
@@ -50,8 +50,8 @@ export function healthRoutes(deps: HttpDeps): Hono {
 
 export function metricsRoute(deps: HttpDeps): Hono {
   const app = new Hono();
-  app.get("/metrics", (c) => {
-    const queue = readQueue(deps);
+  app.get("/metrics", async (c) => {
+    const queue = await readQueue(deps);
     const disk = deps.disk.reading();
     const gauges: GaugeReading[] = [{ name: "mysekai_database_up", help: "1 when the database could be read at this scrape.", values: [{ value: queue === null ? 0 : 1 }] }];
     if (queue !== null) {
@@ -59,7 +59,7 @@ export function metricsRoute(deps: HttpDeps): Hono {
         { name: "mysekai_jobs", help: "Jobs by state.", values: Object.entries(queue.byState).map(([state, value]) => ({ labels: { state }, value })) },
         { name: "mysekai_queue_depth", help: "Jobs not finished (pending, pending_retry, running, waiting_for_key).", values: [{ value: queue.depth }] },
         { name: "mysekai_oldest_queued_job_age_seconds", help: "Age of the oldest unfinished job (0 when none).", values: [{ value: (queue.oldestQueuedAgeMs ?? 0) / 1000 }] },
-        { name: "mysekai_database_bytes", help: "Size of the SQLite file's pages.", values: [{ value: databaseBytes(deps.db) }] },
+        { name: "mysekai_database_bytes", help: "Size of the SQLite file's pages.", values: [{ value: await deps.pages.databaseBytes() }] },
       );
     }
     if (disk !== null) gauges.push({ name: "mysekai_disk_free_bytes", help: "Free space on DATA_DIR's filesystem.", values: [{ value: disk.freeBytes }] });

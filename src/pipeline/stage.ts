@@ -5,6 +5,7 @@ import type { Db, Tx } from "../db/open.ts";
 import type { JobStage } from "../db/schema.ts";
 import type { Routing } from "../notify/routing.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
+import type { NotifyReads } from "./stages/notify.ts";
 import type { ClaimedJob, JobSubject, SaveSubject } from "../db/jobs/index.ts";
 import type { WorkerPool } from "./worker-pool.ts";
 
@@ -20,6 +21,8 @@ export interface PipelineDeps {
   archive: ArchiveStore;
   /** The deliveries and the push decision (SQLite's store, or a hub's PostgreSQL). */
   deliveries: DeliveryStore;
+  /** What the notify stage reads of the save and its archive. */
+  notifyReads: NotifyReads;
 }
 
 /** Writes committed in the same transaction as the job's transition, so both happen or neither does. */

@@ -8,6 +8,7 @@ import { GroupCommitter } from "../../src/db/group-commit.ts";
 import { sqliteReportStore, sqliteUploadStore } from "../../src/db/ingest-store.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { sqliteOwnerStore } from "../../src/db/owner-store.ts";
+import { sqlitePageReads } from "../../src/http/status/reads.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
 import { createApp } from "../../src/http/app.ts";
 import type { HttpDeps } from "../../src/http/deps.ts";
@@ -38,6 +39,7 @@ export function ownerApp(
   const app = createApp({
     db,
     owner: sqliteOwnerStore(db),
+    pages: sqlitePageReads(db),
     uploads: sqliteUploadStore(db, committer),
     reports: sqliteReportStore(committer),
     config,

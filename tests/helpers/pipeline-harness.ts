@@ -11,6 +11,7 @@ import { diskArchiveStore } from "../../src/archive/disk-store.ts";
 import { flushLog } from "../../src/log.ts";
 import { loadConfig } from "../../src/config/index.ts";
 import { sqliteDeliveryStore } from "../../src/db/deliveries/sqlite-store.ts";
+import { sqliteNotifyReads } from "../../src/pipeline/stages/notify.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { loadNotifySetup } from "../../src/notify/setup.ts";
 import { claimJob, type ClaimedJob, type JobSubject, type SaveSubject } from "../../src/db/jobs/index.ts";
@@ -43,7 +44,7 @@ export function openHarness(): Harness {
   // No worker threads: the fake stages never ask the pool for work.
   const workers = new WorkerPool(0, 1_000);
   const archiveRoot = join(dir, "archive");
-  const deps: PipelineDeps = { db, config, workers, routing: notify.routing, secrets: [SECRET], archive: diskArchiveStore(archiveRoot), deliveries: sqliteDeliveryStore(db) };
+  const deps: PipelineDeps = { db, config, workers, routing: notify.routing, secrets: [SECRET], archive: diskArchiveStore(archiveRoot), deliveries: sqliteDeliveryStore(db), notifyReads: sqliteNotifyReads(db) };
   const logs: string[] = [];
   const capture = (...parts: unknown[]) => void logs.push(parts.join(" "));
   const spies = [spyOn(console, "log").mockImplementation(capture), spyOn(console, "warn").mockImplementation(capture)];

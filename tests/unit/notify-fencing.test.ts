@@ -13,6 +13,7 @@ import { loadConfig } from "../../src/config/index.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { claimDeliveryAttempt } from "../../src/db/deliveries/rows.ts";
 import { sqliteDeliveryStore } from "../../src/db/deliveries/sqlite-store.ts";
+import { sqliteNotifyReads } from "../../src/pipeline/stages/notify.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
 import { archives, deliveries, jobs, saves } from "../../src/db/schema.ts";
 import { describeSave } from "../../src/maps/index.ts";
@@ -91,6 +92,7 @@ function deps(route: "webhook" | "bark"): PipelineDeps {
     secrets: [],
     archive: diskArchiveStore(join(dir, "archive")),
     deliveries: sqliteDeliveryStore(db),
+    notifyReads: sqliteNotifyReads(db),
   };
 }
 

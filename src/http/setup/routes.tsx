@@ -9,7 +9,6 @@
 import { Hono, type Context } from "hono";
 import { isRegion } from "../../capture/regions.ts";
 import { parseSetupFile, setupFileText, type SetupFileOptions } from "../../capture/setup-files.ts";
-import { playerHistory } from "../../db/player-history.ts";
 import { TOKEN_SHAPE, type LinkedPlayer } from "../../db/setup-tokens.ts";
 import { logInfo } from "../../log.ts";
 import { fromThisOrigin, ownerOnly, type OwnerGate } from "../admin/access.ts";
@@ -17,7 +16,6 @@ import type { HttpDeps } from "../deps.ts";
 import { Banners, setupBanners } from "../status/banners.tsx";
 import { Layout } from "../status/layout.tsx";
 import { LoginPage } from "../status/login.tsx";
-import { mapsOfPlayer } from "../status/queries.ts";
 import { HistorySection } from "../status/history.tsx";
 import { playerPagePath } from "../status/player-page.tsx";
 import { MapsSection } from "../status/sections.tsx";
@@ -48,7 +46,7 @@ function PlayerLinks({ base, players }: { base: string; players: LinkedPlayer[] 
 }
 
 export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
-  const { db, config } = deps;
+  const { config, pages } = deps;
   const { links, access } = deps.owner;
   const app = new Hono();
   const owner = ownerOnly(config.admin, gate, (c) => c.html(<LoginPage wrong={false} />, 401));
@@ -108,14 +106,15 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
     const linked = await player(c);
     if (linked === null) return notFound(c);
     const path = `/p/${linked.token}`;
+    const [maps, history, on] = await Promise.all([pages.mapsOfPlayer(linked.playerId), pages.history(linked.playerId), access.isPlayerPublic(linked.playerId)]);
     const page = (
       <Layout title="MySekai · your maps">
         <h1>{linked.name ?? linked.playerId}</h1>
-        <MapsSection players={mapsOfPlayer(db, linked.playerId)} />
-        <HistorySection refreshes={playerHistory(db, linked.playerId)} timeZone={config.maps.timeZone} />
+        <MapsSection players={maps} />
+        <HistorySection refreshes={history} timeZone={config.maps.timeZone} />
         <PublicReadsSection
           path={path}
-          on={await access.isPlayerPublic(linked.playerId)}
+          on={on}
           publicUrl={`${baseUrl(c)}/public/${config.api.defaultRegion}/mysekai/${linked.playerId}`}
         />
         <h2>Capture setup</h2>

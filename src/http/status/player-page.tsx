@@ -2,22 +2,21 @@
 /** The owner's page of one player, GET /players/<playerId>: their latest maps and their last 30 days. */
 import { Hono, type MiddlewareHandler } from "hono";
 import { PLAYER_ID_SHAPE } from "../../db/data-access.ts";
-import { playerHistory } from "../../db/player-history.ts";
 import type { HttpDeps } from "../deps.ts";
 import { HistorySection } from "./history.tsx";
 import { Layout } from "./layout.tsx";
-import { mapsOfPlayer } from "./queries.ts";
 import { MapsSection } from "./sections.tsx";
 
 /** Where the owner's pages link a player id to. */
 export const playerPagePath = (playerId: string) => `/players/${playerId}`;
 
-export function playerPageRoutes({ db, config, owner: store }: HttpDeps, owner: MiddlewareHandler): Hono {
+export function playerPageRoutes({ pages, config, owner: store }: HttpDeps, owner: MiddlewareHandler): Hono {
   const app = new Hono();
   app.get("/players/:playerId", owner, async (c) => {
     const playerId = c.req.param("playerId");
     if (!PLAYER_ID_SHAPE.test(playerId)) return c.text("a player id is 1 to 32 digits", 400);
-    const name = (await store.links.linkedPlayer(playerId))?.name ?? null;
+    const [linked, maps, history] = await Promise.all([store.links.linkedPlayer(playerId), pages.mapsOfPlayer(playerId), pages.history(playerId)]);
+    const name = linked?.name ?? null;
     const page = (
       <Layout title={`MySekai ingest · ${name ?? playerId}`}>
         <header>
@@ -25,8 +24,8 @@ export function playerPageRoutes({ db, config, owner: store }: HttpDeps, owner: 
           <a href="/">status</a>
         </header>
         {name === null ? null : <p class="muted id">{playerId}</p>}
-        <MapsSection players={mapsOfPlayer(db, playerId)} />
-        <HistorySection refreshes={playerHistory(db, playerId)} timeZone={config.maps.timeZone} />
+        <MapsSection players={maps} />
+        <HistorySection refreshes={history} timeZone={config.maps.timeZone} />
       </Layout>
     );
     return c.html(page, 200, { "Cache-Control": "no-store" });

@@ -3,7 +3,10 @@ import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/open.ts";
 import { archives, deliveries, jobs, JOB_STATES, reports, saves, type JobState } from "../../db/schema.ts";
 
-const QUEUED: JobState[] = ["pending", "pending_retry", "running", "waiting_for_key"];
+export const QUEUED: JobState[] = ["pending", "pending_retry", "running", "waiting_for_key"];
+/** Rows of each list on the owner's page, and players in its maps section. */
+export const PAGE_ROWS = 20;
+export const MAP_PLAYERS = 12;
 
 export interface QueueSnapshot {
   byState: Record<JobState, number>;
@@ -20,7 +23,7 @@ export function queueSnapshot(db: Db, now: number): QueueSnapshot {
   return { byState, depth: QUEUED.reduce((sum, state) => sum + byState[state], 0), oldestQueuedAgeMs: oldest === null ? null : Math.max(0, now - oldest) };
 }
 
-export function recentSaves(db: Db, limit = 20) {
+export function recentSaves(db: Db, limit = PAGE_ROWS) {
   return db
     .select({ id: saves.id, receivedAt: saves.receivedAt, playerId: saves.playerId, source: saves.source, stage: jobs.stage, state: jobs.state })
     .from(saves)
@@ -38,7 +41,7 @@ export interface PlayerMaps {
 }
 
 /** Each player's newest archive with maps, newest players first. */
-export function latestMaps(db: Db, players = 12): PlayerMaps[] {
+export function latestMaps(db: Db, players = MAP_PLAYERS): PlayerMaps[] {
   const newest = db
     .select({ playerId: archives.playerId, createdAt: sql<number>`max(${archives.createdAt})`.as("newest") })
     .from(archives)
@@ -67,7 +70,7 @@ export function mapsOfPlayer(db: Db, playerId: string, limit = 1): PlayerMaps[] 
 }
 
 /** The latest failed deliveries with their save's player, for the owner's page. */
-export function failedDeliveries(db: Db, limit = 20) {
+export function failedDeliveries(db: Db, limit = PAGE_ROWS) {
   return db
     .select({ id: deliveries.id, saveId: deliveries.saveId, channel: deliveries.channel, target: deliveries.target, lastError: deliveries.lastError, attempts: deliveries.attempts, playerId: saves.playerId })
     .from(deliveries)
@@ -78,7 +81,7 @@ export function failedDeliveries(db: Db, limit = 20) {
     .all();
 }
 
-export function failedJobs(db: Db, limit = 20) {
+export function failedJobs(db: Db, limit = PAGE_ROWS) {
   return db
     .select({ id: jobs.id, saveId: jobs.saveId, reportId: jobs.reportId, stage: jobs.stage, lastError: jobs.lastError, updatedAt: jobs.updatedAt, playerId: saves.playerId })
     .from(jobs)
@@ -89,7 +92,7 @@ export function failedJobs(db: Db, limit = 20) {
     .all();
 }
 
-export function recentReports(db: Db, limit = 20) {
+export function recentReports(db: Db, limit = PAGE_ROWS) {
   return db
     .select({ id: reports.id, receivedAt: reports.receivedAt, shape: reports.shape, candidates: reports.candidateCount, outcome: reports.outcome, saveId: reports.saveId })
     .from(reports)

@@ -2,7 +2,7 @@
 /**
  * The owner's view: GET / (status page), GET /players/<id> (one player's history), POST /status/retry, the
  * login form and logout, and GET /metrics, all behind the access rule (admin/access.ts). The pages only read
- * (queries.ts); the retry button calls the queue's owner operation.
+ * (deps.pages); the retry button calls the queue's owner operation.
  */
 import type { Context } from "hono";
 import { Hono } from "hono";
@@ -15,7 +15,6 @@ import { metricsRoute } from "../health.ts";
 import { tokenMatches } from "../token.ts";
 import { Layout } from "./layout.tsx";
 import { LoginPage } from "./login.tsx";
-import { countsSince, databaseBytes, failedDeliveries, failedJobs, latestMaps, queueSnapshot, recentReports, recentSaves } from "./queries.ts";
 import { Banners, serviceBanners } from "./banners.tsx";
 import { DataApiSection, dataApiRoutes, dataApiView } from "./data-api.tsx";
 import { formFields, MAX_FORM_BYTES } from "./form.ts";
@@ -32,7 +31,7 @@ async function formField(c: Context, name: string): Promise<string | null | "too
 
 /** `gate` is shared with the other owner pages (the setup page), so one login opens them all. */
 export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
-  const { db, config } = deps;
+  const { db, config, pages } = deps;
   const app = new Hono();
   const loginPage = (c: Context, wrong = false) => c.html(<LoginPage wrong={wrong} />, 401);
   const owner = ownerOnly(config.admin, gate, loginPage);
@@ -44,7 +43,17 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
   app.get("/", owner, async (c) => {
     const now = Date.now();
     const dataApi = await dataApiView(deps);
-    const overview = { counts: countsSince(db, now - DAY_MS), queue: queueSnapshot(db, now), databaseBytes: databaseBytes(db), disk: deps.disk.reading(), floorBytes: deps.disk.floorBytes };
+    const [counts, queue, databaseBytes, maps, recent, jobs, deliveries, reports] = await Promise.all([
+      pages.countsSince(now - DAY_MS),
+      pages.queueSnapshot(now),
+      pages.databaseBytes(),
+      pages.latestMaps(),
+      pages.recentSaves(),
+      pages.failedJobs(),
+      pages.failedDeliveries(),
+      pages.recentReports(),
+    ]);
+    const overview = { counts, queue, databaseBytes, disk: deps.disk.reading(), floorBytes: deps.disk.floorBytes };
     const page = (
       <Layout title="MySekai ingest">
         <header>
@@ -58,10 +67,10 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
         </header>
         <Banners banners={serviceBanners(deps)} />
         <OverviewSection {...overview} />
-        <MapsSection players={latestMaps(db)} playerHref={playerPagePath} />
-        <SavesSection rows={recentSaves(db)} />
-        <FailuresSection jobs={failedJobs(db)} deliveries={failedDeliveries(db)} redact={redactText} />
-        <ReportsSection rows={recentReports(db)} />
+        <MapsSection players={maps} playerHref={playerPagePath} />
+        <SavesSection rows={recent} />
+        <FailuresSection jobs={jobs} deliveries={deliveries} redact={redactText} />
+        <ReportsSection rows={reports} />
         <DataApiSection {...dataApi} />
       </Layout>
     );

@@ -3,11 +3,13 @@
  * route the save; a save whose drops repeat the player's last push is only archived (NOTIFY_REPEAT=1 and
  * reprocess --notify push it anyway), any other gets a delivery per routed target (the delivery store decides
  * both at once). Then attempt each due delivery alone and record its result at once (deps.deliveries keeps the
- * rows, src/pipeline/delivery-store.ts; every attempt and part is claimed under the lease).
+ * rows, src/pipeline/delivery-store.ts; every attempt and part is claimed under the lease). The save and its
+ * archive are read through deps.notifyReads (SQLite's below, PostgreSQL's in src/db/pg/read-models/notify.ts).
  */
 import { eq, getTableColumns } from "drizzle-orm";
 import { DATA_WEBHOOK_CHANNEL } from "../../db/deliveries/data-webhooks.ts";
 import type { Delivery } from "../../db/deliveries/rows.ts";
+import type { Db } from "../../db/open.ts";
 import { archives, saves } from "../../db/schema.ts";
 import { logInfo, logWarn } from "../../log.ts";
 import { storedOutputs, summaryFile, type SaveOutputs } from "../../maps/index.ts";
@@ -24,14 +26,29 @@ import type { PipelineDeps, Stage } from "../stage.ts";
 
 /** Every column of a save but its encrypted bytes, which a push never needs. */
 const { encrypted: _encrypted, ...SAVE_FIELDS } = getTableColumns(saves);
-type Save = Omit<typeof saves.$inferSelect, "encrypted">;
+export type NotifySave = Omit<typeof saves.$inferSelect, "encrypted">;
+type Save = NotifySave;
+export type NotifyArchive = typeof archives.$inferSelect;
+
+export interface NotifyReads {
+  /** The save (without its encrypted bytes) and its archive; null when either is missing. */
+  subject(saveId: number): Promise<{ save: NotifySave; archive: NotifyArchive } | null>;
+}
+
+export function sqliteNotifyReads(db: Db): NotifyReads {
+  return {
+    subject: async (saveId) => {
+      const save = db.select(SAVE_FIELDS).from(saves).where(eq(saves.id, saveId)).get();
+      const archive = db.select().from(archives).where(eq(archives.saveId, saveId)).get();
+      return save && archive ? { save, archive } : null;
+    },
+  };
+}
 
 export const notifyStage: Stage = async (deps, job, { now }) => {
-  const { db } = deps;
-  const { saveId } = job.subject;
-  const save = db.select(SAVE_FIELDS).from(saves).where(eq(saves.id, saveId)).get();
-  const archive = db.select().from(archives).where(eq(archives.saveId, saveId)).get();
-  if (!save || !archive) return { kind: "fail", reason: "notify needs the save and its archive" };
+  const subject = await deps.notifyReads.subject(job.subject.saveId);
+  if (subject === null) return { kind: "fail", reason: "notify needs the save and its archive" };
+  const { save, archive } = subject;
   const outputs = storedOutputs(save.outputs);
   if (!job.notify) {
     // The decision taken when it was last notified stands; summary.json, just written again, keeps saying so.

@@ -1,0 +1,51 @@
+/**
+ * The data API's reads (src/http/api/store.ts) on a hub's PostgreSQL: the latest archived save per (region, player)
+ * by saves_player_idx, the save's encrypted bytes and stored JSON, and the grants of src/db/pg/data-access.ts.
+ */
+import { and, desc, eq, exists, sql } from "drizzle-orm";
+import { SAVE_JSON_FILE } from "../../../archive/save-json-file.ts";
+import type { ArchiveStore } from "../../../archive/store.ts";
+import type { DataReads } from "../../../http/api/store.ts";
+import { archivedSaveBytes } from "../../../pipeline/encrypted-save.ts";
+import { pgDataAccess } from "../data-access.ts";
+import type { PgDb } from "../open.ts";
+import { archives, saves } from "../schema.ts";
+
+export function pgDataReads(db: PgDb, store: ArchiveStore, defaultRegion: string): DataReads {
+  const access = pgDataAccess(db);
+  return {
+    latest: async (region, playerId) => {
+      const [row] = await db
+        .select({ id: saves.id, sha256: saves.sha256, source: saves.source, receivedAt: saves.receivedAt })
+        .from(saves)
+        .where(
+          and(
+            eq(saves.playerId, playerId),
+            sql`coalesce(${saves.region}, ${defaultRegion}) = ${region}`,
+            exists(db.select({ one: sql`1` }).from(archives).where(eq(archives.saveId, saves.id))),
+          ),
+        )
+        .orderBy(desc(saves.receivedAt), desc(saves.id))
+        .limit(1);
+      return row ?? null;
+    },
+    encrypted: async (saveId) => {
+      const [row] = await db
+        .select({ encrypted: saves.encrypted, sha256: saves.sha256, relPath: archives.relPath })
+        .from(saves)
+        .leftJoin(archives, eq(archives.saveId, saves.id))
+        .where(eq(saves.id, saveId));
+      if (!row) return null;
+      if (row.encrypted !== null) return new Uint8Array(row.encrypted);
+      const found = await archivedSaveBytes(store, row.relPath, row.sha256);
+      return "bytes" in found ? found.bytes : null;
+    },
+    storedJson: async (saveId) => {
+      const [archive] = await db.select({ relPath: archives.relPath, files: archives.files }).from(archives).where(eq(archives.saveId, saveId));
+      if (!archive?.files.includes(SAVE_JSON_FILE)) return null;
+      return store.readSmall(archive.relPath, SAVE_JSON_FILE);
+    },
+    grant: (token) => access.apiTokenGrant(token),
+    isPublic: (playerId) => access.isPlayerPublic(playerId),
+  };
+}

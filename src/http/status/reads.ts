@@ -1,0 +1,60 @@
+/**
+ * What the owner's pages, /healthz, /metrics and the players' /p/<token> page read, declared where they are used: one
+ * async interface, so that a hub's PostgreSQL can stand behind it. SQLite's implementation wraps the queries of
+ * queries.ts and db/player-history.ts unchanged; PostgreSQL's is src/db/pg/read-models/pages.ts. Both pass
+ * tests/unit/read-models.contract.test.ts.
+ */
+import type { Db } from "../../db/open.ts";
+import { playerHistory, type PastRefresh } from "../../db/player-history.ts";
+import {
+  countsSince,
+  databaseBytes,
+  failedDeliveries,
+  failedJobs,
+  latestMaps,
+  mapsOfPlayer,
+  queueSnapshot,
+  recentReports,
+  recentSaves,
+  type DayCounts,
+  type PlayerMaps,
+  type QueueSnapshot,
+} from "./queries.ts";
+
+export type RecentSave = ReturnType<typeof recentSaves>[number];
+export type FailedJob = ReturnType<typeof failedJobs>[number];
+export type FailedDelivery = ReturnType<typeof failedDeliveries>[number];
+export type RecentReport = ReturnType<typeof recentReports>[number];
+
+export interface PageReads {
+  queueSnapshot(now: number): Promise<QueueSnapshot>;
+  /** The newest saves with their job's stage and state. */
+  recentSaves(limit?: number): Promise<RecentSave[]>;
+  /** Each player's newest archive with maps, newest players first. */
+  latestMaps(players?: number): Promise<PlayerMaps[]>;
+  /** One player's newest archives with maps, newest first. */
+  mapsOfPlayer(playerId: string, limit?: number): Promise<PlayerMaps[]>;
+  failedDeliveries(limit?: number): Promise<FailedDelivery[]>;
+  failedJobs(limit?: number): Promise<FailedJob[]>;
+  recentReports(limit?: number): Promise<RecentReport[]>;
+  countsSince(since: number): Promise<DayCounts>;
+  /** Bytes the database holds. */
+  databaseBytes(): Promise<number>;
+  /** The player's archived refreshes of the last HISTORY_DAYS days, newest first. */
+  history(playerId: string, now?: number): Promise<PastRefresh[]>;
+}
+
+export function sqlitePageReads(db: Db): PageReads {
+  return {
+    queueSnapshot: async (now) => queueSnapshot(db, now),
+    recentSaves: async (limit) => recentSaves(db, limit),
+    latestMaps: async (players) => latestMaps(db, players),
+    mapsOfPlayer: async (playerId, limit) => mapsOfPlayer(db, playerId, limit),
+    failedDeliveries: async (limit) => failedDeliveries(db, limit),
+    failedJobs: async (limit) => failedJobs(db, limit),
+    recentReports: async (limit) => recentReports(db, limit),
+    countsSince: async (since) => countsSince(db, since),
+    databaseBytes: async () => databaseBytes(db),
+    history: async (playerId, now) => playerHistory(db, playerId, now),
+  };
+}

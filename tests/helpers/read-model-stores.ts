@@ -1,0 +1,115 @@
+/**
+ * The read models on both stores for their contract suite (tests/unit/read-models.contract.test.ts): the pages'
+ * reads, the data API's and the notify stage's over one database, with rows inserted through each dialect's own
+ * drizzle schema, so the same fixtures stand in both.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { diskArchiveStore } from "../../src/archive/disk-store.ts";
+import { openDatabase } from "../../src/db/open.ts";
+import { sqliteOwnerStore } from "../../src/db/owner-store.ts";
+import { openPostgres } from "../../src/db/pg/open.ts";
+import { pgOwnerStore } from "../../src/db/pg/owner-store.ts";
+import { pgDataReads } from "../../src/db/pg/read-models/data-api.ts";
+import { pgNotifyReads } from "../../src/db/pg/read-models/notify.ts";
+import { pgPageReads } from "../../src/db/pg/read-models/pages.ts";
+import * as pg from "../../src/db/pg/schema.ts";
+import * as sqlite from "../../src/db/schema.ts";
+import { sqliteDataReads, type DataReads } from "../../src/http/api/store.ts";
+import type { DataAccess } from "../../src/http/owner-store.ts";
+import { sqlitePageReads, type PageReads } from "../../src/http/status/reads.ts";
+import { sqliteNotifyReads, type NotifyReads } from "../../src/pipeline/stages/notify.ts";
+import { databaseForThisFile } from "./postgres.ts";
+
+export const DEFAULT_REGION = "jp";
+
+type Row<T extends { $inferInsert: unknown }> = T["$inferInsert"];
+
+/** Inserts a row of each table, the values typed by SQLite's schema (PostgreSQL's holds the same columns). */
+export interface Inserts {
+  save(values: Row<typeof sqlite.saves>): Promise<number>;
+  archive(values: Row<typeof sqlite.archives> & { saveId: number }): Promise<void>;
+  job(values: Row<typeof sqlite.jobs>): Promise<number>;
+  delivery(values: Row<typeof sqlite.deliveries>): Promise<number>;
+  report(values: Row<typeof sqlite.reports>): Promise<number>;
+}
+
+export interface ReadModelFixture {
+  pages: PageReads;
+  data: DataReads;
+  notify: NotifyReads;
+  access: DataAccess;
+  insert: Inserts;
+  /** The disk archive the data reads fall back to (save.bin once the retention rule cleared a save). */
+  archiveRoot: string;
+  close: () => Promise<void>;
+}
+
+export interface ReadModelKind {
+  name: "sqlite" | "postgres";
+  prepare: () => Promise<unknown>;
+  open: () => Promise<ReadModelFixture>;
+}
+
+export const sqliteReadModels: ReadModelKind = {
+  name: "sqlite",
+  prepare: async () => {},
+  open: async () => {
+    const dir = mkdtempSync(join(tmpdir(), "read-models-"));
+    const db = openDatabase(join(dir, "ingest.sqlite"));
+    const archiveRoot = join(dir, "archive");
+    const id = { id: sqlite.saves.id };
+    return {
+      pages: sqlitePageReads(db),
+      data: sqliteDataReads(db, diskArchiveStore(archiveRoot), DEFAULT_REGION),
+      notify: sqliteNotifyReads(db),
+      access: sqliteOwnerStore(db).access,
+      archiveRoot,
+      insert: {
+        save: async (values) => db.insert(sqlite.saves).values(values).returning(id).get().id,
+        archive: async (values) => void db.insert(sqlite.archives).values(values).run(),
+        job: async (values) => db.insert(sqlite.jobs).values(values).returning({ id: sqlite.jobs.id }).get().id,
+        delivery: async (values) => db.insert(sqlite.deliveries).values(values).returning({ id: sqlite.deliveries.id }).get().id,
+        report: async (values) => db.insert(sqlite.reports).values(values).returning({ id: sqlite.reports.id }).get().id,
+      },
+      close: async () => {
+        db.$client.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+/** One database for the file, emptied for each fixture. */
+let pgUrl: Promise<string> | undefined;
+const pgDatabase = () => (pgUrl ??= databaseForThisFile("migrated"));
+
+export const postgresReadModels: ReadModelKind = {
+  name: "postgres",
+  prepare: pgDatabase,
+  open: async () => {
+    const db = await openPostgres(await pgDatabase(), { maxConnections: 4 });
+    await db.$client.unsafe("TRUNCATE saves, archives, jobs, deliveries, reports, api_tokens, public_players RESTART IDENTITY CASCADE");
+    const dir = mkdtempSync(join(tmpdir(), "read-models-"));
+    const archiveRoot = join(dir, "archive");
+    return {
+      pages: pgPageReads(db),
+      data: pgDataReads(db, diskArchiveStore(archiveRoot), DEFAULT_REGION),
+      notify: pgNotifyReads(db),
+      access: pgOwnerStore(db).access,
+      archiveRoot,
+      insert: {
+        save: async (values) => (await db.insert(pg.saves).values(values).returning({ id: pg.saves.id }))[0]!.id,
+        archive: async (values) => void (await db.insert(pg.archives).values(values)),
+        job: async (values) => (await db.insert(pg.jobs).values(values).returning({ id: pg.jobs.id }))[0]!.id,
+        delivery: async (values) => (await db.insert(pg.deliveries).values(values).returning({ id: pg.deliveries.id }))[0]!.id,
+        report: async (values) => (await db.insert(pg.reports).values(values).returning({ id: pg.reports.id }))[0]!.id,
+      },
+      close: async () => {
+        await db.$client.end();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};

@@ -1,0 +1,213 @@
+/**
+ * The read models' contract, the same tests on both stores: SQLite (the default) and a hub's PostgreSQL. The pages'
+ * reads (status page, player pages, /healthz), the data API's and the notify stage's, over rows inserted through
+ * each dialect's schema: the answers are equal to the field, 19-digit player ids exact as strings, JSON decoded.
+ */
+import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { SAVE_JSON_FILE } from "../../src/archive/save-json-file.ts";
+import { HISTORY_DAYS } from "../../src/db/player-history.ts";
+import type { RefreshDigest } from "../../src/maps/refresh-digest.ts";
+import type { SaveOutputs } from "../../src/maps/save-outputs.ts";
+import { sha256Hex } from "../../src/sha256.ts";
+import { POSTGRES_MISSING } from "../helpers/postgres.ts";
+import { DEFAULT_REGION, postgresReadModels, sqliteReadModels, type ReadModelFixture, type ReadModelKind } from "../helpers/read-model-stores.ts";
+
+const T0 = Date.UTC(2026, 10, 26, 12, 0, 0);
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+/** Past 2^53: a number would round them. */
+const PLAYER = "7485938820123456789";
+const OTHER = "9007199254740993123";
+const THIRD = "1000000000000000001";
+
+const digest = (name: string): RefreshDigest => ({ partial: false, rare: [{ name, tier: "rare", total: 2 }], newSongs: [], more: 0, sites: [{ siteId: 6, name: "Flower garden" }] });
+const MAPS = ["save.bin", "site_6.png", "site_5.png", "overview.png"];
+let saves = 0;
+
+for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKind[]) {
+  describe.skipIf(kind.name === "postgres" && POSTGRES_MISSING !== null)(`read models on ${kind.name}`, () => {
+    let f: ReadModelFixture;
+    // Out of beforeEach's 5 s: a timed-out hook would take the starting server with it.
+    beforeAll(() => kind.prepare(), 60_000);
+    beforeEach(async () => {
+      f = await kind.open();
+    });
+    afterEach(() => f.close());
+
+    const save = (playerId: string, receivedAt: number, extra: Partial<Parameters<ReadModelFixture["insert"]["save"]>[0]> = {}) => {
+      const encrypted = new TextEncoder().encode(`save ${++saves} of ${playerId} at ${receivedAt}`);
+      return f.insert.save({ sha256: sha256Hex(encrypted), playerId, source: "upload", encrypted, size: encrypted.length, receivedAt, ...extra });
+    };
+    const archive = async (saveId: number, playerId: string, createdAt: number, files = MAPS, refresh: RefreshDigest | null = digest(`find ${saveId}`)) => {
+      await f.insert.archive({ saveId, playerId, relPath: `by-id/${playerId}/${saveId}`, token: `token-${saveId}`, files, digest: refresh, createdAt });
+    };
+    const archived = async (playerId: string, at: number, files = MAPS, extra = {}) => {
+      const id = await save(playerId, at, extra);
+      await archive(id, playerId, at, files);
+      return id;
+    };
+
+    test("status page: queue by state, recent saves with their job, failures, reports, the day's counts", async () => {
+      const s1 = await save(PLAYER, T0 - 3 * HOUR);
+      const s2 = await save(OTHER, T0 - 2 * HOUR, { source: "report" });
+      const s3 = await save(THIRD, T0 - HOUR);
+      const report = await f.insert.report({ receivedAt: T0 - HOUR, shape: "har", entryCount: 3, candidateCount: 2, emptyBodies: 0, meta: { agent: "test" }, outcome: "save", saveId: s2 });
+      const oldReport = await f.insert.report({ receivedAt: T0 - 3 * DAY, shape: "har", entryCount: 1, candidateCount: 0, emptyBodies: 1, meta: {} });
+      const job = (values: Partial<Parameters<ReadModelFixture["insert"]["job"]>[0]>) => f.insert.job({ stage: "notify", runAt: T0, createdAt: T0, updatedAt: T0, ...values });
+      await job({ saveId: s1, state: "pending", createdAt: T0 - 2 * HOUR });
+      await job({ saveId: s2, state: "running", createdAt: T0 - HOUR });
+      const failed = await job({ saveId: s3, stage: "generate", state: "failed", lastError: "boom", updatedAt: T0 - 30 * MINUTE });
+      const failedReport = await job({ reportId: oldReport, stage: "evaluate", state: "failed", lastError: "no save", updatedAt: T0 - 2 * DAY });
+      await job({ reportId: report, stage: "done", state: "done" });
+      const delivery = (values: Partial<Parameters<ReadModelFixture["insert"]["delivery"]>[0]> & { saveId: number }) =>
+        f.insert.delivery({ channel: "webhook", target: "default", nextAttemptAt: T0, createdAt: T0, ...values });
+      const d1 = await delivery({ saveId: s1, state: "failed", attempts: 3, lastError: "HTTP 500", createdAt: T0 - 10 * MINUTE });
+      await delivery({ saveId: s2, state: "sent", sentAt: T0 - 5 * MINUTE });
+      const d3 = await delivery({ saveId: s2, channel: "bark", target: "phone", state: "failed", attempts: 1, lastError: "old", createdAt: T0 - 2 * DAY });
+
+      expect(await f.pages.queueSnapshot(T0)).toEqual({
+        byState: { pending: 1, running: 1, pending_retry: 0, waiting_for_key: 0, failed: 2, done: 1 },
+        depth: 2,
+        oldestQueuedAgeMs: 2 * HOUR,
+      });
+      expect(await f.pages.recentSaves()).toEqual([
+        { id: s3, receivedAt: T0 - HOUR, playerId: THIRD, source: "upload", stage: "generate", state: "failed" },
+        { id: s2, receivedAt: T0 - 2 * HOUR, playerId: OTHER, source: "report", stage: "notify", state: "running" },
+        { id: s1, receivedAt: T0 - 3 * HOUR, playerId: PLAYER, source: "upload", stage: "notify", state: "pending" },
+      ]);
+      expect(await f.pages.recentSaves(1)).toHaveLength(1);
+      expect(await f.pages.failedJobs()).toEqual([
+        { id: failed, saveId: s3, reportId: null, stage: "generate", lastError: "boom", updatedAt: T0 - 30 * MINUTE, playerId: THIRD },
+        { id: failedReport, saveId: null, reportId: oldReport, stage: "evaluate", lastError: "no save", updatedAt: T0 - 2 * DAY, playerId: null },
+      ]);
+      expect(await f.pages.failedDeliveries()).toEqual([
+        { id: d3, saveId: s2, channel: "bark", target: "phone", lastError: "old", attempts: 1, playerId: OTHER },
+        { id: d1, saveId: s1, channel: "webhook", target: "default", lastError: "HTTP 500", attempts: 3, playerId: PLAYER },
+      ]);
+      expect(await f.pages.recentReports()).toEqual([
+        { id: oldReport, receivedAt: T0 - 3 * DAY, shape: "har", candidates: 0, outcome: null, saveId: null },
+        { id: report, receivedAt: T0 - HOUR, shape: "har", candidates: 2, outcome: "save", saveId: s2 },
+      ]);
+      expect(await f.pages.countsSince(T0 - DAY)).toEqual({ saves: 3, reports: 1, deliveriesSent: 1, deliveriesFailed: 1, jobsFailed: 1 });
+      expect(await f.pages.databaseBytes()).toBeGreaterThan(0);
+    });
+
+    test("maps: each player's newest archive with maps, newest players first; a newest archive without maps shows none", async () => {
+      await archived(PLAYER, T0 - 3 * HOUR);
+      const newestOfPlayer = await archived(PLAYER, T0 - HOUR, ["save.bin", "site_6.png"]);
+      const other = await archived(OTHER, T0 - 4 * HOUR);
+      await archived(THIRD, T0 - 5 * HOUR);
+      await archived(THIRD, T0 - 30 * MINUTE, ["save.bin"]);
+      expect(await f.pages.latestMaps()).toEqual([
+        { playerId: PLAYER, createdAt: T0 - HOUR, token: `token-${newestOfPlayer}`, pngs: ["site_6.png"] },
+        { playerId: OTHER, createdAt: T0 - 4 * HOUR, token: `token-${other}`, pngs: ["site_6.png", "site_5.png", "overview.png"] },
+      ]);
+      // The newest player's newest archive has no maps: it takes its place in the count and shows nothing.
+      expect(await f.pages.latestMaps(1)).toEqual([]);
+      expect(await f.pages.mapsOfPlayer(PLAYER)).toEqual([{ playerId: PLAYER, createdAt: T0 - HOUR, token: `token-${newestOfPlayer}`, pngs: ["site_6.png"] }]);
+      expect((await f.pages.mapsOfPlayer(PLAYER, 5)).map((maps) => maps.createdAt)).toEqual([T0 - HOUR, T0 - 3 * HOUR]);
+      expect(await f.pages.mapsOfPlayer("42")).toEqual([]);
+    });
+
+    test(`history: the player's archived refreshes of the last ${HISTORY_DAYS} days, newest first, digest decoded`, async () => {
+      const since = T0 - HISTORY_DAYS * DAY;
+      await archived(PLAYER, since - 1);
+      const edge = await archived(PLAYER, since);
+      const newest = await archived(PLAYER, T0 - HOUR);
+      const sameTime = await archived(PLAYER, T0 - HOUR);
+      await archived(OTHER, T0 - 2 * HOUR);
+      await save(PLAYER, T0 - 3 * HOUR); // not archived: nothing to open
+      // Archived before digests were kept, its outputs model of an older version: no digest, the maps still listed.
+      const older: SaveOutputs = { version: 1 } as unknown as SaveOutputs;
+      const undigested = await save(PLAYER, T0 - 2 * DAY, { outputs: older });
+      await archive(undigested, PLAYER, T0 - 2 * DAY, ["site_9.png"], null);
+
+      const history = await f.pages.history(PLAYER, T0);
+      expect(history.map((refresh) => refresh.saveId)).toEqual([Math.max(newest, sameTime), Math.min(newest, sameTime), undigested, edge]);
+      expect(history[0]).toEqual({
+        saveId: sameTime,
+        receivedAt: T0 - HOUR,
+        token: `token-${sameTime}`,
+        maps: [
+          { file: "overview.png", label: "Overview" },
+          { file: "site_5.png", label: "Site 5" },
+          { file: "site_6.png", label: "Flower garden" },
+        ],
+        digest: digest(`find ${sameTime}`),
+      });
+      expect(history[2]).toEqual({ saveId: undigested, receivedAt: T0 - 2 * DAY, token: `token-${undigested}`, maps: [{ file: "site_9.png", label: "Site 9" }], digest: null });
+      expect(await f.pages.history(THIRD, T0)).toEqual([]);
+    });
+
+    test("data API: the latest archived save per (region, player), a save without a host in the default region", async () => {
+      await archived(PLAYER, T0 - 3 * HOUR, MAPS, { region: "en" });
+      const defaultOne = await archived(PLAYER, T0 - 2 * HOUR);
+      await archived(PLAYER, T0 - 4 * HOUR, MAPS, { region: DEFAULT_REGION });
+      await save(PLAYER, T0 - HOUR); // newest, but not archived yet
+      const latest = await f.data.latest(DEFAULT_REGION, PLAYER);
+      expect(latest).toEqual({ id: defaultOne, sha256: expect.stringMatching(/^[0-9a-f]{64}$/), source: "upload", receivedAt: T0 - 2 * HOUR });
+      expect((await f.data.latest("en", PLAYER))?.receivedAt).toBe(T0 - 3 * HOUR);
+      expect(await f.data.latest("tw", PLAYER)).toBeNull();
+      expect(await f.data.latest(DEFAULT_REGION, OTHER)).toBeNull();
+      const named = await archived(PLAYER, T0 - 90 * MINUTE, MAPS, { region: DEFAULT_REGION });
+      expect((await f.data.latest(DEFAULT_REGION, PLAYER))?.id).toBe(named);
+    });
+
+    test("data API: a save's bytes from the database, or its archived save.bin once cleared (checked against its sha256); its stored JSON", async () => {
+      const kept = await archived(PLAYER, T0 - HOUR, [...MAPS, SAVE_JSON_FILE]);
+      expect(new TextDecoder().decode((await f.data.encrypted(kept))!)).toMatch(new RegExp(`^save \\d+ of ${PLAYER} at ${T0 - HOUR}$`));
+      const bytes = new TextEncoder().encode("cleared save");
+      const cleared = await f.insert.save({ sha256: sha256Hex(bytes), playerId: OTHER, source: "upload", encrypted: null, size: bytes.length, receivedAt: T0 });
+      await archive(cleared, OTHER, T0);
+      expect(await f.data.encrypted(cleared)).toBeNull(); // no save.bin yet
+      const folder = join(f.archiveRoot, `by-id/${OTHER}/${cleared}`);
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, "save.bin"), bytes);
+      expect(await f.data.encrypted(cleared)).toEqual(bytes);
+      writeFileSync(join(folder, "save.bin"), "damaged");
+      expect(await f.data.encrypted(cleared)).toBeNull();
+      expect(await f.data.encrypted(9999)).toBeNull();
+
+      const keptFolder = join(f.archiveRoot, `by-id/${PLAYER}/${kept}`);
+      mkdirSync(keptFolder, { recursive: true });
+      writeFileSync(join(keptFolder, SAVE_JSON_FILE), "gzipped json");
+      writeFileSync(join(folder, SAVE_JSON_FILE), "not listed in the archive's files");
+      expect(new TextDecoder().decode((await f.data.storedJson(kept))!)).toBe("gzipped json");
+      expect(await f.data.storedJson(cleared)).toBeNull();
+    });
+
+    test("data API: a token's grant (its 19-digit players exact) and the public switch", async () => {
+      const token = await f.access.addApiToken("bot", [PLAYER, OTHER], T0);
+      expect(await f.data.grant(token)).toEqual({ name: "bot", players: [PLAYER, OTHER], createdAt: T0 });
+      expect(await f.data.grant(`${token}x`)).toBeNull();
+      expect(await f.data.isPublic(PLAYER)).toBe(false);
+      await f.access.setPlayerPublic(PLAYER, true, T0);
+      expect(await f.data.isPublic(PLAYER)).toBe(true);
+      expect(await f.data.isPublic(OTHER)).toBe(false);
+    });
+
+    test("notify: the save without its bytes and its archive, JSON decoded; none without an archive", async () => {
+      const outputs = { version: 2, partial: false } as unknown as SaveOutputs;
+      const id = await archived(PLAYER, T0, MAPS, { outputs, dropsFingerprint: "f".repeat(64), region: "en" });
+      const subject = await f.notify.subject(id);
+      expect(subject?.save).toEqual({
+        id,
+        sha256: expect.any(String),
+        playerId: PLAYER,
+        source: "upload",
+        size: expect.any(Number),
+        receivedAt: T0,
+        outputs,
+        dropsFingerprint: "f".repeat(64),
+        repeatOf: null,
+        region: "en",
+      });
+      expect(subject?.archive).toEqual({ saveId: id, playerId: PLAYER, relPath: `by-id/${PLAYER}/${id}`, token: `token-${id}`, files: MAPS, digest: digest(`find ${id}`), createdAt: T0 });
+      expect(await f.notify.subject(await save(PLAYER, T0 + 1))).toBeNull();
+      expect(await f.notify.subject(9999)).toBeNull();
+    });
+  });
+}
