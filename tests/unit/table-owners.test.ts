@@ -44,7 +44,7 @@ test("no module outside src/db/deliveries/ writes the deliveries or the consumer
   expect(owners.map((path) => relative(SRC, path)).sort()).toEqual(["db/deliveries/data-webhooks.ts", "db/deliveries/pg-data-webhooks.ts", "db/deliveries/pg-store.ts", "db/deliveries/rows.ts"]);
 });
 
-/** drizzle's name and SQL's name of each owner table, and the module that owns it. */
+/** drizzle's name and SQL's name of each table owned by one module per store (the owner's tables, upload tasks), and that module. */
 const OWNER_TABLES = [
   { table: "ownerSessions", sql: "owner_sessions", module: "owner-sessions" },
   { table: "loginFailures", sql: "login_failures", module: "login-failures" },
@@ -52,6 +52,8 @@ const OWNER_TABLES = [
   { table: "players", sql: "players", module: "setup-tokens" },
   { table: "apiTokens", sql: "api_tokens", module: "data-access" },
   { table: "publicPlayers", sql: "public_players", module: "data-access" },
+  { table: "uploads", sql: "upload_tasks", module: "uploads" },
+  { table: "uploadChunks", sql: "upload_task_chunks", module: "uploads" },
 ];
 
 describe("owner tables", () => {
