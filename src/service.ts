@@ -10,10 +10,10 @@ import { describeArchive } from "./config/archive.ts";
 import { secretsOf, type Config } from "./config/index.ts";
 import { startCheckpointer } from "./db/checkpointer.ts";
 import { GroupCommitter } from "./db/group-commit.ts";
+import { sqliteReportStore, sqliteUploadStore } from "./db/ingest-store.ts";
 import { openDatabase, type Db } from "./db/open.ts";
 import { sqliteOwnerStore } from "./db/owner-store.ts";
 import { sqliteRetentionStore } from "./db/retention.ts";
-import { expireUploads } from "./db/uploads.ts";
 import { watchDiskSpace } from "./disk-space.ts";
 import { createApp } from "./http/app.ts";
 import { sqliteDataApi } from "./http/api/store.ts";
@@ -75,9 +75,11 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   }
 
   const retentionStore = sqliteRetentionStore(db, archive);
+  const committer = new GroupCommitter(db);
+  const uploadStore = sqliteUploadStore(db, committer);
   const sweep = async () => {
     try {
-      const uploads = expireUploads(db, Date.now(), config.uploadTtlMs);
+      const uploads = (await uploadStore.expire(Date.now(), config.uploadTtlMs)) ?? 0;
       const temps = await archive.sweep(STALE_TEMP_MS);
       if (uploads + temps > 0) logInfo("GC", "expired", { uploads, tempFolders: temps });
       const retention = await retentionStore.sweep(Date.now() - config.storage.retentionMs);
@@ -97,9 +99,9 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const workers = new WorkerPool(Math.max(1, Math.min(config.pipeline.concurrency, availableParallelism() - 1)), config.pipeline.taskTimeoutMs);
   const secrets = [...secretsOf(config), ...Object.values(notify.routing.barkKeys)];
   const ingest = new IngestActivity(INGEST_QUIET_MS, INGEST_MAX_WAIT_MS);
-  const pipelineDeps = { db, config, workers, routing: notify.routing, secrets, archive, deliveries: sqliteDeliveryStore(db), jobs: sqliteJobStore(db), stageStore: sqliteStageStore(db), notifyReads: sqliteNotifyReads(db) };
-  const pipeline = startPipeline(pipelineDeps, () => ingest.quiet());
-  const app = createApp({ db, owner, pages: sqlitePageReads(db), committer: new GroupCommitter(db), config, archive, wakePipeline: pipeline.wake, ingest, disk, secrets, pushesOff: notify.pushesOff, api: sqliteDataApi(db, archive, config) });
+  const stores = { deliveries: sqliteDeliveryStore(db), jobs: sqliteJobStore(db), stageStore: sqliteStageStore(db), notifyReads: sqliteNotifyReads(db) };
+  const pipeline = startPipeline({ db, config, workers, routing: notify.routing, secrets, archive, ...stores }, () => ingest.quiet());
+  const app = createApp({ db, owner, pages: sqlitePageReads(db), uploads: uploadStore, reports: sqliteReportStore(committer), config, archive, wakePipeline: pipeline.wake, ingest, disk, secrets, pushesOff: notify.pushesOff, api: sqliteDataApi(db, archive, config) });
 
   let stopped: Promise<void> | null = null;
   const stop = async () => {

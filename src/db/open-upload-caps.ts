@@ -1,7 +1,7 @@
 /** The open-upload caps, for a chunk that would open or grow a task (src/db/uploads.ts): reads only. */
 import { MAX_UPLOAD_BYTES } from "../contract.ts";
 import type { Tx } from "./open.ts";
-import { openUsage } from "./upload-tasks.ts";
+import { openUsage, type OpenUsage } from "./upload-tasks.ts";
 import type { UploadLimits } from "./uploads.ts";
 
 export interface OverCap {
@@ -14,15 +14,19 @@ export interface OverCap {
  * The open-upload caps: a new task past the count, or open bytes past the byte cap, is refused with a wait;
  * so is one past the peer's share of either.
  */
-export function checkOpenCaps(
-  tx: Tx,
-  limits: UploadLimits,
-  now: number,
-  change: { peer: string; newTask: boolean; addedBytes: number },
-): OverCap | null {
+export function checkOpenCaps(tx: Tx, limits: UploadLimits, now: number, change: CapChange): OverCap | null {
   const liveSince = now - limits.ttlMs;
-  const usage = openUsage(tx, liveSince);
-  const mine = openUsage(tx, liveSince, change.peer);
+  return capVerdict(limits, now, change, openUsage(tx, liveSince), openUsage(tx, liveSince, change.peer));
+}
+
+export interface CapChange {
+  peer: string;
+  newTask: boolean;
+  addedBytes: number;
+}
+
+/** The caps' rule over what open tasks hold (all of them, and the peer's): each store reads the usage its way. */
+export function capVerdict(limits: UploadLimits, now: number, change: CapChange, usage: OpenUsage, mine: OpenUsage): OverCap | null {
   const peerOpen = Math.max(1, Math.floor(limits.maxOpen * limits.peerShare));
   const peerBytes = Math.max(MAX_UPLOAD_BYTES, Math.floor(limits.maxOpenBytes * limits.peerShare));
   let reason: string | null = null;

@@ -49,7 +49,7 @@ export type ChunkOutcome =
   | OverCap;
 
 /** A real (digits) player id, or null for none and `unknown`. */
-function realPlayer(id: string | null | undefined): string | null {
+export function realPlayer(id: string | null | undefined): string | null {
   return id && id !== UNKNOWN_PLAYER ? id : null;
 }
 
@@ -57,7 +57,7 @@ function realPlayer(id: string | null | undefined): string | null {
  * The open task a chunk joins: the latest whose first chunk came with the same player, or with none when this
  * one names none. A chunk never joins another player's task, nor a stranger's chunk a player's.
  */
-function taskToJoin(open: OpenTask[], player: string | null): OpenTask | undefined {
+export function taskToJoin(open: OpenTask[], player: string | null): OpenTask | undefined {
   return open.find((task) => realPlayer(task.playerId) === player);
 }
 
@@ -91,13 +91,7 @@ export function acceptChunk(tx: Tx, chunk: IncomingChunk, limits: UploadLimits):
   // A whole-save chunk can only be a resend of a save already stored: most are not, and the index lookup is cheap.
   const mayBeResend = totalChunks > 1 || saveWithSha(tx, sha256) !== undefined;
   const resent = mayBeResend ? findResend(tx, { uploadId, chunkIndex, totalChunks, sha256, player, since }) : undefined;
-  // Saves share leading chunks (AES-CBC with a fixed IV), so a "resend" may be the start of a new save whose
-  // later chunks came first: it then joins that task.
-  const lateFirstPart =
-    task?.totalChunks === totalChunks &&
-    taskParts.some((part) => part.chunkIndex > chunkIndex) &&
-    !taskParts.some((part) => part.chunkIndex === chunkIndex);
-  if (resent && !lateFirstPart) {
+  if (resent && !isLateFirstPart(task, taskParts, header)) {
     if (totalChunks > 1) holdResentChunk(tx, resent.id, totalChunks, { chunkIndex, body, sha256 });
     return { kind: "resend", taskId: resent.id, saveId: resent.saveId };
   }
@@ -121,6 +115,18 @@ export function acceptChunk(tx: Tx, chunk: IncomingChunk, limits: UploadLimits):
     return refused ?? storePart(tx, header, place, part, { received: others.length + 1, uploadBytes });
   }
   return complete(tx, header, place, part, limits.mayBeSave);
+}
+
+/**
+ * Saves share leading chunks (AES-CBC with a fixed IV), so a "resend" may be the start of a new save whose
+ * later chunks came first: it then joins that task.
+ */
+export function isLateFirstPart(task: OpenTask | undefined, taskParts: { chunkIndex: number }[], { chunkIndex, totalChunks }: ChunkHeader): boolean {
+  return (
+    task?.totalChunks === totalChunks &&
+    taskParts.some((part) => part.chunkIndex > chunkIndex) &&
+    !taskParts.some((part) => part.chunkIndex === chunkIndex)
+  );
 }
 
 interface Placement {

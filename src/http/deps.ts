@@ -1,11 +1,12 @@
 import type { ArchiveStore } from "../archive/store.ts";
 import type { Config } from "../config/index.ts";
 import type { ApiOptions } from "./api/routes.ts";
-import type { GroupCommitter } from "../db/group-commit.ts";
 import type { Db } from "../db/open.ts";
 import type { DiskWatch } from "../disk-space.ts";
 import type { IngestActivity } from "../ingest/activity.ts";
 import type { OwnerStore } from "./owner-store.ts";
+import type { ReportStore } from "./report.ts";
+import type { UploadStore } from "./upload.ts";
 import type { PageReads } from "./status/reads.ts";
 
 /** What the routes need: the store, the configuration, and a way to wake the pipeline after a commit. */
@@ -13,8 +14,10 @@ export interface HttpDeps {
   db: Db;
   /** Owner sessions, the login throttle, setup tokens, player links, API tokens, public switches, data webhooks. */
   owner: OwnerStore;
-  /** Request-path writes go through it: concurrent requests share one durable commit. */
-  committer: GroupCommitter;
+  /** Upload chunks, committed before their answer. */
+  uploads: UploadStore;
+  /** Reports, committed before their answer. */
+  reports: ReportStore;
   config: Config;
   /** Where /maps/<token>/<file> reads from. */
   archive: ArchiveStore;

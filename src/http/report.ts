@@ -3,10 +3,9 @@
  * bodies and commits them; decryption happens in the pipeline, so a wrong key never loses a report.
  */
 import { Hono } from "hono";
-import { storeReport } from "../db/reports.ts";
 import { cappedMessage, declaredTooLarge } from "../ingest/capped-body.ts";
 import { readReportBody } from "../ingest/decompress.ts";
-import { extractCandidates } from "../ingest/har.ts";
+import { extractCandidates, type HarExtraction } from "../ingest/har.ts";
 import { proxyPinMeta, reqableMeta } from "../ingest/har-meta.ts";
 import { logInfo, logWarn } from "../log.ts";
 import type { HttpDeps } from "./deps.ts";
@@ -14,7 +13,17 @@ import type { HttpDeps } from "./deps.ts";
 /** Where REPORT_TOKEN may come (checked in front of every guard, src/http/app.ts): ours, and Reqable's tag. */
 export const REPORT_TOKEN_HEADERS = ["x-report-token", "x-reqable-reporter-tag"];
 
-export function reportRoutes({ committer, config, wakePipeline }: HttpDeps): Hono {
+/**
+ * Reports as the route stores them, async so that a hub's PostgreSQL can stand behind them: SQLite's
+ * (src/db/ingest-store.ts) commits through the group committer, PostgreSQL's (src/db/pg/ingest-store.ts) in a
+ * transaction of its own. Both pass tests/unit/ingest-store.contract.test.ts.
+ */
+export interface ReportStore {
+  /** Stores the report, its candidate bodies and its evaluate job at once; its id, once durable. */
+  store(extraction: HarExtraction, meta: Record<string, string>, receivedAt: number): Promise<number>;
+}
+
+export function reportRoutes({ reports, config, wakePipeline }: HttpDeps): Hono {
   const app = new Hono();
   const { report } = config;
   if (!report.enabled) return app;
@@ -49,7 +58,7 @@ export function reportRoutes({ committer, config, wakePipeline }: HttpDeps): Hon
 
     const receivedAt = Date.now();
     const commitStarted = performance.now();
-    const reportId = await committer.run((tx) => storeReport(tx, extraction, meta, receivedAt));
+    const reportId = await reports.store(extraction, meta, receivedAt);
     const commitMs = performance.now() - commitStarted;
     wakePipeline();
     const undecodable = extraction.candidates.filter((candidate) => candidate.undecodable).length;

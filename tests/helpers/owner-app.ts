@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { diskArchiveStore } from "../../src/archive/disk-store.ts";
 import { loadConfig, secretsOf } from "../../src/config/index.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
+import { sqliteReportStore, sqliteUploadStore } from "../../src/db/ingest-store.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { sqliteOwnerStore } from "../../src/db/owner-store.ts";
 import { sqlitePageReads } from "../../src/http/status/reads.ts";
@@ -34,11 +35,13 @@ export function ownerApp(
   const db = openDatabase(config.databasePath);
   // Player data that no refused request may show.
   db.transaction((tx) => storeSaveOnce(tx, { encrypted: new Uint8Array(32), playerId: OWNER_PLAYER, source: "upload", receivedAt: Date.now() }));
+  const committer = new GroupCommitter(db);
   const app = createApp({
     db,
     owner: sqliteOwnerStore(db),
     pages: sqlitePageReads(db),
-    committer: new GroupCommitter(db),
+    uploads: sqliteUploadStore(db, committer),
+    reports: sqliteReportStore(committer),
     config,
     archive: diskArchiveStore(join(dir, "archive")),
     wakePipeline: () => {},

@@ -50,7 +50,7 @@ test("the archives rows are written by the stage stores only, but the retention 
   expect(writers.sort()).toEqual(["db/pg/stage-writes.ts", "db/stage-writes.ts", ...RETENTION_SWEEPS].sort());
 });
 
-/** drizzle's name and SQL's name of each owner table, and the module that owns it. */
+/** drizzle's name and SQL's name of each table owned by one module per store (the owner's tables, upload tasks), and that module. */
 const OWNER_TABLES = [
   { table: "ownerSessions", sql: "owner_sessions", module: "owner-sessions" },
   { table: "loginFailures", sql: "login_failures", module: "login-failures" },
@@ -58,6 +58,8 @@ const OWNER_TABLES = [
   { table: "players", sql: "players", module: "setup-tokens" },
   { table: "apiTokens", sql: "api_tokens", module: "data-access" },
   { table: "publicPlayers", sql: "public_players", module: "data-access" },
+  { table: "uploads", sql: "upload_tasks", module: "uploads" },
+  { table: "uploadChunks", sql: "upload_task_chunks", module: "uploads" },
 ];
 
 describe("owner tables", () => {

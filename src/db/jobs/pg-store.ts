@@ -10,7 +10,8 @@ import type { PgDb } from "../pg/open.ts";
 import { jobs } from "../pg/schema.ts";
 import { claimedJob, subjectlessFailure } from "./claim.ts";
 import { leaseHeldIn, LeaseLostError } from "./lease.ts";
-import { NEW_WORK_CHANNEL, pgEnqueueReport, pgEnqueueSave, pgFenced, pgRecordChange, pgRequeueForRedraw } from "./pg-writes.ts";
+import { NEW_WORK_CHANNEL, pgEnqueueReport, pgEnqueueSave, pgRequeueForRedraw } from "./pg-enqueue.ts";
+import { pgFenced, pgRecordChange } from "./pg-transitions.ts";
 
 export function pgJobStore(db: PgDb): JobStore {
   const claimOne = async (now: number, leaseMs: number, plausibleOnly: boolean) => {

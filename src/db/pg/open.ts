@@ -38,3 +38,6 @@ async function migrateUnderLock(client: postgres.Sql, db: PgDb): Promise<void> {
     lock.release();
   }
 }
+
+/** A transaction of `db.transaction(async (tx) => …)`. */
+export type PgTx = Parameters<Parameters<PgDb["transaction"]>[0]>[0];

@@ -1,18 +1,15 @@
 /**
  * The retention rule on a hub's PostgreSQL: the same statements as SQLite's (../retention.ts), with
- * runRetentionRule's order and batches. N processes share the database, and the sweep runs in one at a time: it
- * holds a session advisory lock while it runs, and a process that finds the lock taken skips its sweep (the
- * holder does that period's work). The lock goes with its connection, so a process that dies mid-sweep frees it.
+ * runRetentionRule's order and batches, under the housekeeping lock (housekeeping-lock.ts): one process sweeps
+ * at a time, the others skip.
  */
 import { SAVE_JSON_FILE } from "../../archive/save-json-file.ts";
 import type { ArchiveStore } from "../../archive/store.ts";
 import type { RetentionStore } from "../../retention-store.ts";
 import { pgDeleteDoneSaveJobs } from "../jobs/pg-lifecycle.ts";
 import { newSweepCursor, runRetentionRule, type DeleteStep, type ExpiredBody, type RetentionSteps } from "../retention.ts";
+import { underHousekeepingLock } from "./housekeeping-lock.ts";
 import type { PgDb } from "./open.ts";
-
-/** The advisory lock key of the retention sweep (any constant shared by every process; not open.ts's MIGRATION_LOCK). */
-const RETENTION_LOCK = 0x6d79_7367; // "mysg"
 
 /** A report's job is finished (or gone): nothing will read its candidates again. */
 const REPORT_FINISHED = `COALESCE(r.processed_at, r.received_at) < $1
@@ -61,21 +58,6 @@ export function pgRetentionStore(db: PgDb, archive: ArchiveStore): RetentionStor
   const steps = pgSteps(db);
   const cursor = newSweepCursor();
   return {
-    sweep: async (cutoff, maxBatches = 20) => {
-      // A connection of its own: a session lock belongs to the connection that took it, and the rule's
-      // statements go over the pool meanwhile.
-      const lock = await db.$client.reserve();
-      try {
-        const [row] = await lock`SELECT pg_try_advisory_lock(${RETENTION_LOCK}) AS taken`;
-        if (!row?.taken) return null;
-        try {
-          return await runRetentionRule(steps, archive, cutoff, maxBatches, cursor);
-        } finally {
-          await lock`SELECT pg_advisory_unlock(${RETENTION_LOCK})`.catch(() => {});
-        }
-      } finally {
-        lock.release();
-      }
-    },
+    sweep: (cutoff, maxBatches = 20) => underHousekeepingLock(db, () => runRetentionRule(steps, archive, cutoff, maxBatches, cursor)),
   };
 }

@@ -1,34 +1,42 @@
 /**
- * Saves enter a hub's PostgreSQL here, as SQLite's src/db/saves.ts: deduplicated by the sha256 of their encrypted
- * bytes, each with its first job; an existing `unknown` save adopts a real player id from the new arrival.
+ * Saves enter a hub's PostgreSQL here, as ../saves.ts does it over SQLite: deduplicated by the sha256 of their
+ * encrypted bytes, each new one with its first job in the caller's transaction. The unique index decides between
+ * processes: the same save arriving at two at once makes one row and one job (the second insert waits for the
+ * first to commit, then does nothing and finds its row).
  */
-import { eq } from "drizzle-orm";
-import { pgEnqueueSave, pgRequeueForRedraw, type PgTx } from "../jobs/pg-writes.ts";
-import type { NewSave, StoredSave } from "../saves.ts";
+import { and, eq } from "drizzle-orm";
 import { UNKNOWN_PLAYER } from "../../save/player-id.ts";
 import { sha256Hex } from "../../sha256.ts";
+import { pgEnqueueSave, pgRequeueForRedraw } from "../jobs/pg-enqueue.ts";
+import type { NewSave, StoredSave } from "../saves.ts";
+import type { PgTx } from "./open.ts";
 import { saves } from "./schema.ts";
 
-export async function storeSaveOnceIn(tx: PgTx, save: NewSave): Promise<StoredSave> {
+export async function pgStoreSaveOnce(tx: PgTx, save: NewSave): Promise<StoredSave> {
   const sha256 = save.sha256 ?? sha256Hex(save.encrypted);
   const { playerId, source, encrypted, receivedAt } = save;
-  // Another process storing the same bytes at once: one insert wins, the other finds its row below.
-  const [row] = await tx
+  const [inserted] = await tx
     .insert(saves)
     .values({ sha256, playerId, source, encrypted, size: encrypted.byteLength, receivedAt, region: save.region ?? null })
     .onConflictDoNothing({ target: saves.sha256 })
     .returning({ id: saves.id });
-  if (row) {
-    await pgEnqueueSave(tx, row.id, receivedAt, save.implausible === true);
-    return { saveId: row.id, created: true, adopted: false };
+  if (inserted) {
+    await pgEnqueueSave(tx, inserted.id, receivedAt, save.implausible === true);
+    return { saveId: inserted.id, created: true, adopted: false };
   }
-  const [existing] = await tx.select({ id: saves.id, playerId: saves.playerId }).from(saves).where(eq(saves.sha256, sha256)).for("update");
-  if (!existing) throw new Error(`save ${sha256} neither inserted nor found`);
-  const adopted = existing.playerId === UNKNOWN_PLAYER && playerId !== UNKNOWN_PLAYER;
-  if (adopted) {
-    // The maps show the player id, so they are drawn again.
-    await tx.update(saves).set({ playerId }).where(eq(saves.id, existing.id));
-    await pgRequeueForRedraw(tx, existing.id, Date.now());
-  }
-  return { saveId: existing.id, created: false, adopted };
+  const existing = (await pgSaveWithSha(tx, sha256))!;
+  if (existing.playerId !== UNKNOWN_PLAYER || playerId === UNKNOWN_PLAYER) return { saveId: existing.id, created: false, adopted: false };
+  // Only one of two arrivals naming the player at once adopts (and requeues) it.
+  const adopted = await tx
+    .update(saves)
+    .set({ playerId })
+    .where(and(eq(saves.id, existing.id), eq(saves.playerId, UNKNOWN_PLAYER)))
+    .returning({ id: saves.id });
+  if (adopted.length > 0) await pgRequeueForRedraw(tx, existing.id, Date.now());
+  return { saveId: existing.id, created: false, adopted: adopted.length > 0 };
+}
+
+export async function pgSaveWithSha(tx: PgTx, sha256: string): Promise<{ id: number; playerId: string } | undefined> {
+  const [row] = await tx.select({ id: saves.id, playerId: saves.playerId }).from(saves).where(eq(saves.sha256, sha256));
+  return row;
 }

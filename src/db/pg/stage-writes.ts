@@ -5,9 +5,9 @@
  */
 import { eq } from "drizzle-orm";
 import type { Recorded, StageStore, StageWrites } from "../../pipeline/stage-store.ts";
-import { pgRecordChange, type PgTx } from "../jobs/pg-writes.ts";
-import type { PgDb } from "./open.ts";
-import { storeSaveOnceIn } from "./saves.ts";
+import { pgRecordChange } from "../jobs/pg-transitions.ts";
+import type { PgDb, PgTx } from "./open.ts";
+import { pgStoreSaveOnce } from "./saves.ts";
 import { archives, reportCandidates, reports, saves } from "./schema.ts";
 
 export function pgStageStore(db: PgDb): StageStore {
@@ -40,7 +40,7 @@ async function applyWrites(tx: PgTx, writes: StageWrites, now: number): Promise<
       if (writes.dropCandidates) await tx.delete(reportCandidates).where(eq(reportCandidates.reportId, writes.reportId));
       return undefined;
     case "report_save": {
-      const stored = await storeSaveOnceIn(tx, writes.save);
+      const stored = await pgStoreSaveOnce(tx, writes.save);
       await tx.update(reports).set({ outcome: stored.created ? "save" : "duplicate", saveId: stored.saveId, processedAt: writes.processedAt }).where(eq(reports.id, writes.reportId));
       await tx.delete(reportCandidates).where(eq(reportCandidates.reportId, writes.reportId));
       return { saveId: stored.saveId, created: stored.created };

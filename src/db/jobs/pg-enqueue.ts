@@ -1,0 +1,37 @@
+/**
+ * Jobs enter a hub's PostgreSQL queue here, inside the caller's transaction (the save or report row and its job
+ * commit together), each with a notification that wakes every process's poller when that transaction commits.
+ */
+import { eq, sql } from "drizzle-orm";
+import type { PgTx } from "../pg/open.ts";
+import { jobs } from "../pg/schema.ts";
+
+/** The channel on which committed new jobs wake the pollers of every process. */
+export const NEW_WORK_CHANNEL = "mysekai_jobs";
+
+/** Delivered to the listeners when `tx` commits, and not at all when it rolls back. */
+const notifyNewWork = (tx: PgTx) => tx.execute(sql`SELECT pg_notify(${NEW_WORK_CHANNEL}, '')`);
+
+/** A new save's first job; `implausible` saves run after every real one. */
+export async function pgEnqueueSave(tx: PgTx, saveId: number, at: number, implausible: boolean): Promise<void> {
+  await tx.insert(jobs).values({ saveId, stage: "generate", state: "pending", implausible, runAt: at, createdAt: at, updatedAt: at });
+  await notifyNewWork(tx);
+}
+
+export async function pgEnqueueReport(tx: PgTx, reportId: number, at: number): Promise<void> {
+  await tx.insert(jobs).values({ reportId, stage: "evaluate", runAt: at, createdAt: at, updatedAt: at });
+  await notifyNewWork(tx);
+}
+
+/** As enqueue.ts's requeueForRedraw: a job at rest goes back to generate, a running one is flagged for its holder. */
+export async function pgRequeueForRedraw(tx: PgTx, saveId: number, now: number): Promise<void> {
+  await tx.insert(jobs).values({ saveId, stage: "done", state: "done", runAt: now, createdAt: now, updatedAt: now }).onConflictDoNothing();
+  // Locked first: the holder's record then sees the flag, or the job is at rest when we look.
+  const [row] = await tx.select({ state: jobs.state }).from(jobs).where(eq(jobs.saveId, saveId)).for("update");
+  if (row?.state === "running") {
+    await tx.update(jobs).set({ rerun: true, updatedAt: now }).where(eq(jobs.saveId, saveId));
+    return;
+  }
+  await tx.update(jobs).set({ stage: "generate", state: "pending", runAt: now, attempts: 0, notify: true, rerun: false, lastError: null, updatedAt: now }).where(eq(jobs.saveId, saveId));
+  await notifyNewWork(tx);
+}

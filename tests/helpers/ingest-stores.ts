@@ -1,0 +1,112 @@
+/**
+ * The two ingest stores side by side for the contract suite (tests/unit/ingest-store.contract.test.ts): each
+ * with a second store on connections of its own (a second process of a hub), and a raw count of rows.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { GroupCommitter } from "../../src/db/group-commit.ts";
+import { sqliteReportStore, sqliteUploadStore } from "../../src/db/ingest-store.ts";
+import { openDatabase, type Db } from "../../src/db/open.ts";
+import { pgReportStore, pgUploadStore } from "../../src/db/pg/ingest-store.ts";
+import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
+import type { ReportStore } from "../../src/http/report.ts";
+import type { UploadStore } from "../../src/http/upload.ts";
+import { databaseForThisFile } from "./postgres.ts";
+
+export interface IngestStores {
+  uploads: UploadStore;
+  reports: ReportStore;
+}
+
+export interface IngestFixture extends IngestStores {
+  /** Stores on connections of their own, as a second process has. */
+  another: () => Promise<IngestStores>;
+  /** The first column of the first row of `query` (the same SQL on both dialects), as a number. */
+  scalar: (query: string) => Promise<number>;
+  /** Runs a statement (the same SQL on both dialects). */
+  exec: (statement: string) => Promise<void>;
+  /** The first column of every row of `query`, as text. */
+  column: (query: string) => Promise<string[]>;
+  /** Takes the housekeeping lock as another process's sweep would, until the returned release (PostgreSQL only). */
+  holdHousekeeping?: () => Promise<() => Promise<void>>;
+  close: () => Promise<void>;
+}
+
+export interface IngestStoreKind {
+  name: "sqlite" | "postgres";
+  prepare: () => Promise<unknown>;
+  open: () => Promise<IngestFixture>;
+}
+
+const sqliteStores = (db: Db): IngestStores => {
+  const committer = new GroupCommitter(db);
+  return { uploads: sqliteUploadStore(db, committer), reports: sqliteReportStore(committer) };
+};
+
+export const sqliteIngestStores: IngestStoreKind = {
+  name: "sqlite",
+  prepare: async () => {},
+  open: async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ingest-store-"));
+    const path = join(dir, "ingest.sqlite");
+    const db = openDatabase(path);
+    const others: Db[] = [];
+    const firstColumn = (query: string) => (db.$client.query(query).values() as unknown[][]).map((row) => row[0]);
+    return {
+      ...sqliteStores(db),
+      another: async () => {
+        const other = openDatabase(path);
+        others.push(other);
+        return sqliteStores(other);
+      },
+      scalar: async (query) => Number(firstColumn(query)[0]),
+      exec: async (statement) => void db.$client.run(statement),
+      column: async (query) => firstColumn(query).map(String),
+      close: async () => {
+        for (const handle of [db, ...others]) handle.$client.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+let pgUrl: Promise<string> | undefined;
+const pgDatabase = () => (pgUrl ??= databaseForThisFile("migrated"));
+const pgStores = (db: PgDb): IngestStores => ({ uploads: pgUploadStore(db), reports: pgReportStore(db) });
+
+export const postgresIngestStores: IngestStoreKind = {
+  name: "postgres",
+  prepare: pgDatabase,
+  open: async () => {
+    const url = await pgDatabase();
+    const db = await openPostgres(url, { maxConnections: 8 });
+    await db.$client.unsafe("TRUNCATE upload_task_chunks, upload_tasks, report_candidates, reports, jobs, saves RESTART IDENTITY CASCADE");
+    const others: PgDb[] = [];
+    const firstColumn = async (query: string) => (await db.$client.unsafe(query).values()).map((row) => row[0]);
+    return {
+      ...pgStores(db),
+      another: async () => {
+        const other = await openPostgres(url, { maxConnections: 8 });
+        others.push(other);
+        return pgStores(other);
+      },
+      scalar: async (query) => Number((await firstColumn(query))[0]),
+      exec: async (statement) => void (await db.$client.unsafe(statement)),
+      column: async (query) => (await firstColumn(query)).map(String),
+      holdHousekeeping: async () => {
+        const other = await openPostgres(url, { maxConnections: 2 });
+        others.push(other);
+        const connection = await other.$client.reserve();
+        await connection`SELECT pg_advisory_lock(${0x6d79_7367})`;
+        return async () => {
+          await connection`SELECT pg_advisory_unlock(${0x6d79_7367})`;
+          connection.release();
+        };
+      },
+      close: async () => {
+        await Promise.all([db, ...others].map((handle) => handle.$client.end()));
+      },
+    };
+  },
+};

@@ -1,0 +1,191 @@
+/**
+ * The ingest store's contract, the same tests on both stores: SQLite (the default, through the group committer)
+ * and a hub's PostgreSQL. Two stores on one database stand for two processes of a hub: chunks, caps and saves
+ * arriving at both at once keep the rules one process keeps.
+ */
+import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { randomBytes } from "node:crypto";
+import { MAX_UPLOAD_BYTES } from "../../src/contract.ts";
+import { COMPLETED_UPLOAD_RETENTION_MS, type ChunkOutcome, type IncomingChunk, type UploadLimits } from "../../src/db/uploads.ts";
+import type { HarExtraction } from "../../src/ingest/har.ts";
+import { sha256Hex } from "../../src/sha256.ts";
+import { postgresIngestStores, sqliteIngestStores, type IngestFixture, type IngestStoreKind, type IngestStores } from "../helpers/ingest-stores.ts";
+import { POSTGRES_MISSING } from "../helpers/postgres.ts";
+
+const T0 = 1_700_000_000_000;
+const TTL = 60_000;
+const PLAYER = "7485938820123456789";
+const OTHER_PLAYER = "1234567890123456789";
+const LIMITS: UploadLimits = { maxUploadBytes: MAX_UPLOAD_BYTES, ttlMs: TTL, maxOpen: 4, maxOpenBytes: 1 << 20, peerShare: 0.5, mayBeSave: () => true };
+
+interface ChunkOptions {
+  player?: string | null;
+  peer?: string;
+  now?: number;
+}
+
+function chunk(uploadId: string, chunkIndex: number, totalChunks: number, body: Uint8Array, options: ChunkOptions = {}): IncomingChunk {
+  const player = options.player === undefined ? PLAYER : options.player;
+  const originalUrl = player === null ? null : `https://mysekai.example/api/user/${player}/mysekai`;
+  return { header: { uploadId, chunkIndex, totalChunks, originalUrl }, body, playerId: player, peer: options.peer ?? "203.0.113.7", now: options.now ?? T0 };
+}
+
+const blocks = (n: number) => new Uint8Array(randomBytes(16 * n));
+const kinds = (outcomes: ChunkOutcome[]) => outcomes.map((outcome) => outcome.kind).sort();
+
+function extraction(bodies: Uint8Array[]): HarExtraction {
+  const candidates = bodies.map((body, i) => ({ entryIndex: i, part: "response" as const, url: `https://x/${i}`, body, undecodable: false }));
+  return { shape: "har", entryCount: bodies.length, candidates, emptyBodies: 0, otherBodies: 0, skippedEntries: 0, skippedBodies: 0, notes: [] };
+}
+
+for (const kind of [sqliteIngestStores, postgresIngestStores] satisfies IngestStoreKind[]) {
+  describe.skipIf(kind.name === "postgres" && POSTGRES_MISSING !== null)(`ingest store on ${kind.name}`, () => {
+    let f: IngestFixture;
+    let accept: (c: IncomingChunk, limits?: UploadLimits) => Promise<ChunkOutcome>;
+    // Out of beforeEach's 5 s: a timed-out hook would take the starting server with it.
+    beforeAll(() => kind.prepare(), 60_000);
+    beforeEach(async () => {
+      f = await kind.open();
+      accept = (c, limits = LIMITS) => f.uploads.acceptChunk(c, limits);
+    });
+    afterEach(() => f.close());
+
+    const saves = () => f.scalar("SELECT count(*) FROM saves");
+    const jobs = () => f.scalar("SELECT count(*) FROM jobs");
+    const openTasks = () => f.scalar("SELECT count(*) FROM upload_tasks WHERE completed_at IS NULL");
+
+    test("chunks arriving in any order become one save of their bytes in index order, with one job", async () => {
+      const parts = [blocks(2), blocks(3), blocks(1)];
+      const first = await accept(chunk("u1", 2, 3, parts[2]!));
+      expect(first).toMatchObject({ kind: "partial", received: 1, total: 3 });
+      expect(await accept(chunk("u1", 0, 3, parts[0]!))).toMatchObject({ kind: "partial", received: 2 });
+      const done = await accept(chunk("u1", 1, 3, parts[1]!));
+      expect(done).toMatchObject({ kind: "completed", created: true, playerId: PLAYER, saveBytes: 96 });
+      expect(await f.column("SELECT sha256 FROM saves")).toEqual([sha256Hex(Buffer.concat(parts))]);
+      expect(await f.column("SELECT stage FROM jobs")).toEqual(["generate"]);
+      expect(await openTasks()).toBe(0);
+      expect(await f.scalar("SELECT count(*) FROM upload_task_chunks")).toBe(0);
+    });
+
+    test("a resent chunk is answered without a second save, whether its task is open or completed", async () => {
+      const parts = [blocks(1), blocks(1)];
+      await accept(chunk("u2", 0, 2, parts[0]!));
+      expect(await accept(chunk("u2", 0, 2, parts[0]!))).toMatchObject({ kind: "partial", received: 1 });
+      const done = await accept(chunk("u2", 1, 2, parts[1]!));
+      expect(done.kind).toBe("completed");
+      const again = await accept(chunk("u2", 1, 2, parts[1]!, { now: T0 + 1000 }));
+      expect(again).toEqual({ kind: "resend", taskId: (done as { taskId: number }).taskId, saveId: (done as { saveId: number }).saveId });
+      expect([await saves(), await jobs(), await openTasks()]).toEqual([1, 1, 0]);
+    });
+
+    test("a chunk joins only an open task of its own player: another player's (or none's) starts its own", async () => {
+      const parts = [blocks(1), blocks(1)];
+      await accept(chunk("u3", 0, 2, parts[0]!, { player: PLAYER }));
+      expect(await accept(chunk("u3", 1, 2, blocks(1), { player: OTHER_PLAYER, peer: "198.51.100.9" }))).toMatchObject({ kind: "partial", received: 1 });
+      expect(await accept(chunk("u3", 1, 2, blocks(1), { player: null, peer: "198.51.100.10" }))).toMatchObject({ kind: "partial", received: 1 });
+      expect(await accept(chunk("u3", 1, 2, parts[1]!, { player: PLAYER }))).toMatchObject({ kind: "completed", playerId: PLAYER });
+      expect(await f.column("SELECT player_id FROM saves")).toEqual([PLAYER]);
+      expect(await openTasks()).toBe(2);
+    });
+
+    test("a peer holds at most its share of open tasks, and all peers together the cap, each refusal with a wait", async () => {
+      const open = (id: string, peer: string, now = T0) => accept(chunk(id, 0, 2, blocks(1), { peer, now }));
+      expect(kinds([await open("a1", "198.51.100.1"), await open("a2", "198.51.100.1", T0 + 5000)])).toEqual(["partial", "partial"]);
+      const mine = await open("a3", "198.51.100.1");
+      expect(mine).toMatchObject({ kind: "over_cap", reason: "too many open uploads from your address (2); retry later", retryAfterSeconds: TTL / 1000 });
+      expect(kinds([await open("b1", "198.51.100.2"), await open("b2", "198.51.100.2")])).toEqual(["partial", "partial"]);
+      expect(await open("c1", "198.51.100.3", T0 + 10_000)).toMatchObject({ kind: "over_cap", reason: "too many open uploads (4); retry later", retryAfterSeconds: 50 });
+      // A chunk completing a task needs no room.
+      expect((await accept(chunk("a1", 1, 2, blocks(1), { peer: "198.51.100.1" }))).kind).toBe("completed");
+      expect(await openTasks()).toBe(3);
+    });
+
+    test("open bytes past the byte cap are refused", async () => {
+      const limits = { ...LIMITS, maxOpenBytes: 100, peerShare: 1 };
+      expect((await accept(chunk("d1", 0, 3, blocks(4)), limits)).kind).toBe("partial");
+      expect(await accept(chunk("d1", 1, 3, blocks(3)), limits)).toMatchObject({ kind: "over_cap", reason: "open uploads hold too many bytes (100); retry later" });
+    });
+
+    test("chunks opening tasks on two processes at once never pass the cap together", async () => {
+      const second = await f.another();
+      const limits = { ...LIMITS, peerShare: 1 };
+      const stores: IngestStores[] = [f, second];
+      const outcomes = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => stores[i % 2]!.uploads.acceptChunk(chunk(`race${i}`, 0, 2, blocks(1), { peer: `198.51.100.${i}` }), limits)),
+      );
+      expect(outcomes.filter((outcome) => outcome.kind === "partial")).toHaveLength(LIMITS.maxOpen);
+      expect(await openTasks()).toBe(LIMITS.maxOpen);
+    });
+
+    test("the chunks of one upload sent to two processes at once complete one save", async () => {
+      const second = await f.another();
+      for (let round = 0; round < 5; round++) {
+        const parts = [blocks(1), blocks(1)];
+        const outcomes = await Promise.all([
+          f.uploads.acceptChunk(chunk(`two${round}`, 0, 2, parts[0]!), LIMITS),
+          second.uploads.acceptChunk(chunk(`two${round}`, 1, 2, parts[1]!), LIMITS),
+        ]);
+        expect(kinds(outcomes)).toEqual(["completed", "partial"]);
+      }
+      expect([await saves(), await openTasks()]).toEqual([5, 0]);
+    });
+
+    test("the same save sent twice is one save with one job", async () => {
+      const body = blocks(4);
+      expect(await accept(chunk("s1", 0, 1, body))).toMatchObject({ kind: "completed", created: true });
+      expect(await accept(chunk("s2", 0, 1, body, { now: T0 + 1 }))).toMatchObject({ kind: "completed", created: false, adopted: false });
+      expect([await saves(), await jobs()]).toEqual([1, 1]);
+    });
+
+    test("the same save sent to two processes at once is one save with one job", async () => {
+      const second = await f.another();
+      for (let round = 0; round < 5; round++) {
+        const body = blocks(4);
+        const outcomes = await Promise.all([
+          f.uploads.acceptChunk(chunk(`p${round}`, 0, 1, body), LIMITS),
+          second.uploads.acceptChunk(chunk(`q${round}`, 0, 1, body), LIMITS),
+        ]);
+        expect(outcomes.filter((outcome) => outcome.kind === "completed" && outcome.created)).toHaveLength(1);
+      }
+      expect([await saves(), await jobs()]).toEqual([5, 5]);
+    });
+
+    test("a save held as unknown takes the player id of a later arrival, and its job runs again", async () => {
+      const body = blocks(2);
+      await accept(chunk("n1", 0, 1, body, { player: null }));
+      await f.exec("UPDATE jobs SET stage = 'done', state = 'done'");
+      expect(await accept(chunk("n2", 0, 1, body))).toMatchObject({ kind: "completed", created: false, adopted: true, playerId: PLAYER });
+      expect(await f.column("SELECT player_id FROM saves")).toEqual([PLAYER]);
+      expect(await f.column("SELECT stage || ':' || state FROM jobs")).toEqual(["generate:pending"]);
+    });
+
+    test("a report stores its candidates in order with one evaluate job", async () => {
+      const bodies = [blocks(1), blocks(2), blocks(3)];
+      const id = await f.reports.store(extraction(bodies), { tool: "test" }, T0);
+      expect(await f.scalar("SELECT count(*) FROM reports")).toBe(1);
+      expect(await f.column(`SELECT seq || ':' || size FROM (SELECT seq, length(body) AS size FROM report_candidates WHERE report_id = ${id}) c ORDER BY seq`)).toEqual(["0:16", "1:32", "2:48"]);
+      expect(await f.column(`SELECT stage FROM jobs WHERE report_id = ${id}`)).toEqual(["evaluate"]);
+      expect(await jobs()).toBe(1);
+    });
+
+    test("expiry deletes open tasks past the TTL with their chunks, and completed ones after a day", async () => {
+      await accept(chunk("e1", 0, 2, blocks(1)));
+      await accept(chunk("e2", 0, 1, blocks(1)));
+      expect(await f.uploads.expire(T0 + TTL - 1, TTL)).toBe(0);
+      expect(await f.uploads.expire(T0 + TTL + 1, TTL)).toBe(1);
+      expect([await openTasks(), await f.scalar("SELECT count(*) FROM upload_task_chunks")]).toEqual([0, 0]);
+      expect(await f.scalar("SELECT count(*) FROM upload_tasks")).toBe(1);
+      expect(await f.uploads.expire(T0 + COMPLETED_UPLOAD_RETENTION_MS + 1, TTL)).toBe(1);
+      expect(await f.scalar("SELECT count(*) FROM upload_tasks")).toBe(0);
+    });
+
+    test.skipIf(kind.name !== "postgres")("expiry runs in one process at a time: it skips while another holds the housekeeping lock", async () => {
+      await accept(chunk("h1", 0, 2, blocks(1)));
+      const release = await f.holdHousekeeping!();
+      expect(await f.uploads.expire(T0 + TTL + 1, TTL)).toBeNull();
+      expect(await openTasks()).toBe(1);
+      await release();
+      expect(await f.uploads.expire(T0 + TTL + 1, TTL)).toBe(1);
+    });
+  });
+}
