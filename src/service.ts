@@ -7,6 +7,7 @@ import { availableParallelism } from "node:os";
 import type { Hono } from "hono";
 import { openArchiveStore } from "./archive/store.ts";
 import { describeArchive } from "./config/archive.ts";
+import { describeDatabase } from "./config/database.ts";
 import { secretsOf, type Config } from "./config/index.ts";
 import { startCheckpointer } from "./db/checkpointer.ts";
 import { GroupCommitter } from "./db/group-commit.ts";
@@ -47,6 +48,8 @@ export interface Service {
 
 /** Throws when DATA_DIR is held by another running instance. */
 export async function createService(config: Config, notify: NotifySetup): Promise<Service> {
+  // Until every store is wired to PostgreSQL, a hub's setting must not run quietly on a local SQLite file.
+  if (config.database.kind === "postgres") throw new Error(`DATABASE_URL (${describeDatabase(config.database)}): PostgreSQL is not wired into the service yet`);
   const releaseLock = acquireInstanceLock(config.dataDir);
   await prepareRuntimeFiles();
   const db = openDatabase(config.databasePath, config.storage.walLimitBytes);
