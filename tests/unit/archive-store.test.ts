@@ -158,7 +158,7 @@ for (const [name, open] of [
       const id = insertSave(h.db, AT, PLAYER);
       const files = [{ name: "overview.png", bytes: bytes("png bytes") }];
       const relPath = await f.store.put({ playerId: PLAYER, saveId: id, receivedAt: AT }, files);
-      const archive = await recordSaveArchive(h.db, f.store, { id, playerId: PLAYER, receivedAt: AT }, { relPath, files: ["overview.png", "site_1.png"] }, NO_FINDS);
+      const archive = await recordSaveArchive(f.store, { id, playerId: PLAYER, receivedAt: AT }, null, { relPath, files: ["overview.png", "site_1.png"] }, NO_FINDS);
       h.db.transaction((tx) => recordArchiveRow(tx, id, archive.row, Date.now()));
       const { token } = h.db.$client.query("SELECT token FROM archives WHERE save_id = ?").get(id) as { token: string };
       const maps = mapRoutes({ db: h.db, archive: f.store } as HttpDeps);
@@ -174,7 +174,8 @@ for (const [name, open] of [
         const files = [{ name: "save.bin", bytes: bytes(playerId) }, { name: "overview.png", bytes: bytes("png") }];
         const row = { id, playerId, receivedAt: AT };
         const relPath = await f.store.put({ playerId, saveId: id, receivedAt: AT }, files);
-        const archive = await recordSaveArchive(h.db, f.store, row, { relPath, files: files.map((file) => file.name) }, NO_FINDS);
+        const recorded = (await h.deps.stageStore.saveToDraw(id))?.archivePath ?? null;
+        const archive = await recordSaveArchive(f.store, row, recorded, { relPath, files: files.map((file) => file.name) }, NO_FINDS);
         h.db.transaction((tx) => recordArchiveRow(tx, id, archive.row, Date.now()));
         archive.afterCommit?.();
         return archive;

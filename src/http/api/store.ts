@@ -29,7 +29,8 @@ export function sqliteDataReads(db: Db, store: ArchiveStore, defaultRegion: stri
     encrypted: async (saveId) => {
       const row = db.select().from(saves).where(eq(saves.id, saveId)).get();
       if (!row) return null;
-      const found = await encryptedBytesOf(db, store, row);
+      const archive = db.select({ relPath: archives.relPath }).from(archives).where(eq(archives.saveId, saveId)).get();
+      const found = await encryptedBytesOf(store, row, archive?.relPath ?? null);
       return "bytes" in found ? found.bytes : null;
     },
     storedJson: async (saveId) => {
