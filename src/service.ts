@@ -104,7 +104,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const ingest = new IngestActivity(INGEST_QUIET_MS, INGEST_MAX_WAIT_MS);
   const stores = { deliveries: sqliteDeliveryStore(db), jobs: sqliteJobStore(db), stageStore: sqliteStageStore(db), notifyReads: sqliteNotifyReads(db) };
   const pipeline = startPipeline({ db, config, workers, routing: notify.routing, secrets, archive, ...stores }, () => ingest.quiet());
-  const app = createApp({ db, owner, pages: sqlitePageReads(db), uploads: uploadStore, reports: sqliteReportStore(committer), config, archive, wakePipeline: pipeline.wake, ingest, disk, secrets, pushesOff: notify.pushesOff, api: sqliteDataApi(db, archive, config) });
+  const app = createApp({ jobs: stores.jobs, owner, pages: sqlitePageReads(db), uploads: uploadStore, reports: sqliteReportStore(committer), config, archive, wakePipeline: pipeline.wake, ingest, disk, secrets, pushesOff: notify.pushesOff, api: sqliteDataApi(db, archive, config) });
 
   let stopped: Promise<void> | null = null;
   const stop = async () => {

@@ -30,6 +30,13 @@ export interface JobStore {
   /** The save's maps must be drawn again: a job at rest goes back to generate, a running one is flagged. */
   requeueForRedraw(saveId: number, now: number): Promise<void>;
   /**
+   * The owner's retry: failed jobs (all, or one save's) start their failed stage again, failed deliveries are due
+   * again, and a finished save with such a delivery goes back to notify.
+   */
+  retryFailed(now: number, saveId?: number): Promise<{ jobs: number; deliveries: number }>;
+  /** Every stage of a save runs again (false when it is running or unknown); `notify`: its deliveries start over. */
+  reprocess(saveId: number, notify: boolean, now: number): Promise<boolean>;
+  /**
    * At start-up, jobs whose holder died go back to the queue, the attempt not held against them, their tasks
    * isolated from now on. SQLite: every running job (its instance lock says no other process runs). PostgreSQL:
    * those whose lease expired, since other processes may hold theirs.

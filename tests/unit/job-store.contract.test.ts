@@ -186,5 +186,52 @@ for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
       await store.requeueForRedraw(orphanSave, T0 + 5);
       expect(await f.jobOfSave(orphanSave)).toMatchObject({ stage: "generate", state: "pending", notify: true });
     });
+
+    test("the owner's retry: failed jobs start again; failed deliveries are due again and their finished save goes back to notify", async () => {
+      const failed = await addJob(T0, { state: "failed", stage: "generate", attempts: 5, lastError: "boom", crashes: 2, processDeaths: 1 });
+      const untouched = await addJob(T0, { state: "failed", stage: "generate", attempts: 5, lastError: "other" });
+      const delivered = await addJob(T0, { state: "done", stage: "done" });
+      const deliveredSave = (await f.job(delivered)).saveId!;
+      await f.addDelivery(deliveredSave, "alice", "failed", T0);
+      await f.addDelivery(deliveredSave, "bob", "sent", T0);
+
+      expect(await store.retryFailed(T0 + 10, (await f.job(failed)).saveId!)).toEqual({ jobs: 1, deliveries: 0 });
+      expect(await f.job(failed)).toMatchObject({ state: "pending", stage: "generate", runAt: T0 + 10, attempts: 0, lastError: null, crashes: 0, processDeaths: 0 });
+      expect(await f.job(untouched)).toMatchObject({ state: "failed", lastError: "other" });
+
+      expect(await store.retryFailed(T0 + 20)).toEqual({ jobs: 1, deliveries: 1 });
+      expect(await f.job(untouched)).toMatchObject({ state: "pending", attempts: 0 });
+      expect(await f.job(delivered)).toMatchObject({ state: "pending", stage: "notify", notify: true, runAt: T0 + 20 });
+      expect((await f.deliveriesOf(deliveredSave)).map((d) => [d.target, d.state, d.attempts, d.nextAttemptAt, d.lastError])).toEqual([
+        ["alice", "pending", 0, T0 + 20, null],
+        ["bob", "sent", 3, T0, null],
+      ]);
+    });
+
+    test("reprocess: every stage of a save at rest runs again, its deliveries start over with notify; a running save is left to its holder", async () => {
+      const id = await addJob(T0, { state: "done", stage: "done" });
+      const saveId = (await f.job(id)).saveId!;
+      await f.addDelivery(saveId, "alice", "sent", T0);
+      expect(await store.reprocess(saveId, false, T0 + 10)).toBe(true);
+      expect(await f.job(id)).toMatchObject({ stage: "generate", state: "pending", notify: false, forcePush: false, runAt: T0 + 10 });
+      expect(await f.deliveriesOf(saveId)).toHaveLength(1);
+
+      await f.setJob(id, { state: "done", stage: "done" });
+      expect(await store.reprocess(saveId, true, T0 + 20)).toBe(true);
+      expect(await f.job(id)).toMatchObject({ stage: "generate", state: "pending", notify: true, forcePush: true });
+      expect(await f.deliveriesOf(saveId)).toEqual([]);
+
+      const running = await claimed(T0 + 30);
+      expect(running.id).toBe(id);
+      expect(await store.reprocess(saveId, true, T0 + 40)).toBe(false);
+      expect(await f.job(id)).toMatchObject({ state: "running", leaseId: running.leaseId });
+      expect(await store.reprocess(saveId + 1000, true, T0 + 40)).toBe(false);
+    });
+
+    test("reprocess gives a save without a job (its job deleted by retention) a fresh one", async () => {
+      const saveId = await f.addSave(T0);
+      expect(await store.reprocess(saveId, false, T0 + 10)).toBe(true);
+      expect(await f.jobOfSave(saveId)).toMatchObject({ stage: "generate", state: "pending", runAt: T0 + 10 });
+    });
   });
 }

@@ -10,6 +10,7 @@ import type { PgDb } from "../pg/open.ts";
 import { jobs } from "../pg/schema.ts";
 import { claimedJob, subjectlessFailure } from "./claim.ts";
 import { leaseHeldIn, LeaseLostError } from "./lease.ts";
+import { pgReprocess, pgRetryFailed } from "./pg-owner-actions.ts";
 import { NEW_WORK_CHANNEL, pgEnqueueReport, pgEnqueueSave, pgRequeueForRedraw } from "./pg-enqueue.ts";
 import { pgFenced, pgRecordChange } from "./pg-transitions.ts";
 
@@ -61,6 +62,8 @@ export function pgJobStore(db: PgDb): JobStore {
     enqueueSave: (saveId, at, implausible) => db.transaction((tx) => pgEnqueueSave(tx, saveId, at, implausible)),
     enqueueReport: (reportId, at) => db.transaction((tx) => pgEnqueueReport(tx, reportId, at)),
     requeueForRedraw: (saveId, now) => db.transaction((tx) => pgRequeueForRedraw(tx, saveId, now)),
+    retryFailed: (now, saveId) => pgRetryFailed(db, now, saveId),
+    reprocess: (saveId, notify, now) => pgReprocess(db, saveId, notify, now),
     reclaimAtStart: async (now) =>
       (
         await db
