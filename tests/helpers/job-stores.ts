@@ -22,7 +22,8 @@ export interface StoreFixture {
   store: JobStore;
   /** Another store on connections of its own, as a second process has. */
   another: () => Promise<JobStore>;
-  addSave: (at: number) => Promise<number>;
+  /** A save (three bytes unless given) without a job. */
+  addSave: (at: number, encrypted?: Uint8Array) => Promise<number>;
   addReport: (at: number) => Promise<number>;
   jobOfSave: (saveId: number) => Promise<JobView>;
   job: (id: number) => Promise<JobView>;
@@ -40,7 +41,7 @@ export interface StoreKind {
   open: () => Promise<StoreFixture>;
 }
 
-const saveValues = (at: number) => ({ sha256: crypto.randomUUID(), playerId: "1234567890123456789", source: "upload" as const, encrypted: new Uint8Array([1, 2, 3]), size: 3, receivedAt: at });
+const saveValues = (at: number, encrypted: Uint8Array = new Uint8Array([1, 2, 3])) => ({ sha256: crypto.randomUUID(), playerId: "1234567890123456789", source: "upload" as const, encrypted, size: encrypted.byteLength, receivedAt: at });
 const deliveryValues = (saveId: number, target: string, state: DeliveryView["state"], at: number) => ({
   saveId,
   channel: "bark",
@@ -70,7 +71,7 @@ export const sqliteStores: StoreKind = {
         others.push(other);
         return sqliteJobStore(other);
       },
-      addSave: async (at) => db.insert(saves).values(saveValues(at)).returning({ id: saves.id }).get().id,
+      addSave: async (at, encrypted) => db.insert(saves).values(saveValues(at, encrypted)).returning({ id: saves.id }).get().id,
       addReport: async (at) => db.insert(reports).values(reportValues(at)).returning({ id: reports.id }).get().id,
       jobOfSave: async (saveId) => db.select().from(jobs).where(eq(jobs.saveId, saveId)).get()!,
       job: async (id) => db.select().from(jobs).where(eq(jobs.id, id)).get()!,
@@ -105,7 +106,7 @@ export const postgresStores: StoreKind = {
         others.push(other);
         return pgJobStore(other);
       },
-      addSave: async (at) => (await db.insert(saves).values(saveValues(at)).returning({ id: saves.id }))[0]!.id,
+      addSave: async (at, encrypted) => (await db.insert(saves).values(saveValues(at, encrypted)).returning({ id: saves.id }))[0]!.id,
       addReport: async (at) => (await db.insert(reports).values(reportValues(at)).returning({ id: reports.id }))[0]!.id,
       jobOfSave: async (saveId) => (await db.select().from(jobs).where(eq(jobs.saveId, saveId)))[0]!,
       job: async (id) => (await db.select().from(jobs).where(eq(jobs.id, id)))[0]!,

@@ -233,5 +233,37 @@ for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
       expect(await store.reprocess(saveId, false, T0 + 10)).toBe(true);
       expect(await f.jobOfSave(saveId)).toMatchObject({ stage: "generate", state: "pending", runAt: T0 + 10 });
     });
+
+    test("keys at start-up: waiting jobs resume; saves are judged again on their last two blocks, a failed one that can be a save runs again", async () => {
+      const waiting = await addJob(T0, { state: "waiting_for_key", attempts: 2 });
+      expect(await store.resumeWaitingForKey(T0 + 10)).toBe(1);
+      expect(await f.job(waiting)).toMatchObject({ state: "pending", attempts: 0, runAt: T0 + 10 });
+
+      const ending = (last: number) => Uint8Array.from({ length: 48 }, (_, i) => (i === 47 ? last : i));
+      const jobOf = async (encrypted: Uint8Array, fields: Partial<JobView>) => {
+        const saveId = await f.addSave(T0, encrypted);
+        await store.enqueueSave(saveId, T0, false);
+        const { id } = await f.jobOfSave(saveId);
+        await f.setJob(id, fields);
+        return id;
+      };
+      const nowASave = await jobOf(ending(7), { state: "failed", implausible: true, lastError: "not a save under these keys" });
+      const noLonger = await jobOf(ending(1), { state: "pending", implausible: false });
+      const partBlock = await jobOf(new Uint8Array(33).fill(7), { state: "pending", implausible: false });
+      const tails: number[][] = [];
+      const mayBeSave = (tail: Uint8Array) => (tails.push([...tail]), tail[tail.length - 1] === 7);
+      expect(await store.rejudgePlausibility(mayBeSave, T0 + 20)).toBe(1);
+      expect(tails).toContainEqual([...ending(7).subarray(16)]);
+      expect(await f.job(nowASave)).toMatchObject({ state: "pending", implausible: false, attempts: 0, lastError: null, runAt: T0 + 20 });
+      expect(await f.job(noLonger)).toMatchObject({ state: "pending", implausible: true });
+      expect(await f.job(partBlock)).toMatchObject({ implausible: true });
+    });
+
+    test(`at a clean stop running jobs are ${kind.reclaimsLiveLeases ? "released to the queue (this process held them all)" : "left to their leases (other processes may hold them)"}`, async () => {
+      const id = await addJob(T0);
+      const job = await claimed(T0);
+      expect(await store.releaseAtStop(T0 + 10)).toBe(kind.reclaimsLiveLeases ? 1 : 0);
+      expect(await f.job(id)).toMatchObject(kind.reclaimsLiveLeases ? { state: "pending", leaseId: null, attempts: 0 } : { state: "running", leaseId: job.leaseId });
+    });
   });
 }

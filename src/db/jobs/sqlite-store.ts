@@ -8,7 +8,7 @@ import { replayableCommit, type Db, type Tx } from "../open.ts";
 import { claimJob, nextDueAt } from "./claim.ts";
 import { enqueueReport, enqueueSave, requeueForRedraw } from "./enqueue.ts";
 import { holdsLease, renewLease } from "./lease.ts";
-import { reclaimOrphans } from "./lifecycle.ts";
+import { reclaimOrphans, rejudgePlausibility, releaseRunning, resumeWaitingForKey } from "./lifecycle.ts";
 import { reprocess, retryFailed } from "./owner-actions.ts";
 import { rerunIfFlagged, transition } from "./transitions.ts";
 
@@ -33,6 +33,9 @@ export function sqliteJobStore(db: Db): JobStore {
     retryFailed: async (now, saveId) => retryFailed(db, now, saveId),
     reprocess: async (saveId, notify, now) => reprocess(db, saveId, notify, now),
     reclaimAtStart: async (now) => reclaimOrphans(db, now),
+    resumeWaitingForKey: async (now) => resumeWaitingForKey(db, now),
+    rejudgePlausibility: async (mayBeSave, now) => rejudgePlausibility(db, mayBeSave, now),
+    releaseAtStop: async (now) => releaseRunning(db, now),
     listen: async () => async () => {},
   };
 }

@@ -45,7 +45,11 @@ export function sqliteDataReads(db: Db, store: ArchiveStore, defaultRegion: stri
 
 /** The data API of one service on SQLite. */
 export function sqliteDataApi(db: Db, archive: ArchiveStore, config: Pick<Config, "api" | "keys" | "trustProxy">): ApiOptions {
-  const reads = sqliteDataReads(db, archive, config.api.defaultRegion);
+  return dataApi(sqliteDataReads(db, archive, config.api.defaultRegion), config);
+}
+
+/** The data API over a store's reads. */
+export function dataApi(reads: DataReads, config: Pick<Config, "api" | "keys" | "trustProxy">): ApiOptions {
   return {
     reads,
     saveJson: new SaveJsonSource(reads, config.keys),
