@@ -53,12 +53,15 @@ export interface Stores {
   close: () => Promise<void>;
 }
 
-/** Throws when DATA_DIR's SQLite file is held by another running instance. */
-export async function openStores(config: Config, archive: ArchiveStore): Promise<Stores> {
+/**
+ * Throws when DATA_DIR's SQLite file is held by another running instance. `beside`: the owner CLI, which runs next
+ * to a running service, so it takes neither SQLite's instance lock nor its checkpointer.
+ */
+export async function openStores(config: Config, archive: ArchiveStore, beside = false): Promise<Stores> {
   const defaultRegion = config.api.defaultRegion;
   if (config.database.kind === "postgres") {
     // Each process holds a few connections: its slots' claims and records, the request path, and LISTEN's own.
-    const db = await openPostgres(config.database.url, { maxConnections: config.pipeline.concurrency + 8 });
+    const db = await openPostgres(config.database.url, { maxConnections: beside ? 2 : config.pipeline.concurrency + 8 });
     return {
       jobs: pgJobStore(db),
       deliveries: pgDeliveryStore(db),
@@ -74,9 +77,9 @@ export async function openStores(config: Config, archive: ArchiveStore): Promise
       close: async () => db.$client.end({ timeout: 5 }),
     };
   }
-  const releaseLock = acquireInstanceLock(config.dataDir);
+  const releaseLock = beside ? () => {} : acquireInstanceLock(config.dataDir);
   const db = openDatabase(config.databasePath, config.storage.walLimitBytes);
-  const stopCheckpointer = startCheckpointer(db, config.databasePath, config.storage.walLimitBytes);
+  const stopCheckpointer = beside ? () => {} : startCheckpointer(db, config.databasePath, config.storage.walLimitBytes);
   const committer = new GroupCommitter(db);
   return {
     jobs: sqliteJobStore(db),

@@ -4,8 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
-import { pgOwnerStore } from "../../src/db/pg/owner-store.ts";
-import { openPostgres } from "../../src/db/pg/open.ts";
+import { join } from "node:path";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
@@ -45,6 +44,12 @@ describe.skipIf(skip !== null)("two services on one PostgreSQL and one bucket", 
   const saveOfUpload = async (uploadId: string) => (await sql<{ save_id: number }[]>`SELECT save_id FROM upload_tasks WHERE upload_id = ${uploadId}`)[0]?.save_id;
   const jobDone = async (saveId: number) => (await sql<{ state: string }[]>`SELECT state FROM jobs WHERE save_id = ${saveId}`)[0]?.state === "done";
   const pushesOf = () => pushes.requestsTo(HOOK).length;
+  /** The owner CLI as a hub's owner runs it: any machine, the same DATABASE_URL, no data folder of a service. */
+  const cli = async (...args: string[]) => {
+    const run = Bun.spawn([process.execPath, join(import.meta.dir, "../../src/cli.ts"), ...args], { env: { PATH: process.env.PATH ?? "", DATABASE_URL: url, DATA_DIR: a.dataDir }, stdout: "pipe", stderr: "pipe" });
+    const [out, err, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
+    return { code, out: out.trim(), err };
+  };
 
   test("an upload to A is archived once in the bucket, pushed once; B serves its maps and the data API", async () => {
     expect((await uploadSave(a.url, encryptedSave(pair), "hub-1")).status).toBe(200);
@@ -64,12 +69,23 @@ describe.skipIf(skip !== null)("two services on one PostgreSQL and one bucket", 
     expect(new Uint8Array(await map.arrayBuffer())).toEqual(new Uint8Array(await client.file(`hub/archive/${relPath}/${png}`).arrayBuffer()));
 
     // An API token made by the owner's CLI on any machine: its row is in the shared database.
-    const db = await openPostgres(url, { maxConnections: 2 });
-    const apiToken = await pgOwnerStore(db).access.addApiToken("bot", null);
-    await db.$client.end();
+    const added = await cli("api-tokens", "add", "bot");
+    expect(added.code).toBe(0);
+    const apiToken = added.out.split("\n").at(-1)!;
     const read = await fetch(`${b.url}/api/jp/user/${PLAYER_ID}/mysekai`, { headers: { authorization: `Bearer ${apiToken}` } });
     expect(read.status).toBe(200);
     expect(await read.json()).toMatchObject({ updatedResources: expect.anything() });
+  }, 90_000);
+
+  test("the owner CLI on a hub: retry and reprocess reach the shared queue; the job list, which reads SQLite, says so", async () => {
+    const saveId = (await sql<{ save_id: number }[]>`SELECT save_id FROM jobs WHERE save_id IS NOT NULL LIMIT 1`)[0]!.save_id;
+    const pushed = pushesOf();
+    expect(await cli("reprocess", String(saveId))).toMatchObject({ code: 0, out: `save ${saveId} queued for generate (draw and archive) → notify (no push)` });
+    await eventually(() => jobDone(saveId), 60_000, "the reprocessed save's job done");
+    expect(pushesOf()).toBe(pushed);
+    expect(await cli("retry", "999999")).toMatchObject({ code: 1 });
+    const jobs = await cli("jobs");
+    expect([jobs.code, jobs.err]).toEqual([1, expect.stringContaining("status page")]);
   }, 90_000);
 
   test("an owner session opened on A works on B, and logging out on B ends it on A", async () => {
