@@ -5,6 +5,7 @@
  * the archives row committed afterwards is what makes them an archive.
  */
 import { archiveStamp, checkFileName, checkPlayerId, MARKER, SAFE_PLAYER } from "./layout.ts";
+import { UNKNOWN_PLAYER } from "../save/player-id.ts";
 import type { ArchivedSave, ArchiveStore } from "./store.ts";
 
 export interface S3Location {
@@ -37,10 +38,15 @@ export function s3ArchiveStore(location: S3Location): ArchiveStore {
       });
   const holds = async (relPath: string, saveId: number) => (await readMarker(relPath)) === String(saveId);
 
-  /** The stamp's folder, or for a second save of the player in the same second, one named by the save's id too. */
-  const candidates = (save: ArchivedSave) => {
+  /**
+   * The stamp's folder, or for a second save of the player in the same second, one named by the save's id too.
+   * Saves with no player id yet all share `unknown`, and a bucket has no atomic "create if absent" to settle two of
+   * them generated at once (their markers would overwrite each other): theirs is always the save's own folder.
+   */
+  const candidates = (save: ArchivedSave): [string, string] => {
     const stamp = `by-id/${save.playerId}/${archiveStamp(save.receivedAt)}`;
-    return [stamp, `${stamp}_${save.saveId}`];
+    const own = `${stamp}_${save.saveId}`;
+    return save.playerId === UNKNOWN_PLAYER ? [own, own] : [stamp, own];
   };
 
   const find = async (save: ArchivedSave): Promise<string | null> => {
@@ -55,7 +61,7 @@ export function s3ArchiveStore(location: S3Location): ArchiveStore {
     put: async (save, files) => {
       checkPlayerId(save.playerId);
       for (const file of files) checkFileName(file.name);
-      const [stamp, own] = candidates(save) as [string, string];
+      const [stamp, own] = candidates(save);
       const atStamp = await readMarker(stamp);
       const relPath = atStamp === null || atStamp === String(save.saveId) ? stamp : own;
       // The marker first: a folder with files always says whose they are.

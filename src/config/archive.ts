@@ -13,7 +13,8 @@ export function archiveConfig(env: Env, dataDir: string): ArchiveLocation {
   const raw = text(env, "ARCHIVE_URL");
   if (raw === null) return { kind: "disk", root: join(dataDir, "archive") };
   const match = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(raw);
-  if (!match) throw new ConfigError(`ARCHIVE_URL must be s3://<bucket>/<prefix>, got "${raw.slice(0, 80)}"`);
+  // Never echoed: a URL pasted by mistake may carry credentials (https://key:secret@…).
+  if (!match) throw new ConfigError("ARCHIVE_URL must be s3://<bucket>/<prefix> (credentials go in S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY)");
   const bucket = match[1]!;
   const prefix = (match[2] ?? "").replace(/^\/+|\/+$/g, "");
   if (!BUCKET.test(bucket)) throw new ConfigError("ARCHIVE_URL's bucket must be 3-63 lowercase letters, digits, dots or hyphens");

@@ -146,7 +146,8 @@ function sqliteSteps(db: Db): RetentionSteps {
      WHERE s.id > ?1 AND s.encrypted IS NOT NULL AND a.created_at < ?2 AND ${SAVE_FINISHED("s.id")}
      ORDER BY s.id LIMIT ?3`,
   );
-  const clear = db.$client.query("UPDATE saves SET encrypted = NULL, outputs = NULL WHERE id = ?1 AND sha256 = ?2");
+  // Finished again at the commit: an adoption or a reprocess may have sent it back to work since the select.
+  const clear = db.$client.query(`UPDATE saves SET encrypted = NULL, outputs = NULL WHERE id = ?1 AND sha256 = ?2 AND ${SAVE_FINISHED("saves.id")}`);
   const unlist = db.$client.query(
     `UPDATE archives SET files = (SELECT json_group_array(value) FROM json_each(files) WHERE value != ?2) WHERE save_id = ?1 AND EXISTS (SELECT 1 FROM json_each(files) WHERE value = ?2)`,
   );

@@ -171,7 +171,8 @@ export const archives = sqliteTable(
     digest: text("digest", { mode: "json" }).$type<RefreshDigest>(),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [uniqueIndex("archives_token_unique").on(t.token), uniqueIndex("archives_path_unique").on(t.relPath)],
+  // A player's maps, newest first: /p/<token>, /players/<id> and the status page read them by player.
+  (t) => [uniqueIndex("archives_token_unique").on(t.token), uniqueIndex("archives_path_unique").on(t.relPath), index("archives_player_idx").on(t.playerId, t.createdAt)],
 );
 
 export const DELIVERY_STATES = ["pending", "sent", "failed", "skipped"] as const;

@@ -202,7 +202,9 @@ async function readDecoded(src: RawSource, coding: Extract<Coding, { kind: "deco
   let decoded: Decoded;
   try {
     decoded = DECODE[coding.name](raw, { maxOutputLength, info: true, chunkSize: firstChunkSize(coding.name, raw, maxOutputLength) });
-    src.giveBack(maxOutputLength - decoded.buffer.byteLength);
+    // The trailer's size is the client's word: a lying one leaves a large buffer behind a small output, which
+    // stays counted (what the decoder allocated, not what it wrote) until the request ends.
+    src.giveBack(maxOutputLength - Math.min(maxOutputLength, decoded.buffer.buffer.byteLength));
   } catch (error) {
     if (!passedOutputCap(error)) return plainOrRefused(src, opts, coding.name, invalid);
     if (maxOutputLength === opts.maxDecodedBytes) return decodedTooLarge(opts);

@@ -30,6 +30,8 @@ export interface IngestFixture extends IngestStores {
   column: (query: string) => Promise<string[]>;
   /** Takes the housekeeping lock as another process's sweep would, until the returned release (PostgreSQL only). */
   holdHousekeeping?: () => Promise<() => Promise<void>>;
+  /** PostgreSQL: another process's chunk of `uploadId` in flight (its upload-id lock held) until the release. */
+  holdUploadId?: (uploadId: string) => Promise<() => Promise<void>>;
   close: () => Promise<void>;
 }
 
@@ -101,6 +103,16 @@ export const postgresIngestStores: IngestStoreKind = {
         await connection`SELECT pg_advisory_lock(${0x6d79_7367})`;
         return async () => {
           await connection`SELECT pg_advisory_unlock(${0x6d79_7367})`;
+          connection.release();
+        };
+      },
+      holdUploadId: async (uploadId) => {
+        const other = await openPostgres(url, { maxConnections: 2 });
+        others.push(other);
+        const connection = await other.$client.reserve();
+        await connection`SELECT pg_advisory_lock(${0x6d79_7375}::int, hashtext(${uploadId}))`;
+        return async () => {
+          await connection`SELECT pg_advisory_unlock(${0x6d79_7375}::int, hashtext(${uploadId}))`;
           connection.release();
         };
       },

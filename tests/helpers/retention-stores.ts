@@ -59,6 +59,8 @@ export interface RetentionFixture {
   addSave: (spec: SaveSpec) => Promise<number>;
   /** Many done save jobs at `at` in one insert (saves without archives): batch tests. */
   addDoneSaves: (n: number, at: number) => Promise<void>;
+  /** The save's job back to work (as an adoption or a reprocess sends it), written from the fixture's connection. */
+  requeue: (saveId: number) => Promise<void>;
   save: (id: number) => Promise<SaveView>;
   close: () => Promise<void>;
 }
@@ -109,6 +111,11 @@ function fixtureOver(db: Db, t: Tables, archiveRoot: string, store: RetentionSto
     addDoneSaves: async (n, at) => {
       const ids = (await db.insert(t.saves).values(Array.from({ length: n }, () => newSave(at, randomBytes(16)))).returning({ id: t.saves.id })) as { id: number }[];
       await db.insert(t.jobs).values(ids.map(({ id }) => ({ saveId: id, stage: "done" as const, state: "done" as const, runAt: at, createdAt: at, updatedAt: at })));
+    },
+    requeue: async (saveId) => {
+      // The sweep deletes an old done job first: a requeue then makes the save a new one, as requeueForRedraw does.
+      await db.delete(t.jobs).where(eq(t.jobs.saveId, saveId));
+      await db.insert(t.jobs).values({ saveId, stage: "generate", state: "pending", runAt: Date.now(), createdAt: Date.now(), updatedAt: Date.now() });
     },
     save: async (id) => {
       const [save] = await db.select({ sha256: t.saves.sha256, encrypted: t.saves.encrypted, outputs: t.saves.outputs }).from(t.saves).where(eq(t.saves.id, id));

@@ -112,6 +112,16 @@ for (const [name, open] of [
       expect(await f.folders(PLAYER)).toHaveLength(2);
     });
 
+    test("saves with no player id yet, archived at once in the same second, each keep their own folder and files", async () => {
+      const saves = Array.from({ length: 4 }, () => save("unknown"));
+      const paths = await Promise.all(saves.map((s) => f.store.put(s, [{ name: "save.bin", bytes: bytes(`save ${s.saveId}`) }])));
+      expect(new Set(paths).size).toBe(4);
+      for (const [i, s] of saves.entries()) {
+        expect(await text(f.store, paths[i]!, "save.bin")).toBe(`save ${s.saveId}`);
+        expect(await f.store.find(s)).toBe(paths[i]!);
+      }
+    });
+
     test("replace rewrites one file only in the folder of its save", async () => {
       const s = save();
       const relPath = await f.store.put(s, [{ name: "summary.json", bytes: bytes("old") }, { name: "save.bin", bytes: bytes("keep") }]);

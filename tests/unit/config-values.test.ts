@@ -54,7 +54,7 @@ test("ARCHIVE_URL: unset is DATA_DIR/archive; s3://bucket/prefix takes S3_* sett
   });
   expect(secretsOf(s3)).toContain(secret);
   expect(describeArchive(s3.archive)).toBe("s3://hub-archive/region/eu at minio.internal:9000");
-  for (const bad of ["http://hub-archive/x", "s3://Hub_Archive/x", "s3://hub-archive/a/../b", "s3://hub-archive/a//b", "s3://hub-archive/a b"]) {
+  for (const bad of ["http://hub-archive/x", "https://AKIAEXAMPLE:pasted-secret@s3.example.com/bucket", "s3://Hub_Archive/x", "s3://hub-archive/a/../b", "s3://hub-archive/a//b", "s3://hub-archive/a b"]) {
     let message = "";
     try {
       loadConfig({ ARCHIVE_URL: bad, S3_SECRET_ACCESS_KEY: secret });
@@ -64,6 +64,7 @@ test("ARCHIVE_URL: unset is DATA_DIR/archive; s3://bucket/prefix takes S3_* sett
     }
     expect(message).toStartWith("ARCHIVE_URL");
     expect(message).not.toContain(secret);
+    expect(message).not.toContain("pasted-secret");
   }
 });
 

@@ -188,5 +188,14 @@ for (const kind of [sqliteIngestStores, postgresIngestStores] satisfies IngestSt
       await release();
       expect(await f.uploads.expire(T0 + TTL + 1, TTL)).toBe(1);
     });
+
+    if (kind.name === "postgres") test("expiry leaves a task alone while a chunk of its upload is in flight on another process", async () => {
+      await accept(chunk("busy", 0, 2, blocks(1)));
+      const release = await f.holdUploadId!("busy");
+      expect(await f.uploads.expire(T0 + TTL + 1, TTL)).toBe(0);
+      expect(await openTasks()).toBe(1);
+      await release();
+      expect(await f.uploads.expire(T0 + TTL + 1, TTL)).toBe(1);
+    });
   });
 }

@@ -55,3 +55,20 @@ test("the query seeks by the saves_player_idx index (player, then time), not a s
     .all(PLAYER, 0, 1) as { detail: string }[];
   expect(plan.map((row) => row.detail).join("\n")).toMatch(/SEARCH s USING INDEX saves_player_idx \(player_id=\? AND received_at>\?\)/);
 });
+
+test("a player's newest maps (the player's page, /players/<id>, the status page) seek archives_player_idx, not a scan and a sort", async () => {
+  const { mapsOfPlayer } = await import("../../src/http/status/queries.ts");
+  // The statement drizzle runs for mapsOfPlayer, explained as it is.
+  const original = h.db.$client.query.bind(h.db.$client);
+  let statement = "";
+  h.db.$client.query = ((sql: string) => ((statement ||= sql), original(sql))) as typeof original;
+  try {
+    mapsOfPlayer(h.db, PLAYER);
+  } finally {
+    h.db.$client.query = original;
+  }
+  const plan = h.db.$client.query(`EXPLAIN QUERY PLAN ${statement}`).all(PLAYER, 1) as { detail: string }[];
+  const details = plan.map((row) => row.detail).join("\n");
+  expect(details).toMatch(/SEARCH archives USING INDEX archives_player_idx \(player_id=\?\)/);
+  expect(details).not.toContain("TEMP B-TREE");
+});

@@ -109,6 +109,27 @@ for (const kind of [sqliteRetentionStores, postgresRetentionStores] satisfies Re
       for (const id of archived) expect((await f.save(id)).hasBody).toBe(false);
     });
 
+    test("a save sent back to work while the sweep checks its archive keeps its copy", async () => {
+      const id = await f.addSave({ at: OLD, jobState: "done", archive: "intact" });
+      let entered = false;
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const gated: ArchiveStore = {
+        ...f.archive,
+        read: async (relPath, name) => {
+          entered = true;
+          await held;
+          return f.archive.read(relPath, name);
+        },
+      };
+      const sweep = (await f.another(gated)).sweep(CUTOFF);
+      await eventually(() => entered);
+      await f.requeue(id);
+      release();
+      expect((await sweep)?.counts.clearedSaves).toBe(0);
+      expect(await f.save(id)).toMatchObject({ hasBody: true, hasOutputs: true });
+    });
+
     if (kind.name === "postgres") {
       test("processes racing to sweep: exactly one sweeps, the others skip; the lock is free once it is done", async () => {
         for (let n = 0; n < 3; n++) await f.addSave({ at: OLD, jobState: "done", archive: "intact" });

@@ -35,3 +35,11 @@ export async function pgRequeueForRedraw(tx: PgTx, saveId: number, now: number):
   await tx.update(jobs).set({ stage: "generate", state: "pending", runAt: now, attempts: 0, notify: true, rerun: false, lastError: null, updatedAt: now }).where(eq(jobs.saveId, saveId));
   await notifyNewWork(tx);
 }
+
+/**
+ * Locks a save's job row (if it has one) for the rest of `tx`. Whoever writes a save's row and its job in one
+ * transaction takes the job first, as a stage recording under its lease does: the other order deadlocks with it.
+ */
+export async function pgLockSaveJob(tx: PgTx, saveId: number): Promise<void> {
+  await tx.select({ id: jobs.id }).from(jobs).where(eq(jobs.saveId, saveId)).for("update");
+}

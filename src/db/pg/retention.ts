@@ -44,7 +44,8 @@ function pgSteps(db: PgDb): RetentionSteps {
         : client.begin(async (tx) => {
             let cleared = 0;
             for (const save of saves) {
-              cleared += (await tx`UPDATE saves SET encrypted = NULL, outputs = NULL WHERE id = ${save.id} AND sha256 = ${save.sha256}`).count;
+              // Finished again at the commit: an adoption or a reprocess may have sent it back to work since the select.
+              cleared += (await tx.unsafe(CLEAR_BODY, [save.id, save.sha256])).count;
               await tx`UPDATE archives SET files = files - ${SAVE_JSON_FILE}::text WHERE save_id = ${save.id} AND files @> jsonb_build_array(${SAVE_JSON_FILE}::text)`;
             }
             return cleared;
@@ -53,6 +54,8 @@ function pgSteps(db: PgDb): RetentionSteps {
     vacuum: async () => ({ pages: 0, more: false }),
   };
 }
+
+const CLEAR_BODY = `UPDATE saves s SET encrypted = NULL, outputs = NULL WHERE s.id = $1 AND s.sha256 = $2 AND ${SAVE_FINISHED("s.id")}`;
 
 export function pgRetentionStore(db: PgDb, archive: ArchiveStore): RetentionStore {
   const steps = pgSteps(db);

@@ -7,7 +7,7 @@
 import { and, eq } from "drizzle-orm";
 import { UNKNOWN_PLAYER } from "../../save/player-id.ts";
 import { sha256Hex } from "../../sha256.ts";
-import { pgEnqueueSave, pgRequeueForRedraw } from "../jobs/pg-enqueue.ts";
+import { pgEnqueueSave, pgLockSaveJob, pgRequeueForRedraw } from "../jobs/pg-enqueue.ts";
 import type { NewSave, StoredSave } from "../saves.ts";
 import type { PgTx } from "./open.ts";
 import { saves } from "./schema.ts";
@@ -26,7 +26,8 @@ export async function pgStoreSaveOnce(tx: PgTx, save: NewSave): Promise<StoredSa
   }
   const existing = (await pgSaveWithSha(tx, sha256))!;
   if (existing.playerId !== UNKNOWN_PLAYER || playerId === UNKNOWN_PLAYER) return { saveId: existing.id, created: false, adopted: false };
-  // Only one of two arrivals naming the player at once adopts (and requeues) it.
+  // Only one of two arrivals naming the player at once adopts (and requeues) it; the job is locked before the save.
+  await pgLockSaveJob(tx, existing.id);
   const adopted = await tx
     .update(saves)
     .set({ playerId })

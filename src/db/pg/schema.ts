@@ -168,7 +168,8 @@ export const archives = pgTable(
     digest: jsonb("digest").$type<RefreshDigest>(),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
   },
-  (t) => [uniqueIndex("archives_token_unique").on(t.token), uniqueIndex("archives_path_unique").on(t.relPath)],
+  // A player's maps, newest first: /p/<token>, /players/<id> and the status page read them by player.
+  (t) => [uniqueIndex("archives_token_unique").on(t.token), uniqueIndex("archives_path_unique").on(t.relPath), index("archives_player_idx").on(t.playerId, t.createdAt)],
 );
 
 

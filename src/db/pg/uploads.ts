@@ -210,12 +210,20 @@ async function openUsage(tx: PgTx, liveSince: number, peer?: string): Promise<Op
 
 /** As ../uploads.ts expireUploads, in one process at a time (the housekeeping lock); null when another holds it. */
 export function pgExpireUploads(db: PgDb, now: number, ttlMs: number): Promise<number | null> {
-  return underHousekeepingLock(db, async () => {
-    const open = await db
-      .delete(uploads)
-      .where(and(isNull(uploads.completedAt), lt(uploads.createdAt, now - ttlMs)))
-      .returning({ id: uploads.id });
-    const completed = await db.delete(uploads).where(lt(uploads.completedAt, now - COMPLETED_UPLOAD_RETENTION_MS)).returning({ id: uploads.id });
-    return open.length + completed.length;
-  });
+  return underHousekeepingLock(db, () =>
+    db.transaction(async (tx) => {
+      // A task whose upload id a chunk holds right now is left to the next sweep: deleted under that chunk, its
+      // part would fail the foreign key (a 500) instead of opening a new task.
+      const free = sql`pg_try_advisory_xact_lock(${UPLOAD_ID_LOCK}::int, hashtext(${uploads.uploadId}))`;
+      const open = await tx
+        .delete(uploads)
+        .where(and(isNull(uploads.completedAt), lt(uploads.createdAt, now - ttlMs), free))
+        .returning({ id: uploads.id });
+      const completed = await tx
+        .delete(uploads)
+        .where(and(lt(uploads.completedAt, now - COMPLETED_UPLOAD_RETENTION_MS), free))
+        .returning({ id: uploads.id });
+      return open.length + completed.length;
+    }),
+  );
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "archives_player_idx" ON "archives" USING btree ("player_id","created_at");
