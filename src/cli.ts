@@ -2,19 +2,16 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { desc, eq } from "drizzle-orm";
-import { openArchiveStore } from "./archive/store.ts";
+import { openArchiveStore, type ArchiveStore } from "./archive/store.ts";
 import { ConfigError, loadConfig, type Config } from "./config/index.ts";
 import { mapLocaleFor } from "./config/maps.ts";
-import { openDatabase, type Db } from "./db/open.ts";
-import { sqliteOwnerStore } from "./db/owner-store.ts";
+import type { Db } from "./db/open.ts";
 import type { OwnerStore, SetupLinks } from "./http/owner-store.ts";
-import { sqliteRetentionStore } from "./db/retention.ts";
 import { JOB_STATES, jobs, saves, type JobState } from "./db/schema.ts";
-import { expireUploads } from "./db/uploads.ts";
 import { describeSave, formatRareText } from "./maps/index.ts";
-import { reprocess, retryFailed } from "./db/jobs/index.ts";
 import { openSave } from "./save/index.ts";
 import { prepareRuntimeFiles } from "./runtime-files.ts";
+import { openStores, type Stores } from "./stores.ts";
 import { apiTokensCommand, DATA_USAGE, DataUsageError, dataWebhooksCommand, playerPublicCommand } from "./cli-data.ts";
 
 const USAGE = `usage: npm run cli -- <command>   (one-file build: mysekai-ingest cli <command>)
@@ -65,9 +62,6 @@ function listJobs(db: Db, args: string[]): void {
   console.table(table);
 }
 
-function saveExists(db: Db, saveId: number): boolean {
-  return db.select({ id: saves.id }).from(saves).where(eq(saves.id, saveId)).get() !== undefined;
-}
 
 function option(args: string[], name: string): string | null {
   const at = args.indexOf(name);
@@ -149,20 +143,33 @@ async function run(args: string[]): Promise<number> {
   if (command === "inspect") return inspect(config, rest[0]);
   // The one-file build keeps its migrations inside: they are unpacked before the database opens.
   await prepareRuntimeFiles();
-  const db = openDatabase(config.databasePath, config.storage.walLimitBytes);
-  const owner = sqliteOwnerStore(db);
+  const archive = openArchiveStore(config.archive);
+  const stores = await openStores(config, archive, true);
+  try {
+    return await runOn(stores, archive, config, command, rest);
+  } finally {
+    await stores.close();
+  }
+}
+
+async function runOn(stores: Stores, archive: ArchiveStore, config: Config, command: string, rest: string[]): Promise<number> {
+  const { owner, jobs: queue } = stores;
   const now = Date.now();
   switch (command) {
     case "jobs":
-      listJobs(db, rest);
+      if (stores.sqlite === null) {
+        console.error("cli jobs reads a SQLite file; on a hub's PostgreSQL the status page lists the queue and its failures");
+        return 1;
+      }
+      listJobs(stores.sqlite, rest);
       return 0;
     case "retry": {
       const all = rest[0] === "--failed";
-      if (!all && !saveExists(db, saveIdArg(rest[0]))) {
+      if (!all && (await stores.stageStore.playerOf(saveIdArg(rest[0]))) === undefined) {
         console.error(`save ${rest[0]} does not exist (cli jobs lists saves and their jobs)`);
         return 1;
       }
-      const count = all ? retryFailed(db, now) : retryFailed(db, now, saveIdArg(rest[0]));
+      const count = all ? await queue.retryFailed(now) : await queue.retryFailed(now, saveIdArg(rest[0]));
       const jobsText = `${count.jobs} failed job${count.jobs === 1 ? "" : "s"}`;
       const deliveriesText = `${count.deliveries} failed deliver${count.deliveries === 1 ? "y" : "ies"}`;
       console.log(`${jobsText} and ${deliveriesText} queued again`);
@@ -171,7 +178,7 @@ async function run(args: string[]): Promise<number> {
     case "reprocess": {
       const saveId = saveIdArg(rest[0]);
       const notify = rest.includes("--notify");
-      if (!reprocess(db, saveId, notify, now)) {
+      if (!(await queue.reprocess(saveId, notify, now))) {
         console.error(`save ${saveId} has no job that can be reprocessed (unknown, or running now)`);
         return 1;
       }
@@ -179,12 +186,11 @@ async function run(args: string[]): Promise<number> {
       return 0;
     }
     case "gc": {
-      const uploads = expireUploads(db, now, config.uploadTtlMs);
-      const archive = openArchiveStore(config.archive);
+      const uploads = (await stores.uploads.expire(now, config.uploadTtlMs)) ?? 0;
       const temps = await archive.sweep(60 * 60 * 1000, now);
       console.log(`removed ${uploads} expired upload(s) and ${temps} stale temp folder(s)`);
       const total = { candidates: 0, reports: 0, jobs: 0, deliveries: 0, clearedSaves: 0, vacuumedPages: 0 };
-      const retention = sqliteRetentionStore(db, archive);
+      const retention = stores.retention;
       for (let more = true; more; ) {
         const round = await retention.sweep(now - config.storage.retentionMs);
         if (round === null) {

@@ -62,7 +62,8 @@ async function runHere(dataDir: string): Promise<number> {
     const save = sample(pair);
     const response = await upload(server.url.origin, save, uploadId);
     console.log(`POST /uploadSaveData (${(save.byteLength / 1024).toFixed(0)} KB encrypted save) → ${response.status} ${await response.text()}`);
-    const find = service.db.$client.query("SELECT a.rel_path AS relPath, a.files AS files FROM archives a JOIN upload_tasks u ON u.save_id = a.save_id WHERE u.upload_id = ?");
+    // This config names no DATABASE_URL: the demo's service is always on SQLite.
+    const find = service.db!.$client.query("SELECT a.rel_path AS relPath, a.files AS files FROM archives a JOIN upload_tasks u ON u.save_id = a.save_id WHERE u.upload_id = ?");
     const deadline = Date.now() + 60_000;
     let archive = find.get(uploadId) as { relPath: string; files: string } | null;
     for (; archive === null && Date.now() < deadline; archive = find.get(uploadId) as typeof archive) await Bun.sleep(50);

@@ -1,5 +1,6 @@
 /** The service as a process (`bun run start`): configuration from the environment, listening, signals, exit. */
 import { describeArchive } from "./config/archive.ts";
+import { describeDatabase } from "./config/database.ts";
 import { ConfigError, loadConfig, type Config } from "./config/index.ts";
 import { UPLOAD_PATHS } from "./contract.ts";
 import { startHttpServer } from "./http/server.ts";
@@ -38,7 +39,7 @@ async function serve(): Promise<void> {
   const server = startHttpServer(service.app, config);
 
   const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
-  logInfo("SERVER", "listening", { url: base, db: config.databasePath, archive: describeArchive(config.archive), keys: config.keys.length });
+  logInfo("SERVER", "listening", { url: base, db: describeDatabase(config.database), archive: describeArchive(config.archive), keys: config.keys.length });
   const missingEnv = missingLaunchEnv();
   if (missingEnv.length > 0) logWarn("SERVER", "started without its launch settings: set MIMALLOC_PURGE_DELAY=250 as npm start does (README, Configuration)", { missing: missingEnv.join(",") });
   flushLog(); // the endpoints below follow it

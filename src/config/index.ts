@@ -9,6 +9,7 @@ import { KeyConfigError, parseKeyPairs, type KeyPair } from "../save/keys.ts";
 import type { ArchiveLocation } from "../archive/store.ts";
 import { adminConfig, type AdminConfig } from "./admin.ts";
 import { archiveConfig } from "./archive.ts";
+import { databaseConfig, databaseSecrets, type DatabaseLocation } from "./database.ts";
 import { reportConfig, uploadsConfig, type ReportConfig, type UploadsConfig } from "./endpoints.ts";
 import { mapsConfig, type MapsConfig } from "./maps.ts";
 import { notifyConfig, notifyTimeoutMs, type NotifyConfig } from "./notify.ts";
@@ -23,6 +24,8 @@ export interface Config {
   port: number;
   dataDir: string;
   databasePath: string;
+  /** The SQLite file at databasePath, or a hub's PostgreSQL (DATABASE_URL): never logged whole (describeDatabase). */
+  database: DatabaseLocation;
   configDir: string;
   /** DATA_DIR/archive, or a bucket (ARCHIVE_URL=s3://…) with its credentials: never logged whole (describeArchive). */
   archive: ArchiveLocation;
@@ -66,11 +69,13 @@ export interface Config {
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = resolve(text(env, "DATA_DIR") ?? text(env, "MYSK_DATA_DIR") ?? "./data");
   const hostText = text(env, "HOST") ?? "0.0.0.0";
+  const databasePath = resolve(text(env, "DATABASE_PATH") ?? join(dataDir, "ingest.sqlite"));
   const config: Config = {
     host: hostText,
     port: number(env, "PORT", 9478, 0, 65535),
     dataDir,
-    databasePath: resolve(text(env, "DATABASE_PATH") ?? join(dataDir, "ingest.sqlite")),
+    databasePath,
+    database: databaseConfig(env, databasePath),
     configDir: resolve(text(env, "CONFIG_DIR") ?? text(env, "MYSK_CONFIG_DIR") ?? "./config"),
     archive: archiveConfig(env, dataDir),
     uploadTtlMs: Math.round(number(env, "UPLOAD_TTL_MINUTES", 30, 0.001, 7 * 24 * 60, false) * 60_000),
@@ -163,5 +168,6 @@ export function secretsOf(config: Config): string[] {
     notify.webhook?.secret,
     config.archive.kind === "s3" ? config.archive.secretAccessKey : null,
     config.archive.kind === "s3" ? config.archive.sessionToken : null,
+    ...databaseSecrets(config.database),
   ].filter((secret): secret is string => typeof secret === "string" && secret.length > 0);
 }

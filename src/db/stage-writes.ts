@@ -2,7 +2,7 @@
  * The stages' writes over SQLite: the rows a stage produced and its job's change in one synchronous transaction
  * (no async callback ever reaches db.transaction), committed without waiting for the disk unless `durable`.
  */
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { ArchiveRow, Recorded, StageStore, StageWrites } from "../pipeline/stage-store.ts";
 import { rerunIfFlagged, transition } from "./jobs/index.ts";
 import { replayableCommit, type Db, type Tx } from "./open.ts";
@@ -20,6 +20,16 @@ export function sqliteStageStore(db: Db): StageStore {
           return { moved: "recorded", saved };
         }, { behavior: "immediate" });
       return durable ? commit() : replayableCommit(db, commit);
+    },
+    saveToDraw: async (saveId) => {
+      const save = db.select().from(saves).where(eq(saves.id, saveId)).get();
+      if (!save) return null;
+      return { save, archivePath: db.select({ relPath: archives.relPath }).from(archives).where(eq(archives.saveId, saveId)).get()?.relPath ?? null };
+    },
+    reportToEvaluate: async (reportId) => {
+      const report = db.select().from(reports).where(eq(reports.id, reportId)).get();
+      if (!report) return null;
+      return { report, candidates: db.select().from(reportCandidates).where(eq(reportCandidates.reportId, reportId)).orderBy(asc(reportCandidates.seq)).all() };
     },
     playerOf: async (saveId) => db.select({ playerId: saves.playerId }).from(saves).where(eq(saves.id, saveId)).get()?.playerId,
   };

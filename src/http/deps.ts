@@ -1,17 +1,18 @@
 import type { ArchiveStore } from "../archive/store.ts";
 import type { Config } from "../config/index.ts";
 import type { ApiOptions } from "./api/routes.ts";
-import type { Db } from "../db/open.ts";
 import type { DiskWatch } from "../disk-space.ts";
 import type { IngestActivity } from "../ingest/activity.ts";
 import type { OwnerStore } from "./owner-store.ts";
 import type { ReportStore } from "./report.ts";
 import type { UploadStore } from "./upload.ts";
 import type { PageReads } from "./status/reads.ts";
+import type { JobStore } from "../pipeline/job-store.ts";
 
 /** What the routes need: the store, the configuration, and a way to wake the pipeline after a commit. */
 export interface HttpDeps {
-  db: Db;
+  /** The owner's retry from the status page. */
+  jobs: Pick<JobStore, "retryFailed">;
   /** Owner sessions, the login throttle, setup tokens, player links, API tokens, public switches, data webhooks. */
   owner: OwnerStore;
   /** Upload chunks, committed before their answer. */

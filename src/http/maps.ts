@@ -1,18 +1,16 @@
 /** GET /maps/<token>/<file>.png: the archived maps, by an unguessable per-archive token. No listing. */
-import { eq } from "drizzle-orm";
 import { Hono } from "hono";
-import { archives } from "../db/schema.ts";
 import type { HttpDeps } from "./deps.ts";
 
 const TOKEN = /^[0-9a-f]{32}$/;
 const PNG_NAME = /^[A-Za-z0-9_-]{1,64}\.png$/;
 
-export function mapRoutes({ db, archive: store }: HttpDeps): Hono {
+export function mapRoutes({ pages, archive: store }: HttpDeps): Hono {
   const app = new Hono();
   app.get("/maps/:token/:file", async (c) => {
     const { token, file } = c.req.param();
     if (!TOKEN.test(token) || !PNG_NAME.test(file)) return c.text("not found", 404);
-    const archive = db.select().from(archives).where(eq(archives.token, token)).get();
+    const archive = await pages.archiveByToken(token);
     if (!archive || !archive.files.includes(file)) return c.text("not found", 404);
     const png = await store.read(archive.relPath, file).catch(() => undefined);
     if (png === undefined) return c.text("the archive cannot be read just now; try again later", 503);

@@ -3,11 +3,9 @@
  * that points at it, recorded with the stage (src/pipeline/stage-store.ts), and the folder it replaces, if any.
  */
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
 import type { ArchiveStore } from "../archive/store.ts";
-import type { Db } from "../db/open.ts";
 import type { RefreshDigest } from "../maps/refresh-digest.ts";
-import { archives, type saves } from "../db/schema.ts";
+import type { saves } from "../db/schema.ts";
 import { logInfo, logWarn } from "../log.ts";
 import { UNKNOWN_PLAYER } from "../save/player-id.ts";
 import type { ArchiveRow } from "./stage-store.ts";
@@ -25,9 +23,9 @@ export interface WrittenArchive {
   afterCommit: (() => void) | undefined;
 }
 
-export async function recordSaveArchive(db: Db, store: ArchiveStore, save: SaveRow, written: WrittenFolder, digest: RefreshDigest): Promise<WrittenArchive> {
+/** `recorded`: the folder the save's archives row points at, or null when it has none yet. */
+export async function recordSaveArchive(store: ArchiveStore, save: SaveRow, recorded: string | null, written: WrittenFolder, digest: RefreshDigest): Promise<WrittenArchive> {
   const { relPath, files: names } = written;
-  const recorded = db.select({ relPath: archives.relPath }).from(archives).where(eq(archives.saveId, save.id)).get()?.relPath;
   // A process that died after drawing under `unknown` and before its commit left that folder with no row; the
   // save may have taken its player id since.
   const previous = recorded ?? (save.playerId === UNKNOWN_PLAYER ? null : await store.find({ playerId: UNKNOWN_PLAYER, saveId: save.id, receivedAt: save.receivedAt }));

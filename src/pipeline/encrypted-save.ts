@@ -2,18 +2,16 @@
  * The encrypted bytes of a save: the database copy, or once the retention rule cleared it, the archive's
  * save.bin (checked against the save's sha256, so a damaged file is never taken for the save).
  */
-import { eq } from "drizzle-orm";
 import { readArchiveBytes, type ArchiveStore } from "../archive/store.ts";
-import type { Db } from "../db/open.ts";
 import { sha256Hex } from "../sha256.ts";
-import { archives, saves } from "../db/schema.ts";
+import type { saves } from "../db/schema.ts";
 
-type SaveRow = typeof saves.$inferSelect;
+type SaveRow = Pick<typeof saves.$inferSelect, "encrypted" | "sha256">;
 
-export async function encryptedBytesOf(db: Db, store: ArchiveStore, save: SaveRow): Promise<{ bytes: Uint8Array } | { missing: string }> {
+/** `archivePath`: the save's archive folder, or null when it has none. */
+export async function encryptedBytesOf(store: ArchiveStore, save: SaveRow, archivePath: string | null): Promise<{ bytes: Uint8Array } | { missing: string }> {
   if (save.encrypted !== null) return { bytes: save.encrypted };
-  const archive = db.select({ relPath: archives.relPath }).from(archives).where(eq(archives.saveId, save.id)).get();
-  return archivedSaveBytes(store, archive?.relPath ?? null, save.sha256);
+  return archivedSaveBytes(store, archivePath, save.sha256);
 }
 
 /** The archive's save.bin of a save the retention rule cleared (`relPath` null: it has no archive). */

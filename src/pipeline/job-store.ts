@@ -30,11 +30,31 @@ export interface JobStore {
   /** The save's maps must be drawn again: a job at rest goes back to generate, a running one is flagged. */
   requeueForRedraw(saveId: number, now: number): Promise<void>;
   /**
+   * The owner's retry: failed jobs (all, or one save's) start their failed stage again, failed deliveries are due
+   * again, and a finished save with such a delivery goes back to notify.
+   */
+  retryFailed(now: number, saveId?: number): Promise<{ jobs: number; deliveries: number }>;
+  /** Every stage of a save runs again (false when it is running or unknown); `notify`: its deliveries start over. */
+  reprocess(saveId: number, notify: boolean, now: number): Promise<boolean>;
+  /**
    * At start-up, jobs whose holder died go back to the queue, the attempt not held against them, their tasks
    * isolated from now on. SQLite: every running job (its instance lock says no other process runs). PostgreSQL:
    * those whose lease expired, since other processes may hold theirs.
    */
   reclaimAtStart(now: number): Promise<number>;
+  /** At start-up with keys: jobs that waited for a key are due again. */
+  resumeWaitingForKey(now: number): Promise<number>;
+  /**
+   * At start-up with keys: each unfinished or failed save job is judged again under this run's keys (`mayBeSave`
+   * of its save's last two blocks); one that can be a save now runs in its turn, a failed one again.
+   */
+  rejudgePlausibility(mayBeSave: (tail: Uint8Array) => boolean, now: number): Promise<number>;
+  /**
+   * At a clean stop, after the grace: SQLite's running jobs go back to the queue as if never claimed (this process
+   * held them all). PostgreSQL releases none (it cannot tell its own from other processes'): their leases expire and
+   * another process claims them.
+   */
+  releaseAtStop(now: number): Promise<number>;
   /**
    * Calls `wake` when another process commits new work (an enqueue, a redraw), so that idle slots claim at once
    * rather than at their next poll; polling stays, for a wake-up lost on a dropped connection. Resolves to a stop.

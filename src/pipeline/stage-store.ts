@@ -7,6 +7,7 @@
  */
 import type { ClaimedJob, Transition } from "../db/jobs/index.ts";
 import type { NewSave } from "../db/saves.ts";
+import type { reportCandidates, reports, saves } from "../db/schema.ts";
 import type { RefreshDigest } from "../maps/refresh-digest.ts";
 import type { SaveOutputs } from "../maps/save-outputs.ts";
 
@@ -37,6 +38,10 @@ export interface Recorded {
   saved?: { saveId: number; created: boolean };
 }
 
+export type StageSave = typeof saves.$inferSelect;
+export type StageReport = typeof reports.$inferSelect;
+export type StageCandidate = typeof reportCandidates.$inferSelect;
+
 export interface StageStore {
   /**
    * Applies `writes` and the job's `change` in one transaction while the job's lease is held; a save flagged for
@@ -45,6 +50,10 @@ export interface StageStore {
    * (a change a power cut must not undo); otherwise it may commit without waiting, as claims do.
    */
   record(job: ClaimedJob, writes: StageWrites | undefined, change: Transition, now: number, durable: boolean): Promise<Recorded>;
+  /** What generate reads: the save and its archive's folder (null before its first archive); null when the save is gone. */
+  saveToDraw(saveId: number): Promise<{ save: StageSave; archivePath: string | null } | null>;
+  /** What evaluate reads: the report and its candidate bodies in order; null when the report is gone. */
+  reportToEvaluate(reportId: number): Promise<{ report: StageReport; candidates: StageCandidate[] } | null>;
   /** The player id of a save, for the runner's log lines; undefined when it has none. */
   playerOf(saveId: number): Promise<string | undefined>;
 }

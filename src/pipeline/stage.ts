@@ -2,7 +2,6 @@
  * (recorded with the job's change in one transaction, src/pipeline/stage-store.ts). */
 import type { ArchiveStore } from "../archive/store.ts";
 import type { Config } from "../config/index.ts";
-import type { Db } from "../db/open.ts";
 import type { JobStage } from "../db/schema.ts";
 import type { Routing } from "../notify/routing.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
@@ -13,7 +12,6 @@ import type { ClaimedJob, JobSubject, SaveSubject } from "../db/jobs/index.ts";
 import type { WorkerPool } from "./worker-pool.ts";
 
 export interface PipelineDeps {
-  db: Db;
   config: Config;
   /** Where tasks run: the pool, or a process of their own for a job the service died running (task-process.ts). */
   workers: Pick<WorkerPool, "run">;

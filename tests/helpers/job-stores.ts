@@ -16,16 +16,21 @@ import type { JobStore } from "../../src/pipeline/job-store.ts";
 import { databaseForThisFile } from "./postgres.ts";
 
 export type JobView = typeof sqlite.jobs.$inferSelect;
+export type DeliveryView = typeof sqlite.deliveries.$inferSelect;
 
 export interface StoreFixture {
   store: JobStore;
   /** Another store on connections of its own, as a second process has. */
   another: () => Promise<JobStore>;
-  addSave: (at: number) => Promise<number>;
+  /** A save (three bytes unless given) without a job. */
+  addSave: (at: number, encrypted?: Uint8Array) => Promise<number>;
   addReport: (at: number) => Promise<number>;
   jobOfSave: (saveId: number) => Promise<JobView>;
   job: (id: number) => Promise<JobView>;
   setJob: (id: number, fields: Partial<JobView>) => Promise<void>;
+  /** A delivery of the save to `target` in `state`, as the notify stage leaves it. */
+  addDelivery: (saveId: number, target: string, state: DeliveryView["state"], at: number) => Promise<void>;
+  deliveriesOf: (saveId: number) => Promise<DeliveryView[]>;
   close: () => Promise<void>;
 }
 
@@ -36,7 +41,18 @@ export interface StoreKind {
   open: () => Promise<StoreFixture>;
 }
 
-const saveValues = (at: number) => ({ sha256: crypto.randomUUID(), playerId: "1234567890123456789", source: "upload" as const, encrypted: new Uint8Array([1, 2, 3]), size: 3, receivedAt: at });
+const saveValues = (at: number, encrypted: Uint8Array = new Uint8Array([1, 2, 3])) => ({ sha256: crypto.randomUUID(), playerId: "1234567890123456789", source: "upload" as const, encrypted, size: encrypted.byteLength, receivedAt: at });
+const deliveryValues = (saveId: number, target: string, state: DeliveryView["state"], at: number) => ({
+  saveId,
+  channel: "bark",
+  target,
+  state,
+  attempts: state === "pending" ? 0 : 3,
+  nextAttemptAt: at,
+  lastError: state === "failed" ? "HTTP 500" : null,
+  sentAt: state === "sent" ? at : null,
+  createdAt: at,
+});
 const reportValues = (at: number) => ({ receivedAt: at, shape: "har", entryCount: 1, candidateCount: 0, emptyBodies: 0, meta: {} });
 
 export const sqliteStores: StoreKind = {
@@ -47,7 +63,7 @@ export const sqliteStores: StoreKind = {
     const path = join(dir, "ingest.sqlite");
     const db = openDatabase(path);
     const others: ReturnType<typeof openDatabase>[] = [];
-    const { jobs, saves, reports } = sqlite;
+    const { jobs, saves, reports, deliveries } = sqlite;
     return {
       store: sqliteJobStore(db),
       another: async () => {
@@ -55,11 +71,13 @@ export const sqliteStores: StoreKind = {
         others.push(other);
         return sqliteJobStore(other);
       },
-      addSave: async (at) => db.insert(saves).values(saveValues(at)).returning({ id: saves.id }).get().id,
+      addSave: async (at, encrypted) => db.insert(saves).values(saveValues(at, encrypted)).returning({ id: saves.id }).get().id,
       addReport: async (at) => db.insert(reports).values(reportValues(at)).returning({ id: reports.id }).get().id,
       jobOfSave: async (saveId) => db.select().from(jobs).where(eq(jobs.saveId, saveId)).get()!,
       job: async (id) => db.select().from(jobs).where(eq(jobs.id, id)).get()!,
       setJob: async (id, fields) => void db.update(jobs).set(fields).where(eq(jobs.id, id)).run(),
+      addDelivery: async (saveId, target, state, at) => void db.insert(deliveries).values(deliveryValues(saveId, target, state, at)).run(),
+      deliveriesOf: async (saveId) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(deliveries.target).all(),
       close: async () => {
         for (const handle of [db, ...others]) handle.$client.close();
         rmSync(dir, { recursive: true, force: true });
@@ -78,9 +96,9 @@ export const postgresStores: StoreKind = {
     pgUrl ??= databaseForThisFile("migrated");
     const url = await pgUrl;
     const db = await openPostgres(url, { maxConnections: 4 });
-    await db.execute("TRUNCATE jobs, reports, saves RESTART IDENTITY CASCADE");
+    await db.execute("TRUNCATE jobs, deliveries, reports, saves RESTART IDENTITY CASCADE");
     const others: PgDb[] = [];
-    const { jobs, saves, reports } = pg;
+    const { jobs, saves, reports, deliveries } = pg;
     return {
       store: pgJobStore(db),
       another: async () => {
@@ -88,11 +106,13 @@ export const postgresStores: StoreKind = {
         others.push(other);
         return pgJobStore(other);
       },
-      addSave: async (at) => (await db.insert(saves).values(saveValues(at)).returning({ id: saves.id }))[0]!.id,
+      addSave: async (at, encrypted) => (await db.insert(saves).values(saveValues(at, encrypted)).returning({ id: saves.id }))[0]!.id,
       addReport: async (at) => (await db.insert(reports).values(reportValues(at)).returning({ id: reports.id }))[0]!.id,
       jobOfSave: async (saveId) => (await db.select().from(jobs).where(eq(jobs.saveId, saveId)))[0]!,
       job: async (id) => (await db.select().from(jobs).where(eq(jobs.id, id)))[0]!,
       setJob: async (id, fields) => void (await db.update(jobs).set(fields).where(eq(jobs.id, id))),
+      addDelivery: async (saveId, target, state, at) => void (await db.insert(deliveries).values(deliveryValues(saveId, target, state, at))),
+      deliveriesOf: async (saveId) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(deliveries.target),
       close: async () => {
         await Promise.all([db, ...others].map((handle) => handle.$client.end()));
       },

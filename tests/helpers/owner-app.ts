@@ -6,6 +6,7 @@ import { diskArchiveStore } from "../../src/archive/disk-store.ts";
 import { loadConfig, secretsOf } from "../../src/config/index.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
 import { sqliteReportStore, sqliteUploadStore } from "../../src/db/ingest-store.ts";
+import { sqliteJobStore } from "../../src/db/jobs/sqlite-store.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { sqliteOwnerStore } from "../../src/db/owner-store.ts";
 import { sqlitePageReads } from "../../src/http/status/reads.ts";
@@ -37,7 +38,7 @@ export function ownerApp(
   db.transaction((tx) => storeSaveOnce(tx, { encrypted: new Uint8Array(32), playerId: OWNER_PLAYER, source: "upload", receivedAt: Date.now() }));
   const committer = new GroupCommitter(db);
   const app = createApp({
-    db,
+    jobs: sqliteJobStore(db),
     owner: sqliteOwnerStore(db),
     pages: sqlitePageReads(db),
     uploads: sqliteUploadStore(db, committer),

@@ -30,7 +30,7 @@ export interface StageFixture {
   jobs: JobStore;
   /** A save with its generate job, as an upload stores it; returns the save's id. */
   addSave: (encrypted: Uint8Array, playerId: string, at: number) => Promise<number>;
-  /** A report with one candidate body and its evaluate job; returns the report's id. */
+  /** A report with two candidate bodies and its evaluate job; returns the report's id. */
   addReport: (at: number) => Promise<number>;
   jobOfSave: (saveId: number) => Promise<JobRow>;
   jobOfReport: (reportId: number) => Promise<JobRow>;
@@ -64,8 +64,12 @@ const saveValues = (encrypted: Uint8Array, playerId: string, at: number) => ({
   size: encrypted.byteLength,
   receivedAt: at,
 });
-const reportValues = (at: number) => ({ receivedAt: at, shape: "har", entryCount: 1, candidateCount: 1, emptyBodies: 0, meta: {} });
-const candidateValues = (reportId: number) => ({ reportId, seq: 0, entryIndex: 0, part: "response" as const, url: null, body: new Uint8Array([9]) });
+const reportValues = (at: number) => ({ receivedAt: at, shape: "har", entryCount: 2, candidateCount: 2, emptyBodies: 0, meta: { tool: "har" } });
+/** Two candidate bodies, the second in order inserted first (so a read that ignores seq is seen): [9] then [8]. */
+const candidateValues = (reportId: number) => [
+  { reportId, seq: 1, entryIndex: 1, part: "response" as const, url: null, body: new Uint8Array([8]) },
+  { reportId, seq: 0, entryIndex: 0, part: "response" as const, url: null, body: new Uint8Array([9]) },
+];
 
 export const sqliteStageStores: StageStoreKind = {
   name: "sqlite",

@@ -22,7 +22,7 @@ const saveRow = (id: number, playerId: string, receivedAt: number) => ({ id, pla
 async function written(save: ReturnType<typeof saveRow>, encrypted: Uint8Array) {
   const files = [{ name: "save.bin", bytes: encrypted }, ...drawn];
   const relPath = await writeArchive({ root: h.archiveRoot, playerId: save.playerId, saveId: save.id, receivedAt: save.receivedAt, files });
-  return recordSaveArchive(h.db, h.deps.archive, save, { relPath, files: files.map((file) => file.name) }, NO_FINDS);
+  return recordSaveArchive(h.deps.archive, save, recordedPath(save.id) ?? null, { relPath, files: files.map((file) => file.name) }, NO_FINDS);
 }
 const recordedPath = (saveId: number) =>
   (h.db.$client.query("SELECT rel_path FROM archives WHERE save_id = ?").get(saveId) as { rel_path: string } | null)?.rel_path;

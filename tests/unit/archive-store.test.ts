@@ -11,6 +11,7 @@ import { s3ArchiveStore } from "../../src/archive/s3-store.ts";
 import { readArchiveBytes, type ArchiveStore } from "../../src/archive/store.ts";
 import type { HttpDeps } from "../../src/http/deps.ts";
 import { mapRoutes } from "../../src/http/maps.ts";
+import { sqlitePageReads } from "../../src/http/status/reads.ts";
 import { recordArchiveRow } from "../../src/db/stage-writes.ts";
 import { recordSaveArchive } from "../../src/pipeline/archive-save.ts";
 import { insertSave, openHarness, type Harness } from "../helpers/pipeline-harness.ts";
@@ -168,10 +169,10 @@ for (const [name, open] of [
       const id = insertSave(h.db, AT, PLAYER);
       const files = [{ name: "overview.png", bytes: bytes("png bytes") }];
       const relPath = await f.store.put({ playerId: PLAYER, saveId: id, receivedAt: AT }, files);
-      const archive = await recordSaveArchive(h.db, f.store, { id, playerId: PLAYER, receivedAt: AT }, { relPath, files: ["overview.png", "site_1.png"] }, NO_FINDS);
+      const archive = await recordSaveArchive(f.store, { id, playerId: PLAYER, receivedAt: AT }, null, { relPath, files: ["overview.png", "site_1.png"] }, NO_FINDS);
       h.db.transaction((tx) => recordArchiveRow(tx, id, archive.row, Date.now()));
       const { token } = h.db.$client.query("SELECT token FROM archives WHERE save_id = ?").get(id) as { token: string };
-      const maps = mapRoutes({ db: h.db, archive: f.store } as HttpDeps);
+      const maps = mapRoutes({ pages: sqlitePageReads(h.db), archive: f.store } as HttpDeps);
       const found = await maps.request(`/maps/${token}/overview.png`);
       expect([found.status, found.headers.get("content-type"), await found.text()]).toEqual([200, "image/png", "png bytes"]);
       const missing = await maps.request(`/maps/${token}/site_1.png`);
@@ -184,7 +185,8 @@ for (const [name, open] of [
         const files = [{ name: "save.bin", bytes: bytes(playerId) }, { name: "overview.png", bytes: bytes("png") }];
         const row = { id, playerId, receivedAt: AT };
         const relPath = await f.store.put({ playerId, saveId: id, receivedAt: AT }, files);
-        const archive = await recordSaveArchive(h.db, f.store, row, { relPath, files: files.map((file) => file.name) }, NO_FINDS);
+        const recorded = (await h.deps.stageStore.saveToDraw(id))?.archivePath ?? null;
+        const archive = await recordSaveArchive(f.store, row, recorded, { relPath, files: files.map((file) => file.name) }, NO_FINDS);
         h.db.transaction((tx) => recordArchiveRow(tx, id, archive.row, Date.now()));
         archive.afterCommit?.();
         return archive;
@@ -210,7 +212,7 @@ test("/maps answers 503 when the store cannot be read (an outage is no missing f
       PLAYER,
       "0".repeat(32),
     ]);
-    const response = await mapRoutes({ db: h.db, archive: failing } as HttpDeps).request(`/maps/${"0".repeat(32)}/a.png`);
+    const response = await mapRoutes({ pages: sqlitePageReads(h.db), archive: failing } as HttpDeps).request(`/maps/${"0".repeat(32)}/a.png`);
     expect(response.status).toBe(503);
   } finally {
     h.close();

@@ -1,6 +1,7 @@
 /** Values that the served capture scripts bake in are checked at start, not on every module fetch. */
 import { expect, test } from "bun:test";
 import { describeArchive } from "../../src/config/archive.ts";
+import { describeDatabase } from "../../src/config/database.ts";
 import { ConfigError, loadConfig, secretsOf } from "../../src/config/index.ts";
 
 test("PUBLIC_BASE_URL must be a base URL: no query, fragment or credentials", () => {
@@ -64,5 +65,30 @@ test("ARCHIVE_URL: unset is DATA_DIR/archive; s3://bucket/prefix takes S3_* sett
     expect(message).toStartWith("ARCHIVE_URL");
     expect(message).not.toContain(secret);
     expect(message).not.toContain("pasted-secret");
+  }
+});
+
+test("DATABASE_URL: unset is the SQLite file; postgres:// or postgresql:// selects PostgreSQL; the credentials are redacted, never echoed", () => {
+  expect(loadConfig({ DATA_DIR: "/srv/mysekai" }).database).toEqual({ kind: "sqlite", path: "/srv/mysekai/ingest.sqlite" });
+  const password = "pa:ss/w@rd";
+  const url = `postgres://hub:${encodeURIComponent(password)}@db.internal:5433/mysekai?sslmode=disable`;
+  const pg = loadConfig({ DATABASE_URL: url });
+  expect(pg.database).toEqual({ kind: "postgres", url, host: "db.internal:5433", database: "mysekai", password });
+  expect(describeDatabase(pg.database)).toBe("postgres://db.internal:5433/mysekai");
+  expect(secretsOf(pg)).toEqual(expect.arrayContaining([url, password, encodeURIComponent(password)]));
+  const inQuery = loadConfig({ DATABASE_URL: "postgresql://db/hub?user=hub&password=q-secret" });
+  expect(describeDatabase(inQuery.database)).toBe("postgres://db/hub");
+  expect(secretsOf(inQuery)).toContain("q-secret");
+  for (const bad of [`mysql://hub:${password}@db/x`, `postgres://hub:${password}@db.internal:5433/`, `postgres://hub:${password}@:5433/x`, `postgres://hub:${password}@db/a/b`, "sqlite:///data/x.sqlite", "db.internal/mysekai"]) {
+    let message = "";
+    try {
+      loadConfig({ DATABASE_URL: bad });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as Error).message;
+    }
+    expect(message).toStartWith("DATABASE_URL");
+    expect(message).not.toContain(password);
+    expect(message).not.toContain("pa:ss");
   }
 });

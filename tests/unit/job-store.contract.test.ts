@@ -186,5 +186,84 @@ for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
       await store.requeueForRedraw(orphanSave, T0 + 5);
       expect(await f.jobOfSave(orphanSave)).toMatchObject({ stage: "generate", state: "pending", notify: true });
     });
+
+    test("the owner's retry: failed jobs start again; failed deliveries are due again and their finished save goes back to notify", async () => {
+      const failed = await addJob(T0, { state: "failed", stage: "generate", attempts: 5, lastError: "boom", crashes: 2, processDeaths: 1 });
+      const untouched = await addJob(T0, { state: "failed", stage: "generate", attempts: 5, lastError: "other" });
+      const delivered = await addJob(T0, { state: "done", stage: "done" });
+      const deliveredSave = (await f.job(delivered)).saveId!;
+      await f.addDelivery(deliveredSave, "alice", "failed", T0);
+      await f.addDelivery(deliveredSave, "bob", "sent", T0);
+
+      expect(await store.retryFailed(T0 + 10, (await f.job(failed)).saveId!)).toEqual({ jobs: 1, deliveries: 0 });
+      expect(await f.job(failed)).toMatchObject({ state: "pending", stage: "generate", runAt: T0 + 10, attempts: 0, lastError: null, crashes: 0, processDeaths: 0 });
+      expect(await f.job(untouched)).toMatchObject({ state: "failed", lastError: "other" });
+
+      expect(await store.retryFailed(T0 + 20)).toEqual({ jobs: 1, deliveries: 1 });
+      expect(await f.job(untouched)).toMatchObject({ state: "pending", attempts: 0 });
+      expect(await f.job(delivered)).toMatchObject({ state: "pending", stage: "notify", notify: true, runAt: T0 + 20 });
+      expect((await f.deliveriesOf(deliveredSave)).map((d) => [d.target, d.state, d.attempts, d.nextAttemptAt, d.lastError])).toEqual([
+        ["alice", "pending", 0, T0 + 20, null],
+        ["bob", "sent", 3, T0, null],
+      ]);
+    });
+
+    test("reprocess: every stage of a save at rest runs again, its deliveries start over with notify; a running save is left to its holder", async () => {
+      const id = await addJob(T0, { state: "done", stage: "done" });
+      const saveId = (await f.job(id)).saveId!;
+      await f.addDelivery(saveId, "alice", "sent", T0);
+      expect(await store.reprocess(saveId, false, T0 + 10)).toBe(true);
+      expect(await f.job(id)).toMatchObject({ stage: "generate", state: "pending", notify: false, forcePush: false, runAt: T0 + 10 });
+      expect(await f.deliveriesOf(saveId)).toHaveLength(1);
+
+      await f.setJob(id, { state: "done", stage: "done" });
+      expect(await store.reprocess(saveId, true, T0 + 20)).toBe(true);
+      expect(await f.job(id)).toMatchObject({ stage: "generate", state: "pending", notify: true, forcePush: true });
+      expect(await f.deliveriesOf(saveId)).toEqual([]);
+
+      const running = await claimed(T0 + 30);
+      expect(running.id).toBe(id);
+      expect(await store.reprocess(saveId, true, T0 + 40)).toBe(false);
+      expect(await f.job(id)).toMatchObject({ state: "running", leaseId: running.leaseId });
+      expect(await store.reprocess(saveId + 1000, true, T0 + 40)).toBe(false);
+    });
+
+    test("reprocess gives a save without a job (its job deleted by retention) a fresh one", async () => {
+      const saveId = await f.addSave(T0);
+      expect(await store.reprocess(saveId, false, T0 + 10)).toBe(true);
+      expect(await f.jobOfSave(saveId)).toMatchObject({ stage: "generate", state: "pending", runAt: T0 + 10 });
+    });
+
+    test("keys at start-up: waiting jobs resume; saves are judged again on their last two blocks, a failed one that can be a save runs again", async () => {
+      const waiting = await addJob(T0, { state: "waiting_for_key", attempts: 2 });
+      expect(await store.resumeWaitingForKey(T0 + 10)).toBe(1);
+      expect(await f.job(waiting)).toMatchObject({ state: "pending", attempts: 0, runAt: T0 + 10 });
+
+      const ending = (last: number) => Uint8Array.from({ length: 48 }, (_, i) => (i === 47 ? last : i));
+      const jobOf = async (encrypted: Uint8Array, fields: Partial<JobView>) => {
+        const saveId = await f.addSave(T0, encrypted);
+        await store.enqueueSave(saveId, T0, false);
+        const { id } = await f.jobOfSave(saveId);
+        await f.setJob(id, fields);
+        return id;
+      };
+      const nowASave = await jobOf(ending(7), { state: "failed", implausible: true, lastError: "not a save under these keys" });
+      const noLonger = await jobOf(ending(1), { state: "pending", implausible: false });
+      const partBlock = await jobOf(new Uint8Array(33).fill(7), { state: "pending", implausible: false });
+      const tails: number[][] = [];
+      const mayBeSave = (tail: Uint8Array) => (tails.push([...tail]), tail[tail.length - 1] === 7);
+      expect(await store.rejudgePlausibility(mayBeSave, T0 + 20)).toBe(1);
+      expect(tails).toContainEqual([...ending(7).subarray(16)]);
+      expect(await f.job(nowASave)).toMatchObject({ state: "pending", implausible: false, attempts: 0, lastError: null, runAt: T0 + 20 });
+      expect(await f.job(noLonger)).toMatchObject({ state: "pending", implausible: true });
+      expect(await f.job(partBlock)).toMatchObject({ implausible: true });
+    });
+
+    test(`at a clean stop running jobs are ${kind.reclaimsLiveLeases ? "released to the queue (this process held them all)" : "left to their leases (other processes may hold them)"}`, async () => {
+      const id = await addJob(T0);
+      const job = await claimed(T0);
+      expect(await store.releaseAtStop(T0 + 10)).toBe(kind.reclaimsLiveLeases ? 1 : 0);
+      expect(await f.job(id)).toMatchObject(kind.reclaimsLiveLeases ? { state: "pending", leaseId: null, attempts: 0 } : { state: "running", leaseId: job.leaseId });
+    });
   });
 }

@@ -87,7 +87,6 @@ function deps(route: "webhook" | "bark"): PipelineDeps {
   });
   const target = route === "bark" ? { channel: "bark" as const, target: "phone" } : { channel: "webhook" as const, target: "default" };
   return {
-    db,
     config,
     workers: {} as WorkerPool,
     routing: { players: new Map([[PLAYER, [target]]]), barkKeys: { phone: "device-key" } },

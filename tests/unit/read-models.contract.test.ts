@@ -95,7 +95,7 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       expect(await f.pages.databaseBytes()).toBeGreaterThan(0);
     });
 
-    test("maps: each player's newest archive with maps, newest players first; a newest archive without maps shows none", async () => {
+    test("maps: each player's newest archive with maps, newest players first; a newest archive without maps shows none; an archive by its token", async () => {
       await archived(PLAYER, T0 - 3 * HOUR);
       const newestOfPlayer = await archived(PLAYER, T0 - HOUR, ["save.bin", "site_6.png"]);
       const other = await archived(OTHER, T0 - 4 * HOUR);
@@ -110,6 +110,8 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       expect(await f.pages.mapsOfPlayer(PLAYER)).toEqual([{ playerId: PLAYER, createdAt: T0 - HOUR, token: `token-${newestOfPlayer}`, pngs: ["site_6.png"] }]);
       expect((await f.pages.mapsOfPlayer(PLAYER, 5)).map((maps) => maps.createdAt)).toEqual([T0 - HOUR, T0 - 3 * HOUR]);
       expect(await f.pages.mapsOfPlayer("42")).toEqual([]);
+      expect(await f.pages.archiveByToken(`token-${other}`)).toEqual({ relPath: `by-id/${OTHER}/${other}`, files: MAPS });
+      expect(await f.pages.archiveByToken("token-0")).toBeNull();
     });
 
     test(`history: the player's archived refreshes of the last ${HISTORY_DAYS} days, newest first, digest decoded`, async () => {

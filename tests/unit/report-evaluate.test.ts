@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { loadConfig } from "../../src/config/index.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { storeReport } from "../../src/db/reports.ts";
+import { sqliteStageStore } from "../../src/db/stage-writes.ts";
 import type { HarCandidate } from "../../src/ingest/har.ts";
 import type { ClaimedJob, ReportSubject } from "../../src/db/jobs/index.ts";
 import type { PipelineDeps } from "../../src/pipeline/stage.ts";
@@ -29,7 +30,7 @@ async function evaluate(candidates: HarCandidate[], answer: EvaluateResult, conf
   );
   const tried: Uint8Array[][] = [];
   const workers = { run: async (_task: string, request: EvaluateRequest) => (tried.push(request.bodies), answer) } as unknown as WorkerPool;
-  const deps = { db, config, workers, secrets: [] } as unknown as PipelineDeps;
+  const deps = { stageStore: sqliteStageStore(db), config, workers, secrets: [] } as unknown as PipelineDeps;
   const result = await evaluateStage(deps, { subject: { kind: "report", reportId } } as ClaimedJob<ReportSubject>, { now: Date.now() });
   return { result, tried };
 }

@@ -83,7 +83,7 @@ for (const kind of [sqliteStageStores, postgresStageStores] satisfies StageStore
       await expect(f.store.record(staleReport, reportSave(reportId, PLAYER, new Uint8Array([7])), advanceChange("done", after), after, false)).rejects.toBeInstanceOf(LeaseLostError);
       expect(await f.saveIds()).toEqual([id]);
       expect(await f.report(reportId)).toMatchObject({ outcome: null, saveId: null, processedAt: null });
-      expect(await f.candidates(reportId)).toBe(1);
+      expect(await f.candidates(reportId)).toBe(2);
     });
 
     test("a report's new save is stored once with its own generate job; the same bytes again are a duplicate", async () => {
@@ -143,8 +143,26 @@ for (const kind of [sqliteStageStores, postgresStageStores] satisfies StageStore
       const kept = await f.addReport(T0);
       await f.store.record(await claim(T0), { kind: "report_closed", reportId: kept, outcome: "no_save", dropCandidates: false, processedAt: T0 }, { state: "failed", lastError: "bad base64" }, T0, true);
       expect(await f.report(kept)).toMatchObject({ outcome: "no_save", processedAt: T0 });
-      expect(await f.candidates(kept)).toBe(1);
+      expect(await f.candidates(kept)).toBe(2);
       expect(await f.jobOfReport(kept)).toMatchObject({ state: "failed", lastError: "bad base64" });
+    });
+
+    test("generate reads its save whole and the archive folder it was last drawn to; a missing save is null", async () => {
+      const id = await f.addSave(BYTES, PLAYER, T0);
+      const before = await f.store.saveToDraw(id);
+      expect(before).toMatchObject({ save: { id, playerId: PLAYER, receivedAt: T0, source: "upload", size: 3 }, archivePath: null });
+      expect([...before!.save.encrypted!]).toEqual([...BYTES]);
+      await f.store.record(await claim(T0), drawnWrites(id, `by-id/${PLAYER}/a`), advanceChange("notify", T0), T0, false);
+      expect(await f.store.saveToDraw(id)).toMatchObject({ save: { id, dropsFingerprint: `drops-of-${id}`, outputs: { partial: false } }, archivePath: `by-id/${PLAYER}/a` });
+      expect(await f.store.saveToDraw(id + 1000)).toBeNull();
+    });
+
+    test("evaluate reads its report and the candidate bodies in their order; a missing report is null", async () => {
+      const reportId = await f.addReport(T0);
+      const read = await f.store.reportToEvaluate(reportId);
+      expect(read?.report).toMatchObject({ id: reportId, receivedAt: T0, entryCount: 2, emptyBodies: 0, meta: { tool: "har" }, outcome: null });
+      expect(read?.candidates.map((candidate) => [candidate.seq, [...candidate.body]])).toEqual([[0, [9]], [1, [8]]]);
+      expect(await f.store.reportToEvaluate(reportId + 1000)).toBeNull();
     });
   });
 }

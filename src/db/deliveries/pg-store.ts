@@ -105,3 +105,18 @@ async function createDeliveries(tx: PgTx, saveId: number, targets: RoutedTarget[
   const stale = noLongerRouted(pending, targets).map((row) => row.id);
   if (stale.length > 0) await tx.update(deliveries).set({ state: "skipped", lastError: "no longer routed to this player" }).where(inArray(deliveries.id, stale));
 }
+
+/** The owner's retry (rows.ts's retryFailedDeliveries) inside the job module's transaction: the saves of the deliveries due again. */
+export async function pgRetryFailedDeliveries(tx: PgTx, now: number, saveId?: number): Promise<number[]> {
+  const rows = await tx
+    .update(deliveries)
+    .set({ state: "pending", attempts: 0, nextAttemptAt: now, lastError: null })
+    .where(and(eq(deliveries.state, "failed"), saveId === undefined ? undefined : eq(deliveries.saveId, saveId)))
+    .returning({ saveId: deliveries.saveId });
+  return rows.map((row) => row.saveId);
+}
+
+/** Owner resend (rows.ts's resetDeliveries): the save's deliveries start over. */
+export async function pgResetDeliveries(tx: PgTx, saveId: number): Promise<void> {
+  await tx.delete(deliveries).where(eq(deliveries.saveId, saveId));
+}

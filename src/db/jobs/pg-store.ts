@@ -10,6 +10,8 @@ import type { PgDb } from "../pg/open.ts";
 import { jobs } from "../pg/schema.ts";
 import { claimedJob, subjectlessFailure } from "./claim.ts";
 import { leaseHeldIn, LeaseLostError } from "./lease.ts";
+import { pgRejudgePlausibility, pgResumeWaitingForKey } from "./pg-lifecycle.ts";
+import { pgReprocess, pgRetryFailed } from "./pg-owner-actions.ts";
 import { NEW_WORK_CHANNEL, pgEnqueueReport, pgEnqueueSave, pgRequeueForRedraw } from "./pg-enqueue.ts";
 import { pgFenced, pgRecordChange } from "./pg-transitions.ts";
 
@@ -61,6 +63,8 @@ export function pgJobStore(db: PgDb): JobStore {
     enqueueSave: (saveId, at, implausible) => db.transaction((tx) => pgEnqueueSave(tx, saveId, at, implausible)),
     enqueueReport: (reportId, at) => db.transaction((tx) => pgEnqueueReport(tx, reportId, at)),
     requeueForRedraw: (saveId, now) => db.transaction((tx) => pgRequeueForRedraw(tx, saveId, now)),
+    retryFailed: (now, saveId) => pgRetryFailed(db, now, saveId),
+    reprocess: (saveId, notify, now) => pgReprocess(db, saveId, notify, now),
     reclaimAtStart: async (now) =>
       (
         await db
@@ -69,6 +73,9 @@ export function pgJobStore(db: PgDb): JobStore {
           .where(and(eq(jobs.state, "running"), lt(jobs.leaseExpiresAt, now)))
           .returning({ id: jobs.id })
       ).length,
+    resumeWaitingForKey: (now) => pgResumeWaitingForKey(db, now),
+    rejudgePlausibility: (mayBeSave, now) => pgRejudgePlausibility(db, mayBeSave, now),
+    releaseAtStop: async () => 0,
     listen: async (wake) => {
       // A dedicated connection, reconnected by postgres-js; a notification missed meanwhile waits for the poll.
       const subscription = await db.$client.listen(NEW_WORK_CHANNEL, () => wake());

@@ -8,7 +8,8 @@ import { replayableCommit, type Db, type Tx } from "../open.ts";
 import { claimJob, nextDueAt } from "./claim.ts";
 import { enqueueReport, enqueueSave, requeueForRedraw } from "./enqueue.ts";
 import { holdsLease, renewLease } from "./lease.ts";
-import { reclaimOrphans } from "./lifecycle.ts";
+import { reclaimOrphans, rejudgePlausibility, releaseRunning, resumeWaitingForKey } from "./lifecycle.ts";
+import { reprocess, retryFailed } from "./owner-actions.ts";
 import { rerunIfFlagged, transition } from "./transitions.ts";
 
 export function sqliteJobStore(db: Db): JobStore {
@@ -29,7 +30,12 @@ export function sqliteJobStore(db: Db): JobStore {
     enqueueSave: (saveId, at, implausible) => write((tx) => enqueueSave(tx, saveId, at, implausible)),
     enqueueReport: (reportId, at) => write((tx) => enqueueReport(tx, reportId, at)),
     requeueForRedraw: (saveId, now) => write((tx) => requeueForRedraw(tx, saveId, now)),
+    retryFailed: async (now, saveId) => retryFailed(db, now, saveId),
+    reprocess: async (saveId, notify, now) => reprocess(db, saveId, notify, now),
     reclaimAtStart: async (now) => reclaimOrphans(db, now),
+    resumeWaitingForKey: async (now) => resumeWaitingForKey(db, now),
+    rejudgePlausibility: async (mayBeSave, now) => rejudgePlausibility(db, mayBeSave, now),
+    releaseAtStop: async (now) => releaseRunning(db, now),
     listen: async () => async () => {},
   };
 }

@@ -3,7 +3,7 @@
  * holds them together): the job's fenced change and the stage's rows in one transaction. The fence goes first, so
  * a holder that lost its lease takes no other row lock and records nothing.
  */
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Recorded, StageStore, StageWrites } from "../../pipeline/stage-store.ts";
 import { pgRecordChange } from "../jobs/pg-transitions.ts";
 import type { PgDb, PgTx } from "./open.ts";
@@ -19,6 +19,15 @@ export function pgStageStore(db: PgDb): StageStore {
         const saved = writes ? await applyWrites(tx, writes, now) : undefined;
         return { moved, saved };
       }),
+    saveToDraw: async (saveId) => {
+      const [row] = await db.select({ save: saves, archivePath: archives.relPath }).from(saves).leftJoin(archives, eq(archives.saveId, saves.id)).where(eq(saves.id, saveId));
+      return row ?? null;
+    },
+    reportToEvaluate: async (reportId) => {
+      const [report] = await db.select().from(reports).where(eq(reports.id, reportId));
+      if (!report) return null;
+      return { report, candidates: await db.select().from(reportCandidates).where(eq(reportCandidates.reportId, reportId)).orderBy(asc(reportCandidates.seq)) };
+    },
     playerOf: async (saveId) => (await db.select({ playerId: saves.playerId }).from(saves).where(eq(saves.id, saveId)))[0]?.playerId,
   };
 }

@@ -29,7 +29,8 @@ export function sqliteDataReads(db: Db, store: ArchiveStore, defaultRegion: stri
     encrypted: async (saveId) => {
       const row = db.select().from(saves).where(eq(saves.id, saveId)).get();
       if (!row) return null;
-      const found = await encryptedBytesOf(db, store, row);
+      const archive = db.select({ relPath: archives.relPath }).from(archives).where(eq(archives.saveId, saveId)).get();
+      const found = await encryptedBytesOf(store, row, archive?.relPath ?? null);
       return "bytes" in found ? found.bytes : null;
     },
     storedJson: async (saveId) => {
@@ -44,7 +45,11 @@ export function sqliteDataReads(db: Db, store: ArchiveStore, defaultRegion: stri
 
 /** The data API of one service on SQLite. */
 export function sqliteDataApi(db: Db, archive: ArchiveStore, config: Pick<Config, "api" | "keys" | "trustProxy">): ApiOptions {
-  const reads = sqliteDataReads(db, archive, config.api.defaultRegion);
+  return dataApi(sqliteDataReads(db, archive, config.api.defaultRegion), config);
+}
+
+/** The data API over a store's reads. */
+export function dataApi(reads: DataReads, config: Pick<Config, "api" | "keys" | "trustProxy">): ApiOptions {
   return {
     reads,
     saveJson: new SaveJsonSource(reads, config.keys),

@@ -60,6 +60,11 @@ export function latestMaps(db: Db, players = MAP_PLAYERS): PlayerMaps[] {
   });
 }
 
+/** The archive a /maps/<token>/… URL names: its folder and files; null for an unknown token. */
+export function archiveByToken(db: Db, token: string): { relPath: string; files: string[] } | null {
+  return db.select({ relPath: archives.relPath, files: archives.files }).from(archives).where(eq(archives.token, token)).get() ?? null;
+}
+
 /** One player's newest archives with maps, newest first (one: the history lists the others). */
 export function mapsOfPlayer(db: Db, playerId: string, limit = 1): PlayerMaps[] {
   const rows = db.select().from(archives).where(eq(archives.playerId, playerId)).orderBy(desc(archives.createdAt)).limit(limit).all();

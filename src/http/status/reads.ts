@@ -1,5 +1,5 @@
 /**
- * What the owner's pages, /healthz, /metrics and the players' /p/<token> page read, declared where they are used: one
+ * What the owner's pages, /healthz, /metrics, the players' /p/<token> page and /maps/<token>/… read, declared where they are used: one
  * async interface, so that a hub's PostgreSQL can stand behind it. SQLite's implementation wraps the queries of
  * queries.ts and db/player-history.ts unchanged; PostgreSQL's is src/db/pg/read-models/pages.ts. Both pass
  * tests/unit/read-models.contract.test.ts.
@@ -7,6 +7,7 @@
 import type { Db } from "../../db/open.ts";
 import { playerHistory, type PastRefresh } from "../../db/player-history.ts";
 import {
+  archiveByToken,
   countsSince,
   databaseBytes,
   failedDeliveries,
@@ -34,6 +35,8 @@ export interface PageReads {
   latestMaps(players?: number): Promise<PlayerMaps[]>;
   /** One player's newest archives with maps, newest first. */
   mapsOfPlayer(playerId: string, limit?: number): Promise<PlayerMaps[]>;
+  /** The archive a /maps/<token>/… URL names (its folder and files); null for an unknown token. */
+  archiveByToken(token: string): Promise<{ relPath: string; files: string[] } | null>;
   failedDeliveries(limit?: number): Promise<FailedDelivery[]>;
   failedJobs(limit?: number): Promise<FailedJob[]>;
   recentReports(limit?: number): Promise<RecentReport[]>;
@@ -50,6 +53,7 @@ export function sqlitePageReads(db: Db): PageReads {
     recentSaves: async (limit) => recentSaves(db, limit),
     latestMaps: async (players) => latestMaps(db, players),
     mapsOfPlayer: async (playerId, limit) => mapsOfPlayer(db, playerId, limit),
+    archiveByToken: async (token) => archiveByToken(db, token),
     failedDeliveries: async (limit) => failedDeliveries(db, limit),
     failedJobs: async (limit) => failedJobs(db, limit),
     recentReports: async (limit) => recentReports(db, limit),

@@ -8,7 +8,6 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import { logInfo } from "../../log.ts";
 import { redact } from "../../notify/errors.ts";
-import { retryFailed } from "../../db/jobs/index.ts";
 import { fromThisOrigin, loginThrottled, ownerOnly, recordLogin, type OwnerGate } from "../admin/access.ts";
 import type { HttpDeps } from "../deps.ts";
 import { metricsRoute } from "../health.ts";
@@ -31,7 +30,7 @@ async function formField(c: Context, name: string): Promise<string | null | "too
 
 /** `gate` is shared with the other owner pages (the setup page), so one login opens them all. */
 export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
-  const { db, config, pages } = deps;
+  const { config, pages } = deps;
   const app = new Hono();
   const loginPage = (c: Context, wrong = false) => c.html(<LoginPage wrong={wrong} />, 401);
   const owner = ownerOnly(config.admin, gate, loginPage);
@@ -82,7 +81,7 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
     if (field === "too_large") return c.text(`form exceeds ${MAX_FORM_BYTES} bytes`, 413);
     if (field !== null && !/^\d{1,15}$/.test(field)) return c.text("save must be a save id", 400);
     const saveId = field === null ? undefined : Number(field);
-    const retried = retryFailed(db, Date.now(), saveId);
+    const retried = await deps.jobs.retryFailed(Date.now(), saveId);
     logInfo("JOB", "owner retry from the status page", { save: saveId, jobs: retried.jobs, deliveries: retried.deliveries });
     deps.wakePipeline();
     return c.redirect("/", 303);

@@ -4,9 +4,7 @@
  * Undecodable bodies (bad base64) are never tried; a report that yields no save but holds one fails and
  * keeps its candidates, so what was answered 200 stays for the owner to inspect.
  */
-import { asc, eq } from "drizzle-orm";
 import { regionOfUrl } from "../../capture/regions.ts";
-import { reportCandidates, reports } from "../../db/schema.ts";
 import { logInfo, logWarn } from "../../log.ts";
 import { metrics } from "../../metrics.ts";
 import { playerIdFromUrl } from "../../save/player-id.ts";
@@ -14,12 +12,12 @@ import type { ReportSubject } from "../../db/jobs/index.ts";
 import type { Stage } from "../stage.ts";
 import type { ReportOutcome as Outcome } from "../stage-store.ts";
 
-export const evaluateStage: Stage<ReportSubject> = async ({ db, config, workers }, job, { now }) => {
+export const evaluateStage: Stage<ReportSubject> = async ({ stageStore, config, workers }, job, { now }) => {
   const { keys } = config;
-  const report = db.select().from(reports).where(eq(reports.id, job.subject.reportId)).get();
-  if (!report) return { kind: "fail", reason: "report row is missing" };
+  const read = await stageStore.reportToEvaluate(job.subject.reportId);
+  if (!read) return { kind: "fail", reason: "report row is missing" };
   const started = performance.now();
-  const candidates = db.select().from(reportCandidates).where(eq(reportCandidates.reportId, report.id)).orderBy(asc(reportCandidates.seq)).all();
+  const { report, candidates } = read;
 
   const logOutcome = (outcome: Outcome, saveId: number | null, player?: string) => {
     metrics.reportEvaluated(outcome);

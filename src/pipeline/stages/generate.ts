@@ -4,8 +4,6 @@
  * one and decided by the other). The files go straight to the archive, never through SQLite or the HTTP thread:
  * a crash before the commit draws them again into the same folder (the store finds it by the save's marker).
  */
-import { eq } from "drizzle-orm";
-import { saves } from "../../db/schema.ts";
 import { metrics } from "../../metrics.ts";
 import { recordSaveArchive } from "../archive-save.ts";
 import { mapLocaleFor } from "../../config/maps.ts";
@@ -14,12 +12,13 @@ import { implausibleReason } from "../../save/plausible.ts";
 import { encryptedBytesOf } from "../encrypted-save.ts";
 import type { Stage } from "../stage.ts";
 
-export const generateStage: Stage = async ({ db, config, workers, archive: store }, job) => {
+export const generateStage: Stage = async ({ stageStore, config, workers, archive: store }, job) => {
   const { keys } = config;
-  const save = db.select().from(saves).where(eq(saves.id, job.subject.saveId)).get();
-  if (!save) return { kind: "fail", reason: "save row is missing" };
+  const found = await stageStore.saveToDraw(job.subject.saveId);
+  if (!found) return { kind: "fail", reason: "save row is missing" };
+  const { save, archivePath } = found;
   if (keys.length === 0) return { kind: "wait_for_key" };
-  const encrypted = await encryptedBytesOf(db, store, save);
+  const encrypted = await encryptedBytesOf(store, save, archivePath);
   if ("missing" in encrypted) return { kind: "fail", reason: encrypted.missing };
   // Junk fails here in microseconds, without a worker task.
   const implausible = implausibleReason(encrypted.bytes, keys);
@@ -43,7 +42,7 @@ export const generateStage: Stage = async ({ db, config, workers, archive: store
   if (result.kind === "invalid" || result.kind === "too_large") return { kind: "fail", reason: result.reason };
 
   const { archived, outputs, dropsFingerprint } = result;
-  const archive = await recordSaveArchive(db, store, save, archived, refreshDigest(outputs));
+  const archive = await recordSaveArchive(store, save, archivePath, archived, refreshDigest(outputs));
   const where = archive.movedFrom ? `${archive.relPath} (moved from ${archive.movedFrom})` : archive.relPath;
   return {
     kind: "advance",

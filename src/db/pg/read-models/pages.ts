@@ -48,6 +48,7 @@ export function pgPageReads(db: PgDb): PageReads {
     },
     mapsOfPlayer: async (playerId, limit = 1) =>
       (await db.select().from(archives).where(eq(archives.playerId, playerId)).orderBy(desc(archives.createdAt)).limit(limit)).flatMap(withPngs),
+    archiveByToken: async (token) => (await db.select({ relPath: archives.relPath, files: archives.files }).from(archives).where(eq(archives.token, token)))[0] ?? null,
     failedDeliveries: (limit = PAGE_ROWS) =>
       db
         .select({ id: deliveries.id, saveId: deliveries.saveId, channel: deliveries.channel, target: deliveries.target, lastError: deliveries.lastError, attempts: deliveries.attempts, playerId: saves.playerId })

@@ -1,0 +1,102 @@
+/**
+ * The one place that picks the service's stores: SQLite's (the default: the instance lock, the checkpointer, group
+ * commit on the request path) or a hub's PostgreSQL (DATABASE_URL: no instance lock, since N processes share it,
+ * and no checkpointer). Everything the service runs takes its stores from here.
+ */
+import type { ArchiveStore } from "./archive/store.ts";
+import type { Config } from "./config/index.ts";
+import { startCheckpointer } from "./db/checkpointer.ts";
+import { pgDeliveryStore } from "./db/deliveries/pg-store.ts";
+import { sqliteDeliveryStore } from "./db/deliveries/sqlite-store.ts";
+import { GroupCommitter } from "./db/group-commit.ts";
+import { sqliteReportStore, sqliteUploadStore } from "./db/ingest-store.ts";
+import { pgJobStore } from "./db/jobs/pg-store.ts";
+import { sqliteJobStore } from "./db/jobs/sqlite-store.ts";
+import { openDatabase, type Db } from "./db/open.ts";
+import { sqliteOwnerStore } from "./db/owner-store.ts";
+import { pgReportStore, pgUploadStore } from "./db/pg/ingest-store.ts";
+import { openPostgres } from "./db/pg/open.ts";
+import { pgOwnerStore } from "./db/pg/owner-store.ts";
+import { pgDataReads } from "./db/pg/read-models/data-api.ts";
+import { pgNotifyReads } from "./db/pg/read-models/notify.ts";
+import { pgPageReads } from "./db/pg/read-models/pages.ts";
+import { pgRetentionStore } from "./db/pg/retention.ts";
+import { pgStageStore } from "./db/pg/stage-writes.ts";
+import { sqliteRetentionStore } from "./db/retention.ts";
+import { sqliteStageStore } from "./db/stage-writes.ts";
+import { sqliteDataReads, type DataReads } from "./http/api/store.ts";
+import type { OwnerStore } from "./http/owner-store.ts";
+import type { ReportStore } from "./http/report.ts";
+import { sqlitePageReads, type PageReads } from "./http/status/reads.ts";
+import type { UploadStore } from "./http/upload.ts";
+import { acquireInstanceLock } from "./instance-lock.ts";
+import type { DeliveryStore } from "./pipeline/delivery-store.ts";
+import type { JobStore } from "./pipeline/job-store.ts";
+import type { StageStore } from "./pipeline/stage-store.ts";
+import { sqliteNotifyReads, type NotifyReads } from "./pipeline/stages/notify.ts";
+import type { RetentionStore } from "./retention-store.ts";
+
+export interface Stores {
+  jobs: JobStore;
+  deliveries: DeliveryStore;
+  stageStore: StageStore;
+  notifyReads: NotifyReads;
+  owner: OwnerStore;
+  pages: PageReads;
+  uploads: UploadStore;
+  reports: ReportStore;
+  retention: RetentionStore;
+  dataReads: DataReads;
+  /** SQLite's handle (the demo reads it); null on PostgreSQL. */
+  sqlite: Db | null;
+  /** Closes the connections (and SQLite's checkpointer and instance lock). */
+  close: () => Promise<void>;
+}
+
+/**
+ * Throws when DATA_DIR's SQLite file is held by another running instance. `beside`: the owner CLI, which runs next
+ * to a running service, so it takes neither SQLite's instance lock nor its checkpointer.
+ */
+export async function openStores(config: Config, archive: ArchiveStore, beside = false): Promise<Stores> {
+  const defaultRegion = config.api.defaultRegion;
+  if (config.database.kind === "postgres") {
+    // Each process holds a few connections: its slots' claims and records, the request path, and LISTEN's own.
+    const db = await openPostgres(config.database.url, { maxConnections: beside ? 2 : config.pipeline.concurrency + 8 });
+    return {
+      jobs: pgJobStore(db),
+      deliveries: pgDeliveryStore(db),
+      stageStore: pgStageStore(db),
+      notifyReads: pgNotifyReads(db),
+      owner: pgOwnerStore(db),
+      pages: pgPageReads(db),
+      uploads: pgUploadStore(db),
+      reports: pgReportStore(db),
+      retention: pgRetentionStore(db, archive),
+      dataReads: pgDataReads(db, archive, defaultRegion),
+      sqlite: null,
+      close: async () => db.$client.end({ timeout: 5 }),
+    };
+  }
+  const releaseLock = beside ? () => {} : acquireInstanceLock(config.dataDir);
+  const db = openDatabase(config.databasePath, config.storage.walLimitBytes);
+  const stopCheckpointer = beside ? () => {} : startCheckpointer(db, config.databasePath, config.storage.walLimitBytes);
+  const committer = new GroupCommitter(db);
+  return {
+    jobs: sqliteJobStore(db),
+    deliveries: sqliteDeliveryStore(db),
+    stageStore: sqliteStageStore(db),
+    notifyReads: sqliteNotifyReads(db),
+    owner: sqliteOwnerStore(db),
+    pages: sqlitePageReads(db),
+    uploads: sqliteUploadStore(db, committer),
+    reports: sqliteReportStore(committer),
+    retention: sqliteRetentionStore(db, archive),
+    dataReads: sqliteDataReads(db, archive, defaultRegion),
+    sqlite: db,
+    close: async () => {
+      stopCheckpointer();
+      db.$client.close();
+      releaseLock();
+    },
+  };
+}

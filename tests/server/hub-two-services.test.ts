@@ -1,0 +1,122 @@
+/**
+ * Hub mode (issue 23, point 3): two services on one PostgreSQL (DATABASE_URL) and one bucket (ARCHIVE_URL), built
+ * in this process as two machines would run them. Whatever one accepts, the other can serve; work is done once.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import postgres from "postgres";
+import { join } from "node:path";
+import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
+import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
+import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
+import { encryptedSave, PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
+import { swiftBucket, swiftSkipReason } from "../helpers/swift.ts";
+
+const ADMIN_TOKEN = "hub-admin-token-0123456789";
+const HOOK = "/push";
+const start = serversForThisFile();
+const skip = POSTGRES_MISSING ?? swiftSkipReason;
+
+describe.skipIf(skip !== null)("two services on one PostgreSQL and one bucket", () => {
+  const { pair, env: keys } = testKeys();
+  let url: string;
+  let sql: postgres.Sql;
+  let pushes: RecordingServer;
+  let a: RunningServer;
+  let b: RunningServer;
+  let client: Bun.S3Client;
+
+  beforeAll(async () => {
+    const [database, bucket] = await Promise.all([databaseForThisFile("empty"), swiftBucket()]);
+    url = database;
+    pushes = await startRecordingServer();
+    const s3 = { S3_ENDPOINT: bucket.endpoint, S3_REGION: bucket.region, S3_ACCESS_KEY_ID: bucket.accessKeyId, S3_SECRET_ACCESS_KEY: bucket.secretAccessKey };
+    const env = { ...keys, ...s3, DATABASE_URL: url, ARCHIVE_URL: `s3://${bucket.bucket}/hub`, NOTIFY_DEFAULT: "webhook", WEBHOOK_URL: `${pushes.url}${HOOK}`, ADMIN_TOKEN };
+    // Started together: both migrate under the advisory lock, one of them first.
+    [a, b] = await Promise.all([start(env), start(env)]);
+    sql = postgres(url, { max: 2, onnotice: () => {} });
+    client = new Bun.S3Client({ ...bucket });
+  }, 180_000);
+  afterAll(async () => {
+    await sql?.end();
+    await pushes?.stop();
+  });
+
+  const saveOfUpload = async (uploadId: string) => (await sql<{ save_id: number }[]>`SELECT save_id FROM upload_tasks WHERE upload_id = ${uploadId}`)[0]?.save_id;
+  const jobDone = async (saveId: number) => (await sql<{ state: string }[]>`SELECT state FROM jobs WHERE save_id = ${saveId}`)[0]?.state === "done";
+  const pushesOf = () => pushes.requestsTo(HOOK).length;
+  /** The owner CLI as a hub's owner runs it: any machine, the same DATABASE_URL, no data folder of a service. */
+  const cli = async (...args: string[]) => {
+    const run = Bun.spawn([process.execPath, join(import.meta.dir, "../../src/cli.ts"), ...args], { env: { PATH: process.env.PATH ?? "", DATABASE_URL: url, DATA_DIR: a.dataDir }, stdout: "pipe", stderr: "pipe" });
+    const [out, err, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
+    return { code, out: out.trim(), err };
+  };
+
+  test("an upload to A is archived once in the bucket, pushed once; B serves its maps and the data API", async () => {
+    expect((await uploadSave(a.url, encryptedSave(pair), "hub-1")).status).toBe(200);
+    const saveId = (await saveOfUpload("hub-1"))!;
+    await eventually(() => jobDone(saveId), 60_000, "the save's job done");
+    const archives = await sql<{ rel_path: string; token: string; files: string[] }[]>`SELECT rel_path, token, files FROM archives WHERE save_id = ${saveId}`;
+    expect(archives).toHaveLength(1);
+    const { rel_path: relPath, token, files } = archives[0]!;
+    const listed = await client.list({ prefix: "hub/archive/" });
+    const keys = (listed.contents ?? []).map((object) => object.key);
+    expect(keys.filter((key) => key.endsWith("/save.bin"))).toEqual([`hub/archive/${relPath}/save.bin`]);
+    expect(pushesOf()).toBe(1);
+
+    const png = files.find((name) => name.endsWith(".png"))!;
+    const map = await fetch(`${b.url}/maps/${token}/${png}`);
+    expect([map.status, map.headers.get("content-type")]).toEqual([200, "image/png"]);
+    expect(new Uint8Array(await map.arrayBuffer())).toEqual(new Uint8Array(await client.file(`hub/archive/${relPath}/${png}`).arrayBuffer()));
+
+    // An API token made by the owner's CLI on any machine: its row is in the shared database.
+    const added = await cli("api-tokens", "add", "bot");
+    expect(added.code).toBe(0);
+    const apiToken = added.out.split("\n").at(-1)!;
+    const read = await fetch(`${b.url}/api/jp/user/${PLAYER_ID}/mysekai`, { headers: { authorization: `Bearer ${apiToken}` } });
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({ updatedResources: expect.anything() });
+  }, 90_000);
+
+  test("the owner CLI on a hub: retry and reprocess reach the shared queue; the job list, which reads SQLite, says so", async () => {
+    const saveId = (await sql<{ save_id: number }[]>`SELECT save_id FROM jobs WHERE save_id IS NOT NULL LIMIT 1`)[0]!.save_id;
+    const pushed = pushesOf();
+    expect(await cli("reprocess", String(saveId))).toMatchObject({ code: 0, out: `save ${saveId} queued for generate (draw and archive) → notify (no push)` });
+    await eventually(() => jobDone(saveId), 60_000, "the reprocessed save's job done");
+    expect(pushesOf()).toBe(pushed);
+    expect(await cli("retry", "999999")).toMatchObject({ code: 1 });
+    const jobs = await cli("jobs");
+    expect([jobs.code, jobs.err]).toEqual([1, expect.stringContaining("status page")]);
+  }, 90_000);
+
+  test("an owner session opened on A works on B, and logging out on B ends it on A", async () => {
+    const login = await fetch(`${a.url}/login`, {
+      method: "POST",
+      body: new URLSearchParams({ token: ADMIN_TOKEN }),
+      headers: { "sec-fetch-site": "same-origin" },
+      redirect: "manual",
+    });
+    expect(login.status).toBe(303);
+    const cookie = login.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+    expect(cookie).toContain("=");
+    expect((await fetch(`${b.url}/`, { redirect: "manual" })).status).not.toBe(200);
+    expect((await fetch(`${b.url}/`, { headers: { cookie }, redirect: "manual" })).status).toBe(200);
+    const logout = await fetch(`${b.url}/logout`, { method: "POST", headers: { cookie, "sec-fetch-site": "same-origin" }, redirect: "manual" });
+    expect(logout.status).toBe(303);
+    expect((await fetch(`${a.url}/`, { headers: { cookie }, redirect: "manual" })).status).not.toBe(200);
+  }, 30_000);
+
+  test("the same save sent to A and B at once: one save, one job, one push", async () => {
+    const before = pushesOf();
+    const save = encryptedSave(pair);
+    const answers = await Promise.all([uploadSave(a.url, save, "race-a"), uploadSave(b.url, save, "race-b")]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    const [fromA, fromB] = [await saveOfUpload("race-a"), await saveOfUpload("race-b")];
+    expect(fromA).toBeDefined();
+    expect(fromB).toBe(fromA!);
+    await eventually(() => jobDone(fromA!), 60_000, "the save's job done");
+    const deliveries = await sql<{ state: string }[]>`SELECT state FROM deliveries WHERE save_id = ${fromA!}`;
+    expect(deliveries.map((row) => row.state)).toEqual(["sent"]);
+    expect(pushesOf()).toBe(before + 1);
+    expect((await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM jobs WHERE save_id = ${fromA!}`)[0]!.n).toBe(1);
+  }, 90_000);
+});
