@@ -8,14 +8,22 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import journal from "../drizzle/meta/_journal.json";
+import pgJournal from "../drizzle/pg/meta/_journal.json";
 import { WORKER_ENTRIES, type WorkerName } from "./worker-entries.ts";
 
 const SOURCE_ROOT = resolve(import.meta.dir, "..");
 /** Bun's embedded filesystem of a compiled executable. */
 const COMPILED = import.meta.dir.startsWith("/$bunfs") || import.meta.dir.includes("~BUN");
 
+/**
+ * Files are embedded by base name, and drizzle/ and drizzle/pg/ both hold 0000_*.sql: the build embeds a hub's
+ * PostgreSQL migrations under this prefix (SQLite's start with a digit).
+ */
+export const PG_MIGRATION_PREFIX = "pg-";
+
 /** Embedded name → path inside the project layout. */
 function layoutPath(name: string): string | null {
+  if (name.startsWith(PG_MIGRATION_PREFIX) && name.endsWith(".sql")) return join("drizzle", "pg", name.slice(PG_MIGRATION_PREFIX.length));
   if (name.endsWith(".sql")) return join("drizzle", name);
   if (name.endsWith(".otf")) return join("assets", "fonts", name);
   return null;
@@ -24,7 +32,7 @@ function layoutPath(name: string): string | null {
 let unpacked: string | null = null;
 
 async function contentHash(): Promise<string> {
-  const hasher = new Bun.CryptoHasher("sha256").update(JSON.stringify(journal));
+  const hasher = new Bun.CryptoHasher("sha256").update(JSON.stringify(journal)).update(JSON.stringify(pgJournal));
   for (const file of Bun.embeddedFiles) hasher.update(`${(file as Blob & { name: string }).name}:${file.size}`);
   return hasher.digest("hex").slice(0, 16);
 }
@@ -40,12 +48,14 @@ export async function prepareRuntimeFiles(): Promise<void> {
   if (!COMPILED || unpacked !== null) return;
   const root = join(tmpdir(), `mysekai-ingest-${await contentHash()}`);
   mkdirSync(join(root, "drizzle", "meta"), { recursive: true });
+  mkdirSync(join(root, "drizzle", "pg", "meta"), { recursive: true });
   mkdirSync(join(root, "assets", "fonts"), { recursive: true });
   for (const file of Bun.embeddedFiles) {
     const target = layoutPath((file as Blob & { name: string }).name);
     if (target !== null && !existsSync(join(root, target))) writeAtomically(join(root, target), new Uint8Array(await file.arrayBuffer()));
   }
   writeAtomically(join(root, "drizzle", "meta", "_journal.json"), JSON.stringify(journal));
+  writeAtomically(join(root, "drizzle", "pg", "meta", "_journal.json"), JSON.stringify(pgJournal));
   unpacked = root;
 }
 

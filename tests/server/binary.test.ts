@@ -5,6 +5,9 @@ import { join, resolve } from "node:path";
 import { eventually } from "../../scripts/lib/eventually.ts";
 import { startService } from "../../scripts/lib/service-process.ts";
 import { uploadSave } from "../../scripts/lib/upload-client.ts";
+import postgres from "postgres";
+import pgJournal from "../../drizzle/pg/meta/_journal.json";
+import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
 
 const ROOT = resolve(import.meta.dir, "..", "..");
 const dir = mkdtempSync(join(tmpdir(), "mysekai-binary-"));
@@ -73,6 +76,21 @@ test("the binary runs every worker: its own output is clean and its WAL stays bo
     expect(noisy).toEqual([expect.stringContaining("no AES key configured")]);
   } finally {
     await server.stop("SIGKILL");
+    server.cleanup();
+  }
+}, 60_000);
+
+test.skipIf(POSTGRES_MISSING !== null)("the binary migrates a hub's PostgreSQL from its own drizzle/pg migrations and serves on it", async () => {
+  const url = await databaseForThisFile("empty");
+  const server = await startService({ binary, env: { DATABASE_URL: url, NOTIFY_DEFAULT: "none" } });
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    const applied = await sql`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`;
+    expect(applied[0]!.n).toBe(pgJournal.entries.length);
+  } finally {
+    await sql.end();
+    await server.stop();
     server.cleanup();
   }
 }, 60_000);
