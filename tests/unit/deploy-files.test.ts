@@ -46,3 +46,67 @@ test("the container runs as a non-root user with DATA_DIR on its volume and a HE
   expect(read("compose.yaml")).toContain(":/data");
   expect(read("deploy/mysekai-ingest.service")).toContain("ExecStart=");
 });
+
+interface ComposeService {
+  image?: string;
+  build?: string;
+  env_file?: string | string[];
+  environment?: Record<string, string> | string[];
+  healthcheck?: { test?: string[] };
+  entrypoint?: string[];
+}
+
+const hub = () => Bun.YAML.parse(read("deploy/compose.hub.yml")) as { services: Record<string, ComposeService> };
+const envOf = (service: ComposeService): Record<string, string> => {
+  // The file uses the map form; a list would hide its values from the checks below.
+  expect(Array.isArray(service.environment)).toBe(false);
+  return (service.environment ?? {}) as Record<string, string>;
+};
+const interpolated = (value: string) => /^\$\{[A-Z_]+:\?[^}]*\}$/.test(value);
+
+test("the hub example runs two or more replicas of the image on the same DATABASE_URL and ARCHIVE_URL, each health-checked", () => {
+  const services = hub().services;
+  const replicas = Object.values(services).filter((service) => service.image === "mysekai-ingest:latest");
+  expect(replicas.length).toBeGreaterThanOrEqual(2);
+  const shared = (service: ComposeService) => {
+    const env = envOf(service);
+    return { build: service.build, env_file: service.env_file, ...Object.fromEntries(["DATABASE_URL", "ARCHIVE_URL", "S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "TRUST_PROXY"].map((name) => [name, env[name]])) };
+  };
+  for (const replica of replicas) expect(shared(replica)).toEqual(shared(replicas[0]!));
+  const env = envOf(replicas[0]!);
+  expect(env.DATABASE_URL).toStartWith("postgres://");
+  expect(env.ARCHIVE_URL).toStartWith("s3://");
+  // Each replica listens on its own port, and its health check asks that port.
+  const ports = replicas.map((replica) => envOf(replica).PORT);
+  expect(new Set(ports).size).toBe(replicas.length);
+  for (const replica of replicas) expect(replica.healthcheck?.test?.join(" ")).toContain(`127.0.0.1:${envOf(replica).PORT}/healthz`);
+  // The load balancer sends to every replica's port.
+  const caddyfile = read("deploy/Caddyfile.hub");
+  for (const port of ports) expect(caddyfile).toContain(`127.0.0.1:${port}`);
+  // Every long-running service is health-checked: PostgreSQL 15, the S3 store, the proxy; only the bucket's one-shot is not.
+  expect(services.postgres?.image).toBe("postgres:15");
+  for (const [name, service] of Object.entries(services)) if (name !== "bucket") expect([name, (service.healthcheck?.test?.length ?? 0) > 1]).toEqual([name, true]);
+  // The replicas' settings are ones the service reads, and valid (interpolations filled in).
+  const filled = Object.fromEntries(Object.entries(env).map(([key, value]) => [key, String(value).replace(/\$\{[^}]+\}/g, "hub0secret0value")]));
+  const config = loadConfig({ ...filled, DATA_DIR: "/tmp/mysekai-hub-example" });
+  expect([config.database.kind, config.archive.kind, config.trustProxy]).toEqual(["postgres", "s3", true]);
+});
+
+test("the hub example holds no secret value: each comes from deploy/hub.env, whose example names them all and is kept out of git and the image", () => {
+  const text = read("deploy/compose.hub.yml");
+  for (const [name, service] of Object.entries(hub().services)) {
+    for (const [key, value] of Object.entries(envOf(service))) {
+      if (/PASSWORD|SECRET|TOKEN|AES_|ACCESS_KEY/.test(key)) expect({ name, key, value: interpolated(String(value)) }).toEqual({ name, key, value: true });
+      // A URL's password is interpolated too.
+      const userinfo = /^[a-z]+:\/\/[^:@/]*:([^@]*)@/.exec(String(value))?.[1];
+      if (userinfo !== undefined) expect({ name, key, password: interpolated(userinfo) }).toEqual({ name, key, password: true });
+    }
+  }
+  const example = read("deploy/hub.env.example");
+  const names = new Set([...text.matchAll(/\$\{([A-Z_]+)/g)].map((match) => match[1]!));
+  for (const name of names) expect(example).toMatch(new RegExp(`^${name}=`, "m"));
+  // The example's secrets are blank: nobody runs a hub on a password from the repository.
+  for (const name of ["POSTGRES_PASSWORD", "MINIO_ROOT_PASSWORD"]) expect(example).toMatch(new RegExp(`^${name}=$`, "m"));
+  expect(read(".gitignore").split("\n")).toContain("/deploy/hub.env");
+  expect(read(".dockerignore").split("\n")).toContain("deploy/hub.env");
+});
