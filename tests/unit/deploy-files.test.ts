@@ -53,7 +53,6 @@ interface ComposeService {
   env_file?: string | string[];
   environment?: Record<string, string> | string[];
   healthcheck?: { test?: string[] };
-  entrypoint?: string[];
 }
 
 const hub = () => Bun.YAML.parse(read("deploy/compose.hub.yml")) as { services: Record<string, ComposeService> };
