@@ -59,7 +59,7 @@ export function metricsRoute(deps: HttpDeps): Hono {
         { name: "mysekai_jobs", help: "Jobs by state.", values: Object.entries(queue.byState).map(([state, value]) => ({ labels: { state }, value })) },
         { name: "mysekai_queue_depth", help: "Jobs not finished (pending, pending_retry, running, waiting_for_key).", values: [{ value: queue.depth }] },
         { name: "mysekai_oldest_queued_job_age_seconds", help: "Age of the oldest unfinished job (0 when none).", values: [{ value: (queue.oldestQueuedAgeMs ?? 0) / 1000 }] },
-        { name: "mysekai_database_bytes", help: "Size of the SQLite file's pages.", values: [{ value: await deps.pages.databaseBytes() }] },
+        { name: "mysekai_database_bytes", help: "Size of the database: the SQLite file's pages, or PostgreSQL's pg_database_size.", values: [{ value: await deps.pages.databaseBytes() }] },
       );
     }
     if (disk !== null) gauges.push({ name: "mysekai_disk_free_bytes", help: "Free space on DATA_DIR's filesystem.", values: [{ value: disk.freeBytes }] });
