@@ -28,6 +28,22 @@ async function sweepAll(f: RetentionFixture, maxBatches?: number) {
   return total;
 }
 
+/** An archive whose reads wait until `release`: a sweep held between choosing its saves and clearing them. */
+function heldReads(archive: ArchiveStore) {
+  let reached = false;
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const gated: ArchiveStore = {
+    ...archive,
+    read: async (relPath, name) => {
+      reached = true;
+      await held;
+      return archive.read(relPath, name);
+    },
+  };
+  return { archive: gated, entered: () => eventually(() => reached), release };
+}
+
 for (const kind of [sqliteRetentionStores, postgresRetentionStores] satisfies RetentionStoreKind[]) {
   describe.skipIf(kind.name === "postgres" && POSTGRES_MISSING !== null)(`retention store on ${kind.name}`, () => {
     let f: RetentionFixture;
@@ -111,21 +127,11 @@ for (const kind of [sqliteRetentionStores, postgresRetentionStores] satisfies Re
 
     test("a save sent back to work while the sweep checks its archive keeps its copy", async () => {
       const id = await f.addSave({ at: OLD, jobState: "done", archive: "intact" });
-      let entered = false;
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      const gated: ArchiveStore = {
-        ...f.archive,
-        read: async (relPath, name) => {
-          entered = true;
-          await held;
-          return f.archive.read(relPath, name);
-        },
-      };
-      const sweep = (await f.another(gated)).sweep(CUTOFF);
-      await eventually(() => entered);
+      const gate = heldReads(f.archive);
+      const sweep = (await f.another(gate.archive)).sweep(CUTOFF);
+      await gate.entered();
       await f.requeue(id);
-      release();
+      gate.release();
       expect((await sweep)?.counts.clearedSaves).toBe(0);
       expect(await f.save(id)).toMatchObject({ hasBody: true, hasOutputs: true });
     });
@@ -134,22 +140,12 @@ for (const kind of [sqliteRetentionStores, postgresRetentionStores] satisfies Re
       test("processes racing to sweep: exactly one sweeps, the others skip; the lock is free once it is done", async () => {
         for (let n = 0; n < 3; n++) await f.addSave({ at: OLD, jobState: "done", archive: "intact" });
         // The first sweeper's archive holds its first read until the others have tried.
-        let entered = false;
-        let release!: () => void;
-        const held = new Promise<void>((resolve) => (release = resolve));
-        const gated: ArchiveStore = {
-          ...f.archive,
-          read: async (relPath, name) => {
-            entered = true;
-            await held;
-            return f.archive.read(relPath, name);
-          },
-        };
-        const first = (await f.another(gated)).sweep(CUTOFF);
-        await eventually(() => entered);
+        const gate = heldReads(f.archive);
+        const first = (await f.another(gate.archive)).sweep(CUTOFF);
+        await gate.entered();
         const others = await Promise.all([f.store.sweep(CUTOFF), (await f.another()).sweep(CUTOFF)]);
         expect(others).toEqual([null, null]);
-        release();
+        gate.release();
         expect((await first)?.counts.clearedSaves).toBe(3);
         expect(await f.store.sweep(CUTOFF)).toMatchObject({ counts: { clearedSaves: 0 }, more: false });
       });
