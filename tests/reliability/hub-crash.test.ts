@@ -61,9 +61,10 @@ describe.skipIf(skip !== null)("hub mode: a process killed mid-archive", () => {
     expect((await uploadSave(a.url, encryptedSave(pair), "crash-1")).status).toBe(200);
     const saveId = (await sql<{ save_id: number }[]>`SELECT save_id FROM upload_tasks WHERE upload_id = 'crash-1'`)[0]!.save_id;
     await eventually(() => proxy.stalled.length > 0, 60_000, "A writing the archive's first file");
+    await a.stop("SIGKILL");
+    // Read after the kill: A renewed its lease while it waited on the bucket.
     const held = (await jobOf(saveId))!;
     expect(held.state).toBe("running");
-    await a.stop("SIGKILL");
 
     const client = new Bun.S3Client({ ...bucket });
     const keysIn = async () => ((await client.list({ prefix: "hub/archive/" })).contents ?? []).map((object) => object.key);
