@@ -2,9 +2,10 @@
 import { join } from "node:path";
 import type { RunningServer } from "./in-process.ts";
 
-export async function ownerCli(server: RunningServer, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
+/** `env` goes beside the data folder: a hub's DATABASE_URL, which the CLI then acts on instead of the SQLite file. */
+export async function ownerCliWith(env: Record<string, string>, server: RunningServer, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
   const run = Bun.spawn([process.execPath, join(import.meta.dir, "../../src/cli.ts"), ...args], {
-    env: { PATH: process.env.PATH ?? "", DATA_DIR: server.dataDir },
+    env: { PATH: process.env.PATH ?? "", DATA_DIR: server.dataDir, ...env },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -12,9 +13,13 @@ export async function ownerCli(server: RunningServer, ...args: string[]): Promis
   return { code, out, err };
 }
 
+export const ownerCli = (server: RunningServer, ...args: string[]) => ownerCliWith({}, server, ...args);
+
 /** The last line a successful command printed (a new token, say). */
-export async function ownerCliLastLine(server: RunningServer, ...args: string[]): Promise<string> {
-  const { code, out, err } = await ownerCli(server, ...args);
+export async function ownerCliLastLineWith(env: Record<string, string>, server: RunningServer, ...args: string[]): Promise<string> {
+  const { code, out, err } = await ownerCliWith(env, server, ...args);
   if (code !== 0) throw new Error(`cli ${args[0]} exited ${code}: ${err}`);
   return out.trim().split("\n").at(-1)!;
 }
+
+export const ownerCliLastLine = (server: RunningServer, ...args: string[]) => ownerCliLastLineWith({}, server, ...args);

@@ -1,142 +1,191 @@
 /**
  * The data API as its clients use it: lunabot (`mysekai_api_url` template with {uid}, Bearer, mode, filter,
  * upload_times sent as a GET with a JSON body) and a Haruki-style public client (`key`). Private by default.
+ * The same tests run on both deployments: one process on SQLite, and hub mode (PostgreSQL + a Swift bucket).
  */
-import { beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import postgres from "postgres";
 import { makeEncryptedSample, makeSampleSave, SAMPLE_PLAYER_ID } from "../../src/samples/index.ts";
 import { parseExact } from "../helpers/exact-json.ts";
 import { jobOfSave, one } from "../helpers/db.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
-import { ownerCliLastLine } from "../helpers/owner-cli.ts";
+import { ownerCliLastLineWith } from "../helpers/owner-cli.ts";
+import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
 import { rawRequest } from "../helpers/raw-http.ts";
 import { testKeys, uploadSave } from "../helpers/saves.ts";
+import { swiftBucket, swiftSkipReason } from "../helpers/swift.ts";
 
-const start = serversForThisFile({ NOTIFY_DEFAULT: "none" });
+const startService = serversForThisFile({ NOTIFY_DEFAULT: "none" });
 const SAMPLE = { seed: 7, now: Date.now() };
 const raw = makeSampleSave(SAMPLE);
 
-const cli = ownerCliLastLine;
+/** Where the services of a deployment keep their data, and how a test looks into it. */
+interface Deployment {
+  name: string;
+  skip: string | null;
+  /** The settings every service (and the owner CLI) of the deployment gets. */
+  settings(): Promise<Record<string, string>>;
+  saveOfUpload(server: RunningServer, uploadId: string): Promise<number | undefined>;
+  jobDone(server: RunningServer, saveId: number): Promise<boolean>;
+  end(): Promise<void>;
+}
 
-let server: RunningServer;
-let token: string;
-const lunabotUrl = "{base}/api/jp/user/{uid}/mysekai"; // gameapi.yaml: mysekai_api_url
-const mysekai = (uid: string, query = "", headers: Record<string, string> = { authorization: `Bearer ${token}` }) =>
-  fetch(`${lunabotUrl.replace("{base}", server.url).replace("{uid}", uid)}${query}`, { headers });
+const sqlite: Deployment = {
+  name: "one process on SQLite",
+  skip: null,
+  settings: async () => ({}),
+  saveOfUpload: async (server, uploadId) => one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId)?.save_id,
+  jobDone: async (server, saveId) => jobOfSave(server, saveId)?.state === "done",
+  end: async () => {},
+};
 
-beforeAll(async () => {
-  const { pair, env } = testKeys();
-  server = await start(env);
-  expect((await uploadSave(server.url, makeEncryptedSample(pair, SAMPLE), "api-1")).status).toBe(200);
-  const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = 'api-1'")!.save_id;
-  await eventually(() => jobOfSave(server, saveId)?.state === "done", 30_000, "the save done");
-  token = await cli(server, "api-tokens", "add", "lunabot");
-}, 60_000);
+function hub(): Deployment {
+  let sql: postgres.Sql | undefined;
+  return {
+    name: "hub mode (PostgreSQL + Swift)",
+    skip: POSTGRES_MISSING ?? swiftSkipReason,
+    settings: async () => {
+      const [url, bucket] = await Promise.all([databaseForThisFile("empty"), swiftBucket()]);
+      sql = postgres(url, { max: 2, onnotice: () => {} });
+      const s3 = { S3_ENDPOINT: bucket.endpoint, S3_REGION: bucket.region, S3_ACCESS_KEY_ID: bucket.accessKeyId, S3_SECRET_ACCESS_KEY: bucket.secretAccessKey };
+      return { ...s3, DATABASE_URL: url, ARCHIVE_URL: `s3://${bucket.bucket}/api` };
+    },
+    saveOfUpload: async (_, uploadId) => (await sql!<{ save_id: number }[]>`SELECT save_id FROM upload_tasks WHERE upload_id = ${uploadId}`)[0]?.save_id,
+    jobDone: async (_, saveId) => (await sql!<{ state: string }[]>`SELECT state FROM jobs WHERE save_id = ${saveId}`)[0]?.state === "done",
+    end: async () => void (await sql?.end()),
+  };
+}
 
-describe("lunabot's reads", () => {
-  test("the latest save as exact JSON: 19-digit ids are number literals equal to the save's own", async () => {
-    const response = await mysekai(SAMPLE_PLAYER_ID, "?mode=latest");
-    expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toContain("application/json");
-    const text = await response.text();
-    const body = parseExact(text) as Record<string, any>;
-    const own = raw.updatedResources as Record<string, any>;
-    // The 19-digit player id: a JSON number literal, read back exact (a JS number would end in ...0160).
-    expect(body.updatedResources.userMysekaiGamedata.userId).toBe(own.userMysekaiGamedata.userId);
-    expect(text).toContain(`"userId":${SAMPLE_PLAYER_ID}`);
-    expect(BigInt(body.updatedResources.userMysekaiSiteHousingLayouts[3].userMysekaiFixtureInstanceId)).toBe(own.userMysekaiSiteHousingLayouts[3].userMysekaiFixtureInstanceId);
-    expect(body.updatedResources.now).toBe(SAMPLE.now);
-    expect(body.source).toBe("mysekai-ingest");
-    expect(body.local_source).toBe("upload");
-    expect(Math.abs(Number(body.upload_time) - Date.now())).toBeLessThan(120_000);
+for (const deployment of [sqlite, hub()]) {
+  describe.skipIf(deployment.skip !== null)(deployment.name, () => {
+    let settings: Record<string, string> = {};
+    const start = (env: Record<string, string>) => startService({ ...settings, ...env });
+    const cli = (server: RunningServer, ...args: string[]) => ownerCliLastLineWith(settings.DATABASE_URL ? { DATABASE_URL: settings.DATABASE_URL } : {}, server, ...args);
+
+    let server: RunningServer;
+    let token: string;
+    const lunabotUrl = "{base}/api/jp/user/{uid}/mysekai"; // gameapi.yaml: mysekai_api_url
+    const mysekai = (uid: string, query = "", headers: Record<string, string> = { authorization: `Bearer ${token}` }) =>
+      fetch(`${lunabotUrl.replace("{base}", server.url).replace("{uid}", uid)}${query}`, { headers });
+
+    beforeAll(async () => {
+      const { pair, env } = testKeys();
+      settings = await deployment.settings();
+      server = await start(env);
+      expect((await uploadSave(server.url, makeEncryptedSample(pair, SAMPLE), "api-1")).status).toBe(200);
+      const saveId = (await deployment.saveOfUpload(server, "api-1"))!;
+      await eventually(() => deployment.jobDone(server, saveId), 30_000, "the save done");
+      token = await cli(server, "api-tokens", "add", "lunabot");
+    }, 180_000);
+    afterAll(() => deployment.end());
+
+    describe("lunabot's reads", () => {
+      test("the latest save as exact JSON: 19-digit ids are number literals equal to the save's own", async () => {
+        const response = await mysekai(SAMPLE_PLAYER_ID, "?mode=latest");
+        expect(response.status).toBe(200);
+        expect(response.headers.get("content-type")).toContain("application/json");
+        const text = await response.text();
+        const body = parseExact(text) as Record<string, any>;
+        const own = raw.updatedResources as Record<string, any>;
+        // The 19-digit player id: a JSON number literal, read back exact (a JS number would end in ...0160).
+        expect(body.updatedResources.userMysekaiGamedata.userId).toBe(own.userMysekaiGamedata.userId);
+        expect(text).toContain(`"userId":${SAMPLE_PLAYER_ID}`);
+        expect(BigInt(body.updatedResources.userMysekaiSiteHousingLayouts[3].userMysekaiFixtureInstanceId)).toBe(own.userMysekaiSiteHousingLayouts[3].userMysekaiFixtureInstanceId);
+        expect(body.updatedResources.now).toBe(SAMPLE.now);
+        expect(body.source).toBe("mysekai-ingest");
+        expect(body.local_source).toBe("upload");
+        expect(Math.abs(Number(body.upload_time) - Date.now())).toBeLessThan(120_000);
+      });
+
+      test("filter keeps only those top-level keys and the three fields; ETag, If-None-Match, gzip and zstd", async () => {
+        const filtered = parseExact(await (await mysekai(SAMPLE_PLAYER_ID, "?mode=default&filter=updatedResources")).text()) as object;
+        expect(Object.keys(filtered)).toEqual(["updatedResources", "upload_time", "source", "local_source"]);
+        const first = await mysekai(SAMPLE_PLAYER_ID);
+        const etag = first.headers.get("etag")!;
+        expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
+        expect((await mysekai(SAMPLE_PLAYER_ID, "", { authorization: `Bearer ${token}`, "if-none-match": etag })).status).toBe(304);
+        for (const coding of ["gzip", "zstd"]) {
+          const compressed = await mysekai(SAMPLE_PLAYER_ID, "", { authorization: `Bearer ${token}`, "accept-encoding": coding });
+          expect(compressed.headers.get("content-encoding")).toBe(coding);
+          expect((parseExact(await compressed.text()) as { source: string }).source).toBe("mysekai-ingest");
+        }
+      });
+
+      test("haruki mode, unknown players and regions, bad modes: the error shapes lunabot reads", async () => {
+        expect([(await mysekai(SAMPLE_PLAYER_ID, "?mode=haruki")).status, await (await mysekai(SAMPLE_PLAYER_ID, "?mode=haruki")).json()]).toEqual([404, { detail: { haruki_err: "not available on this server" } }]);
+        const missing = await mysekai("1234567890123456789");
+        expect(missing.status).toBe(404);
+        expect(((await missing.json()) as { detail: { local_err: string } }).detail.local_err).toContain("no MySekai data");
+        expect((await mysekai(SAMPLE_PLAYER_ID, "?mode=bogus")).status).toBe(400);
+        expect((await fetch(`${server.url}/api/xx/user/1/mysekai`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
+        expect(await (await fetch(`${server.url}/api/status`)).json()).toEqual({ status: "ok" });
+      });
+
+      test("upload_times: the posted [uid, mode] list, in order, 0 where there is none; a GET body gets a clear 400", async () => {
+        const body = new TextEncoder().encode(JSON.stringify([[SAMPLE_PLAYER_ID, "latest"], ["1234567890123456789", "latest"]]));
+        const headers: [string, string][] = [["Authorization", `Bearer ${token}`], ["Content-Type", "application/json"]];
+        // Bun does not hand a GET's body to the route: refused plainly rather than answered as an empty list.
+        const asGet = (await rawRequest(server.url, { method: "GET", path: "/api/jp/mysekai/upload_times", headers, body }))!;
+        expect(asGet.status).toBe(400);
+        expect(asGet.body).toContain("with POST");
+        const answer = (await rawRequest(server.url, { method: "POST", path: "/api/jp/mysekai/upload_times", headers, body }))!;
+        expect(answer.status).toBe(200);
+        const times = JSON.parse(answer.body) as number[];
+        expect(times[1]).toBe(0);
+        expect(times[0]).toBeGreaterThan(Date.now() - 120_000);
+        const tooMany = JSON.stringify(Array.from({ length: 1001 }, () => ["1", "latest"]));
+        expect((await fetch(`${server.url}/api/jp/mysekai/upload_times`, { method: "POST", body: tooMany, headers: { authorization: `Bearer ${token}` } })).status).toBe(400);
+      });
+    });
+
+    describe("who may read what", () => {
+      test("no token, a wrong one and a revoked one get 401; a token for other players reads nothing of this one", async () => {
+        expect((await mysekai(SAMPLE_PLAYER_ID, "", {})).status).toBe(401);
+        expect((await mysekai(SAMPLE_PLAYER_ID, "", { authorization: "Bearer msk_wrong" })).status).toBe(401);
+        const limited = await cli(server, "api-tokens", "add", "other-bot", "--players", "1234567890123456789");
+        const asLimited = await mysekai(SAMPLE_PLAYER_ID, "", { authorization: `Bearer ${limited}` });
+        expect(asLimited.status).toBe(404);
+        const times = await fetch(`${server.url}/api/jp/mysekai/upload_times`, { method: "POST", body: JSON.stringify([[SAMPLE_PLAYER_ID, "latest"]]), headers: { authorization: `Bearer ${limited}` } });
+        expect(await times.json()).toEqual([0]);
+        const revokable = await cli(server, "api-tokens", "add", "gone");
+        expect((await mysekai(SAMPLE_PLAYER_ID, "", { authorization: `Bearer ${revokable}` })).status).toBe(200);
+        await cli(server, "api-tokens", "revoke", "gone");
+        expect((await mysekai(SAMPLE_PLAYER_ID, "", { authorization: `Bearer ${revokable}` })).status).toBe(401);
+        expect(server.output()).not.toContain(token);
+        expect(server.output()).toContain("[API] mysekai read token=lunabot");
+      });
+
+      test("public reads only after opt-in; every failure is the same 404; key gives a bare value or an object", async () => {
+        const get = async (path: string) => {
+          const response = await fetch(`${server.url}${path}`);
+          return { status: response.status, text: await response.text() };
+        };
+        const notFound = { status: 404, text: JSON.stringify({ status: 404, message: "not found" }) };
+        expect(await get(`/public/jp/mysekai/${SAMPLE_PLAYER_ID}`)).toEqual(notFound);
+        expect(await get("/public/jp/mysekai/1234567890123456789")).toEqual(notFound);
+        await cli(server, "players", "public", SAMPLE_PLAYER_ID, "on");
+        const whole = await get(`/public/jp/mysekai/${SAMPLE_PLAYER_ID}`);
+        expect(whole.status).toBe(200);
+        const body = parseExact(whole.text) as { upload_time: number };
+        expect(Math.abs(body.upload_time * 1000 - Date.now())).toBeLessThan(120_000);
+        expect(Number(parseExact((await get(`/public/jp/mysekai/${SAMPLE_PLAYER_ID}?key=upload_time`)).text))).toBe(body.upload_time);
+        const two = parseExact((await get(`/public/jp/mysekai/${SAMPLE_PLAYER_ID}?key=updatedResources,upload_time`)).text) as object;
+        expect(Object.keys(two).sort()).toEqual(["updatedResources", "upload_time"]);
+        for (const bad of ["a.b", "$where", "noSuchKey"]) expect(await get(`/public/jp/mysekai/${SAMPLE_PLAYER_ID}?key=${bad}`)).toEqual(notFound);
+        expect(await get("/public/jp/mysekai/1234567890123456789")).toEqual(notFound);
+        await cli(server, "players", "public", SAMPLE_PLAYER_ID, "off");
+        expect(await get(`/public/jp/mysekai/${SAMPLE_PLAYER_ID}`)).toEqual(notFound);
+      });
+
+      test("reads are rate-limited per token and per peer: 429 with Retry-After", async () => {
+        const { env } = testKeys();
+        const small = await start({ ...env, API_RATE_PER_MINUTE: "3" });
+        const statuses: number[] = [];
+        for (let i = 0; i < 4; i++) statuses.push((await fetch(`${small.url}/api/jp/user/1/mysekai`)).status);
+        expect(statuses).toEqual([401, 401, 401, 429]);
+        const limited = await fetch(`${small.url}/api/jp/user/1/mysekai`);
+        expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+      });
+    });
   });
-
-  test("filter keeps only those top-level keys and the three fields; ETag, If-None-Match, gzip and zstd", async () => {
-    const filtered = parseExact(await (await mysekai(SAMPLE_PLAYER_ID, "?mode=default&filter=updatedResources")).text()) as object;
-    expect(Object.keys(filtered)).toEqual(["updatedResources", "upload_time", "source", "local_source"]);
-    const first = await mysekai(SAMPLE_PLAYER_ID);
-    const etag = first.headers.get("etag")!;
-    expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
-    expect((await mysekai(SAMPLE_PLAYER_ID, "", { authorization: `Bearer ${token}`, "if-none-match": etag })).status).toBe(304);
-    for (const coding of ["gzip", "zstd"]) {
-      const compressed = await mysekai(SAMPLE_PLAYER_ID, "", { authorization: `Bearer ${token}`, "accept-encoding": coding });
-      expect(compressed.headers.get("content-encoding")).toBe(coding);
-      expect((parseExact(await compressed.text()) as { source: string }).source).toBe("mysekai-ingest");
-    }
-  });
-
-  test("haruki mode, unknown players and regions, bad modes: the error shapes lunabot reads", async () => {
-    expect([(await mysekai(SAMPLE_PLAYER_ID, "?mode=haruki")).status, await (await mysekai(SAMPLE_PLAYER_ID, "?mode=haruki")).json()]).toEqual([404, { detail: { haruki_err: "not available on this server" } }]);
-    const missing = await mysekai("1234567890123456789");
-    expect(missing.status).toBe(404);
-    expect(((await missing.json()) as { detail: { local_err: string } }).detail.local_err).toContain("no MySekai data");
-    expect((await mysekai(SAMPLE_PLAYER_ID, "?mode=bogus")).status).toBe(400);
-    expect((await fetch(`${server.url}/api/xx/user/1/mysekai`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
-    expect(await (await fetch(`${server.url}/api/status`)).json()).toEqual({ status: "ok" });
-  });
-
-  test("upload_times: the posted [uid, mode] list, in order, 0 where there is none; a GET body gets a clear 400", async () => {
-    const body = new TextEncoder().encode(JSON.stringify([[SAMPLE_PLAYER_ID, "latest"], ["1234567890123456789", "latest"]]));
-    const headers: [string, string][] = [["Authorization", `Bearer ${token}`], ["Content-Type", "application/json"]];
-    // Bun does not hand a GET's body to the route: refused plainly rather than answered as an empty list.
-    const asGet = (await rawRequest(server.url, { method: "GET", path: "/api/jp/mysekai/upload_times", headers, body }))!;
-    expect(asGet.status).toBe(400);
-    expect(asGet.body).toContain("with POST");
-    const answer = (await rawRequest(server.url, { method: "POST", path: "/api/jp/mysekai/upload_times", headers, body }))!;
-    expect(answer.status).toBe(200);
-    const times = JSON.parse(answer.body) as number[];
-    expect(times[1]).toBe(0);
-    expect(times[0]).toBeGreaterThan(Date.now() - 120_000);
-    const tooMany = JSON.stringify(Array.from({ length: 1001 }, () => ["1", "latest"]));
-    expect((await fetch(`${server.url}/api/jp/mysekai/upload_times`, { method: "POST", body: tooMany, headers: { authorization: `Bearer ${token}` } })).status).toBe(400);
-  });
-});
-
-describe("who may read what", () => {
-  test("no token, a wrong one and a revoked one get 401; a token for other players reads nothing of this one", async () => {
-    expect((await mysekai(SAMPLE_PLAYER_ID, "", {})).status).toBe(401);
-    expect((await mysekai(SAMPLE_PLAYER_ID, "", { authorization: "Bearer msk_wrong" })).status).toBe(401);
-    const limited = await cli(server, "api-tokens", "add", "other-bot", "--players", "1234567890123456789");
-    const asLimited = await mysekai(SAMPLE_PLAYER_ID, "", { authorization: `Bearer ${limited}` });
-    expect(asLimited.status).toBe(404);
-    const times = await fetch(`${server.url}/api/jp/mysekai/upload_times`, { method: "POST", body: JSON.stringify([[SAMPLE_PLAYER_ID, "latest"]]), headers: { authorization: `Bearer ${limited}` } });
-    expect(await times.json()).toEqual([0]);
-    const revokable = await cli(server, "api-tokens", "add", "gone");
-    expect((await mysekai(SAMPLE_PLAYER_ID, "", { authorization: `Bearer ${revokable}` })).status).toBe(200);
-    await cli(server, "api-tokens", "revoke", "gone");
-    expect((await mysekai(SAMPLE_PLAYER_ID, "", { authorization: `Bearer ${revokable}` })).status).toBe(401);
-    expect(server.output()).not.toContain(token);
-    expect(server.output()).toContain("[API] mysekai read token=lunabot");
-  });
-
-  test("public reads only after opt-in; every failure is the same 404; key gives a bare value or an object", async () => {
-    const get = async (path: string) => {
-      const response = await fetch(`${server.url}${path}`);
-      return { status: response.status, text: await response.text() };
-    };
-    const notFound = { status: 404, text: JSON.stringify({ status: 404, message: "not found" }) };
-    expect(await get(`/public/jp/mysekai/${SAMPLE_PLAYER_ID}`)).toEqual(notFound);
-    expect(await get("/public/jp/mysekai/1234567890123456789")).toEqual(notFound);
-    await cli(server, "players", "public", SAMPLE_PLAYER_ID, "on");
-    const whole = await get(`/public/jp/mysekai/${SAMPLE_PLAYER_ID}`);
-    expect(whole.status).toBe(200);
-    const body = parseExact(whole.text) as { upload_time: number };
-    expect(Math.abs(body.upload_time * 1000 - Date.now())).toBeLessThan(120_000);
-    expect(Number(parseExact((await get(`/public/jp/mysekai/${SAMPLE_PLAYER_ID}?key=upload_time`)).text))).toBe(body.upload_time);
-    const two = parseExact((await get(`/public/jp/mysekai/${SAMPLE_PLAYER_ID}?key=updatedResources,upload_time`)).text) as object;
-    expect(Object.keys(two).sort()).toEqual(["updatedResources", "upload_time"]);
-    for (const bad of ["a.b", "$where", "noSuchKey"]) expect(await get(`/public/jp/mysekai/${SAMPLE_PLAYER_ID}?key=${bad}`)).toEqual(notFound);
-    expect(await get("/public/jp/mysekai/1234567890123456789")).toEqual(notFound);
-    await cli(server, "players", "public", SAMPLE_PLAYER_ID, "off");
-    expect(await get(`/public/jp/mysekai/${SAMPLE_PLAYER_ID}`)).toEqual(notFound);
-  });
-
-  test("reads are rate-limited per token and per peer: 429 with Retry-After", async () => {
-    const { env } = testKeys();
-    const small = await start({ ...env, API_RATE_PER_MINUTE: "3" });
-    const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push((await fetch(`${small.url}/api/jp/user/1/mysekai`)).status);
-    expect(statuses).toEqual([401, 401, 401, 429]);
-    const limited = await fetch(`${small.url}/api/jp/user/1/mysekai`);
-    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
-  });
-});
+}

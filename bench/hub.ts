@@ -1,0 +1,140 @@
+/**
+ * Hub mode (issue 23, point 5): a burst of `--saves` uploads at `--concurrency` through one process on SQLite (the
+ * same session's reference), then through one and two processes on a fresh database of a throwaway PostgreSQL and
+ * a fresh bucket of a local Swift (the test helpers' servers). Per deployment: upload accept p50/p99, saves/s from the first send until every job is done, CPU per
+ * save of each service process and of the stores' servers (this run's PostgreSQL and its backends, Swift and its
+ * memcached, all on the same cores; utime+stime from /proc), peak RSS. Uploads go round-robin over the processes.
+ * `bun bench/hub.ts [--saves=200] [--concurrency=8]`
+ */
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import postgres from "postgres";
+import { eventually } from "../scripts/lib/eventually.ts";
+import { startService, type RunningService } from "../scripts/lib/service-process.ts";
+import { uploadSave } from "../scripts/lib/upload-client.ts";
+import { makeFreshEncryptedSample, randomKeys } from "../src/samples/index.ts";
+import { databaseForThisFile, postgresServer } from "../tests/helpers/postgres.ts";
+import { swiftBucket } from "../tests/helpers/swift.ts";
+import { intArg, peakRssMb, percentile, runConcurrent } from "./lib.ts";
+
+const saves = intArg("saves", 200);
+const concurrency = intArg("concurrency", 8);
+const TICKS_PER_SECOND = 100;
+
+/** CPU seconds (user + system) a process used so far. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/**
+ * CPU seconds so far of this run's stores (other sessions may run their own): the PostgreSQL listening on `pgPort`
+ * and its backends, and the Swift servers and memcached started in the folder whose proxy.conf binds `swiftPort`.
+ */
+function storesCpuSeconds(pgPort: number, swiftPort: number): number {
+  const pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number);
+  const read = (pid: number, what: string) => {
+    try {
+      return readFileSync(`/proc/${pid}/${what}`, "utf8");
+    } catch {
+      return ""; // gone meanwhile, or not ours to read
+    }
+  };
+  const postmaster = pids.find((pid) => read(pid, "cmdline").includes(`\0-p\0${pgPort}\0`));
+  const parentOf = (pid: number) => Number(read(pid, "stat").split(") ")[1]?.split(" ")[1]);
+  const inSwift = (pid: number) => {
+    try {
+      return readFileSync(`${readlinkSync(`/proc/${pid}/cwd`)}/proxy.conf`, "utf8").includes(`bind_port = ${swiftPort}\n`);
+    } catch {
+      return false;
+    }
+  };
+  // Swift's servers chdir away: they are found as children of the supervisor shell, which stays in the folder.
+  const ours = pids.filter((pid) => pid === postmaster || parentOf(pid) === postmaster || inSwift(pid) || inSwift(parentOf(pid)));
+  return ours.reduce((total, pid) => total + (read(pid, "stat") === "" ? 0 : cpuSeconds(pid)), 0);
+}
+
+interface Deployment {
+  label: string;
+  processes: number;
+  env: Record<string, string>;
+  /** Saves whose job is done, counted in the deployment's database. */
+  done(services: RunningService[]): Promise<number>;
+  /** CPU seconds of the deployment's own servers so far (0 on SQLite: none). */
+  storesCpu(): number;
+  end(): Promise<void>;
+}
+
+const DONE = "SELECT count(*) AS n FROM jobs WHERE state = 'done' AND save_id IS NOT NULL";
+
+function sqlite(): Deployment {
+  return {
+    label: "1 on SQLite, archives on disk",
+    processes: 1,
+    env: {},
+    done: async ([service]) => {
+      const db = service!.openDb();
+      try {
+        return (db.query(DONE).get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    },
+    storesCpu: () => 0,
+    end: async () => {},
+  };
+}
+
+async function hub(processes: number): Promise<Deployment> {
+  const [url, bucket] = await Promise.all([databaseForThisFile("empty"), swiftBucket()]);
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const ports = [(await postgresServer()).port, Number(new URL(bucket.endpoint).port)] as const;
+  return {
+    label: `${processes} on PostgreSQL + Swift`,
+    processes,
+    env: {
+      DATABASE_URL: url,
+      ARCHIVE_URL: `s3://${bucket.bucket}/bench`,
+      S3_ENDPOINT: bucket.endpoint,
+      S3_REGION: bucket.region,
+      S3_ACCESS_KEY_ID: bucket.accessKeyId,
+      S3_SECRET_ACCESS_KEY: bucket.secretAccessKey,
+    },
+    done: async () => (await sql.unsafe<{ n: number }[]>(DONE.replace("count(*)", "count(*)::int")))[0]!.n,
+    storesCpu: () => storesCpuSeconds(...ports),
+    end: async () => void (await sql.end()),
+  };
+}
+
+async function run(deployment: Deployment): Promise<string> {
+  const { processes } = deployment;
+  const { pair, env: keys } = randomKeys();
+  const env = { ...keys, ...deployment.env, NOTIFY_DEFAULT: "none" };
+  const services: RunningService[] = await Promise.all(Array.from({ length: processes }, () => startService({ env })));
+  const bodies = Array.from({ length: saves }, () => makeFreshEncryptedSample(pair));
+  const cpuBefore = services.map((service) => cpuSeconds(service.pid));
+  const storesBefore = deployment.storesCpu();
+  const started = performance.now();
+  const accepts = await runConcurrent(saves, concurrency, async (i) => {
+    const response = await uploadSave(services[i % processes]!.url, bodies[i]!, `hub-${i}`);
+    if (response.status !== 200) throw new Error(`upload ${i}: ${response.status} ${await response.text()}`);
+  });
+  await eventually(async () => (await deployment.done(services)) === saves, 900_000, "every save archived");
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = services.map((service, i) => cpuSeconds(service.pid) - cpuBefore[i]!);
+  const stores = deployment.storesCpu() - storesBefore;
+  const rss = services.map((service) => peakRssMb(service.pid));
+  const sorted = accepts.sort((a, b) => a - b);
+  await deployment.end();
+  for (const service of services) await service.stop();
+  for (const service of services) service.cleanup();
+  const perProcess = cpu.map((s) => `${((s / saves) * 1000).toFixed(0)}`).join(" + ");
+  const storesPerSave = deployment.env.DATABASE_URL ? `${((stores / saves) * 1000).toFixed(0)} ms` : "–";
+  return `| ${deployment.label} | ${percentile(sorted, 50).toFixed(1)} / ${percentile(sorted, 99).toFixed(1)} ms | ${(saves / seconds).toFixed(2)} | ${perProcess} ms | ${storesPerSave} | ${rss.join(" / ")} MB |`;
+}
+
+console.log(`${saves} saves (~${(makeFreshEncryptedSample(randomKeys().pair).byteLength / 1024).toFixed(0)} KB) at concurrency ${concurrency}, round-robin over the processes`);
+console.log("| processes | upload accept p50 / p99 | saves/s until all archived | CPU per save (each process) | CPU per save (PostgreSQL + Swift) | peak RSS |");
+console.log("|---|---|---|---|---|---|");
+console.log(await run(sqlite()));
+for (const processes of [1, 2]) console.log(await run(await hub(processes)));
+process.exit(0);
