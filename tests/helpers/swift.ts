@@ -61,7 +61,7 @@ export async function swiftBucket(): Promise<SwiftBucket> {
 
 /** Repeats a request while Swift answers 5xx (a server still starting), for up to a minute. */
 async function untilUp(what: string, request: () => Promise<Response>): Promise<void> {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 120_000;
   for (;;) {
     const response = await request();
     if (response.ok) return;
@@ -189,7 +189,7 @@ async function startIn(dir: string, pids: () => number[]): Promise<RunningSwift>
   Bun.spawnSync(["sh", "-c", 'setsid sh -c "$0" </dev/null >/dev/null 2>&1 &', script], { cwd: dir });
 
   const endpoint = `http://127.0.0.1:${proxy}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 150_000;
   for (;;) {
     const token = await authToken(endpoint).catch(() => null);
     if (token !== null) return { endpoint, token };

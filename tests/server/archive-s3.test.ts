@@ -14,7 +14,7 @@ describe.skipIf(swiftSkipReason !== null)("archives in a bucket (ARCHIVE_URL=s3:
   let bucket: SwiftBucket;
   beforeAll(async () => {
     bucket = await swiftBucket();
-  }, 120_000);
+  }, 180_000);
 
   test("an upload is archived in the bucket, its maps are served from it (a missing one is 404), and no secret reaches the log", async () => {
     const { pair, env } = testKeys();

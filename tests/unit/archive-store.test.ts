@@ -71,11 +71,11 @@ for (const [name, open] of [
     let f: StoreFixture;
     let h: Harness;
     let saveId = 100;
-    // Long: the first call starts Swift (~30 s on a busy 2-core machine).
+    // Long: the first call starts Swift (~30 s on a busy 2-core machine, up to minutes on a loaded one).
     beforeEach(async () => {
       f = await open();
       h = openHarness();
-    }, 120_000);
+    }, 180_000);
     afterEach(() => h.close());
     const save = (playerId = PLAYER, receivedAt = AT) => ({ playerId, saveId: ++saveId, receivedAt });
 
