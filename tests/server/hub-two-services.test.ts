@@ -119,4 +119,19 @@ describe.skipIf(skip !== null)("two services on one PostgreSQL and one bucket", 
     expect(pushesOf()).toBe(before + 1);
     expect((await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM jobs WHERE save_id = ${fromA!}`)[0]!.n).toBe(1);
   }, 90_000);
+
+  test("a consumer webhook added by the CLI on a hub is called once for a new save, by whichever process draws it", async () => {
+    const added = await cli("data-webhooks", "add", `${pushes.url}/hook/{server}/{data_type}/{user_id}`, "--bearer", "hub-bearer-secret");
+    expect(added.code).toBe(0);
+    const hookPath = `/hook/jp/mysekai/${PLAYER_ID}`;
+    const before = pushes.requestsTo(hookPath).length;
+    expect((await uploadSave(b.url, encryptedSave(pair), "hub-hook")).status).toBe(200);
+    const saveId = (await saveOfUpload("hub-hook"))!;
+    await eventually(() => jobDone(saveId), 60_000, "the save's job done");
+    await eventually(() => pushes.requestsTo(hookPath).length > before, 30_000, "the webhook called");
+    const calls = pushes.requestsTo(hookPath).slice(before);
+    expect(calls.map((call) => [call.method, call.headers.authorization, call.body.byteLength])).toEqual([["POST", "Bearer hub-bearer-secret", 0]]);
+    const rows = await sql<{ state: string }[]>`SELECT state FROM deliveries WHERE save_id = ${saveId} AND channel = 'data-webhook'`;
+    expect(rows.map((row) => row.state)).toEqual(["sent"]);
+  }, 90_000);
 });
