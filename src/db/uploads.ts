@@ -129,7 +129,8 @@ export function isLateFirstPart(task: OpenTask | undefined, taskParts: { chunkIn
   );
 }
 
-interface Placement {
+/** Where a chunk goes: the open task it joins (or a new one), and the parts it is assembled with. */
+export interface Placement {
   task: OpenTask | undefined;
   source: PartsSource | undefined;
   playerId: string | null;
@@ -137,7 +138,7 @@ interface Placement {
   now: number;
 }
 
-interface Part {
+export interface Part {
   chunkIndex: number;
   body: Uint8Array;
   sha256: string;

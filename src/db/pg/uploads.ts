@@ -14,7 +14,7 @@ import { sha256Hex } from "../../sha256.ts";
 import { capVerdict, type CapChange } from "../open-upload-caps.ts";
 import type { OpenTask, OpenUsage } from "../upload-tasks.ts";
 import { RESEND_LOOKBACK } from "../upload-tasks.ts";
-import { COMPLETED_UPLOAD_RETENTION_MS, isLateFirstPart, realPlayer, taskToJoin, type ChunkOutcome, type IncomingChunk, type UploadLimits } from "../uploads.ts";
+import { COMPLETED_UPLOAD_RETENTION_MS, isLateFirstPart, realPlayer, taskToJoin, type ChunkOutcome, type IncomingChunk, type Part, type Placement, type UploadLimits } from "../uploads.ts";
 import { underHousekeepingLock } from "./housekeeping-lock.ts";
 import type { PgDb, PgTx } from "./open.ts";
 import { pgSaveWithSha, pgStoreSaveOnce } from "./saves.ts";
@@ -78,20 +78,6 @@ async function checkOpenCaps(tx: PgTx, limits: UploadLimits, now: number, change
   await tx.execute(sql`SELECT pg_advisory_xact_lock(${OPEN_CAPS_LOCK})`);
   const liveSince = now - limits.ttlMs;
   return capVerdict(limits, now, change, await openUsage(tx, liveSince), await openUsage(tx, liveSince, change.peer));
-}
-
-interface Placement {
-  task: OpenTask | undefined;
-  source: PartsSource | undefined;
-  playerId: string | null;
-  peer: string;
-  now: number;
-}
-
-interface Part {
-  chunkIndex: number;
-  body: Uint8Array;
-  sha256: string;
 }
 
 async function storePart(tx: PgTx, header: ChunkHeader, { task, source, playerId, peer, now }: Placement, part: Part, counts: { received: number; uploadBytes: number }): Promise<ChunkOutcome> {
