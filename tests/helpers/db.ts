@@ -1,4 +1,5 @@
-/** Read-only looks into a server's SQLite file. */
+/** Looks into a server's SQLite file: reads, and the few writes a test makes under a running server. */
+import { Database } from "bun:sqlite";
 import type { RunningServer } from "./server.ts";
 
 export function query<T>(server: RunningServer, sql: string, ...params: (string | number)[]): T[] {
@@ -26,4 +27,18 @@ export interface JobRow {
 
 export function jobOfSave(server: RunningServer, saveId: number): JobRow | undefined {
   return one<JobRow>(server, "SELECT * FROM jobs WHERE save_id = ?", saveId);
+}
+
+/**
+ * Writes into a server's SQLite file, as retention or an older version would have left it. Waits while the server's
+ * own writers hold the lock, as the service's connections do: a busy machine makes that wait real.
+ */
+export function writeStore(dbPath: string, sql: string, ...params: (string | number | null)[]): void {
+  const db = new Database(dbPath);
+  try {
+    db.run("PRAGMA busy_timeout = 10000");
+    db.query(sql).run(...params);
+  } finally {
+    db.close();
+  }
 }

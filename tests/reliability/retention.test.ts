@@ -13,7 +13,7 @@ import { diskArchiveStore } from "../../src/archive/disk-store.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { applyRetention } from "../../src/db/retention.ts";
 import { sha256Hex } from "../../src/sha256.ts";
-import { jobOfSave, one } from "../helpers/db.ts";
+import { jobOfSave, one, writeStore } from "../helpers/db.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
 import { encryptedSave, testKeys, uploadSave } from "../helpers/saves.ts";
 
@@ -230,10 +230,8 @@ describe("the retention rule on the real server", () => {
     await server.stop();
 
     // Archived and done 40 days ago; the start-up sweep then applies the rule.
-    const writable = new Database(server.dbPath);
-    writable.query("UPDATE archives SET created_at = created_at - ?").run(40 * DAY);
-    writable.query("UPDATE jobs SET updated_at = updated_at - ?").run(40 * DAY);
-    writable.close();
+    writeStore(server.dbPath, "UPDATE archives SET created_at = created_at - ?", 40 * DAY);
+    writeStore(server.dbPath, "UPDATE jobs SET updated_at = updated_at - ?", 40 * DAY);
     server = await startServer({ env, dataDir: server.dataDir });
     await server.waitForOutput(/\[GC\] retention applied .*clearedSaves=1/);
     expect(one(server, "SELECT id FROM saves WHERE id = ? AND encrypted IS NULL", saveId)).toBeDefined();

@@ -4,13 +4,12 @@
  * (a save whose bytes are gone still answers), and a save without one (archived before it existed, or a
  * damaged one) is built from its bytes on read.
  */
-import { Database } from "bun:sqlite";
 import { beforeAll, expect, test } from "bun:test";
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { makeEncryptedSample, makeSampleSave, SAMPLE_PLAYER_ID } from "../../src/samples/index.ts";
-import { jobOfSave, one } from "../helpers/db.ts";
+import { jobOfSave, one, writeStore } from "../helpers/db.ts";
 import { parseExact } from "../helpers/exact-json.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliLastLine } from "../helpers/owner-cli.ts";
@@ -32,9 +31,7 @@ const read = (query = "", headers: Record<string, string> = {}) =>
   fetch(`${server.url}/api/jp/user/${SAMPLE_PLAYER_ID}/mysekai${query}`, { headers: { authorization: `Bearer ${token}`, ...headers }, decompress: false });
 const archiveFiles = () => JSON.parse(one<{ files: string }>(server, "SELECT files FROM archives WHERE save_id = ?", saveId)!.files) as string[];
 const writeDb = (sql: string) => {
-  const db = new Database(server.dbPath);
-  db.run(sql);
-  db.close();
+  writeStore(server.dbPath, sql);
 };
 
 /** The save's values in a JSON answer, compared as a bot with a big-integer parser reads them. */
@@ -112,9 +109,7 @@ test("a damaged stored file is not served as the save: its JSON is built again",
 
 test("the first read after a restart is the stored file: with the save's bytes gone from the database and the archive, it still answers", async () => {
   await server.stop();
-  const db = new Database(server.dbPath);
-  db.run("UPDATE saves SET encrypted = NULL WHERE id = ?", [saveId]);
-  db.close();
+  writeStore(server.dbPath, "UPDATE saves SET encrypted = NULL WHERE id = ?", saveId);
   rmSync(join(stored, "..", "save.bin"));
   server = await start(env, server.dataDir);
   const answer = await read();

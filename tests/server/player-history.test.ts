@@ -3,14 +3,13 @@
  * through the pipeline, received at different times (set back in the store), another player's beside them.
  * In Chromium at 390 and 1280 px: nothing to swipe sideways for, and a row's link opens its map.
  */
-import { Database } from "bun:sqlite";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { SaveOutputs } from "../../src/maps/save-outputs.ts";
 import { makeEncryptedSample } from "../../src/samples/index.ts";
 import { noChromium, phoneBrowsersForThisFile } from "../helpers/chromium.ts";
-import { jobOfSave, one } from "../helpers/db.ts";
+import { jobOfSave, one, writeStore } from "../helpers/db.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
@@ -30,16 +29,7 @@ let playerPath: string;
 /** This player's saves by age: an hour, two days, ten days and 31 days old. */
 const saves: Record<"hour" | "twoDays" | "tenDays" | "old" | "other", { id: number; token: string }> = {} as never;
 
-/** Writes to the running server's store, as retention or an older version would have left it. */
-function write(sql: string, ...params: (string | number)[]): void {
-  const db = new Database(server.dbPath);
-  try {
-    db.run("PRAGMA busy_timeout = 5000");
-    db.query(sql).run(...params);
-  } finally {
-    db.close();
-  }
-}
+const write = (sql: string, ...params: (string | number)[]) => writeStore(server.dbPath, sql, ...params);
 
 async function archivedSave(uploadId: string, seed: number, playerId = PLAYER_ID): Promise<{ id: number; token: string }> {
   const body = makeEncryptedSample(pair, { seed, now: Date.now(), rareEverywhere: seed % 2 === 1 });

@@ -1,4 +1,3 @@
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,7 +9,7 @@ import { sha256Hex } from "../../src/sha256.ts";
 import { encryptAesCbc } from "../../src/save/index.ts";
 import { encodeSample, makeSampleSave } from "../../src/samples/index.ts";
 import { zeroBomb } from "../unit/ingest-fixtures.ts";
-import { one, query } from "../helpers/db.ts";
+import { one, query, writeStore } from "../helpers/db.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptedSave, PLAYER_ID, saveUrl, testKeys, uploadSave } from "../helpers/saves.ts";
 import { eventually, type RunningServer, serversForThisFile, startServer } from "../helpers/server.ts";
@@ -247,9 +246,7 @@ describe("REPORT_TOKEN and REPORT_PATH", () => {
     const server = await start({ REPORT_PATH: `/capture/${secret}` });
     await expectAnswer(await post(server, tiny(), {}, `/capture/${secret}`), 200, "ok");
     // Break the store under the running server: the next report fails inside the route.
-    const db = new Database(server.dbPath);
-    db.exec("ALTER TABLE reports RENAME TO reports_gone");
-    db.close();
+    writeStore(server.dbPath, "ALTER TABLE reports RENAME TO reports_gone");
     await expectAnswer(await post(server, tiny(), {}, `/capture/${secret}`), 500, "internal error");
     const hash = new Bun.CryptoHasher("sha256").update(`/capture/${secret}`).digest("hex").slice(0, 8);
     await server.waitForOutput(new RegExp(`\\[SERVER\\] unhandled error path=/capture/…#${hash} `));
