@@ -4,59 +4,19 @@
  * The same tests run on both deployments: one process on SQLite, and hub mode (PostgreSQL + a Swift bucket).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import postgres from "postgres";
 import { makeEncryptedSample, makeSampleSave, SAMPLE_PLAYER_ID } from "../../src/samples/index.ts";
 import { parseExact } from "../helpers/exact-json.ts";
-import { jobOfSave, one } from "../helpers/db.ts";
+import { deployments, one } from "../helpers/deployments.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliLastLineWith } from "../helpers/owner-cli.ts";
-import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
 import { rawRequest } from "../helpers/raw-http.ts";
 import { testKeys, uploadSave } from "../helpers/saves.ts";
-import { swiftBucket, swiftSkipReason } from "../helpers/swift.ts";
 
 const startService = serversForThisFile({ NOTIFY_DEFAULT: "none" });
 const SAMPLE = { seed: 7, now: Date.now() };
 const raw = makeSampleSave(SAMPLE);
 
-/** Where the services of a deployment keep their data, and how a test looks into it. */
-interface Deployment {
-  name: string;
-  skip: string | null;
-  /** The settings every service (and the owner CLI) of the deployment gets. */
-  settings(): Promise<Record<string, string>>;
-  saveOfUpload(server: RunningServer, uploadId: string): Promise<number | undefined>;
-  jobDone(server: RunningServer, saveId: number): Promise<boolean>;
-  end(): Promise<void>;
-}
-
-const sqlite: Deployment = {
-  name: "one process on SQLite",
-  skip: null,
-  settings: async () => ({}),
-  saveOfUpload: async (server, uploadId) => one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId)?.save_id,
-  jobDone: async (server, saveId) => jobOfSave(server, saveId)?.state === "done",
-  end: async () => {},
-};
-
-function hub(): Deployment {
-  let sql: postgres.Sql | undefined;
-  return {
-    name: "hub mode (PostgreSQL + Swift)",
-    skip: POSTGRES_MISSING ?? swiftSkipReason,
-    settings: async () => {
-      const [url, bucket] = await Promise.all([databaseForThisFile("empty"), swiftBucket()]);
-      sql = postgres(url, { max: 2, onnotice: () => {} });
-      const s3 = { S3_ENDPOINT: bucket.endpoint, S3_REGION: bucket.region, S3_ACCESS_KEY_ID: bucket.accessKeyId, S3_SECRET_ACCESS_KEY: bucket.secretAccessKey };
-      return { ...s3, DATABASE_URL: url, ARCHIVE_URL: `s3://${bucket.bucket}/api` };
-    },
-    saveOfUpload: async (_, uploadId) => (await sql!<{ save_id: number }[]>`SELECT save_id FROM upload_tasks WHERE upload_id = ${uploadId}`)[0]?.save_id,
-    jobDone: async (_, saveId) => (await sql!<{ state: string }[]>`SELECT state FROM jobs WHERE save_id = ${saveId}`)[0]?.state === "done",
-    end: async () => void (await sql?.end()),
-  };
-}
-
-for (const deployment of [sqlite, hub()]) {
+for (const deployment of deployments("api")) {
   describe.skipIf(deployment.skip !== null)(deployment.name, () => {
     let settings: Record<string, string> = {};
     const start = (env: Record<string, string>) => startService({ ...settings, ...env });
@@ -73,8 +33,9 @@ for (const deployment of [sqlite, hub()]) {
       settings = await deployment.settings();
       server = await start(env);
       expect((await uploadSave(server.url, makeEncryptedSample(pair, SAMPLE), "api-1")).status).toBe(200);
-      const saveId = (await deployment.saveOfUpload(server, "api-1"))!;
-      await eventually(() => deployment.jobDone(server, saveId), 30_000, "the save done");
+      const saveId = (await one<{ save_id: number }>(deployment, server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", "api-1"))!.save_id;
+      const job = () => one<{ state: string }>(deployment, server, "SELECT state FROM jobs WHERE save_id = ?", saveId);
+      await eventually(async () => (await job())?.state === "done", 30_000, "the save done");
       token = await cli(server, "api-tokens", "add", "lunabot");
     }, 180_000);
     afterAll(() => deployment.end());
