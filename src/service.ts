@@ -104,7 +104,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
     disk,
     secrets,
     pushesOff: notify.pushesOff,
-    api: dataApi(stores.dataReads, config),
+    api: dataApi(stores.dataReads, stores.apiRates, config),
   });
 
   let stopped: Promise<void> | null = null;

@@ -17,6 +17,7 @@ import { sqliteOwnerStore } from "./db/owner-store.ts";
 import { pgReportStore, pgUploadStore } from "./db/pg/ingest-store.ts";
 import { openPostgres } from "./db/pg/open.ts";
 import { pgOwnerStore } from "./db/pg/owner-store.ts";
+import { pgRateWindows } from "./db/pg/rate-windows.ts";
 import { pgDataReads } from "./db/pg/read-models/data-api.ts";
 import { pgNotifyReads } from "./db/pg/read-models/notify.ts";
 import { pgPageReads } from "./db/pg/read-models/pages.ts";
@@ -24,6 +25,7 @@ import { pgRetentionStore } from "./db/pg/retention.ts";
 import { pgStageStore } from "./db/pg/stage-writes.ts";
 import { sqliteRetentionStore } from "./db/retention.ts";
 import { sqliteStageStore } from "./db/stage-writes.ts";
+import { memoryRateWindows, type RateWindows } from "./http/api/rate-limit.ts";
 import { sqliteDataReads, type DataReads } from "./http/api/store.ts";
 import type { OwnerStore } from "./http/owner-store.ts";
 import type { ReportStore } from "./http/report.ts";
@@ -47,6 +49,8 @@ export interface Stores {
   reports: ReportStore;
   retention: RetentionStore;
   dataReads: DataReads;
+  /** The data API's per-minute counts: in the database on a hub, in memory beside SQLite's one process. */
+  apiRates: RateWindows;
   /** SQLite's handle (the demo reads it); null on PostgreSQL. */
   sqlite: Db | null;
   /** Closes the connections (and SQLite's checkpointer and instance lock). */
@@ -73,6 +77,7 @@ export async function openStores(config: Config, archive: ArchiveStore, beside =
       reports: pgReportStore(db),
       retention: pgRetentionStore(db, archive),
       dataReads: pgDataReads(db, archive, defaultRegion),
+      apiRates: pgRateWindows(db),
       sqlite: null,
       close: async () => db.$client.end({ timeout: 5 }),
     };
@@ -92,6 +97,7 @@ export async function openStores(config: Config, archive: ArchiveStore, beside =
     reports: sqliteReportStore(committer),
     retention: sqliteRetentionStore(db, archive),
     dataReads: sqliteDataReads(db, archive, defaultRegion),
+    apiRates: memoryRateWindows(),
     sqlite: db,
     close: async () => {
       stopCheckpointer();

@@ -140,11 +140,13 @@ for (const deployment of deployments("api")) {
 
       test("reads are rate-limited per token and per peer: 429 with Retry-After", async () => {
         const { env } = testKeys();
-        const small = await start({ ...env, API_RATE_PER_MINUTE: "3" });
+        // A client of its own behind a trusted proxy: a hub's counts are shared, and this file's other reads count.
+        const small = await start({ ...env, API_RATE_PER_MINUTE: "3", TRUST_PROXY: "1" });
+        const headers = { "x-forwarded-for": "198.51.100.7" };
         const statuses: number[] = [];
-        for (let i = 0; i < 4; i++) statuses.push((await fetch(`${small.url}/api/jp/user/1/mysekai`)).status);
+        for (let i = 0; i < 4; i++) statuses.push((await fetch(`${small.url}/api/jp/user/1/mysekai`, { headers })).status);
         expect(statuses).toEqual([401, 401, 401, 429]);
-        const limited = await fetch(`${small.url}/api/jp/user/1/mysekai`);
+        const limited = await fetch(`${small.url}/api/jp/user/1/mysekai`, { headers });
         expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
       });
     });

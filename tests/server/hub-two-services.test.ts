@@ -12,6 +12,7 @@ import { encryptedSave, PLAYER_ID, testKeys, uploadSave } from "../helpers/saves
 import { swiftBucket, swiftSkipReason } from "../helpers/swift.ts";
 
 const ADMIN_TOKEN = "hub-admin-token-0123456789";
+const API_RATE = 10;
 const HOOK = "/push";
 const start = serversForThisFile();
 const skip = POSTGRES_MISSING ?? swiftSkipReason;
@@ -30,7 +31,7 @@ describe.skipIf(skip !== null)("two services on one PostgreSQL and one bucket", 
     url = database;
     pushes = await startRecordingServer();
     const s3 = { S3_ENDPOINT: bucket.endpoint, S3_REGION: bucket.region, S3_ACCESS_KEY_ID: bucket.accessKeyId, S3_SECRET_ACCESS_KEY: bucket.secretAccessKey };
-    const env = { ...keys, ...s3, DATABASE_URL: url, ARCHIVE_URL: `s3://${bucket.bucket}/hub`, NOTIFY_DEFAULT: "webhook", WEBHOOK_URL: `${pushes.url}${HOOK}`, ADMIN_TOKEN };
+    const env = { ...keys, ...s3, DATABASE_URL: url, ARCHIVE_URL: `s3://${bucket.bucket}/hub`, NOTIFY_DEFAULT: "webhook", WEBHOOK_URL: `${pushes.url}${HOOK}`, ADMIN_TOKEN, API_RATE_PER_MINUTE: String(API_RATE) };
     // Started together: both migrate under the advisory lock, one of them first.
     [a, b] = await Promise.all([start(env), start(env)]);
     sql = postgres(url, { max: 2, onnotice: () => {} });
@@ -103,6 +104,22 @@ describe.skipIf(skip !== null)("two services on one PostgreSQL and one bucket", 
     const logout = await fetch(`${b.url}/logout`, { method: "POST", headers: { cookie, "sec-fetch-site": "same-origin" }, redirect: "manual" });
     expect(logout.status).toBe(303);
     expect((await fetch(`${a.url}/`, { headers: { cookie }, redirect: "manual" })).status).not.toBe(200);
+  }, 30_000);
+
+  test("the data API's rate is counted once over both processes: reads spread over A and B get 429 after the rate", async () => {
+    const added = await cli("api-tokens", "add", "rate-bot");
+    expect(added.code).toBe(0);
+    const headers = { authorization: `Bearer ${added.out.split("\n").at(-1)!}` };
+    let allowed = 0;
+    for (let i = 0; i < 3 * API_RATE; i++) {
+      const answer = await fetch(`${[a, b][i % 2]!.url}/api/jp/user/1234567890123456789/mysekai`, { headers });
+      if (answer.status === 429) break;
+      expect(answer.status).toBe(404);
+      allowed += 1;
+    }
+    // A fresh token's window: at most the rate in all (fewer when this peer's own window was already in use).
+    expect(allowed).toBeGreaterThan(0);
+    expect(allowed).toBeLessThanOrEqual(API_RATE);
   }, 30_000);
 
   test("the same save sent to A and B at once: one save, one job, one push", async () => {

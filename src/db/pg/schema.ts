@@ -266,3 +266,14 @@ export const loginFailures = pgTable(
   },
   (t) => [index("login_failures_last_idx").on(t.lastFailure)],
 );
+
+/** The data API's requests per key (`peer:<address>`, `token:<name>`) in its current window, shared by a hub's processes. */
+export const apiRateWindows = pgTable(
+  "api_rate_windows",
+  {
+    key: text("key").primaryKey(),
+    windowStart: bigint("window_start", { mode: "number" }).notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [index("api_rate_windows_start_idx").on(t.windowStart)],
+);

@@ -1,25 +1,51 @@
 /**
- * Requests per minute per key (an API token's name, a peer address): a fixed one-minute window, in this
- * process's memory and bounded (the oldest keys go first). A hub's processes each count their own.
+ * Requests per minute per key (an API token's name, a peer address): a fixed window from a key's first request
+ * once its last window ended. The counts live in RateWindows: this process's memory beside SQLite (one process per
+ * file), the database on a hub, so that N processes behind a balancer allow the rate once, not N times.
  */
-const MAX_KEYS = 10_000;
-const WINDOW_MS = 60_000;
+export const WINDOW_MS = 60_000;
+
+export interface RateWindow {
+  start: number;
+  count: number;
+}
+
+export interface RateWindows {
+  /** Counts one request of `key` at `now` in its window (a new one when the last began WINDOW_MS ago or more). */
+  count(key: string, now: number): RateWindow | Promise<RateWindow>;
+}
 
 export class RateLimit {
-  private readonly windows = new Map<string, { start: number; count: number }>();
+  constructor(
+    private readonly perMinute: number,
+    private readonly windows: RateWindows,
+    /** Keeps this limit's keys apart from another's in one store (a token named like an address). */
+    private readonly scope: string,
+  ) {}
 
-  constructor(private readonly perMinute: number) {}
-
-  /** Seconds to wait before `key` may ask again, or 0 when this request is allowed (and counted). */
-  take(key: string, now = Date.now()): number {
-    let window = this.windows.get(key);
-    if (window === undefined || now - window.start >= WINDOW_MS) {
-      this.windows.delete(key);
-      if (this.windows.size >= MAX_KEYS) this.windows.delete(this.windows.keys().next().value!);
-      this.windows.set(key, (window = { start: now, count: 0 }));
-    }
-    if (window.count >= this.perMinute) return Math.max(1, Math.ceil((window.start + WINDOW_MS - now) / 1000));
-    window.count += 1;
-    return 0;
+  /** Seconds to wait before `key` may ask again, or 0 when this request is allowed. Refused requests count too. */
+  async take(key: string, now = Date.now()): Promise<number> {
+    const window = await this.windows.count(`${this.scope}:${key}`, now);
+    if (window.count <= this.perMinute) return 0;
+    return Math.max(1, Math.ceil((window.start + WINDOW_MS - now) / 1000));
   }
+}
+
+const MAX_KEYS = 10_000;
+
+/** One process's windows, bounded (the oldest keys go first). */
+export function memoryRateWindows(): RateWindows {
+  const windows = new Map<string, RateWindow>();
+  return {
+    count: (key, now) => {
+      let window = windows.get(key);
+      if (window === undefined || now - window.start >= WINDOW_MS) {
+        windows.delete(key);
+        if (windows.size >= MAX_KEYS) windows.delete(windows.keys().next().value!);
+        windows.set(key, (window = { start: now, count: 0 }));
+      }
+      window.count += 1;
+      return window;
+    },
+  };
 }

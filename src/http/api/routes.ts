@@ -12,7 +12,7 @@ import type { ApiToken } from "../../db/data-access.ts";
 import type { LatestSave } from "../../db/player-saves.ts";
 import { logInfo, logWarn } from "../../log.ts";
 import { peerOf } from "../peer.ts";
-import { RateLimit } from "./rate-limit.ts";
+import { RateLimit, type RateWindows } from "./rate-limit.ts";
 import { chooseCoding, encode, type SaveJson, type SaveJsonSource } from "./save-json.ts";
 import type { DataReads } from "./store.ts";
 
@@ -28,15 +28,17 @@ export interface ApiOptions {
   reads: DataReads;
   saveJson: SaveJsonSource;
   perMinute: number;
+  /** Where the per-minute counts live: shared by a hub's processes. */
+  rateWindows: RateWindows;
   trustProxy: boolean;
 }
 
 const detail = (c: Context, status: 400 | 401 | 404 | 413 | 429, text: unknown) => c.json({ detail: text }, status);
 
-export function apiRoutes({ reads, saveJson, perMinute, trustProxy }: ApiOptions): Hono<{ Variables: { grant: ApiToken } }> {
+export function apiRoutes({ reads, saveJson, perMinute, rateWindows, trustProxy }: ApiOptions): Hono<{ Variables: { grant: ApiToken } }> {
   const app = new Hono<{ Variables: { grant: ApiToken } }>();
-  const byPeer = new RateLimit(perMinute);
-  const byToken = new RateLimit(perMinute);
+  const byPeer = new RateLimit(perMinute, rateWindows, "peer");
+  const byToken = new RateLimit(perMinute, rateWindows, "token");
   const limited = (c: Context, wait: number) => {
     c.header("Retry-After", String(wait));
     return detail(c, 429, "too many requests; try again later");
@@ -46,7 +48,7 @@ export function apiRoutes({ reads, saveJson, perMinute, trustProxy }: ApiOptions
 
   // Every other /api route: a known token, within its rate and its peer's. The token is never logged.
   app.use("/api/:region/*", async (c, next) => {
-    const wait = byPeer.take(peerOf(c, trustProxy));
+    const wait = await byPeer.take(peerOf(c, trustProxy));
     if (wait > 0) return limited(c, wait);
     const token = /^Bearer\s+(\S{1,200})$/i.exec(c.req.header("authorization") ?? "")?.[1];
     const grant = token === undefined ? null : await reads.grant(token);
@@ -54,7 +56,7 @@ export function apiRoutes({ reads, saveJson, perMinute, trustProxy }: ApiOptions
       logWarn("API", "refused: missing or wrong API token", { path: c.req.path.slice(0, 80) });
       return detail(c, 401, "missing or wrong API token");
     }
-    const tokenWait = byToken.take(grant.name);
+    const tokenWait = await byToken.take(grant.name);
     if (tokenWait > 0) return limited(c, tokenWait);
     c.set("grant", grant);
     await next();
@@ -106,7 +108,7 @@ export function apiRoutes({ reads, saveJson, perMinute, trustProxy }: ApiOptions
   // Haruki-style public reads: every failure is the same 404, so ids cannot be enumerated.
   app.get("/public/:server/mysekai/:uid", async (c) => {
     const { server, uid } = c.req.param();
-    const wait = byPeer.take(peerOf(c, trustProxy));
+    const wait = await byPeer.take(peerOf(c, trustProxy));
     if (wait > 0) return limited(c, wait);
     const keys = c.req.query("key")?.split(",").map((key) => key.trim()) ?? null;
     const notFound = () => c.json(PUBLIC_NOT_FOUND, 404);

@@ -11,6 +11,7 @@ import { latestSave, type LatestSave } from "../../db/player-saves.ts";
 import { archives, saves } from "../../db/schema.ts";
 import type { Config } from "../../config/index.ts";
 import { encryptedBytesOf } from "../../pipeline/encrypted-save.ts";
+import { memoryRateWindows, type RateWindows } from "./rate-limit.ts";
 import type { ApiOptions } from "./routes.ts";
 import { SaveJsonSource, type SaveJsonReads } from "./save-json.ts";
 
@@ -45,15 +46,16 @@ export function sqliteDataReads(db: Db, store: ArchiveStore, defaultRegion: stri
 
 /** The data API of one service on SQLite. */
 export function sqliteDataApi(db: Db, archive: ArchiveStore, config: Pick<Config, "api" | "keys" | "trustProxy">): ApiOptions {
-  return dataApi(sqliteDataReads(db, archive, config.api.defaultRegion), config);
+  return dataApi(sqliteDataReads(db, archive, config.api.defaultRegion), memoryRateWindows(), config);
 }
 
 /** The data API over a store's reads. */
-export function dataApi(reads: DataReads, config: Pick<Config, "api" | "keys" | "trustProxy">): ApiOptions {
+export function dataApi(reads: DataReads, rateWindows: RateWindows, config: Pick<Config, "api" | "keys" | "trustProxy">): ApiOptions {
   return {
     reads,
     saveJson: new SaveJsonSource(reads, config.keys),
     perMinute: config.api.perMinute,
+    rateWindows,
     trustProxy: config.trustProxy,
   };
 }
