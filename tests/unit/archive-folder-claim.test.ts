@@ -69,10 +69,10 @@ for (const kind of [sqliteStageStores, postgresStageStores] satisfies StageStore
     });
 
     test("a bucket put with no claimed folder, or a folder that cannot be its save's, writes nothing", async () => {
-      const [id] = await Promise.all([f.addSave(bytes("x"), PLAYER, AT)]);
+      const id = await f.addSave(bytes("x"), PLAYER, AT);
       const files = [{ name: "save.bin", bytes: bytes("x") }];
-      await expect(bucket.store.put({ playerId: PLAYER, saveId: id!, receivedAt: AT }, files)).rejects.toThrow(/no claimed archive folder/);
-      await expect(bucket.store.put({ playerId: PLAYER, saveId: id!, receivedAt: AT, folder: `${STAMP}_${id! + 1}` }, files)).rejects.toThrow(/no claimed archive folder/);
+      await expect(bucket.store.put({ playerId: PLAYER, saveId: id, receivedAt: AT }, files)).rejects.toThrow(/no claimed archive folder/);
+      await expect(bucket.store.put({ playerId: PLAYER, saveId: id, receivedAt: AT, folder: `${STAMP}_${id + 1}` }, files)).rejects.toThrow(/no claimed archive folder/);
       expect(await bucket.folders()).toEqual([]);
     });
   });
