@@ -1,13 +1,12 @@
 /** Owner commands: `npm run cli -- <command>`, or `mysekai-ingest cli <command>` in the one-file build. Exit code 0 on success, 1 otherwise. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { desc, eq } from "drizzle-orm";
 import { openArchiveStore, type ArchiveStore } from "./archive/store.ts";
 import { ConfigError, loadConfig, type Config } from "./config/index.ts";
 import { mapLocaleFor } from "./config/maps.ts";
-import type { Db } from "./db/open.ts";
 import type { OwnerStore, SetupLinks } from "./http/owner-store.ts";
-import { JOB_STATES, jobs, saves, type JobState } from "./db/schema.ts";
+import { JOB_STATES, type JobState } from "./db/schema.ts";
+import type { PageReads } from "./http/status/reads.ts";
 import { describeSave, formatRareText } from "./maps/index.ts";
 import { openSave } from "./save/index.ts";
 import { prepareRuntimeFiles } from "./runtime-files.ts";
@@ -33,26 +32,19 @@ function saveIdArg(value: string | undefined): number {
   return Number(value);
 }
 
-function listJobs(db: Db, args: string[]): void {
+async function listJobs(pages: PageReads, args: string[]): Promise<void> {
   const stateIndex = args.indexOf("--state");
   const state = stateIndex >= 0 ? args[stateIndex + 1] : undefined;
   if (state !== undefined && !(JOB_STATES as readonly string[]).includes(state)) throw new UsageError(`unknown state "${state}"`);
-  const rows = db
-    .select({ job: jobs, playerId: saves.playerId })
-    .from(jobs)
-    .leftJoin(saves, eq(saves.id, jobs.saveId))
-    .where(state ? eq(jobs.state, state as JobState) : undefined)
-    .orderBy(desc(jobs.id))
-    .limit(200)
-    .all();
+  const rows = await pages.jobList(state as JobState | undefined);
   if (rows.length === 0) {
     console.log(state ? `no ${state} jobs` : "no jobs");
     return;
   }
-  const table = rows.map(({ job, playerId }) => ({
+  const table = rows.map((job) => ({
     job: job.id,
     subject: job.saveId !== null ? `save ${job.saveId}` : `report ${job.reportId}`,
-    player: playerId ?? "-",
+    player: job.playerId ?? "-",
     stage: job.stage,
     state: job.state,
     attempts: job.attempts,
@@ -61,7 +53,6 @@ function listJobs(db: Db, args: string[]): void {
   }));
   console.table(table);
 }
-
 
 function option(args: string[], name: string): string | null {
   const at = args.indexOf(name);
@@ -157,11 +148,7 @@ async function runOn(stores: Stores, archive: ArchiveStore, config: Config, comm
   const now = Date.now();
   switch (command) {
     case "jobs":
-      if (stores.sqlite === null) {
-        console.error("cli jobs reads a SQLite file; on a hub's PostgreSQL the status page lists the queue and its failures");
-        return 1;
-      }
-      listJobs(stores.sqlite, rest);
+      await listJobs(stores.pages, rest);
       return 0;
     case "retry": {
       const all = rest[0] === "--failed";

@@ -8,6 +8,7 @@ import { findArchive, removeArchiveFolder, removeStaleTemp, replaceArchiveFile, 
 export function diskArchiveStore(root: string): ArchiveStore {
   return {
     location: { kind: "disk", root },
+    claimsFolders: false,
     put: (save, files) => writeArchive({ root, ...save, files }),
     find: (save) => findArchive(root, save.playerId, save.saveId, save.receivedAt),
     read: async (relPath, name) => {

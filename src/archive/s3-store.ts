@@ -1,11 +1,10 @@
 /**
  * Archives in an S3-compatible bucket (ARCHIVE_URL=s3://bucket/prefix): keys <prefix>/archive/<relPath>/<file>,
- * the same layout as on disk. There is no rename: the relPath derives from the save (its player, its stamp, and
- * only if another save already holds that stamp, its id), so a stage run twice overwrites its own objects, and
- * the archives row committed afterwards is what makes them an archive.
+ * the same layout as on disk. There is no rename nor atomic create: the folder is claimed for the save in the
+ * database before put (its stamp's, or if another save holds that stamp, one named by its id too), so a stage run
+ * twice overwrites its own objects, and the archives row committed afterwards is what makes them an archive.
  */
-import { archiveStamp, checkFileName, checkPlayerId, MARKER, SAFE_PLAYER } from "./layout.ts";
-import { UNKNOWN_PLAYER } from "../save/player-id.ts";
+import { checkFileName, checkPlayerId, MARKER, SAFE_PLAYER, stampFolders } from "./layout.ts";
 import type { ArchivedSave, ArchiveStore } from "./store.ts";
 
 export interface S3Location {
@@ -27,7 +26,7 @@ export function s3ArchiveStore(location: S3Location): ArchiveStore {
   const client = new Bun.S3Client(options);
   const key = (relPath: string, name: string) => `${prefix === "" ? "" : `${prefix}/`}archive/${relPath}/${name}`;
 
-  /** One GET: a missing marker is the usual case (a first write), not worth a HEAD before it. */
+  /** One GET, no HEAD before it: a missing marker is an answer (no save's folder), not an error. */
   const readMarker = (relPath: string): Promise<string | null> =>
     client
       .file(key(relPath, MARKER))
@@ -38,15 +37,10 @@ export function s3ArchiveStore(location: S3Location): ArchiveStore {
       });
   const holds = async (relPath: string, saveId: number) => (await readMarker(relPath)) === String(saveId);
 
-  /**
-   * The stamp's folder, or for a second save of the player in the same second, one named by the save's id too.
-   * Saves with no player id yet all share `unknown`, and a bucket has no atomic "create if absent" to settle two of
-   * them generated at once (their markers would overwrite each other): theirs is always the save's own folder.
-   */
-  const candidates = (save: ArchivedSave): [string, string] => {
-    const stamp = `by-id/${save.playerId}/${archiveStamp(save.receivedAt)}`;
-    const own = `${stamp}_${save.saveId}`;
-    return save.playerId === UNKNOWN_PLAYER ? [own, own] : [stamp, own];
+  /** Where a rerun of a save may have written: the stamp's folder if it held the claim, else its own. */
+  const candidates = (save: ArchivedSave): string[] => {
+    const { stamp, own } = stampFolders(save);
+    return stamp === null ? [own] : [stamp, own];
   };
 
   const find = async (save: ArchivedSave): Promise<string | null> => {
@@ -57,15 +51,15 @@ export function s3ArchiveStore(location: S3Location): ArchiveStore {
 
   return {
     location: { kind: "s3", ...location },
+    claimsFolders: true,
     find,
     put: async (save, files) => {
       checkPlayerId(save.playerId);
       for (const file of files) checkFileName(file.name);
-      const [stamp, own] = candidates(save);
-      const atStamp = await readMarker(stamp);
-      const relPath = atStamp === null || atStamp === String(save.saveId) ? stamp : own;
+      const relPath = save.folder;
+      if (relPath === undefined || !candidates(save).includes(relPath)) throw new Error(`save ${save.saveId} has no claimed archive folder`);
       // The marker first: a folder with files always says whose they are.
-      if (atStamp === null || (relPath === own && !(await holds(own, save.saveId)))) await client.write(key(relPath, MARKER), String(save.saveId));
+      await client.write(key(relPath, MARKER), String(save.saveId));
       await Promise.all(files.map((file) => client.write(key(relPath, file.name), file.bytes)));
       return relPath;
     },

@@ -15,6 +15,8 @@ export interface ArchivedSave {
   playerId: string;
   saveId: number;
   receivedAt: number;
+  /** The folder claimed for this save in the database, for a store that needs one (`claimsFolders`); others pick their own. */
+  folder?: string;
 }
 
 /** Plain data, so a worker thread or a task process opens the same store (src/pipeline/tasks.ts). */
@@ -22,6 +24,11 @@ export type ArchiveLocation = { kind: "disk"; root: string } | ({ kind: "s3" } &
 
 export interface ArchiveStore {
   readonly location: ArchiveLocation;
+  /**
+   * Whether put writes into the folder claimed for the save in the database (src/pipeline/archive-folder.ts): a
+   * bucket has no atomic create to settle two saves of one stamp. Disk settles it itself with a rename.
+   */
+  readonly claimsFolders: boolean;
   /** Writes (or rewrites) the files of one save; a second run for the same save writes into the same folder. Returns its relPath. */
   put(save: ArchivedSave, files: ArchiveFile[]): Promise<string>;
   /** The folder already holding this save under `save.playerId` (written by a run that died before its commit), or null. */

@@ -175,6 +175,22 @@ export const archives = sqliteTable(
   (t) => [uniqueIndex("archives_token_unique").on(t.token), uniqueIndex("archives_path_unique").on(t.relPath), index("archives_player_idx").on(t.playerId, t.createdAt)],
 );
 
+/**
+ * Which save holds a stamp folder in a bucket (by-id/<player>/<stamp>), claimed before any of its objects is
+ * written: a bucket has no atomic create, so two saves of a player drawn in the same second by two processes
+ * would otherwise share one folder. The first claim wins; the other save takes <stamp>_<its id>.
+ */
+export const archiveFolders = sqliteTable(
+  "archive_folders",
+  {
+    relPath: text("rel_path").primaryKey(),
+    saveId: integer("save_id")
+      .notNull()
+      .references(() => saves.id, { onDelete: "cascade" }),
+  },
+  (t) => [index("archive_folders_save_idx").on(t.saveId)],
+);
+
 export const DELIVERY_STATES = ["pending", "sent", "failed", "skipped"] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
 

@@ -2,12 +2,12 @@
  * The stages' writes over SQLite: the rows a stage produced and its job's change in one synchronous transaction
  * (no async callback ever reaches db.transaction), committed without waiting for the disk unless `durable`.
  */
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { ArchiveRow, Recorded, StageStore, StageWrites } from "../pipeline/stage-store.ts";
 import { rerunIfFlagged, transition } from "./jobs/index.ts";
 import { replayableCommit, type Db, type Tx } from "./open.ts";
 import { storeSaveOnce } from "./saves.ts";
-import { archives, reportCandidates, reports, saves } from "./schema.ts";
+import { archiveFolders, archives, reportCandidates, reports, saves } from "./schema.ts";
 
 export function sqliteStageStore(db: Db): StageStore {
   return {
@@ -26,6 +26,7 @@ export function sqliteStageStore(db: Db): StageStore {
       if (!save) return null;
       return { save, archivePath: db.select({ relPath: archives.relPath }).from(archives).where(eq(archives.saveId, saveId)).get()?.relPath ?? null };
     },
+    claimArchiveFolder: async (saveId, relPath) => claimFolder(db, saveId, relPath),
     reportToEvaluate: async (reportId) => {
       const report = db.select().from(reports).where(eq(reports.id, reportId)).get();
       if (!report) return null;
@@ -33,6 +34,17 @@ export function sqliteStageStore(db: Db): StageStore {
     },
     playerOf: async (saveId) => db.select({ playerId: saves.playerId }).from(saves).where(eq(saves.id, saveId)).get()?.playerId,
   };
+}
+
+/** One statement: a conflict keeps the holder and returns it (SET to itself), so the answer is the row as it stands. */
+function claimFolder(db: Db, saveId: number, relPath: string): boolean {
+  const holder = db
+    .insert(archiveFolders)
+    .values({ relPath, saveId })
+    .onConflictDoUpdate({ target: archiveFolders.relPath, set: { saveId: sql`${archiveFolders.saveId}` } })
+    .returning({ saveId: archiveFolders.saveId })
+    .get();
+  return holder.saveId === saveId;
 }
 
 function applyWrites(tx: Tx, writes: StageWrites, now: number): Recorded["saved"] {

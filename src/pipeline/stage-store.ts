@@ -52,6 +52,11 @@ export interface StageStore {
   record(job: ClaimedJob, writes: StageWrites | undefined, change: Transition, now: number, durable: boolean): Promise<Recorded>;
   /** What generate reads: the save and its archive's folder (null before its first archive); null when the save is gone. */
   saveToDraw(saveId: number): Promise<{ save: StageSave; archivePath: string | null } | null>;
+  /**
+   * Claims the bucket folder `relPath` for `saveId` unless another save holds it: whether `saveId` holds it now.
+   * Atomic on both stores, so of two saves claiming one folder at once exactly one gets it (src/pipeline/archive-folder.ts).
+   */
+  claimArchiveFolder(saveId: number, relPath: string): Promise<boolean>;
   /** What evaluate reads: the report and its candidate bodies in order; null when the report is gone. */
   reportToEvaluate(reportId: number): Promise<{ report: StageReport; candidates: StageCandidate[] } | null>;
   /** The player id of a save, for the runner's log lines; undefined when it has none. */

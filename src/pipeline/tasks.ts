@@ -18,8 +18,11 @@ export interface GenerateRequest {
   showHarvested: boolean;
   assetsDir: string | null;
   timeZone: string;
-  /** Where archives go and the save's id (the folder's marker); the folder is named by playerId and capturedAt. */
-  archive: { location: ArchiveLocation; saveId: number };
+  /**
+   * Where archives go and the save's id (the folder's marker); the folder is named by playerId and capturedAt, or
+   * is the one claimed for the save in the database where the store needs that (src/pipeline/archive-folder.ts).
+   */
+  archive: { location: ArchiveLocation; saveId: number; folder: string | undefined };
   /** Whether to store the save's JSON for the data API (not once the retention rule dropped the save's copies). */
   storeJson: boolean;
 }
@@ -76,10 +79,10 @@ function partialOutputs(outputs: SaveOutputs): { files: ArchiveFile[]; outputs: 
 const stores = new Map<string, ArchiveStore>();
 
 async function archiveFiles(request: GenerateRequest, files: ArchiveFile[]): Promise<WrittenFolder> {
-  const { location, saveId } = request.archive;
+  const { location, saveId, folder } = request.archive;
   const id = JSON.stringify(location);
   const store = stores.get(id) ?? stores.set(id, openArchiveStore(location)).get(id)!;
-  const relPath = await store.put({ playerId: request.playerId, saveId, receivedAt: request.capturedAt }, files);
+  const relPath = await store.put({ playerId: request.playerId, saveId, receivedAt: request.capturedAt, folder }, files);
   return { relPath, files: files.map((file) => file.name) };
 }
 

@@ -13,10 +13,24 @@ import type { HttpDeps } from "../../src/http/deps.ts";
 import { mapRoutes } from "../../src/http/maps.ts";
 import { sqlitePageReads } from "../../src/http/status/reads.ts";
 import { recordArchiveRow } from "../../src/db/stage-writes.ts";
+import { claimArchiveFolder } from "../../src/pipeline/archive-folder.ts";
 import { recordSaveArchive } from "../../src/pipeline/archive-save.ts";
 import { insertSave, openHarness, type Harness } from "../helpers/pipeline-harness.ts";
 import { eventually } from "../helpers/server.ts";
 import { swiftBucket, swiftSkipReason } from "../helpers/swift.ts";
+
+/**
+ * The store as the generate stage uses it: put into the folder claimed for the save (a bucket's; disk picks its
+ * own). The claims are a Map here; the database's, atomic on both stores, pass tests/unit/stage-store.contract.test.ts.
+ */
+function withFolderClaims(store: ArchiveStore): ArchiveStore {
+  const holders = new Map<string, number>();
+  const claims = { claimArchiveFolder: async (saveId: number, relPath: string) => (holders.get(relPath) ?? holders.set(relPath, saveId).get(relPath)) === saveId };
+  return {
+    ...store,
+    put: async (save, files) => store.put({ ...save, folder: await claimArchiveFolder(claims, store, { id: save.saveId, playerId: save.playerId, receivedAt: save.receivedAt }) }, files),
+  };
+}
 
 interface StoreFixture {
   store: ArchiveStore;
@@ -33,7 +47,7 @@ async function diskFixture(): Promise<StoreFixture> {
   const root = mkdtempSync(join(tmpdir(), "mysekai-archive-store-"));
   dirs.push(root);
   const dir = (playerId: string) => join(root, "by-id", playerId);
-  return { store: diskArchiveStore(root), folders: async (playerId) => (existsSync(dir(playerId)) ? readdirSync(dir(playerId)).sort() : []) };
+  return { store: withFolderClaims(diskArchiveStore(root)), folders: async (playerId) => (existsSync(dir(playerId)) ? readdirSync(dir(playerId)).sort() : []) };
 }
 
 let bucket: ReturnType<typeof swiftBucket> | null = null;
@@ -49,7 +63,7 @@ async function s3Fixture(): Promise<StoreFixture> {
     const listed = await client.list({ prefix: under });
     return [...new Set((listed.contents ?? []).map((object) => object.key.slice(under.length).split("/")[0]!))].sort();
   };
-  return { store: s3ArchiveStore({ bucket: name, prefix, endpoint, accessKeyId, secretAccessKey, region }), folders };
+  return { store: withFolderClaims(s3ArchiveStore({ bucket: name, prefix, endpoint, accessKeyId, secretAccessKey, region })), folders };
 }
 
 if (swiftSkipReason !== null) console.warn(swiftSkipReason);

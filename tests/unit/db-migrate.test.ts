@@ -34,7 +34,7 @@ function firstReleaseDatabase(path: string): void {
   sqlite.close();
 }
 
-test("every later migration keeps the saves, jobs, archives, deliveries and open uploads of a first-release database", () => {
+test("every later migration keeps the saves, jobs, archives, deliveries and open uploads of a first-release database; its archive's folder is claimed by its save", () => {
   const path = join(dir, "ingest.sqlite");
   firstReleaseDatabase(path);
   const db = openDatabase(path);
@@ -42,6 +42,8 @@ test("every later migration keeps the saves, jobs, archives, deliveries and open
   expect(count("saves")).toBe(1);
   expect(count("jobs")).toBe(1);
   expect(count("archives")).toBe(1);
+  // A bucket's second save of that second must never be given this folder on a redraw.
+  expect(db.$client.query("SELECT rel_path, save_id FROM archive_folders").all()).toEqual([{ rel_path: "by-id/7488393821744390161/20250101_000000", save_id: 1 }]);
   expect(count("deliveries")).toBe(1);
   expect(count("upload_task_chunks")).toBe(1);
   expect(db.$client.query("SELECT upload_id, bytes FROM upload_tasks").get()).toEqual({ upload_id: "half-done", bytes: 3 });

@@ -57,11 +57,24 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       const report = await f.insert.report({ receivedAt: T0 - HOUR, shape: "har", entryCount: 3, candidateCount: 2, emptyBodies: 0, meta: { agent: "test" }, outcome: "save", saveId: s2 });
       const oldReport = await f.insert.report({ receivedAt: T0 - 3 * DAY, shape: "har", entryCount: 1, candidateCount: 0, emptyBodies: 1, meta: {} });
       const job = (values: Partial<Parameters<ReadModelFixture["insert"]["job"]>[0]>) => f.insert.job({ stage: "notify", runAt: T0, createdAt: T0, updatedAt: T0, ...values });
-      await job({ saveId: s1, state: "pending", createdAt: T0 - 2 * HOUR });
-      await job({ saveId: s2, state: "running", createdAt: T0 - HOUR });
+      const j1 = await job({ saveId: s1, state: "pending", createdAt: T0 - 2 * HOUR });
+      const j2 = await job({ saveId: s2, state: "running", createdAt: T0 - HOUR });
       const failed = await job({ saveId: s3, stage: "generate", state: "failed", lastError: "boom", updatedAt: T0 - 30 * MINUTE });
       const failedReport = await job({ reportId: oldReport, stage: "evaluate", state: "failed", lastError: "no save", updatedAt: T0 - 2 * DAY });
-      await job({ reportId: report, stage: "done", state: "done" });
+      const j5 = await job({ reportId: report, stage: "done", state: "done" });
+      const listed = await f.pages.jobList(undefined);
+      expect(listed.map((row) => [row.id, row.saveId ?? `report ${row.reportId}`, row.playerId, row.state])).toEqual([
+        [j5, `report ${report}`, null, "done"],
+        [failedReport, `report ${oldReport}`, null, "failed"],
+        [failed, s3, THIRD, "failed"],
+        [j2, s2, OTHER, "running"],
+        [j1, s1, PLAYER, "pending"],
+      ]);
+      expect(await f.pages.jobList("failed")).toEqual([
+        { id: failedReport, saveId: null, reportId: oldReport, playerId: null, stage: "evaluate", state: "failed", attempts: 0, runAt: T0, lastError: "no save" },
+        { id: failed, saveId: s3, reportId: null, playerId: THIRD, stage: "generate", state: "failed", attempts: 0, runAt: T0, lastError: "boom" },
+      ]);
+      expect(await f.pages.jobList(undefined, 2)).toHaveLength(2);
       const delivery = (values: Partial<Parameters<ReadModelFixture["insert"]["delivery"]>[0]> & { saveId: number }) =>
         f.insert.delivery({ channel: "webhook", target: "default", nextAttemptAt: T0, createdAt: T0, ...values });
       const d1 = await delivery({ saveId: s1, state: "failed", attempts: 3, lastError: "HTTP 500", createdAt: T0 - 10 * MINUTE });

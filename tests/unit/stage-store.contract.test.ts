@@ -157,6 +157,16 @@ for (const kind of [sqliteStageStores, postgresStageStores] satisfies StageStore
       expect(await f.store.saveToDraw(id + 1000)).toBeNull();
     });
 
+    test("of saves claiming one bucket folder at once exactly one holds it, and keeps it; a claim again answers the same", async () => {
+      const folder = `by-id/${PLAYER}/20231114_221320`;
+      const ids = await Promise.all([1, 2, 3, 4].map((n) => f.addSave(new Uint8Array([n]), PLAYER, T0)));
+      const held = await Promise.all(ids.map((id) => f.store.claimArchiveFolder(id, folder)));
+      expect(held.filter(Boolean)).toHaveLength(1);
+      const holder = ids[held.indexOf(true)]!;
+      for (const id of ids) expect(await f.store.claimArchiveFolder(id, folder)).toBe(id === holder);
+      expect(await f.store.claimArchiveFolder(ids[0]!, `${folder}_${ids[0]}`)).toBe(true);
+    });
+
     test("evaluate reads its report and the candidate bodies in their order; a missing report is null", async () => {
       const reportId = await f.addReport(T0);
       const read = await f.store.reportToEvaluate(reportId);

@@ -50,6 +50,12 @@ test("the archives rows are written by the stage stores only, but the retention 
   expect(writers.sort()).toEqual(["db/pg/stage-writes.ts", "db/stage-writes.ts", ...RETENTION_SWEEPS].sort());
 });
 
+test("the bucket folder claims are written by the stage stores only", () => {
+  const writes = /\b(?:insert|update|delete)\(archiveFolders\)|\b(?:INSERT INTO|UPDATE|DELETE FROM) archive_folders\b/;
+  const writers = sourceFiles(SRC).filter((path) => writes.test(readFileSync(path, "utf8"))).map((path) => relative(SRC, path));
+  expect(writers.sort()).toEqual(["db/pg/stage-writes.ts", "db/stage-writes.ts"]);
+});
+
 /** drizzle's name and SQL's name of each table owned by one module per store (the owner's tables, upload tasks), and that module. */
 const OWNER_TABLES = [
   { table: "ownerSessions", sql: "owner_sessions", module: "owner-sessions" },

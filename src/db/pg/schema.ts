@@ -172,6 +172,18 @@ export const archives = pgTable(
   (t) => [uniqueIndex("archives_token_unique").on(t.token), uniqueIndex("archives_path_unique").on(t.relPath), index("archives_player_idx").on(t.playerId, t.createdAt)],
 );
 
+/** Which save holds a stamp folder in a bucket, claimed before any object is written (as ../schema.ts says). */
+export const archiveFolders = pgTable(
+  "archive_folders",
+  {
+    relPath: text("rel_path").primaryKey(),
+    saveId: integer("save_id")
+      .notNull()
+      .references(() => saves.id, { onDelete: "cascade" }),
+  },
+  (t) => [index("archive_folders_save_idx").on(t.saveId)],
+);
+
 
 export const deliveries = pgTable(
   "deliveries",

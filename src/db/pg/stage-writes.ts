@@ -3,12 +3,12 @@
  * holds them together): the job's fenced change and the stage's rows in one transaction. The fence goes first, so
  * a holder that lost its lease takes no other row lock and records nothing.
  */
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { Recorded, StageStore, StageWrites } from "../../pipeline/stage-store.ts";
 import { pgRecordChange } from "../jobs/pg-transitions.ts";
 import type { PgDb, PgTx } from "./open.ts";
 import { pgStoreSaveOnce } from "./saves.ts";
-import { archives, reportCandidates, reports, saves } from "./schema.ts";
+import { archiveFolders, archives, reportCandidates, reports, saves } from "./schema.ts";
 
 export function pgStageStore(db: PgDb): StageStore {
   return {
@@ -22,6 +22,15 @@ export function pgStageStore(db: PgDb): StageStore {
     saveToDraw: async (saveId) => {
       const [row] = await db.select({ save: saves, archivePath: archives.relPath }).from(saves).leftJoin(archives, eq(archives.saveId, saves.id)).where(eq(saves.id, saveId));
       return row ?? null;
+    },
+    // A conflict waits for a concurrent claim's commit, keeps its holder and returns it (SET to itself).
+    claimArchiveFolder: async (saveId, relPath) => {
+      const [holder] = await db
+        .insert(archiveFolders)
+        .values({ relPath, saveId })
+        .onConflictDoUpdate({ target: archiveFolders.relPath, set: { saveId: sql`${archiveFolders.saveId}` } })
+        .returning({ saveId: archiveFolders.saveId });
+      return holder!.saveId === saveId;
     },
     reportToEvaluate: async (reportId) => {
       const [report] = await db.select().from(reports).where(eq(reports.id, reportId));

@@ -97,6 +97,20 @@ export function failedJobs(db: Db, limit = PAGE_ROWS) {
     .all();
 }
 
+/** The owner CLI's `jobs`: the newest jobs (of one state) with their save's player. */
+export const JOB_LIST_ROWS = 200;
+
+export function jobList(db: Db, state: JobState | undefined, limit = JOB_LIST_ROWS) {
+  return db
+    .select({ id: jobs.id, saveId: jobs.saveId, reportId: jobs.reportId, playerId: saves.playerId, stage: jobs.stage, state: jobs.state, attempts: jobs.attempts, runAt: jobs.runAt, lastError: jobs.lastError })
+    .from(jobs)
+    .leftJoin(saves, eq(saves.id, jobs.saveId))
+    .where(state ? eq(jobs.state, state) : undefined)
+    .orderBy(desc(jobs.id))
+    .limit(limit)
+    .all();
+}
+
 export function recentReports(db: Db, limit = PAGE_ROWS) {
   return db
     .select({ id: reports.id, receivedAt: reports.receivedAt, shape: reports.shape, candidates: reports.candidateCount, outcome: reports.outcome, saveId: reports.saveId })

@@ -5,6 +5,7 @@
  * tests/unit/read-models.contract.test.ts.
  */
 import type { Db } from "../../db/open.ts";
+import type { JobState } from "../../db/schema.ts";
 import { playerHistory, type PastRefresh } from "../../db/player-history.ts";
 import {
   archiveByToken,
@@ -12,6 +13,7 @@ import {
   databaseBytes,
   failedDeliveries,
   failedJobs,
+  jobList,
   latestMaps,
   mapsOfPlayer,
   queueSnapshot,
@@ -24,6 +26,7 @@ import {
 
 export type RecentSave = ReturnType<typeof recentSaves>[number];
 export type FailedJob = ReturnType<typeof failedJobs>[number];
+export type ListedJob = ReturnType<typeof jobList>[number];
 export type FailedDelivery = ReturnType<typeof failedDeliveries>[number];
 export type RecentReport = ReturnType<typeof recentReports>[number];
 
@@ -39,6 +42,8 @@ export interface PageReads {
   archiveByToken(token: string): Promise<{ relPath: string; files: string[] } | null>;
   failedDeliveries(limit?: number): Promise<FailedDelivery[]>;
   failedJobs(limit?: number): Promise<FailedJob[]>;
+  /** The newest jobs, of one state or all, with their save's player (the owner CLI's `jobs`). */
+  jobList(state: JobState | undefined, limit?: number): Promise<ListedJob[]>;
   recentReports(limit?: number): Promise<RecentReport[]>;
   countsSince(since: number): Promise<DayCounts>;
   /** Bytes the database holds. */
@@ -56,6 +61,7 @@ export function sqlitePageReads(db: Db): PageReads {
     archiveByToken: async (token) => archiveByToken(db, token),
     failedDeliveries: async (limit) => failedDeliveries(db, limit),
     failedJobs: async (limit) => failedJobs(db, limit),
+    jobList: async (state, limit) => jobList(db, state, limit),
     recentReports: async (limit) => recentReports(db, limit),
     countsSince: async (since) => countsSince(db, since),
     databaseBytes: async () => databaseBytes(db),

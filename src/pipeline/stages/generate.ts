@@ -2,9 +2,11 @@
  * generate: decrypt, draw and write the archive (save.bin, the data API's save.json.gz and the drawn files) in
  * a worker, then commit the folder with the outputs model and the drops' fingerprint (the push is built from the
  * one and decided by the other). The files go straight to the archive, never through SQLite or the HTTP thread:
- * a crash before the commit draws them again into the same folder (the store finds it by the save's marker).
+ * a crash before the commit draws them again into the same folder (disk finds it by the save's marker; a bucket's
+ * is the one claimed for the save, src/pipeline/archive-folder.ts).
  */
 import { metrics } from "../../metrics.ts";
+import { claimArchiveFolder } from "../archive-folder.ts";
 import { recordSaveArchive } from "../archive-save.ts";
 import { mapLocaleFor } from "../../config/maps.ts";
 import { refreshDigest } from "../../maps/refresh-digest.ts";
@@ -24,6 +26,7 @@ export const generateStage: Stage = async ({ stageStore, config, workers, archiv
   const implausible = implausibleReason(encrypted.bytes, keys);
   if (implausible !== null) return { kind: "fail", reason: implausible };
 
+  const folder = await claimArchiveFolder(stageStore, store, save);
   const renderStarted = performance.now();
   const result = await workers.run("generate", {
     encrypted: encrypted.bytes,
@@ -34,7 +37,7 @@ export const generateStage: Stage = async ({ stageStore, config, workers, archiv
     showHarvested: config.maps.showHarvested,
     assetsDir: config.maps.assetsDir,
     timeZone: config.maps.timeZone,
-    archive: { location: store.location, saveId: save.id },
+    archive: { location: store.location, saveId: save.id, folder },
     // The retention rule drops the stored JSON with the database copy: a save past it is not given one again.
     storeJson: save.encrypted !== null,
   });

@@ -7,7 +7,7 @@ import type { SaveOutputs } from "../../../maps/save-outputs.ts";
 import { pastRefresh, historySince, HISTORY_ROWS } from "../../player-history.ts";
 import { JOB_STATES, type JobState } from "../../schema.ts";
 import type { PageReads } from "../../../http/status/reads.ts";
-import { MAP_PLAYERS, PAGE_ROWS, QUEUED, type PlayerMaps } from "../../../http/status/queries.ts";
+import { JOB_LIST_ROWS, MAP_PLAYERS, PAGE_ROWS, QUEUED, type PlayerMaps } from "../../../http/status/queries.ts";
 import type { PgDb } from "../open.ts";
 import { archives, deliveries, jobs, reports, saves } from "../schema.ts";
 
@@ -64,6 +64,14 @@ export function pgPageReads(db: PgDb): PageReads {
         .leftJoin(saves, eq(saves.id, jobs.saveId))
         .where(eq(jobs.state, "failed"))
         .orderBy(desc(jobs.updatedAt))
+        .limit(limit),
+    jobList: (state, limit = JOB_LIST_ROWS) =>
+      db
+        .select({ id: jobs.id, saveId: jobs.saveId, reportId: jobs.reportId, playerId: saves.playerId, stage: jobs.stage, state: jobs.state, attempts: jobs.attempts, runAt: jobs.runAt, lastError: jobs.lastError })
+        .from(jobs)
+        .leftJoin(saves, eq(saves.id, jobs.saveId))
+        .where(state ? eq(jobs.state, state) : undefined)
+        .orderBy(desc(jobs.id))
         .limit(limit),
     recentReports: (limit = PAGE_ROWS) =>
       db
