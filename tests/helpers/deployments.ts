@@ -114,3 +114,8 @@ export function hubDeployment(prefix = "hub"): Deployment {
 export function deployments(prefix?: string): Deployment[] {
   return [sqliteDeployment(), hubDeployment(prefix)];
 }
+
+/** An SQL expression for the type a column's value is stored as, the same word on both stores for text ("text"). */
+export function columnType(deployment: Deployment, column: string): string {
+  return deployment.hub ? `pg_typeof(${column})::text` : `typeof(${column})`;
+}

@@ -1,5 +1,12 @@
+/**
+ * Reports (HAR from Reqable, ProxyPin and the like) as POST /capture/report receives them: encodings, refused
+ * bodies and caps, the token, and the evaluate job that finds the save. The tests whose guarantee lives in the store
+ * (accepted, nothing stored, one save, junk judged, the archive) run on both deployments: one process on SQLite,
+ * and hub mode (PostgreSQL + a Swift bucket, two or three processes on it); routing by REPORT_ENABLED and
+ * REPORT_PATH, and a secret path kept out of an error line (a broken SQLite table), once on SQLite.
+ */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliCompressSync } from "node:zlib";
@@ -9,7 +16,8 @@ import { sha256Hex } from "../../src/sha256.ts";
 import { encryptAesCbc } from "../../src/save/index.ts";
 import { encodeSample, makeSampleSave } from "../../src/samples/index.ts";
 import { zeroBomb } from "../unit/ingest-fixtures.ts";
-import { one, query, writeStore } from "../helpers/db.ts";
+import { writeStore } from "../helpers/db.ts";
+import { columnType, deployments, one } from "../helpers/deployments.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptedSave, PLAYER_ID, saveUrl, testKeys, uploadSave } from "../helpers/saves.ts";
 import { eventually, type RunningServer, serversForThisFile, startServer } from "../helpers/server.ts";
@@ -51,189 +59,13 @@ async function expectAnswer(response: Response, status: number, text: string | R
   else expect(body).toMatch(text);
 }
 
-// ---- store lookups ------------------------------------------------------------------------------
-
-const count = (server: RunningServer, table: string) => one<{ n: number }>(server, `SELECT count(*) AS n FROM ${table}`)!.n;
-const lastReportId = (server: RunningServer) => one<{ id: number | null }>(server, "SELECT max(id) AS id FROM reports")!.id ?? 0;
-interface SaveRow { id: number; player_id: string; t: string; source: string }
-const saveOf = (server: RunningServer, encrypted: Uint8Array) =>
-  one<SaveRow>(server, "SELECT id, player_id, typeof(player_id) AS t, source FROM saves WHERE sha256 = ?", sha256Hex(encrypted));
 const rssBytes = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) * 1024;
-const reportJob = (server: RunningServer, reportId: number) =>
-  one<{ state: string; last_error: string | null }>(server, "SELECT state, last_error FROM jobs WHERE report_id = ?", reportId);
-
-/** POSTs a report that must be accepted; returns its id once the evaluate job settled in `state`. */
-async function reportSettled(server: RunningServer, body: Uint8Array, headers: Record<string, string> = {}, state = "done") {
-  const before = lastReportId(server);
-  await expectAnswer(await post(server, body, headers), 200, "ok");
-  const id = before + 1;
-  await eventually(() => reportJob(server, id)?.state === state, 20_000, `report ${id} job ${state}`);
-  return { id, ...one<{ outcome: string | null; save_id: number | null }>(server, "SELECT outcome, save_id FROM reports WHERE id = ?", id)! };
-}
-
-/** Waits for a save's job to settle; a failure shows its reason at once instead of a timeout. */
-async function saveJobDone(server: RunningServer, saveId: number) {
-  const job = () => one<{ state: string; last_error: string | null }>(server, "SELECT state, last_error FROM jobs WHERE save_id = ?", saveId);
-  await eventually(() => ["done", "failed"].includes(job()?.state ?? ""), 20_000, `save ${saveId} done`);
-  expect(job()).toMatchObject({ state: "done", last_error: null });
-}
-
-async function savedAndArchived(server: RunningServer, encrypted: Uint8Array, playerId: string): Promise<SaveRow> {
-  const save = await eventually(() => saveOf(server, encrypted), 20_000, "save row");
-  expect(save).toMatchObject({ player_id: playerId, t: "text", source: "report" });
-  await saveJobDone(server, save.id);
-  const archive = one<{ rel_path: string }>(server, "SELECT rel_path FROM archives WHERE save_id = ?", save.id)!;
-  expect(existsSync(join(server.dataDir, "archive", archive.rel_path))).toBe(true);
-  return save;
-}
-
-// ---- servers ------------------------------------------------------------------------------------
-
+const tiny = () => json(har(entry(otherUrl(1), '{"ok":true}')));
 const keys = testKeys();
 const small = () => encryptedSave(keys.pair, { sites: [5] });
-let main: RunningServer;
-let quiet: RunningServer;
-beforeAll(async () => {
-  [main, quiet] = await Promise.all([start(keys.env), start()]);
-});
+interface SaveRow { id: number; player_id: string; t: string; source: string }
 
-describe("POST /capture/report: encodings", () => {
-  const codings: [header: string, encode: (bytes: Uint8Array) => Uint8Array][] = [
-    ["identity", (bytes) => bytes],
-    ["gzip", (bytes) => Bun.gzipSync(bytes as Uint8Array<ArrayBuffer>)],
-    ["x-gzip", (bytes) => Bun.gzipSync(bytes as Uint8Array<ArrayBuffer>)],
-    ["br", (bytes) => brotliCompressSync(bytes)],
-    ["zstd", (bytes) => Bun.zstdCompressSync(bytes)],
-    ["zstandard", (bytes) => Bun.zstdCompressSync(bytes)],
-  ];
-  codings.forEach(([header, encode], i) => {
-    test(`${header}: 200 ok, exactly one save from the entry's player, archived`, async () => {
-      const save = small();
-      const player = `74883938217443901${50 + i}`;
-      const saves = count(main, "saves");
-      const report = await reportSettled(main, encode(json(har(entry(playerUrl(player), save)))), { "content-encoding": header });
-      expect(count(main, "saves")).toBe(saves + 1);
-      const row = await savedAndArchived(main, save, player);
-      expect(report).toMatchObject({ outcome: "save", save_id: row.id });
-    });
-  });
-
-  test("a zstd frame without a content size (streamed CompressionStream output)", async () => {
-    const save = small();
-    const plain = json(har(entry(saveUrl(), save)));
-    const frame = new Uint8Array(await new Response(new Blob([plain as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream("zstd"))).arrayBuffer());
-    expect((frame[4] ?? 0xff) & 0xe0).toBe(0); // no Frame_Content_Size field
-    expect((await reportSettled(main, frame, { "content-encoding": "zstd" })).outcome).toBe("save");
-    expect(saveOf(main, save)?.source).toBe("report");
-  });
-
-  test("plain JSON with a wrong Content-Encoding is taken as it is", async () => {
-    const save = small();
-    expect((await reportSettled(main, json(har(entry(saveUrl(), save))), { "content-encoding": "gzip" })).outcome).toBe("save");
-    expect(saveOf(main, save)).toBeDefined();
-  });
-});
-
-describe("POST /capture/report: refused bodies (nothing stored)", () => {
-  test("an unsupported encoding on a body that is not JSON → 400 naming it", async () => {
-    await expectAnswer(await post(quiet, Bun.gzipSync(json(har()) as Uint8Array<ArrayBuffer>), { "content-encoding": "lz4" }), 400, "unsupported Content-Encoding: lz4");
-  });
-
-  test("a body that is not JSON → 400; JSON that is not HAR → 400", async () => {
-    await expectAnswer(await post(quiet, new Uint8Array([0x00, 0xff, 0x13, 0x37, 0x42])), 400, "report body is not JSON (HAR expected)");
-    await expectAnswer(await post(quiet, json({ hello: "world" })), 400, /^report is not HAR/);
-    await expectAnswer(await post(quiet, json({ log: { entries: "none" } })), 400, /log\.entries/);
-    expect(count(quiet, "reports")).toBe(0);
-  });
-
-  test("a 1 GiB gzip bomb (under the size cap as sent) → 413, server RSS barely moves", async () => {
-    const bomb = await zeroBomb("gzip", 1 << 30);
-    expect(bomb.length).toBeLessThanOrEqual(MIB);
-    const rss = () => rssBytes(quiet.pid);
-    const before = rss();
-    let peak = before;
-    const sampler = setInterval(() => (peak = Math.max(peak, rss())), 2);
-    const response = await post(quiet, bomb, { "content-encoding": "gzip" });
-    clearInterval(sampler);
-    await expectAnswer(response, 413, `decompressed report body exceeds ${4 * MIB} bytes`);
-    peak = Math.max(peak, rss());
-    expect((peak - before) / MIB).toBeLessThan(50);
-    expect(count(quiet, "reports")).toBe(0);
-  });
-
-  test("more than REPORT_MAX_ENTRIES entries or REPORT_MAX_CANDIDATES candidates → 413; at the caps → 200", async () => {
-    const tiny = (n: number) => entry(otherUrl(n), "{}");
-    const block = (n: number) => entry(otherUrl(n), new Uint8Array(16).fill(n));
-    await expectAnswer(await post(quiet, json(har(...Array.from({ length: 1001 }, (_, n) => tiny(n))))), 413, "report has more than 1000 entries");
-    await expectAnswer(await post(quiet, json(har(...Array.from({ length: 65 }, (_, n) => block(n))))), 413, "report has more than 64 candidate bodies");
-    expect(count(quiet, "reports")).toBe(0);
-    const atCaps = json(har(...Array.from({ length: 1000 }, (_, n) => (n < 64 ? block(n) : tiny(n)))));
-    await expectAnswer(await post(main, atCaps), 200, "ok");
-    await main.waitForOutput(/\[REPORT\] received .*entries=1000 candidates=64 emptyBodies=0 otherBodies=936 /);
-  });
-
-  test("dense JSON that decompresses more than 16× (past 256 KiB) → 413 before it is parsed", async () => {
-    const dense = json({ log: { entries: [] }, x: Array.from({ length: 1_200_000 }, () => ({})) });
-    const gz = Bun.gzipSync(dense as Uint8Array<ArrayBuffer>);
-    expect(gz.length * 16).toBeLessThan(dense.length);
-    await expectAnswer(await post(quiet, gz, { "content-encoding": "gzip" }), 413, "decompressed report body is more than 16 times its size as sent");
-    expect(count(quiet, "reports")).toBe(0);
-  });
-
-  const overCap = () => {
-    const body = new Uint8Array(REPORT_CAP + 4096).fill(0x20);
-    body[0] = 0x7b;
-    return body;
-  };
-  test("a body over REPORT_MAX_SIZE with Content-Length → 413", async () => {
-    await expectAnswer(await post(quiet, overCap()), 413, `report body exceeds ${REPORT_CAP} bytes`);
-  });
-
-  test("a chunked body over REPORT_MAX_SIZE (no Content-Length) → 413", async () => {
-    const body = overCap();
-    const stream = new ReadableStream<Uint8Array>({
-      start(controller) {
-        for (let at = 0; at < body.length; at += 64 * 1024) controller.enqueue(body.slice(at, at + 64 * 1024));
-        controller.close();
-      },
-    });
-    await expectAnswer(await post(quiet, stream), 413, `report body exceeds ${REPORT_CAP} bytes`);
-    expect(count(quiet, "reports")).toBe(0);
-  });
-});
-
-describe("REPORT_TOKEN and REPORT_PATH", () => {
-  const token = `tok-${crypto.randomUUID()}`;
-  let guarded: RunningServer;
-  beforeAll(async () => {
-    guarded = await start({ REPORT_TOKEN: token });
-  });
-  const tiny = () => json(har(entry(otherUrl(1), '{"ok":true}')));
-
-  test("a missing or wrong token → 401 without reading the body", async () => {
-    await expectAnswer(await post(guarded, tiny()), 401, "missing or wrong report token");
-    // A body that never ends: only an answer that does not wait for it can arrive.
-    let release = () => {};
-    const endless = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        controller.enqueue(new TextEncoder().encode('{"log":'));
-        await new Promise<void>((resolve) => (release = resolve));
-      },
-    });
-    const answer = await post(guarded, endless, { "X-Report-Token": `${token}x` });
-    release();
-    await expectAnswer(answer, 401, "missing or wrong report token");
-    expect(count(guarded, "reports")).toBe(0);
-  });
-
-  test("the right token in X-Report-Token or x-reqable-reporter-tag → 200; it never reaches the log", async () => {
-    await expectAnswer(await post(guarded, tiny(), { "X-Report-Token": token }), 200, "ok");
-    await expectAnswer(await post(guarded, tiny(), { "x-reqable-reporter-tag": token }), 200, "ok");
-    expect(count(guarded, "reports")).toBe(2);
-    await guarded.waitForOutput("[REPORT] received");
-    expect(guarded.output()).not.toContain(token);
-  });
-
+describe("REPORT_ENABLED and REPORT_PATH, answered before the store: one process on SQLite", () => {
   test("REPORT_ENABLED=0 → 404; REPORT_PATH without a leading slash is served under /", async () => {
     const [off, secret] = await Promise.all([start({ REPORT_ENABLED: "0" }), start({ REPORT_PATH: "secret-abc" })]);
     await expectAnswer(await post(off, tiny()), 404, "not found");
@@ -266,164 +98,382 @@ describe("REPORT_TOKEN and REPORT_PATH", () => {
   });
 });
 
-describe("evaluate: which body becomes the save", () => {
-  const notASave = () => encryptAesCbc(encodeSample({ updatedResources: { userHome: [] } }), keys.pair.key, keys.pair.iv);
+for (const deployment of deployments("reports")) {
+  describe.skipIf(deployment.skip !== null)(deployment.name, () => {
+    let settings: Record<string, string> = {};
+    const running: RunningServer[] = [];
+    const startIn = async (env: Record<string, string> = {}, dataDir?: string) => {
+      const server = await start({ ...settings, ...env }, dataDir);
+      running.push(server);
+      return server;
+    };
+    // A hub's processes share its keys (any of them may evaluate a report), and a test that starts one with other
+    // keys or notify settings has the hub to itself: the others are stopped first.
+    const hubKeys = deployment.hub ? keys.env : {};
+    const alone = async () => {
+      if (deployment.hub) for (const server of running.splice(0)) await server.stop();
+    };
+    /** Every running process's log: in a hub, the one that evaluates a report may not be the one that received it. */
+    const everyOutput = () => running.map((server) => server.output()).join("\n");
 
-  test("non-save entries before and after: one save, from the right entry", async () => {
-    const save = small();
-    const doc = har(
-      entry(otherUrl(111), '{"system":{"appVersion":"5.0.0"}}'),
-      entry(otherUrl(222), notASave(), '{"refresh":true}'),
-      entry(playerUrl("7488393821744390333"), save),
-      entry(otherUrl(444), '{"after":1}'),
-    );
-    const report = await reportSettled(main, json(doc));
-    expect(report.outcome).toBe("save");
-    expect(saveOf(main, save)).toMatchObject({ id: report.save_id!, player_id: "7488393821744390333" });
-  });
+    // ---- store lookups ----------------------------------------------------------------------------
 
-  test("the save only in the request body (postData)", async () => {
-    const save = small();
-    const report = await reportSettled(main, json(har(entry(playerUrl("7488393821744390444"), '{"result":"ok"}', save))));
-    expect(report.outcome).toBe("save");
-    expect(saveOf(main, save)?.player_id).toBe("7488393821744390444");
-  });
+    const row = <T>(server: RunningServer, sql: string, ...params: (string | number)[]) => one<T>(deployment, server, sql, ...params);
+    const count = async (server: RunningServer, table: string) => (await row<{ n: number }>(server, `SELECT count(*) AS n FROM ${table}`))!.n;
+    const lastReportId = async (server: RunningServer) => (await row<{ id: number | null }>(server, "SELECT max(id) AS id FROM reports"))!.id ?? 0;
+    const saveOf = (server: RunningServer, encrypted: Uint8Array) =>
+      row<SaveRow>(server, `SELECT id, player_id, ${columnType(deployment, "player_id")} AS t, source FROM saves WHERE sha256 = ?`, sha256Hex(encrypted));
+    const reportJob = (server: RunningServer, reportId: number) =>
+      row<{ state: string; last_error: string | null }>(server, "SELECT state, last_error FROM jobs WHERE report_id = ?", reportId);
 
-  test("ProxyPin: one bare entry, binary body as one char per byte", async () => {
-    const save = small();
-    const bare = { request: { method: "POST", url: playerUrl("7488393821744390555") }, response: { status: 200, content: { mimeType: "application/octet-stream", text: latin1(save) } } };
-    expect((await reportSettled(main, json(bare))).outcome).toBe("save");
-    expect(saveOf(main, save)?.player_id).toBe("7488393821744390555");
-  });
+    /** POSTs a report that must be accepted; returns its id once the evaluate job settled in `state`. */
+    async function reportSettled(server: RunningServer, body: Uint8Array, headers: Record<string, string> = {}, state = "done") {
+      const before = await lastReportId(server);
+      await expectAnswer(await post(server, body, headers), 200, "ok");
+      // Committed before its 200. The next id, not before + 1: PostgreSQL's identity may skip one.
+      const id = (await row<{ id: number | null }>(server, "SELECT min(id) AS id FROM reports WHERE id > ?", before))?.id;
+      expect(id).toBeNumber();
+      await eventually(async () => (await reportJob(server, id!))?.state === state, 20_000, `report ${id} job ${state}`);
+      return { id: id!, ...(await row<{ outcome: string | null; save_id: number | null }>(server, "SELECT outcome, save_id FROM reports WHERE id = ?", id!))! };
+    }
 
-  test("ProxyPin split: request phase, then the response phase carries the save", async () => {
-    const save = small();
-    const url = playerUrl("7488393821744390666");
-    const first = await reportSettled(main, json({ request: { method: "POST", url, headers: [] }, response: null }), { "X-Report-Phase": "request" });
-    expect(first.outcome).toBe("no_save");
-    const second = await reportSettled(main, json({ request: { method: "POST", url }, response: { status: 200, content: holder(save) } }), { "X-Report-Phase": "response" });
-    expect(second.outcome).toBe("save");
-    expect(saveOf(main, save)?.player_id).toBe("7488393821744390666");
-  });
+    /** Waits for a save's job to settle; a failure shows its reason at once instead of a timeout. */
+    async function saveJobDone(server: RunningServer, saveId: number) {
+      const job = () => row<{ state: string; last_error: string | null }>(server, "SELECT state, last_error FROM jobs WHERE save_id = ?", saveId);
+      await eventually(async () => ["done", "failed"].includes((await job())?.state ?? ""), 20_000, `save ${saveId} done`);
+      expect(await job()).toMatchObject({ state: "done", last_error: null });
+    }
 
-  const b64Entry = (url: string, text: string, size: number) => ({ request: { method: "GET", url }, response: { status: 200, content: { size, text, encoding: "base64" } } });
-  const variants: [string, (b64: string) => string][] = [
-    ["line-wrapped every 76 chars (CRLF)", (b64) => b64.match(/.{1,76}/g)!.join("\r\n")],
-    ["unpadded", (b64) => b64.replace(/=+$/, "")],
-    ["URL-safe alphabet, unpadded", (b64) => b64.replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_")],
-  ];
-  variants.forEach(([name, transform], i) => {
-    test(`base64 ${name}: the save is archived`, async () => {
-      let save = small();
-      while (!Buffer.from(save).toString("base64").endsWith("=") || !/[+/]/.test(Buffer.from(save).toString("base64"))) save = small();
-      const player = `74883938217443907${70 + i}`;
-      const report = await reportSettled(main, json(har(b64Entry(playerUrl(player), transform(Buffer.from(save).toString("base64")), save.length))));
-      expect(report.outcome).toBe("save");
-      await savedAndArchived(main, save, player);
+    async function savedAndArchived(server: RunningServer, encrypted: Uint8Array, playerId: string): Promise<SaveRow> {
+      const save = await eventually(() => saveOf(server, encrypted), 20_000, "save row");
+      expect(save).toMatchObject({ player_id: playerId, t: "text", source: "report" });
+      await saveJobDone(server, save.id);
+      const archive = (await row<{ rel_path: string }>(server, "SELECT rel_path FROM archives WHERE save_id = ?", save.id))!;
+      expect(await deployment.archiveFiles(server)).toContain(`${archive.rel_path}/save.bin`);
+      return save;
+    }
+
+    // ---- servers ----------------------------------------------------------------------------------
+
+    let main: RunningServer;
+    let quiet: RunningServer;
+    beforeAll(async () => {
+      settings = await deployment.settings();
+      [main, quiet] = await Promise.all([startIn(keys.env), startIn(hubKeys)]);
+    }, 180_000);
+    afterAll(() => deployment.end());
+
+    describe("POST /capture/report: encodings", () => {
+      const codings: [header: string, encode: (bytes: Uint8Array) => Uint8Array][] = [
+        ["identity", (bytes) => bytes],
+        ["gzip", (bytes) => Bun.gzipSync(bytes as Uint8Array<ArrayBuffer>)],
+        ["x-gzip", (bytes) => Bun.gzipSync(bytes as Uint8Array<ArrayBuffer>)],
+        ["br", (bytes) => brotliCompressSync(bytes)],
+        ["zstd", (bytes) => Bun.zstdCompressSync(bytes)],
+        ["zstandard", (bytes) => Bun.zstdCompressSync(bytes)],
+      ];
+      codings.forEach(([header, encode], i) => {
+        test(`${header}: 200 ok, exactly one save from the entry's player, archived`, async () => {
+          const save = small();
+          const player = `74883938217443901${50 + i}`;
+          const saves = await count(main, "saves");
+          const report = await reportSettled(main, encode(json(har(entry(playerUrl(player), save)))), { "content-encoding": header });
+          expect(await count(main, "saves")).toBe(saves + 1);
+          const row = await savedAndArchived(main, save, player);
+          expect(report).toMatchObject({ outcome: "save", save_id: row.id });
+        });
+      });
+
+      test("a zstd frame without a content size (streamed CompressionStream output)", async () => {
+        const save = small();
+        const plain = json(har(entry(saveUrl(), save)));
+        const frame = new Uint8Array(await new Response(new Blob([plain as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream("zstd"))).arrayBuffer());
+        expect((frame[4] ?? 0xff) & 0xe0).toBe(0); // no Frame_Content_Size field
+        expect((await reportSettled(main, frame, { "content-encoding": "zstd" })).outcome).toBe("save");
+        expect((await saveOf(main, save))?.source).toBe("report");
+      });
+
+      test("plain JSON with a wrong Content-Encoding is taken as it is", async () => {
+        const save = small();
+        expect((await reportSettled(main, json(har(entry(saveUrl(), save))), { "content-encoding": "gzip" })).outcome).toBe("save");
+        expect(await saveOf(main, save)).toBeDefined();
+      });
+    });
+
+    describe("POST /capture/report: refused bodies (nothing stored)", () => {
+      test("an unsupported encoding on a body that is not JSON → 400 naming it", async () => {
+        await expectAnswer(await post(quiet, Bun.gzipSync(json(har()) as Uint8Array<ArrayBuffer>), { "content-encoding": "lz4" }), 400, "unsupported Content-Encoding: lz4");
+      });
+
+      test("a body that is not JSON → 400; JSON that is not HAR → 400", async () => {
+        const reports = await count(quiet, "reports");
+        await expectAnswer(await post(quiet, new Uint8Array([0x00, 0xff, 0x13, 0x37, 0x42])), 400, "report body is not JSON (HAR expected)");
+        await expectAnswer(await post(quiet, json({ hello: "world" })), 400, /^report is not HAR/);
+        await expectAnswer(await post(quiet, json({ log: { entries: "none" } })), 400, /log\.entries/);
+        expect(await count(quiet, "reports")).toBe(reports);
+      });
+
+      test("a 1 GiB gzip bomb (under the size cap as sent) → 413, server RSS barely moves", async () => {
+        const bomb = await zeroBomb("gzip", 1 << 30);
+        const reports = await count(quiet, "reports");
+        expect(bomb.length).toBeLessThanOrEqual(MIB);
+        const rss = () => rssBytes(quiet.pid);
+        const before = rss();
+        let peak = before;
+        const sampler = setInterval(() => (peak = Math.max(peak, rss())), 2);
+        const response = await post(quiet, bomb, { "content-encoding": "gzip" });
+        clearInterval(sampler);
+        await expectAnswer(response, 413, `decompressed report body exceeds ${4 * MIB} bytes`);
+        peak = Math.max(peak, rss());
+        expect((peak - before) / MIB).toBeLessThan(50);
+        expect(await count(quiet, "reports")).toBe(reports);
+      });
+
+      test("more than REPORT_MAX_ENTRIES entries or REPORT_MAX_CANDIDATES candidates → 413; at the caps → 200", async () => {
+        const tiny = (n: number) => entry(otherUrl(n), "{}");
+        const block = (n: number) => entry(otherUrl(n), new Uint8Array(16).fill(n));
+        const reports = await count(quiet, "reports");
+        await expectAnswer(await post(quiet, json(har(...Array.from({ length: 1001 }, (_, n) => tiny(n))))), 413, "report has more than 1000 entries");
+        await expectAnswer(await post(quiet, json(har(...Array.from({ length: 65 }, (_, n) => block(n))))), 413, "report has more than 64 candidate bodies");
+        expect(await count(quiet, "reports")).toBe(reports);
+        const atCaps = json(har(...Array.from({ length: 1000 }, (_, n) => (n < 64 ? block(n) : tiny(n)))));
+        await expectAnswer(await post(main, atCaps), 200, "ok");
+        await main.waitForOutput(/\[REPORT\] received .*entries=1000 candidates=64 emptyBodies=0 otherBodies=936 /);
+      });
+
+      test("dense JSON that decompresses more than 16× (past 256 KiB) → 413 before it is parsed", async () => {
+        const dense = json({ log: { entries: [] }, x: Array.from({ length: 1_200_000 }, () => ({})) });
+        const gz = Bun.gzipSync(dense as Uint8Array<ArrayBuffer>);
+        expect(gz.length * 16).toBeLessThan(dense.length);
+        const reports = await count(quiet, "reports");
+        await expectAnswer(await post(quiet, gz, { "content-encoding": "gzip" }), 413, "decompressed report body is more than 16 times its size as sent");
+        expect(await count(quiet, "reports")).toBe(reports);
+      });
+
+      const overCap = () => {
+        const body = new Uint8Array(REPORT_CAP + 4096).fill(0x20);
+        body[0] = 0x7b;
+        return body;
+      };
+      test("a body over REPORT_MAX_SIZE with Content-Length → 413", async () => {
+        await expectAnswer(await post(quiet, overCap()), 413, `report body exceeds ${REPORT_CAP} bytes`);
+      });
+
+      test("a chunked body over REPORT_MAX_SIZE (no Content-Length) → 413", async () => {
+        const body = overCap();
+        const reports = await count(quiet, "reports");
+        const stream = new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (let at = 0; at < body.length; at += 64 * 1024) controller.enqueue(body.slice(at, at + 64 * 1024));
+            controller.close();
+          },
+        });
+        await expectAnswer(await post(quiet, stream), 413, `report body exceeds ${REPORT_CAP} bytes`);
+        expect(await count(quiet, "reports")).toBe(reports);
+      });
+    });
+
+    describe("REPORT_TOKEN", () => {
+      const token = `tok-${crypto.randomUUID()}`;
+      let guarded: RunningServer;
+      beforeAll(async () => {
+        guarded = await startIn({ ...hubKeys, REPORT_TOKEN: token });
+      });
+
+      test("a missing or wrong token → 401 without reading the body", async () => {
+        const reports = await count(guarded, "reports");
+        await expectAnswer(await post(guarded, tiny()), 401, "missing or wrong report token");
+        // A body that never ends: only an answer that does not wait for it can arrive.
+        let release = () => {};
+        const endless = new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            controller.enqueue(new TextEncoder().encode('{"log":'));
+            await new Promise<void>((resolve) => (release = resolve));
+          },
+        });
+        const answer = await post(guarded, endless, { "X-Report-Token": `${token}x` });
+        release();
+        await expectAnswer(answer, 401, "missing or wrong report token");
+        expect(await count(guarded, "reports")).toBe(reports);
+      });
+
+      test("the right token in X-Report-Token or x-reqable-reporter-tag → 200; it never reaches the log", async () => {
+        const reports = await count(guarded, "reports");
+        await expectAnswer(await post(guarded, tiny(), { "X-Report-Token": token }), 200, "ok");
+        await expectAnswer(await post(guarded, tiny(), { "x-reqable-reporter-tag": token }), 200, "ok");
+        expect(await count(guarded, "reports")).toBe(reports + 2);
+        await guarded.waitForOutput("[REPORT] received");
+        expect(guarded.output()).not.toContain(token);
+      });
+    });
+
+    describe("evaluate: which body becomes the save", () => {
+      const notASave = () => encryptAesCbc(encodeSample({ updatedResources: { userHome: [] } }), keys.pair.key, keys.pair.iv);
+
+      test("non-save entries before and after: one save, from the right entry", async () => {
+        const save = small();
+        const doc = har(
+          entry(otherUrl(111), '{"system":{"appVersion":"5.0.0"}}'),
+          entry(otherUrl(222), notASave(), '{"refresh":true}'),
+          entry(playerUrl("7488393821744390333"), save),
+          entry(otherUrl(444), '{"after":1}'),
+        );
+        const report = await reportSettled(main, json(doc));
+        expect(report.outcome).toBe("save");
+        expect(await saveOf(main, save)).toMatchObject({ id: report.save_id!, player_id: "7488393821744390333" });
+      });
+
+      test("the save only in the request body (postData)", async () => {
+        const save = small();
+        const report = await reportSettled(main, json(har(entry(playerUrl("7488393821744390444"), '{"result":"ok"}', save))));
+        expect(report.outcome).toBe("save");
+        expect((await saveOf(main, save))?.player_id).toBe("7488393821744390444");
+      });
+
+      test("ProxyPin: one bare entry, binary body as one char per byte", async () => {
+        const save = small();
+        const bare = { request: { method: "POST", url: playerUrl("7488393821744390555") }, response: { status: 200, content: { mimeType: "application/octet-stream", text: latin1(save) } } };
+        expect((await reportSettled(main, json(bare))).outcome).toBe("save");
+        expect((await saveOf(main, save))?.player_id).toBe("7488393821744390555");
+      });
+
+      test("ProxyPin split: request phase, then the response phase carries the save", async () => {
+        const save = small();
+        const url = playerUrl("7488393821744390666");
+        const first = await reportSettled(main, json({ request: { method: "POST", url, headers: [] }, response: null }), { "X-Report-Phase": "request" });
+        expect(first.outcome).toBe("no_save");
+        const second = await reportSettled(main, json({ request: { method: "POST", url }, response: { status: 200, content: holder(save) } }), { "X-Report-Phase": "response" });
+        expect(second.outcome).toBe("save");
+        expect((await saveOf(main, save))?.player_id).toBe("7488393821744390666");
+      });
+
+      const b64Entry = (url: string, text: string, size: number) => ({ request: { method: "GET", url }, response: { status: 200, content: { size, text, encoding: "base64" } } });
+      const variants: [string, (b64: string) => string][] = [
+        ["line-wrapped every 76 chars (CRLF)", (b64) => b64.match(/.{1,76}/g)!.join("\r\n")],
+        ["unpadded", (b64) => b64.replace(/=+$/, "")],
+        ["URL-safe alphabet, unpadded", (b64) => b64.replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_")],
+      ];
+      variants.forEach(([name, transform], i) => {
+        test(`base64 ${name}: the save is archived`, async () => {
+          let save = small();
+          while (!Buffer.from(save).toString("base64").endsWith("=") || !/[+/]/.test(Buffer.from(save).toString("base64"))) save = small();
+          const player = `74883938217443907${70 + i}`;
+          const report = await reportSettled(main, json(har(b64Entry(playerUrl(player), transform(Buffer.from(save).toString("base64")), save.length))));
+          expect(report.outcome).toBe("save");
+          await savedAndArchived(main, save, player);
+        });
+      });
+
+      test("a body that is not base64 → 200, WARN at receipt, job failed with the reason, candidate kept", async () => {
+        const garbage = "%%% this is not base64 %%%";
+        const doc = har(entry(otherUrl(1), '{"system":{"appVersion":"5.0.0"}}'), b64Entry(saveUrl(), garbage, 145_184));
+        const report = await reportSettled(main, json(doc), {}, "failed");
+        expect(report.outcome).toBe("no_save");
+        expect((await reportJob(main, report.id))?.last_error).toBe("entry 1 response body is not valid base64; kept for inspection");
+        const kept = await deployment.query<{ undecodable: number | boolean; body: Uint8Array; entry_index: number }>(main, "SELECT undecodable, body, entry_index FROM report_candidates WHERE report_id = ?", report.id);
+        expect(kept.map((c) => [c.entry_index, Number(c.undecodable), Buffer.from(c.body).toString()])).toEqual([[1, 1, garbage]]);
+        await main.waitForOutput(new RegExp(`\\[REPORT\\] WARN received 1 undecodable bodies .* report=${report.id} `));
+      });
+
+      test("an undecodable body beside a save: the save is taken, nothing fails", async () => {
+        const save = small();
+        const report = await reportSettled(main, json(har(b64Entry(saveUrl(), "@@@@", 4), entry(playerUrl("7488393821744390779"), save))));
+        expect(report.outcome).toBe("save");
+        expect((await saveOf(main, save))?.player_id).toBe("7488393821744390779");
+      });
+
+      test("two different saves in one report: only the first is kept", async () => {
+        const [first, second] = [small(), small()];
+        const report = await reportSettled(main, json(har(entry(saveUrl(), first), entry(saveUrl(), second))));
+        expect(report.outcome).toBe("save");
+        expect((await saveOf(main, first))?.id).toBe(report.save_id!);
+        expect(await saveOf(main, second)).toBeUndefined();
+        expect(await deployment.query(main, "SELECT seq FROM report_candidates WHERE report_id = ?", report.id)).toHaveLength(0);
+      });
+
+      test("only empty bodies (the capture-tool bug) → 200, outcome empty_bodies, a WARN line", async () => {
+        const empty = { request: { method: "GET", url: saveUrl() }, response: { status: 200, content: { mimeType: "application/octet-stream", size: 145_184, text: "" } } };
+        const report = await reportSettled(main, json(har(empty, empty)));
+        expect(report).toMatchObject({ outcome: "empty_bodies", save_id: null });
+        await main.waitForOutput(new RegExp(`\\[REPORT\\] WARN received only empty bodies.* report=${report.id} .*emptyBodies=2`));
+      });
+
+      test("a partial refresh (no harvest maps) → outcome partial_save, no save row", async () => {
+        const sample = makeSampleSave({ seed: 9001 });
+        (sample.updatedResources as Record<string, unknown>).userMysekaiHarvestMaps = [];
+        const partial = encryptAesCbc(encodeSample(sample), keys.pair.key, keys.pair.iv);
+        const saves = await count(main, "saves");
+        const report = await reportSettled(main, json(har(entry(saveUrl(), partial))));
+        expect(report).toMatchObject({ outcome: "partial_save", save_id: null });
+        expect(await count(main, "saves")).toBe(saves);
+      });
+
+      test("[REPORT] lines: received and evaluated, without the URL's query or any key", async () => {
+        const save = small();
+        const url = `${playerUrl("7488393821744390888")}&sessionToken=query-must-not-leak`;
+        const report = await reportSettled(main, json(har(entry(url, save))), { "x-reqable-platform": "android" });
+        // Lines are written just after the commit they report; in a hub, by whichever process evaluated it.
+        await eventually(() => new RegExp(`\\[REPORT\\] evaluated report=${report.id} `).test(everyOutput()), 10_000, "the evaluated line");
+        const lines = everyOutput().split("\n").filter((line) => line.includes(`report=${report.id} `));
+        expect(lines.find((l) => l.startsWith("[REPORT] received"))).toMatch(/platform=android .*entries=1 candidates=1 .*bytes=\d+ commitMs=[\d.]+ ms=[\d.]+$/);
+        expect(lines.find((l) => l.startsWith("[REPORT] evaluated"))).toMatch(new RegExp(`outcome=save save=${report.save_id} player=7488393821744390888 `));
+        const secrets = ["query-must-not-leak", "isForceAllReloadOnlyMysekai", keys.pair.keyText.slice(4), keys.pair.ivText.slice(4)];
+        for (const secret of secrets) expect(everyOutput()).not.toContain(secret);
+      });
+    });
+
+    describe("evaluate: duplicates and keys", () => {
+      let telegram: RecordingServer;
+      afterAll(() => telegram?.stop());
+
+      test("the same save by upload and by report: one save row, outcome duplicate, one push", async () => {
+        telegram = await startRecordingServer({ defaultResponse: { status: 200, body: { ok: true, result: [] } } });
+        const { pair, env } = testKeys();
+        await alone();
+        const server = await startIn({ ...env, TELEGRAM_BOT_TOKEN: "123:bot-token", TELEGRAM_CHAT_ID: "42", TELEGRAM_API_BASE: telegram.url });
+        const save = encryptedSave(pair);
+        expect((await uploadSave(server.url, save, "dup-1")).status).toBe(200);
+        const saveId = (await row<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", "dup-1"))!.save_id;
+        await saveJobDone(server, saveId);
+        const report = await reportSettled(server, json(har(entry(saveUrl(), save))));
+        expect(report).toMatchObject({ outcome: "duplicate", save_id: saveId });
+        expect(await row(server, "SELECT count(*) AS n FROM saves WHERE sha256 = ?", sha256Hex(save))).toEqual({ n: 1 });
+        // The upload's save job and the report's evaluate job: nothing else can push.
+        expect(await row(server, "SELECT count(*) AS n FROM jobs WHERE save_id = ? OR report_id = ?", saveId, report.id)).toEqual({ n: 2 });
+        await Bun.sleep(200);
+        expect(telegram.requests.filter((r) => r.path.endsWith("/sendMediaGroup"))).toHaveLength(1);
+      });
+
+      test("no AES key: the report waits; a restart with keys saves and archives it", async () => {
+        await alone();
+        const server = await startIn();
+        const save = small();
+        const report = await reportSettled(server, json(har(entry(saveUrl(), save))), {}, "waiting_for_key");
+        expect(await row(server, "SELECT count(*) AS n FROM report_candidates WHERE report_id = ?", report.id)).toEqual({ n: 1 });
+        await server.stop();
+        const again = await startIn(keys.env, server.dataDir);
+        await savedAndArchived(again, save, PLAYER_ID);
+        expect((await reportJob(again, report.id))?.state).toBe("done");
+      });
+
+      test("a wrong key: the job fails naming the keys, candidates kept; right keys + `cli retry --failed` save it", async () => {
+        await alone();
+        const server = await startIn(testKeys().env);
+        const save = small();
+        const report = await reportSettled(server, json(har(entry(saveUrl(), save))), {}, "failed");
+        expect((await reportJob(server, report.id))?.last_error).toMatch(/keys.*AES_KEY/);
+        expect(await deployment.query(server, "SELECT seq FROM report_candidates WHERE report_id = ?", report.id)).toHaveLength(1);
+        await server.stop();
+        const again = await startIn(keys.env, server.dataDir);
+        // A hub's database also holds the failed jobs of the tests before (the undecodable body's).
+        const failed = (await row<{ n: number }>(again, "SELECT count(*) AS n FROM jobs WHERE state = 'failed'"))!.n;
+        expect(failed).toBeGreaterThanOrEqual(1);
+        const cli = Bun.spawnSync([process.execPath, "src/cli.ts", "retry", "--failed"], { env: { PATH: process.env.PATH ?? "", DATA_DIR: server.dataDir, ...settings } });
+        expect(cli.stdout.toString()).toContain(`${failed} failed job`);
+        expect(cli.exitCode).toBe(0);
+        await savedAndArchived(again, save, PLAYER_ID);
+        expect((await row<{ outcome: string }>(again, "SELECT outcome FROM reports WHERE id = ?", report.id))?.outcome).toBe("save");
+      });
     });
   });
-
-  test("a body that is not base64 → 200, WARN at receipt, job failed with the reason, candidate kept", async () => {
-    const garbage = "%%% this is not base64 %%%";
-    const doc = har(entry(otherUrl(1), '{"system":{"appVersion":"5.0.0"}}'), b64Entry(saveUrl(), garbage, 145_184));
-    const report = await reportSettled(main, json(doc), {}, "failed");
-    expect(report.outcome).toBe("no_save");
-    expect(reportJob(main, report.id)?.last_error).toBe("entry 1 response body is not valid base64; kept for inspection");
-    const kept = query<{ undecodable: number; body: Uint8Array; entry_index: number }>(main, "SELECT undecodable, body, entry_index FROM report_candidates WHERE report_id = ?", report.id);
-    expect(kept.map((c) => [c.entry_index, c.undecodable, Buffer.from(c.body).toString()])).toEqual([[1, 1, garbage]]);
-    await main.waitForOutput(new RegExp(`\\[REPORT\\] WARN received 1 undecodable bodies .* report=${report.id} `));
-  });
-
-  test("an undecodable body beside a save: the save is taken, nothing fails", async () => {
-    const save = small();
-    const report = await reportSettled(main, json(har(b64Entry(saveUrl(), "@@@@", 4), entry(playerUrl("7488393821744390779"), save))));
-    expect(report.outcome).toBe("save");
-    expect(saveOf(main, save)?.player_id).toBe("7488393821744390779");
-  });
-
-  test("two different saves in one report: only the first is kept", async () => {
-    const [first, second] = [small(), small()];
-    const report = await reportSettled(main, json(har(entry(saveUrl(), first), entry(saveUrl(), second))));
-    expect(report.outcome).toBe("save");
-    expect(saveOf(main, first)?.id).toBe(report.save_id!);
-    expect(saveOf(main, second)).toBeUndefined();
-    expect(query(main, "SELECT seq FROM report_candidates WHERE report_id = ?", report.id)).toHaveLength(0);
-  });
-
-  test("only empty bodies (the capture-tool bug) → 200, outcome empty_bodies, a WARN line", async () => {
-    const empty = { request: { method: "GET", url: saveUrl() }, response: { status: 200, content: { mimeType: "application/octet-stream", size: 145_184, text: "" } } };
-    const report = await reportSettled(main, json(har(empty, empty)));
-    expect(report).toMatchObject({ outcome: "empty_bodies", save_id: null });
-    await main.waitForOutput(new RegExp(`\\[REPORT\\] WARN received only empty bodies.* report=${report.id} .*emptyBodies=2`));
-  });
-
-  test("a partial refresh (no harvest maps) → outcome partial_save, no save row", async () => {
-    const sample = makeSampleSave({ seed: 9001 });
-    (sample.updatedResources as Record<string, unknown>).userMysekaiHarvestMaps = [];
-    const partial = encryptAesCbc(encodeSample(sample), keys.pair.key, keys.pair.iv);
-    const saves = count(main, "saves");
-    const report = await reportSettled(main, json(har(entry(saveUrl(), partial))));
-    expect(report).toMatchObject({ outcome: "partial_save", save_id: null });
-    expect(count(main, "saves")).toBe(saves);
-  });
-
-  test("[REPORT] lines: received and evaluated, without the URL's query or any key", async () => {
-    const save = small();
-    const url = `${playerUrl("7488393821744390888")}&sessionToken=query-must-not-leak`;
-    const report = await reportSettled(main, json(har(entry(url, save))), { "x-reqable-platform": "android" });
-    // Lines are written just after the commit they report.
-    await main.waitForOutput(new RegExp(`\\[REPORT\\] evaluated report=${report.id} `));
-    const lines = main.output().split("\n").filter((line) => line.includes(`report=${report.id} `));
-    expect(lines.find((l) => l.startsWith("[REPORT] received"))).toMatch(/platform=android .*entries=1 candidates=1 .*bytes=\d+ commitMs=[\d.]+ ms=[\d.]+$/);
-    expect(lines.find((l) => l.startsWith("[REPORT] evaluated"))).toMatch(new RegExp(`outcome=save save=${report.save_id} player=7488393821744390888 `));
-    const secrets = ["query-must-not-leak", "isForceAllReloadOnlyMysekai", keys.pair.keyText.slice(4), keys.pair.ivText.slice(4)];
-    for (const secret of secrets) expect(main.output()).not.toContain(secret);
-  });
-});
-
-describe("evaluate: duplicates and keys", () => {
-  let telegram: RecordingServer;
-  afterAll(() => telegram?.stop());
-
-  test("the same save by upload and by report: one save row, outcome duplicate, one push", async () => {
-    telegram = await startRecordingServer({ defaultResponse: { status: 200, body: { ok: true, result: [] } } });
-    const { pair, env } = testKeys();
-    const server = await start({ ...env, TELEGRAM_BOT_TOKEN: "123:bot-token", TELEGRAM_CHAT_ID: "42", TELEGRAM_API_BASE: telegram.url });
-    const save = encryptedSave(pair);
-    expect((await uploadSave(server.url, save, "dup-1")).status).toBe(200);
-    const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = 'dup-1'")!.save_id;
-    await saveJobDone(server, saveId);
-    const report = await reportSettled(server, json(har(entry(saveUrl(), save))));
-    expect(report).toMatchObject({ outcome: "duplicate", save_id: saveId });
-    expect(count(server, "saves")).toBe(1);
-    expect(count(server, "jobs")).toBe(2); // the upload's save job and the report's evaluate job: nothing else can push
-    await Bun.sleep(200);
-    expect(telegram.requests.filter((r) => r.path.endsWith("/sendMediaGroup"))).toHaveLength(1);
-  });
-
-  test("no AES key: the report waits; a restart with keys saves and archives it", async () => {
-    const server = await start();
-    const save = small();
-    const report = await reportSettled(server, json(har(entry(saveUrl(), save))), {}, "waiting_for_key");
-    expect(count(server, "report_candidates")).toBe(1);
-    await server.stop();
-    const again = await start(keys.env, server.dataDir);
-    await savedAndArchived(again, save, PLAYER_ID);
-    expect(reportJob(again, report.id)?.state).toBe("done");
-  });
-
-  test("a wrong key: the job fails naming the keys, candidates kept; right keys + `cli retry --failed` save it", async () => {
-    const server = await start(testKeys().env);
-    const save = small();
-    const report = await reportSettled(server, json(har(entry(saveUrl(), save))), {}, "failed");
-    expect(reportJob(server, report.id)?.last_error).toMatch(/keys.*AES_KEY/);
-    expect(query(server, "SELECT seq FROM report_candidates WHERE report_id = ?", report.id)).toHaveLength(1);
-    await server.stop();
-    const again = await start(keys.env, server.dataDir);
-    const cli = Bun.spawnSync([process.execPath, "src/cli.ts", "retry", "--failed"], { env: { PATH: process.env.PATH ?? "", DATA_DIR: server.dataDir } });
-    expect(cli.stdout.toString()).toContain("1 failed job");
-    expect(cli.exitCode).toBe(0);
-    await savedAndArchived(again, save, PLAYER_ID);
-    expect(one<{ outcome: string }>(again, "SELECT outcome FROM reports WHERE id = ?", report.id)?.outcome).toBe("save");
-  });
-});
+}

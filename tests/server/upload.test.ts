@@ -1,26 +1,27 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+/**
+ * Uploads as the userscript and the Android app send them: single POSTs and chunks, the contract's header rules
+ * and caps, idempotency, and a 200 meaning the save and its job are committed. The tests whose guarantee lives in
+ * the store run on both deployments: one process on SQLite, and hub mode (PostgreSQL + a Swift bucket); the header
+ * errors, answered before the store is reached, once on SQLite.
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash, randomBytes } from "node:crypto";
 import { connect } from "node:net";
 import { MAX_CHUNK_BYTES, MAX_CHUNKS, MAX_UPLOAD_BYTES } from "../../src/contract.ts";
-import { query } from "../helpers/db.ts";
-import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
+import { columnType, deployments, one } from "../helpers/deployments.ts";
+import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 
 const PLAYER = "7488393821744390161";
 const ORIGINAL_URL = `https://game.example/api/user/${PLAYER}/mysekai?isForceAllReloadOnlyMysekai=True&secret=abc`;
 
-let server: RunningServer;
-beforeAll(async () => {
-  server = await startServer({ env: { UPLOAD_TTL_MINUTES: "0.01" } });
-});
-afterAll(async () => {
-  await server.stop();
-  server.cleanup();
-});
+// Stopping a hub service ends its connections: more than the default 5 s on a loaded machine.
+setDefaultTimeout(30_000);
+const start = serversForThisFile();
 
 let counter = 0;
 const newId = () => `up-${Date.now().toString(36)}-${counter++}`;
 
-function post(body: Uint8Array, headers: Record<string, string>) {
+function postTo(server: RunningServer, body: Uint8Array, headers: Record<string, string>) {
   return fetch(`${server.url}/uploadSaveData`, { method: "POST", body, headers });
 }
 
@@ -38,86 +39,11 @@ function sha(bytes: Uint8Array) {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-function saveRow(hash: string) {
-  const db = server.openDb();
-  try {
-    return db.query("SELECT id, player_id, source, size, sha256, typeof(player_id) AS t FROM saves WHERE sha256 = ?").get(hash) as
-      | { id: number; player_id: string; source: string; size: number; sha256: string; t: string }
-      | null;
-  } finally {
-    db.close();
-  }
-}
+describe("header rules (contract error table at its boundaries), answered before the store: one process on SQLite", () => {
+  let server: RunningServer;
+  beforeAll(async () => void (server = await start()));
+  const post = (body: Uint8Array, headers: Record<string, string>) => postTo(server, body, headers);
 
-function count(sql: string, ...params: (string | number)[]) {
-  const db = server.openDb();
-  try {
-    return (db.query(sql).get(...params) as { n: number }).n;
-  } finally {
-    db.close();
-  }
-}
-
-describe("single POST", () => {
-  test("200 OK and the save and its job are committed in SQLite", async () => {
-    const body = randomBytes(200 * 1024);
-    await expectStatus(await post(body, chunkHeaders(newId(), 0, 1, { "X-Original-Url": ORIGINAL_URL })), 200, /^OK$/);
-    const row = saveRow(sha(body));
-    expect(row).toMatchObject({ player_id: PLAYER, t: "text", source: "upload", size: body.byteLength });
-    expect(count("SELECT count(*) AS n FROM jobs WHERE save_id = ?", row!.id)).toBe(1);
-  });
-
-  test("the player id is unknown without X-Original-Url or when the segment is not digits", async () => {
-    const a = randomBytes(1000);
-    const b = randomBytes(1000);
-    await expectStatus(await post(a, chunkHeaders(newId(), 0, 1)), 200);
-    await expectStatus(await post(b, chunkHeaders(newId(), 0, 1, { "X-Original-Url": "https://x/api/user/abc/mysekai" })), 200);
-    expect(saveRow(sha(a))?.player_id).toBe("unknown");
-    expect(saveRow(sha(b))?.player_id).toBe("unknown");
-  });
-
-  test("logs name the upload and player but never the full URL or the body", async () => {
-    const id = newId();
-    await expectStatus(await post(randomBytes(512), chunkHeaders(id, 0, 1, { "X-Original-Url": ORIGINAL_URL })), 200);
-    // Log lines are written just after the answer.
-    await server.waitForOutput(`upload=${id}`);
-    const line = server.output().split("\n").find((l) => l.includes(`upload=${id}`));
-    expect(line).toMatch(/^\[UPLOAD\] save stored .*chunk=1\/1 .*player=7488393821744390161 save=\d+/);
-    expect(server.output()).not.toContain("secret=abc");
-    expect(server.output()).not.toContain("game.example");
-  });
-});
-
-describe("paths and player id", () => {
-  test("/uploadMySekai (the design card's name) is the same endpoint", async () => {
-    const body = randomBytes(2048);
-    const response = await fetch(`${server.url}/uploadMySekai`, { method: "POST", body, headers: chunkHeaders(newId(), 0, 1, { "X-Original-Url": ORIGINAL_URL }) });
-    await expectStatus(response, 200, /^OK$/);
-    expect(saveRow(sha(body))?.player_id).toBe(PLAYER);
-  });
-
-  test("a chunk joins only a task whose first chunk named the same player (or both none)", async () => {
-    const id = newId();
-    const parts = [randomBytes(1008), randomBytes(1008)];
-    const asPlayer = { "X-Original-Url": ORIGINAL_URL };
-    // A stranger's chunk 1 (no player) never completes the player's upload, nor a player's chunk an anonymous one.
-    await expectStatus(await post(parts[0]!, chunkHeaders(id, 0, 2, asPlayer)), 200);
-    await expectStatus(await post(randomBytes(16), chunkHeaders(id, 1, 2)), 200);
-    await expectStatus(await post(randomBytes(16), chunkHeaders(id, 1, 2, { "X-Original-Url": "https://x/api/user/me/mysekai" })), 200);
-    await expectStatus(await post(parts[1]!, chunkHeaders(id, 1, 2, asPlayer)), 200);
-    expect(saveRow(sha(Buffer.concat(parts)))?.player_id).toBe(PLAYER);
-    expect(count("SELECT count(*) AS n FROM upload_tasks WHERE upload_id = ? AND completed_at IS NOT NULL", id)).toBe(1);
-    // Anonymous chunks make an anonymous save of their own.
-    const anonymous = [randomBytes(1008), randomBytes(1008)];
-    const other = newId();
-    await expectStatus(await post(anonymous[0]!, chunkHeaders(other, 0, 2)), 200);
-    await expectStatus(await post(randomBytes(16), chunkHeaders(other, 1, 2, asPlayer)), 200);
-    await expectStatus(await post(anonymous[1]!, chunkHeaders(other, 1, 2)), 200);
-    expect(saveRow(sha(Buffer.concat(anonymous)))?.player_id).toBe("unknown");
-  });
-});
-
-describe("header rules (contract error table at its boundaries)", () => {
   const cases: [string, Record<string, string>, number, RegExp][] = [
     ["missing X-Upload-Id", { "X-Chunk-Index": "0", "X-Total-Chunks": "1" }, 400, /X-Upload-Id is required/],
     ["65-char id", chunkHeaders("a".repeat(65), 0, 1), 400, /X-Upload-Id must match/],
@@ -137,195 +63,277 @@ describe("header rules (contract error table at its boundaries)", () => {
     });
   }
 
-  test("64-char id, 10 chunks and index 9 are accepted", async () => {
-    const id = "b".repeat(64);
-    await expectStatus(await post(randomBytes(16), chunkHeaders(id, 9, 10)), 200, /^OK$/);
-    expect(count("SELECT count(*) AS n FROM upload_task_chunks c JOIN upload_tasks t ON t.id = c.task_id WHERE t.upload_id = ?", id)).toBe(1);
-  });
-
   test("an empty body is refused", async () => {
     await expectStatus(await post(new Uint8Array(0), chunkHeaders(newId(), 0, 1)), 400, /body is empty/);
   });
 });
 
-describe("size limits", () => {
-  test("a chunk of exactly 1,048,576 bytes is accepted", async () => {
-    const body = randomBytes(MAX_CHUNK_BYTES);
-    await expectStatus(await post(body, chunkHeaders(newId(), 0, 1)), 200);
-    expect(saveRow(sha(body))?.size).toBe(MAX_CHUNK_BYTES);
-  });
+for (const deployment of deployments("uploads")) {
+  describe.skipIf(deployment.skip !== null)(deployment.name, () => {
+    let settings: Record<string, string> = {};
+    const startIn = async (env: Record<string, string>) => start({ ...settings, ...env });
+    let server: RunningServer;
+    beforeAll(async () => {
+      settings = await deployment.settings();
+      server = await startIn({ UPLOAD_TTL_MINUTES: "0.01" });
+    }, 180_000);
+    afterAll(() => deployment.end());
 
-  test("a chunk of 1,048,577 bytes is 413", async () => {
-    const before = count("SELECT count(*) AS n FROM saves");
-    await expectStatus(await post(randomBytes(MAX_CHUNK_BYTES + 1), chunkHeaders(newId(), 0, 1)), 413, new RegExp(`chunk exceeds ${MAX_CHUNK_BYTES} bytes`));
-    expect(count("SELECT count(*) AS n FROM saves")).toBe(before);
-  });
+    const post = (body: Uint8Array, headers: Record<string, string>) => postTo(server, body, headers);
+    const saveRow = (hash: string) =>
+      one<{ id: number; player_id: string; source: string; size: number; sha256: string; t: string }>(
+        deployment,
+        server,
+        `SELECT id, player_id, source, size, sha256, ${columnType(deployment, "player_id")} AS t FROM saves WHERE sha256 = ?`,
+        hash,
+      );
+    const countIn = async (where: RunningServer, sql: string, ...params: (string | number)[]) => (await one<{ n: number }>(deployment, where, sql, ...params))!.n;
+    const count = (sql: string, ...params: (string | number)[]) => countIn(server, sql, ...params);
 
-  test("chunks adding up to 1,048,577 bytes are 413; up to 1,048,576 they complete", async () => {
-    const id = newId();
-    const half = MAX_UPLOAD_BYTES / 2;
-    await expectStatus(await post(randomBytes(half), chunkHeaders(id, 0, 2)), 200);
-    await expectStatus(await post(randomBytes(half + 1), chunkHeaders(id, 1, 2)), 413, new RegExp(`upload exceeds ${MAX_UPLOAD_BYTES} bytes in total`));
-    const first = randomBytes(half);
-    const last = randomBytes(half);
-    await expectStatus(await post(first, chunkHeaders(id, 0, 2)), 200);
-    await expectStatus(await post(last, chunkHeaders(id, 1, 2)), 200);
-    expect(saveRow(sha(Buffer.concat([first, last])))?.size).toBe(MAX_UPLOAD_BYTES);
-  });
-});
-
-describe("chunked uploads", () => {
-  test("out-of-order chunks merge in index order", async () => {
-    const save = randomBytes(300 * 1024);
-    const parts = [save.subarray(0, 100_000), save.subarray(100_000, 200_000), save.subarray(200_000)];
-    const id = newId();
-    for (const index of [2, 0, 1]) {
-      await expectStatus(await post(parts[index]!, chunkHeaders(id, index, 3, { "X-Original-Url": ORIGINAL_URL })), 200);
-    }
-    expect(saveRow(sha(save))).toMatchObject({ player_id: PLAYER, size: save.byteLength });
-    expect(count("SELECT count(*) AS n FROM upload_task_chunks c JOIN upload_tasks t ON t.id = c.task_id WHERE t.upload_id = ?", id)).toBe(0);
-  });
-
-  test("a resent chunk replaces the earlier bytes and is counted once", async () => {
-    const id = newId();
-    await expectStatus(await post(randomBytes(700_000), chunkHeaders(id, 0, 2)), 200);
-    const first = randomBytes(500_000);
-    const second = randomBytes(500_000);
-    await expectStatus(await post(first, chunkHeaders(id, 0, 2)), 200);
-    await expectStatus(await post(second, chunkHeaders(id, 1, 2)), 200);
-    expect(saveRow(sha(Buffer.concat([first, second])))?.size).toBe(1_000_000);
-  });
-
-  test("a later chunk with another total is 400", async () => {
-    const id = newId();
-    await expectStatus(await post(randomBytes(10), chunkHeaders(id, 0, 3)), 200);
-    await expectStatus(await post(randomBytes(10), chunkHeaders(id, 1, 4)), 400, /X-Total-Chunks must stay 3/);
-  });
-
-  test("a chunk resent after its upload completed is 200 and creates nothing", async () => {
-    const id = newId();
-    const parts = [randomBytes(1000), randomBytes(1000)];
-    for (const [index, part] of parts.entries()) await expectStatus(await post(part, chunkHeaders(id, index, 2)), 200);
-    const saves = count("SELECT count(*) AS n FROM saves");
-    await expectStatus(await post(parts[1]!, chunkHeaders(id, 1, 2)), 200, /^OK$/);
-    expect(count("SELECT count(*) AS n FROM saves")).toBe(saves);
-    expect(count("SELECT count(*) AS n FROM upload_tasks WHERE upload_id = ? AND completed_at IS NULL", id)).toBe(0);
-    await server.waitForOutput(new RegExp(`\\[UPLOAD\\] resend of a completed upload upload=${id} chunk=2/2`));
-  });
-
-  test("other bytes under a completed upload's id are a save of their own", async () => {
-    const id = newId();
-    const first = randomBytes(1000);
-    const second = randomBytes(1000);
-    await expectStatus(await post(first, chunkHeaders(id, 0, 1)), 200);
-    await expectStatus(await post(second, chunkHeaders(id, 0, 1)), 200, /^OK$/);
-    expect(saveRow(sha(first))).not.toBeNull();
-    expect(saveRow(sha(second))).not.toBeNull();
-  });
-
-  test("a fixed id (demo12345) keeps every distinct save, chunked or not, and a player's chunks never join another's", async () => {
-    const other = "1234567890123456789";
-    const otherUrl = `https://game.example/api/user/${other}/mysekai`;
-    const saves = [randomBytes(3000), randomBytes(3000), randomBytes(3000)];
-    await expectStatus(await post(saves[0]!, chunkHeaders("demo12345", 0, 1, { "X-Original-Url": ORIGINAL_URL })), 200);
-    // Two players upload chunked saves under the same fixed id at the same time.
-    await expectStatus(await post(saves[1]!.subarray(0, 1500), chunkHeaders("demo12345", 0, 2, { "X-Original-Url": ORIGINAL_URL })), 200);
-    await expectStatus(await post(saves[2]!.subarray(0, 1500), chunkHeaders("demo12345", 0, 2, { "X-Original-Url": otherUrl })), 200);
-    await expectStatus(await post(saves[2]!.subarray(1500), chunkHeaders("demo12345", 1, 2, { "X-Original-Url": otherUrl })), 200);
-    await expectStatus(await post(saves[1]!.subarray(1500), chunkHeaders("demo12345", 1, 2, { "X-Original-Url": ORIGINAL_URL })), 200);
-    expect([saves[0], saves[1], saves[2]].map((save) => saveRow(sha(save!))?.player_id)).toEqual([PLAYER, PLAYER, other]);
-  });
-
-  test("the same body under another upload id is one save and one job", async () => {
-    const body = randomBytes(50_000);
-    await expectStatus(await post(body, chunkHeaders(newId(), 0, 1)), 200);
-    await expectStatus(await post(body, chunkHeaders(newId(), 0, 1)), 200, /^OK$/);
-    const row = saveRow(sha(body))!;
-    expect(count("SELECT count(*) AS n FROM saves WHERE sha256 = ?", row.sha256)).toBe(1);
-    expect(count("SELECT count(*) AS n FROM jobs WHERE save_id = ?", row.id)).toBe(1);
-  });
-
-  test("an upload left incomplete past UPLOAD_TTL_MINUTES is deleted with its chunks", async () => {
-    const id = newId();
-    await expectStatus(await post(randomBytes(1000), chunkHeaders(id, 0, 2)), 200);
-    expect(count("SELECT count(*) AS n FROM upload_task_chunks c JOIN upload_tasks t ON t.id = c.task_id WHERE t.upload_id = ?", id)).toBe(1);
-    await eventually(() => count("SELECT count(*) AS n FROM upload_tasks WHERE upload_id = ?", id) === 0, 5000, "the sweep");
-    expect(count("SELECT count(*) AS n FROM upload_task_chunks c JOIN upload_tasks t ON t.id = c.task_id WHERE t.upload_id = ?", id)).toBe(0);
-  });
-});
-
-describe("concurrency", () => {
-  test("many chunked uploads at once, chunks interleaved, all complete intact", async () => {
-    const uploads = Array.from({ length: 12 }, () => ({ id: newId(), body: randomBytes(120_000) }));
-    const requests = uploads.flatMap(({ id, body }) =>
-      [0, 1, 2].map((index) => () => post(body.subarray(index * 40_000, (index + 1) * 40_000), chunkHeaders(id, index, 3))),
-    );
-    requests.sort(() => Math.random() - 0.5);
-    const responses = await Promise.all(requests.map((send) => send()));
-    expect(responses.map((r) => r.status)).toEqual(requests.map(() => 200));
-    for (const { body } of uploads) expect(saveRow(sha(body))?.size).toBe(120_000);
-  });
-
-  test("the same chunk of one upload sent concurrently still yields one save", async () => {
-    const id = newId();
-    const body = randomBytes(60_000);
-    const sends = [0, 1, 0, 1, 0, 1].map((index) => post(body.subarray(index * 30_000, (index + 1) * 30_000), chunkHeaders(id, index, 2)));
-    const responses = await Promise.all(sends);
-    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
-    expect(count("SELECT count(*) AS n FROM saves WHERE sha256 = ?", sha(body))).toBe(1);
-  });
-});
-
-describe("UPLOAD_TOKEN", () => {
-  const TOKEN = "upload-token-3f9c2e";
-  let guarded: RunningServer;
-  beforeAll(async () => {
-    guarded = await startServer({ env: { UPLOAD_TOKEN: TOKEN } });
-  });
-  afterAll(async () => {
-    await guarded.stop();
-    guarded.cleanup();
-  });
-
-  const postGuarded = (body: Uint8Array, headers: Record<string, string>) =>
-    fetch(`${guarded.url}/uploadSaveData`, { method: "POST", body, headers });
-
-  test("without it or with a wrong one: 401 and nothing stored; with it: 200", async () => {
-    const body = randomBytes(1000);
-    await expectStatus(await postGuarded(body, chunkHeaders(newId(), 0, 1)), 401, /^missing or wrong upload token$/);
-    await expectStatus(await postGuarded(body, chunkHeaders(newId(), 0, 1, { "X-Upload-Token": `${TOKEN}x` })), 401);
-    await expectStatus(await postGuarded(body, chunkHeaders(newId(), 0, 1, { "X-Upload-Token": "" })), 401);
-    expect(query<{ n: number }>(guarded, "SELECT count(*) AS n FROM saves")[0]!.n).toBe(0);
-    await expectStatus(await postGuarded(body, chunkHeaders(newId(), 0, 1, { "X-Upload-Token": TOKEN })), 200, /^OK$/);
-    expect(query<{ n: number }>(guarded, "SELECT count(*) AS n FROM saves")[0]!.n).toBe(1);
-    expect(guarded.output()).not.toContain(TOKEN);
-  });
-
-  test("401 comes before the body is read: a declared 1,000,000-byte body that never arrives is answered at once", async () => {
-    const url = new URL(guarded.url);
-    const started = performance.now();
-    const answer = await new Promise<string>((resolve, reject) => {
-      let text = "";
-      const socket = connect({ host: url.hostname, port: Number(url.port) }, () => {
-        socket.write(
-          "POST /uploadSaveData HTTP/1.1\r\nHost: x\r\nX-Upload-Id: tok1\r\nX-Chunk-Index: 0\r\nX-Total-Chunks: 1\r\n" +
-            "Content-Type: application/octet-stream\r\nContent-Length: 1000000\r\n\r\n",
-        );
+    describe("single POST", () => {
+      test("200 OK and the save and its job are committed in the store", async () => {
+        const body = randomBytes(200 * 1024);
+        await expectStatus(await post(body, chunkHeaders(newId(), 0, 1, { "X-Original-Url": ORIGINAL_URL })), 200, /^OK$/);
+        const row = await saveRow(sha(body));
+        expect(row).toMatchObject({ player_id: PLAYER, t: "text", source: "upload", size: body.byteLength });
+        expect(await count("SELECT count(*) AS n FROM jobs WHERE save_id = ?", row!.id)).toBe(1);
       });
-      socket.on("data", (data) => {
-        text += data.toString();
-        if (text.includes("missing or wrong upload token")) {
-          socket.destroy();
-          resolve(text);
-        }
+
+      test("the player id is unknown without X-Original-Url or when the segment is not digits", async () => {
+        const a = randomBytes(1000);
+        const b = randomBytes(1000);
+        await expectStatus(await post(a, chunkHeaders(newId(), 0, 1)), 200);
+        await expectStatus(await post(b, chunkHeaders(newId(), 0, 1, { "X-Original-Url": "https://x/api/user/abc/mysekai" })), 200);
+        expect((await saveRow(sha(a)))?.player_id).toBe("unknown");
+        expect((await saveRow(sha(b)))?.player_id).toBe("unknown");
       });
-      socket.on("error", reject);
-      setTimeout(() => {
-        socket.destroy();
-        reject(new Error(`no answer within 3 s: ${text}`));
-      }, 3000);
+
+      test("logs name the upload and player but never the full URL or the body", async () => {
+        const id = newId();
+        await expectStatus(await post(randomBytes(512), chunkHeaders(id, 0, 1, { "X-Original-Url": ORIGINAL_URL })), 200);
+        // Log lines are written just after the answer.
+        await server.waitForOutput(`upload=${id}`);
+        const line = server.output().split("\n").find((l) => l.includes(`upload=${id}`));
+        expect(line).toMatch(/^\[UPLOAD\] save stored .*chunk=1\/1 .*player=7488393821744390161 save=\d+/);
+        expect(server.output()).not.toContain("secret=abc");
+        expect(server.output()).not.toContain("game.example");
+      });
     });
-    expect(answer).toStartWith("HTTP/1.1 401");
-    expect(performance.now() - started).toBeLessThan(2000);
+
+    describe("paths and player id", () => {
+      test("/uploadMySekai (the design card's name) is the same endpoint", async () => {
+        const body = randomBytes(2048);
+        const response = await fetch(`${server.url}/uploadMySekai`, { method: "POST", body, headers: chunkHeaders(newId(), 0, 1, { "X-Original-Url": ORIGINAL_URL }) });
+        await expectStatus(response, 200, /^OK$/);
+        expect((await saveRow(sha(body)))?.player_id).toBe(PLAYER);
+      });
+
+      test("a chunk joins only a task whose first chunk named the same player (or both none)", async () => {
+        const id = newId();
+        const parts = [randomBytes(1008), randomBytes(1008)];
+        const asPlayer = { "X-Original-Url": ORIGINAL_URL };
+        // A stranger's chunk 1 (no player) never completes the player's upload, nor a player's chunk an anonymous one.
+        await expectStatus(await post(parts[0]!, chunkHeaders(id, 0, 2, asPlayer)), 200);
+        await expectStatus(await post(randomBytes(16), chunkHeaders(id, 1, 2)), 200);
+        await expectStatus(await post(randomBytes(16), chunkHeaders(id, 1, 2, { "X-Original-Url": "https://x/api/user/me/mysekai" })), 200);
+        await expectStatus(await post(parts[1]!, chunkHeaders(id, 1, 2, asPlayer)), 200);
+        expect((await saveRow(sha(Buffer.concat(parts))))?.player_id).toBe(PLAYER);
+        expect(await count("SELECT count(*) AS n FROM upload_tasks WHERE upload_id = ? AND completed_at IS NOT NULL", id)).toBe(1);
+        // Anonymous chunks make an anonymous save of their own.
+        const anonymous = [randomBytes(1008), randomBytes(1008)];
+        const other = newId();
+        await expectStatus(await post(anonymous[0]!, chunkHeaders(other, 0, 2)), 200);
+        await expectStatus(await post(randomBytes(16), chunkHeaders(other, 1, 2, asPlayer)), 200);
+        await expectStatus(await post(anonymous[1]!, chunkHeaders(other, 1, 2)), 200);
+        expect((await saveRow(sha(Buffer.concat(anonymous))))?.player_id).toBe("unknown");
+      });
+    });
+
+    describe("header rules: accepted at the boundaries", () => {
+      test("64-char id, 10 chunks and index 9 are accepted", async () => {
+        const id = "b".repeat(64);
+        await expectStatus(await post(randomBytes(16), chunkHeaders(id, 9, 10)), 200, /^OK$/);
+        expect(await count("SELECT count(*) AS n FROM upload_task_chunks c JOIN upload_tasks t ON t.id = c.task_id WHERE t.upload_id = ?", id)).toBe(1);
+      });
+    });
+
+    describe("size limits", () => {
+      test("a chunk of exactly 1,048,576 bytes is accepted", async () => {
+        const body = randomBytes(MAX_CHUNK_BYTES);
+        await expectStatus(await post(body, chunkHeaders(newId(), 0, 1)), 200);
+        expect((await saveRow(sha(body)))?.size).toBe(MAX_CHUNK_BYTES);
+      });
+
+      test("a chunk of 1,048,577 bytes is 413", async () => {
+        const before = await count("SELECT count(*) AS n FROM saves");
+        await expectStatus(await post(randomBytes(MAX_CHUNK_BYTES + 1), chunkHeaders(newId(), 0, 1)), 413, new RegExp(`chunk exceeds ${MAX_CHUNK_BYTES} bytes`));
+        expect(await count("SELECT count(*) AS n FROM saves")).toBe(before);
+      });
+
+      test("chunks adding up to 1,048,577 bytes are 413; up to 1,048,576 they complete", async () => {
+        const id = newId();
+        const half = MAX_UPLOAD_BYTES / 2;
+        await expectStatus(await post(randomBytes(half), chunkHeaders(id, 0, 2)), 200);
+        await expectStatus(await post(randomBytes(half + 1), chunkHeaders(id, 1, 2)), 413, new RegExp(`upload exceeds ${MAX_UPLOAD_BYTES} bytes in total`));
+        const first = randomBytes(half);
+        const last = randomBytes(half);
+        await expectStatus(await post(first, chunkHeaders(id, 0, 2)), 200);
+        await expectStatus(await post(last, chunkHeaders(id, 1, 2)), 200);
+        expect((await saveRow(sha(Buffer.concat([first, last]))))?.size).toBe(MAX_UPLOAD_BYTES);
+      });
+    });
+
+    describe("chunked uploads", () => {
+      test("out-of-order chunks merge in index order", async () => {
+        const save = randomBytes(300 * 1024);
+        const parts = [save.subarray(0, 100_000), save.subarray(100_000, 200_000), save.subarray(200_000)];
+        const id = newId();
+        for (const index of [2, 0, 1]) {
+          await expectStatus(await post(parts[index]!, chunkHeaders(id, index, 3, { "X-Original-Url": ORIGINAL_URL })), 200);
+        }
+        expect(await saveRow(sha(save))).toMatchObject({ player_id: PLAYER, size: save.byteLength });
+        expect(await count("SELECT count(*) AS n FROM upload_task_chunks c JOIN upload_tasks t ON t.id = c.task_id WHERE t.upload_id = ?", id)).toBe(0);
+      });
+
+      test("a resent chunk replaces the earlier bytes and is counted once", async () => {
+        const id = newId();
+        await expectStatus(await post(randomBytes(700_000), chunkHeaders(id, 0, 2)), 200);
+        const first = randomBytes(500_000);
+        const second = randomBytes(500_000);
+        await expectStatus(await post(first, chunkHeaders(id, 0, 2)), 200);
+        await expectStatus(await post(second, chunkHeaders(id, 1, 2)), 200);
+        expect((await saveRow(sha(Buffer.concat([first, second]))))?.size).toBe(1_000_000);
+      });
+
+      test("a later chunk with another total is 400", async () => {
+        const id = newId();
+        await expectStatus(await post(randomBytes(10), chunkHeaders(id, 0, 3)), 200);
+        await expectStatus(await post(randomBytes(10), chunkHeaders(id, 1, 4)), 400, /X-Total-Chunks must stay 3/);
+      });
+
+      test("a chunk resent after its upload completed is 200 and creates nothing", async () => {
+        const id = newId();
+        const parts = [randomBytes(1000), randomBytes(1000)];
+        for (const [index, part] of parts.entries()) await expectStatus(await post(part, chunkHeaders(id, index, 2)), 200);
+        const saves = await count("SELECT count(*) AS n FROM saves");
+        await expectStatus(await post(parts[1]!, chunkHeaders(id, 1, 2)), 200, /^OK$/);
+        expect(await count("SELECT count(*) AS n FROM saves")).toBe(saves);
+        expect(await count("SELECT count(*) AS n FROM upload_tasks WHERE upload_id = ? AND completed_at IS NULL", id)).toBe(0);
+        await server.waitForOutput(new RegExp(`\\[UPLOAD\\] resend of a completed upload upload=${id} chunk=2/2`));
+      });
+
+      test("other bytes under a completed upload's id are a save of their own", async () => {
+        const id = newId();
+        const first = randomBytes(1000);
+        const second = randomBytes(1000);
+        await expectStatus(await post(first, chunkHeaders(id, 0, 1)), 200);
+        await expectStatus(await post(second, chunkHeaders(id, 0, 1)), 200, /^OK$/);
+        expect(await saveRow(sha(first))).toBeDefined();
+        expect(await saveRow(sha(second))).toBeDefined();
+      });
+
+      test("a fixed id (demo12345) keeps every distinct save, chunked or not, and a player's chunks never join another's", async () => {
+        const other = "1234567890123456789";
+        const otherUrl = `https://game.example/api/user/${other}/mysekai`;
+        const saves = [randomBytes(3000), randomBytes(3000), randomBytes(3000)];
+        await expectStatus(await post(saves[0]!, chunkHeaders("demo12345", 0, 1, { "X-Original-Url": ORIGINAL_URL })), 200);
+        // Two players upload chunked saves under the same fixed id at the same time.
+        await expectStatus(await post(saves[1]!.subarray(0, 1500), chunkHeaders("demo12345", 0, 2, { "X-Original-Url": ORIGINAL_URL })), 200);
+        await expectStatus(await post(saves[2]!.subarray(0, 1500), chunkHeaders("demo12345", 0, 2, { "X-Original-Url": otherUrl })), 200);
+        await expectStatus(await post(saves[2]!.subarray(1500), chunkHeaders("demo12345", 1, 2, { "X-Original-Url": otherUrl })), 200);
+        await expectStatus(await post(saves[1]!.subarray(1500), chunkHeaders("demo12345", 1, 2, { "X-Original-Url": ORIGINAL_URL })), 200);
+        expect((await Promise.all(saves.map((save) => saveRow(sha(save))))).map((row) => row?.player_id)).toEqual([PLAYER, PLAYER, other]);
+      });
+
+      test("the same body under another upload id is one save and one job", async () => {
+        const body = randomBytes(50_000);
+        await expectStatus(await post(body, chunkHeaders(newId(), 0, 1)), 200);
+        await expectStatus(await post(body, chunkHeaders(newId(), 0, 1)), 200, /^OK$/);
+        const row = (await saveRow(sha(body)))!;
+        expect(await count("SELECT count(*) AS n FROM saves WHERE sha256 = ?", row.sha256)).toBe(1);
+        expect(await count("SELECT count(*) AS n FROM jobs WHERE save_id = ?", row.id)).toBe(1);
+      });
+
+      test("an upload left incomplete past UPLOAD_TTL_MINUTES is deleted with its chunks", async () => {
+        const id = newId();
+        await expectStatus(await post(randomBytes(1000), chunkHeaders(id, 0, 2)), 200);
+        expect(await count("SELECT count(*) AS n FROM upload_task_chunks c JOIN upload_tasks t ON t.id = c.task_id WHERE t.upload_id = ?", id)).toBe(1);
+        await eventually(async () => (await count("SELECT count(*) AS n FROM upload_tasks WHERE upload_id = ?", id)) === 0, 5000, "the sweep");
+        expect(await count("SELECT count(*) AS n FROM upload_task_chunks c JOIN upload_tasks t ON t.id = c.task_id WHERE t.upload_id = ?", id)).toBe(0);
+      });
+    });
+
+    describe("concurrency", () => {
+      test("many chunked uploads at once, chunks interleaved, all complete intact", async () => {
+        const uploads = Array.from({ length: 12 }, () => ({ id: newId(), body: randomBytes(120_000) }));
+        const requests = uploads.flatMap(({ id, body }) =>
+          [0, 1, 2].map((index) => () => post(body.subarray(index * 40_000, (index + 1) * 40_000), chunkHeaders(id, index, 3))),
+        );
+        requests.sort(() => Math.random() - 0.5);
+        const responses = await Promise.all(requests.map((send) => send()));
+        expect(responses.map((r) => r.status)).toEqual(requests.map(() => 200));
+        for (const { body } of uploads) expect((await saveRow(sha(body)))?.size).toBe(120_000);
+      });
+
+      test("the same chunk of one upload sent concurrently still yields one save", async () => {
+        const id = newId();
+        const body = randomBytes(60_000);
+        const sends = [0, 1, 0, 1, 0, 1].map((index) => post(body.subarray(index * 30_000, (index + 1) * 30_000), chunkHeaders(id, index, 2)));
+        const responses = await Promise.all(sends);
+        expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+        expect(await count("SELECT count(*) AS n FROM saves WHERE sha256 = ?", sha(body))).toBe(1);
+      });
+    });
+
+    describe("UPLOAD_TOKEN", () => {
+      const TOKEN = "upload-token-3f9c2e";
+      let guarded: RunningServer;
+      beforeAll(async () => {
+        guarded = await startIn({ UPLOAD_TOKEN: TOKEN });
+      });
+
+      const postGuarded = (body: Uint8Array, headers: Record<string, string>) =>
+        fetch(`${guarded.url}/uploadSaveData`, { method: "POST", body, headers });
+
+      test("without it or with a wrong one: 401 and nothing stored; with it: 200", async () => {
+        const body = randomBytes(1000);
+        await expectStatus(await postGuarded(body, chunkHeaders(newId(), 0, 1)), 401, /^missing or wrong upload token$/);
+        await expectStatus(await postGuarded(body, chunkHeaders(newId(), 0, 1, { "X-Upload-Token": `${TOKEN}x` })), 401);
+        await expectStatus(await postGuarded(body, chunkHeaders(newId(), 0, 1, { "X-Upload-Token": "" })), 401);
+        const stored = () => countIn(guarded, "SELECT count(*) AS n FROM saves WHERE sha256 = ?", sha(body));
+        expect(await stored()).toBe(0);
+        await expectStatus(await postGuarded(body, chunkHeaders(newId(), 0, 1, { "X-Upload-Token": TOKEN })), 200, /^OK$/);
+        expect(await stored()).toBe(1);
+        expect(guarded.output()).not.toContain(TOKEN);
+      });
+
+      test("401 comes before the body is read: a declared 1,000,000-byte body that never arrives is answered at once", async () => {
+        const url = new URL(guarded.url);
+        const started = performance.now();
+        const answer = await new Promise<string>((resolve, reject) => {
+          let text = "";
+          const socket = connect({ host: url.hostname, port: Number(url.port) }, () => {
+            socket.write(
+              "POST /uploadSaveData HTTP/1.1\r\nHost: x\r\nX-Upload-Id: tok1\r\nX-Chunk-Index: 0\r\nX-Total-Chunks: 1\r\n" +
+                "Content-Type: application/octet-stream\r\nContent-Length: 1000000\r\n\r\n",
+            );
+          });
+          socket.on("data", (data) => {
+            text += data.toString();
+            if (text.includes("missing or wrong upload token")) {
+              socket.destroy();
+              resolve(text);
+            }
+          });
+          socket.on("error", reject);
+          setTimeout(() => {
+            socket.destroy();
+            reject(new Error(`no answer within 3 s: ${text}`));
+          }, 3000);
+        });
+        expect(answer).toStartWith("HTTP/1.1 401");
+        expect(performance.now() - started).toBeLessThan(2000);
+      });
+    });
   });
-});
+}
