@@ -440,7 +440,6 @@ for (const deployment of deployments("reports")) {
         expect(await row(server, "SELECT count(*) AS n FROM saves WHERE sha256 = ?", sha256Hex(save))).toEqual({ n: 1 });
         // The upload's save job and the report's evaluate job: nothing else can push.
         expect(await row(server, "SELECT count(*) AS n FROM jobs WHERE save_id = ? OR report_id = ?", saveId, report.id)).toEqual({ n: 2 });
-        await Bun.sleep(200);
         expect(telegram.requests.filter((r) => r.path.endsWith("/sendMediaGroup"))).toHaveLength(1);
       });
 
