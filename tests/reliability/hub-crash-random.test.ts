@@ -99,6 +99,18 @@ describe.skipIf(deployment.skip !== null)("hub mode: processes SIGKILLed and res
     slots[slot] = await launch();
   }
 
+  const WEBHOOK_SENT = /\[NOTIFY\] sent channel=webhook /g;
+  /** The slot whose process next logs a webhook push as sent (its OneBot push goes next); null if none does soon. */
+  async function nextWebhookSender(): Promise<number | null> {
+    const sentSoFar = () => slots.map((slot) => slot?.server.output().match(WEBHOOK_SENT)?.length ?? 0);
+    const before = sentSoFar();
+    for (const deadline = Date.now() + 3000; Date.now() < deadline; await Bun.sleep(10)) {
+      const slot = sentSoFar().findIndex((count, index) => count > before[index]!);
+      if (slot !== -1) return slot;
+    }
+    return null;
+  }
+
   // ---- what is sent, and what was answered ---------------------------------------------------------------
 
   interface Sent {
@@ -173,13 +185,19 @@ describe.skipIf(deployment.skip !== null)("hub mode: processes SIGKILLed and res
     });
     let sending = true;
     const sent = Promise.all(lanes).then(() => void (sending = false));
-    // Kills while the saves arrive, then a few while the processes draw and push; one process always lives.
+    // Kills while the saves arrive, then a few while the processes draw and push; one process always lives. Half
+    // of them aim at a process that just committed a save's webhook push while its OneBot push is in flight.
     const restarts: Promise<void>[] = [];
     let afterSending = KILLS_AFTER_SENDING;
+    let aimedKills = 0;
     while (sending || afterSending-- > 0) {
       await Bun.sleep(killClock.int(300, 1500));
+      const aimed = killClock.chance(0.5) ? await nextWebhookSender() : null;
       const live = slots.flatMap((slot, index) => (slot === null ? [] : [index]));
-      if (live.length > 1) restarts.push(killAndRestart(killClock.pick(live)));
+      if (live.length < 2) continue;
+      const hit = aimed !== null && live.includes(aimed);
+      if (hit) aimedKills++;
+      restarts.push(killAndRestart(hit ? aimed : killClock.pick(live)));
     }
     await sent;
     await Promise.all(restarts);
@@ -250,7 +268,7 @@ describe.skipIf(deployment.skip !== null)("hub mode: processes SIGKILLed and res
     const seconds = ((Date.now() - began) / 1000).toFixed(1);
     console.log(
       `hub-crash-random seed=${SEED}: ${SAVES} saves sent (${reports} of the ${owed.length} answered 200 as reports, ${cut} cut by kills), ` +
-        `${kills} kills over ${PROCESSES} processes, ${takeovers} stages run by a process that took the job over, ${leasesLost} leases lost by a live process, ${saves.length} saves archived, ${all.length} pushes (${windowExtras} in the at-least-once window), ${seconds} s`,
+        `${kills} kills over ${PROCESSES} processes (${aimedKills} mid-notify), ${takeovers} stages run by a process that took the job over, ${leasesLost} leases lost by a live process, ${saves.length} saves archived, ${all.length} pushes (${windowExtras} in the at-least-once window), ${seconds} s`,
     );
   }, 120_000);
 });
