@@ -3,8 +3,8 @@
  * uploads and reports spread over them at random, while processes are SIGKILLed at random moments and restarted.
  * A request to a process that dies gets no 200, and its save is not owed. Every save answered 200 ends with one
  * archives row, one folder in the bucket holding its files, and one push on each of two routes (webhook, OneBot).
- * The one extra push allowed is the at-least-once window: its sender was killed after the receiver got it and before
- * it committed "sent" (crash-safety.test.ts's rule on SQLite).
+ * The only extra pushes allowed come from the at-least-once window: the sender was killed after the receiver got the
+ * push and before it committed "sent" (crash-safety.test.ts's rule on SQLite).
  * The seed is printed; `HUB_CRASH_SEED=<n>` replays its schedule (what goes where, the pauses; not the timing).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -27,7 +27,8 @@ const ONEBOT = "/onebot";
 /** How long after a push its sender may die and leave it uncommitted (the answer, then one UPDATE, on a busy machine). */
 const WINDOW_MS = 2000;
 
-const deployment = hubDeployment();
+const PREFIX = "hub";
+const deployment = hubDeployment(PREFIX);
 const start = serversForThisFile();
 const random = seededRandom(SEED); // what is sent, and to which live process
 const pacing = seededRandom(SEED + 1); // pauses between sends
@@ -184,7 +185,7 @@ describe.skipIf(deployment.skip !== null)("hub mode: processes SIGKILLed and res
       }
     });
     let sending = true;
-    const sent = Promise.all(lanes).then(() => void (sending = false));
+    const allSent = Promise.all(lanes).then(() => void (sending = false));
     // Kills while the saves arrive, then a few while the processes draw and push; one process always lives. Half
     // of them aim at a process that just committed a save's webhook push while its OneBot push is in flight.
     const restarts: Promise<void>[] = [];
@@ -199,7 +200,7 @@ describe.skipIf(deployment.skip !== null)("hub mode: processes SIGKILLed and res
       if (hit) aimedKills++;
       restarts.push(killAndRestart(hit ? aimed : killClock.pick(live)));
     }
-    await sent;
+    await allSent;
     await Promise.all(restarts);
     const server = slots[0]!.server;
     const query = <T>(sql: string, ...params: (string | number)[]) => deployment.query<T>(server, sql, ...params);
@@ -207,7 +208,7 @@ describe.skipIf(deployment.skip !== null)("hub mode: processes SIGKILLed and res
     await eventually(async () => (await query<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE state NOT IN ('done', 'failed')"))[0]!.n === 0, 60_000, "every job settled");
 
     const kills = instances.filter((instance) => instance.killedAt !== null).length;
-    expect(answers.filter((answer) => answer.status !== 200)).toEqual([]);
+    expect(answers.filter((answer) => answer.status !== 200)).toEqual([]); // valid saves: never a 4xx, never a 5xx
     expect(kills).toBeGreaterThanOrEqual(KILLS_AFTER_SENDING);
     expect(owed.length).toBeGreaterThan(SAVES / 2);
 
@@ -232,10 +233,10 @@ describe.skipIf(deployment.skip !== null)("hub mode: processes SIGKILLed and res
       expect(files).toContain("summary.json");
       const held = keys.filter((key) => key.startsWith(`${archive.rel_path}/`)).map((key) => key.slice(archive.rel_path.length + 1));
       expect({ folder: archive.rel_path, missing: [...files, "save.bin"].filter((file) => !held.includes(file)) }).toEqual({ folder: archive.rel_path, missing: [] });
-      const summary = (await bucket.file(`hub/archive/${archive.rel_path}/summary.json`).json()) as { playerId: string; sites: { siteId: number }[] };
+      const summary = (await bucket.file(`${PREFIX}/archive/${archive.rel_path}/summary.json`).json()) as { playerId: string; sites: { siteId: number }[] };
       expect(summary.playerId).toBe(archive.player_id);
       expect(summary.sites.map((site) => `site_${site.siteId}.png`).filter((file) => !held.includes(file))).toEqual([]);
-      const bytes = new Uint8Array(await bucket.file(`hub/archive/${archive.rel_path}/save.bin`).arrayBuffer());
+      const bytes = new Uint8Array(await bucket.file(`${PREFIX}/archive/${archive.rel_path}/save.bin`).arrayBuffer());
       expect(hex(bytes)).toBe(saveOf.get(archive.player_id)!.sha256);
     }
 
