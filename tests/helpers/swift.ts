@@ -85,6 +85,7 @@ function serverConf(dir: string, port: number, kind: "account" | "container" | "
   return `[DEFAULT]
 bind_ip = 127.0.0.1
 bind_port = ${port}
+bind_timeout = 5
 workers = 0
 user = ${user()}
 swift_dir = ${dir}
@@ -105,6 +106,7 @@ function proxyConf(dir: string, port: number, memcachedPort: number): string {
   return `[DEFAULT]
 bind_ip = 127.0.0.1
 bind_port = ${port}
+bind_timeout = 5
 workers = 0
 user = ${user()}
 swift_dir = ${dir}
@@ -137,7 +139,22 @@ async function run(cmd: string[], cwd: string): Promise<void> {
   if ((await proc.exited) > 1) throw new Error(`${cmd.join(" ")} (exit ${proc.exitCode}, signal ${proc.signalCode}): ${await new Response(proc.stdout).text()} ${await new Response(proc.stderr).text()}`);
 }
 
+/**
+ * Ports are picked free and bound a moment later by the servers, so another program may take one in between: a
+ * server that dies at start is tried once more on new ports.
+ */
 async function startSwift(): Promise<RunningSwift> {
+  try {
+    return await startSwiftOnce();
+  } catch (error) {
+    if (!(error instanceof ServerDied)) throw error;
+    return startSwiftOnce();
+  }
+}
+
+class ServerDied extends Error {}
+
+async function startSwiftOnce(): Promise<RunningSwift> {
   const dir = mkdtempSync(join(tmpdir(), "mysekai-swift-"));
   const pids = (): number[] => (existsSync(join(dir, "pids")) ? readFileSync(join(dir, "pids"), "utf8").split("\n").filter(Boolean).map(Number) : []);
   const stop = () => {
@@ -153,6 +170,7 @@ async function startSwift(): Promise<RunningSwift> {
     return await startIn(dir, pids);
   } catch (error) {
     stop();
+    process.off("exit", stop);
     throw error;
   }
 }
@@ -192,15 +210,23 @@ async function startIn(dir: string, pids: () => number[]): Promise<RunningSwift>
   const deadline = Date.now() + 150_000;
   for (;;) {
     const token = await authToken(endpoint).catch(() => null);
-    if (token !== null) return { endpoint, token };
+    if (token !== null && (await objectServerUp(endpoint, token).catch(() => false))) return { endpoint, token };
     const started = pids();
     const died = started.length === commands.length && !started.every(isAlive);
     if (died || Date.now() > deadline) {
       const logs = commands.map((_, i) => Bun.file(join(dir, `log${i}.txt`)).text().catch(() => ""));
-      throw new Error(`Swift did not start:\n${(await Promise.all(logs)).join("\n").slice(-4000)}`);
+      const message = `Swift did not start:\n${(await Promise.all(logs)).join("\n").slice(-4000)}`;
+      throw died ? new ServerDied(message) : new Error(message);
     }
     await Bun.sleep(100);
   }
+}
+
+/** Every server is up once an object can be stored (the container and object servers answer 503 until then). */
+async function objectServerUp(endpoint: string, token: string): Promise<boolean> {
+  const container = `${endpoint}/v1/AUTH_test/started`;
+  const headers = { "X-Auth-Token": token };
+  return (await fetch(container, { method: "PUT", headers })).ok && (await fetch(`${container}/probe`, { method: "PUT", headers, body: "x" })).ok;
 }
 
 /** tempauth's token, once the proxy answers /healthcheck and its account is reachable (the account server is up). */
