@@ -6,16 +6,13 @@ import { DEFAULT_REPORT_PATH } from "../../src/contract.ts";
 import { summaryJson } from "../../src/maps/index.ts";
 import { jobOfSave, one as sqliteOne, query as sqliteQuery, writeStore, type JobRow } from "../helpers/db.ts";
 import { archiveFilesIn, archiveFolders, deployments, jsonValue, one, readArchiveFile, type Deployment } from "../helpers/deployments.ts";
+import { ownerCliWith } from "../helpers/owner-cli.ts";
 import { startRecordingServer } from "../helpers/recording-server.ts";
 import { eventually, type RunningServer, serversForThisFile, startServer } from "../helpers/server.ts";
 import { encryptedSave, PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
 
 setDefaultTimeout(30_000);
 const start = serversForThisFile({ JOB_BACKOFF_MS: "100,100" });
-
-/** The owner CLI beside a server: on a hub, given the hub's settings (it acts on the shared PostgreSQL then). */
-const ownerCli = (settings: Record<string, string>, server: RunningServer, ...args: string[]) =>
-  Bun.spawnSync([process.execPath, "src/cli.ts", ...args], { env: { PATH: process.env.PATH ?? "", DATA_DIR: server.dataDir, ...settings } });
 
 function archiveDirs(server: RunningServer, playerId = PLAYER_ID): string[] {
   const dir = join(server.dataDir, "archive", "by-id", playerId);
@@ -128,9 +125,10 @@ for (const deployment of deployments("pipeline")) {
           mended = await startHere(env, server.dataDir);
         } else rmSync(join(server.dataDir, "archive"));
         const failed = await count(server, "SELECT count(*) AS n FROM jobs WHERE state = 'failed'");
-        const cli = ownerCli(settings, server, "retry", "--failed");
-        expect(cli.stdout.toString()).toContain(`${failed} failed job${failed === 1 ? " " : "s"}`);
-        expect(cli.exitCode).toBe(0);
+        // On a hub the CLI is given the hub's settings: it acts on the shared PostgreSQL.
+        const cli = await ownerCliWith(settings, server, "retry", "--failed");
+        expect(cli.out).toContain(`${failed} failed job${failed === 1 ? " " : "s"}`);
+        expect(cli.code).toBe(0);
         // The running server does not watch the table for owner changes; its poller finds the job due.
         await waitForJob(mended, saveId, "done");
       });
