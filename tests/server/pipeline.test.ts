@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { DEFAULT_REPORT_PATH } from "../../src/contract.ts";
 import { summaryJson } from "../../src/maps/index.ts";
 import { jobOfSave, one as sqliteOne, query as sqliteQuery, writeStore, type JobRow } from "../helpers/db.ts";
-import { archiveFilesIn, archiveFolders, deployments, jsonValue, one, readArchiveFile, type Deployment } from "../helpers/deployments.ts";
+import { archiveFilesIn, archiveFolders, deployments, jsonValue, one, readArchiveFile } from "../helpers/deployments.ts";
 import { ownerCliWith } from "../helpers/owner-cli.ts";
 import { startRecordingServer } from "../helpers/recording-server.ts";
 import { eventually, type RunningServer, serversForThisFile, startServer } from "../helpers/server.ts";
