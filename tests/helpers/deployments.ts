@@ -3,10 +3,10 @@
  * local archive, and hub mode (PostgreSQL + a Swift bucket, started by the tests). A test reaches a deployment's
  * data only through this: its settings, rows by SQL, and the archive's file keys.
  */
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import postgres from "postgres";
-import { query as sqliteQuery } from "./db.ts";
+import { query as sqliteQuery, writeStore } from "./db.ts";
 import type { RunningServer } from "./in-process.ts";
 import { databaseForThisFile, POSTGRES_MISSING } from "./postgres.ts";
 import { swiftBucket, swiftSkipReason, type SwiftBucket } from "./swift.ts";
@@ -118,4 +118,37 @@ export function deployments(prefix?: string): Deployment[] {
 /** An SQL expression for the type a column's value is stored as, the same word on both stores for text ("text"). */
 export function columnType(deployment: Deployment, column: string): string {
   return deployment.hub ? `pg_typeof(${column})::text` : `typeof(${column})`;
+}
+
+/**
+ * A write a test makes under a running server (a row as an older version or a stopped service left it). SQLite's
+ * waits on the server's write lock (writeStore); PostgreSQL's is an ordinary statement on the deployment's connection.
+ */
+export async function run(deployment: Deployment, server: RunningServer, sql: string, ...params: Param[]): Promise<void> {
+  if (deployment.hub) await deployment.query(server, sql, ...params);
+  else writeStore(server.dbPath, sql, ...params);
+}
+
+/**
+ * The archive's folders (`by-id/<player>/<stamp>`) that hold any object, the marker included. A hub's bucket is shared
+ * by the file's tests: take `before` at a test's start to see only the folders it made.
+ */
+export async function archiveFolders(deployment: Deployment, server: RunningServer, before: string[] = []): Promise<string[]> {
+  const folders = new Set((await deployment.archiveFiles(server)).map((file) => file.slice(0, file.lastIndexOf("/"))));
+  for (const folder of before) folders.delete(folder);
+  return [...folders].sort();
+}
+
+/** The files of one archive folder (its rel_path), the marker left out. */
+export async function archiveFilesIn(deployment: Deployment, server: RunningServer, relPath: string): Promise<string[]> {
+  const files = await deployment.archiveFiles(server);
+  return files.filter((file) => file.startsWith(`${relPath}/`)).map((file) => file.slice(relPath.length + 1)).filter((name) => !name.startsWith(".")).sort();
+}
+
+/** One archive file's bytes, from DATA_DIR/archive or from the bucket that `settings` (a deployment's) name. */
+export async function readArchiveFile(settings: Record<string, string>, server: RunningServer, relPath: string, name: string): Promise<Buffer> {
+  if (!settings.ARCHIVE_URL) return readFileSync(join(server.dataDir, "archive", relPath, name));
+  const { bucket, prefix } = /^s3:\/\/(?<bucket>[^/]+)\/(?<prefix>.*)$/.exec(settings.ARCHIVE_URL)!.groups!;
+  const client = new Bun.S3Client({ bucket, endpoint: settings.S3_ENDPOINT, region: settings.S3_REGION, accessKeyId: settings.S3_ACCESS_KEY_ID, secretAccessKey: settings.S3_SECRET_ACCESS_KEY });
+  return Buffer.from(await client.file(`${prefix}/archive/${relPath}/${name}`).arrayBuffer());
 }

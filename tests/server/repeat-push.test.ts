@@ -3,31 +3,25 @@
  * archived but not pushed, new drops are pushed, two saves of one refresh processed at once push once, and
  * NOTIFY_REPEAT=1 pushes every save. The push names music records by song title.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type { SummaryJson } from "../../src/maps/index.ts";
 import { makeSampleMySekaiSave, SAMPLE_MUSIC_RECORD_DROP_ID } from "../../src/samples/index.ts";
 import type { MySekaiSave } from "../../src/save/index.ts";
-import { jobOfSave, one } from "../helpers/db.ts";
+import type { JobRow } from "../helpers/db.ts";
+import { archiveFilesIn, deployments, one, readArchiveFile, run } from "../helpers/deployments.ts";
+import { ownerCliWith } from "../helpers/owner-cli.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptRaw, PLAYER_ID, rawSave, testKeys, uploadSave } from "../helpers/saves.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
 
 const UNKNOWN_RECORD = 999_999;
 let api: RecordingServer;
-const servers: RunningServer[] = [];
 const { pair, env: keyEnv } = testKeys();
 
 beforeAll(async () => {
   api = await startRecordingServer({ defaultResponse: { status: 200, body: { ok: true } } });
 });
 afterAll(async () => {
-  for (const server of servers) {
-    await server.stop("SIGKILL");
-    server.cleanup();
-  }
   await api.stop();
 });
 
@@ -35,13 +29,6 @@ interface Service {
   server: RunningServer;
   /** The pushes this server sent (its webhook has a path of its own). */
   pushes: () => { json: unknown }[];
-}
-
-async function start(env: Record<string, string> = {}, dataDir?: string): Promise<Service> {
-  const hook = `/hook/${crypto.randomUUID()}`;
-  const server = await startServer({ env: { ...keyEnv, NOTIFY_DEFAULT: "webhook", WEBHOOK_URL: `${api.url}${hook}`, ...env }, dataDir });
-  servers.push(server);
-  return { server, pushes: () => api.requests.filter((r) => r.path === hook) };
 }
 
 /** A sample refresh with a music record the title data does not know next to the sample's known one (352). */
@@ -64,90 +51,114 @@ function revisit(typed: MySekaiSave, later: number): MySekaiSave {
   };
 }
 
-async function upload(server: RunningServer, typed: MySekaiSave): Promise<number> {
-  const uploadId = crypto.randomUUID();
-  expect((await uploadSave(server.url, encryptRaw(pair, rawSave(typed)), uploadId)).status).toBe(200);
-  return one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId)!.save_id;
-}
-
-const done = (server: RunningServer, ...saveIds: number[]) =>
-  eventually(() => saveIds.every((id) => jobOfSave(server, id)?.state === "done"), 30_000, "jobs done");
-function summaryOf(server: RunningServer, saveId: number): { repeatOf: number | null } {
-  const { rel_path } = one<{ rel_path: string }>(server, "SELECT rel_path FROM archives WHERE save_id = ?", saveId)!;
-  return JSON.parse(readFileSync(join(server.dataDir, "archive", rel_path, "summary.json"), "utf8"));
-}
-
 interface WebhookBody {
   rareText: string;
   summary: SummaryJson;
 }
 
-describe("one push per refresh", () => {
-  test("a revisit is archived, not pushed; new drops are pushed; records are named by title", async () => {
-    const { server, pushes } = await start();
-    const first = refresh(101);
-    const a = await upload(server, first);
-    await done(server, a);
-    expect(pushes()).toHaveLength(1);
-    const body = pushes()[0]!.json as WebhookBody;
-    expect(body.rareText).toContain(`● 唱片「像神一样呐」 NEW ×1`);
-    expect(body.rareText).toContain(`● 唱片 #${UNKNOWN_RECORD} NEW ×1`);
-    expect(body.summary.musicRecords).toContainEqual({ id: SAMPLE_MUSIC_RECORD_DROP_ID, title: "像神一样呐", status: "new", total: 1, sites: [7] });
-    expect(body.summary.musicRecords).toContainEqual({ id: UNKNOWN_RECORD, title: null, status: "new", total: 1, sites: [7] });
+for (const deployment of deployments("repeat")) {
+  describe.skipIf(deployment.skip !== null)(deployment.name, () => {
+    let settings: Record<string, string> = {};
+    // A hub's services share its database: each test stops its own, so none claims the next test's jobs.
+    const servers: RunningServer[] = [];
+    beforeAll(async () => {
+      settings = await deployment.settings();
+    }, 180_000);
+    afterEach(async () => {
+      for (const server of servers.splice(0)) {
+        await server.stop();
+        server.cleanup();
+      }
+    });
+    afterAll(() => deployment.end());
 
-    const again = await upload(server, revisit(first, 600_000));
-    await done(server, again);
-    expect(pushes()).toHaveLength(1);
-    const { rel_path } = one<{ rel_path: string }>(server, "SELECT rel_path FROM archives WHERE save_id = ?", again)!;
-    expect(existsSync(join(server.dataDir, "archive", rel_path, "site_7.png"))).toBe(true);
-    expect(summaryOf(server, again).repeatOf).toBe(a);
-    expect(summaryOf(server, a).repeatOf).toBeNull();
-    // The job is done when its commit lands; the log line follows the commit, so wait for it.
-    await server.waitForOutput(new RegExp(`not pushed: repeat of the last push player=${PLAYER_ID} save=${again} repeatOf=${a}`));
+    async function start(env: Record<string, string> = {}, dataDir?: string): Promise<Service> {
+      const hook = `/hook/${crypto.randomUUID()}`;
+      const server = await startServer({ env: { ...settings, ...keyEnv, NOTIFY_DEFAULT: "webhook", WEBHOOK_URL: `${api.url}${hook}`, ...env }, dataDir });
+      servers.push(server);
+      return { server, pushes: () => api.requests.filter((r) => r.path === hook) };
+    }
 
-    // The owner's reprocess --notify pushes it all the same.
-    const cli = Bun.spawnSync([process.execPath, "src/cli.ts", "reprocess", String(again), "--notify"], { env: { PATH: process.env.PATH ?? "", DATA_DIR: server.dataDir, ...keyEnv } });
-    expect(cli.exitCode).toBe(0);
-    await eventually(() => pushes().length === 2, 20_000, "the forced push");
-    await done(server, again);
-    expect(summaryOf(server, again).repeatOf).toBeNull();
+    async function upload(server: RunningServer, typed: MySekaiSave): Promise<number> {
+      const uploadId = crypto.randomUUID();
+      expect((await uploadSave(server.url, encryptRaw(pair, rawSave(typed)), uploadId)).status).toBe(200);
+      return (await one<{ save_id: number }>(deployment, server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId))!.save_id;
+    }
 
-    const next = await upload(server, refresh(202));
-    await done(server, next);
-    expect(pushes()).toHaveLength(3);
-    expect(summaryOf(server, next).repeatOf).toBeNull();
+    const done = (server: RunningServer, ...saveIds: number[]) =>
+      eventually(
+        async () => (await deployment.query<JobRow>(server, `SELECT state FROM jobs WHERE save_id IN (${saveIds.join(",")})`)).filter((job) => job.state === "done").length === saveIds.length,
+        30_000,
+        "jobs done",
+      );
+    const relPathOf = async (server: RunningServer, saveId: number) => (await one<{ rel_path: string }>(deployment, server, "SELECT rel_path FROM archives WHERE save_id = ?", saveId))!.rel_path;
+    const summaryOf = async (server: RunningServer, saveId: number): Promise<{ repeatOf: number | null }> =>
+      JSON.parse((await readArchiveFile(settings, server, await relPathOf(server, saveId), "summary.json")).toString("utf8"));
+
+    describe("one push per refresh", () => {
+      test("a revisit is archived, not pushed; new drops are pushed; records are named by title", async () => {
+        const { server, pushes } = await start();
+        const first = refresh(101);
+        const a = await upload(server, first);
+        await done(server, a);
+        expect(pushes()).toHaveLength(1);
+        const body = pushes()[0]!.json as WebhookBody;
+        expect(body.rareText).toContain(`● 唱片「像神一样呐」 NEW ×1`);
+        expect(body.rareText).toContain(`● 唱片 #${UNKNOWN_RECORD} NEW ×1`);
+        expect(body.summary.musicRecords).toContainEqual({ id: SAMPLE_MUSIC_RECORD_DROP_ID, title: "像神一样呐", status: "new", total: 1, sites: [7] });
+        expect(body.summary.musicRecords).toContainEqual({ id: UNKNOWN_RECORD, title: null, status: "new", total: 1, sites: [7] });
+
+        const again = await upload(server, revisit(first, 600_000));
+        await done(server, again);
+        expect(pushes()).toHaveLength(1);
+        expect(await archiveFilesIn(deployment, server, await relPathOf(server, again))).toContain("site_7.png");
+        expect((await summaryOf(server, again)).repeatOf).toBe(a);
+        expect((await summaryOf(server, a)).repeatOf).toBeNull();
+        // The job is done when its commit lands; the log line follows the commit, so wait for it.
+        await server.waitForOutput(new RegExp(`not pushed: repeat of the last push player=${PLAYER_ID} save=${again} repeatOf=${a}`));
+
+        // The owner's reprocess --notify pushes it all the same.
+        expect((await ownerCliWith({ ...keyEnv, ...settings }, server, "reprocess", String(again), "--notify")).code).toBe(0);
+        await eventually(() => pushes().length === 2, 20_000, "the forced push");
+        await done(server, again);
+        expect((await summaryOf(server, again)).repeatOf).toBeNull();
+
+        const next = await upload(server, refresh(202));
+        await done(server, next);
+        expect(pushes()).toHaveLength(3);
+        expect((await summaryOf(server, next)).repeatOf).toBeNull();
+      });
+
+      test("two saves of one refresh processed at once (PIPELINE_CONCURRENCY=2): exactly one push", async () => {
+        // Both saves are uploaded together and archived (routed to none, so nothing is pushed yet); then, as if the
+        // service had stopped with both waiting at notify, a restart routed to the webhook claims both at once.
+        const archiving = await start({ PIPELINE_CONCURRENCY: "2", NOTIFY_DEFAULT: "none" });
+        const first = refresh(303);
+        const ids = await Promise.all([upload(archiving.server, first), upload(archiving.server, revisit(first, 60_000))]);
+        await done(archiving.server, ...ids);
+        await archiving.server.stop();
+        await run(deployment, archiving.server, `UPDATE jobs SET stage = 'notify', state = 'pending', run_at = 0 WHERE save_id IN (${ids.join(",")})`);
+
+        const { server, pushes } = await start({ PIPELINE_CONCURRENCY: "2" }, archiving.server.dataDir);
+        await done(server, ...ids);
+        expect(pushes()).toHaveLength(1);
+        // Whichever decided first was pushed; the other names it.
+        const repeats = await Promise.all(ids.map(async (id) => (await summaryOf(server, id)).repeatOf));
+        const pushed = ids[repeats.indexOf(null)];
+        expect(repeats.filter((r) => r === null)).toHaveLength(1);
+        expect(repeats.filter((r) => r !== null)).toEqual([pushed!]);
+      });
+
+      test("NOTIFY_REPEAT=1 pushes every save", async () => {
+        const { server, pushes } = await start({ NOTIFY_REPEAT: "1" });
+        const first = refresh(404);
+        const a = await upload(server, first);
+        await done(server, a);
+        const b = await upload(server, revisit(first, 600_000));
+        await done(server, b);
+        expect(pushes()).toHaveLength(2);
+        expect((await summaryOf(server, b)).repeatOf).toBeNull();
+      });
+    });
   });
-
-  test("two saves of one refresh processed at once (PIPELINE_CONCURRENCY=2): exactly one push", async () => {
-    // Both saves are uploaded together and archived (routed to none, so nothing is pushed yet); then, as if the
-    // service had stopped with both waiting at notify, a restart routed to the webhook claims both at once.
-    const archiving = await start({ PIPELINE_CONCURRENCY: "2", NOTIFY_DEFAULT: "none" });
-    const first = refresh(303);
-    const ids = await Promise.all([upload(archiving.server, first), upload(archiving.server, revisit(first, 60_000))]);
-    await done(archiving.server, ...ids);
-    await archiving.server.stop();
-    const db = new Database(archiving.server.dbPath);
-    db.run(`UPDATE jobs SET stage = 'notify', state = 'pending', run_at = 0 WHERE save_id IN (${ids.join(",")})`);
-    db.close();
-
-    const { server, pushes } = await start({ PIPELINE_CONCURRENCY: "2" }, archiving.server.dataDir);
-    await done(server, ...ids);
-    expect(pushes()).toHaveLength(1);
-    // Whichever decided first was pushed; the other names it.
-    const repeats = ids.map((id) => summaryOf(server, id).repeatOf);
-    const pushed = ids[repeats.indexOf(null)];
-    expect(repeats.filter((r) => r === null)).toHaveLength(1);
-    expect(repeats.filter((r) => r !== null)).toEqual([pushed!]);
-  });
-
-  test("NOTIFY_REPEAT=1 pushes every save", async () => {
-    const { server, pushes } = await start({ NOTIFY_REPEAT: "1" });
-    const first = refresh(404);
-    const a = await upload(server, first);
-    await done(server, a);
-    const b = await upload(server, revisit(first, 600_000));
-    await done(server, b);
-    expect(pushes()).toHaveLength(2);
-    expect(summaryOf(server, b).repeatOf).toBeNull();
-  });
-});
+}
