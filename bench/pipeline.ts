@@ -1,6 +1,7 @@
 /**
  * Pipeline benchmark on the real server with realistic 4-site saves.
- * Phase 1 (latency): `--paced` saves, one every `--interval` ms, so each runs on an idle pipeline:
+ * Phase 1 (latency): `--paced` saves, one every `--interval` ms (0: each once the last is archived), so each runs
+ * on an idle pipeline:
  *   save-received → archived p50/p95. Phase 2 (throughput): `--burst` saves at once: saves per second.
  * Each phase also gives the server's CPU and minor page faults per save (/proc/<pid>/stat), which depend less on
  * the machine's other work than times do. `--root=DIR` runs another checkout's server (an A/B in one session).
@@ -26,11 +27,14 @@ const doneCount = () => (db.query("SELECT count(*) AS n FROM jobs WHERE state = 
 const latencies = (database: Database, fromId: number) =>
   (database.query("SELECT a.created_at - s.received_at AS ms FROM saves s JOIN archives a ON a.save_id = s.id WHERE s.id > ?").all(fromId) as { ms: number }[]).map((r) => r.ms);
 
-async function post(count: number, label: string, gapMs: number) {
+/** `gapMs` 0: each save once the one before is archived (the shared harness's latency phase). */
+async function post(count: number, label: string, gapMs: number | null) {
+  const before = doneCount();
   for (let i = 0; i < count; i++) {
     const response = await uploadSave(server.url, makeFreshEncryptedSample(pair), `${label}-${i}`);
     if (response.status !== 200) throw new Error(`upload ${label}-${i}: ${response.status}`);
-    if (gapMs > 0) await Bun.sleep(gapMs);
+    if (gapMs === 0) await eventually(() => doneCount() === before + i + 1, 60_000, `${label}-${i} archived`);
+    else if (gapMs !== null) await Bun.sleep(gapMs);
   }
 }
 
@@ -49,7 +53,7 @@ const pacedCost = perSave(pacedFrom, paced);
 
 const burstFrom = processStat(server.pid);
 const started = performance.now();
-await post(burst, "burst", 0);
+await post(burst, "burst", null);
 await eventually(() => doneCount() === paced + burst, 600_000, "burst archived");
 const seconds = (performance.now() - started) / 1000;
 const burstLatency = latencies(db, paced);
