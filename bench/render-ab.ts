@@ -15,6 +15,7 @@
 import { Resvg } from "@resvg/resvg-js";
 import { dlopen, FFIType, ptr } from "bun:ffi";
 import { readFileSync } from "node:fs";
+import { collectWorkerHeap } from "../src/pipeline/worker-heap.ts";
 import { intArg, percentile } from "./lib.ts";
 
 const [rootA, rootB] = process.argv.slice(2, 4);
@@ -80,7 +81,7 @@ for (let i = 0; i < sets; i++) {
     const t0 = performance.now();
     await checkouts[name].generate();
     setWall[name].push(performance.now() - t0);
-    Bun.gc(true); // as the pipeline worker does after each save
+    collectWorkerHeap(); // as the pipeline worker does after each save
     setCpu[name].push(processCpuMs() - c0);
     setFaults[name].push(minorFaults() - f0);
   }
@@ -90,7 +91,7 @@ for (let i = 0; i < sets; i++) {
       render();
       mapCpu[name][m]!.push(threadCpuMs() - t0);
     });
-    Bun.gc(true);
+    collectWorkerHeap();
   }
 }
 for (const [name, root] of [["A", rootA], ["B", rootB]] as const) {
