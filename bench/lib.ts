@@ -39,3 +39,10 @@ export function intArg(name: string, fallback: number): number {
   const found = process.argv.find((arg) => arg.startsWith(`--${name}=`));
   return found ? Number(found.split("=")[1]) : fallback;
 }
+
+/** A process' CPU seconds so far (user + system, all threads) and minor page faults, from /proc/<pid>/stat. */
+export function processStat(pid: number | "self"): { cpuSeconds: number; minorFaults: number } {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  const TICKS_PER_SECOND = 100;
+  return { cpuSeconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND, minorFaults: Number(fields[7]) };
+}

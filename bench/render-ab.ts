@@ -2,7 +2,7 @@
  * Map rendering of two checkouts in one process, in alternation (ABBA), so that a machine shared with other work
  * loads both alike. Two measures:
  * - per full set of maps (generateOutputs of the sample save, then the worker's full GC): process CPU, all
- *   threads, and minor page faults;
+ *   threads, minor page faults, and generateOutputs' wall time (what a save's latency holds of it);
  * - per map, resvg's parse and render alone, one at a time on this thread, in this thread's CPU time
  *   (CLOCK_THREAD_CPUTIME_ID): other threads' GC and JIT stay out of it, so a change of ~1 ms a map shows
  *   where the whole set's spread (±5 ms on a loaded machine) hides it.
@@ -15,6 +15,7 @@
 import { Resvg } from "@resvg/resvg-js";
 import { dlopen, FFIType, ptr } from "bun:ffi";
 import { readFileSync } from "node:fs";
+import { collectWorkerHeap } from "../src/pipeline/worker-heap.ts";
 import { intArg, percentile } from "./lib.ts";
 
 const [rootA, rootB] = process.argv.slice(2, 4);
@@ -71,13 +72,16 @@ const spread = (values: number[]) => {
 for (let i = 0; i < 3; i++) for (const c of Object.values(checkouts)) await c.generate(); // warm-up: JIT, font caches
 const setCpu = { A: [] as number[], B: [] as number[] };
 const setFaults = { A: [] as number[], B: [] as number[] };
+const setWall = { A: [] as number[], B: [] as number[] };
 const mapCpu = { A: checkouts.A.maps.map((): number[] => []), B: checkouts.B.maps.map((): number[] => []) };
 for (let i = 0; i < sets; i++) {
   for (const name of order(i)) {
     const f0 = minorFaults();
     const c0 = processCpuMs();
+    const t0 = performance.now();
     await checkouts[name].generate();
-    Bun.gc(true); // as the pipeline worker does after each save
+    setWall[name].push(performance.now() - t0);
+    collectWorkerHeap(); // as the pipeline worker does after each save
     setCpu[name].push(processCpuMs() - c0);
     setFaults[name].push(minorFaults() - f0);
   }
@@ -87,12 +91,12 @@ for (let i = 0; i < sets; i++) {
       render();
       mapCpu[name][m]!.push(threadCpuMs() - t0);
     });
-    Bun.gc(true);
+    collectWorkerHeap();
   }
 }
 for (const [name, root] of [["A", rootA], ["B", rootB]] as const) {
   const medians = mapCpu[name].map((v) => percentile([...v].sort((a, b) => a - b), 50));
   console.log(`${name} ${root}`);
-  console.log(`  a set: process CPU ms ${spread(setCpu[name])}; minor faults ${spread(setFaults[name])}`);
+  console.log(`  a set: process CPU ms ${spread(setCpu[name])}; minor faults ${spread(setFaults[name])}; wall ms ${spread(setWall[name])}`);
   console.log(`  resvg parse + render a map, this thread's CPU ms p50 (overview, sites): ${medians.map((m) => m.toFixed(1)).join(", ")}; sum ${medians.reduce((s, m) => s + m, 0).toFixed(1)}`);
 }

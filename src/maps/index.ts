@@ -39,9 +39,9 @@ export interface GeneratedOutputs {
 
 /**
  * Each render leaves a native pixmap (~5 MB) that is freed only when the GC collects its small JS wrapper,
- * and the GC does not count native memory: a caller drawing save after save runs `Bun.gc(true)` between
- * saves (~8 ms; the pipeline worker does it shortly after handing its result over) rather than hold several
- * saves' worth.
+ * and the GC does not count native memory: a caller drawing save after save runs a full collection between
+ * saves (~7 ms; the pipeline worker's collectWorkerHeap, shortly after handing its result over) rather than hold
+ * several saves' worth.
  */
 export async function generateOutputs(save: MySekaiSave, ctx: GenerateContext): Promise<GeneratedOutputs> {
   const assets = ctx.assetsDir ? await loadAssetPack(ctx.assetsDir, save) : null;

@@ -1,6 +1,7 @@
 /** Worker entry: runs pipeline tasks (decrypt, decode, draw, write the archive folder) off the HTTP thread. */
 import { prepareRuntimeFiles } from "../runtime-files.ts";
 import { runEvaluate, runGenerate, type TaskName } from "./tasks.ts";
+import { collectWorkerHeap } from "./worker-heap.ts";
 import { lowerBackgroundThreads } from "./thread-priority.ts";
 
 declare const self: Worker;
@@ -24,7 +25,7 @@ function collectNow(): void {
   if (pendingGc === null) return;
   clearTimeout(pendingGc);
   pendingGc = null;
-  Bun.gc(true);
+  collectWorkerHeap();
 }
 
 self.onmessage = async (event: MessageEvent<TaskMessage>) => {

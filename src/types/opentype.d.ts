@@ -17,5 +17,6 @@ declare module "opentype.js" {
     stringToGlyphs(text: string): Glyph[];
     getKerningValue(left: Glyph, right: Glyph): number;
   }
-  export function parse(buffer: ArrayBuffer): Font;
+  /** `lowMemory`: glyphs parsed on first use instead of all at once. */
+  export function parse(buffer: ArrayBuffer, options?: { lowMemory?: boolean }): Font;
 }
