@@ -1,10 +1,12 @@
 /**
- * Hub mode (issue 23, point 5): a burst of `--saves` uploads at `--concurrency` through one process on SQLite (the
- * same session's reference), then through one and two processes on a fresh database of a throwaway PostgreSQL and
- * a fresh bucket of a local Swift (the test helpers' servers). Per deployment: upload accept p50/p99, saves/s from the first send until every job is done, CPU per
+ * Hub mode (issue 23, point 5): `--latency` saves one at a time, then a burst of `--saves` uploads at
+ * `--concurrency`, through one process on SQLite (the same session's reference), then through one and two processes
+ * on a fresh database of a throwaway PostgreSQL and a fresh bucket of a local Swift (the test helpers' servers). Per
+ * deployment: upload → archived p50 one at a time (the server's own times: the archive row's against the save's
+ * receipt), upload accept p50/p99, saves/s from the first send until every job is done, CPU per
  * save of each service process and of the stores' servers (this run's PostgreSQL and its backends, Swift and its
  * memcached, all on the same cores; utime+stime from /proc), peak RSS. Uploads go round-robin over the processes.
- * `bun bench/hub.ts [--saves=200] [--concurrency=8]`
+ * `bun bench/hub.ts [--latency=10] [--saves=200] [--concurrency=8]`
  */
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import postgres from "postgres";
@@ -16,6 +18,7 @@ import { databaseForThisFile, postgresServer } from "../tests/helpers/postgres.t
 import { swiftBucket } from "../tests/helpers/swift.ts";
 import { intArg, peakRssMb, percentile, runConcurrent } from "./lib.ts";
 
+const latencySaves = intArg("latency", 10);
 const saves = intArg("saves", 200);
 const concurrency = intArg("concurrency", 8);
 const TICKS_PER_SECOND = 100;
@@ -59,12 +62,15 @@ interface Deployment {
   env: Record<string, string>;
   /** Saves whose job is done, counted in the deployment's database. */
   done(services: RunningService[]): Promise<number>;
+  /** Each archived save's ms from its receipt to its archive row. */
+  archivedAfter(services: RunningService[]): Promise<number[]>;
   /** CPU seconds of the deployment's own servers so far (0 on SQLite: none). */
   storesCpu(): number;
   end(): Promise<void>;
 }
 
 const DONE = "SELECT count(*) AS n FROM jobs WHERE state = 'done' AND save_id IS NOT NULL";
+const ARCHIVED_AFTER = "SELECT a.created_at - s.received_at AS ms FROM archives a JOIN saves s ON s.id = a.save_id";
 
 function sqlite(): Deployment {
   return {
@@ -75,6 +81,14 @@ function sqlite(): Deployment {
       const db = service!.openDb();
       try {
         return (db.query(DONE).get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    },
+    archivedAfter: async ([service]) => {
+      const db = service!.openDb();
+      try {
+        return (db.query(ARCHIVED_AFTER).all() as { ms: number }[]).map((row) => row.ms);
       } finally {
         db.close();
       }
@@ -100,6 +114,7 @@ async function hub(processes: number): Promise<Deployment> {
       S3_SECRET_ACCESS_KEY: bucket.secretAccessKey,
     },
     done: async () => (await sql.unsafe<{ n: number }[]>(DONE.replace("count(*)", "count(*)::int")))[0]!.n,
+    archivedAfter: async () => (await sql.unsafe<{ ms: string }[]>(ARCHIVED_AFTER)).map((row) => Number(row.ms)),
     storesCpu: () => storesCpuSeconds(...ports),
     end: async () => void (await sql.end()),
   };
@@ -110,6 +125,12 @@ async function run(deployment: Deployment): Promise<string> {
   const { pair, env: keys } = randomKeys();
   const env = { ...keys, ...deployment.env, NOTIFY_DEFAULT: "none" };
   const services: RunningService[] = await Promise.all(Array.from({ length: processes }, () => startService({ env })));
+  for (let i = 0; i < latencySaves; i++) {
+    const response = await uploadSave(services[i % processes]!.url, makeFreshEncryptedSample(pair), `one-${i}`);
+    if (response.status !== 200) throw new Error(`upload one-${i}: ${response.status} ${await response.text()}`);
+    await eventually(async () => (await deployment.done(services)) === i + 1, 60_000, `save one-${i} archived`);
+  }
+  const archivedAfter = (await deployment.archivedAfter(services)).sort((a, b) => a - b);
   const bodies = Array.from({ length: saves }, () => makeFreshEncryptedSample(pair));
   const cpuBefore = services.map((service) => cpuSeconds(service.pid));
   const storesBefore = deployment.storesCpu();
@@ -118,7 +139,7 @@ async function run(deployment: Deployment): Promise<string> {
     const response = await uploadSave(services[i % processes]!.url, bodies[i]!, `hub-${i}`);
     if (response.status !== 200) throw new Error(`upload ${i}: ${response.status} ${await response.text()}`);
   });
-  await eventually(async () => (await deployment.done(services)) === saves, 900_000, "every save archived");
+  await eventually(async () => (await deployment.done(services)) === latencySaves + saves, 900_000, "every save archived");
   const seconds = (performance.now() - started) / 1000;
   const cpu = services.map((service, i) => cpuSeconds(service.pid) - cpuBefore[i]!);
   const stores = deployment.storesCpu() - storesBefore;
@@ -129,12 +150,12 @@ async function run(deployment: Deployment): Promise<string> {
   for (const service of services) service.cleanup();
   const perProcess = cpu.map((s) => `${((s / saves) * 1000).toFixed(0)}`).join(" + ");
   const storesPerSave = deployment.env.DATABASE_URL ? `${((stores / saves) * 1000).toFixed(0)} ms` : "–";
-  return `| ${deployment.label} | ${percentile(sorted, 50).toFixed(1)} / ${percentile(sorted, 99).toFixed(1)} ms | ${(saves / seconds).toFixed(2)} | ${perProcess} ms | ${storesPerSave} | ${rss.join(" / ")} MB |`;
+  return `| ${deployment.label} | ${percentile(archivedAfter, 50).toFixed(0)} ms | ${percentile(sorted, 50).toFixed(1)} / ${percentile(sorted, 99).toFixed(1)} ms | ${(saves / seconds).toFixed(2)} | ${perProcess} ms | ${storesPerSave} | ${rss.join(" / ")} MB |`;
 }
 
 console.log(`${saves} saves (~${(makeFreshEncryptedSample(randomKeys().pair).byteLength / 1024).toFixed(0)} KB) at concurrency ${concurrency}, round-robin over the processes`);
-console.log("| processes | upload accept p50 / p99 | saves/s until all archived | CPU per save (each process) | CPU per save (PostgreSQL + Swift) | peak RSS |");
-console.log("|---|---|---|---|---|---|");
+console.log("| processes | upload → archived p50, one at a time | upload accept p50 / p99 | saves/s until all archived | CPU per save (each process) | CPU per save (PostgreSQL + Swift) | peak RSS |");
+console.log("|---|---|---|---|---|---|---|");
 console.log(await run(sqlite()));
 for (const processes of [1, 2]) console.log(await run(await hub(processes)));
 process.exit(0);
