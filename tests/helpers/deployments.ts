@@ -3,6 +3,7 @@
  * local archive, and hub mode (PostgreSQL + a Swift bucket, started by the tests). A test reaches a deployment's
  * data only through this: its settings, rows by SQL, and the archive's file keys.
  */
+import { afterAll, afterEach, beforeAll } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import postgres from "postgres";
@@ -151,4 +152,23 @@ export async function readArchiveFile(settings: Record<string, string>, server: 
   const { bucket, prefix } = /^s3:\/\/(?<bucket>[^/]+)\/(?<prefix>.*)$/.exec(settings.ARCHIVE_URL)!.groups!;
   const client = new Bun.S3Client({ bucket, endpoint: settings.S3_ENDPOINT, region: settings.S3_REGION, accessKeyId: settings.S3_ACCESS_KEY_ID, secretAccessKey: settings.S3_SECRET_ACCESS_KEY });
   return Buffer.from(await client.file(`${prefix}/archive/${relPath}/${name}`).arrayBuffer());
+}
+
+/**
+ * A suite's hooks on one deployment: its settings, filled in place once before the tests, and the services a test
+ * starts (push them to `servers`), stopped after each test: a hub's services share its database and bucket, so one
+ * left running would claim, and push, the next test's jobs.
+ */
+export function deploymentHooks(deployment: Deployment, signal?: "SIGKILL"): { settings: Record<string, string>; servers: RunningServer[] } {
+  const settings: Record<string, string> = {};
+  const servers: RunningServer[] = [];
+  beforeAll(async () => void Object.assign(settings, await deployment.settings()), 180_000);
+  afterEach(async () => {
+    for (const server of servers.splice(0)) {
+      await server.stop(signal);
+      server.cleanup();
+    }
+  });
+  afterAll(() => deployment.end());
+  return { settings, servers };
 }

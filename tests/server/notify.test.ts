@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHmac } from "node:crypto";
 import type { JobRow } from "../helpers/db.ts";
-import { deployments, jsonValue, one } from "../helpers/deployments.ts";
+import { deploymentHooks, deployments, jsonValue, one } from "../helpers/deployments.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliWith } from "../helpers/owner-cli.ts";
@@ -46,19 +46,7 @@ function channelEnv(): Record<string, string> {
 
 for (const deployment of deployments("notify")) {
   describe.skipIf(deployment.skip !== null)(deployment.name, () => {
-    let settings: Record<string, string> = {};
-    // A hub's services share its database: each test stops its own, so none claims (and pushes) the next test's jobs.
-    const servers: RunningServer[] = [];
-    beforeAll(async () => {
-      settings = await deployment.settings();
-    }, 180_000);
-    afterEach(async () => {
-      for (const server of servers.splice(0)) {
-        await server.stop("SIGKILL");
-        server.cleanup();
-      }
-    });
-    afterAll(() => deployment.end());
+    const { settings, servers } = deploymentHooks(deployment, "SIGKILL");
 
     /** In this process, unless the test kills it. */
     const startHere = async (env: Record<string, string>, dataDir: string, killable = false) => {

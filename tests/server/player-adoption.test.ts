@@ -2,12 +2,12 @@
  * A save first seen without a player id takes the real id of a later arrival with the same bytes: drawn again,
  * archived under the player (the old folder gone, the token kept), pushed to the player's routes once each.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { JobRow } from "../helpers/db.ts";
-import { archiveFilesIn, archiveFolders, deployments, one, readArchiveFile } from "../helpers/deployments.ts";
+import { archiveFilesIn, archiveFolders, deploymentHooks, deployments, one, readArchiveFile } from "../helpers/deployments.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptedSave, PLAYER_ID, saveUrl, testKeys, uploadSave } from "../helpers/saves.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
@@ -33,19 +33,7 @@ interface ArchiveRow {
 
 for (const deployment of deployments("adopt")) {
   describe.skipIf(deployment.skip !== null)(deployment.name, () => {
-    let settings: Record<string, string> = {};
-    // A hub's services share its database and bucket: each test stops its own, so none claims the next test's jobs.
-    const servers: RunningServer[] = [];
-    beforeAll(async () => {
-      settings = await deployment.settings();
-    }, 180_000);
-    afterEach(async () => {
-      for (const server of servers.splice(0)) {
-        await server.stop();
-        server.cleanup();
-      }
-    });
-    afterAll(() => deployment.end());
+    const { settings, servers } = deploymentHooks(deployment);
 
     /** The default route is the webhook; our player is routed to Discord and the webhook unless `route` says otherwise. */
     async function start(options: { keys: boolean; dataDir?: string; route?: string[]; backoff?: string }): Promise<RunningServer> {

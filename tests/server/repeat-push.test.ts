@@ -3,12 +3,12 @@
  * archived but not pushed, new drops are pushed, two saves of one refresh processed at once push once, and
  * NOTIFY_REPEAT=1 pushes every save. The push names music records by song title.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { SummaryJson } from "../../src/maps/index.ts";
 import { makeSampleMySekaiSave, SAMPLE_MUSIC_RECORD_DROP_ID } from "../../src/samples/index.ts";
 import type { MySekaiSave } from "../../src/save/index.ts";
 import type { JobRow } from "../helpers/db.ts";
-import { archiveFilesIn, deployments, one, readArchiveFile, run } from "../helpers/deployments.ts";
+import { archiveFilesIn, deploymentHooks, deployments, one, readArchiveFile, run } from "../helpers/deployments.ts";
 import { ownerCliWith } from "../helpers/owner-cli.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptRaw, PLAYER_ID, rawSave, testKeys, uploadSave } from "../helpers/saves.ts";
@@ -58,19 +58,7 @@ interface WebhookBody {
 
 for (const deployment of deployments("repeat")) {
   describe.skipIf(deployment.skip !== null)(deployment.name, () => {
-    let settings: Record<string, string> = {};
-    // A hub's services share its database: each test stops its own, so none claims the next test's jobs.
-    const servers: RunningServer[] = [];
-    beforeAll(async () => {
-      settings = await deployment.settings();
-    }, 180_000);
-    afterEach(async () => {
-      for (const server of servers.splice(0)) {
-        await server.stop();
-        server.cleanup();
-      }
-    });
-    afterAll(() => deployment.end());
+    const { settings, servers } = deploymentHooks(deployment);
 
     async function start(env: Record<string, string> = {}, dataDir?: string): Promise<Service> {
       const hook = `/hook/${crypto.randomUUID()}`;
