@@ -56,8 +56,13 @@ export function s3ArchiveStore(location: S3Location): ArchiveStore {
     put: async (save, files) => {
       checkPlayerId(save.playerId);
       for (const file of files) checkFileName(file.name);
-      const relPath = save.folder;
-      if (relPath === undefined || !candidates(save).includes(relPath)) throw new Error(`save ${save.saveId} has no claimed archive folder`);
+      const claimed = save.folder;
+      if (claimed === undefined || !candidates(save).includes(claimed)) throw new Error(`save ${save.saveId} has no claimed archive folder`);
+      // A stamp folder that another save's marker holds (written before the claims existed, or by a run of that
+      // save that died before its commit) is not taken over: this save takes its own folder.
+      const { own } = stampFolders(save);
+      const holder = claimed === own ? null : await readMarker(claimed);
+      const relPath = holder === null || holder === String(save.saveId) ? claimed : own;
       // The marker first: a folder with files always says whose they are.
       await client.write(key(relPath, MARKER), String(save.saveId));
       await Promise.all(files.map((file) => client.write(key(relPath, file.name), file.bytes)));

@@ -8,12 +8,10 @@ import { readFileSync } from "node:fs";
  */
 export const TRIM_ABOVE_BYTES = 216 * 1024 * 1024;
 
-const PAGE_BYTES = 4096;
-
-/** This process' resident size (Linux; 0 where /proc is missing, which never trims). */
+/** This process' resident size (Linux; 0 where /proc is missing, which never trims). Read in kB, whatever the page size. */
 function residentBytes(): number {
   try {
-    return Number(readFileSync("/proc/self/statm", "utf8").split(" ")[1]) * PAGE_BYTES;
+    return Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) * 1024;
   } catch {
     return 0;
   }

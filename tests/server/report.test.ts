@@ -110,8 +110,12 @@ for (const deployment of deployments("reports")) {
     // A hub's processes share its keys (any of them may evaluate a report), and a test that starts one with other
     // keys or notify settings has the hub to itself: the others are stopped first.
     const hubKeys = deployment.hub ? keys.env : {};
+    // The work they owe is finished first: a job left queued would be claimed, and pushed, by the next process.
     const alone = async () => {
-      if (deployment.hub) for (const server of running.splice(0)) await server.stop();
+      if (!deployment.hub) return;
+      const owed = async () => (await row<{ n: number }>(running[0]!, "SELECT count(*) AS n FROM jobs WHERE state IN ('pending', 'running', 'pending_retry')"))!.n;
+      if (running.length > 0) await eventually(async () => (await owed()) === 0, 60_000, "the hub's queued work done");
+      for (const server of running.splice(0)) await server.stop();
     };
     /** Every running process's log: in a hub, the one that evaluates a report may not be the one that received it. */
     const everyOutput = () => running.map((server) => server.output()).join("\n");

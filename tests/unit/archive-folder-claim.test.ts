@@ -68,6 +68,15 @@ for (const kind of [sqliteStageStores, postgresStageStores] satisfies StageStore
       expect(await bucket.folders()).toEqual([STAMP, `${STAMP}_${other}`].map((path) => path.split("/").at(-1)!).sort());
     });
 
+    test("a stamp folder another save's marker holds with no claim (a version before the claims, or its crashed run) is not taken over", async () => {
+      const [earlier, id] = [await f.addSave(bytes("a"), PLAYER, AT), await f.addSave(bytes("b"), PLAYER, AT)];
+      // What a process of the version before the claims left: its marker and a file, no archive_folders row.
+      await bucket.store.put({ playerId: PLAYER, saveId: earlier, receivedAt: AT, folder: STAMP }, [{ name: "save.bin", bytes: bytes("earlier") }]);
+      expect(await draw(id, "this one")).toBe(`${STAMP}_${id}`);
+      expect([await text(STAMP, "save.bin"), await text(`${STAMP}_${id}`, "save.bin")]).toEqual(["earlier", "this one"]);
+      expect(await bucket.store.find({ playerId: PLAYER, saveId: id, receivedAt: AT })).toBe(`${STAMP}_${id}`);
+    });
+
     test("a bucket put with no claimed folder, or a folder that cannot be its save's, writes nothing", async () => {
       const id = await f.addSave(bytes("x"), PLAYER, AT);
       const files = [{ name: "save.bin", bytes: bytes("x") }];

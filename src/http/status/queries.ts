@@ -97,9 +97,9 @@ export function failedJobs(db: Db, limit = PAGE_ROWS) {
     .all();
 }
 
-/** The owner CLI's `jobs`: the newest jobs (of one state) with their save's player. */
 export const JOB_LIST_ROWS = 200;
 
+/** The owner CLI's `jobs`: the newest jobs (of one state) with their save's player. */
 export function jobList(db: Db, state: JobState | undefined, limit = JOB_LIST_ROWS) {
   return db
     .select({ id: jobs.id, saveId: jobs.saveId, reportId: jobs.reportId, playerId: saves.playerId, stage: jobs.stage, state: jobs.state, attempts: jobs.attempts, runAt: jobs.runAt, lastError: jobs.lastError })
