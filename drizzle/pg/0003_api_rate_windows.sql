@@ -1,4 +1,4 @@
-CREATE TABLE "api_rate_windows" (
+CREATE UNLOGGED TABLE "api_rate_windows" (
 	"key" text PRIMARY KEY NOT NULL,
 	"window_start" bigint NOT NULL,
 	"count" integer NOT NULL

@@ -56,6 +56,12 @@ test("the bucket folder claims are written by the stage stores only", () => {
   expect(writers.sort()).toEqual(["db/pg/stage-writes.ts", "db/stage-writes.ts"]);
 });
 
+test("a hub's API rate counts are written by their store only", () => {
+  const writes = /\b(?:insert|update|delete)\(apiRateWindows\)|\b(?:INSERT INTO|UPDATE|DELETE FROM) api_rate_windows\b/;
+  const writers = sourceFiles(SRC).filter((path) => writes.test(readFileSync(path, "utf8"))).map((path) => relative(SRC, path));
+  expect(writers).toEqual(["db/pg/rate-windows.ts"]);
+});
+
 /** drizzle's name and SQL's name of each table owned by one module per store (the owner's tables, upload tasks), and that module. */
 const OWNER_TABLES = [
   { table: "ownerSessions", sql: "owner_sessions", module: "owner-sessions" },

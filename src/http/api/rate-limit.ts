@@ -16,6 +16,9 @@ export interface RateWindows {
 }
 
 export class RateLimit {
+  /** Keys refused in this process, until their window ends: a flood's further requests never reach the store. */
+  private readonly refusedUntil = new Map<string, number>();
+
   constructor(
     private readonly perMinute: number,
     private readonly windows: RateWindows,
@@ -23,13 +26,21 @@ export class RateLimit {
     private readonly scope: string,
   ) {}
 
-  /** Seconds to wait before `key` may ask again, or 0 when this request is allowed. Refused requests count too. */
+  /** Seconds to wait before `key` may ask again, or 0 when this request is allowed. */
   async take(key: string, now = Date.now()): Promise<number> {
-    const window = await this.windows.count(`${this.scope}:${key}`, now);
+    const scoped = `${this.scope}:${key}`;
+    const until = this.refusedUntil.get(scoped);
+    if (until !== undefined && now < until) return waitFor(until, now);
+    this.refusedUntil.delete(scoped);
+    const window = await this.windows.count(scoped, now);
     if (window.count <= this.perMinute) return 0;
-    return Math.max(1, Math.ceil((window.start + WINDOW_MS - now) / 1000));
+    if (this.refusedUntil.size >= MAX_KEYS) this.refusedUntil.delete(this.refusedUntil.keys().next().value!);
+    this.refusedUntil.set(scoped, window.start + WINDOW_MS);
+    return waitFor(window.start + WINDOW_MS, now);
   }
 }
+
+const waitFor = (until: number, now: number) => Math.max(1, Math.ceil((until - now) / 1000));
 
 const MAX_KEYS = 10_000;
 
