@@ -1,0 +1,85 @@
+/** The owner's and players' tables of a hub's PostgreSQL, as ../schema-owner.ts, and the data API's shared rate counts. */
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+
+/** Small named values the service keeps for itself (the setup token). */
+export const settings = pgTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
+});
+
+/** Players with a personal setup link (hubs): uploads through it are accepted for this player id only. */
+export const players = pgTable(
+  "players",
+  {
+    playerId: text("player_id").primaryKey(),
+    name: text("name"),
+    /** The link's secret, shown to the owner again on demand. */
+    token: text("token").notNull(),
+    /** sha256 hex of the token: requests are matched on it, so a lookup's timing says nothing about the token. */
+    tokenSha256: text("token_sha256").notNull(),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+  },
+  (t) => [uniqueIndex("players_token_sha256_unique").on(t.tokenSha256)],
+);
+
+/** Tokens that read players' saves through /api (src/db/data-access.ts): stored as sha256, shown once. */
+export const apiTokens = pgTable("api_tokens", {
+  name: text("name").primaryKey(),
+  tokenSha256: text("token_sha256").notNull().unique(),
+  /** The player ids this token may read; null: every player of this server. */
+  players: jsonb("players").$type<string[]>(),
+  createdAt: bigint("created_at", { mode: "number" }).notNull(),
+});
+
+/** Players who opted in to public reads (/public/…), by the owner's CLI or on their own page. */
+export const publicPlayers = pgTable("public_players", {
+  playerId: text("player_id").primaryKey(),
+  since: bigint("since", { mode: "number" }).notNull(),
+});
+
+/**
+ * Consumer webhooks (src/db/deliveries/data-webhooks.ts): after each new save, an empty POST to `url` with {server},
+ * {data_type} and {user_id} filled in, so a bot pulls the save. `url` and `bearer` are secrets: never shown again.
+ */
+export const dataWebhooks = pgTable("data_webhooks", {
+  id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+  url: text("url").notNull(),
+  bearer: text("bearer"),
+  createdAt: bigint("created_at", { mode: "number" }).notNull(),
+});
+
+/**
+ * Owner login sessions, in the store so a session opened on one process holds on every other: the sha256 of
+ * the cookie's random id (the id itself is never stored) and its expiry.
+ */
+export const ownerSessions = pgTable(
+  "owner_sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    expiresAt: bigint("expires_at", { mode: "number" }).notNull(),
+  },
+  (t) => [index("owner_sessions_expiry_idx").on(t.expiresAt)],
+);
+
+/** Wrong owner tokens per peer (the login throttle), shared by every process. */
+export const loginFailures = pgTable(
+  "login_failures",
+  {
+    peer: text("peer").primaryKey(),
+    failures: integer("failures").notNull(),
+    lastFailure: bigint("last_failure", { mode: "number" }).notNull(),
+  },
+  (t) => [index("login_failures_last_idx").on(t.lastFailure)],
+);
+
+/** The data API's requests per key (`peer:<address>`, `token:<name>`) in its current window, shared by a hub's processes. */
+export const apiRateWindows = pgTable(
+  "api_rate_windows",
+  {
+    key: text("key").primaryKey(),
+    windowStart: bigint("window_start", { mode: "number" }).notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [index("api_rate_windows_start_idx").on(t.windowStart)],
+);

@@ -1,0 +1,74 @@
+/** The owner's and players' tables of the SQLite file: setup links, API access, consumer webhooks, owner sessions and the login throttle. */
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/** Small named values the service keeps for itself (the setup token). */
+export const settings = sqliteTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/** Players with a personal setup link (hubs): uploads through it are accepted for this player id only. */
+export const players = sqliteTable(
+  "players",
+  {
+    playerId: text("player_id").primaryKey(),
+    name: text("name"),
+    /** The link's secret, shown to the owner again on demand. */
+    token: text("token").notNull(),
+    /** sha256 hex of the token: requests are matched on it, so a lookup's timing says nothing about the token. */
+    tokenSha256: text("token_sha256").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("players_token_sha256_unique").on(t.tokenSha256)],
+);
+
+/** Tokens that read players' saves through /api (src/db/data-access.ts): stored as sha256, shown once. */
+export const apiTokens = sqliteTable("api_tokens", {
+  name: text("name").primaryKey(),
+  tokenSha256: text("token_sha256").notNull().unique(),
+  /** The player ids this token may read; null: every player of this server. */
+  players: text("players", { mode: "json" }).$type<string[]>(),
+  createdAt: integer("created_at").notNull(),
+});
+
+/** Players who opted in to public reads (/public/…), by the owner's CLI or on their own page. */
+export const publicPlayers = sqliteTable("public_players", {
+  playerId: text("player_id").primaryKey(),
+  since: integer("since").notNull(),
+});
+
+/**
+ * Consumer webhooks (src/db/deliveries/data-webhooks.ts): after each new save, an empty POST to `url` with {server},
+ * {data_type} and {user_id} filled in, so a bot pulls the save. `url` and `bearer` are secrets: never shown again.
+ */
+export const dataWebhooks = sqliteTable("data_webhooks", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  url: text("url").notNull(),
+  bearer: text("bearer"),
+  createdAt: integer("created_at").notNull(),
+});
+
+/**
+ * Owner login sessions, in the store so a session opened on one process holds on every other: the sha256 of
+ * the cookie's random id (the id itself is never stored) and its expiry.
+ */
+export const ownerSessions = sqliteTable(
+  "owner_sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("owner_sessions_expiry_idx").on(t.expiresAt)],
+);
+
+/** Wrong owner tokens per peer (the login throttle), shared by every process. */
+export const loginFailures = sqliteTable(
+  "login_failures",
+  {
+    peer: text("peer").primaryKey(),
+    failures: integer("failures").notNull(),
+    lastFailure: integer("last_failure").notNull(),
+  },
+  (t) => [index("login_failures_last_idx").on(t.lastFailure)],
+);
