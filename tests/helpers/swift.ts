@@ -81,7 +81,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-function serverConf(dir: string, port: number, kind: "account" | "container" | "object"): string {
+/** What every server's [DEFAULT] says: loopback, one process, and a bind that gives up after 5 s (a taken port). */
+function defaults(dir: string, port: number): string {
   return `[DEFAULT]
 bind_ip = 127.0.0.1
 bind_port = ${port}
@@ -89,9 +90,13 @@ bind_timeout = 5
 workers = 0
 user = ${user()}
 swift_dir = ${dir}
-devices = ${join(dir, "srv")}
-mount_check = false
 log_level = WARNING
+`;
+}
+
+function serverConf(dir: string, port: number, kind: "account" | "container" | "object"): string {
+  return `${defaults(dir, port)}devices = ${join(dir, "srv")}
+mount_check = false
 
 [pipeline:main]
 pipeline = ${kind}-server
@@ -103,15 +108,7 @@ use = egg:swift#${kind}
 
 function proxyConf(dir: string, port: number, memcachedPort: number): string {
   const filters = ["catch_errors", "gatekeeper", "healthcheck", "proxy-logging", "listing_formats", "copy", "dlo", "versioned_writes"];
-  return `[DEFAULT]
-bind_ip = 127.0.0.1
-bind_port = ${port}
-bind_timeout = 5
-workers = 0
-user = ${user()}
-swift_dir = ${dir}
-log_level = WARNING
-
+  return `${defaults(dir, port)}
 [pipeline:main]
 pipeline = catch_errors gatekeeper healthcheck proxy-logging cache listing_formats s3api tempauth copy dlo versioned_writes proxy-logging proxy-server
 
