@@ -2,8 +2,8 @@
 import recordsJson from "./data/music-records.json" with { type: "json" };
 import type { Locale } from "./catalog.ts";
 
-/** The game regions whose titles the project keeps: the ones a MAP_LOCALE names. */
-export const TITLE_REGIONS = ["jp", "en", "cn"] as const;
+/** The game servers whose titles the project keeps. */
+export const TITLE_REGIONS = ["jp", "en", "cn", "tw", "kr"] as const;
 export type TitleRegion = (typeof TITLE_REGIONS)[number];
 
 /**
@@ -11,9 +11,9 @@ export type TitleRegion = (typeof TITLE_REGIONS)[number];
  * regions come last: an id only one region knows (an en- or cn-only song) is still that song.
  */
 const REGION_ORDER: Record<Locale, TitleRegion[]> = {
-  ja: ["jp", "en", "cn"],
-  en: ["en", "jp", "cn"],
-  zh: ["cn", "jp", "en"],
+  ja: ["jp", "en", "cn", "tw", "kr"],
+  en: ["en", "jp", "cn", "tw", "kr"],
+  zh: ["cn", "jp", "en", "tw", "kr"],
 };
 
 const titles = new Map(
