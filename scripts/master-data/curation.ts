@@ -40,8 +40,10 @@ export const LUNABOT_TIERS = {
 export const TIER_RULE =
   "super and rare as lunabot's mysekai.rare_res_keys (levels 2 and 1); a mysekai_material it does not list but " +
   "whose master data ties it to a weather (mysekaiPhenomenaGroupId, like every rare one lunabot lists: 32-34, 61, " +
-  "64-66, 93, 94) is rare too (95 and 96 came after lunabot's list); everything else common. Music records are not " +
-  "tiered: a new record is drawn rare-styled, an owned one common.";
+  "64-66, 93, 94) is rare too: 95 and 96 came after lunabot's list, and Team-Haruki/Haruki-Drawing-API " +
+  "(scripts/parity_payloads/gen_mysekai.py resourceRarity @d2109c35, which rates every rarity_2 material rare) " +
+  "agrees; everything else common (Haruki's rule would also make 11, 62 and 63 rare; lunabot does not). Music " +
+  "records are not tiered: a new record is drawn rare-styled, an owned one common.";
 
 /** English templates for the birthday series: EN's master data has no birthday party yet. The flower keeps the
  * English the Japanese name is written in (セレブレーションフラワー); 祝祭のあまつゆ is translated here. */
@@ -70,7 +72,8 @@ export const SITE_GEOMETRY_SOURCE =
   "Sites 5-8: lunabot NeuraXmy/lunabot example_config/sekai/mysekai_site_map_image_info.yaml (commit 949cc6d9; " +
   "the same numbers in Aposetles/nonebot_mysekaianalyser_plugin SITE_MAP_CONFIGS and, but for crop, " +
   "Huac233/pjsk-mysekai-xray js/config.js). Site 9 (festival_garden): no public renderer has it (lunabot's file " +
-  "stops at 8, Huac233 and Aposetles too), so it is fitted here: master data gives every harvest site the same " +
+  "stops at 8, so do Huac233, Aposetles and Team-Haruki/Haruki-Drawing-API @d2109c35 of 2026-08-15), so it is " +
+  "fitted here: master data gives every harvest site the same " +
   "harvest grid (mysekaiSiteHarvestUnavailableSpots of sites 5-8 all span positions -30..30) and site 9 the " +
   "floor of sites 7 and 8 (mysekaiSiteLayouts: 100 x 100), so positions -30..30 fill the 1280x1080 map with a " +
   "margin, x to the right and z upwards like the fitted layout of an unknown site. No site image exists to " +

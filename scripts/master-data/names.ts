@@ -26,8 +26,18 @@ function givenName(server: Server, characterId: number): string | null {
   return text(server.rows("gameCharacters.json").get(characterId), "givenName");
 }
 
+const coloursByServer = new WeakMap<Server, Map<number, string>>();
+
 /** Memoria colour per character: the memoria name without the affix all of them share (記憶, メモリア, ...). */
 function memoriaColours(server: Server): Map<number, string> {
+  const known = coloursByServer.get(server);
+  if (known) return known;
+  const colours = readMemoriaColours(server);
+  coloursByServer.set(server, colours);
+  return colours;
+}
+
+function readMemoriaColours(server: Server): Map<number, string> {
   const materials = server.rows("mysekaiMaterials.json");
   const pairs: [number, string][] = [];
   for (const rel of server.rows("mysekaiMaterialGameCharacterRelations.json").values()) {
