@@ -16,6 +16,7 @@ const FILE_BY_TYPE: Record<string, string> = {
   mysekai_item: "mysekaiItems.json",
   mysekai_fixture: "mysekaiFixtures.json",
   material: "materials.json",
+  phenomena: "mysekaiPhenomenas.json",
 };
 
 function readName(server: Server, key: string): string | null {
@@ -83,6 +84,12 @@ export function buildCatalogue(servers: Servers) {
     if (row) push("material", row, "material");
   }
 
+  const phenomena = [...jp.rows("mysekaiPhenomenas.json").values()].map((p) => ({
+    id: p.id,
+    ...names(`phenomena:${p.id}`),
+    timePeriod: p.mysekaiPhenomenaTimePeriodType as string,
+  }));
+
   const harvestFixtures = [...jp.rows("mysekaiSiteHarvestFixtures.json").values()].map((f) => ({
     id: f.id,
     type: f.mysekaiSiteHarvestFixtureType as string,
@@ -109,6 +116,7 @@ export function buildCatalogue(servers: Servers) {
     masterData,
     sites,
     resources,
+    phenomena,
     harvestFixtures,
     siteGeometry: { convention: SITE_GEOMETRY_CONVENTION, source: SITE_GEOMETRY_SOURCE, sites: SITE_GEOMETRY },
   };

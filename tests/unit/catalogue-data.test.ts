@@ -3,22 +3,22 @@ import { readFileSync } from "node:fs";
 import { parse } from "opentype.js";
 import catalogJson from "../../src/maps/data/catalog.json" with { type: "json" };
 import recordsJson from "../../src/maps/data/music-records.json" with { type: "json" };
-import { findResource, siteGeometryEntry, type Locale } from "../../src/maps/catalog.ts";
+import { findResource, siteGeometryEntry, weatherName, type Locale } from "../../src/maps/catalog.ts";
 import { fontFiles } from "../../src/maps/font-files.ts";
 import { EDGE_INSET, siteProjection } from "../../src/maps/geometry.ts";
 import { allMusicTitles, musicRecordTitle } from "../../src/maps/music-titles.ts";
 
 const LANGS = ["ja", "en", "zh", "zh-Hant", "ko"] as const;
 type Entry = { id: number; type?: string; name: Record<string, string>; composed?: string[]; translated?: string[]; tier?: string };
-const catalogue = catalogJson as unknown as { sites: Entry[]; resources: Entry[]; masterData: { region: string; commit: string; dataVersion: string }[] };
-const entries = [...catalogue.sites.map((s) => ({ ...s, type: "site" })), ...catalogue.resources];
+const catalogue = catalogJson as unknown as { sites: Entry[]; resources: Entry[]; phenomena: Entry[]; masterData: { region: string; commit: string; dataVersion: string }[] };
+const entries = [...catalogue.sites.map((s) => ({ ...s, type: "site" })), ...catalogue.resources, ...catalogue.phenomena.map((p) => ({ ...p, type: "phenomena" }))];
 const label = (e: Entry) => `${e.type}:${e.id}`;
 
 describe("catalogue names", () => {
-  test("every site and resource has a name in all five map languages", () => {
+  test("every site, resource and weather has a name in all five map languages", () => {
     const gaps = entries.flatMap((e) => LANGS.filter((l) => !e.name[l]?.trim()).map((l) => `${label(e)}/${l}`));
     expect(gaps).toEqual([]);
-    expect(entries.length).toBe(149);
+    expect(entries.length).toBe(5 + 144 + 17);
   });
 
   test("a name not read from its server's master data says so, in one list only", () => {
@@ -44,6 +44,12 @@ describe("catalogue names", () => {
       name: { ja: "祝祭の庭園", en: "Festival Garden", zh: "庆典庭院", "zh-Hant": "慶典的庭園", ko: "축제의 정원" },
       translated: ["en"],
     });
+  });
+
+  test("weathers by their game names (CN calls 9 流星雨, KR 유성군); an unknown id has none", () => {
+    expect(["zh", "ja", "en"].map((l) => weatherName(9, l as Locale))).toEqual(["流星雨", "流星群", "Meteor Shower"]);
+    expect(entries.find((e) => label(e) === "phenomena:9")!.name.ko).toBe("유성군");
+    expect(weatherName(999, "zh")).toBeNull();
   });
 
   test("the header names each server's master-data version and commit", () => {
