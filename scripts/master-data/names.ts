@@ -28,7 +28,7 @@ function givenName(server: Server, characterId: number): string | null {
 
 const coloursByServer = new WeakMap<Server, Map<number, string>>();
 
-/** Memoria colour per character: the memoria name without the affix all of them share (記憶, メモリア, ...). */
+/** Memoria colour per character: the memoria name without the affix all 26 share (記憶, メモリア, " Memoria" ...). */
 function memoriaColours(server: Server): Map<number, string> {
   const known = coloursByServer.get(server);
   if (known) return known;
