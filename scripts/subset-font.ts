@@ -1,6 +1,7 @@
 /**
  * Regenerates assets/fonts/NotoSansCJKsc-{Regular,Bold}-subset.otf: Noto Sans CJK SC cut down to the
- * characters the maps can draw (catalogue names in ja/en/zh, song titles in jp/en/cn, UI strings, ASCII).
+ * characters the maps can draw (catalogue names in ja/en/zh/zh-Hant/ko, song titles of the five servers, UI strings,
+ * ASCII). The SC face holds the Hangul and traditional characters too (every Noto Sans CJK face covers them all).
  *
  * Needs the Debian packages fonts-noto-cjk and python3-fonttools:
  *   apt-get install -y fonts-noto-cjk python3-fonttools

@@ -1,4 +1,4 @@
-/** The resource catalogue: site names, resource names and tiers keyed by (type, id), harvest-point kinds. */
+/** The resource catalogue: site names, resource names and tiers keyed by (type, id), harvest-point kinds, weathers. */
 import catalogJson from "./data/catalog.json" with { type: "json" };
 import { resourceKey, type ResourceKey } from "../save/model.ts";
 
@@ -35,6 +35,7 @@ export interface SiteGeometryEntry {
 interface CatalogFile {
   sites: { id: number; key: string; name: LocalizedName }[];
   resources: CatalogResource[];
+  phenomena: { id: number; name: LocalizedName }[];
   harvestFixtures: { id: number; type: string }[];
   siteGeometry: { convention: string; sites: SiteGeometryEntry[] };
 }
@@ -47,6 +48,7 @@ const resourcesByKey = new Map<ResourceKey, CatalogResource>(
 const sitesById = new Map(file.sites.map((s) => [s.id, s]));
 const fixtureTypeById = new Map(file.harvestFixtures.map((f) => [f.id, f.type]));
 const geometryBySite = new Map(file.siteGeometry.sites.map((g) => [g.siteId, g]));
+const phenomenaById = new Map(file.phenomena.map((p) => [p.id, p]));
 
 const LOCALE_FALLBACK: Record<Locale, Locale[]> = {
   zh: ["zh", "ja", "en"],
@@ -72,6 +74,12 @@ export function siteName(siteId: number, locale: Locale): string {
   return name ?? `Site ${siteId}`;
 }
 
+/** A weather (mysekaiPhenomenaId) by its game name, e.g. 流星雨; null for an id the catalogue does not know. */
+export function weatherName(phenomenaId: number, locale: Locale): string | null {
+  const entry = phenomenaById.get(phenomenaId);
+  return entry ? pickName(entry.name, locale) : null;
+}
+
 export function siteGeometryEntry(siteId: number): SiteGeometryEntry | null {
   return geometryBySite.get(siteId) ?? null;
 }
@@ -91,7 +99,7 @@ export function fixtureKind(fixtureId: number): FixtureKind {
 /** Every name in the catalogue, for the font subset script. */
 export function allCatalogNames(): string[] {
   const names: string[] = [];
-  for (const entry of [...file.sites, ...file.resources]) {
+  for (const entry of [...file.sites, ...file.resources, ...file.phenomena]) {
     for (const value of Object.values(entry.name)) if (value) names.push(value);
   }
   return names;

@@ -2,19 +2,21 @@
 import recordsJson from "./data/music-records.json" with { type: "json" };
 import type { Locale } from "./catalog.ts";
 
-/** The game regions whose titles the project keeps: the ones a MAP_LOCALE names. */
-export const TITLE_REGIONS = ["jp", "en", "cn"] as const;
+/** The game servers whose titles the project keeps. */
+export const TITLE_REGIONS = ["jp", "en", "cn", "tw", "kr"] as const;
 export type TitleRegion = (typeof TITLE_REGIONS)[number];
 
+/** The server whose titles a map language shows (zh-Hant and ko ready for when Locale names them). */
+const REGION_OF_LOCALE: Record<Locale | "zh-Hant" | "ko", TitleRegion> = { ja: "jp", en: "en", zh: "cn", "zh-Hant": "tw", ko: "kr" };
+
 /**
- * The locale's own region first, then jp (the data leaves out en/cn titles equal to jp). The other
- * regions come last: an id only one region knows (an en- or cn-only song) is still that song.
+ * The locale's own region first, then jp (the data leaves out titles equal to jp), then the others: an id
+ * only one region knows (an en-, cn-, tw- or kr-only song) is still that song.
  */
-const REGION_ORDER: Record<Locale, TitleRegion[]> = {
-  ja: ["jp", "en", "cn"],
-  en: ["en", "jp", "cn"],
-  zh: ["cn", "jp", "en"],
-};
+function regionOrder(locale: Locale): TitleRegion[] {
+  const own = REGION_OF_LOCALE[locale];
+  return [own, ...TITLE_REGIONS.filter((r) => r !== own)];
+}
 
 const titles = new Map(
   Object.entries((recordsJson as { titles: Record<string, Partial<Record<TitleRegion, string>>> }).titles).map(
@@ -26,7 +28,7 @@ const titles = new Map(
 export function musicRecordTitle(recordId: number, locale: Locale): string | null {
   const entry = titles.get(recordId);
   if (!entry) return null;
-  for (const region of REGION_ORDER[locale]) {
+  for (const region of regionOrder(locale)) {
     const title = entry[region];
     if (title) return title;
   }
