@@ -8,6 +8,8 @@ export const MAP_LIMITS = {
   labelsPerMap: 100,
   /** The same for each small panel of the overview (rare drops only; real sites have a handful). */
   labelsPerPanel: 24,
+  /** Labels listed under a site map for want of a free place on it; then one "+N". */
+  unplacedEntries: 40,
   /** Lines of one label block; the rest are counted on a last "+N" line. */
   linesPerLabel: 8,
   /** Legend entries per site map; the last slot says how many more there are. */
