@@ -16,13 +16,13 @@ const KIND_MARKS: Record<string, KindMark> = {
   wood: { shape: "triangle", colour: "#e69f00" },
   mineral: { shape: "square", colour: "#0072b2" },
   plant: { shape: "circle", colour: "#009e73" },
-  junk: { shape: "triangleDown", colour: "#d55e00" },
+  junk: { shape: "cross", colour: "#d55e00" },
   item: { shape: "plus", colour: "#4d4d4d" },
   fixture: { shape: "hexagon", colour: "#cc79a7" },
   music_record: { shape: "ring", colour: "#0072b2" },
   tone: { shape: "star", colour: "#56b4e9" },
-  game_character: { shape: "cross", colour: "#cc79a7" },
-  birthday_party: { shape: "cross", colour: "#cc79a7" },
+  game_character: { shape: "triangleDown", colour: "#cc79a7" },
+  birthday_party: { shape: "triangleDown", colour: "#cc79a7" },
   material: { shape: "pentagon", colour: "#b8a100" },
 };
 const UNKNOWN_MARK: KindMark = { shape: "dashed", colour: "#555555" };
