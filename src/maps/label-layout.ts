@@ -20,8 +20,15 @@ export interface LabelRequest {
   anchorY: number;
   /** Radius of the marker drawn at the anchor; labels start just outside it. */
   markerRadius: number;
+  /** A wider anchor (a cluster of spots): half its size on each axis, instead of markerRadius. */
+  halfSize?: { x: number; y: number };
   width: number;
   height: number;
+  /**
+   * A cluster's count: placed beside its anchor or not at all (first rings only, never with a leader line), and
+   * on no marker, since it stands for the marks it would hide.
+   */
+  count?: boolean;
 }
 
 export interface Segment {
@@ -48,6 +55,8 @@ const DIRECTIONS: [number, number, number][] = [
   [1, 0, -1], [1, 0, 1], [-1, 0, -1], [-1, 0, 1], [0, -1, 1], [0, -1, -1], [0, 1, 1], [0, 1, -1],
 ];
 const RING_STEPS = [0, 20, 45, 75, 110, 150, 200, 260, 330, 410, 500, 600];
+/** A cluster's count looks only this many rings out: farther, it would read as another patch's. */
+const COUNT_RINGS = 2;
 
 function overlapArea(a: Box, b: Box): number {
   const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
@@ -56,12 +65,13 @@ function overlapArea(a: Box, b: Box): number {
 }
 
 function candidateBox(req: LabelRequest, dx: number, dy: number, extra: number, slide = 0): Box {
-  const reach = req.markerRadius + GAP + extra;
+  const reachX = (req.halfSize?.x ?? req.markerRadius) + GAP + extra;
+  const reachY = (req.halfSize?.y ?? req.markerRadius) + GAP + extra;
   // Centre the label (then slide it) on the axis it does not move along; push it fully past the marker on the other.
   const x =
-    dx > 0 ? req.anchorX + reach : dx < 0 ? req.anchorX - reach - req.width : req.anchorX - (req.width * (1 - slide)) / 2;
+    dx > 0 ? req.anchorX + reachX : dx < 0 ? req.anchorX - reachX - req.width : req.anchorX - (req.width * (1 - slide)) / 2;
   const y =
-    dy > 0 ? req.anchorY + reach : dy < 0 ? req.anchorY - reach - req.height : req.anchorY - (req.height * (1 - slide)) / 2;
+    dy > 0 ? req.anchorY + reachY : dy < 0 ? req.anchorY - reachY - req.height : req.anchorY - (req.height * (1 - slide)) / 2;
   return { x, y, w: req.width, h: req.height };
 }
 
@@ -167,15 +177,17 @@ export function layoutLabels(
   const result: (PlacedLabel | null)[] = [];
   for (const req of requests) {
     let best: { label: PlacedLabel; cost: number } | null = null;
-    search: for (let ring = 0; ring < RING_STEPS.length; ring++) {
+    const rings = req.count ? COUNT_RINGS : RING_STEPS.length;
+    search: for (let ring = 0; ring < rings; ring++) {
       const extra = RING_STEPS[ring] ?? 0;
       for (const [dx, dy, slide] of DIRECTIONS) {
         const box = candidateBox(req, dx, dy, extra, slide);
-        const end = ring > 0 ? nearestPointOnBox(box, req.anchorX, req.anchorY) : null;
+        const end = ring > 0 && !req.count ? nearestPointOnBox(box, req.anchorX, req.anchorY) : null;
         const leader = end ? { x1: req.anchorX, y1: req.anchorY, x2: end.x, y2: end.y } : null;
         if (breaksRules(box, leader, bounds, placed, clear)) continue;
         // A common marker under a label is only dimmed; farther rings cost a little so ties stay near the marker.
         const cost = grid.overlap(box);
+        if (req.count && cost > 0) continue;
         if (!best || cost + ring * 0.01 < best.cost) best = { label: { box, leader }, cost: cost + ring * 0.01 };
         if (cost === 0) break search;
       }

@@ -11,12 +11,14 @@
 import type { Locale } from "./catalog.ts";
 import type { SiteProjection } from "./geometry.ts";
 import type { FixtureView, SiteView, Spot, SpotItem } from "./group.ts";
+import { kindClusters } from "./kind-clusters.ts";
 import { KIND_MARK_RADIUS, kindMark } from "./kind-marks.ts";
 import { layoutLabels, type Box, type LabelRequest, type PlacedLabel } from "./label-layout.ts";
 import { clipText, MAP_LIMITS } from "./limits.ts";
 import { dropLabel, emphasisRank, type Emphasis } from "./resources.ts";
 import { FIXTURE_RADIUS, labelStyle, markerRadius } from "./svg-markers.ts";
 import { textWidth } from "./svg-util.ts";
+import { TEXT_PX } from "./text-sizes.ts";
 
 export interface LayoutOptions {
   locale: Locale;
@@ -30,6 +32,8 @@ export interface LayoutOptions {
   labels: "all" | "highlights";
   /** Label blocks laid out at most, most important first; past it, common blocks go unlabelled, others to the list. */
   labelCap: number;
+  /** With "highlights": one small count beside each cluster of one kind (kind-clusters.ts), where there is room. */
+  clusterCounts: boolean;
 }
 
 export interface Block {
@@ -80,10 +84,19 @@ export interface LabelLayout extends PlacedLabel {
   text: BlockText;
 }
 
+/** A cluster's count as drawn: its kind's mark and "×N" in a small box; none where there is no free room. */
+export interface CountLayout {
+  kind: string;
+  text: string;
+  box: Box;
+  fontSize: number;
+}
+
 export interface MapLayout {
   fixtures: FixtureLayout[];
   spots: SpotLayout[];
   labels: LabelLayout[];
+  counts: CountLayout[];
   /** Blocks with no free place on the map, most important first: listed beside the map. */
   unplaced: { block: Block; text: BlockText }[];
 }
@@ -176,9 +189,10 @@ export function layoutMap(view: SiteView, proj: SiteProjection, opts: LayoutOpti
     width: b.text.w,
     height: b.text.h,
   }));
+  const counts = opts.clusterCounts && opts.labels === "highlights" ? countRequests(spots, opts) : [];
   const rareMarks = spots.filter((sp) => sp.emphasis !== "common").map((sp) => markerBox(sp, opts.symbolScale));
   const bounds = { x: 4, y: 4, w: proj.width * s - 8, h: proj.height * s - 8 };
-  const placed = layoutLabels(requests, spots.map((sp) => sp.box), rareMarks, bounds);
+  const placed = layoutLabels([...requests, ...counts.map((c) => c.request)], spots.map((sp) => sp.box), rareMarks, bounds);
   const labels: LabelLayout[] = [];
   const unplaced: MapLayout["unplaced"] = [];
   laidOut.forEach((b, i) => {
@@ -187,7 +201,32 @@ export function layoutMap(view: SiteView, proj: SiteProjection, opts: LayoutOpti
     else unplaced.push(b);
   });
   unplaced.push(...sized.slice(opts.labelCap).filter((b) => b.block.emphasis !== "common"));
-  return { fixtures, spots, labels, unplaced };
+  const countsPlaced = counts.flatMap((c, i) => {
+    const p = placed[laidOut.length + i];
+    return p ? [{ kind: c.kind, text: c.text, box: p.box, fontSize: c.fontSize }] : [];
+  });
+  return { fixtures, spots, labels, counts: countsPlaced, unplaced };
+}
+
+/** Inner margin of a count box, and the room its kind's mark takes before the text. */
+export const COUNT_PAD = 4;
+
+function countRequests(spots: readonly SpotLayout[], opts: LayoutOptions) {
+  const fontSize = Math.round(TEXT_PX.commonLabel * opts.labelScale);
+  const mark = 2 * KIND_MARK_RADIUS * opts.symbolScale;
+  return kindClusters(spots, opts.symbolScale).map((c) => {
+    const text = `×${c.total}`;
+    const request: LabelRequest = {
+      anchorX: c.extent.x + c.extent.w / 2,
+      anchorY: c.extent.y + c.extent.h / 2,
+      markerRadius: 0,
+      halfSize: { x: c.extent.w / 2 + KIND_MARK_RADIUS * opts.symbolScale, y: c.extent.h / 2 + KIND_MARK_RADIUS * opts.symbolScale },
+      width: COUNT_PAD * 3 + mark + textWidth(text, fontSize, true),
+      height: Math.max(mark, fontSize * LINE_HEIGHT) + COUNT_PAD * 2,
+      count: true,
+    };
+    return { kind: c.kind, text, fontSize, request };
+  });
 }
 
 /** The rare or super-rare marker of a spot, which no label may cover. */

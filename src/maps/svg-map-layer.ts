@@ -2,9 +2,9 @@
 import type { SiteProjection } from "./geometry.ts";
 import { SITE_IMAGE_HEIGHT, SITE_IMAGE_WIDTH } from "./geometry.ts";
 import type { SiteView } from "./group.ts";
-import { kindMarkSvg } from "./kind-marks.ts";
+import { KIND_MARK_RADIUS, kindMarkSvg } from "./kind-marks.ts";
 import type { Box, Segment } from "./label-layout.ts";
-import { layoutMap, LINE_HEIGHT, padOf, type Block, type BlockText, type LayoutOptions, type MapLayout, type SpotLayout } from "./map-layout.ts";
+import { COUNT_PAD, layoutMap, LINE_HEIGHT, padOf, type Block, type BlockText, type CountLayout, type LayoutOptions, type MapLayout, type SpotLayout } from "./map-layout.ts";
 import { dropMarker, fixtureMarker, iconMarker, labelStyle, RARE_COLOUR, SUPER_COLOUR, SUPER_GLOW } from "./svg-markers.ts";
 import { n, text } from "./svg-util.ts";
 
@@ -65,6 +65,19 @@ function drawBlock(block: Block, box: Box, { lines, faded }: BlockText, labelSca
   return out.join("");
 }
 
+/** A cluster's count: its kind's mark, then "×N", on a light box. */
+function drawCount(c: CountLayout, symbolScale: number): string {
+  const r = KIND_MARK_RADIUS * symbolScale;
+  const { x, y, w, h } = c.box;
+  return [
+    `<g class="cluster-count">`,
+    `<rect x="${n(x)}" y="${n(y)}" width="${n(w)}" height="${n(h)}" rx="4" fill="#ffffff" fill-opacity="0.85" stroke="#b9b9b9" stroke-width="1"/>`,
+    kindMarkSvg(x + COUNT_PAD + r, y + h / 2, c.kind, r, false),
+    text(x + COUNT_PAD * 2 + 2 * r, y + h / 2 + c.fontSize * 0.36, c.text, { size: c.fontSize, fill: "#2d2d2d", bold: true }),
+    `</g>`,
+  ].join("");
+}
+
 /** A spot: its rare marker (or the asset pack's icon) and the row of common marks. */
 function spotMarker(sp: SpotLayout, opts: MapLayerOptions): string {
   const { emphasis, faded, lead, at } = sp;
@@ -99,6 +112,7 @@ export function mapLayer(view: SiteView, proj: SiteProjection, opts: MapLayerOpt
   for (const l of layout.labels) if (l.leader) out.push(leaderLine(l.block, l.leader));
   const byRank = [...layout.spots].sort((a, b) => (b.emphasis === "common" ? 1 : 0) - (a.emphasis === "common" ? 1 : 0));
   for (const sp of byRank) out.push(spotMarker(sp, opts));
+  for (const c of layout.counts) out.push(drawCount(c, opts.symbolScale));
   for (let i = layout.labels.length - 1; i >= 0; i--) {
     const l = layout.labels[i]!;
     out.push(drawBlock(l.block, l.box, l.text, opts.labelScale));

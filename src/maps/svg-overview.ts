@@ -29,7 +29,7 @@ interface Panel {
 
 function panel(view: SiteOutputs, locale: Locale, assets: AssetImages | null): Panel {
   const proj = projectionOf(view);
-  const svg = mapLayer(view, proj, { locale, scale: PANEL_SCALE, symbolScale: SYMBOL_SCALE, labelScale: LABEL_SCALE, labels: "highlights", labelCap: MAP_LIMITS.labelsPerPanel, assets }).svg;
+  const svg = mapLayer(view, proj, { locale, scale: PANEL_SCALE, symbolScale: SYMBOL_SCALE, labelScale: LABEL_SCALE, labels: "highlights", labelCap: MAP_LIMITS.labelsPerPanel, clusterCounts: false, assets }).svg;
   return { view, mapW: proj.width * PANEL_SCALE, mapH: proj.height * PANEL_SCALE, svg };
 }
 

@@ -34,7 +34,7 @@ function siteOf(outputs: SaveOutputs, siteId: number): SiteOutputs {
 export function siteMap(outputs: SaveOutputs, siteId: number, assets: AssetImages | null = null, drawing = DEFAULT_DRAWING): { svg: string; layout: MapLayout } {
   const site = siteOf(outputs, siteId);
   const labels = drawing.commonLabels === "all" ? "all" : "highlights";
-  return mapLayer(site, projectionOf(site), { locale: outputs.locale, scale: 1, symbolScale: 1, labelScale: 1, labels, labelCap: MAP_LIMITS.labelsPerMap, assets });
+  return mapLayer(site, projectionOf(site), { locale: outputs.locale, scale: 1, symbolScale: 1, labelScale: 1, labels, labelCap: MAP_LIMITS.labelsPerMap, clusterCounts: true, assets });
 }
 
 export function buildSiteSvg(outputs: SaveOutputs, siteId: number, assets: AssetImages | null = null, drawing = DEFAULT_DRAWING): string {

@@ -63,27 +63,34 @@ function problems(s: MySekaiSave, drawing: SiteDrawing): string[] {
     const { layout } = siteMap(outputs, view.siteId, null, drawing);
     const at = `site ${view.siteId}`;
     const proj = projectionOf(view);
-    const labels = layout.labels;
+    // Label blocks and the clusters' counts: every box on the map that holds text.
+    const labels = [
+      ...layout.labels.map((l) => ({ box: l.box, leader: l.leader, name: `"${l.text.lines[0]}"` })),
+      ...layout.counts.map((c) => ({ box: c.box, leader: null, name: `count ${c.text}` })),
+    ];
     const rareMarks = layout.spots
       .filter((sp) => sp.emphasis !== "common")
       .map((sp) => ({ spot: sp, r: markerRadius(sp.emphasis) }))
       .map(({ spot, r }) => ({ x: spot.at.x - r, y: spot.at.y - r, w: 2 * r, h: 2 * r }));
     labels.forEach((a, i) => {
-      const name = `"${a.text.lines[0]}"`;
+      const name = a.name;
       if (a.box.x < 0 || a.box.y < 0 || a.box.x + a.box.w > proj.width || a.box.y + a.box.h > proj.height) found.push(`${at}: ${name} leaves the map`);
       for (const mark of rareMarks) if (overlaps(a.box, mark)) found.push(`${at}: ${name} covers a rare marker`);
       labels.forEach((b, j) => {
         if (j <= i) return;
-        const other = `"${b.text.lines[0]}"`;
-        if (overlaps(a.box, b.box)) found.push(`${at}: labels ${name} and ${other} overlap`);
-        if (a.leader && b.leader && crosses(a.leader, b.leader)) found.push(`${at}: leaders of ${name} and ${other} cross`);
+        if (overlaps(a.box, b.box)) found.push(`${at}: labels ${name} and ${b.name} overlap`);
+        if (a.leader && b.leader && crosses(a.leader, b.leader)) found.push(`${at}: leaders of ${name} and ${b.name} cross`);
       });
       labels.forEach((b, j) => {
-        if (j !== i && a.leader && crossesBox(a.leader, b.box)) found.push(`${at}: the leader of ${name} crosses label "${b.text.lines[0]}"`);
+        if (j !== i && a.leader && crossesBox(a.leader, b.box)) found.push(`${at}: the leader of ${name} crosses label ${b.name}`);
       });
     });
+    // A cluster's count covers no mark (it stands for the marks beside it).
+    for (const c of layout.counts) {
+      for (const sp of layout.spots) for (const m of sp.marks) if (overlaps(c.box, { x: m.x - m.r, y: m.y - m.r, w: 2 * m.r, h: 2 * m.r })) found.push(`${at}: count ${c.text} covers a mark`);
+    }
     // Every find and new song is labelled, on the map or in the list under it.
-    const labelled = new Set([...labels.map((l) => l.block), ...layout.unplaced.map((u) => u.block)].flatMap((b) => b.items.map((i) => `${b.spot.positionX},${b.spot.positionZ},${i.resource.key}`)));
+    const labelled = new Set([...layout.labels.map((l) => l.block), ...layout.unplaced.map((u) => u.block)].flatMap((b) => b.items.map((i) => `${b.spot.positionX},${b.spot.positionZ},${i.resource.key}`)));
     for (const spot of view.spots) {
       for (const item of spot.items) {
         const key = `${spot.positionX},${spot.positionZ},${item.resource.key}`;
@@ -116,16 +123,21 @@ describe("site maps: no overlaps, every find labelled, an honest legend", () => 
     }
   }
 
-  test("the real save: no common drop labelled by default, every spot still drawn with its kinds' marks", () => {
+  test("the real save: no common drop labelled by default, every spot still drawn with its kinds' marks, patches counted", () => {
     const outputs = describeSave(realSave(), ctx);
+    const counts: string[] = [];
     for (const view of outputs.sites) {
       const { layout } = siteMap(outputs, view.siteId);
+      counts.push(...layout.counts.map((c) => `${view.siteId} ${c.kind} ${c.text}`));
+      expect(siteMap(outputs, view.siteId, null, { commonLabels: "all" }).layout.counts).toEqual([]);
       expect(layout.spots.length).toBe(view.spots.length);
       for (const sp of layout.spots) {
         const kinds = new Set(sp.spot.items.filter((i) => i.resource.emphasis === "common").map((i) => i.resource.kind));
         expect(new Set(sp.marks.map((m) => m.kind))).toEqual(kinds);
       }
     }
+    // The densest site's flower patches (花瓣 ×1 on each of 36 spots) are counted, not labelled spot by spot.
+    expect(counts.filter((c) => c.startsWith("7 plant")).length).toBeGreaterThan(1);
   });
 
   test("a crowd of finds on one spot's neighbourhood: the ones with no room go to the list, none on another", () => {
