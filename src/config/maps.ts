@@ -14,6 +14,8 @@ export interface MapsConfig {
   /** MAP_LOCALE, or null: each save's maps follow its region. */
   locale: MapLocale | null;
   showHarvested: boolean;
+  /** MAP_COMMON_LABELS: "none" (default) labels finds and new songs only, "all" every drop as well. */
+  commonLabels: "none" | "all";
   assetsDir: string | null;
   timeZone: string;
 }
@@ -30,6 +32,12 @@ function locale(env: Env): MapLocale | null {
   throw new ConfigError(`MAP_LOCALE must be zh, ja or en, got "${raw.slice(0, 20)}"`);
 }
 
+function commonLabels(env: Env): "none" | "all" {
+  const raw = text(env, "MAP_COMMON_LABELS")?.toLowerCase() ?? "none";
+  if (raw === "none" || raw === "all") return raw;
+  throw new ConfigError(`MAP_COMMON_LABELS must be none or all, got "${raw.slice(0, 20)}"`);
+}
+
 function timeZone(env: Env): string {
   const zone = text(env, "MAP_TIMEZONE") ?? "UTC";
   try {
@@ -44,6 +52,7 @@ export function mapsConfig(env: Env): MapsConfig {
   return {
     locale: locale(env),
     showHarvested: flag(env, "MAP_SHOW_HARVESTED", false),
+    commonLabels: commonLabels(env),
     assetsDir: text(env, "ASSETS_DIR") ? resolve(text(env, "ASSETS_DIR")!) : null,
     timeZone: timeZone(env),
   };

@@ -23,6 +23,8 @@ export interface UiStrings {
   /** The legend's harvest-point shapes: its heading, then one word per kind. */
   harvestPoints: string;
   harvestPointKinds: Record<FixtureKind, string>;
+  /** Heading of the labels listed under a map for want of a free place on it. */
+  unplacedLabels: string;
 }
 
 export const UI_STRINGS: Record<Locale, UiStrings> = {
@@ -45,6 +47,7 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     listSeparator: ", ",
     harvestPoints: "采集点",
     harvestPointKinds: { tree: "树木", rock: "石块", plant: "花草", other: "其余" },
+    unplacedLabels: "图中放不下",
   },
   ja: {
     rareTitle: "MySekai レア素材",
@@ -65,6 +68,7 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     listSeparator: "、",
     harvestPoints: "採集ポイント",
     harvestPointKinds: { tree: "木", rock: "石", plant: "草花", other: "そのほか" },
+    unplacedLabels: "地図に書ききれないもの",
   },
   en: {
     rareTitle: "MySekai rare resources",
@@ -85,6 +89,7 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     listSeparator: ", ",
     harvestPoints: "Harvest points",
     harvestPointKinds: { tree: "tree", rock: "rock", plant: "plant", other: "other" },
+    unplacedLabels: "Not labelled on the map",
   },
 };
 

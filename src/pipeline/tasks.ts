@@ -16,6 +16,7 @@ export interface GenerateRequest {
   capturedAt: number;
   locale: MapLocale;
   showHarvested: boolean;
+  commonLabels: "none" | "all";
   assetsDir: string | null;
   timeZone: string;
   /**
@@ -61,6 +62,7 @@ export async function runGenerate(request: GenerateRequest): Promise<GenerateRes
     capturedAt: new Date(request.capturedAt),
     locale: request.locale,
     showHarvested: request.showHarvested,
+    commonLabels: request.commonLabels,
     assetsDir: request.assetsDir,
     timeZone: request.timeZone,
   };

@@ -45,7 +45,7 @@ describe("text at phone width (390 CSS px)", () => {
     for (const locale of ["zh", "ja", "en"] as const) {
       const outputs = model(makeSampleMySekaiSave({ seed: 1 }), locale);
       for (const s of outputs.sites) {
-        const svg = buildSiteSvg(outputs, s.siteId);
+        const svg = buildSiteSvg(outputs, s.siteId, null, { commonLabels: "all" });
         keep("site super label", smallestCap(svg, "label label-super"));
         keep("site rare label", smallestCap(svg, "label label-rare"));
         keep("title-bar chip", smallestCap(svg, "chip"));

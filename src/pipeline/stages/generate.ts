@@ -35,6 +35,7 @@ export const generateStage: Stage = async ({ stageStore, config, workers, archiv
     capturedAt: save.receivedAt,
     locale: mapLocaleFor(config.maps, save.region),
     showHarvested: config.maps.showHarvested,
+    commonLabels: config.maps.commonLabels,
     assetsDir: config.maps.assetsDir,
     timeZone: config.maps.timeZone,
     archive: { location: store.location, saveId: save.id, folder },
