@@ -14,7 +14,7 @@ import { Section } from "../status/layout.tsx";
 const CSS = `
 .picker{display:flex;flex-wrap:wrap;gap:6px;margin:4px 0 10px}.picker a{padding:4px 10px;border-radius:14px;background:#e8ecf3;color:inherit;text-decoration:none}
 .picker a.on{background:#2f5fd0;color:#fff}.copy{display:flex;gap:6px;align-items:center}.copy input,.copy textarea{margin:4px 0;font:13px ui-monospace,monospace;width:100%;box-sizing:border-box;padding:6px;resize:none}
-label{display:block;margin-top:6px}a.install{display:inline-block;margin:6px 0;padding:8px 14px;border-radius:8px;background:#2f5fd0;color:#fff;text-decoration:none}
+.copy button{white-space:nowrap}label{display:block;margin-top:6px}a.install{display:inline-block;margin:6px 0;padding:8px 14px;border-radius:8px;background:#2f5fd0;color:#fff;text-decoration:none}
 .qr svg{width:180px;height:180px}dl{margin:0}dt{font-weight:600;margin-top:8px}dd{margin:0}
 `;
 
@@ -134,9 +134,9 @@ export function SetupView({ root, choice, path, report, t }: { root: string; cho
   );
 }
 
-/** The choice in a page's query; bad values fall back to the defaults. */
-export function setupChoice(params: { region?: string; app?: string; full?: string }): SetupChoice {
-  const region = (REGIONS as string[]).includes(params.region ?? "") ? (params.region as Region) : "jp";
+/** The choice in a page's query; bad values fall back to the defaults (`region`: a player's own, else JP). */
+export function setupChoice(params: { region?: string; app?: string; full?: string }, defaultRegion: Region = "jp"): SetupChoice {
+  const region = (REGIONS as string[]).includes(params.region ?? "") ? (params.region as Region) : defaultRegion;
   const app = (PROXY_APPS as string[]).includes(params.app ?? "") ? (params.app as ProxyApp) : "surge";
   return { region, app, full: params.full === "1" };
 }

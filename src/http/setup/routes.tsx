@@ -129,7 +129,7 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
           t={t}
         />
         <h2>{t.captureSetup}</h2>
-        <SetupView root={`${baseUrl(c)}${path}`} choice={setupChoice(c.req.query())} path={path} report={null} t={t} />
+        <SetupView root={`${baseUrl(c)}${path}`} choice={setupChoice(c.req.query(), maps[0]?.region ?? undefined)} path={path} report={null} t={t} />
       </Layout>
     );
     return c.html(page, 200, NO_STORE);

@@ -47,7 +47,11 @@ export function DataApiSection({ tokens, hooks, lang: { t, zone } }: { tokens: A
       </form>
       <p class="muted">
         {t.consumerWebhooks}{" "}
-        {hooks.length === 0 ? t.noWebhooks("cli data-webhooks add") : <span translate="no">{hooks.map((hook) => `${hook.id} → ${dataWebhookOrigin(hook.url)}`).join(", ")}</span>}
+        {hooks.length === 0 ? (
+          <>
+            {t.noWebhooksYet} <code translate="no">cli data-webhooks add</code>
+          </>
+        ) : <span translate="no">{hooks.map((hook) => `${hook.id} → ${dataWebhookOrigin(hook.url)}`).join(", ")}</span>}
       </p>
     </Section>
   );

@@ -23,7 +23,7 @@ td.id{word-break:break-all}code,a.url{overflow-wrap:anywhere}
 form.inline{display:inline}form.new-token{margin-top:14px}input{font:inherit;padding:6px;width:100%;box-sizing:border-box;margin:6px 0}
 header{display:flex;justify-content:space-between;align-items:center;flex-wrap:wrap;gap:6px}
 nav.lang{display:flex;flex-wrap:wrap;justify-content:flex-end;gap:2px 10px;font-size:13px;margin:-4px 0 6px}nav.lang a{color:#2f5fd0;text-decoration:none}nav.lang a[aria-current]{color:inherit;font-weight:600}
-time .zone{color:#667;font-size:.85em}
+time{white-space:nowrap}time .zone{color:#667;font-size:.85em}
 @media (max-width:600px){.scroll table,.scroll tbody,.scroll tr,.scroll td{display:block}.scroll tr:has(th){display:none}
 .scroll tr{padding:6px 0;border-bottom:1px solid #eee}.scroll td{border:0;padding:1px 0;white-space:normal}td.err{min-width:0}}
 `;
