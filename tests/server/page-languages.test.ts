@@ -100,17 +100,20 @@ const PAGES = () => [
 
 describe.skipIf(noChromium)("each page in each language at 390 px", () => {
   for (const locale of ["zh-Hans", "zh-Hant", "ja", "ko"] as const) {
-    test(`${locale}: <html lang>, not one English word, no sideways swipe`, async () => {
+    test(`${locale}: <html lang>, not one English word, no sideways swipe at 390 px or 1280 px`, async () => {
       for (const { name, path, headers, publicOn } of PAGES()) {
         const page = await openAs(locale, path, headers);
         if (publicOn) await Promise.all([page.waitForURL(`${server.url}${playerPath}`), page.click(`form[action="${playerPath}/public"] button`)]);
         expect({ name, lang: await page.getAttribute("html", "lang") }).toEqual({ name, lang: locale });
         expect({ name, english: englishWords(await translatableText(page)) }).toEqual({ name, english: [] });
-        expect({ name, fits: await page.evaluate<boolean>("document.documentElement.scrollWidth <= window.innerWidth") }).toEqual({ name, fits: true });
-        if (process.env.SHOTS_DIR && name === "player's own page") {
+        const fits = () => page.evaluate<boolean>("document.documentElement.scrollWidth <= window.innerWidth");
+        expect({ name, fits: await fits() }).toEqual({ name, fits: true });
+        if (process.env.SHOTS_DIR && (name === "player's own page" || name === "status")) {
           mkdirSync(process.env.SHOTS_DIR, { recursive: true });
-          await page.screenshot({ path: join(process.env.SHOTS_DIR, `player-page-${locale}-390.png`), fullPage: true });
+          await page.screenshot({ path: join(process.env.SHOTS_DIR, `${name === "status" ? "status" : "player-page"}-${locale}-390.png`), fullPage: true });
         }
+        await page.setViewportSize({ width: 1280, height: 900 });
+        expect({ name, desktop: await fits() }).toEqual({ name, desktop: true });
         if (publicOn) await page.click(`form[action="${playerPath}/public"] button`);
         await page.context().close();
       }
