@@ -76,7 +76,7 @@ export function createApp(deps: HttpDeps): Hono {
   app.route("/", reportRoutes(deps));
   app.route("/", mapRoutes(deps));
   app.route("/", apiRoutes(deps.api));
-  app.notFound((c) => c.text("not found", 404));
+  app.notFound((c) => c.text(pageText(c, deps.config).errNotFound, 404));
   app.onError((error, c) => {
     // A client that hung up mid-body: nobody reads the answer, and it is no fault of ours.
     if (error instanceof Error && error.name === "AbortError") {

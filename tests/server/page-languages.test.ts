@@ -156,6 +156,12 @@ describe.skipIf(noChromium)("the reader's language: Accept-Language, the remembe
     expect(asked.headers.get("content-language")).toBe("zh-Hant");
     const none = await fetch(`${server.url}/`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "accept-language": "fr-FR, de;q=0.5" } });
     expect(await none.text()).toContain('<html lang="en">');
+    // Refusals a browser shows as they are: a map link from a push, an unknown page, a player's form.
+    const text = async (path: string, language: string, init: RequestInit = {}) => (await fetch(`${server.url}${path}`, { ...init, headers: { "accept-language": language, ...init.headers } })).text();
+    expect(await text(`/maps/${"0".repeat(32)}/site_5.png`, "ja")).toBe("見つかりません");
+    expect(await text("/nothing-here", "ko-KR")).toBe("찾을 수 없습니다");
+    expect(await text(`${playerPath}/public`, "zh-CN", { method: "POST", body: "on=2", headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url } })).toBe("on 必须是 1 或 0");
+    expect(await text("/nothing-here", "")).toBe("not found");
   }, 60_000);
 
   test("the login page's switch leads to /login, never repeats the page it stands in for", async () => {

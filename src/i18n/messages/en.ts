@@ -127,6 +127,7 @@ export const en = {
   noPlayerLinks: "None yet; this command makes one:",
   // Errors shown as plain text in the browser
   errNotFound: "not found",
+  errArchiveBusy: "the archive cannot be read just now; try again later",
   errFormTooLarge: "form too large",
   errCrossSite: "cross-site request refused",
   errTokenName: "a token name is 1 to 64 letters, digits, '.', '_' or '-'",

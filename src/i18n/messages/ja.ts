@@ -114,6 +114,7 @@ export const ja: Messages = {
   playerLinks: "プレイヤーのリンク",
   noPlayerLinks: "まだありません。このコマンドで作れます：",
   errNotFound: "見つかりません",
+  errArchiveBusy: "アーカイブを今は読めません。しばらくしてから試してください",
   errFormTooLarge: "フォームが大きすぎます",
   errCrossSite: "クロスサイトのリクエストは拒否しました",
   errTokenName: "トークン名は 1〜64 文字の英数字、「.」「_」「-」です",

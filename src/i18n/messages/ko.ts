@@ -114,6 +114,7 @@ export const ko: Messages = {
   playerLinks: "플레이어 링크",
   noPlayerLinks: "아직 없습니다. 이 명령으로 만듭니다:",
   errNotFound: "찾을 수 없습니다",
+  errArchiveBusy: "지금은 보관 파일을 읽을 수 없습니다. 잠시 후 다시 시도하세요",
   errFormTooLarge: "양식이 너무 큽니다",
   errCrossSite: "사이트 간 요청은 거부합니다",
   errTokenName: "토큰 이름은 1~64자의 영문자, 숫자, '.', '_', '-'입니다",

@@ -114,6 +114,7 @@ export const zhHans: Messages = {
   playerLinks: "玩家链接",
   noPlayerLinks: "还没有；用这条命令创建：",
   errNotFound: "未找到",
+  errArchiveBusy: "归档暂时无法读取，请稍后再试",
   errFormTooLarge: "表单太大",
   errCrossSite: "拒绝跨站请求",
   errTokenName: "令牌名称为 1 到 64 个字母、数字、“.”、“_” 或 “-”",

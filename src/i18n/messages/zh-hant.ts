@@ -114,6 +114,7 @@ export const zhHant: Messages = {
   playerLinks: "玩家連結",
   noPlayerLinks: "還沒有；用這個指令建立：",
   errNotFound: "找不到",
+  errArchiveBusy: "封存暫時無法讀取，請稍後再試",
   errFormTooLarge: "表單太大",
   errCrossSite: "拒絕跨站請求",
   errTokenName: "權杖名稱為 1 到 64 個字母、數字、「.」、「_」或「-」",
