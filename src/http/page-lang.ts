@@ -32,11 +32,12 @@ export interface PageLang {
 
 const isLocale = (value: string | undefined): value is Locale => value !== undefined && (LOCALES as readonly string[]).includes(value);
 
-function chosenLocale(c: Context, config: Pick<Config, "pages">): { locale: Locale; fixed: boolean } {
+/** `remember`: a page's `?lang=` is kept in the cookie (a plain-text refusal only reads it). */
+function chosenLocale(c: Context, config: Pick<Config, "pages">, remember: boolean): { locale: Locale; fixed: boolean } {
   if (config.pages.locale !== null) return { locale: config.pages.locale, fixed: true };
   const asked = c.req.query(LANG_PARAM);
   if (isLocale(asked)) {
-    setCookie(c, LANG_COOKIE, asked, { path: "/", maxAge: YEAR_SECONDS, sameSite: "Lax", httpOnly: true });
+    if (remember) setCookie(c, LANG_COOKIE, asked, { path: "/", maxAge: YEAR_SECONDS, sameSite: "Lax", httpOnly: true });
     return { locale: asked, fixed: false };
   }
   const remembered = getCookie(c, LANG_COOKIE);
@@ -59,7 +60,7 @@ function switchLinks(c: Context, path: string | undefined): Record<Locale, strin
  * owner page, must not repeat that page's address: it can name a player).
  */
 export function pageLang(c: Context, config: Pick<Config, "pages" | "maps">, switchPath?: string): PageLang {
-  const { locale, fixed } = chosenLocale(c, config);
+  const { locale, fixed } = chosenLocale(c, config, true);
   c.header("Content-Language", locale);
   return {
     locale,
@@ -71,4 +72,4 @@ export function pageLang(c: Context, config: Pick<Config, "pages" | "maps">, swi
 }
 
 /** The page text alone (plain-text errors shown in the browser). */
-export const pageText = (c: Context, config: Pick<Config, "pages">): Messages => MESSAGES[chosenLocale(c, config).locale];
+export const pageText = (c: Context, config: Pick<Config, "pages">): Messages => MESSAGES[chosenLocale(c, config, false).locale];
