@@ -2,7 +2,8 @@
  * The language and time zone of one page view. PAGE_LOCALE fixes the language; else the reader's own choice
  * (the switch on every page: `?lang=` sets a cookie that is remembered), else Accept-Language, else English.
  * Times tied to a save are shown in its region's zone (as its maps and push wrote them); other times in the
- * zone of the page's language. MAP_TIMEZONE, when set, is the zone of every time.
+ * zone of the newest save's region (the owner's own, on a server of one player), else of the page's language.
+ * MAP_TIMEZONE, when set, is the zone of every time.
  */
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
@@ -26,7 +27,7 @@ export interface PageLang {
   switchTo: Record<Locale, string> | null;
   /** The zone of a save's times, by the save's region. */
   zoneOf: (region: Region | null) => string;
-  /** The zone of times that belong to no save (reports, tokens). */
+  /** The zone of times that belong to no save (reports, tokens): the newest save's region's, else the language's. */
   zone: string;
 }
 
@@ -57,9 +58,10 @@ function switchLinks(c: Context, path: string | undefined): Record<Locale, strin
 
 /**
  * `switchPath`: where the switch leads instead of this page's own address (the login form, shown in place of any
- * owner page, must not repeat that page's address: it can name a player).
+ * owner page, must not repeat that page's address: it can name a player). `newest`: the newest save, when the
+ * page shows times that belong to no save.
  */
-export function pageLang(c: Context, config: Pick<Config, "pages" | "maps">, switchPath?: string): PageLang {
+export function pageLang(c: Context, config: Pick<Config, "pages" | "maps">, switchPath?: string, newest?: { region: Region | null }): PageLang {
   const { locale, fixed } = chosenLocale(c, config, true);
   c.header("Content-Language", locale);
   return {
@@ -67,7 +69,7 @@ export function pageLang(c: Context, config: Pick<Config, "pages" | "maps">, swi
     t: MESSAGES[locale],
     switchTo: fixed || c.req.method !== "GET" ? null : switchLinks(c, switchPath),
     zoneOf: (region) => timeZoneFor(config.maps, region),
-    zone: timeZoneFor(config.maps, LOCALE_REGION[locale]),
+    zone: timeZoneFor(config.maps, newest === undefined ? LOCALE_REGION[locale] : newest.region),
   };
 }
 

@@ -199,9 +199,12 @@ describe("times say their zone, and agree on one page", () => {
     expect(history(html)).toEqual(latestMaps(html));
     const owners = await (await fetch(`${server.url}/players/${PLAYER_ID}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
     expect([...latestMaps(owners), ...history(owners)]).toEqual([...latestMaps(html), ...history(html)]);
-    // The status page: the save's row and its maps in the same zone.
-    const status = await (await fetch(`${server.url}/`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
+    // The status page, read in Korean: the save's row, its maps, and the times of no save (the API token's) all
+    // in the zone of the server's saves, not of the reader's language.
+    const status = await (await fetch(`${server.url}/`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "accept-language": "ko" } })).text();
     expect(timesOf(status)).toContain(latestMaps(html)[0]!);
+    expect(timesOf(status).length).toBeGreaterThanOrEqual(4);
+    expect(timesOf(status).filter((time) => !time.endsWith(" UTC+8"))).toEqual([]);
   });
 
   test("MAP_TIMEZONE moves every time of a CN save: its maps, the latest maps and the history", async () => {

@@ -54,7 +54,7 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
       pages.recentReports(),
     ]);
     const overview = { counts, queue, databaseBytes, disk: deps.disk.reading(), floorBytes: deps.disk.floorBytes };
-    const lang = pageLang(c, config);
+    const lang = pageLang(c, config, undefined, recent[0]);
     const { t } = lang;
     const page = (
       <Layout title={null} lang={lang}>
