@@ -47,7 +47,7 @@ const ctx = (locale: Locale) => ({
 });
 
 if (samplesDir) {
-  const zh = await generateOutputs(sample, ctx("zh"));
+  const zh = await generateOutputs(sample, ctx("zh-Hans"));
   const ja = await generateOutputs(sample, ctx("ja"));
   const file = (out: typeof zh, name: string) => out.files.find((f) => f.name === name)!.bytes;
   writeFileSync(join(samplesDir, "sample-site.png"), file(zh, "site_5.png"));
@@ -58,7 +58,7 @@ if (samplesDir) {
 
 const drops = save.sites.map((s) => s.drops.length);
 console.log(`save (${which}): ${save.sites.length} sites, drops per site ${drops.join("/")}; ${sets} full sets (${sets * 5} PNG renders)`);
-await generateOutputs(save, ctx("zh")); // warm-up: JIT, font file cache
+await generateOutputs(save, ctx("zh-Hans")); // warm-up: JIT, font file cache
 
 const times: number[] = [];
 let rssAt10 = 0;
@@ -67,7 +67,7 @@ const cpu0 = process.cpuUsage();
 const faults0 = process.resourceUsage().minorPageFault;
 for (let i = 1; i <= sets; i++) {
   const t0 = performance.now();
-  const out = await generateOutputs(save, ctx("zh"));
+  const out = await generateOutputs(save, ctx("zh-Hans"));
   Bun.gc(true); // as the pipeline worker does after each save
   times.push(performance.now() - t0);
   if (out.files.length !== 7) throw new Error("unexpected output count");

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { openArchiveStore, type ArchiveStore } from "./archive/store.ts";
 import { ConfigError, loadConfig, type Config } from "./config/index.ts";
-import { mapLocaleFor } from "./config/maps.ts";
+import { mapLocaleFor, timeZoneFor } from "./config/maps.ts";
 import type { OwnerStore, SetupLinks } from "./http/owner-store.ts";
 import { JOB_STATES, type JobState } from "./db/schema.ts";
 import type { PageReads } from "./http/status/reads.ts";
@@ -103,7 +103,7 @@ function inspect(config: Config, path: string | undefined): number {
   }
   const { maps } = config;
   const capturedAt = new Date(opened.save.now ?? Date.now());
-  const outputs = describeSave(opened.save, { playerId: "unknown", capturedAt, locale: mapLocaleFor(maps, null), showHarvested: maps.showHarvested, timeZone: maps.timeZone });
+  const outputs = describeSave(opened.save, { playerId: "unknown", capturedAt, locale: mapLocaleFor(maps, null), showHarvested: maps.showHarvested, timeZone: timeZoneFor(maps, null) });
   console.log(`decrypted with ${opened.keyLabel}; ${outputs.partial ? "partial refresh (no harvest maps)" : `${outputs.sites.length} sites`}`);
   for (const site of outputs.sites) {
     const drops = site.totals.reduce((sum, t) => sum + t.total, 0);

@@ -1,4 +1,5 @@
 /** UI strings of the maps and the rare text, and capture-time formatting. */
+import { formatZonedTime } from "../i18n/zones.ts";
 import type { FixtureKind, Locale } from "./catalog.ts";
 
 export interface UiStrings {
@@ -28,7 +29,7 @@ export interface UiStrings {
 }
 
 export const UI_STRINGS: Record<Locale, UiStrings> = {
-  zh: {
+  "zh-Hans": {
     rareTitle: "MySekai 稀有资源",
     noRare: "今日没有稀有资源",
     musicRecord: "唱片",
@@ -48,6 +49,27 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     harvestPoints: "采集点",
     harvestPointKinds: { tree: "树木", rock: "石块", plant: "花草", other: "其余" },
     unplacedLabels: "图中放不下",
+  },
+  "zh-Hant": {
+    rareTitle: "MySekai 稀有資源",
+    noRare: "今日沒有稀有資源",
+    musicRecord: "唱片",
+    titleOpen: "「",
+    titleClose: "」",
+    dataTime: "存檔時間",
+    newBadge: "NEW",
+    owned: "已擁有",
+    legend: "本地點資源",
+    player: "玩家",
+    drops: "掉落",
+    harvested: "已採集",
+    overviewTitle: "MySekai 採集總覽",
+    noDrops: "沒有掉落",
+    noHarvestMaps: "存檔中沒有採集地圖",
+    listSeparator: "、",
+    harvestPoints: "採集點",
+    harvestPointKinds: { tree: "樹木", rock: "石塊", plant: "花草", other: "其餘" },
+    unplacedLabels: "圖中放不下",
   },
   ja: {
     rareTitle: "MySekai レア素材",
@@ -69,6 +91,27 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     harvestPoints: "採集ポイント",
     harvestPointKinds: { tree: "木", rock: "石", plant: "草花", other: "そのほか" },
     unplacedLabels: "地図に書ききれないもの",
+  },
+  ko: {
+    rareTitle: "MySekai 희귀 자원",
+    noRare: "오늘은 희귀 자원이 없습니다",
+    musicRecord: "레코드",
+    titleOpen: "「",
+    titleClose: "」",
+    dataTime: "데이터 시각",
+    newBadge: "NEW",
+    owned: "보유",
+    legend: "이 구역의 자원",
+    player: "플레이어",
+    drops: "드롭",
+    harvested: "채집 완료",
+    overviewTitle: "MySekai 채집 개요",
+    noDrops: "드롭 없음",
+    noHarvestMaps: "세이브에 채집 맵이 없습니다",
+    listSeparator: ", ",
+    harvestPoints: "채집 포인트",
+    harvestPointKinds: { tree: "나무", rock: "바위", plant: "풀꽃", other: "기타" },
+    unplacedLabels: "지도에 표시하지 못한 항목",
   },
   en: {
     rareTitle: "MySekai rare resources",
@@ -96,49 +139,12 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
 /** Symbols drawn by the SVG builders and the rare text; the font subset must cover them. */
 export const UI_SYMBOLS = "×·—★◆●▲■…#:+-()[]/%";
 
-interface ZoneFormats {
-  time: Intl.DateTimeFormat;
-  offset: Intl.DateTimeFormat;
-}
-
-/** Building a DateTimeFormat costs ~0.3 ms (a map draws the time four times); zones are a handful of settings. */
-const zoneFormats = new Map<string, ZoneFormats>();
-const MAX_CACHED_ZONES = 16;
-
-function formatsFor(timeZone: string): ZoneFormats {
-  const known = zoneFormats.get(timeZone);
-  if (known) return known;
-  const formats = {
-    time: new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }),
-    offset: new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" }),
-  };
-  if (zoneFormats.size >= MAX_CACHED_ZONES) zoneFormats.clear();
-  zoneFormats.set(timeZone, formats);
-  return formats;
-}
-
-function offsetLabel(date: Date, timeZone: string): string {
-  const part = formatsFor(timeZone)
-    .offset.formatToParts(date)
-    .find((p) => p.type === "timeZoneName");
-  const raw = part?.value ?? "GMT";
-  if (raw === "GMT") return "UTC";
-  // "GMT+08:00" → "UTC+8", "GMT+05:30" → "UTC+5:30"
-  const match = /^GMT([+-])(\d{2}):(\d{2})$/.exec(raw);
-  if (!match) return raw.replace("GMT", "UTC");
-  if (match[2] === "00" && match[3] === "00") return "UTC";
-  const hours = String(Number(match[2]));
-  return `UTC${match[1]}${hours}${match[3] === "00" ? "" : `:${match[3]}`}`;
-}
-
 /**
  * "2025-03-01 08:30 UTC+8": the capture time in the given IANA zone (default UTC).
  * An unknown zone throws a RangeError from Intl; callers validate the zone at config time.
  */
 export function formatCaptureTime(date: Date, timeZone = "UTC"): string {
-  const parts = formatsFor(timeZone).time.formatToParts(date);
-  const get = (type: string): string => parts.find((p) => p.type === type)?.value ?? "00";
-  return `${get("year")}-${get("month")}-${get("day")} ${get("hour")}:${get("minute")} ${offsetLabel(date, timeZone)}`;
+  return formatZonedTime(date, timeZone);
 }
 
 /** Every UI character, for the font subset script. */

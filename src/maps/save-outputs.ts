@@ -112,5 +112,7 @@ export function mapFileNames(outputs: SaveOutputs): string[] {
 
 /** The stored model, or null when there is none or it has another shape (the save is generated again). */
 export function storedOutputs(value: SaveOutputs | null): SaveOutputs | null {
-  return value?.version === SAVE_OUTPUTS_VERSION ? value : null;
+  if (value?.version !== SAVE_OUTPUTS_VERSION) return null;
+  // Models stored before the five languages name simplified Chinese `zh`.
+  return (value.locale as string) === "zh" ? { ...value, locale: "zh-Hans" } : value;
 }

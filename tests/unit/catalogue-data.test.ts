@@ -49,7 +49,7 @@ describe("catalogue names", () => {
   test("weathers by their game names (CN calls 9 流星雨, KR 유성군); an unknown id has none", () => {
     expect(["zh", "ja", "en"].map((l) => weatherName(9, l as Locale))).toEqual(["流星雨", "流星群", "Meteor Shower"]);
     expect(entries.find((e) => label(e) === "phenomena:9")!.name.ko).toBe("유성군");
-    expect(weatherName(999, "zh")).toBeNull();
+    expect(weatherName(999, "zh-Hans")).toBeNull();
   });
 
   test("the header names each server's master-data version and commit", () => {
@@ -109,7 +109,7 @@ describe("song titles from all five servers", () => {
   test("a record only TW and KR have released keeps their title in every locale", () => {
     const titles = (recordsJson as unknown as { titles: Record<string, Record<string, string>> }).titles;
     const [id, entry] = Object.entries(titles).find(([, t]) => !t.jp && !t.en && !t.cn && t.tw && t.kr)!;
-    for (const locale of ["ja", "en", "zh"] as const) expect(musicRecordTitle(Number(id), locale)).toBe(entry.tw!);
+    for (const locale of ["ja", "en", "zh-Hans"] as const) expect(musicRecordTitle(Number(id), locale)).toBe(entry.tw!);
     expect(allMusicTitles()).toContain(entry.kr!);
   });
 });

@@ -20,7 +20,7 @@ import { material, save, site } from "../helpers/maps-fixtures.ts";
 
 const REAL_SAVE = join(import.meta.dir, "../fixtures/real/cn-2026-03-23.json");
 const realSave = () => toMySekaiSave(JSON.parse(readFileSync(REAL_SAVE, "utf8")))!;
-const ctx: OutputsContext = { playerId: "7000000000000000001", capturedAt: new Date("2026-03-23T10:31:00Z"), locale: "zh", showHarvested: false };
+const ctx: OutputsContext = { playerId: "7000000000000000001", capturedAt: new Date("2026-03-23T10:31:00Z"), locale: "zh-Hans", showHarvested: false };
 
 /** Shared area only: boxes that touch along an edge do not overlap. */
 function overlaps(a: Box, b: Box): boolean {

@@ -3,7 +3,7 @@ import { describeSave, formatRareText, summaryFile, summaryJson, type OutputsCon
 import type { MySekaiSave } from "../../src/save/model.ts";
 import { drop, material, save, site } from "../helpers/maps-fixtures.ts";
 
-const ctx: OutputsContext = { playerId: "7412589630147258963", capturedAt: new Date("2025-03-01T00:30:00Z"), locale: "zh", showHarvested: false };
+const ctx: OutputsContext = { playerId: "7412589630147258963", capturedAt: new Date("2025-03-01T00:30:00Z"), locale: "zh-Hans", showHarvested: false };
 const buildSummary = (s: MySekaiSave, c: OutputsContext) => summaryJson(describeSave(s, c));
 
 function fixedSave() {

@@ -12,7 +12,7 @@ import { drop, fixture, material, save, site } from "../helpers/maps-fixtures.ts
 const opts: OutputsContext = {
   playerId: "7412589630147258963",
   capturedAt: new Date("2025-03-01T00:30:00Z"),
-  locale: "zh",
+  locale: "zh-Hans",
   showHarvested: false,
   timeZone: "Asia/Shanghai",
 };

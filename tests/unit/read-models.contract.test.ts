@@ -87,14 +87,14 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
         oldestQueuedAgeMs: 2 * HOUR,
       });
       expect(await f.pages.recentSaves()).toEqual([
-        { id: s3, receivedAt: T0 - HOUR, playerId: THIRD, source: "upload", stage: "generate", state: "failed" },
-        { id: s2, receivedAt: T0 - 2 * HOUR, playerId: OTHER, source: "report", stage: "notify", state: "running" },
-        { id: s1, receivedAt: T0 - 3 * HOUR, playerId: PLAYER, source: "upload", stage: "notify", state: "pending" },
+        { id: s3, receivedAt: T0 - HOUR, playerId: THIRD, source: "upload", region: null, stage: "generate", state: "failed" },
+        { id: s2, receivedAt: T0 - 2 * HOUR, playerId: OTHER, source: "report", region: null, stage: "notify", state: "running" },
+        { id: s1, receivedAt: T0 - 3 * HOUR, playerId: PLAYER, source: "upload", region: null, stage: "notify", state: "pending" },
       ]);
       expect(await f.pages.recentSaves(1)).toHaveLength(1);
       expect(await f.pages.failedJobs()).toEqual([
-        { id: failed, saveId: s3, reportId: null, stage: "generate", lastError: "boom", updatedAt: T0 - 30 * MINUTE, playerId: THIRD },
-        { id: failedReport, saveId: null, reportId: oldReport, stage: "evaluate", lastError: "no save", updatedAt: T0 - 2 * DAY, playerId: null },
+        { id: failed, saveId: s3, reportId: null, stage: "generate", lastError: "boom", updatedAt: T0 - 30 * MINUTE, playerId: THIRD, region: null },
+        { id: failedReport, saveId: null, reportId: oldReport, stage: "evaluate", lastError: "no save", updatedAt: T0 - 2 * DAY, playerId: null, region: null },
       ]);
       expect(await f.pages.failedDeliveries()).toEqual([
         { id: d3, saveId: s2, channel: "bark", target: "phone", lastError: "old", attempts: 1, playerId: OTHER },
@@ -115,12 +115,12 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       await archived(THIRD, T0 - 5 * HOUR);
       await archived(THIRD, T0 - 30 * MINUTE, ["save.bin"]);
       expect(await f.pages.latestMaps()).toEqual([
-        { playerId: PLAYER, createdAt: T0 - HOUR, token: `token-${newestOfPlayer}`, pngs: ["site_6.png"] },
-        { playerId: OTHER, createdAt: T0 - 4 * HOUR, token: `token-${other}`, pngs: ["site_6.png", "site_5.png", "overview.png"] },
+        { playerId: PLAYER, createdAt: T0 - HOUR, receivedAt: T0 - HOUR, region: null, token: `token-${newestOfPlayer}`, pngs: ["site_6.png"] },
+        { playerId: OTHER, createdAt: T0 - 4 * HOUR, receivedAt: T0 - 4 * HOUR, region: null, token: `token-${other}`, pngs: ["site_6.png", "site_5.png", "overview.png"] },
       ]);
       // The newest player's newest archive has no maps: it takes its place in the count and shows nothing.
       expect(await f.pages.latestMaps(1)).toEqual([]);
-      expect(await f.pages.mapsOfPlayer(PLAYER)).toEqual([{ playerId: PLAYER, createdAt: T0 - HOUR, token: `token-${newestOfPlayer}`, pngs: ["site_6.png"] }]);
+      expect(await f.pages.mapsOfPlayer(PLAYER)).toEqual([{ playerId: PLAYER, createdAt: T0 - HOUR, receivedAt: T0 - HOUR, region: null, token: `token-${newestOfPlayer}`, pngs: ["site_6.png"] }]);
       expect((await f.pages.mapsOfPlayer(PLAYER, 5)).map((maps) => maps.createdAt)).toEqual([T0 - HOUR, T0 - 3 * HOUR]);
       expect(await f.pages.mapsOfPlayer("42")).toEqual([]);
       expect(await f.pages.archiveByToken(`token-${other}`)).toEqual({ relPath: `by-id/${OTHER}/${other}`, files: MAPS });
@@ -132,7 +132,7 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       await archived(PLAYER, since - 1);
       const edge = await archived(PLAYER, since);
       const newest = await archived(PLAYER, T0 - HOUR);
-      const sameTime = await archived(PLAYER, T0 - HOUR);
+      const sameTime = await archived(PLAYER, T0 - HOUR, MAPS, { region: "tw" });
       await archived(OTHER, T0 - 2 * HOUR);
       await save(PLAYER, T0 - 3 * HOUR); // not archived: nothing to open
       // Archived before digests were kept, its outputs model of an older version: no digest, the maps still listed.
@@ -145,6 +145,7 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       expect(history[0]).toEqual({
         saveId: sameTime,
         receivedAt: T0 - HOUR,
+        region: "tw",
         token: `token-${sameTime}`,
         maps: [
           { file: "overview.png", label: "Overview" },
@@ -153,7 +154,7 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
         ],
         digest: digest(`find ${sameTime}`),
       });
-      expect(history[2]).toEqual({ saveId: undigested, receivedAt: T0 - 2 * DAY, token: `token-${undigested}`, maps: [{ file: "site_9.png", label: "Site 9" }], digest: null });
+      expect(history[2]).toEqual({ saveId: undigested, receivedAt: T0 - 2 * DAY, region: null, token: `token-${undigested}`, maps: [{ file: "site_9.png", label: "Site 9" }], digest: null });
       expect(await f.pages.history(THIRD, T0)).toEqual([]);
     });
 

@@ -8,7 +8,7 @@
 import { metrics } from "../../metrics.ts";
 import { claimArchiveFolder } from "../archive-folder.ts";
 import { recordSaveArchive } from "../archive-save.ts";
-import { mapLocaleFor } from "../../config/maps.ts";
+import { mapLocaleFor, timeZoneFor } from "../../config/maps.ts";
 import { refreshDigest } from "../../maps/refresh-digest.ts";
 import { implausibleReason } from "../../save/plausible.ts";
 import { encryptedBytesOf } from "../encrypted-save.ts";
@@ -37,7 +37,7 @@ export const generateStage: Stage = async ({ stageStore, config, workers, archiv
     showHarvested: config.maps.showHarvested,
     commonLabels: config.maps.commonLabels,
     assetsDir: config.maps.assetsDir,
-    timeZone: config.maps.timeZone,
+    timeZone: timeZoneFor(config.maps, save.region),
     archive: { location: store.location, saveId: save.id, folder },
     // The retention rule drops the stored JSON with the database copy: a save past it is not given one again.
     storeJson: save.encrypted !== null,
