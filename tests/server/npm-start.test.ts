@@ -1,0 +1,82 @@
+/**
+ * `npm start` as the README runs it: it reads the `.env` of its folder. It runs in a copy of the checkout's top
+ * level (package.json copied, the rest linked), so the checkout's own `.env` stays out of the test.
+ */
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
+import { copyFileSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+setDefaultTimeout(60_000);
+const ROOT = resolve(import.meta.dir, "..", "..");
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+/** A folder that `npm start` runs in as in the checkout, with `dotenv` as its `.env`. */
+function checkoutCopy(dotenv: string): string {
+  const folder = mkdtempSync(join(tmpdir(), "mysekai-npm-start-"));
+  folders.push(folder);
+  copyFileSync(join(ROOT, "package.json"), join(folder, "package.json"));
+  for (const name of ["bunfig.toml", "tsconfig.json", "src", "drizzle", "assets", "node_modules"]) symlinkSync(join(ROOT, name), join(folder, name));
+  writeFileSync(join(folder, ".env"), dotenv);
+  return folder;
+}
+
+interface NpmStart {
+  pid: number;
+  output: () => string;
+  waitFor: (pattern: RegExp, timeoutMs?: number) => Promise<RegExpExecArray>;
+  exited: Promise<number>;
+  /** SIGKILL to npm and everything it started. */
+  killAll: () => void;
+}
+
+function npmStart(folder: string): NpmStart {
+  const dataDir = join(folder, "data");
+  const proc = Bun.spawn(["npm", "start"], {
+    cwd: folder,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", HOST: "127.0.0.1", PORT: "0", DATA_DIR: dataDir, CONFIG_DIR: join(folder, "config") },
+    stdout: "pipe",
+    stderr: "pipe",
+    // A process group of its own: whatever npm leaves behind can be killed with it.
+    detached: true,
+  });
+  let output = "";
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder();
+    for await (const part of stream) output += decoder.decode(part, { stream: true });
+  };
+  void pump(proc.stdout);
+  void pump(proc.stderr);
+  const waitFor = async (pattern: RegExp, timeoutMs = 20_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const match = pattern.exec(output);
+      if (match !== null) return match;
+      await Bun.sleep(20);
+    }
+    throw new Error(`timed out waiting for ${pattern}:\n${output}`);
+  };
+  const killAll = () => {
+    try {
+      process.kill(-proc.pid, "SIGKILL");
+    } catch {
+      // the group is gone
+    }
+  };
+  return { pid: proc.pid, output: () => output, waitFor, exited: proc.exited, killAll };
+}
+
+test("npm start reads the .env of its folder", async () => {
+  const folder = checkoutCopy("PUBLIC_BASE_URL=https://from-dotenv.example\n");
+  const started = npmStart(folder);
+  try {
+    await started.waitFor(/capture setup \(owner\): \S+/);
+    expect(started.output()).toContain("capture setup (owner): https://from-dotenv.example/setup");
+  } finally {
+    started.killAll();
+    await started.exited;
+  }
+});
