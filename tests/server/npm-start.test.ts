@@ -1,11 +1,13 @@
 /**
- * `npm start` as the README runs it: it reads the `.env` of its folder. It runs in a copy of the checkout's top
+ * `npm start` as the README runs it (and pm2, nohup or a supervisor start it): it reads the `.env` of its folder,
+ * and a signal to npm's own pid stops the server (npm forwards it to its script, which is the server by `exec`). It runs in a copy of the checkout's top
  * level (package.json copied, the rest linked), so the checkout's own `.env` stays out of the test.
  */
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { copyFileSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { eventually } from "../helpers/server.ts";
 
 setDefaultTimeout(60_000);
 const ROOT = resolve(import.meta.dir, "..", "..");
@@ -78,5 +80,32 @@ test("npm start reads the .env of its folder", async () => {
   } finally {
     started.killAll();
     await started.exited;
+  }
+});
+
+/** True while any process of the group `pgid` runs. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test("SIGTERM to npm start's own pid stops the server: its shutdown line, nothing left running, the port free", async () => {
+  const started = npmStart(checkoutCopy(""));
+  try {
+    const [, url] = await started.waitFor(/listening url=(\S+)/);
+    const port = Number(new URL(url!).port);
+    process.kill(started.pid, "SIGTERM");
+    await started.waitFor(/\[SERVER\] stopped/);
+    expect(started.output()).toContain("[SERVER] shutting down signal=SIGTERM");
+    await started.exited;
+    await eventually(() => !groupAlive(started.pid), 10_000, "every process npm started to end");
+    const again = Bun.serve({ hostname: "127.0.0.1", port, fetch: () => new Response("ok") });
+    await again.stop();
+  } finally {
+    started.killAll();
   }
 });
