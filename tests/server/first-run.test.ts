@@ -8,6 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomKeys } from "../../src/samples/index.ts";
 import { eventually, serversForThisFile } from "../helpers/in-process.ts";
+import { startRecordingServer } from "../helpers/recording-server.ts";
+import { encryptedSave, PLAYER_ID, uploadSave } from "../helpers/saves.ts";
 
 const start = serversForThisFile();
 
@@ -25,6 +27,25 @@ describe("first start", () => {
     expect(output.match(/pushes are off/g)).toHaveLength(1);
     expect(output).not.toContain("is not configured");
     expect(output).toMatch(/\[CONFIG\] pushes are off: no push channel is configured/);
+  });
+
+  test("with only WEBHOOK_URL set, a save is pushed there with no other setting, and the start log says where (no secret)", async () => {
+    const receiver = await startRecordingServer({ defaultResponse: { status: 204 } });
+    try {
+      const { pair, env } = randomKeys();
+      const hook = "/hook/path-secret-token";
+      const server = await start({ ...env, WEBHOOK_URL: `${receiver.url}${hook}` });
+      await server.waitForOutput(/pushes go to/);
+      expect(server.output()).toContain(`[CONFIG] pushes go to webhook at 127.0.0.1:${receiver.port} for every player not in push_map.json (the one channel configured)`);
+      expect(server.output()).not.toContain("is not configured");
+      expect((await uploadSave(server.url, encryptedSave(pair), crypto.randomUUID())).status).toBe(200);
+      const [push] = await receiver.waitForRequests(1, 20_000);
+      expect([push?.method, push?.path]).toEqual(["POST", hook]);
+      expect(push?.json).toMatchObject({ event: "mysekai.save", playerId: PLAYER_ID });
+      expect(server.output()).not.toContain("path-secret-token");
+    } finally {
+      await receiver.stop();
+    }
   });
 
   test("with a channel configured, a default route to another channel is still warned about", async () => {
