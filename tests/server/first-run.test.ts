@@ -75,6 +75,8 @@ describe("demo --to a running server", () => {
     await eventually(() => (db.query("SELECT count(*) AS n FROM archives").get() as { n: number }).n === 2, 60_000, "two archived sample saves");
     db.close();
     expect((await demo(["--to", server.url], {})).err.trim()).toBe("no AES key configured: set AES_KEY and AES_IV (in the environment or .env) to the ones the server uses");
+    const typo = await demo(["--too", server.url], env);
+    expect([typo.code, typo.err.split("\n")[0]]).toEqual([1, "demo: unknown option --too (it takes --to)"]);
   }, 90_000);
 });
 
@@ -121,5 +123,20 @@ describe("owner CLI messages", () => {
     expect([inspected.code, inspected.err.trim()]).toEqual([1, "no AES key configured: set AES_KEY and AES_IV (in the environment or .env) to decrypt a save"]);
     const retried = cli(["retry", "999"], { DATA_DIR: server.dataDir });
     expect([retried.code, retried.err.trim()]).toEqual([1, "save 999 does not exist (cli jobs lists saves and their jobs)"]);
+  });
+
+  test("an option, command or action the CLI does not know is an error that names it, and nothing is done", async () => {
+    const server = await start({});
+    await server.stop();
+    const env = { DATA_DIR: server.dataDir };
+    const refused = cli(["data-webhooks", "add", "https://bot.example/hook", "--payload", "json-zstd"], env);
+    expect([refused.code, refused.err.split("\n")[0]]).toEqual([1, "data-webhooks add: unknown option --payload (it takes --bearer)"]);
+    expect(cli(["data-webhooks", "list"], env).out.trim()).toBe("no data webhooks");
+    const typo = cli(["players", "add", "1234567890123456789", "--nmae", "Alice"], env);
+    expect([typo.code, typo.err.split("\n")[0]]).toEqual([1, "players add: unknown option --nmae (it takes --name, --route)"]);
+    expect(cli(["players", "list"], env).out.trim()).toBe("no players with a link");
+    expect(cli(["jbos"], env).err.split("\n")[0]).toBe('unknown command "jbos"');
+    expect(cli(["players", "remove", "1"], env).err.split("\n")[0]).toBe('unknown players action "remove" (one of: add, list, public)');
+    expect(cli(["reprocess", "1", "--notfiy"], env).err.split("\n")[0]).toBe("reprocess: unknown option --notfiy (it takes --notify)");
   });
 });
