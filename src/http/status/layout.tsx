@@ -16,7 +16,7 @@ table{border-collapse:collapse;width:100%;font-size:13px}td,th{padding:4px 6px;b
 .maps img{display:block;width:100%;height:auto;border-radius:4px;border:1px solid #ddd;background:#fff}
 .banner{background:#fff4d6;border:1px solid #e3b341;border-radius:8px;padding:8px 12px;margin:0 0 12px;font-size:14px}
 td.id{word-break:break-all}code,a.url{overflow-wrap:anywhere}
-.player{margin-bottom:10px}button{font:inherit;padding:4px 10px;border-radius:6px;border:1px solid #8894aa;background:#fff}
+.player{margin-bottom:10px}.player b{overflow-wrap:anywhere}button{font:inherit;padding:4px 10px;border-radius:6px;border:1px solid #8894aa;background:#fff}
 form.inline{display:inline}form.new-token{margin-top:14px}input{font:inherit;padding:6px;width:100%;box-sizing:border-box;margin:6px 0}
 header{display:flex;justify-content:space-between;align-items:center;flex-wrap:wrap;gap:6px}
 @media (max-width:600px){.scroll table,.scroll tbody,.scroll tr,.scroll td{display:block}.scroll tr:has(th){display:none}

@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 /** The sections of the status page, each a small component over one read-side query. */
-import type { QueueSnapshot, DayCounts, PlayerMaps, failedDeliveries, failedJobs, recentReports, recentSaves } from "./queries.ts";
+import type { QueueSnapshot, DayCounts, PlayerMaps, failedDeliveries, failedJobs, recentReports, recentSaves, retryingDeliveries, retryingJobs } from "./queries.ts";
 import { bytesText, Section, TableSection, Tag, Time } from "./layout.tsx";
 
 export interface Overview {
@@ -38,15 +38,19 @@ export function OverviewSection({ counts, queue, databaseBytes, disk, floorBytes
   );
 }
 
+/** Player id → the name the owner gave (`players add --name`). */
+export type PlayerNames = ReadonlyMap<string, string>;
+
 /** `playerHref`: where a player's id links to (the owner's player page); none on a player's own page. */
-export function MapsSection({ players, playerHref }: { players: PlayerMaps[]; playerHref?: (playerId: string) => string }) {
+export function MapsSection({ players, playerHref, names }: { players: PlayerMaps[]; playerHref?: (playerId: string) => string; names?: PlayerNames }) {
   return (
     <Section title="Latest maps">
       {players.length === 0 ? <p class="muted">No maps yet.</p> : null}
       {players.map((player) => (
         <div class="player">
           <div>
-            <b>{playerHref === undefined ? player.playerId : <a href={playerHref(player.playerId)}>{player.playerId}</a>}</b>{" "}
+            <b>{playerHref === undefined ? player.playerId : <a href={playerHref(player.playerId)}>{names?.get(player.playerId) ?? player.playerId}</a>}</b>{" "}
+            {playerHref !== undefined && names?.has(player.playerId) ? <span class="muted id">{player.playerId} </span> : null}
             <span class="muted"><Time ms={player.createdAt} /></span>
           </div>
           <div class="maps">
@@ -62,13 +66,13 @@ export function MapsSection({ players, playerHref }: { players: PlayerMaps[]; pl
   );
 }
 
-export function SavesSection({ rows }: { rows: ReturnType<typeof recentSaves> }) {
+export function SavesSection({ rows, names }: { rows: ReturnType<typeof recentSaves>; names: PlayerNames }) {
   return (
     <TableSection title="Recent saves" empty={rows.length === 0 ? "No saves yet." : null} head={["UTC · source", "player", "state"]}>
       {rows.map((row) => (
         <tr>
           <td><Time ms={row.receivedAt} /><br /><span class="muted">{row.source}</span></td>
-          <td class="id">{row.playerId}</td>
+          <td class="id">{names.has(row.playerId) ? <>{names.get(row.playerId)}<br /><span class="muted">{row.playerId}</span></> : row.playerId}</td>
           <td>{row.stage === null || row.stage === "done" ? null : `${row.stage} `}<Tag value={row.state} /></td>
         </tr>
       ))}
@@ -87,11 +91,20 @@ function RetryButton({ saveId, label = "retry" }: { saveId: number | null; label
 
 type Redact = (text: string | null) => string;
 
-export function FailuresSection({ jobs, deliveries, redact }: { jobs: ReturnType<typeof failedJobs>; deliveries: ReturnType<typeof failedDeliveries>; redact: Redact }) {
-  if (jobs.length === 0 && deliveries.length === 0) return <Section title="Failures"><p class="muted">Nothing failed.</p></Section>;
+interface Failures {
+  jobs: ReturnType<typeof failedJobs>;
+  deliveries: ReturnType<typeof failedDeliveries>;
+  /** Jobs and pushes that met an error and wait for their next try (a channel down for now): not failed, not hidden either. */
+  retrying: { jobs: ReturnType<typeof retryingJobs>; deliveries: ReturnType<typeof retryingDeliveries> };
+  redact: Redact;
+}
+
+export function FailuresSection({ jobs, deliveries, retrying, redact }: Failures) {
+  const failed = jobs.length + deliveries.length > 0;
+  if (!failed && retrying.jobs.length + retrying.deliveries.length === 0) return <Section title="Failures"><p class="muted">Nothing failed.</p></Section>;
   return (
     <Section title="Failures">
-      <RetryButton saveId={null} label="retry everything that failed" />
+      {failed ? <RetryButton saveId={null} label="retry everything that failed" /> : null}
       <div class="scroll">
         <table>
           <tr><th>what</th><th>player</th><th>error</th><th></th></tr>
@@ -101,6 +114,22 @@ export function FailuresSection({ jobs, deliveries, redact }: { jobs: ReturnType
               <td class="id">{job.playerId ?? "–"}</td>
               <td class="err">{redact(job.lastError)}</td>
               <td>{job.saveId === null ? null : <RetryButton saveId={job.saveId} />}</td>
+            </tr>
+          ))}
+          {retrying.jobs.map((job) => (
+            <tr>
+              <td>{job.saveId === null ? `report ${job.reportId}` : `save ${job.saveId}`} · {job.stage}<br /><span class="muted">waiting for a retry at <Time ms={job.runAt} /></span></td>
+              <td class="id">{job.playerId ?? "–"}</td>
+              <td class="err">{redact(job.lastError)}</td>
+              <td></td>
+            </tr>
+          ))}
+          {retrying.deliveries.map((delivery) => (
+            <tr>
+              <td>push {delivery.channel}/{delivery.target} · save {delivery.saveId}<br /><span class="muted">waiting for a retry at <Time ms={delivery.nextAttemptAt} /> ({delivery.attempts} attempts)</span></td>
+              <td class="id">{delivery.playerId}</td>
+              <td class="err">{redact(delivery.lastError)}</td>
+              <td></td>
             </tr>
           ))}
           {deliveries.map((delivery) => (
