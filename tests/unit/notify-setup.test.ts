@@ -37,6 +37,19 @@ describe("the default route", () => {
     }
   });
 
+  test(".env.example with only one channel filled in: that channel, its other blanks count as unset", async () => {
+    const example: Record<string, string> = {};
+    for (const line of (await Bun.file(join(import.meta.dir, "..", "..", ".env.example")).text()).split("\n")) {
+      const match = /^([A-Z_]+)=(.*)$/.exec(line);
+      if (match) example[match[1]!] = match[2]!;
+    }
+    expect(setupOf(example).pushesOff).toBe(true);
+    for (const [name, channel] of [["WEBHOOK_URL", "webhook"], ["DISCORD_WEBHOOK_URL", "discord"]] as const) {
+      const setup = setupOf({ ...example, [name]: "https://hooks.example/in" });
+      expect([setup.defaultRoute, setup.warnings]).toEqual([channel, []]);
+    }
+  });
+
   test("Bark alone: the one device in bark_map.json; several devices are not guessed between", () => {
     expect(setupOf({}, { barkMap: { phone: "device-key" } }).defaultRoute).toBe("phone");
     expect(setupOf({}, { barkMap: { phone: "device-key" } }).summary).toBe("pushes go to bark phone for every player not in push_map.json (the one Bark device in bark_map.json)");
