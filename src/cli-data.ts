@@ -2,6 +2,7 @@
  * Owner commands of the data API: API tokens and players' public reads (src/db/data-access.ts), consumer
  * webhooks (src/db/deliveries/data-webhooks.ts).
  */
+import { UsageError, type ParsedCommand } from "./cli-args.ts";
 import { API_TOKEN_NAME, PLAYER_ID_SHAPE } from "./db/data-access.ts";
 import type { DataAccess, DataWebhookRegistry } from "./http/owner-store.ts";
 import { dataWebhookOrigin, dataWebhookProblem } from "./notify/data-webhook.ts";
@@ -16,19 +17,17 @@ export const DATA_USAGE = `  api-tokens add <name> [--players <id,id,…>]
                                {user_id} filled in (and Authorization: Bearer <secret>), so a bot pulls the save
   data-webhooks list | remove <id>`;
 
-export class DataUsageError extends Error {}
+export class DataUsageError extends UsageError {}
 
-
-export async function apiTokensCommand(access: DataAccess, args: string[]): Promise<number> {
-  const [action, name] = args;
-  if (action === "list") {
+export async function apiTokensCommand(access: DataAccess, { name: command, values, positionals: [name] }: ParsedCommand): Promise<number> {
+  if (command === "api-tokens list") {
     const tokens = await access.listApiTokens();
     if (tokens.length === 0) console.log("no API tokens");
     for (const token of tokens) console.log(`${token.name}\t${token.players === null ? "every player" : token.players.join(",")}\t${new Date(token.createdAt).toISOString()}`);
     return 0;
   }
   if (!name || !API_TOKEN_NAME.test(name)) throw new DataUsageError("a token name of letters, digits and . _ - is required");
-  if (action === "revoke") {
+  if (command === "api-tokens revoke") {
     if (!(await access.revokeApiToken(name))) {
       console.error(`no API token named ${name}`);
       return 1;
@@ -36,9 +35,7 @@ export async function apiTokensCommand(access: DataAccess, args: string[]): Prom
     console.log(`API token ${name} revoked: it reads nothing from now on`);
     return 0;
   }
-  if (action !== "add") throw new DataUsageError(`unknown api-tokens action "${action ?? ""}"`);
-  const at = args.indexOf("--players");
-  const players = at < 0 ? null : (args[at + 1] ?? "").split(",").filter((id) => id !== "");
+  const players = values.players === undefined ? null : String(values.players).split(",").filter((id) => id !== "");
   if (players !== null && (players.length === 0 || !players.every((id) => PLAYER_ID_SHAPE.test(id)))) throw new DataUsageError("--players takes numeric player ids, comma-separated");
   const token = await access.addApiToken(name, players);
   console.log(`API token ${name} (reads ${players === null ? "every player" : players.join(", ")}); it is shown only now:`);
@@ -53,15 +50,14 @@ export async function playerPublicCommand(access: DataAccess, playerId: string |
   return 0;
 }
 
-export async function dataWebhooksCommand(webhooks: DataWebhookRegistry, args: string[]): Promise<number> {
-  const [action, value] = args;
-  if (action === "list") {
+export async function dataWebhooksCommand(webhooks: DataWebhookRegistry, { name: command, values, positionals: [value] }: ParsedCommand): Promise<number> {
+  if (command === "data-webhooks list") {
     const hooks = await webhooks.list();
     if (hooks.length === 0) console.log("no data webhooks");
     for (const hook of hooks) console.log(`${hook.id}\t${dataWebhookOrigin(hook.url)}/…\t${hook.bearer ? "with a bearer secret" : "no bearer"}\t${new Date(hook.createdAt).toISOString()}`);
     return 0;
   }
-  if (action === "remove") {
+  if (command === "data-webhooks remove") {
     const id = Number(value);
     if (!Number.isSafeInteger(id) || id <= 0) throw new DataUsageError("data-webhooks remove <id> (the id that data-webhooks list shows)");
     if (!(await webhooks.remove(id))) {
@@ -71,11 +67,9 @@ export async function dataWebhooksCommand(webhooks: DataWebhookRegistry, args: s
     console.log(`data webhook ${id} removed: it is called no more`);
     return 0;
   }
-  if (action !== "add") throw new DataUsageError(`unknown data-webhooks action "${action ?? ""}"`);
   const problem = value ? dataWebhookProblem(value) : "a URL is required";
   if (problem) throw new DataUsageError(`data-webhooks add <url>: ${problem}`);
-  const at = args.indexOf("--bearer");
-  const bearer = at < 0 ? null : (args[at + 1] ?? "");
+  const bearer = values.bearer === undefined ? null : String(values.bearer);
   if (bearer !== null && !/^[\x21-\x7e]{1,512}$/.test(bearer)) throw new DataUsageError("--bearer takes a secret of printable characters without spaces");
   const id = await webhooks.add(value!, bearer);
   console.log(`data webhook ${id} added (${dataWebhookOrigin(value!)}/…): called after each new save`);

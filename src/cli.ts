@@ -11,7 +11,8 @@ import { describeSave, formatRareText } from "./maps/index.ts";
 import { openSave } from "./save/index.ts";
 import { prepareRuntimeFiles } from "./runtime-files.ts";
 import { openStores, type Stores } from "./stores.ts";
-import { apiTokensCommand, DATA_USAGE, DataUsageError, dataWebhooksCommand, playerPublicCommand } from "./cli-data.ts";
+import { parseCommand, UsageError, type ParsedCommand } from "./cli-args.ts";
+import { apiTokensCommand, DATA_USAGE, dataWebhooksCommand, playerPublicCommand } from "./cli-data.ts";
 
 const USAGE = `usage: npm run cli -- <command>   (one-file build: mysekai-ingest cli <command>)
   jobs [--state S]             list jobs (S: ${JOB_STATES.join(", ")})
@@ -25,16 +26,12 @@ const USAGE = `usage: npm run cli -- <command>   (one-file build: mysekai-ingest
   players list                 players with a link, and their links
 ${DATA_USAGE}`;
 
-class UsageError extends Error {}
-
 function saveIdArg(value: string | undefined): number {
   if (!value || !/^\d+$/.test(value)) throw new UsageError("a numeric save id is required");
   return Number(value);
 }
 
-async function listJobs(pages: PageReads, args: string[]): Promise<void> {
-  const stateIndex = args.indexOf("--state");
-  const state = stateIndex >= 0 ? args[stateIndex + 1] : undefined;
+async function listJobs(pages: PageReads, state: string | undefined): Promise<void> {
   if (state !== undefined && !(JOB_STATES as readonly string[]).includes(state)) throw new UsageError(`unknown state "${state}"`);
   const rows = await pages.jobList(state as JobState | undefined);
   if (rows.length === 0) {
@@ -54,35 +51,26 @@ async function listJobs(pages: PageReads, args: string[]): Promise<void> {
   console.table(table);
 }
 
-function option(args: string[], name: string): string | null {
-  const at = args.indexOf(name);
-  if (at < 0) return null;
-  const value = args[at + 1];
-  if (value === undefined || value.startsWith("--")) throw new UsageError(`${name} needs a value`);
-  return value;
-}
-
 /**
  * Links are shown under PUBLIC_BASE_URL (this shell's environment or .env, else the one the server last started
  * with); without either, under a placeholder the owner replaces.
  */
 const baseOf = async (config: Config, links: SetupLinks) => config.publicBaseUrl ?? (await links.servedBase()) ?? `http://<your-server>:${config.port}`;
 
-async function players(config: Config, owner: OwnerStore, args: string[]): Promise<number> {
-  const [action, playerId] = args;
-  if (action === "public") return playerPublicCommand(owner.access, playerId, args[2]);
-  if (action === "list") {
+async function players(config: Config, owner: OwnerStore, { name: command, values, positionals }: ParsedCommand): Promise<number> {
+  const [playerId] = positionals;
+  if (command === "players public") return playerPublicCommand(owner.access, playerId, positionals[1]);
+  if (command === "players list") {
     const rows = await owner.links.linkedPlayers();
     if (rows.length === 0) console.log("no players with a link");
     const base = await baseOf(config, owner.links);
     for (const row of rows) console.log(`${row.playerId}\t${row.name ?? "-"}\t${base}/p/${row.token}`);
     return 0;
   }
-  if (action !== "add") throw new UsageError(`unknown players action "${action ?? ""}"`);
   if (!playerId || !/^\d{1,32}$/.test(playerId)) throw new UsageError("a numeric player id is required");
-  const name = option(args, "--name");
+  const name = (values.name as string | undefined) ?? null;
   if (name !== null && name.length > 64) throw new UsageError("--name is at most 64 characters");
-  const route = option(args, "--route");
+  const route = (values.route as string | undefined) ?? null;
   const { player, replaced } = await owner.links.linkPlayer(playerId, name);
   console.log(`${replaced ? "new link (the old one stops working)" : "link"} for ${playerId}: ${await baseOf(config, owner.links)}/p/${player.token}`);
   // Routing stays in push_map.json (read at start), one home for it.
@@ -117,7 +105,7 @@ export async function runCli(args: string[]): Promise<number> {
   try {
     return await run(args);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof DataUsageError) console.error(`${error.message}\n${USAGE}`);
+    if (error instanceof UsageError) console.error(`${error.message}\n${USAGE}`);
     else if (error instanceof ConfigError) console.error(`configuration: ${error.message}`);
     else console.error(error instanceof Error ? error.message : String(error));
     return 1;
@@ -125,46 +113,50 @@ export async function runCli(args: string[]): Promise<number> {
 }
 
 async function run(args: string[]): Promise<number> {
-  const [command, ...rest] = args;
+  const [command] = args;
   if (!command || command === "help" || command === "--help") {
     console.log(USAGE);
     return command ? 0 : 1;
   }
+  // Before the configuration: a mistyped command is named, whatever the environment holds.
+  const parsed = parseCommand(args);
   const config = loadConfig();
-  if (command === "inspect") return inspect(config, rest[0]);
+  if (parsed.name === "inspect") return inspect(config, parsed.positionals[0]);
   // The one-file build keeps its migrations inside: they are unpacked before the database opens.
   await prepareRuntimeFiles();
   const archive = openArchiveStore(config.archive);
   const stores = await openStores(config, archive, true);
   try {
-    return await runOn(stores, archive, config, command, rest);
+    return await runOn(stores, archive, config, parsed);
   } finally {
     await stores.close();
   }
 }
 
-async function runOn(stores: Stores, archive: ArchiveStore, config: Config, command: string, rest: string[]): Promise<number> {
+async function runOn(stores: Stores, archive: ArchiveStore, config: Config, command: ParsedCommand): Promise<number> {
   const { owner, jobs: queue } = stores;
+  const { values, positionals } = command;
   const now = Date.now();
-  switch (command) {
+  switch (command.name) {
     case "jobs":
-      await listJobs(stores.pages, rest);
+      await listJobs(stores.pages, values.state as string | undefined);
       return 0;
     case "retry": {
-      const all = rest[0] === "--failed";
-      if (!all && (await stores.stageStore.playerOf(saveIdArg(rest[0]))) === undefined) {
-        console.error(`save ${rest[0]} does not exist (cli jobs lists saves and their jobs)`);
+      const all = values.failed === true;
+      if (all === (positionals[0] !== undefined)) throw new UsageError("retry takes a save id or --failed (one of them)");
+      if (!all && (await stores.stageStore.playerOf(saveIdArg(positionals[0]))) === undefined) {
+        console.error(`save ${positionals[0]} does not exist (cli jobs lists saves and their jobs)`);
         return 1;
       }
-      const count = all ? await queue.retryFailed(now) : await queue.retryFailed(now, saveIdArg(rest[0]));
+      const count = all ? await queue.retryFailed(now) : await queue.retryFailed(now, saveIdArg(positionals[0]));
       const jobsText = `${count.jobs} failed job${count.jobs === 1 ? "" : "s"}`;
       const deliveriesText = `${count.deliveries} failed deliver${count.deliveries === 1 ? "y" : "ies"}`;
       console.log(`${jobsText} and ${deliveriesText} queued again`);
       return count.jobs + count.deliveries > 0 || all ? 0 : 1;
     }
     case "reprocess": {
-      const saveId = saveIdArg(rest[0]);
-      const notify = rest.includes("--notify");
+      const saveId = saveIdArg(positionals[0]);
+      const notify = values.notify === true;
       if (!(await queue.reprocess(saveId, notify, now))) {
         console.error(`save ${saveId} has no job that can be reprocessed (unknown, or running now)`);
         return 1;
@@ -194,19 +186,24 @@ async function runOn(stores: Stores, archive: ArchiveStore, config: Config, comm
       );
       return 0;
     }
-    case "setup":
-      if (rest[0] !== "rotate") throw new UsageError(`unknown setup action "${rest[0] ?? ""}"`);
+    case "setup rotate":
       await owner.links.rotateSetupToken();
       console.log(`new setup token: install the modules again from ${await baseOf(config, owner.links)}/setup`);
       return 0;
-    case "players":
-      return players(config, owner, rest);
-    case "api-tokens":
-      return apiTokensCommand(owner.access, rest);
-    case "data-webhooks":
-      return dataWebhooksCommand(owner.webhooks, rest);
+    case "players add":
+    case "players list":
+    case "players public":
+      return players(config, owner, command);
+    case "api-tokens add":
+    case "api-tokens list":
+    case "api-tokens revoke":
+      return apiTokensCommand(owner.access, command);
+    case "data-webhooks add":
+    case "data-webhooks list":
+    case "data-webhooks remove":
+      return dataWebhooksCommand(owner.webhooks, command);
     default:
-      throw new UsageError(`unknown command "${command}"`);
+      throw new UsageError(`unknown command "${command.name}"`);
   }
 }
 

@@ -108,6 +108,30 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       expect(await f.pages.databaseBytes()).toBeGreaterThan(0);
     });
 
+    test("status page: jobs and pushes waiting for a retry after an error, the soonest first; none without an error", async () => {
+      const s1 = await save(PLAYER, T0 - 3 * HOUR);
+      const s2 = await save(OTHER, T0 - 2 * HOUR);
+      const job = (values: Partial<Parameters<ReadModelFixture["insert"]["job"]>[0]>) => f.insert.job({ stage: "generate", runAt: T0, createdAt: T0, updatedAt: T0, ...values });
+      const later = await job({ saveId: s1, state: "pending_retry", attempts: 2, lastError: "render timed out", runAt: T0 + 10 * MINUTE });
+      const sooner = await job({ saveId: s2, state: "pending_retry", attempts: 1, lastError: "archive busy", runAt: T0 + MINUTE });
+      // A notify job waiting on its deliveries carries no error of its own; a pending job never met one.
+      await job({ saveId: await save(THIRD, T0 - HOUR), stage: "notify", state: "pending_retry", runAt: T0 });
+      await job({ saveId: await save(THIRD, T0 - MINUTE), state: "pending", lastError: "an old error", runAt: T0 });
+      expect(await f.pages.retryingJobs()).toEqual([
+        { id: sooner, saveId: s2, reportId: null, stage: "generate", lastError: "archive busy", attempts: 1, runAt: T0 + MINUTE, playerId: OTHER, region: null },
+        { id: later, saveId: s1, reportId: null, stage: "generate", lastError: "render timed out", attempts: 2, runAt: T0 + 10 * MINUTE, playerId: PLAYER },
+      ]);
+      expect(await f.pages.retryingJobs(1)).toHaveLength(1);
+      const delivery = (values: Partial<Parameters<ReadModelFixture["insert"]["delivery"]>[0]> & { saveId: number }) =>
+        f.insert.delivery({ channel: "webhook", target: "default", nextAttemptAt: T0, createdAt: T0, ...values });
+      const waiting = await delivery({ saveId: s1, state: "pending", attempts: 1, lastError: "webhook: HTTP 503", nextAttemptAt: T0 + 5 * MINUTE });
+      await delivery({ saveId: s2, state: "pending" });
+      await delivery({ saveId: s2, channel: "bark", target: "phone", state: "failed", attempts: 3, lastError: "gone" });
+      expect(await f.pages.retryingDeliveries()).toEqual([
+        { id: waiting, saveId: s1, channel: "webhook", target: "default", lastError: "webhook: HTTP 503", attempts: 1, nextAttemptAt: T0 + 5 * MINUTE, playerId: PLAYER, region: null },
+      ]);
+    });
+
     test("maps: each player's newest archive with maps, newest players first; a newest archive without maps shows none; an archive by its token", async () => {
       await archived(PLAYER, T0 - 3 * HOUR);
       const newestOfPlayer = await archived(PLAYER, T0 - HOUR, ["save.bin", "site_6.png"]);

@@ -19,7 +19,7 @@ table{border-collapse:collapse;width:100%;font-size:13px}td,th{padding:4px 6px;b
 .maps img{display:block;width:100%;height:auto;border-radius:4px;border:1px solid #ddd;background:#fff}
 .banner{background:#fff4d6;border:1px solid #e3b341;border-radius:8px;padding:8px 12px;margin:0 0 12px;font-size:14px}
 td.id{word-break:break-all}code,a.url{overflow-wrap:anywhere}
-.player{margin-bottom:10px}button{font:inherit;padding:4px 10px;border-radius:6px;border:1px solid #8894aa;background:#fff}
+.player{margin-bottom:10px}.player b{overflow-wrap:anywhere}button{font:inherit;padding:4px 10px;border-radius:6px;border:1px solid #8894aa;background:#fff}
 form.inline{display:inline}form.new-token{margin-top:14px}input{font:inherit;padding:6px;width:100%;box-sizing:border-box;margin:6px 0}
 header{display:flex;justify-content:space-between;align-items:center;flex-wrap:wrap;gap:6px}
 nav.lang{display:flex;flex-wrap:wrap;justify-content:flex-end;gap:2px 10px;font-size:13px;margin:-4px 0 6px}nav.lang a{color:#2f5fd0;text-decoration:none}nav.lang a[aria-current]{color:inherit;font-weight:600}

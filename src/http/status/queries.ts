@@ -1,5 +1,5 @@
 /** The read side of the owner's view: every query the status page, /healthz and /metrics show. Never writes. */
-import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/open.ts";
 import type { Region } from "../../capture/regions.ts";
 import { archives, deliveries, jobs, JOB_STATES, reports, saves, type JobState } from "../../db/schema.ts";
@@ -104,6 +104,30 @@ export function failedJobs(db: Db, limit = PAGE_ROWS) {
     .leftJoin(saves, eq(saves.id, jobs.saveId))
     .where(eq(jobs.state, "failed"))
     .orderBy(desc(jobs.updatedAt))
+    .limit(limit)
+    .all();
+}
+
+/** Jobs waiting for their next try after an error of their own, the soonest first (a push's error is its delivery's). */
+export function retryingJobs(db: Db, limit = PAGE_ROWS) {
+  return db
+    .select({ id: jobs.id, saveId: jobs.saveId, reportId: jobs.reportId, stage: jobs.stage, lastError: jobs.lastError, attempts: jobs.attempts, runAt: jobs.runAt, playerId: saves.playerId, region: saves.region })
+    .from(jobs)
+    .leftJoin(saves, eq(saves.id, jobs.saveId))
+    .where(and(eq(jobs.state, "pending_retry"), isNotNull(jobs.lastError)))
+    .orderBy(jobs.runAt, jobs.id)
+    .limit(limit)
+    .all();
+}
+
+/** Pushes a channel refused for now (a 5xx, a timeout), waiting for their next try, the soonest first. */
+export function retryingDeliveries(db: Db, limit = PAGE_ROWS) {
+  return db
+    .select({ id: deliveries.id, saveId: deliveries.saveId, channel: deliveries.channel, target: deliveries.target, lastError: deliveries.lastError, attempts: deliveries.attempts, nextAttemptAt: deliveries.nextAttemptAt, playerId: saves.playerId, region: saves.region })
+    .from(deliveries)
+    .innerJoin(saves, eq(saves.id, deliveries.saveId))
+    .where(and(eq(deliveries.state, "pending"), isNotNull(deliveries.lastError)))
+    .orderBy(deliveries.nextAttemptAt, deliveries.id)
     .limit(limit)
     .all();
 }

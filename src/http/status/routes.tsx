@@ -19,7 +19,7 @@ import { Banners, serviceBanners } from "./banners.tsx";
 import { DataApiSection, dataApiRoutes, dataApiView } from "./data-api.tsx";
 import { formFields, MAX_FORM_BYTES } from "./form.ts";
 import { playerPagePath, playerPageRoutes } from "./player-page.tsx";
-import { FailuresSection, MapsSection, OverviewSection, ReportsSection, SavesSection } from "./sections.tsx";
+import { FailuresSection, MapsSection, OverviewSection, ReportsSection, SavesSection, type PlayerNames } from "./sections.tsx";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -43,7 +43,7 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
   app.get("/", owner, async (c) => {
     const now = Date.now();
     const dataApi = await dataApiView(deps);
-    const [counts, queue, databaseBytes, maps, recent, jobs, deliveries, reports] = await Promise.all([
+    const [counts, queue, databaseBytes, maps, recent, jobs, deliveries, retryingJobs, retryingDeliveries, reports, linked] = await Promise.all([
       pages.countsSince(now - DAY_MS),
       pages.queueSnapshot(now),
       pages.databaseBytes(),
@@ -51,8 +51,12 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
       pages.recentSaves(),
       pages.failedJobs(),
       pages.failedDeliveries(),
+      pages.retryingJobs(),
+      pages.retryingDeliveries(),
       pages.recentReports(),
+      deps.owner.links.linkedPlayers(),
     ]);
+    const names: PlayerNames = new Map(linked.flatMap((player) => (player.name === null ? [] : [[player.playerId, player.name] as const])));
     const overview = { counts, queue, databaseBytes, disk: deps.disk.reading(), floorBytes: deps.disk.floorBytes };
     const lang = pageLang(c, config, undefined, recent[0]);
     const { t } = lang;
@@ -69,9 +73,9 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
         </header>
         <Banners banners={serviceBanners(deps, t)} />
         <OverviewSection {...overview} lang={lang} />
-        <MapsSection players={maps} playerHref={playerPagePath} lang={lang} />
-        <SavesSection rows={recent} lang={lang} />
-        <FailuresSection jobs={jobs} deliveries={deliveries} redact={redactText} lang={lang} />
+        <MapsSection players={maps} playerHref={playerPagePath} names={names} lang={lang} />
+        <SavesSection rows={recent} names={names} lang={lang} />
+        <FailuresSection jobs={jobs} deliveries={deliveries} retrying={{ jobs: retryingJobs, deliveries: retryingDeliveries }} redact={redactText} lang={lang} />
         <ReportsSection rows={reports} lang={lang} />
         <DataApiSection {...dataApi} lang={lang} />
       </Layout>

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 /** The sections of the status page, each a small component over one read-side query. */
 import type { PageLang } from "../page-lang.ts";
-import type { QueueSnapshot, DayCounts, PlayerMaps, failedDeliveries, failedJobs, recentReports, recentSaves } from "./queries.ts";
+import type { QueueSnapshot, DayCounts, PlayerMaps, failedDeliveries, failedJobs, recentReports, recentSaves, retryingDeliveries, retryingJobs } from "./queries.ts";
 import { bytesText, Section, TableSection, Tag, Time } from "./layout.tsx";
 
 export interface Overview {
@@ -39,15 +39,19 @@ export function OverviewSection({ counts, queue, databaseBytes, disk, floorBytes
   );
 }
 
+/** Player id → the name the owner gave (`players add --name`). */
+export type PlayerNames = ReadonlyMap<string, string>;
+
 /** `playerHref`: where a player's id links to (the owner's player page); none on a player's own page. */
-export function MapsSection({ players, playerHref, lang }: { players: PlayerMaps[]; playerHref?: (playerId: string) => string; lang: PageLang }) {
+export function MapsSection({ players, playerHref, names, lang }: { players: PlayerMaps[]; playerHref?: (playerId: string) => string; names?: PlayerNames; lang: PageLang }) {
   return (
     <Section title={lang.t.latestMaps}>
       {players.length === 0 ? <p class="muted">{lang.t.noMaps}</p> : null}
       {players.map((player) => (
         <div class="player">
           <div>
-            <b translate="no">{playerHref === undefined ? player.playerId : <a href={playerHref(player.playerId)}>{player.playerId}</a>}</b>{" "}
+            <b translate="no">{playerHref === undefined ? player.playerId : <a href={playerHref(player.playerId)}>{names?.get(player.playerId) ?? player.playerId}</a>}</b>{" "}
+            {playerHref !== undefined && names?.has(player.playerId) ? <span class="muted id" translate="no">{player.playerId} </span> : null}
             <span class="muted"><Time ms={player.receivedAt} zone={lang.zoneOf(player.region)} /></span>
           </div>
           <div class="maps">
@@ -63,13 +67,13 @@ export function MapsSection({ players, playerHref, lang }: { players: PlayerMaps
   );
 }
 
-export function SavesSection({ rows, lang: { t, zoneOf } }: { rows: ReturnType<typeof recentSaves>; lang: PageLang }) {
+export function SavesSection({ rows, names, lang: { t, zoneOf } }: { rows: ReturnType<typeof recentSaves>; names: PlayerNames; lang: PageLang }) {
   return (
     <TableSection title={t.recentSaves} empty={rows.length === 0 ? t.noSaves : null} head={[t.headTimeSource, t.headPlayer, t.headState]}>
       {rows.map((row) => (
         <tr>
           <td><Time ms={row.receivedAt} zone={zoneOf(row.region)} /><br /><span class="muted">{named(t.sources, row.source)}</span></td>
-          <td class="id" translate="no">{row.playerId}</td>
+          <td class="id" translate="no">{names.has(row.playerId) ? <>{names.get(row.playerId)}<br /><span class="muted">{row.playerId}</span></> : row.playerId}</td>
           <td>{row.stage === null || row.stage === "done" ? null : `${named(t.stages, row.stage)} `}<Tag value={row.state} names={t.states} /></td>
         </tr>
       ))}
@@ -91,12 +95,22 @@ function RetryButton({ saveId, label }: { saveId: number | null; label: string }
 
 type Redact = (text: string | null) => string;
 
-export function FailuresSection({ jobs, deliveries, redact, lang }: { jobs: ReturnType<typeof failedJobs>; deliveries: ReturnType<typeof failedDeliveries>; redact: Redact; lang: PageLang }) {
+interface Failures {
+  jobs: ReturnType<typeof failedJobs>;
+  deliveries: ReturnType<typeof failedDeliveries>;
+  /** Jobs and pushes that met an error and wait for their next try (a channel down for now): not failed, not hidden either. */
+  retrying: { jobs: ReturnType<typeof retryingJobs>; deliveries: ReturnType<typeof retryingDeliveries> };
+  redact: Redact;
+  lang: PageLang;
+}
+
+export function FailuresSection({ jobs, deliveries, retrying, redact, lang }: Failures) {
   const { t, zoneOf } = lang;
-  if (jobs.length === 0 && deliveries.length === 0) return <Section title={t.failures}><p class="muted">{t.nothingFailed}</p></Section>;
+  const failed = jobs.length + deliveries.length > 0;
+  if (!failed && retrying.jobs.length + retrying.deliveries.length === 0) return <Section title={t.failures}><p class="muted">{t.nothingFailed}</p></Section>;
   return (
     <Section title={t.failures}>
-      <RetryButton saveId={null} label={t.retryAll} />
+      {failed ? <RetryButton saveId={null} label={t.retryAll} /> : null}
       <div class="scroll">
         <table>
           <tr><th>{t.headWhat}</th><th>{t.headPlayer}</th><th>{t.headError}</th><th></th></tr>
@@ -106,6 +120,22 @@ export function FailuresSection({ jobs, deliveries, redact, lang }: { jobs: Retu
               <td class="id" translate="no">{job.playerId ?? "–"}</td>
               <td class="err" translate="no">{redact(job.lastError)}</td>
               <td>{job.saveId === null ? null : <RetryButton saveId={job.saveId} label={t.retry} />}</td>
+            </tr>
+          ))}
+          {retrying.jobs.map((job) => (
+            <tr>
+              <td>{job.saveId === null ? t.reportN(job.reportId) : t.saveN(job.saveId)} · {named(t.stages, job.stage)}<br /><span class="muted">{t.waitingRetryAt} <Time ms={job.runAt} zone={job.saveId === null ? lang.zone : zoneOf(job.region)} /></span></td>
+              <td class="id" translate="no">{job.playerId ?? "–"}</td>
+              <td class="err" translate="no">{redact(job.lastError)}</td>
+              <td></td>
+            </tr>
+          ))}
+          {retrying.deliveries.map((delivery) => (
+            <tr>
+              <td>{t.pushTo(`${delivery.channel}/${delivery.target}`)} · {t.saveN(delivery.saveId)}<br /><span class="muted">{t.waitingRetryAt} <Time ms={delivery.nextAttemptAt} zone={zoneOf(delivery.region)} /> ({t.attempts(delivery.attempts)})</span></td>
+              <td class="id" translate="no">{delivery.playerId}</td>
+              <td class="err" translate="no">{redact(delivery.lastError)}</td>
+              <td></td>
             </tr>
           ))}
           {deliveries.map((delivery) => (

@@ -46,6 +46,7 @@ export const en = {
   // Failures
   failures: "Failures",
   nothingFailed: "Nothing failed.",
+  waitingRetryAt: "waiting for a retry at",
   retry: "retry",
   retryAll: "retry everything that failed",
   headWhat: "what",

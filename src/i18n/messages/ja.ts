@@ -39,6 +39,7 @@ export const ja: Messages = {
   states: { pending: "待機中", running: "処理中", pending_retry: "再試行待ち", waiting_for_key: "キー待ち", failed: "失敗", done: "完了", sent: "送信済み", skipped: "スキップ" },
   failures: "失敗",
   nothingFailed: "失敗はありません。",
+  waitingRetryAt: "再試行の予定:",
   retry: "再試行",
   retryAll: "失敗したものをすべて再試行",
   headWhat: "対象",

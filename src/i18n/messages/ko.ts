@@ -39,6 +39,7 @@ export const ko: Messages = {
   states: { pending: "대기 중", running: "처리 중", pending_retry: "재시도 대기", waiting_for_key: "키 대기", failed: "실패", done: "완료", sent: "전송됨", skipped: "건너뜀" },
   failures: "실패",
   nothingFailed: "실패한 것이 없습니다.",
+  waitingRetryAt: "재시도 예정:",
   retry: "재시도",
   retryAll: "실패한 것 모두 재시도",
   headWhat: "대상",

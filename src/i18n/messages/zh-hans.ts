@@ -39,6 +39,7 @@ export const zhHans: Messages = {
   states: { pending: "等待中", running: "处理中", pending_retry: "等待重试", waiting_for_key: "等待密钥", failed: "失败", done: "完成", sent: "已发送", skipped: "已跳过" },
   failures: "失败",
   nothingFailed: "没有失败的任务。",
+  waitingRetryAt: "等待重试，时间",
   retry: "重试",
   retryAll: "重试所有失败项",
   headWhat: "项目",

@@ -39,6 +39,7 @@ export const zhHant: Messages = {
   states: { pending: "等待中", running: "處理中", pending_retry: "等待重試", waiting_for_key: "等待金鑰", failed: "失敗", done: "完成", sent: "已送出", skipped: "已略過" },
   failures: "失敗",
   nothingFailed: "沒有失敗的工作。",
+  waitingRetryAt: "等待重試，時間",
   retry: "重試",
   retryAll: "重試所有失敗項目",
   headWhat: "項目",

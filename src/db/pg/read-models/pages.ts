@@ -2,7 +2,7 @@
  * The pages' read model (src/http/status/reads.ts) on a hub's PostgreSQL: the queries of src/http/status/queries.ts
  * and db/player-history.ts over the same rows. Reads only; each table's writes stay with its owner.
  */
-import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
 import type { SaveOutputs } from "../../../maps/save-outputs.ts";
 import { pastRefresh, historySince, HISTORY_ROWS } from "../../player-history.ts";
 import { JOB_STATES, type JobState } from "../../schema.ts";
@@ -54,6 +54,22 @@ export function pgPageReads(db: PgDb): PageReads {
         .innerJoin(saves, eq(saves.id, deliveries.saveId))
         .where(eq(deliveries.state, "failed"))
         .orderBy(desc(deliveries.id))
+        .limit(limit),
+    retryingJobs: (limit = PAGE_ROWS) =>
+      db
+        .select({ id: jobs.id, saveId: jobs.saveId, reportId: jobs.reportId, stage: jobs.stage, lastError: jobs.lastError, attempts: jobs.attempts, runAt: jobs.runAt, playerId: saves.playerId, region: saves.region })
+        .from(jobs)
+        .leftJoin(saves, eq(saves.id, jobs.saveId))
+        .where(and(eq(jobs.state, "pending_retry"), isNotNull(jobs.lastError)))
+        .orderBy(jobs.runAt, jobs.id)
+        .limit(limit),
+    retryingDeliveries: (limit = PAGE_ROWS) =>
+      db
+        .select({ id: deliveries.id, saveId: deliveries.saveId, channel: deliveries.channel, target: deliveries.target, lastError: deliveries.lastError, attempts: deliveries.attempts, nextAttemptAt: deliveries.nextAttemptAt, playerId: saves.playerId, region: saves.region })
+        .from(deliveries)
+        .innerJoin(saves, eq(saves.id, deliveries.saveId))
+        .where(and(eq(deliveries.state, "pending"), isNotNull(deliveries.lastError)))
+        .orderBy(deliveries.nextAttemptAt, deliveries.id)
         .limit(limit),
     failedJobs: (limit = PAGE_ROWS) =>
       db
