@@ -119,7 +119,7 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       await job({ saveId: await save(THIRD, T0 - MINUTE), state: "pending", lastError: "an old error", runAt: T0 });
       expect(await f.pages.retryingJobs()).toEqual([
         { id: sooner, saveId: s2, reportId: null, stage: "generate", lastError: "archive busy", attempts: 1, runAt: T0 + MINUTE, playerId: OTHER, region: null },
-        { id: later, saveId: s1, reportId: null, stage: "generate", lastError: "render timed out", attempts: 2, runAt: T0 + 10 * MINUTE, playerId: PLAYER },
+        { id: later, saveId: s1, reportId: null, stage: "generate", lastError: "render timed out", attempts: 2, runAt: T0 + 10 * MINUTE, playerId: PLAYER, region: null },
       ]);
       expect(await f.pages.retryingJobs(1)).toHaveLength(1);
       const delivery = (values: Partial<Parameters<ReadModelFixture["insert"]["delivery"]>[0]> & { saveId: number }) =>
