@@ -42,7 +42,7 @@ export const generateStage: Stage = async ({ stageStore, config, workers, archiv
     storeJson: save.encrypted !== null,
   });
   metrics.rendered(performance.now() - renderStarted);
-  if (result.kind === "invalid" || result.kind === "too_large") return { kind: "fail", reason: result.reason };
+  if (result.kind === "invalid" || result.kind === "too_large" || result.kind === "unreadable") return { kind: "fail", reason: result.reason };
 
   const { archived, outputs, dropsFingerprint } = result;
   const archive = await recordSaveArchive(store, save, archivePath, archived, refreshDigest(outputs));
