@@ -62,13 +62,19 @@ export function MapsSection({ players, playerHref }: { players: PlayerMaps[]; pl
   );
 }
 
+/** A save that is not a full MySekai save says so: a partial refresh draws and pushes nothing. */
+function saveKind(row: { dataType: string; partial: boolean }): string | null {
+  if (row.dataType === "mysekai_birthday_party") return "birthday party";
+  return row.partial ? "partial refresh (no harvest maps)" : null;
+}
+
 export function SavesSection({ rows }: { rows: ReturnType<typeof recentSaves> }) {
   return (
     <TableSection title="Recent saves" empty={rows.length === 0 ? "No saves yet." : null} head={["UTC · source", "player", "state"]}>
       {rows.map((row) => (
         <tr>
           <td><Time ms={row.receivedAt} /><br /><span class="muted">{row.source}</span></td>
-          <td class="id">{row.playerId}</td>
+          <td class="id">{row.playerId}{saveKind(row) === null ? null : <><br /><span class="muted">{saveKind(row)}</span></>}</td>
           <td>{row.stage === null || row.stage === "done" ? null : `${row.stage} `}<Tag value={row.state} /></td>
         </tr>
       ))}
