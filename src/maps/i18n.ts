@@ -3,6 +3,8 @@ import type { FixtureKind, Locale } from "./catalog.ts";
 
 export interface UiStrings {
   rareTitle: string;
+  /** The rare text's and the push's title for a birthday party's delivery. */
+  birthdayPartyTitle: string;
   noRare: string;
   musicRecord: string;
   /** Around a record's song title: `唱片「title」`. */
@@ -28,6 +30,7 @@ export interface UiStrings {
 export const UI_STRINGS: Record<Locale, UiStrings> = {
   zh: {
     rareTitle: "MySekai 稀有资源",
+    birthdayPartyTitle: "MySekai 生日派对",
     noRare: "今日没有稀有资源",
     musicRecord: "唱片",
     titleOpen: "「",
@@ -48,6 +51,7 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
   },
   ja: {
     rareTitle: "MySekai レア素材",
+    birthdayPartyTitle: "MySekai バースデーパーティー",
     noRare: "今日はレア素材がありません",
     musicRecord: "レコード",
     titleOpen: "「",
@@ -68,6 +72,7 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
   },
   en: {
     rareTitle: "MySekai rare resources",
+    birthdayPartyTitle: "MySekai birthday party",
     noRare: "No rare resources today",
     musicRecord: "Music record",
     titleOpen: " “",

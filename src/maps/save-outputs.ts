@@ -3,6 +3,7 @@
  * overview draw, summary.json, the rare text and the push message. The generate stage stores it with the
  * save (saves.outputs), so the push never reads archive text back.
  */
+import type { DataType } from "../capture/data-types.ts";
 import type { MySekaiSave, ResourceKey, SiteHarvest } from "../save/model.ts";
 import type { Locale } from "./catalog.ts";
 import { groupSite, type SiteView } from "./group.ts";
@@ -41,6 +42,8 @@ export interface SaveOutputs {
   saveTime: string | null;
   /** A refresh without harvest maps: no maps are drawn and nothing is pushed. */
   partial: boolean;
+  /** A birthday party's delivery, not the MySekai save (absent in models stored before it: the save). */
+  dataType?: DataType;
   locale: Locale;
   /** IANA zone of the times drawn on the maps and written in the rare text. */
   timeZone: string;
@@ -61,6 +64,8 @@ export interface OutputsContext {
   showHarvested: boolean;
   /** Default UTC. */
   timeZone?: string;
+  /** Default the MySekai save. */
+  dataType?: DataType;
 }
 
 function siteFrame(site: SiteHarvest): SiteFrame | null {
@@ -93,6 +98,7 @@ export function describeSave(save: MySekaiSave, ctx: OutputsContext): SaveOutput
     capturedAt: ctx.capturedAt.toISOString(),
     saveTime: save.now === null ? null : new Date(save.now).toISOString(),
     partial: !save.hasHarvestMaps,
+    dataType: ctx.dataType ?? "mysekai",
     locale: ctx.locale,
     timeZone: ctx.timeZone ?? "UTC",
     sites,
@@ -104,6 +110,8 @@ export function describeSave(save: MySekaiSave, ctx: OutputsContext): SaveOutput
       .sort((a, b) => a - b),
   };
 }
+
+export const isBirthdayParty = (outputs: SaveOutputs) => outputs.dataType === "mysekai_birthday_party";
 
 /** The map files in push order: site maps by site id, the overview last. */
 export function mapFileNames(outputs: SaveOutputs): string[] {

@@ -5,6 +5,7 @@
  */
 import { packSaveJson, SAVE_JSON_FILE } from "../archive/save-json-file.ts";
 import { openArchiveStore, type ArchiveFile, type ArchiveLocation, type ArchiveStore } from "../archive/store.ts";
+import type { DataType } from "../capture/data-types.ts";
 import type { MapLocale } from "../config/index.ts";
 import { describeSave, generateOutputs, summaryFile, type SaveOutputs } from "../maps/index.ts";
 import { dropsFingerprint, INVALID_REASONS, isUnopened, openSave, type KeyPair } from "../save/index.ts";
@@ -25,6 +26,8 @@ export interface GenerateRequest {
   archive: { location: ArchiveLocation; saveId: number; folder: string | undefined };
   /** Whether to store the save's JSON for the data API (not once the retention rule dropped the save's copies). */
   storeJson: boolean;
+  /** The save, or a birthday party's delivery (its title says so). */
+  dataType: DataType;
 }
 
 /** A folder written in full (not yet recorded in the database): its path under the archive root and its files. */
@@ -65,6 +68,7 @@ export async function runGenerate(request: GenerateRequest): Promise<GenerateRes
     showHarvested: request.showHarvested,
     assetsDir: request.assetsDir,
     timeZone: request.timeZone,
+    dataType: request.dataType,
   };
   const { files, outputs } = opened.kind === "partial" ? partialOutputs(describeSave(opened.save, ctx)) : await generateOutputs(opened.save, ctx);
   const jsonFile = opened.json === undefined ? [] : [{ name: SAVE_JSON_FILE, bytes: packSaveJson(opened.json) }];

@@ -48,7 +48,8 @@ export const evaluateStage: Stage<ReportSubject> = async ({ stageStore, config, 
       afterCommit: () => logOutcome(outcome, null),
     };
   }
-  const decodable = candidates.filter((c) => !c.undecodable);
+  // A report of a whole session may hold the save and a birthday party's delivery: the save comes first.
+  const decodable = candidates.filter((c) => !c.undecodable).sort((a, b) => Number(dataTypeOfUrl(a.url) !== "mysekai") - Number(dataTypeOfUrl(b.url) !== "mysekai"));
   const undecodable = candidates.find((c) => c.undecodable);
   if (decodable.length > 0 && keys.length === 0) return { kind: "wait_for_key" };
 

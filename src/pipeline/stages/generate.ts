@@ -40,6 +40,7 @@ export const generateStage: Stage = async ({ stageStore, config, workers, archiv
     archive: { location: store.location, saveId: save.id, folder },
     // The retention rule drops the stored JSON with the database copy: a save past it is not given one again.
     storeJson: save.encrypted !== null,
+    dataType: save.dataType,
   });
   metrics.rendered(performance.now() - renderStarted);
   if (result.kind === "invalid" || result.kind === "too_large" || result.kind === "unreadable") return { kind: "fail", reason: result.reason };
