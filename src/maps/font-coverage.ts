@@ -5,6 +5,7 @@
 import { allCatalogNames } from "./catalog.ts";
 import { allUiText } from "./i18n.ts";
 import { allMusicTitles } from "./music-titles.ts";
+import { allWeatherNames } from "./weather.ts";
 
 function printableAscii(): string {
   let s = "";
@@ -19,6 +20,7 @@ export function subsetCharacters(): string {
     ...allUiText(),
     ...allCatalogNames().join(""),
     ...allMusicTitles().join(""),
+    ...allWeatherNames().join(""),
   ]);
   return [...chars].sort((a, b) => (a.codePointAt(0) ?? 0) - (b.codePointAt(0) ?? 0)).join("");
 }

@@ -141,6 +141,13 @@ export function formatCaptureTime(date: Date, timeZone = "UTC"): string {
   return `${get("year")}-${get("month")}-${get("day")} ${get("hour")}:${get("minute")} ${offsetLabel(date, timeZone)}`;
 }
 
+/** "18:00": the clock time in the given IANA zone (the weather's window on the title bar). */
+export function formatClock(date: Date, timeZone = "UTC"): string {
+  const parts = formatsFor(timeZone).time.formatToParts(date);
+  const get = (type: string): string => parts.find((p) => p.type === type)?.value ?? "00";
+  return `${get("hour")}:${get("minute")}`;
+}
+
 /** Every UI character, for the font subset script. */
 export function allUiText(): string {
   return Object.values(UI_STRINGS)

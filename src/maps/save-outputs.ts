@@ -8,6 +8,7 @@ import type { MySekaiSave, ResourceKey, SiteHarvest } from "../save/model.ts";
 import type { Locale } from "./catalog.ts";
 import { groupSite, type SiteView } from "./group.ts";
 import { compareByImportance, type ResourceView } from "./resources.ts";
+import { refreshWeather, type RefreshWeather } from "./weather.ts";
 
 /** Bumped when the shape changes: a stored model of another version is computed again. */
 export const SAVE_OUTPUTS_VERSION = 2;
@@ -47,6 +48,8 @@ export interface SaveOutputs {
   locale: Locale;
   /** IANA zone of the times drawn on the maps and written in the rare text. */
   timeZone: string;
+  /** The weather at the save's time, from its schedule (absent in models stored before it). */
+  weather?: RefreshWeather | null;
   /** Sorted by site id: the order of the maps, the overview's panels and the push's images. */
   sites: SiteOutputs[];
   /** Every resource left on any site, most important first. */
@@ -101,6 +104,7 @@ export function describeSave(save: MySekaiSave, ctx: OutputsContext): SaveOutput
     dataType: ctx.dataType ?? "mysekai",
     locale: ctx.locale,
     timeZone: ctx.timeZone ?? "UTC",
+    weather: refreshWeather(save.weather, save.now ?? ctx.capturedAt.getTime(), ctx.locale),
     sites,
     totals,
     rareFinds: totals.filter((t) => t.resource.tier !== "common"),
