@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { jobOfSave, one } from "../helpers/db.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
-import { ownerCli, ownerCliLastLine } from "../helpers/owner-cli.ts";
+import { ownerCli, ownerCliLastLine, ownerCliWith } from "../helpers/owner-cli.ts";
 import { positionalRealSave, REAL_SAVE_PLAYER, realSave, restoredRealSave, uploadRealForm } from "../helpers/real-save.ts";
 import { encryptRaw, testKeys } from "../helpers/saves.ts";
 
@@ -78,5 +78,24 @@ describe("the real CN save, named and positional", () => {
     const jobs = await ownerCli(server, "jobs", "--state", "failed");
     expect(jobs.out).toContain("harvest records cannot be read: site 6 drop 17");
     await server.waitForOutput(/\[JOB\] WARN stage finished .*stage=generate .*outcome=failed note="harvest records cannot be read: site 6 drop 17/);
+  }, 60_000);
+
+  test("cli inspect reads the positional form like the named one, and names a broken record", async () => {
+    const { pair, env } = testKeys();
+    const server = await start(env);
+    const file = join(server.dataDir, "positional.bin");
+    const inspect = async (raw: Record<string, unknown>) => {
+      await Bun.write(file, encryptRaw(pair, raw));
+      return ownerCliWith(env, server, "inspect", file);
+    };
+    const [named, positional] = [await inspect(realSave()), await inspect(positionalRealSave())];
+    expect(positional.code).toBe(0);
+    expect(positional.out.replace(/^decrypted with \S+/, "")).toBe(named.out.replace(/^decrypted with \S+/, ""));
+    expect(positional.out).toContain("4 sites");
+    expect(positional.out).toContain("月光石");
+    const broken = positionalRealSave();
+    (broken.updatedResources as { userMysekaiHarvestMaps: unknown[][] }).userMysekaiHarvestMaps[0]![0] = "5";
+    const refused = await inspect(broken);
+    expect([refused.code, refused.err.trim()]).toEqual([1, "unreadable: harvest records cannot be read: harvest map 0: position 0 (mysekaiSiteId) is not an integer"]);
   }, 60_000);
 });
