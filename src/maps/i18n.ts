@@ -136,16 +136,20 @@ function offsetLabel(date: Date, timeZone: string): string {
  * An unknown zone throws a RangeError from Intl; callers validate the zone at config time.
  */
 export function formatCaptureTime(date: Date, timeZone = "UTC"): string {
-  const parts = formatsFor(timeZone).time.formatToParts(date);
-  const get = (type: string): string => parts.find((p) => p.type === type)?.value ?? "00";
+  const get = timeParts(date, timeZone);
   return `${get("year")}-${get("month")}-${get("day")} ${get("hour")}:${get("minute")} ${offsetLabel(date, timeZone)}`;
 }
 
 /** "18:00": the clock time in the given IANA zone (the weather's window on the title bar). */
 export function formatClock(date: Date, timeZone = "UTC"): string {
-  const parts = formatsFor(timeZone).time.formatToParts(date);
-  const get = (type: string): string => parts.find((p) => p.type === type)?.value ?? "00";
+  const get = timeParts(date, timeZone);
   return `${get("hour")}:${get("minute")}`;
+}
+
+/** The date's parts (year, month, day, hour, minute) in the zone, by name. */
+function timeParts(date: Date, timeZone: string): (type: string) => string {
+  const parts = formatsFor(timeZone).time.formatToParts(date);
+  return (type) => parts.find((p) => p.type === type)?.value ?? "00";
 }
 
 /** Every UI character, for the font subset script. */
