@@ -8,7 +8,7 @@ import type { OwnerStore, SetupLinks } from "./http/owner-store.ts";
 import { JOB_STATES, type JobState } from "./db/schema.ts";
 import type { PageReads } from "./http/status/reads.ts";
 import { describeSave, formatRareText } from "./maps/index.ts";
-import { openSave } from "./save/index.ts";
+import { isUnopened, openSave } from "./save/index.ts";
 import { prepareRuntimeFiles } from "./runtime-files.ts";
 import { openStores, type Stores } from "./stores.ts";
 import { parseCommand, UsageError, type ParsedCommand } from "./cli-args.ts";
@@ -85,8 +85,8 @@ function inspect(config: Config, path: string | undefined): number {
     return 1;
   }
   const opened = openSave(new Uint8Array(readFileSync(path)), config.keys);
-  if (opened.kind === "invalid" || opened.kind === "too_large") {
-    console.error(`${opened.kind === "invalid" ? "not a save" : "refused"}: ${opened.reason}`);
+  if (isUnopened(opened)) {
+    console.error(`${opened.kind === "invalid" ? "not a save" : opened.kind === "unreadable" ? "unreadable" : "refused"}: ${opened.reason}`);
     return 1;
   }
   const { maps } = config;

@@ -1,9 +1,11 @@
 /** UI strings of the maps and the rare text, and capture-time formatting. */
-import { formatZonedTime } from "../i18n/zones.ts";
+import { formatZonedTime, zonedParts } from "../i18n/zones.ts";
 import type { FixtureKind, Locale } from "./catalog.ts";
 
 export interface UiStrings {
   rareTitle: string;
+  /** The rare text's and the push's title for a birthday party's delivery. */
+  birthdayPartyTitle: string;
   noRare: string;
   musicRecord: string;
   /** Around a record's song title: `唱片「title」`. */
@@ -31,6 +33,7 @@ export interface UiStrings {
 export const UI_STRINGS: Record<Locale, UiStrings> = {
   "zh-Hans": {
     rareTitle: "MySekai 稀有资源",
+    birthdayPartyTitle: "MySekai 生日派对",
     noRare: "今日没有稀有资源",
     musicRecord: "唱片",
     titleOpen: "「",
@@ -70,9 +73,11 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     harvestPoints: "採集點",
     harvestPointKinds: { tree: "樹木", rock: "石塊", plant: "花草", other: "其餘" },
     unplacedLabels: "圖中放不下",
+    birthdayPartyTitle: "MySekai 生日派對",
   },
   ja: {
     rareTitle: "MySekai レア素材",
+    birthdayPartyTitle: "MySekai バースデーパーティー",
     noRare: "今日はレア素材がありません",
     musicRecord: "レコード",
     titleOpen: "「",
@@ -112,9 +117,11 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     harvestPoints: "채집 포인트",
     harvestPointKinds: { tree: "나무", rock: "바위", plant: "풀꽃", other: "기타" },
     unplacedLabels: "지도에 표시하지 못한 항목",
+    birthdayPartyTitle: "MySekai 생일 파티",
   },
   en: {
     rareTitle: "MySekai rare resources",
+    birthdayPartyTitle: "MySekai birthday party",
     noRare: "No rare resources today",
     musicRecord: "Music record",
     titleOpen: " “",
@@ -145,6 +152,11 @@ export const UI_SYMBOLS = "×·—★◆●▲■…#:+-()[]/%";
  */
 export function formatCaptureTime(date: Date, timeZone = "UTC"): string {
   return formatZonedTime(date, timeZone);
+}
+
+/** "18:00": the clock time in the given IANA zone (the weather's window on the title bar). */
+export function formatClock(date: Date, timeZone = "UTC"): string {
+  return zonedParts(date, timeZone).time;
 }
 
 /** Every UI character, for the font subset script. */

@@ -11,6 +11,8 @@ export const DATA_TYPE = "mysekai";
 export interface DataWebhookEvent {
   server: string;
   userId: string;
+  /** What is new: the save (default) or a birthday party's delivery, each read at its own data API route. */
+  dataType?: string;
 }
 
 const PLACEHOLDERS = ["{server}", "{data_type}", "{user_id}"] as const;
@@ -18,7 +20,7 @@ const PLACEHOLDERS = ["{server}", "{data_type}", "{user_id}"] as const;
 export function dataWebhookUrl(template: string, event: DataWebhookEvent): string {
   return template
     .replaceAll("{server}", encodeURIComponent(event.server))
-    .replaceAll("{data_type}", DATA_TYPE)
+    .replaceAll("{data_type}", event.dataType ?? DATA_TYPE)
     .replaceAll("{user_id}", encodeURIComponent(event.userId));
 }
 

@@ -15,6 +15,23 @@ const expected = {
   "zh-Hans": { seven: "唱片「快乐万岁」", eight: "唱片「Nostalogic」", unknown: "唱片 #999999", title7: "快乐万岁" },
 } as const;
 
+describe("a title that already carries brackets is not bracketed again", () => {
+  // Record 102 is titled 「１」 (jp) / 「1」 (en, cn) in the game's data; record 710's brackets are inside its title.
+  const bracketed = save([site(6, [drop("mysekai_music_record", 102, 0, 0), drop("mysekai_music_record", 710, 2, 2)])]);
+  for (const [locale, names] of [
+    ["zh-Hans", ["唱片「1」", "唱片「初音狂奏曲第01番「彗惺」」"]],
+    ["ja", ["レコード「１」", "レコード「初音狂奏曲第01番「彗惺」」"]],
+    ["en", ["Music record 「1」", "Music record “初音狂奏曲第01番「彗惺」”"]],
+  ] as const) {
+    test(locale, () => {
+      const outputs = describeSave(bracketed, ctx(locale));
+      const byId = new Map(outputs.totals.map((t) => [t.resource.id, t.resource.name]));
+      expect([byId.get(102), byId.get(710)]).toEqual([...names]);
+      expect(formatRareText(outputs)).toContain(`${names[0]} NEW ×1`);
+    });
+  }
+});
+
 describe("music records are named by song title in MAP_LOCALE's language", () => {
   for (const locale of ["ja", "en", "zh-Hans"] as const) {
     const want = expected[locale];

@@ -51,8 +51,8 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
     };
 
     test("status page: queue by state, recent saves with their job, failures, reports, the day's counts", async () => {
-      const s1 = await save(PLAYER, T0 - 3 * HOUR);
-      const s2 = await save(OTHER, T0 - 2 * HOUR, { source: "report" });
+      const s1 = await save(PLAYER, T0 - 3 * HOUR, { dataType: "mysekai_birthday_party" });
+      const s2 = await save(OTHER, T0 - 2 * HOUR, { source: "report", partial: true });
       const s3 = await save(THIRD, T0 - HOUR);
       const report = await f.insert.report({ receivedAt: T0 - HOUR, shape: "har", entryCount: 3, candidateCount: 2, emptyBodies: 0, meta: { agent: "test" }, outcome: "save", saveId: s2 });
       const oldReport = await f.insert.report({ receivedAt: T0 - 3 * DAY, shape: "har", entryCount: 1, candidateCount: 0, emptyBodies: 1, meta: {} });
@@ -87,9 +87,9 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
         oldestQueuedAgeMs: 2 * HOUR,
       });
       expect(await f.pages.recentSaves()).toEqual([
-        { id: s3, receivedAt: T0 - HOUR, playerId: THIRD, source: "upload", region: null, stage: "generate", state: "failed" },
-        { id: s2, receivedAt: T0 - 2 * HOUR, playerId: OTHER, source: "report", region: null, stage: "notify", state: "running" },
-        { id: s1, receivedAt: T0 - 3 * HOUR, playerId: PLAYER, source: "upload", region: null, stage: "notify", state: "pending" },
+        { id: s3, receivedAt: T0 - HOUR, playerId: THIRD, source: "upload", region: null, dataType: "mysekai", partial: false, stage: "generate", state: "failed" },
+        { id: s2, receivedAt: T0 - 2 * HOUR, playerId: OTHER, source: "report", region: null, dataType: "mysekai", partial: true, stage: "notify", state: "running" },
+        { id: s1, receivedAt: T0 - 3 * HOUR, playerId: PLAYER, source: "upload", region: null, dataType: "mysekai_birthday_party", partial: false, stage: "notify", state: "pending" },
       ]);
       expect(await f.pages.recentSaves(1)).toHaveLength(1);
       expect(await f.pages.failedJobs()).toEqual([
@@ -196,6 +196,16 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       expect((await f.data.latest(DEFAULT_REGION, PLAYER))?.id).toBe(named);
     });
 
+    test("data API: a partial refresh never replaces a full save as the latest; a birthday party's delivery is its own latest", async () => {
+      const full = await archived(PLAYER, T0 - 3 * HOUR);
+      await archived(PLAYER, T0 - 2 * HOUR, ["save.bin", "summary.json"], { partial: true });
+      const party = await archived(PLAYER, T0 - HOUR, ["save.bin", "site_9.png"], { dataType: "mysekai_birthday_party" });
+      expect((await f.data.latest(DEFAULT_REGION, PLAYER))?.id).toBe(full);
+      expect((await f.data.latest(DEFAULT_REGION, PLAYER, "mysekai"))?.id).toBe(full);
+      expect((await f.data.latest(DEFAULT_REGION, PLAYER, "mysekai_birthday_party"))?.id).toBe(party);
+      expect(await f.data.latest(DEFAULT_REGION, OTHER, "mysekai_birthday_party")).toBeNull();
+    });
+
     test("data API: a save's bytes from the database, or its archived save.bin once cleared (checked against its sha256); its stored JSON", async () => {
       const kept = await archived(PLAYER, T0 - HOUR, [...MAPS, SAVE_JSON_FILE]);
       expect(new TextDecoder().decode((await f.data.encrypted(kept))!)).toMatch(new RegExp(`^save \\d+ of ${PLAYER} at ${T0 - HOUR}$`));
@@ -244,6 +254,8 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
         dropsFingerprint: "f".repeat(64),
         repeatOf: null,
         region: "en",
+        dataType: "mysekai",
+        partial: false,
       });
       expect(subject?.archive).toEqual({ saveId: id, playerId: PLAYER, relPath: `by-id/${PLAYER}/${id}`, token: `token-${id}`, files: MAPS, digest: digest(`find ${id}`), createdAt: T0 });
       expect(await f.notify.subject(await save(PLAYER, T0 + 1))).toBeNull();

@@ -130,8 +130,11 @@ describe("wrong types never throw", () => {
     expect(open(encode({ updatedResources: { userMysekaiHarvestMaps: "maps" } }))).toEqual({ kind: "invalid", reason: INVALID_REASONS.notSave });
     expect(open(encode([1, 2, 3]))).toEqual({ kind: "invalid", reason: INVALID_REASONS.notSave });
     expect(open(encode("just a string"))).toEqual({ kind: "invalid", reason: INVALID_REASONS.notSave });
-    const odd = open(saveWith([site(5, { not: "a list" } as never), { mysekaiSiteId: "x" }, 42, site(6, [drop(7 as never), { resourceType: ["a"] }])]));
-    expect(odd.kind === "save" && odd.save.sites.map((s) => [s.siteId, s.drops.length])).toEqual([[5, 0], [6, 0]]);
+    const odd = open(saveWith([site(5, { not: "a list" } as never), { mysekaiSiteId: "x" }, 42, site(6, [drop(7 as never), { resourceType: ["a"] }, drop()])]));
+    expect(odd.kind === "save" && odd.save.sites.map((s) => [s.siteId, s.drops.length])).toEqual([[5, 0], [6, 1]]);
+    // A site none of whose drops reads would be drawn as "nothing rare": the save is unreadable instead.
+    const none = open(saveWith([site(5), site(6, [drop(7 as never), { resourceType: ["a"] }])]));
+    expect(none).toEqual({ kind: "unreadable", reason: "harvest records cannot be read: none of the 2 drops of site 6 could be read" });
     expect(open(new Uint8Array([0xc1]))).toEqual({ kind: "invalid", reason: INVALID_REASONS.notMsgpack });
   });
 

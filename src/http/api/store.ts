@@ -3,6 +3,7 @@
  * too), and its SQLite implementation over src/db.
  */
 import { eq } from "drizzle-orm";
+import type { DataType } from "../../capture/data-types.ts";
 import { SAVE_JSON_FILE } from "../../archive/save-json-file.ts";
 import type { ArchiveStore } from "../../archive/store.ts";
 import { apiTokenGrant, isPlayerPublic, type ApiToken } from "../../db/data-access.ts";
@@ -16,8 +17,8 @@ import type { ApiOptions } from "./routes.ts";
 import { SaveJsonSource, type SaveJsonReads } from "./save-json.ts";
 
 export interface DataReads extends SaveJsonReads {
-  /** The player's latest archived save in `region` (saves without a game host count for the default region). */
-  latest(region: string, playerId: string): Promise<LatestSave | null>;
+  /** The player's latest archived full save (or birthday party delivery) in `region` (saves without a game host count for the default region). */
+  latest(region: string, playerId: string, dataType?: DataType): Promise<LatestSave | null>;
   /** The save's encrypted bytes (database copy, or the archive's save.bin once retention cleared it). */
   encrypted(saveId: number): Promise<Uint8Array | null>;
   grant(token: string): Promise<ApiToken | null>;
@@ -26,7 +27,7 @@ export interface DataReads extends SaveJsonReads {
 
 export function sqliteDataReads(db: Db, store: ArchiveStore, defaultRegion: string): DataReads {
   return {
-    latest: async (region, playerId) => latestSave(db, region, playerId, defaultRegion),
+    latest: async (region, playerId, dataType) => latestSave(db, region, playerId, defaultRegion, dataType),
     encrypted: async (saveId) => {
       const row = db.select().from(saves).where(eq(saves.id, saveId)).get();
       if (!row) return null;

@@ -26,7 +26,7 @@ export function queueSnapshot(db: Db, now: number): QueueSnapshot {
 
 export function recentSaves(db: Db, limit = PAGE_ROWS) {
   return db
-    .select({ id: saves.id, receivedAt: saves.receivedAt, playerId: saves.playerId, source: saves.source, region: saves.region, stage: jobs.stage, state: jobs.state })
+    .select({ id: saves.id, receivedAt: saves.receivedAt, playerId: saves.playerId, source: saves.source, region: saves.region, dataType: saves.dataType, partial: saves.partial, stage: jobs.stage, state: jobs.state })
     .from(saves)
     .leftJoin(jobs, eq(jobs.saveId, saves.id))
     .orderBy(desc(saves.id))

@@ -67,13 +67,22 @@ export function MapsSection({ players, playerHref, names, lang }: { players: Pla
   );
 }
 
+/** A save that is not a full MySekai save says so: a partial refresh draws and pushes nothing. */
+function saveKind(row: { dataType: string; partial: boolean }, t: PageLang["t"]): string | null {
+  if (row.dataType === "mysekai_birthday_party") return t.kindBirthdayParty;
+  return row.partial ? t.kindPartial : null;
+}
+
 export function SavesSection({ rows, names, lang: { t, zoneOf } }: { rows: ReturnType<typeof recentSaves>; names: PlayerNames; lang: PageLang }) {
   return (
     <TableSection title={t.recentSaves} empty={rows.length === 0 ? t.noSaves : null} head={[t.headTimeSource, t.headPlayer, t.headState]}>
       {rows.map((row) => (
         <tr>
           <td><Time ms={row.receivedAt} zone={zoneOf(row.region)} /><br /><span class="muted">{named(t.sources, row.source)}</span></td>
-          <td class="id" translate="no">{names.has(row.playerId) ? <>{names.get(row.playerId)}<br /><span class="muted">{row.playerId}</span></> : row.playerId}</td>
+          <td class="id">
+            <span translate="no">{names.has(row.playerId) ? <>{names.get(row.playerId)}<br /><span class="muted">{row.playerId}</span></> : row.playerId}</span>
+            {saveKind(row, t) === null ? null : <><br /><span class="muted">{saveKind(row, t)}</span></>}
+          </td>
           <td>{row.stage === null || row.stage === "done" ? null : `${named(t.stages, row.stage)} `}<Tag value={row.state} names={t.states} /></td>
         </tr>
       ))}

@@ -37,6 +37,8 @@ export const en = {
   noMaps: "No maps yet.",
   recentSaves: "Recent saves",
   noSaves: "No saves yet.",
+  kindBirthdayParty: "birthday party",
+  kindPartial: "partial refresh (no harvest maps)",
   headTimeSource: "time · source",
   headPlayer: "player",
   headState: "state",

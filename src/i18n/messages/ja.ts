@@ -31,6 +31,8 @@ export const ja: Messages = {
   noMaps: "まだマップがありません。",
   recentSaves: "最近のセーブ",
   noSaves: "まだセーブがありません。",
+  kindBirthdayParty: "バースデーパーティー",
+  kindPartial: "部分更新（採集マップなし）",
   headTimeSource: "時刻 · 経路",
   headPlayer: "プレイヤー",
   headState: "状態",

@@ -31,6 +31,8 @@ export const ko: Messages = {
   noMaps: "아직 맵이 없습니다.",
   recentSaves: "최근 세이브",
   noSaves: "아직 세이브가 없습니다.",
+  kindBirthdayParty: "생일 파티",
+  kindPartial: "부분 갱신 (채집 맵 없음)",
   headTimeSource: "시각 · 경로",
   headPlayer: "플레이어",
   headState: "상태",

@@ -31,6 +31,8 @@ export const zhHans: Messages = {
   noMaps: "还没有地图。",
   recentSaves: "最近的存档",
   noSaves: "还没有存档。",
+  kindBirthdayParty: "生日派对",
+  kindPartial: "部分刷新（无采集地图）",
   headTimeSource: "时间 · 来源",
   headPlayer: "玩家",
   headState: "状态",

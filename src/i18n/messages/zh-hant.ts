@@ -31,6 +31,8 @@ export const zhHant: Messages = {
   noMaps: "還沒有地圖。",
   recentSaves: "最近的存檔",
   noSaves: "還沒有存檔。",
+  kindBirthdayParty: "生日派對",
+  kindPartial: "部分刷新（無採集地圖）",
   headTimeSource: "時間 · 來源",
   headPlayer: "玩家",
   headState: "狀態",

@@ -41,9 +41,10 @@ export const generateStage: Stage = async ({ stageStore, config, workers, archiv
     archive: { location: store.location, saveId: save.id, folder },
     // The retention rule drops the stored JSON with the database copy: a save past it is not given one again.
     storeJson: save.encrypted !== null,
+    dataType: save.dataType,
   });
   metrics.rendered(performance.now() - renderStarted);
-  if (result.kind === "invalid" || result.kind === "too_large") return { kind: "fail", reason: result.reason };
+  if (result.kind === "invalid" || result.kind === "too_large" || result.kind === "unreadable") return { kind: "fail", reason: result.reason };
 
   const { archived, outputs, dropsFingerprint } = result;
   const archive = await recordSaveArchive(store, save, archivePath, archived, refreshDigest(outputs));

@@ -57,7 +57,8 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
   }
   // Generated before the outputs model (or the drops' fingerprint) was stored: generate it again.
   if (!outputs || save.dropsFingerprint === null) return { kind: "advance", next: "generate", note: "no stored outputs model; generating again" };
-  if (PLAYER_ID.test(save.playerId)) await deps.deliveries.addDataWebhookDeliveries(save.id, now);
+  // A partial refresh changes nothing a bot reads (the data API's latest stays the full save).
+  if (PLAYER_ID.test(save.playerId) && !outputs.partial) await deps.deliveries.addDataWebhookDeliveries(save.id, now);
   const pushNote = outputs.partial ? "no maps to push (partial refresh)" : await decideAndRecordPush(deps, save, archive, outputs, job.forcePush, now);
 
   const due = await deps.deliveries.due(save.id, now);
@@ -113,7 +114,7 @@ async function deliver(deps: PipelineDeps, delivery: Delivery, save: Save, messa
   const hook = await deps.deliveries.dataWebhook(Number(delivery.target));
   if (!hook) throw new DeliveryError(`${DATA_WEBHOOK_CHANNEL}: data webhook ${delivery.target} was removed`, { permanent: true });
   const server = save.region ?? deps.config.api.defaultRegion;
-  return sendDataWebhook(hook, { server, userId: save.playerId }, deps.config.notify.timeoutMs);
+  return sendDataWebhook(hook, { server, userId: save.playerId, dataType: save.dataType }, deps.config.notify.timeoutMs);
 }
 
 async function attempt(

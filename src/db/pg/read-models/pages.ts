@@ -28,7 +28,7 @@ export function pgPageReads(db: PgDb): PageReads {
     },
     recentSaves: (limit = PAGE_ROWS) =>
       db
-        .select({ id: saves.id, receivedAt: saves.receivedAt, playerId: saves.playerId, source: saves.source, region: saves.region, stage: jobs.stage, state: jobs.state })
+        .select({ id: saves.id, receivedAt: saves.receivedAt, playerId: saves.playerId, source: saves.source, region: saves.region, dataType: saves.dataType, partial: saves.partial, stage: jobs.stage, state: jobs.state })
         .from(saves)
         .leftJoin(jobs, eq(jobs.saveId, saves.id))
         .orderBy(desc(saves.id))
