@@ -30,7 +30,7 @@ export const COMMANDS: Record<string, CommandShape> = {
   "api-tokens add": shape([1, 1], { players: text }),
   "api-tokens list": shape([0, 0]),
   "api-tokens revoke": shape([1, 1]),
-  "data-webhooks add": shape([1, 1], { bearer: text }),
+  "data-webhooks add": shape([1, 1], { bearer: text, payload: text, "check-url": text }),
   "data-webhooks list": shape([0, 0]),
   "data-webhooks remove": shape([1, 1]),
 };

@@ -5,6 +5,7 @@
 import { UsageError, type ParsedCommand } from "./cli-args.ts";
 import { API_TOKEN_NAME, PLAYER_ID_SHAPE } from "./db/data-access.ts";
 import type { DataAccess, DataWebhookRegistry } from "./http/owner-store.ts";
+import { DATA_WEBHOOK_PAYLOADS, type DataWebhookPayload } from "./db/deliveries/data-webhooks.ts";
 import { dataWebhookOrigin, dataWebhookProblem } from "./notify/data-webhook.ts";
 
 export const DATA_USAGE = `  api-tokens add <name> [--players <id,id,…>]
@@ -12,9 +13,12 @@ export const DATA_USAGE = `  api-tokens add <name> [--players <id,id,…>]
   api-tokens list | revoke <name>
   players public <playerId> on|off
                                whether anyone may read this player's latest save at /public/…
-  data-webhooks add <url> [--bearer <secret>]
-                               after each new save, an empty POST to the URL with {server}, {data_type} and
-                               {user_id} filled in (and Authorization: Bearer <secret>), so a bot pulls the save
+  data-webhooks add <url> [--payload raw|json-zstd] [--bearer <secret>] [--check-url <url>]
+                               after each new save, a POST to the URL with {server}, {data_type} and {user_id}
+                               filled in (and Authorization: Bearer <secret>): empty, so a bot pulls the save, or
+                               carrying it (raw: the encrypted body as received; json-zstd: its JSON in zstd;
+                               header X-Haruki-Upload-Data-Format); with --check-url, only when a GET there
+                               ({server}, {user_id} filled in) answers 200 (404: not sent)
   data-webhooks list | remove <id>`;
 
 export class DataUsageError extends UsageError {}
@@ -54,7 +58,7 @@ export async function dataWebhooksCommand(webhooks: DataWebhookRegistry, { name:
   if (command === "data-webhooks list") {
     const hooks = await webhooks.list();
     if (hooks.length === 0) console.log("no data webhooks");
-    for (const hook of hooks) console.log(`${hook.id}\t${dataWebhookOrigin(hook.url)}/…\t${hook.bearer ? "with a bearer secret" : "no bearer"}\t${new Date(hook.createdAt).toISOString()}`);
+    for (const hook of hooks) console.log(`${hook.id}\t${dataWebhookOrigin(hook.url)}/…\t${hook.payload}${hook.checkUrl === null ? "" : " after a check"}\t${hook.bearer ? "with a bearer secret" : "no bearer"}\t${new Date(hook.createdAt).toISOString()}`);
     return 0;
   }
   if (command === "data-webhooks remove") {
@@ -71,7 +75,13 @@ export async function dataWebhooksCommand(webhooks: DataWebhookRegistry, { name:
   if (problem) throw new DataUsageError(`data-webhooks add <url>: ${problem}`);
   const bearer = values.bearer === undefined ? null : String(values.bearer);
   if (bearer !== null && !/^[\x21-\x7e]{1,512}$/.test(bearer)) throw new DataUsageError("--bearer takes a secret of printable characters without spaces");
-  const id = await webhooks.add(value!, bearer);
-  console.log(`data webhook ${id} added (${dataWebhookOrigin(value!)}/…): called after each new save`);
+  const payload = (values.payload === undefined ? "empty" : String(values.payload)) as DataWebhookPayload;
+  if (!DATA_WEBHOOK_PAYLOADS.includes(payload)) throw new DataUsageError("--payload takes raw or json-zstd (without it, the POST is empty)");
+  const checkUrl = values["check-url"] === undefined ? null : String(values["check-url"]);
+  const checkProblem = checkUrl === null ? null : dataWebhookProblem(checkUrl);
+  if (checkProblem) throw new DataUsageError(`--check-url: ${checkProblem}`);
+  const id = await webhooks.add(value!, bearer, Date.now(), { payload, checkUrl });
+  const carries = payload === "empty" ? "an empty POST" : `the save as ${payload}`;
+  console.log(`data webhook ${id} added (${dataWebhookOrigin(value!)}/…): ${carries} after each new save${checkUrl === null ? "" : ", when its check URL answers 200"}`);
   return 0;
 }

@@ -20,3 +20,17 @@ const LATEST = `SELECT s.id, s.sha256, s.source, s.received_at AS receivedAt FRO
 export function latestSave(db: Db, region: string, playerId: string, defaultRegion: string, dataType: DataType = "mysekai"): LatestSave | null {
   return (db.$client.query(LATEST).get(playerId, region, defaultRegion, dataType) as LatestSave | null) ?? null;
 }
+
+export interface PlayerUpload {
+  playerId: string;
+  receivedAt: number;
+}
+
+const RECENT = `SELECT s.player_id AS playerId, max(s.received_at) AS receivedAt FROM saves s
+  WHERE s.player_id IS NOT NULL AND coalesce(s.region, ?2) = ?1 AND s.data_type = 'mysekai' AND s.partial = 0 AND EXISTS (SELECT 1 FROM archives a WHERE a.save_id = s.id)
+  GROUP BY s.player_id ORDER BY receivedAt DESC, s.player_id LIMIT ?3`;
+
+/** The players with an archived full MySekai save in `region` (as `latestSave` counts them), each with its latest upload time, the newest first, at most `limit`. */
+export function recentUploads(db: Db, region: string, defaultRegion: string, limit: number): PlayerUpload[] {
+  return db.$client.query(RECENT).all(region, defaultRegion, limit) as PlayerUpload[];
+}

@@ -129,8 +129,8 @@ describe("owner CLI messages", () => {
     const server = await start({});
     await server.stop();
     const env = { DATA_DIR: server.dataDir };
-    const refused = cli(["data-webhooks", "add", "https://bot.example/hook", "--payload", "json-zstd"], env);
-    expect([refused.code, refused.err.split("\n")[0]]).toEqual([1, "data-webhooks add: unknown option --payload (it takes --bearer)"]);
+    const refused = cli(["data-webhooks", "add", "https://bot.example/hook", "--format", "json-zstd"], env);
+    expect([refused.code, refused.err.split("\n")[0]]).toEqual([1, "data-webhooks add: unknown option --format (it takes --bearer, --payload, --check-url)"]);
     expect(cli(["data-webhooks", "list"], env).out.trim()).toBe("no data webhooks");
     const typo = cli(["players", "add", "1234567890123456789", "--nmae", "Alice"], env);
     expect([typo.code, typo.err.split("\n")[0]]).toEqual([1, "players add: unknown option --nmae (it takes --name, --route)"]);

@@ -24,7 +24,7 @@ describe("owner command arguments", () => {
   });
 
   test("an unknown option, command or action is named; so are missing values and extra arguments", () => {
-    expect(problem(["data-webhooks", "add", "https://x.example/h", "--payload", "json-zstd"])).toBe("data-webhooks add: unknown option --payload (it takes --bearer)");
+    expect(problem(["data-webhooks", "add", "https://x.example/h", "--format", "json-zstd"])).toBe("data-webhooks add: unknown option --format (it takes --bearer, --payload, --check-url)");
     expect(problem(["gc", "--force"])).toBe("gc: unknown option --force (it takes none)");
     expect(problem(["jobs", "-s", "done"])).toBe("jobs: unknown option -s (it takes --state)");
     expect(problem(["players", "add", "123", "--name"])).toBe("players add: --name needs a value");

@@ -204,6 +204,8 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       expect((await f.data.latest(DEFAULT_REGION, PLAYER, "mysekai"))?.id).toBe(full);
       expect((await f.data.latest(DEFAULT_REGION, PLAYER, "mysekai_birthday_party"))?.id).toBe(party);
       expect(await f.data.latest(DEFAULT_REGION, OTHER, "mysekai_birthday_party")).toBeNull();
+      // The older bots' plain upload_times lists the same save a bot would read: neither the partial one nor the party.
+      expect(await f.data.recentUploads(DEFAULT_REGION, 10)).toEqual([{ playerId: PLAYER, receivedAt: T0 - 3 * HOUR }]);
     });
 
     test("data API: a save's bytes from the database, or its archived save.bin once cleared (checked against its sha256); its stored JSON", async () => {

@@ -20,6 +20,7 @@ import { DeliveryError } from "../../notify/errors.ts";
 import type { PartProgress, PushMessage } from "../../notify/message.ts";
 import { routeFor, type Channel } from "../../notify/routing.ts";
 import { pushMessage } from "../push-message.ts";
+import { archivedSaveBodies } from "../save-bodies.ts";
 import { backoffDelay, holderOf, LeaseLostError, type LeaseHolder } from "../../db/jobs/index.ts";
 import { redactError } from "../redact.ts";
 import type { PipelineDeps, Stage } from "../stage.ts";
@@ -68,7 +69,7 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
     const holder = holderOf(job);
     for (const delivery of due) {
       // Another runner owns the job now: it sends what is left.
-      if ((await attempt(deps, holder, delivery, save, message)) === "lease_lost") break;
+      if ((await attempt(deps, holder, delivery, save, archive.relPath, message)) === "lease_lost") break;
     }
   }
 
@@ -107,14 +108,14 @@ async function decideAndRecordPush(
 }
 
 /** Sends one delivery: to its consumer webhook, or the push message to its channel. */
-async function deliver(deps: PipelineDeps, delivery: Delivery, save: Save, message: PushMessage | null, progress: PartProgress): Promise<void> {
+async function deliver(deps: PipelineDeps, delivery: Delivery, save: Save, archivePath: string, message: PushMessage | null, progress: PartProgress): Promise<void> {
   if (delivery.channel !== DATA_WEBHOOK_CHANNEL) {
     return sendTo({ channel: delivery.channel as Channel, target: delivery.target }, message!, deps.config.notify, deps.routing.barkKeys, progress);
   }
   const hook = await deps.deliveries.dataWebhook(Number(delivery.target));
   if (!hook) throw new DeliveryError(`${DATA_WEBHOOK_CHANNEL}: data webhook ${delivery.target} was removed`, { permanent: true });
   const server = save.region ?? deps.config.api.defaultRegion;
-  return sendDataWebhook(hook, { server, userId: save.playerId, dataType: save.dataType }, deps.config.notify.timeoutMs);
+  return sendDataWebhook(hook, { server, userId: save.playerId, dataType: save.dataType }, deps.config.notify.timeoutMs, archivedSaveBodies(deps.archive, archivePath, save.sha256));
 }
 
 async function attempt(
@@ -122,6 +123,7 @@ async function attempt(
   holder: LeaseHolder,
   delivery: Delivery,
   save: Save,
+  archivePath: string,
   message: PushMessage | null,
 ): Promise<"done" | "lease_lost"> {
   const { deliveries } = deps;
@@ -138,7 +140,7 @@ async function attempt(
     },
   };
   try {
-    await deliver(deps, delivery, save, message, progress);
+    await deliver(deps, delivery, save, archivePath, message, progress);
     await deliveries.markSent(delivery.id, Date.now());
     metrics.delivery(delivery.channel, "sent");
     logInfo("NOTIFY", "sent", { ...fields, ms: Math.round(performance.now() - started), outcome: "sent" });

@@ -2,7 +2,7 @@
  * The data API's reads (src/http/api/store.ts) on a hub's PostgreSQL: the latest archived full save per (region, player, data type)
  * by saves_player_idx, the save's encrypted bytes and stored JSON, and the grants of src/db/pg/data-access.ts.
  */
-import { and, desc, eq, exists, sql } from "drizzle-orm";
+import { and, desc, eq, exists, isNotNull, max, sql } from "drizzle-orm";
 import { SAVE_JSON_FILE } from "../../../archive/save-json-file.ts";
 import type { ArchiveStore } from "../../../archive/store.ts";
 import type { DataReads } from "../../../http/api/store.ts";
@@ -30,6 +30,25 @@ export function pgDataReads(db: PgDb, store: ArchiveStore, defaultRegion: string
         .orderBy(desc(saves.receivedAt), desc(saves.id))
         .limit(1);
       return row ?? null;
+    },
+    recentUploads: async (region, limit) => {
+      const newest = max(saves.receivedAt);
+      const rows = await db
+        .select({ playerId: saves.playerId, receivedAt: newest })
+        .from(saves)
+        .where(
+          and(
+            isNotNull(saves.playerId),
+            sql`coalesce(${saves.region}, ${defaultRegion}) = ${region}`,
+            eq(saves.dataType, "mysekai"),
+            eq(saves.partial, false),
+            exists(db.select({ one: sql`1` }).from(archives).where(eq(archives.saveId, saves.id))),
+          ),
+        )
+        .groupBy(saves.playerId)
+        .orderBy(desc(newest), saves.playerId)
+        .limit(limit);
+      return rows.map((row) => ({ playerId: row.playerId!, receivedAt: Number(row.receivedAt) }));
     },
     encrypted: async (saveId) => {
       const [row] = await db
