@@ -12,13 +12,15 @@ import { archiveFolders, archives, reportCandidates, reports, saves } from "./sc
 
 export function pgStageStore(db: PgDb): StageStore {
   return {
-    // Every commit waits for the disk here: `durable` is SQLite's choice.
-    record: (job, writes, change, now) =>
-      db.transaction(async (tx): Promise<Recorded> => {
-        const moved = await pgRecordChange(tx, job, change, now);
-        const saved = writes ? await applyWrites(tx, writes, now) : undefined;
-        return { moved, saved };
-      }),
+    // Every commit waits for the disk here: `durable` is SQLite's choice. Without rows to write, the fenced
+    // change alone needs no transaction around it (one statement, or two for a redraw, as the job store records).
+    record: async (job, writes, change, now) =>
+      writes === undefined
+        ? { moved: await pgRecordChange(db, job, change, now) }
+        : db.transaction(async (tx): Promise<Recorded> => {
+            const moved = await pgRecordChange(tx, job, change, now);
+            return { moved, saved: await applyWrites(tx, writes, now) };
+          }),
     saveToDraw: async (saveId) => {
       const [row] = await db.select({ save: saves, archivePath: archives.relPath }).from(saves).leftJoin(archives, eq(archives.saveId, saves.id)).where(eq(saves.id, saveId));
       return row ?? null;
