@@ -240,12 +240,17 @@ async function measure(deployment: Deployment): Promise<string> {
   ].join("\n\n");
 }
 
-const deployments = [await sqliteDeployment(), await hubDeployment()];
-for (const deployment of deployments) console.log(await measure(deployment));
-for (const deployment of deployments) {
-  await deployment.service.stop();
-  await deployment.end();
-  deployment.service.cleanup();
+const deployments: Deployment[] = [];
+try {
+  deployments.push(await sqliteDeployment(), await hubDeployment());
+  for (const deployment of deployments) console.log(await measure(deployment));
+} finally {
+  // Stopped however the run ends: a service left behind would run on, polling its database.
+  for (const deployment of deployments) {
+    await deployment.service.stop();
+    await deployment.end();
+    deployment.service.cleanup();
+  }
 }
 if (profileDir) console.log(`CPU profiles of the HTTP thread in ${profileDir}/sqlite and ${profileDir}/hub: bun bench/cpu-profile-summary.ts <file>`);
 process.exit(0);

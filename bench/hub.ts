@@ -9,7 +9,8 @@
  * Two layouts (issue 39, point 3): `shared`, everything on every core; `pinned`, the stores' servers and this load
  * generator on core 0 and the service processes on core 1 (taskset), so a service's own CPU a save and its scaling
  * from one to two processes are told apart from the stores'. SQLite runs in each layout as its reference.
- * `bun bench/hub.ts [--latency=10] [--saves=200] [--concurrency=8] [--layout=shared|pinned|both]`
+ * `--root=DIR` runs the services of another checkout (e.g. an older commit's tree, to compare under the same load).
+ * `bun bench/hub.ts [--latency=10] [--saves=200] [--concurrency=8] [--layout=shared|pinned|both] [--root=DIR]`
  */
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -25,6 +26,7 @@ import { intArg, peakRssMb, percentile, runConcurrent } from "./lib.ts";
 const latencySaves = intArg("latency", 10);
 const saves = intArg("saves", 200);
 const concurrency = intArg("concurrency", 8);
+const root = process.argv.find((arg) => arg.startsWith("--root="))?.split("=")[1];
 const layoutArg = process.argv.find((arg) => arg.startsWith("--layout="))?.split("=")[1] ?? "both";
 const layouts = (layoutArg === "both" ? ["shared", "pinned"] : [layoutArg]) as Layout[];
 type Layout = "shared" | "pinned";
@@ -156,7 +158,7 @@ async function run(deployment: Deployment, layout: Layout): Promise<string> {
   const { processes } = deployment;
   const { pair, env: keys } = randomKeys();
   const env = { ...keys, ...deployment.env, NOTIFY_DEFAULT: "none" };
-  const services: RunningService[] = await Promise.all(Array.from({ length: processes }, () => startService({ env })));
+  const services: RunningService[] = await Promise.all(Array.from({ length: processes }, () => startService({ env, ...(root ? { root } : {}) })));
   if (layout === "pinned") {
     // PostgreSQL's later backends fork from the pinned postmaster, a service's later threads from its pinned ones.
     for (const pid of deployment.storePids()) pin(pid, STORES_CORE);
