@@ -1,11 +1,11 @@
 /**
  * Hub mode (issue 23, point 5): `--latency` saves one at a time, then a burst of `--saves` uploads at
  * `--concurrency`, through one process on SQLite (the same session's reference), then through one and two processes
- * on a fresh database of a throwaway PostgreSQL and a fresh bucket of a local Swift (the test helpers' servers). Per
- * deployment: upload → archived p50 one at a time (the server's own times: the archive row's against the save's
- * receipt), upload accept p50/p99, saves/s from the first send until every job is done, CPU per
- * save of each service process and of the stores' servers (this run's PostgreSQL and its backends, Swift and its
- * memcached, all on the same cores; utime+stime from /proc), peak RSS. Uploads go round-robin over the processes.
+ * on a fresh database of a throwaway PostgreSQL and a fresh bucket of a local Swift (scripts/lib's dev servers),
+ * `PIPELINE_POLL_MS` at its default (1 s). Per deployment: upload → archived p50 one at a time (the server's own
+ * times: the archive row's against the save's receipt), upload accept p50/p99, saves/s from the first send until
+ * every job is done, CPU per save of each service process and of the stores' servers (this run's PostgreSQL and its
+ * backends, Swift and its memcached; utime+stime from /proc), peak RSS. Uploads go round-robin over the processes.
  * Two layouts (issue 39, point 3): `shared`, everything on every core; `pinned`, the stores' servers and this load
  * generator on core 0 and the service processes on core 1 (taskset), so a service's own CPU a save and its scaling
  * from one to two processes are told apart from the stores'. SQLite runs in each layout as its reference.
@@ -157,7 +157,9 @@ async function hub(processes: number): Promise<Deployment> {
 async function run(deployment: Deployment, layout: Layout): Promise<string> {
   const { processes } = deployment;
   const { pair, env: keys } = randomKeys();
-  const env = { ...keys, ...deployment.env, NOTIFY_DEFAULT: "none" };
+  // The default poll, as a hub runs (the launcher's 50 ms is for tests): each idle slot of each process would
+  // otherwise claim and ask for the next due job 20 times a second, a cost that grows with the processes.
+  const env = { ...keys, ...deployment.env, NOTIFY_DEFAULT: "none", PIPELINE_POLL_MS: "1000" };
   const services: RunningService[] = await Promise.all(Array.from({ length: processes }, () => startService({ env, ...(root ? { root } : {}) })));
   if (layout === "pinned") {
     // PostgreSQL's later backends fork from the pinned postmaster, a service's later threads from its pinned ones.
