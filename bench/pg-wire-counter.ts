@@ -7,7 +7,7 @@
  * opened, and the peak number busy at once (awaiting an answer or inside a transaction): when it reaches the
  * pool's size, queries waited for a connection.
  */
-import { createConnection, createServer, type Socket } from "node:net";
+import { startTcpTap, type Tap } from "./tcp-tap.ts";
 
 export interface StatementCount {
   runs: number;
@@ -58,13 +58,10 @@ export async function startPgWireCounter(upstreamPort: number, upstreamHost = "1
   const totals: WireCounts = { readyForQuery: 0, turns: 0, notifications: 0, connections: 0, bytesToServer: 0, bytesFromServer: 0, statements: {} };
   let busy = 0;
   let peak = 0;
-  const sockets = new Set<Socket>();
   const stat = (label: string) => (totals.statements[label] ??= { runs: 0, rows: 0, sent: 0, received: 0 });
 
-  const server = createServer((client) => {
+  const tapFor = (): Tap => {
     totals.connections++;
-    const up = createConnection(upstreamPort, upstreamHost);
-    sockets.add(client).add(up);
     const named = new Map<string, string>();
     const portals = new Map<string, string>();
     const running: string[] = [];
@@ -126,68 +123,59 @@ export async function startPgWireCounter(upstreamPort: number, upstreamHost = "1
       }
     };
 
-    client.on("data", (chunk: Buffer) => {
-      totals.bytesToServer += chunk.length;
-      if (serverSpoke) totals.turns++;
-      serverSpoke = false;
-      up.write(chunk);
-      clientBuf = Buffer.concat([clientBuf, chunk]);
-      for (;;) {
-        if (!started) {
-          if (clientBuf.length < 8) return;
-          const length = clientBuf.readInt32BE(0);
+    return {
+      fromClient: (chunk) => {
+        totals.bytesToServer += chunk.length;
+        if (serverSpoke) totals.turns++;
+        serverSpoke = false;
+        clientBuf = Buffer.concat([clientBuf, chunk]);
+        for (;;) {
+          if (!started) {
+            if (clientBuf.length < 8) return;
+            const length = clientBuf.readInt32BE(0);
+            if (clientBuf.length < length) return;
+            if (clientBuf.readInt32BE(4) === 80877103) skipSslAnswer = true;
+            else started = true;
+            clientBuf = clientBuf.subarray(length);
+            continue;
+          }
+          if (clientBuf.length < 5) return;
+          const length = clientBuf.readInt32BE(1) + 1;
           if (clientBuf.length < length) return;
-          const code = clientBuf.readInt32BE(4);
-          if (code === 80877103) skipSslAnswer = true;
-          else started = true;
+          fromClient(clientBuf.subarray(0, length));
           clientBuf = clientBuf.subarray(length);
-          continue;
         }
-        if (clientBuf.length < 5) return;
-        const length = clientBuf.readInt32BE(1) + 1;
-        if (clientBuf.length < length) return;
-        fromClient(clientBuf.subarray(0, length));
-        clientBuf = clientBuf.subarray(length);
-      }
-    });
-    up.on("data", (chunk: Buffer) => {
-      totals.bytesFromServer += chunk.length;
-      serverSpoke = true;
-      client.write(chunk);
-      serverBuf = Buffer.concat([serverBuf, chunk]);
-      if (skipSslAnswer && serverBuf.length > 0) {
-        skipSslAnswer = false;
-        serverBuf = serverBuf.subarray(1);
-      }
-      for (;;) {
-        if (serverBuf.length < 5) return;
-        const length = serverBuf.readInt32BE(1) + 1;
-        if (serverBuf.length < length) return;
-        fromServer(serverBuf.subarray(0, length));
-        serverBuf = serverBuf.subarray(length);
-      }
-    });
-    const end = () => {
-      if (wasBusy) busy--;
-      wasBusy = false;
-      awaiting = 0;
-      inTransaction = false;
-      client.destroy();
-      up.destroy();
+      },
+      fromServer: (chunk) => {
+        totals.bytesFromServer += chunk.length;
+        serverSpoke = true;
+        serverBuf = Buffer.concat([serverBuf, chunk]);
+        if (skipSslAnswer && serverBuf.length > 0) {
+          skipSslAnswer = false;
+          serverBuf = serverBuf.subarray(1);
+        }
+        for (;;) {
+          if (serverBuf.length < 5) return;
+          const length = serverBuf.readInt32BE(1) + 1;
+          if (serverBuf.length < length) return;
+          fromServer(serverBuf.subarray(0, length));
+          serverBuf = serverBuf.subarray(length);
+        }
+      },
+      closed: () => {
+        if (wasBusy) busy--;
+        wasBusy = false;
+      },
     };
-    client.on("close", end).on("error", end);
-    up.on("close", end).on("error", end);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  };
+
+  const tap = await startTcpTap({ host: upstreamHost, port: upstreamPort }, tapFor);
   return {
-    port: (server.address() as { port: number }).port,
+    port: tap.port,
     snapshot: () => structuredClone(totals),
     peakBusy: () => peak,
     resetPeak: () => void (peak = busy),
-    stop: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    stop: tap.stop,
   };
 }
 

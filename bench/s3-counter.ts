@@ -4,7 +4,7 @@
  * client's signature (which covers the Host header) stays valid upstream; each request is one signature.
  * HTTP/1.1 request heads are parsed and their Content-Length skipped, so a body is never read as a request.
  */
-import { createConnection, createServer, type Socket } from "node:net";
+import { startTcpTap, type Tap } from "./tcp-tap.ts";
 
 export interface S3RequestCount {
   requests: number;
@@ -32,54 +32,42 @@ export function s3Label(method: string, target: string): string {
 export async function startS3Counter(upstream: string): Promise<S3Counter> {
   const target = new URL(upstream);
   const counts: S3Counts = {};
-  const sockets = new Set<Socket>();
-  const server = createServer((client) => {
-    const up = createConnection(Number(target.port), target.hostname);
-    sockets.add(client).add(up);
+  const tapFor = (): Tap => {
     let pending = Buffer.alloc(0);
     let bodyLeft = 0;
     let current: S3RequestCount | undefined;
-    client.on("data", (chunk: Buffer) => {
-      up.write(chunk);
-      pending = Buffer.concat([pending, chunk]);
-      for (;;) {
-        if (bodyLeft > 0) {
-          const taken = Math.min(bodyLeft, pending.length);
-          bodyLeft -= taken;
-          if (current) current.sent += taken;
-          pending = pending.subarray(taken);
-          if (bodyLeft > 0) return;
+    return {
+      fromClient: (chunk) => {
+        pending = Buffer.concat([pending, chunk]);
+        for (;;) {
+          if (bodyLeft > 0) {
+            const taken = Math.min(bodyLeft, pending.length);
+            bodyLeft -= taken;
+            if (current) current.sent += taken;
+            pending = pending.subarray(taken);
+            if (bodyLeft > 0) return;
+          }
+          const headEnd = pending.indexOf("\r\n\r\n");
+          if (headEnd < 0) return;
+          const head = pending.toString("latin1", 0, headEnd);
+          const [method = "?", path = "?"] = head.split("\r\n")[0]!.split(" ");
+          current = counts[s3Label(method, path)] ??= { requests: 0, sent: 0, received: 0 };
+          current.requests++;
+          current.sent += headEnd + 4;
+          bodyLeft = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
+          pending = pending.subarray(headEnd + 4);
         }
-        const headEnd = pending.indexOf("\r\n\r\n");
-        if (headEnd < 0) return;
-        const head = pending.toString("latin1", 0, headEnd);
-        const [method = "?", path = "?"] = head.split("\r\n")[0]!.split(" ");
-        current = counts[s3Label(method, path)] ??= { requests: 0, sent: 0, received: 0 };
-        current.requests++;
-        current.sent += headEnd + 4;
-        bodyLeft = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
-        pending = pending.subarray(headEnd + 4);
-      }
-    });
-    up.on("data", (chunk: Buffer) => {
-      if (current) current.received += chunk.length;
-      client.write(chunk);
-    });
-    const end = () => {
-      client.destroy();
-      up.destroy();
+      },
+      fromServer: (chunk) => {
+        if (current) current.received += chunk.length;
+      },
     };
-    client.on("close", end).on("error", end);
-    up.on("close", end).on("error", end);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  };
+  const tap = await startTcpTap({ host: target.hostname, port: Number(target.port) }, tapFor);
   return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    url: `http://127.0.0.1:${tap.port}`,
     snapshot: () => structuredClone(counts),
-    stop: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    stop: tap.stop,
   };
 }
 
