@@ -3,13 +3,19 @@
  * holds them together): the job's fenced change and the stage's rows in one transaction. The fence goes first, so
  * a holder that lost its lease takes no other row lock and records nothing.
  */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { ClaimedJob, Transition } from "../jobs/index.ts";
 import type { Recorded, StageStore, StageWrites } from "../../pipeline/stage-store.ts";
 import { pgRecordChange, pgRecordedChangeSql } from "../jobs/pg-transitions.ts";
 import type { PgDb, PgTx } from "./open.ts";
 import { pgStoreSaveOnce } from "./saves.ts";
 import { archiveFolders, archives, reportCandidates, reports, saves } from "./schema.ts";
+
+/** A save's columns, its bytes read as base64 text: a third less on the wire than postgres-js's bytea hex. */
+const SAVE_WITH_BASE64_BYTES = {
+  ...getTableColumns(saves),
+  encrypted: sql<string | null>`encode(${saves.encrypted}, 'base64')`.mapWith((base64: string): Uint8Array => Buffer.from(base64, "base64")),
+};
 
 export function pgStageStore(db: PgDb): StageStore {
   return {
@@ -24,7 +30,7 @@ export function pgStageStore(db: PgDb): StageStore {
       });
     },
     saveToDraw: async (saveId) => {
-      const [row] = await db.select({ save: saves, archivePath: archives.relPath }).from(saves).leftJoin(archives, eq(archives.saveId, saves.id)).where(eq(saves.id, saveId));
+      const [row] = await db.select({ save: SAVE_WITH_BASE64_BYTES, archivePath: archives.relPath }).from(saves).leftJoin(archives, eq(archives.saveId, saves.id)).where(eq(saves.id, saveId));
       return row ?? null;
     },
     // A conflict waits for a concurrent claim's commit, keeps its holder and returns it (SET to itself).
