@@ -121,7 +121,7 @@ export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages
   const started = performance.now();
   const { subject } = job;
   const saveId = subject.kind === "save" ? subject.saveId : undefined;
-  const player = saveId === undefined ? undefined : await stageStore.playerOf(saveId);
+  const player = saveId === undefined ? undefined : (job.player ?? (await stageStore.playerOf(saveId)));
   const report = subject.kind === "report" ? subject.reportId : undefined;
   const fields = { job: job.id, save: saveId, report, player, stage: job.stage, attempt: job.attempts };
 
