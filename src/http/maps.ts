@@ -1,5 +1,6 @@
 /** GET /maps/<token>/<file>.png: the archived maps, by an unguessable per-archive token. No listing. */
 import { Hono } from "hono";
+import { STORE_RETRY_AFTER_SECONDS } from "../store-unavailable.ts";
 import type { HttpDeps } from "./deps.ts";
 
 const TOKEN = /^[0-9a-f]{32}$/;
@@ -13,7 +14,7 @@ export function mapRoutes({ pages, archive: store }: HttpDeps): Hono {
     const archive = await pages.archiveByToken(token);
     if (!archive || !archive.files.includes(file)) return c.text("not found", 404);
     const png = await store.read(archive.relPath, file).catch(() => undefined);
-    if (png === undefined) return c.text("the archive cannot be read just now; try again later", 503);
+    if (png === undefined) return c.text("the archive cannot be read just now; try again later", 503, { "Retry-After": String(STORE_RETRY_AFTER_SECONDS) });
     if (png === null) return c.text("not found", 404);
     return new Response(body(png), {
       headers: {
