@@ -30,11 +30,15 @@ const CONNECTION_CODES = new Set(["CONNECTION_CLOSED", "CONNECTION_DESTROYED", "
  */
 const TRANSIENT_STATE = /^(08...|57P0[123]|57014|53...|40001|40P01|55P03)$/;
 const SQLITE_BUSY = /^SQLITE_(BUSY|LOCKED)/;
+/** Bun's S3 client's codes for a connection that failed, and S3's answers that mean "try again". */
+const BUCKET_AWAY = /^(Connection\w*|E[A-Z]+|Timeout|RequestTimeout|InternalError|ServiceUnavailable|SlowDown|ServerBusy)$/;
 
 /** The store a failure says is away (walking an error's causes), or null for any other error. */
 export function unavailableStore(error: unknown): StoreName | null {
   for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
     if (cause instanceof StoreUnavailableError) return cause.store;
+    // A bucket that cannot be reached or says "not now"; a refusal (a wrong secret, no such bucket) is no outage.
+    if (cause.name === "S3Error" && BUCKET_AWAY.test(String((cause as { code?: unknown }).code))) return "bucket";
     const code = (cause as { code?: unknown }).code;
     if (typeof code !== "string") continue;
     if (CONNECTION_CODES.has(code) || SQLITE_BUSY.test(code)) return "database";
@@ -69,7 +73,7 @@ function deadline<T>(work: Promise<T>, ms: number, store: StoreName): Promise<T>
   // A connection failure of this store says so by name (a bucket's refused connection is the bucket's).
   const named = work.catch((error: unknown) => {
     if (error instanceof StoreUnavailableError) throw error;
-    if (unavailableStore(error) === null && !(store === "bucket" && error instanceof Error && error.name === "S3Error")) throw error;
+    if (unavailableStore(error) === null) throw error;
     throw new StoreUnavailableError(store, error instanceof Error ? briefly(error) : "away", { cause: error });
   });
   named.catch(() => {}); // settles unseen once the deadline has answered
