@@ -57,6 +57,9 @@ describe.skipIf(POSTGRES_MISSING !== null)("hub mode: PostgreSQL stopped and sta
     }
     expect(answers.filter((answer) => answer.status !== 503 || answer.retryAfter === null || answer.ms > 5000)).toEqual([]);
     expect(health.filter((answer) => answer.status !== 503 || answer.ms >= 1000)).toEqual([]);
+    // The log names the store, and never the map's capability token.
+    expect(server.output()).toContain("database unavailable; answered 503 path=/maps/…");
+    expect(server.output()).not.toContain(mapPath.split("/")[2]!);
 
     await pg.start();
     const startedAt = performance.now();
