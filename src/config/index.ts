@@ -113,7 +113,7 @@ export function loadConfig(env: Env = process.env): Config {
       minFreeDiskBytes: Math.round(number(env, "MIN_FREE_DISK_MB", 256, 0, 1e9, false) * MIB),
       walLimitBytes: Math.round(number(env, "WAL_SIZE_LIMIT_MB", 16, 0.25, 65_536, false) * MIB),
       // A hub's PostgreSQL and bucket: a request's store call (and a connect) answers 503 past this.
-      storeTimeoutMs: number(env, "STORE_TIMEOUT_MS", 3000, 100, 60_000),
+      storeTimeoutMs: number(env, "STORE_TIMEOUT_MS", 4000, 100, 60_000),
     },
     publicBaseUrl: baseUrl(env, "PUBLIC_BASE_URL"),
     notify: notifyConfig(env),

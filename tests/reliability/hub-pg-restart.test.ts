@@ -78,7 +78,7 @@ describe.skipIf(POSTGRES_MISSING !== null)("hub mode: PostgreSQL stopped and sta
     );
 
     // Frozen: connections stay open and nothing answers (a hung server, a network that drops packets). Only the
-    // deadlines answer: STORE_TIMEOUT_MS for a request, 800 ms for healthz.
+    // deadlines answer: STORE_TIMEOUT_MS (4 s) for a request, 800 ms for healthz.
     pg.freeze(true);
     let frozen: Awaited<ReturnType<typeof timed>>[];
     try {
