@@ -37,6 +37,7 @@ import type { JobStore } from "./pipeline/job-store.ts";
 import type { StageStore } from "./pipeline/stage-store.ts";
 import { sqliteNotifyReads, type NotifyReads } from "./pipeline/stages/notify.ts";
 import type { RetentionStore } from "./retention-store.ts";
+import { withDeadline } from "./store-unavailable.ts";
 
 export interface Stores {
   jobs: JobStore;
@@ -65,19 +66,21 @@ export async function openStores(config: Config, archive: ArchiveStore, beside =
   const defaultRegion = config.api.defaultRegion;
   if (config.database.kind === "postgres") {
     // Each process holds a few connections: its slots' claims and records, the request path, and LISTEN's own.
-    const db = await openPostgres(config.database.url, { maxConnections: beside ? 2 : config.pipeline.concurrency + 8 });
+    const db = await openPostgres(config.database.url, { maxConnections: beside ? 2 : config.pipeline.concurrency + 8, connectTimeoutMs: config.storage.storeTimeoutMs });
+    // What a request waits for answers within STORE_TIMEOUT_MS, or 503 (the pipeline's stores wait and retry).
+    const request = <T extends object>(store: T) => withDeadline(store, config.storage.storeTimeoutMs, "database");
     return {
       jobs: pgJobStore(db),
       deliveries: pgDeliveryStore(db),
       stageStore: pgStageStore(db),
       notifyReads: pgNotifyReads(db),
-      owner: pgOwnerStore(db),
-      pages: pgPageReads(db),
-      uploads: pgUploadStore(db),
-      reports: pgReportStore(db),
+      owner: request(pgOwnerStore(db)),
+      pages: request(pgPageReads(db)),
+      uploads: request(pgUploadStore(db)),
+      reports: request(pgReportStore(db)),
       retention: pgRetentionStore(db, archive),
-      dataReads: pgDataReads(db, archive, defaultRegion),
-      apiRates: pgRateWindows(db),
+      dataReads: request(pgDataReads(db, requestArchive(config, archive), defaultRegion)),
+      apiRates: request(pgRateWindows(db)),
       sqlite: null,
       close: async () => db.$client.end({ timeout: 5 }),
     };
@@ -96,7 +99,7 @@ export async function openStores(config: Config, archive: ArchiveStore, beside =
     uploads: sqliteUploadStore(db, committer),
     reports: sqliteReportStore(committer),
     retention: sqliteRetentionStore(db, archive),
-    dataReads: sqliteDataReads(db, archive, defaultRegion),
+    dataReads: sqliteDataReads(db, requestArchive(config, archive), defaultRegion),
     apiRates: memoryRateWindows(),
     sqlite: db,
     close: async () => {
@@ -105,4 +108,9 @@ export async function openStores(config: Config, archive: ArchiveStore, beside =
       releaseLock();
     },
   };
+}
+
+/** The archive as a request reads it: a bucket's calls answer within STORE_TIMEOUT_MS, or 503 naming the bucket. */
+export function requestArchive(config: Config, archive: ArchiveStore): ArchiveStore {
+  return config.archive.kind === "s3" ? withDeadline(archive, config.storage.storeTimeoutMs, "bucket") : archive;
 }

@@ -7,7 +7,7 @@
  *     test("…", async () => { const db = await openPostgres(await databaseForThisFile("migrated")); … });
  *   });
  */
-import { chownSync, existsSync, mkdtempSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
@@ -84,4 +84,47 @@ export async function databaseForThisFile(kind: "empty" | "migrated"): Promise<s
     await admin.unsafe(`CREATE DATABASE ${name}`);
   }
   return urlOf(port, name);
+}
+
+export interface RestartablePostgres {
+  /** postgres://…/hub: one database, created at the first start. */
+  url: string;
+  /** Stops the server (`pg_ctl stop -m fast`: what an operator's restart or a failover does to its clients). */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and data. */
+  start(): Promise<void>;
+  /** SIGSTOP (or SIGCONT) to the server and its backends, by their ids: a database that stops answering, silently. */
+  freeze(frozen: boolean): void;
+}
+
+/**
+ * A PostgreSQL of the calling test's own, which the test may stop and start under a running service (the run's
+ * server is shared by every file). Removed when the run ends, however it ends.
+ */
+export async function restartablePostgres(): Promise<RestartablePostgres> {
+  const dir = mkdtempSync(join(tmpdir(), "pg-restart-"));
+  if (process.getuid?.() === 0) chownSync(dir, idOf("-u"), idOf("-g"));
+  const data = join(dir, "data");
+  const init = Bun.spawnSync(asServerUser([join(BIN, "initdb"), "-A", "trust", "--no-sync", "-U", "postgres", "-D", data]), { stdout: "pipe", stderr: "pipe" });
+  if (init.exitCode !== 0) throw new Error(`initdb failed: ${init.stderr.toString()}`);
+  const port = freePort();
+  const ctl = (...args: string[]) => asServerUser([join(BIN, "pg_ctl"), ...args, "-D", data, "-w", "-s"]);
+  const options = `-p ${port} -k ${dir} -c fsync=off -c listen_addresses=127.0.0.1`;
+  const reaper = `tail --pid=${process.pid} -s 0.2 -f /dev/null; ${shell(ctl("stop", "-m", "immediate"))}; rm -rf '${dir}'`;
+  Bun.spawnSync(["sh", "-c", `setsid sh -c "$0" </dev/null >/dev/null 2>&1 &`, reaper]);
+  const run = async (command: string[]) => {
+    const proc = Bun.spawn(command, { stdout: "pipe", stderr: "pipe" });
+    if ((await proc.exited) !== 0) throw new Error(`${command.join(" ")} failed: ${await new Response(proc.stderr).text()}`);
+  };
+  const start = () => run(ctl("start", "-o", options, "-l", join(dir, "postgres.log")));
+  await start();
+  const admin = postgres({ host: "127.0.0.1", port, user: "postgres", database: "postgres", max: 1, onnotice: () => {} });
+  await admin`CREATE DATABASE hub`;
+  await admin.end();
+  const freeze = (frozen: boolean) => {
+    const postmaster = readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]!.trim();
+    const children = Bun.spawnSync(["pgrep", "-P", postmaster]).stdout.toString().split(/\s+/).filter(Boolean);
+    for (const pid of [postmaster, ...children]) process.kill(Number(pid), frozen ? "SIGSTOP" : "SIGCONT");
+  };
+  return { url: urlOf(port, "hub"), start, stop: () => run(ctl("stop", "-m", "fast")), freeze };
 }
