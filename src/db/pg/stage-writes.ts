@@ -60,7 +60,7 @@ async function recordDrawnAtOnce(db: PgDb, job: ClaimedJob, writes: Extract<Stag
   const { saveId, outputs, dropsFingerprint, archive } = writes;
   const { playerId, relPath, files, digest, token } = archive;
   const held = sql`EXISTS (SELECT 1 FROM fence)`;
-  const drawn = db.update(saves).set({ outputs, dropsFingerprint }).where(and(eq(saves.id, saveId), held));
+  const drawn = db.update(saves).set({ outputs, dropsFingerprint, partial: outputs.partial }).where(and(eq(saves.id, saveId), held));
   const [row] = await db.execute<{ fenced: number }>(sql`
     WITH fence AS (${pgRecordedChangeSql(db, job, change, now)}),
     drawn AS (${drawn.getSQL()}),
