@@ -14,8 +14,8 @@ import { eventually } from "../scripts/lib/eventually.ts";
 import { startService, type RunningService } from "../scripts/lib/service-process.ts";
 import { uploadSave } from "../scripts/lib/upload-client.ts";
 import { makeFreshEncryptedSample, randomKeys } from "../src/samples/index.ts";
-import { databaseForThisFile, postgresServer } from "../tests/helpers/postgres.ts";
-import { swiftBucket } from "../tests/helpers/swift.ts";
+import { databaseForThisFile, postgresServer } from "../scripts/lib/dev-postgres.ts";
+import { swiftBucket } from "../scripts/lib/dev-swift.ts";
 import { intArg, peakRssMb, percentile, runConcurrent } from "./lib.ts";
 
 const latencySaves = intArg("latency", 10);

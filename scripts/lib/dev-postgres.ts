@@ -1,0 +1,106 @@
+/**
+ * A throwaway PostgreSQL for tests and benchmarks (Debian's postgresql-15): initdb into a temp folder, postgres on
+ * a free port and a socket in that folder, fsync off; started on first use, stopped and removed when the process
+ * that started it ends. Each test file takes a database of its own, empty or with the hub schema migrated (copied
+ * from a template). When TEST_POSTGRES_URL names a server already running (scripts/test.ts starts one for the
+ * whole run and hands it to every test worker), that one is used instead, with the template TEST_POSTGRES_TEMPLATE.
+ *
+ *   describe.skipIf(POSTGRES_MISSING !== null)("…", () => {
+ *     test("…", async () => { const db = await openPostgres(await databaseForThisFile("migrated")); … });
+ *   });
+ */
+import { chownSync, existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+import { openPostgres } from "../../src/db/pg/open.ts";
+import { eventually } from "./eventually.ts";
+import { freePort } from "./free-port.ts";
+
+const BIN = "/usr/lib/postgresql/15/bin";
+
+/** Why the PostgreSQL tests cannot run here (printed once), or null when they can. */
+export const POSTGRES_MISSING = existsSync(join(BIN, "postgres")) && existsSync(join(BIN, "initdb")) ? null : `PostgreSQL tests skipped: ${BIN}/postgres and initdb are missing (apt-get install postgresql-15)`;
+if (POSTGRES_MISSING) console.warn(POSTGRES_MISSING);
+
+interface Server {
+  port: number;
+  /** A connection to the `postgres` database, for CREATE DATABASE. */
+  admin: postgres.Sql;
+}
+
+let running: Promise<Server> | undefined;
+let template: Promise<string> | undefined;
+let databases = 0;
+/** Apart from the pid: a worker that loads this module afresh for each file (bun test --isolate) counts from 0 again. */
+const RUN_TAG = Math.random().toString(36).slice(2, 8);
+
+/** initdb refuses to run as root: then the server runs as the postgres user, in a folder it owns. */
+const asServerUser = (command: string[]) => (process.getuid?.() === 0 ? ["setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", ...command] : command);
+const idOf = (flag: "-u" | "-g") => Number(Bun.spawnSync(["id", flag, "postgres"]).stdout.toString());
+const shell = (command: string[]) => command.map((arg) => `'${arg}'`).join(" ");
+
+async function start(): Promise<Server> {
+  const dir = mkdtempSync(join(tmpdir(), "pg-test-"));
+  if (process.getuid?.() === 0) chownSync(dir, idOf("-u"), idOf("-g"));
+  const data = join(dir, "data");
+  const init = Bun.spawnSync(asServerUser([join(BIN, "initdb"), "-A", "trust", "--no-sync", "-U", "postgres", "-D", data]), { stdout: "pipe", stderr: "pipe" });
+  if (init.exitCode !== 0) throw new Error(`initdb failed: ${init.stderr.toString()}`);
+  const port = freePort();
+  const log = join(dir, "postgres.log");
+  // The server and its reaper are not this process's children: the runner kills its children when a test
+  // times out, which would take the server from every later test file. The reaper waits for the run to end
+  // (however it ends), stops the server and removes the folder.
+  const server = asServerUser([join(BIN, "postgres"), "-D", data, "-p", String(port), "-k", dir, "-c", "fsync=off", "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"]);
+  const stop = asServerUser([join(BIN, "pg_ctl"), "stop", "-D", data, "-m", "immediate", "-w", "-s"]);
+  const reaper = `${shell(server)} >>'${log}' 2>&1 & tail --pid=${process.pid} -s 0.2 -f /dev/null; ${shell(stop)}; rm -rf '${dir}'`;
+  Bun.spawnSync(["sh", "-c", `setsid sh -c "$0" </dev/null >/dev/null 2>&1 &`, reaper]);
+  const admin = postgres({ host: "127.0.0.1", port, user: "postgres", database: "postgres", max: 1, onnotice: () => {} });
+  await eventually(() => admin`SELECT 1`.then(() => true, () => false), 20_000, `postgres to accept connections (log: ${log})`);
+  return { port, admin };
+}
+
+const urlOf = (port: number, database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
+
+/** Env names of the run's shared server (its `postgres` database's URL) and its migrated template. */
+export const SHARED_POSTGRES_ENV = { url: "TEST_POSTGRES_URL", template: "TEST_POSTGRES_TEMPLATE" } as const;
+
+function shared(url: string): Server {
+  const port = Number(new URL(url).port);
+  return { port, admin: postgres(urlOf(port, "postgres"), { max: 1, onnotice: () => {} }) };
+}
+
+/** The run's server: the shared one named in the env, or one started on first use. */
+export function postgresServer(): Promise<Server> {
+  const url = process.env[SHARED_POSTGRES_ENV.url];
+  running ??= url ? Promise.resolve(shared(url)) : start();
+  return running;
+}
+
+/** A database with the hub schema, for CREATE DATABASE … TEMPLATE (a name of this process's: one per server). */
+export async function createMigratedTemplate(name = `migrated_template_${process.pid}`): Promise<string> {
+  const { admin, port } = await postgresServer();
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const db = await openPostgres(urlOf(port, name), { maxConnections: 2 });
+  await db.$client.end();
+  return name;
+}
+
+/** Migrated once per run (or handed over by the env), copied for each file that wants the schema. */
+const migratedTemplate = (): Promise<string> => {
+  const named = process.env[SHARED_POSTGRES_ENV.template];
+  return named ? Promise.resolve(named) : createMigratedTemplate();
+};
+
+/** A database of the calling test file's own: empty, or with the hub schema as openPostgres migrates it. Returns its URL. */
+export async function databaseForThisFile(kind: "empty" | "migrated"): Promise<string> {
+  const { admin, port } = await postgresServer();
+  const name = `test_${process.pid}_${RUN_TAG}_${++databases}`;
+  if (kind === "migrated") {
+    template ??= migratedTemplate();
+    await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${await template}`);
+  } else {
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+  }
+  return urlOf(port, name);
+}
