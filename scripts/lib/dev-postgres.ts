@@ -2,8 +2,7 @@
  * A throwaway PostgreSQL for tests and benchmarks (Debian's postgresql-15): initdb into a temp folder, postgres on
  * a free port and a socket in that folder, fsync off; started on first use, stopped and removed when the process
  * that started it ends. Each test file takes a database of its own, empty or with the hub schema migrated (copied
- * from a template). When TEST_POSTGRES_URL names a server already running (scripts/test.ts starts one for the
- * whole run and hands it to every test worker), that one is used instead, with the template TEST_POSTGRES_TEMPLATE.
+ * from a template). In a run of scripts/test.ts the run's one server is used instead (shared-stores.ts).
  *
  *   describe.skipIf(POSTGRES_MISSING !== null)("…", () => {
  *     test("…", async () => { const db = await openPostgres(await databaseForThisFile("migrated")); … });
@@ -16,6 +15,7 @@ import postgres from "postgres";
 import { openPostgres } from "../../src/db/pg/open.ts";
 import { eventually } from "./eventually.ts";
 import { freePort } from "./free-port.ts";
+import { sharedStore } from "./shared-stores.ts";
 
 const BIN = "/usr/lib/postgresql/15/bin";
 
@@ -62,18 +62,17 @@ async function start(): Promise<Server> {
 
 const urlOf = (port: number, database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
 
-/** Env names of the run's shared server (its `postgres` database's URL) and its migrated template. */
-export const SHARED_POSTGRES_ENV = { url: "TEST_POSTGRES_URL", template: "TEST_POSTGRES_TEMPLATE" } as const;
-
-function shared(url: string): Server {
-  const port = Number(new URL(url).port);
-  return { port, admin: postgres(urlOf(port, "postgres"), { max: 1, onnotice: () => {} }) };
+/** What a run shares of its server: the port and a database with the hub schema to copy. */
+export interface SharedPostgres {
+  port: number;
+  template: string;
 }
 
-/** The run's server: the shared one named in the env, or one started on first use. */
+const adminOn = (port: number) => postgres(urlOf(port, "postgres"), { max: 1, onnotice: () => {} });
+
+/** The run's server: the one the run shares, or one started on first use. */
 export function postgresServer(): Promise<Server> {
-  const url = process.env[SHARED_POSTGRES_ENV.url];
-  running ??= url ? Promise.resolve(shared(url)) : start();
+  running ??= sharedStore<SharedPostgres>("postgres").then((shared) => (shared ? { port: shared.port, admin: adminOn(shared.port) } : start()));
   return running;
 }
 
@@ -86,11 +85,8 @@ export async function createMigratedTemplate(name = `migrated_template_${process
   return name;
 }
 
-/** Migrated once per run (or handed over by the env), copied for each file that wants the schema. */
-const migratedTemplate = (): Promise<string> => {
-  const named = process.env[SHARED_POSTGRES_ENV.template];
-  return named ? Promise.resolve(named) : createMigratedTemplate();
-};
+/** Migrated once per run (the run's shared one, or this process's), copied for each file that wants the schema. */
+const migratedTemplate = async (): Promise<string> => (await sharedStore<SharedPostgres>("postgres"))?.template ?? createMigratedTemplate();
 
 /** A database of the calling test file's own: empty, or with the hub schema as openPostgres migrates it. Returns its URL. */
 export async function databaseForThisFile(kind: "empty" | "migrated"): Promise<string> {

@@ -4,14 +4,15 @@
  * Started once per test process on first use (~5-20 s) and shared; each caller gets a bucket of its own.
  * A supervisor shell in a session of its own (not the test run's child) starts the servers and records their
  * pids (they setsid themselves): they are killed at exit, and the supervisor kills them when the test run's pid
- * ends (tail --pid), i.e. also when it dies without running any handler. When TEST_SWIFT_ENDPOINT names a proxy
- * already running (scripts/test.ts starts one for the whole run and hands it to every test worker), that one is used.
+ * ends (tail --pid), i.e. also when it dies without running any handler. In a run of scripts/test.ts the
+ * run's one Swift is used instead (shared-stores.ts).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./free-port.ts";
 import { isAlive } from "./proc.ts";
+import { sharedStore } from "./shared-stores.ts";
 
 const BINARIES = ["swift-proxy-server", "swift-object-server", "swift-container-server", "swift-account-server", "swift-ring-builder", "memcached"];
 const BIN_DIRS = ["/usr/bin", "/usr/local/bin", "/usr/sbin"];
@@ -41,9 +42,6 @@ export interface RunningSwift {
   token: string;
 }
 
-/** The env name of the run's shared Swift proxy (its http://127.0.0.1:port). */
-export const SHARED_SWIFT_ENV = "TEST_SWIFT_ENDPOINT";
-
 let running: Promise<RunningSwift> | null = null;
 /** The account to run the servers as (Swift switches to it; os.userInfo() may not know root's name). */
 const user = () => Bun.spawnSync(["id", "-un"]).stdout.toString().trim();
@@ -65,17 +63,10 @@ export async function swiftBucket(): Promise<SwiftBucket> {
   return { endpoint: swift.endpoint, bucket, accessKeyId: SWIFT_ACCESS_KEY, secretAccessKey: SWIFT_SECRET_KEY, region: "us-east-1" };
 }
 
-/** The run's Swift: the shared one named in the env, or one started on first use (~5-20 s, up to 2 minutes). */
+/** The run's Swift: the one the run shares, or one started on first use (~5-20 s, up to 2 minutes). */
 export function swiftServer(): Promise<RunningSwift> {
-  const endpoint = process.env[SHARED_SWIFT_ENV];
-  running ??= endpoint ? sharedSwift(endpoint) : startSwift();
+  running ??= sharedStore<RunningSwift>("swift").then((shared) => shared ?? startSwift());
   return running;
-}
-
-async function sharedSwift(endpoint: string): Promise<RunningSwift> {
-  const token = await authToken(endpoint);
-  if (token === null) throw new Error(`${SHARED_SWIFT_ENV}=${endpoint}: no tempauth token`);
-  return { endpoint, token };
 }
 
 /** Repeats a request while Swift answers 5xx (a server still starting), for up to a minute. */
