@@ -19,6 +19,7 @@ export interface GenerateRequest {
   commonLabels: "none" | "all";
   assetsDir: string | null;
   timeZone: string;
+  maxWidthPx: number;
   /**
    * Where archives go and the save's id (the folder's marker); the folder is named by playerId and capturedAt, or
    * is the one claimed for the save in the database where the store needs that (src/pipeline/archive-folder.ts).
@@ -65,6 +66,7 @@ export async function runGenerate(request: GenerateRequest): Promise<GenerateRes
     commonLabels: request.commonLabels,
     assetsDir: request.assetsDir,
     timeZone: request.timeZone,
+    maxWidthPx: request.maxWidthPx,
   };
   const { files, outputs } = opened.kind === "partial" ? partialOutputs(describeSave(opened.save, ctx)) : await generateOutputs(opened.save, ctx);
   const jsonFile = opened.json === undefined ? [] : [{ name: SAVE_JSON_FILE, bytes: packSaveJson(opened.json) }];
