@@ -1,7 +1,8 @@
 /**
- * A throwaway PostgreSQL for a test or bench run (Debian's postgresql-15): initdb into a temp folder, postgres on a free
- * port and a socket in that folder, fsync off; started on first use, stopped and removed when the run ends. Each
- * test file takes a database of its own, empty or with the hub schema migrated (copied from a template).
+ * A throwaway PostgreSQL for tests and benchmarks (Debian's postgresql-15): initdb into a temp folder, postgres on
+ * a free port and a socket in that folder, fsync off; started on first use, stopped and removed when the process
+ * that started it ends. Each test file takes a database of its own, empty or with the hub schema migrated (copied
+ * from a template). In a run of scripts/test.ts the run's one server is used instead (shared-stores.ts).
  *
  *   describe.skipIf(POSTGRES_MISSING !== null)("…", () => {
  *     test("…", async () => { const db = await openPostgres(await databaseForThisFile("migrated")); … });
@@ -14,6 +15,7 @@ import postgres from "postgres";
 import { openPostgres } from "../../src/db/pg/open.ts";
 import { eventually } from "./eventually.ts";
 import { freePort } from "./free-port.ts";
+import { sharedStore } from "./shared-stores.ts";
 
 const BIN = "/usr/lib/postgresql/15/bin";
 
@@ -30,6 +32,8 @@ interface Server {
 let running: Promise<Server> | undefined;
 let template: Promise<string> | undefined;
 let databases = 0;
+/** Apart from the pid: a worker that loads this module afresh for each file (bun test --isolate) counts from 0 again. */
+const RUN_TAG = Math.random().toString(36).slice(2, 8);
 
 /** initdb refuses to run as root: then the server runs as the postgres user, in a folder it owns. */
 const asServerUser = (command: string[]) => (process.getuid?.() === 0 ? ["setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", ...command] : command);
@@ -58,25 +62,36 @@ async function start(): Promise<Server> {
 
 const urlOf = (port: number, database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
 
-/** The run's server, started on first use. */
+/** What a run shares of its server: the port and a database with the hub schema to copy. */
+export interface SharedPostgres {
+  port: number;
+  template: string;
+}
+
+const adminOn = (port: number) => postgres(urlOf(port, "postgres"), { max: 1, onnotice: () => {} });
+
+/** The run's server: the one the run shares, or one started on first use. */
 export function postgresServer(): Promise<Server> {
-  running ??= start();
+  running ??= sharedStore<SharedPostgres>("postgres").then((shared) => (shared ? { port: shared.port, admin: adminOn(shared.port) } : start()));
   return running;
 }
 
-/** A database migrated once per run, copied (CREATE DATABASE … TEMPLATE) for each file that wants the schema. */
-async function migratedTemplate(): Promise<string> {
+/** A database with the hub schema, for CREATE DATABASE … TEMPLATE (a name of this process's: one per server). */
+export async function createMigratedTemplate(name = `migrated_template_${process.pid}`): Promise<string> {
   const { admin, port } = await postgresServer();
-  await admin`CREATE DATABASE migrated_template`;
-  const db = await openPostgres(urlOf(port, "migrated_template"), { maxConnections: 2 });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const db = await openPostgres(urlOf(port, name), { maxConnections: 2 });
   await db.$client.end();
-  return "migrated_template";
+  return name;
 }
+
+/** Migrated once per run (the run's shared one, or this process's), copied for each file that wants the schema. */
+const migratedTemplate = async (): Promise<string> => (await sharedStore<SharedPostgres>("postgres"))?.template ?? createMigratedTemplate();
 
 /** A database of the calling test file's own: empty, or with the hub schema as openPostgres migrates it. Returns its URL. */
 export async function databaseForThisFile(kind: "empty" | "migrated"): Promise<string> {
   const { admin, port } = await postgresServer();
-  const name = `test_${process.pid}_${++databases}`;
+  const name = `test_${process.pid}_${RUN_TAG}_${++databases}`;
   if (kind === "migrated") {
     template ??= migratedTemplate();
     await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${await template}`);

@@ -1,16 +1,18 @@
 /**
- * A real S3-compatible server for the tests and benches: OpenStack Swift (Debian's swift, swift-proxy, swift-object,
+ * A real S3-compatible server for tests and benchmarks: OpenStack Swift (Debian's swift, swift-proxy, swift-object,
  * swift-container, swift-account and memcached) with s3api and tempauth, on loopback ports in a temp folder.
  * Started once per test process on first use (~5-20 s) and shared; each caller gets a bucket of its own.
  * A supervisor shell in a session of its own (not the test run's child) starts the servers and records their
  * pids (they setsid themselves): they are killed at exit, and the supervisor kills them when the test run's pid
- * ends (tail --pid), i.e. also when it dies without running any handler.
+ * ends (tail --pid), i.e. also when it dies without running any handler. In a run of scripts/test.ts the
+ * run's one Swift is used instead (shared-stores.ts).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "./free-port.ts";
 import { isAlive } from "./proc.ts";
+import { sharedStore } from "./shared-stores.ts";
 
 const BINARIES = ["swift-proxy-server", "swift-object-server", "swift-container-server", "swift-account-server", "swift-ring-builder", "memcached"];
 const BIN_DIRS = ["/usr/bin", "/usr/local/bin", "/usr/sbin"];
@@ -35,7 +37,7 @@ export interface SwiftBucket {
   region: string;
 }
 
-interface RunningSwift {
+export interface RunningSwift {
   endpoint: string;
   token: string;
 }
@@ -44,12 +46,14 @@ let running: Promise<RunningSwift> | null = null;
 /** The account to run the servers as (Swift switches to it; os.userInfo() may not know root's name). */
 const user = () => Bun.spawnSync(["id", "-un"]).stdout.toString().trim();
 let buckets = 0;
+/** Apart from the pid: a worker that loads this module afresh for each file (bun test --isolate) counts from 0 again. */
+const RUN_TAG = Math.random().toString(36).slice(2, 8);
 
 /** A new empty bucket on the shared Swift (started on first call: give that call ~2 minutes). */
 export async function swiftBucket(): Promise<SwiftBucket> {
   if (swiftSkipReason !== null) throw new Error(swiftSkipReason);
-  const swift = await (running ??= startSwift());
-  const bucket = `b${process.pid}-${++buckets}`;
+  const swift = await swiftServer();
+  const bucket = `b${process.pid}-${RUN_TAG}-${++buckets}`;
   // The container and object servers may still be starting when the proxy and the account answer: 503 until
   // they are up. A probe object proves the object server is.
   const container = `${swift.endpoint}/v1/AUTH_test/${bucket}`;
@@ -57,6 +61,12 @@ export async function swiftBucket(): Promise<SwiftBucket> {
   await untilUp("a first object", () => fetch(`${container}/probe`, { method: "PUT", headers: { "X-Auth-Token": swift.token }, body: "x" }));
   await untilUp("deleting the first object", () => fetch(`${container}/probe`, { method: "DELETE", headers: { "X-Auth-Token": swift.token } }));
   return { endpoint: swift.endpoint, bucket, accessKeyId: SWIFT_ACCESS_KEY, secretAccessKey: SWIFT_SECRET_KEY, region: "us-east-1" };
+}
+
+/** The run's Swift: the one the run shares, or one started on first use (~5-20 s, up to 2 minutes). */
+export function swiftServer(): Promise<RunningSwift> {
+  running ??= sharedStore<RunningSwift>("swift").then((shared) => shared ?? startSwift());
+  return running;
 }
 
 /** Repeats a request while Swift answers 5xx (a server still starting), for up to a minute. */
@@ -68,17 +78,6 @@ async function untilUp(what: string, request: () => Promise<Response>): Promise<
     if (response.status < 500 || Date.now() > deadline) throw new Error(`${what}: ${response.status} ${await response.text()}`);
     await Bun.sleep(100);
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** What every server's [DEFAULT] says: loopback, one process, and a bind that gives up after 5 s (a taken port). */
@@ -174,7 +173,7 @@ async function startSwiftOnce(): Promise<RunningSwift> {
 
 async function startIn(dir: string, pids: () => number[]): Promise<RunningSwift> {
   mkdirSync(join(dir, "srv", "d1"), { recursive: true });
-  const [account, container, object, proxy, memcached] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const [account, container, object, proxy, memcached] = [freePort(), freePort(), freePort(), freePort(), freePort()];
   writeFileSync(join(dir, "swift.conf"), "[swift-hash]\nswift_hash_path_suffix = tests\nswift_hash_path_prefix = tests\n\n[storage-policy:0]\nname = Policy-0\ndefault = yes\n");
   for (const [kind, port] of [["account", account], ["container", container], ["object", object]] as const) {
     writeFileSync(join(dir, `${kind}.conf`), serverConf(dir, port, kind));

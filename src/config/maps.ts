@@ -3,7 +3,8 @@ import { resolve } from "node:path";
 import type { Region } from "../capture/regions.ts";
 import { LOCALES, localeOf, type Locale } from "../i18n/locales.ts";
 import { isTimeZone, REGION_ZONE } from "../i18n/zones.ts";
-import { ConfigError, flag, text, type Env } from "./parse.ts";
+import { MAP_MAX_WIDTH_PX } from "../maps/limits.ts";
+import { ConfigError, flag, number, text, type Env } from "./parse.ts";
 
 export type MapLocale = Locale;
 
@@ -21,6 +22,8 @@ export interface MapsConfig {
   assetsDir: string | null;
   /** MAP_TIMEZONE, or null: each save's times are in its region's zone. */
   timeZone: string | null;
+  /** MAP_MAX_WIDTH_PX: maps are drawn at most this wide (the phone-screen cap by default; less draws faster, text smaller). */
+  maxWidthPx: number;
 }
 
 /** The language of one save's maps: MAP_LOCALE when set, else its region's. */
@@ -64,5 +67,6 @@ export function mapsConfig(env: Env): MapsConfig {
     commonLabels: commonLabels(env),
     assetsDir: text(env, "ASSETS_DIR") ? resolve(text(env, "ASSETS_DIR")!) : null,
     timeZone: timeZone(env),
+    maxWidthPx: number(env, "MAP_MAX_WIDTH_PX", MAP_MAX_WIDTH_PX, 100, MAP_MAX_WIDTH_PX),
   };
 }

@@ -26,6 +26,8 @@ export interface GenerateContext extends OutputsContext {
   assetsDir: string | null;
   /** MAP_COMMON_LABELS: "none" (default) labels finds and new songs only, "all" every drop. */
   commonLabels?: SiteDrawing["commonLabels"];
+  /** MAP_MAX_WIDTH_PX (at most the default cap). */
+  maxWidthPx?: number;
 }
 
 export interface OutputFile {
@@ -53,7 +55,7 @@ export async function generateOutputs(save: MySekaiSave, ctx: GenerateContext): 
   const sites = outputs.sites.map((site) => buildSiteSvg(outputs, site.siteId, assets, drawing));
   // resvg's async renders run in parallel on the libuv pool (one per core). The overview, the largest,
   // starts first: started last, it would run alone at the end while the other core waits.
-  const render = (svg: string) => renderPng(svg, { maxWidth: MAP_MAX_WIDTH_PX });
+  const render = (svg: string) => renderPng(svg, { maxWidth: Math.min(ctx.maxWidthPx ?? MAP_MAX_WIDTH_PX, MAP_MAX_WIDTH_PX) });
   const [overviewPng, ...sitePngs] = await Promise.all([overview, ...sites].map(render));
   const pngs = [...sitePngs, overviewPng!];
   const files: OutputFile[] = [

@@ -20,6 +20,7 @@ export interface GenerateRequest {
   commonLabels: "none" | "all";
   assetsDir: string | null;
   timeZone: string;
+  maxWidthPx: number;
   /**
    * Where archives go and the save's id (the folder's marker); the folder is named by playerId and capturedAt, or
    * is the one claimed for the save in the database where the store needs that (src/pipeline/archive-folder.ts).
@@ -72,6 +73,7 @@ export async function runGenerate(request: GenerateRequest, onRendered: () => vo
     assetsDir: request.assetsDir,
     timeZone: request.timeZone,
     dataType: request.dataType,
+    maxWidthPx: request.maxWidthPx,
   };
   const { files, outputs } = opened.kind === "partial" ? partialOutputs(describeSave(opened.save, ctx)) : await generateOutputs(opened.save, ctx);
   const jsonFile = opened.json === undefined ? [] : [{ name: SAVE_JSON_FILE, bytes: packSaveJson(opened.json) }];

@@ -1,2 +1,2 @@
-/** Moved to scripts/lib/free-port.ts (the benches start the same servers); kept so that imports from tests/helpers still work. */
+/** freePort lives with the dev launchers (scripts/lib/free-port.ts); re-exported for the tests. */
 export * from "../../scripts/lib/free-port.ts";

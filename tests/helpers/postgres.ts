@@ -1,2 +1,2 @@
-/** Moved to scripts/lib/dev-postgres.ts (the benches start the same servers); kept so that imports from tests/helpers still work. */
+/** The throwaway PostgreSQL is the dev launcher's (scripts/lib/dev-postgres.ts), shared with the benchmarks. */
 export * from "../../scripts/lib/dev-postgres.ts";

@@ -1,2 +1,2 @@
-/** Moved to scripts/lib/proc.ts (the benches start the same servers); kept so that imports from tests/helpers still work. */
+/** The process probes live with the dev launchers (scripts/lib/proc.ts); re-exported for the tests. */
 export * from "../../scripts/lib/proc.ts";

@@ -1,2 +1,2 @@
-/** Moved to scripts/lib/dev-swift.ts (the benches start the same servers); kept so that imports from tests/helpers still work. */
+/** The throwaway Swift is the dev launcher's (scripts/lib/dev-swift.ts), shared with the benchmarks. */
 export * from "../../scripts/lib/dev-swift.ts";

@@ -322,4 +322,5 @@ test("SIGKILL at random moments under a stream of uploads and reports: every 200
       `${kills} kills (${reclaimed} restarts reclaimed running jobs), ` +
       `${acked.size} saves acknowledged, ${saves.length} archived, ${pushes.length} pushes (${windowExtras} in the at-least-once window), ${seconds} s`,
   );
-}, 90_000);
+  // 45-55 s alone at load 10-18 on 2 cores; npm test runs another file on the other core beside it (over 90 s once).
+}, 180_000);

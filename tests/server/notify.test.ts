@@ -9,6 +9,7 @@ import { startRecordingServer, type RecordingServer } from "../helpers/recording
 import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliWith } from "../helpers/owner-cli.ts";
 import { startServer as startProcess } from "../helpers/server.ts";
+import { SMALL_MAPS } from "../helpers/small-maps.ts";
 import { encryptedSave, PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
 
 setDefaultTimeout(60_000);
@@ -50,7 +51,7 @@ for (const deployment of deployments("notify")) {
 
     /** In this process, unless the test kills it. */
     const startHere = async (env: Record<string, string>, dataDir: string, killable = false) => {
-      const running = await (killable ? startProcess : startServer)({ env: { ...settings, ...env }, dataDir });
+      const running = await (killable ? startProcess : startServer)({ env: { ...SMALL_MAPS, ...settings, ...env }, dataDir });
       servers.push(running);
       return running;
     };

@@ -9,6 +9,7 @@ import { archiveFilesIn, archiveFolders, deployments, jsonValue, one, readArchiv
 import { ownerCliWith } from "../helpers/owner-cli.ts";
 import { startRecordingServer } from "../helpers/recording-server.ts";
 import { eventually, type RunningServer, serversForThisFile, startServer } from "../helpers/server.ts";
+import { SMALL_MAPS } from "../helpers/small-maps.ts";
 import { encryptedSave, PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
 
 setDefaultTimeout(30_000);
@@ -103,7 +104,9 @@ for (const deployment of deployments("pipeline")) {
       });
 
       test("a stage that keeps throwing is retried with backoff, then failed; the owner's retry finishes it", async () => {
-        const { pair, env } = testKeys();
+        // Each attempt draws before it archives: small maps (this is about retries, not drawing).
+        const { pair, env: keys } = testKeys();
+        const env = { ...keys, ...SMALL_MAPS };
         // Every archive attempt throws: on disk a file stands where the archive folder should be; on a hub the
         // process has a wrong bucket secret.
         const wrongSecret = "not-the-bucket-secret";

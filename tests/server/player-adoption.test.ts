@@ -11,6 +11,7 @@ import { archiveFilesIn, archiveFolders, deploymentHooks, deployments, one, read
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptedSave, PLAYER_ID, saveUrl, testKeys, uploadSave } from "../helpers/saves.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
+import { SMALL_MAPS } from "../helpers/small-maps.ts";
 
 setDefaultTimeout(60_000);
 const DISCORD = "/discord/webhooks/1/discord-secret";
@@ -43,6 +44,7 @@ for (const deployment of deployments("adopt")) {
       const server = await startServer({
         dataDir,
         env: {
+          ...SMALL_MAPS,
           ...settings,
           ...(options.keys ? keyEnv : {}),
           JOB_BACKOFF_MS: options.backoff ?? "100,100",

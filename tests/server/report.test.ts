@@ -21,13 +21,14 @@ import { columnType, deployments, one } from "../helpers/deployments.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptedSave, PLAYER_ID, saveUrl, testKeys, uploadSave } from "../helpers/saves.ts";
 import { eventually, type RunningServer, serversForThisFile, startServer } from "../helpers/server.ts";
+import { SMALL_MAPS } from "../helpers/small-maps.ts";
 
 setDefaultTimeout(30_000);
 const PATH = DEFAULT_REPORT_PATH;
 /** REPORT_MAX_SIZE by default, in bytes. */
 const REPORT_CAP = DEFAULT_REPORT_MAX_MB * MIB;
 
-const start = serversForThisFile({ JOB_BACKOFF_MS: "50,50" });
+const start = serversForThisFile({ JOB_BACKOFF_MS: "50,50", ...SMALL_MAPS });
 
 // ---- HAR building -------------------------------------------------------------------------------
 

@@ -38,6 +38,7 @@ export const generateStage: Stage = async ({ stageStore, config, workers, archiv
     commonLabels: config.maps.commonLabels,
     assetsDir: config.maps.assetsDir,
     timeZone: timeZoneFor(config.maps, save.region),
+    maxWidthPx: config.maps.maxWidthPx,
     archive: { location: store.location, saveId: save.id, folder },
     // The retention rule drops the stored JSON with the database copy: a save past it is not given one again.
     storeJson: save.encrypted !== null,
