@@ -11,6 +11,7 @@ import { describeSave, formatRareText } from "./maps/index.ts";
 import { openSave } from "./save/index.ts";
 import { prepareRuntimeFiles } from "./runtime-files.ts";
 import { openStores, type Stores } from "./stores.ts";
+import { watchCommand, WATCH_USAGE, WatchUsageError } from "./cli-watch.ts";
 import { apiTokensCommand, DATA_USAGE, DataUsageError, dataWebhooksCommand, playerPublicCommand } from "./cli-data.ts";
 
 const USAGE = `usage: npm run cli -- <command>   (one-file build: mysekai-ingest cli <command>)
@@ -23,7 +24,8 @@ const USAGE = `usage: npm run cli -- <command>   (one-file build: mysekai-ingest
   players add <playerId> [--name N] [--route R]
                                a hub player's personal setup link (again: a new link, the old one stops)
   players list                 players with a link, and their links
-${DATA_USAGE}`;
+${DATA_USAGE}
+${WATCH_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -117,7 +119,7 @@ export async function runCli(args: string[]): Promise<number> {
   try {
     return await run(args);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof DataUsageError) console.error(`${error.message}\n${USAGE}`);
+    if (error instanceof UsageError || error instanceof DataUsageError || error instanceof WatchUsageError) console.error(`${error.message}\n${USAGE}`);
     else if (error instanceof ConfigError) console.error(`configuration: ${error.message}`);
     else console.error(error instanceof Error ? error.message : String(error));
     return 1;
@@ -205,6 +207,8 @@ async function runOn(stores: Stores, archive: ArchiveStore, config: Config, comm
       return apiTokensCommand(owner.access, rest);
     case "data-webhooks":
       return dataWebhooksCommand(owner.webhooks, rest);
+    case "watch":
+      return watchCommand(stores.watch, rest);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

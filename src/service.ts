@@ -87,14 +87,15 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const workers = new WorkerPool(Math.max(1, Math.min(config.pipeline.concurrency, availableParallelism() - 1)), config.pipeline.taskTimeoutMs);
   const secrets = [...secretsOf(config), ...Object.values(notify.routing.barkKeys)];
   const ingest = new IngestActivity(INGEST_QUIET_MS, INGEST_MAX_WAIT_MS);
-  const { deliveries, stageStore, notifyReads } = stores;
-  const pipeline = startPipeline({ config, workers, routing: notify.routing, secrets, archive, deliveries, jobs, stageStore, notifyReads }, () => ingest.quiet());
+  const { deliveries, stageStore, notifyReads, watch } = stores;
+  const pipeline = startPipeline({ config, workers, routing: notify.routing, secrets, archive, deliveries, jobs, stageStore, notifyReads, watch }, () => ingest.quiet());
   // Other processes' new work wakes this one's slots (SQLite has none to hear).
   const stopListening = await jobs.listen(pipeline.wake);
   const app = createApp({
     jobs,
     owner,
     pages: stores.pages,
+    watch,
     uploads: stores.uploads,
     reports: stores.reports,
     config,

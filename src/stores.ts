@@ -37,6 +37,9 @@ import type { JobStore } from "./pipeline/job-store.ts";
 import type { StageStore } from "./pipeline/stage-store.ts";
 import { sqliteNotifyReads, type NotifyReads } from "./pipeline/stages/notify.ts";
 import type { RetentionStore } from "./retention-store.ts";
+import { pgWatchStore } from "./db/pg/watch.ts";
+import { sqliteWatchStore } from "./db/watch.ts";
+import type { WatchStore } from "./watch/store.ts";
 
 export interface Stores {
   jobs: JobStore;
@@ -49,6 +52,7 @@ export interface Stores {
   reports: ReportStore;
   retention: RetentionStore;
   dataReads: DataReads;
+  watch: WatchStore;
   /** The data API's per-minute counts: in the database on a hub, in memory beside SQLite's one process. */
   apiRates: RateWindows;
   /** SQLite's handle (the demo reads it); null on PostgreSQL. */
@@ -77,6 +81,7 @@ export async function openStores(config: Config, archive: ArchiveStore, beside =
       reports: pgReportStore(db),
       retention: pgRetentionStore(db, archive),
       dataReads: pgDataReads(db, archive, defaultRegion),
+      watch: pgWatchStore(db),
       apiRates: pgRateWindows(db),
       sqlite: null,
       close: async () => db.$client.end({ timeout: 5 }),
@@ -97,6 +102,7 @@ export async function openStores(config: Config, archive: ArchiveStore, beside =
     reports: sqliteReportStore(committer),
     retention: sqliteRetentionStore(db, archive),
     dataReads: sqliteDataReads(db, archive, defaultRegion),
+    watch: sqliteWatchStore(db),
     apiRates: memoryRateWindows(),
     sqlite: db,
     close: async () => {

@@ -8,6 +8,7 @@ import type { ReportStore } from "./report.ts";
 import type { UploadStore } from "./upload.ts";
 import type { PageReads } from "./status/reads.ts";
 import type { JobStore } from "../pipeline/job-store.ts";
+import type { WatchStore } from "../watch/store.ts";
 
 /** What the routes need: the store, the configuration, and a way to wake the pipeline after a commit. */
 export interface HttpDeps {
@@ -33,6 +34,8 @@ export interface HttpDeps {
   pushesOff: boolean;
   /** What the owner's pages, the players' pages, /healthz and /metrics show. */
   pages: PageReads;
+  /** Players' watch rules (their page's form) and what they matched (their history). */
+  watch: WatchStore;
   /** The data API's reads and its cache of saves as JSON (src/http/api). */
   api: ApiOptions;
 }

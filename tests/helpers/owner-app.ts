@@ -1,4 +1,5 @@
 /** The HTTP app built in-process on a temp SQLite file, called with a chosen peer address (for the owner's access rules). */
+import { sqliteWatchStore } from "../../src/db/watch.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -41,6 +42,7 @@ export function ownerApp(
     jobs: sqliteJobStore(db),
     owner: sqliteOwnerStore(db),
     pages: sqlitePageReads(db),
+    watch: sqliteWatchStore(db),
     uploads: sqliteUploadStore(db, committer),
     reports: sqliteReportStore(committer),
     config,

@@ -3,6 +3,7 @@
  * lease lost between two parts of a delivery stops it after the part answered. (The fence's own rules are in
  * deliveries.test.ts.)
  */
+import { sqliteWatchStore } from "../../src/db/watch.ts";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -96,6 +97,7 @@ function deps(route: "webhook" | "bark"): PipelineDeps {
     jobs: sqliteJobStore(db),
     stageStore: sqliteStageStore(db),
     notifyReads: sqliteNotifyReads(db),
+    watch: sqliteWatchStore(db),
   };
 }
 

@@ -72,6 +72,8 @@ const OWNER_TABLES = [
   { table: "publicPlayers", sql: "public_players", module: "data-access" },
   { table: "uploads", sql: "upload_tasks", module: "uploads" },
   { table: "uploadChunks", sql: "upload_task_chunks", module: "uploads" },
+  { table: "watchRules", sql: "watch_rules", module: "watch" },
+  { table: "watchMatches", sql: "watch_matches", module: "watch" },
 ];
 
 describe("owner tables", () => {

@@ -208,3 +208,4 @@ export const deliveries = pgTable(
 );
 
 export * from "./schema-owner.ts";
+export * from "./schema-watch.ts";

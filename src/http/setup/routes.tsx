@@ -23,6 +23,7 @@ import { tokenMatches } from "../token.ts";
 import { formFields } from "../status/form.ts";
 import { setupChoice, SetupView } from "./page.tsx";
 import { PublicReadsSection } from "./public-reads.tsx";
+import { playerWatchView, WatchSection } from "../watch/section.tsx";
 
 const NO_STORE = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer" };
 const CONTENT_TYPES = { module: "text/plain; charset=utf-8", script: "application/javascript; charset=utf-8" };
@@ -107,11 +108,13 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
     if (linked === null) return notFound(c);
     const path = `/p/${linked.token}`;
     const [maps, history, on] = await Promise.all([pages.mapsOfPlayer(linked.playerId), pages.history(linked.playerId), access.isPlayerPublic(linked.playerId)]);
+    const watch = await playerWatchView(deps, linked.playerId, history);
     const page = (
       <Layout title="MySekai · your maps">
         <h1>{linked.name ?? linked.playerId}</h1>
         <MapsSection players={maps} />
-        <HistorySection refreshes={history} timeZone={config.maps.timeZone} />
+        <HistorySection refreshes={history} timeZone={config.maps.timeZone} watched={watch.matches} />
+        <WatchSection path={path} {...watch} />
         <PublicReadsSection
           path={path}
           on={on}

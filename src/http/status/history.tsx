@@ -5,6 +5,7 @@
  */
 import { HISTORY_DAYS, type PastRefresh } from "../../db/player-history.ts";
 import type { RefreshDigest } from "../../maps/refresh-digest.ts";
+import { matchText, type WatchMatch } from "../../watch/match.ts";
 import { Section } from "./layout.tsx";
 
 const CSS = `
@@ -12,7 +13,7 @@ const CSS = `
 .refresh{display:flex;flex-wrap:wrap;align-items:baseline;gap:4px 8px;padding:6px 0;border-top:1px solid #eee}
 .refresh time{font-weight:600;font-variant-numeric:tabular-nums;min-width:3em}.chips{display:flex;flex-wrap:wrap;gap:4px;flex:1 1 12em;min-width:0}
 .chip{display:inline-block;padding:1px 8px;border-radius:10px;font-size:13px;background:#eef0f4;overflow-wrap:anywhere}
-.chip.super{background:#ffe08a}.chip.rare{background:#e3d7ff}.chip.song{background:#ffd6e7}
+.chip.watched{background:#c9f0d6;font-weight:600}.chip.super{background:#ffe08a}.chip.rare{background:#e3d7ff}.chip.song{background:#ffd6e7}
 .links{display:flex;flex-wrap:wrap;gap:6px;flex-basis:100%}
 .links a{display:inline-block;padding:7px 10px;border-radius:16px;background:#2f5fd0;color:#fff;text-decoration:none;font-size:13px;overflow-wrap:anywhere}
 .links a.site{background:#e8ecf3;color:#1d2330}
@@ -37,10 +38,17 @@ function Finds({ digest }: { digest: RefreshDigest | null }) {
   );
 }
 
-function Refresh({ refresh, time }: { refresh: PastRefresh; time: Intl.DateTimeFormat }) {
+function Refresh({ refresh, time, watched }: { refresh: PastRefresh; time: Intl.DateTimeFormat; watched: WatchMatch[] }) {
   return (
     <li class="refresh">
       <time datetime={new Date(refresh.receivedAt).toISOString()}>{time.format(refresh.receivedAt)}</time>
+      {watched.length === 0 ? null : (
+        <span class="chips">
+          {watched.map((match) => (
+            <span class="chip watched">{`👁 ${matchText(match)}`}</span>
+          ))}
+        </span>
+      )}
       <Finds digest={refresh.digest} />
       {refresh.maps.length === 0 ? null : (
         <span class="links">
@@ -66,7 +74,8 @@ function byDay(refreshes: PastRefresh[], day: Intl.DateTimeFormat): { day: strin
   return days;
 }
 
-export function HistorySection({ refreshes, timeZone }: { refreshes: PastRefresh[]; timeZone: string }) {
+/** `watched`: each refresh's matches of the player's watch rules (by save id). */
+export function HistorySection({ refreshes, timeZone, watched }: { refreshes: PastRefresh[]; timeZone: string; watched?: Map<number, WatchMatch[]> }) {
   const day = new Intl.DateTimeFormat("en-GB", { timeZone, weekday: "short", day: "numeric", month: "short" });
   const time = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
   return (
@@ -85,7 +94,7 @@ export function HistorySection({ refreshes, timeZone }: { refreshes: PastRefresh
             <h3>{group.day}</h3>
             <ol class="history">
               {group.refreshes.map((refresh) => (
-                <Refresh refresh={refresh} time={time} />
+                <Refresh refresh={refresh} time={time} watched={watched?.get(refresh.saveId) ?? []} />
               ))}
             </ol>
           </>

@@ -6,17 +6,20 @@ import type { HttpDeps } from "../deps.ts";
 import { HistorySection } from "./history.tsx";
 import { Layout } from "./layout.tsx";
 import { MapsSection } from "./sections.tsx";
+import { playerWatchView } from "../watch/section.tsx";
 
 /** Where the owner's pages link a player id to. */
 export const playerPagePath = (playerId: string) => `/players/${playerId}`;
 
-export function playerPageRoutes({ pages, config, owner: store }: HttpDeps, owner: MiddlewareHandler): Hono {
+export function playerPageRoutes(deps: HttpDeps, owner: MiddlewareHandler): Hono {
+  const { pages, config, owner: store } = deps;
   const app = new Hono();
   app.get("/players/:playerId", owner, async (c) => {
     const playerId = c.req.param("playerId");
     if (!PLAYER_ID_SHAPE.test(playerId)) return c.text("a player id is 1 to 32 digits", 400);
     const [linked, maps, history] = await Promise.all([store.links.linkedPlayer(playerId), pages.mapsOfPlayer(playerId), pages.history(playerId)]);
     const name = linked?.name ?? null;
+    const { matches } = await playerWatchView(deps, playerId, history);
     const page = (
       <Layout title={`MySekai ingest · ${name ?? playerId}`}>
         <header>
@@ -25,7 +28,7 @@ export function playerPageRoutes({ pages, config, owner: store }: HttpDeps, owne
         </header>
         {name === null ? null : <p class="muted id">{playerId}</p>}
         <MapsSection players={maps} />
-        <HistorySection refreshes={history} timeZone={config.maps.timeZone} />
+        <HistorySection refreshes={history} timeZone={config.maps.timeZone} watched={matches} />
       </Layout>
     );
     return c.html(page, 200, { "Cache-Control": "no-store" });

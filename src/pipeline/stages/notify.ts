@@ -20,6 +20,7 @@ import { DeliveryError } from "../../notify/errors.ts";
 import type { PartProgress, PushMessage } from "../../notify/message.ts";
 import { routeFor, type Channel } from "../../notify/routing.ts";
 import { pushMessage } from "../push-message.ts";
+import { messageForDelivery, targetsByMode } from "../watch-push.ts";
 import { backoffDelay, holderOf, LeaseLostError, type LeaseHolder } from "../../db/jobs/index.ts";
 import { redactError } from "../redact.ts";
 import type { PipelineDeps, Stage } from "../stage.ts";
@@ -64,10 +65,11 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
   if (due.length > 0) {
     // Consumer webhooks carry no message: a save with only those due builds none.
     const message = due.some((delivery) => delivery.channel !== DATA_WEBHOOK_CHANNEL) ? await pushMessage(deps, save, archive, outputs) : null;
+    const messageFor = await messageForDelivery(deps, save, message);
     const holder = holderOf(job);
     for (const delivery of due) {
       // Another runner owns the job now: it sends what is left.
-      if ((await attempt(deps, holder, delivery, save, message)) === "lease_lost") break;
+      if ((await attempt(deps, holder, delivery, save, messageFor(delivery))) === "lease_lost") break;
     }
   }
 
@@ -91,7 +93,7 @@ async function decideAndRecordPush(
   forcePush: boolean,
   now: number,
 ): Promise<string | null> {
-  const targets = routeFor(deps.routing, save.playerId, deps.config.notify.defaultRoute);
+  const targets = await targetsByMode(deps, save, outputs, routeFor(deps.routing, save.playerId, deps.config.notify.defaultRoute));
   const candidate = { saveId: save.id, playerId: save.playerId, dropsFingerprint: save.dropsFingerprint!, checkRepeat: !deps.config.notify.repeat && !forcePush };
   const decision = await deps.deliveries.decidePush(candidate, targets, configuredChannels(deps.config.notify, deps.routing.barkKeys), now);
   // summary.json was written before the decision: it says what was decided (a rewrite is idempotent).

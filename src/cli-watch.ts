@@ -1,0 +1,49 @@
+/** The owner's `watch` command: a player's (or every player's, `*`) watch rules, by resource name in any language or type:id. */
+import { PLAYER_ID_SHAPE } from "./db/data-access.ts";
+import { MAX_RULES, resolveResource, ruleName } from "./watch/resources.ts";
+import { EVERY_PLAYER, type WatchStore } from "./watch/store.ts";
+
+export const WATCH_USAGE = `  watch add|remove <playerId|*> <resource…>
+                               resources a player watches (* = every player), by name in any language or type:id;
+                               a push_map.json route with "mode": "watched" pushes only refreshes holding one
+  watch list [<playerId|*>]`;
+
+export class WatchUsageError extends Error {}
+
+function playerArg(value: string | undefined): string {
+  if (value === EVERY_PLAYER || (value !== undefined && PLAYER_ID_SHAPE.test(value))) return value;
+  throw new WatchUsageError("a numeric player id or * is required");
+}
+
+export async function watchCommand(watch: WatchStore, args: string[]): Promise<number> {
+  const [action, player, ...names] = args;
+  if (action === "list") {
+    const rules = await watch.list(player === undefined ? undefined : playerArg(player));
+    if (rules.length === 0) console.log(player === undefined ? "no watch rules" : `no watch rules for ${player}`);
+    for (const rule of rules) console.log(`${rule.playerId}\t${rule.resource}\t${ruleName(rule.resource, "en")}`);
+    return 0;
+  }
+  if (action !== "add" && action !== "remove") throw new WatchUsageError(`unknown watch action "${action ?? ""}"`);
+  const playerId = playerArg(player);
+  if (names.length === 0) throw new WatchUsageError("name at least one resource");
+  const resolved = names.map(resolveResource);
+  const wrong = resolved.flatMap((r) => (r.ok ? [] : [r.reason]));
+  if (wrong.length > 0) {
+    for (const reason of wrong) console.error(reason);
+    return 1;
+  }
+  const keys = resolved.flatMap((r) => (r.ok ? [r.key] : []));
+  const shown = keys.map((key) => `${ruleName(key, "en")} (${key})`).join(", ");
+  if (action === "remove") {
+    const removed = await watch.remove(playerId, keys);
+    console.log(`${removed} rule(s) removed for ${playerId}: ${shown}`);
+    return removed > 0 ? 0 : 1;
+  }
+  const added = await watch.add(playerId, keys);
+  if (added === "too_many") {
+    console.error(`${playerId} would watch more than ${MAX_RULES} resources; remove some first`);
+    return 1;
+  }
+  console.log(`${playerId} watches ${shown}${added < keys.length ? ` (${keys.length - added} already watched)` : ""}`);
+  return 0;
+}

@@ -1,0 +1,26 @@
+/** POST /p/<token>/watch: the player's own watch list (their page's form), same-origin only like the page's other forms. */
+import { Hono } from "hono";
+import { logInfo } from "../../log.ts";
+import { fromThisOrigin } from "../admin/access.ts";
+import type { HttpDeps } from "../deps.ts";
+import { formFields } from "../status/form.ts";
+import { offeredKeys } from "./section.tsx";
+import { WATCH_STRINGS } from "./strings.ts";
+
+export function watchRoutes({ owner, watch }: HttpDeps): Hono {
+  const app = new Hono();
+  app.post("/p/:token/watch", async (c) => {
+    const linked = await owner.links.playerByToken(c.req.param("token"));
+    if (linked === null) return c.text("not found", 404);
+    if (!fromThisOrigin(c)) return c.text("cross-site request refused", 403);
+    const form = await formFields(c);
+    if (form === "too_large") return c.text("form too large", 413);
+    const offered = offeredKeys();
+    const ticked = form.getAll("w");
+    if (ticked.some((key) => !offered.includes(key))) return c.text(WATCH_STRINGS.badForm, 400);
+    await watch.setTicked(linked.playerId, offered, ticked);
+    logInfo("API", "watch list set by the player", { player: linked.playerId, watched: ticked.length });
+    return c.redirect(`/p/${linked.token}#watch`, 303);
+  });
+  return app;
+}
