@@ -2,11 +2,16 @@
 import { PLAYER_ID_SHAPE } from "./db/data-access.ts";
 import { MAX_RULES, resolveResource, ruleName } from "./watch/resources.ts";
 import { EVERY_PLAYER, type WatchStore } from "./watch/store.ts";
+import { DEFAULT_NUDGE_HOURS } from "./nudge/run.ts";
+import type { NudgeStore } from "./nudge/store.ts";
 
 export const WATCH_USAGE = `  watch add|remove <playerId|*> <resource…>
                                resources a player watches (* = every player), by name in any language or type:id;
                                a push_map.json route with "mode": "watched" pushes only refreshes holding one
-  watch list [<playerId|*>]`;
+  watch list [<playerId|*>]
+  watch nudge <playerId> on [hours] | off
+                               a push when no full save arrived within hours (default 3) of a refresh of the
+                               player's region, and at once on a partial refresh`;
 
 export class WatchUsageError extends Error {}
 
@@ -15,8 +20,9 @@ function playerArg(value: string | undefined): string {
   throw new WatchUsageError("a numeric player id or * is required");
 }
 
-export async function watchCommand(watch: WatchStore, args: string[]): Promise<number> {
+export async function watchCommand(watch: WatchStore, nudges: NudgeStore, args: string[]): Promise<number> {
   const [action, player, ...names] = args;
+  if (action === "nudge") return nudgeCommand(nudges, player, names);
   if (action === "list") {
     const rules = await watch.list(player === undefined ? undefined : playerArg(player));
     if (rules.length === 0) console.log(player === undefined ? "no watch rules" : `no watch rules for ${player}`);
@@ -45,5 +51,20 @@ export async function watchCommand(watch: WatchStore, args: string[]): Promise<n
     return 1;
   }
   console.log(`${playerId} watches ${shown}${added < keys.length ? ` (${keys.length - added} already watched)` : ""}`);
+  return 0;
+}
+
+async function nudgeCommand(nudges: NudgeStore, player: string | undefined, [state, hoursText]: string[]): Promise<number> {
+  if (player === undefined || !PLAYER_ID_SHAPE.test(player)) throw new WatchUsageError("a numeric player id is required");
+  if (state === "off") {
+    await nudges.setNudge(player, null);
+    console.log(`no nudges for ${player}`);
+    return 0;
+  }
+  if (state !== "on") throw new WatchUsageError("nudge: on [hours] or off");
+  const hours = hoursText === undefined ? DEFAULT_NUDGE_HOURS : Number(hoursText);
+  if (!Number.isInteger(hours) || hours < 1 || hours > 11) throw new WatchUsageError("nudge hours: a whole number from 1 to 11 (refreshes are 12 h apart)");
+  await nudges.setNudge(player, hours);
+  console.log(`${player} is nudged when no full save arrives within ${hours} h of a refresh`);
   return 0;
 }

@@ -208,7 +208,7 @@ async function runOn(stores: Stores, archive: ArchiveStore, config: Config, comm
     case "data-webhooks":
       return dataWebhooksCommand(owner.webhooks, rest);
     case "watch":
-      return watchCommand(stores.watch, rest);
+      return watchCommand(stores.watch, stores.nudges, rest);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

@@ -4,6 +4,7 @@
  * build it in-process (tests/helpers/in-process.ts). Route families are added in src/http/app.ts; the stores
  * (SQLite's or a hub's PostgreSQL) come from src/stores.ts.
  */
+import { startNudges } from "./nudge/run.ts";
 import { availableParallelism } from "node:os";
 import type { Hono } from "hono";
 import { openArchiveStore } from "./archive/store.ts";
@@ -88,7 +89,9 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const secrets = [...secretsOf(config), ...Object.values(notify.routing.barkKeys)];
   const ingest = new IngestActivity(INGEST_QUIET_MS, INGEST_MAX_WAIT_MS);
   const { deliveries, stageStore, notifyReads, watch } = stores;
-  const pipeline = startPipeline({ config, workers, routing: notify.routing, secrets, archive, deliveries, jobs, stageStore, notifyReads, watch }, () => ingest.quiet());
+  const nudge = { nudges: stores.nudges, links: owner.links, routing: notify.routing, config };
+  const pipeline = startPipeline({ config, workers, routing: notify.routing, secrets, archive, deliveries, jobs, stageStore, notifyReads, watch, nudge }, () => ingest.quiet());
+  const nudgeTimer = startNudges(nudge);
   // Other processes' new work wakes this one's slots (SQLite has none to hear).
   const stopListening = await jobs.listen(pipeline.wake);
   const app = createApp({
@@ -111,6 +114,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   let stopped: Promise<void> | null = null;
   const stop = async () => {
     clearInterval(sweepTimer);
+    clearInterval(nudgeTimer);
     disk.stop();
     await stopListening();
     await pipeline.stop(config.pipeline.shutdownGraceMs);

@@ -40,6 +40,9 @@ import type { RetentionStore } from "./retention-store.ts";
 import { pgWatchStore } from "./db/pg/watch.ts";
 import { sqliteWatchStore } from "./db/watch.ts";
 import type { WatchStore } from "./watch/store.ts";
+import { pgNudgeStore } from "./db/pg/nudges.ts";
+import { sqliteNudgeStore } from "./db/nudges.ts";
+import type { NudgeStore } from "./nudge/store.ts";
 
 export interface Stores {
   jobs: JobStore;
@@ -53,6 +56,7 @@ export interface Stores {
   retention: RetentionStore;
   dataReads: DataReads;
   watch: WatchStore;
+  nudges: NudgeStore;
   /** The data API's per-minute counts: in the database on a hub, in memory beside SQLite's one process. */
   apiRates: RateWindows;
   /** SQLite's handle (the demo reads it); null on PostgreSQL. */
@@ -82,6 +86,7 @@ export async function openStores(config: Config, archive: ArchiveStore, beside =
       retention: pgRetentionStore(db, archive),
       dataReads: pgDataReads(db, archive, defaultRegion),
       watch: pgWatchStore(db),
+      nudges: pgNudgeStore(db),
       apiRates: pgRateWindows(db),
       sqlite: null,
       close: async () => db.$client.end({ timeout: 5 }),
@@ -103,6 +108,7 @@ export async function openStores(config: Config, archive: ArchiveStore, beside =
     retention: sqliteRetentionStore(db, archive),
     dataReads: sqliteDataReads(db, archive, defaultRegion),
     watch: sqliteWatchStore(db),
+    nudges: sqliteNudgeStore(db),
     apiRates: memoryRateWindows(),
     sqlite: db,
     close: async () => {

@@ -11,6 +11,7 @@ import type { NotifyReads } from "./stages/notify.ts";
 import type { ClaimedJob, JobSubject, SaveSubject } from "../db/jobs/index.ts";
 import type { WorkerPool } from "./worker-pool.ts";
 import type { WatchStore } from "../watch/store.ts";
+import type { NudgeDeps } from "../nudge/run.ts";
 
 export interface PipelineDeps {
   config: Config;
@@ -31,6 +32,8 @@ export interface PipelineDeps {
   notifyReads: NotifyReads;
   /** Players' watch rules (route modes) and the matches the notify stage records. */
   watch: WatchStore;
+  /** Missed-refresh nudges: a partial refresh nudges at once. */
+  nudge: NudgeDeps;
 }
 
 /** Runs once the stage's writes and its job's change are committed, given what the store recorded. */

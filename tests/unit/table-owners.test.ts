@@ -74,6 +74,8 @@ const OWNER_TABLES = [
   { table: "uploadChunks", sql: "upload_task_chunks", module: "uploads" },
   { table: "watchRules", sql: "watch_rules", module: "watch" },
   { table: "watchMatches", sql: "watch_matches", module: "watch" },
+  { table: "nudgePlayers", sql: "nudge_players", module: "nudges" },
+  { table: "nudges", sql: "nudges", module: "nudges" },
 ];
 
 describe("owner tables", () => {

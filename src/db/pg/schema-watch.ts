@@ -21,3 +21,20 @@ export const watchMatches = pgTable("watch_matches", {
   matches: jsonb("matches").notNull().$type<WatchMatch[]>(),
   createdAt: bigint("created_at", { mode: "number" }).notNull(),
 });
+
+export const nudgePlayers = pgTable("nudge_players", {
+  playerId: text("player_id").primaryKey(),
+  hours: integer("hours").notNull(),
+  since: bigint("since", { mode: "number" }).notNull(),
+});
+
+export const nudges = pgTable(
+  "nudges",
+  {
+    playerId: text("player_id").notNull(),
+    refreshAt: bigint("refresh_at", { mode: "number" }).notNull(),
+    kind: text("kind").notNull(),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.playerId, t.refreshAt] })],
+);

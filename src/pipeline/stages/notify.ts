@@ -21,6 +21,7 @@ import type { PartProgress, PushMessage } from "../../notify/message.ts";
 import { routeFor, type Channel } from "../../notify/routing.ts";
 import { pushMessage } from "../push-message.ts";
 import { messageForDelivery, targetsByMode } from "../watch-push.ts";
+import { nudgePartial } from "../../nudge/run.ts";
 import { backoffDelay, holderOf, LeaseLostError, type LeaseHolder } from "../../db/jobs/index.ts";
 import { redactError } from "../redact.ts";
 import type { PipelineDeps, Stage } from "../stage.ts";
@@ -59,6 +60,7 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
   // Generated before the outputs model (or the drops' fingerprint) was stored: generate it again.
   if (!outputs || save.dropsFingerprint === null) return { kind: "advance", next: "generate", note: "no stored outputs model; generating again" };
   if (PLAYER_ID.test(save.playerId)) await deps.deliveries.addDataWebhookDeliveries(save.id, now);
+  if (outputs.partial) await nudgePartial(deps.nudge, save.playerId, save.receivedAt);
   const pushNote = outputs.partial ? "no maps to push (partial refresh)" : await decideAndRecordPush(deps, save, archive, outputs, job.forcePush, now);
 
   const due = await deps.deliveries.due(save.id, now);
