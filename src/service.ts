@@ -99,6 +99,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
     owner,
     pages: stores.pages,
     watch,
+    captureHealth: stores.captureHealth,
     uploads: stores.uploads,
     reports: stores.reports,
     config,

@@ -43,6 +43,8 @@ import type { WatchStore } from "./watch/store.ts";
 import { pgNudgeStore } from "./db/pg/nudges.ts";
 import { sqliteNudgeStore } from "./db/nudges.ts";
 import type { NudgeStore } from "./nudge/store.ts";
+import { pgCaptureHealthReads } from "./db/pg/read-models/capture-health.ts";
+import { sqliteCaptureHealthReads, type CaptureHealthReads } from "./http/watch/health-reads.ts";
 
 export interface Stores {
   jobs: JobStore;
@@ -57,6 +59,7 @@ export interface Stores {
   dataReads: DataReads;
   watch: WatchStore;
   nudges: NudgeStore;
+  captureHealth: CaptureHealthReads;
   /** The data API's per-minute counts: in the database on a hub, in memory beside SQLite's one process. */
   apiRates: RateWindows;
   /** SQLite's handle (the demo reads it); null on PostgreSQL. */
@@ -87,6 +90,7 @@ export async function openStores(config: Config, archive: ArchiveStore, beside =
       dataReads: pgDataReads(db, archive, defaultRegion),
       watch: pgWatchStore(db),
       nudges: pgNudgeStore(db),
+      captureHealth: pgCaptureHealthReads(db),
       apiRates: pgRateWindows(db),
       sqlite: null,
       close: async () => db.$client.end({ timeout: 5 }),
@@ -109,6 +113,7 @@ export async function openStores(config: Config, archive: ArchiveStore, beside =
     dataReads: sqliteDataReads(db, archive, defaultRegion),
     watch: sqliteWatchStore(db),
     nudges: sqliteNudgeStore(db),
+    captureHealth: sqliteCaptureHealthReads(db),
     apiRates: memoryRateWindows(),
     sqlite: db,
     close: async () => {

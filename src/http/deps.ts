@@ -9,6 +9,7 @@ import type { UploadStore } from "./upload.ts";
 import type { PageReads } from "./status/reads.ts";
 import type { JobStore } from "../pipeline/job-store.ts";
 import type { WatchStore } from "../watch/store.ts";
+import type { CaptureHealthReads } from "./watch/health-reads.ts";
 
 /** What the routes need: the store, the configuration, and a way to wake the pipeline after a commit. */
 export interface HttpDeps {
@@ -36,6 +37,8 @@ export interface HttpDeps {
   pages: PageReads;
   /** Players' watch rules (their page's form) and what they matched (their history). */
   watch: WatchStore;
+  /** The player's page: their newest save and newest failure. */
+  captureHealth: CaptureHealthReads;
   /** The data API's reads and its cache of saves as JSON (src/http/api). */
   api: ApiOptions;
 }

@@ -1,4 +1,5 @@
 /** The HTTP app built in-process on a temp SQLite file, called with a chosen peer address (for the owner's access rules). */
+import { sqliteCaptureHealthReads } from "../../src/http/watch/health-reads.ts";
 import { sqliteWatchStore } from "../../src/db/watch.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -43,6 +44,7 @@ export function ownerApp(
     owner: sqliteOwnerStore(db),
     pages: sqlitePageReads(db),
     watch: sqliteWatchStore(db),
+    captureHealth: sqliteCaptureHealthReads(db),
     uploads: sqliteUploadStore(db, committer),
     reports: sqliteReportStore(committer),
     config,

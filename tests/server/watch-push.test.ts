@@ -108,8 +108,8 @@ describe("route modes", () => {
     expect([push!.title, push!.rareText]).toEqual(["Four-Leaf Clover ×2 · Colorful Canyon", "Moonstone ×1 · Fledgling Field"]);
     expect(push!.images.map((i) => i.name)).toEqual(["site_5.png", "site_7.png"]);
     const history = await (await fetch(`${server.url}/players/${WATCHER}`)).text();
-    expect(history).toContain("👁 Moonstone ×3 · Wisher&#39;s Cove");
-    expect(history).toContain("👁 Four-Leaf Clover ×2 · Colorful Canyon");
+    expect(history).toContain("◉ Moonstone ×3 · Wisher&#39;s Cove");
+    expect(history).toContain("◉ Four-Leaf Clover ×2 · Colorful Canyon");
   });
 });
 

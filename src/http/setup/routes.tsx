@@ -24,6 +24,7 @@ import { formFields } from "../status/form.ts";
 import { setupChoice, SetupView } from "./page.tsx";
 import { PublicReadsSection } from "./public-reads.tsx";
 import { playerWatchView, WatchSection } from "../watch/section.tsx";
+import { CaptureHealthSection, playerLocale } from "../watch/capture-health.tsx";
 
 const NO_STORE = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer" };
 const CONTENT_TYPES = { module: "text/plain; charset=utf-8", script: "application/javascript; charset=utf-8" };
@@ -108,10 +109,12 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
     if (linked === null) return notFound(c);
     const path = `/p/${linked.token}`;
     const [maps, history, on] = await Promise.all([pages.mapsOfPlayer(linked.playerId), pages.history(linked.playerId), access.isPlayerPublic(linked.playerId)]);
-    const watch = await playerWatchView(deps, linked.playerId, history);
+    const health = await deps.captureHealth.captureHealth(linked.playerId);
+    const watch = await playerWatchView(deps, linked.playerId, history, playerLocale(health, config.maps, config.api.defaultRegion));
     const page = (
       <Layout title="MySekai · your maps">
         <h1>{linked.name ?? linked.playerId}</h1>
+        <CaptureHealthSection health={health} maps={config.maps} defaultRegion={config.api.defaultRegion} />
         <MapsSection players={maps} />
         <HistorySection refreshes={history} timeZone={config.maps.timeZone} watched={watch.matches} />
         <WatchSection path={path} {...watch} />

@@ -45,7 +45,7 @@ function Refresh({ refresh, time, watched }: { refresh: PastRefresh; time: Intl.
       {watched.length === 0 ? null : (
         <span class="chips">
           {watched.map((match) => (
-            <span class="chip watched">{`👁 ${matchText(match)}`}</span>
+            <span class="chip watched">{`◉ ${matchText(match)}`}</span>
           ))}
         </span>
       )}

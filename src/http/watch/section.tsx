@@ -4,7 +4,7 @@
  * /p/<token>/watch sets exactly the ticked ones among those offered (rules the owner added by CLI for other
  * resources stay).
  */
-import type { Locale } from "../../maps/catalog.ts";
+import type { CatalogResource, Locale } from "../../maps/catalog.ts";
 import { pickName } from "../../maps/catalog.ts";
 import { resourceKey } from "../../save/model.ts";
 import { ruleName, watchableResources } from "../../watch/resources.ts";
@@ -14,14 +14,16 @@ import type { PastRefresh } from "../../db/player-history.ts";
 import { EVERY_PLAYER } from "../../watch/store.ts";
 import type { HttpDeps } from "../deps.ts";
 
-const CSS = `.watch fieldset{border:0;padding:0;margin:8px 0}.watch legend{font-weight:600;font-size:14px;margin-bottom:4px}
-.watch .ticks{display:grid;grid-template-columns:repeat(auto-fill,minmax(190px,1fr));gap:2px 12px}
+const CSS = `.watch details{margin:6px 0;border-top:1px solid #eee;padding-top:6px}.watch summary{font-weight:600;font-size:14px;padding:6px 0;cursor:pointer}
+.watch .ticks{display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,1fr));gap:0 12px}
 .watch label{display:flex;gap:8px;align-items:center;padding:5px 0;min-height:32px}.watch input[type=checkbox]{width:20px;height:20px;margin:0;flex:none}`;
 
+/** Birthday materials: the celebration flowers, and the festival dews (material 174 onwards; 17, 170 and 173 are other items). */
+const isBirthday = (r: CatalogResource) => r.kind === "birthday_party" || (r.type === "material" && r.id >= 174);
 const GROUPS = [
-  { legend: S.birthday, pick: (kind: string) => kind === "birthday_party" || kind === "material" },
-  { legend: S.superRare, pick: (kind: string, tier: string) => tier === "super" && kind !== "birthday_party" && kind !== "material" },
-  { legend: S.rare, pick: (kind: string, tier: string) => tier === "rare" },
+  { legend: S.birthday, pick: isBirthday },
+  { legend: S.superRare, pick: (r: CatalogResource) => r.tier === "super" && !isBirthday(r) },
+  { legend: S.rare, pick: (r: CatalogResource) => r.tier === "rare" },
 ];
 
 /** The keys the form offers: the ones a submitted form may name. */
@@ -38,39 +40,38 @@ export function WatchSection({ path, locale, own, everyone }: { path: string; lo
       {everyone.length > 0 ? <p>{S.everyone} {everyone.map((key) => ruleName(key, locale)).join(", ")}</p> : null}
       {others.length > 0 ? <p>{S.others} {others.map((key) => ruleName(key, locale)).join(", ")}</p> : null}
       <form method="post" action={`${path}/watch`}>
-        {GROUPS.map((group) => (
-          <fieldset>
-            <legend>{group.legend}</legend>
-            <div class="ticks">
-              {watchableResources()
-                .filter((r) => group.pick(r.kind, r.tier))
-                .map((r) => {
-                  const key = resourceKey(r.type, r.id);
-                  return (
-                    <label>
-                      <input type="checkbox" name="w" value={key} checked={own.has(key)} />
-                      <span>{pickName(r.name, locale) ?? key}</span>
-                    </label>
-                  );
-                })}
-            </div>
-          </fieldset>
-        ))}
+        {GROUPS.map((group) => {
+          const members = watchableResources().filter(group.pick);
+          const ticked = members.filter((r) => own.has(resourceKey(r.type, r.id))).length;
+          return (
+            <details open={ticked > 0}>
+              <summary>{`${group.legend} · ${ticked}/${members.length}`}</summary>
+              <div class="ticks">
+                {members.map((r) => (
+                  <label>
+                    <input type="checkbox" name="w" value={resourceKey(r.type, r.id)} checked={own.has(resourceKey(r.type, r.id))} />
+                    <span>{pickName(r.name, locale) ?? resourceKey(r.type, r.id)}</span>
+                  </label>
+                ))}
+              </div>
+            </details>
+          );
+        })}
         <button type="submit">{S.save}</button>
       </form>
     </section>
   );
 }
 
-/** What the player's page shows of watching: their rules, everyone's, and each listed refresh's matches. */
-export async function playerWatchView(deps: Pick<HttpDeps, "watch" | "config">, playerId: string, history: PastRefresh[]) {
+/** What the player's page shows of watching: their rules, everyone's, and each listed refresh's matches; names in `locale`. */
+export async function playerWatchView(deps: Pick<HttpDeps, "watch" | "config">, playerId: string, history: PastRefresh[], locale: Locale = mapLocaleFor(deps.config.maps, null)) {
   const [own, everyone, matches] = await Promise.all([
     deps.watch.list(playerId),
     deps.watch.list(EVERY_PLAYER),
     deps.watch.matchesOf(history.map((refresh) => refresh.saveId)),
   ]);
   return {
-    locale: mapLocaleFor(deps.config.maps, null) as Locale,
+    locale,
     own: new Set(own.map((rule) => rule.resource)),
     everyone: everyone.map((rule) => rule.resource),
     matches,

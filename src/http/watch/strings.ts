@@ -8,6 +8,5 @@ export const WATCH_STRINGS = {
   superRare: "Super rare",
   rare: "Rare",
   birthday: "Birthday",
-  saved: "Watch list saved.",
   badForm: "a watch form names resources of the list only",
 } as const;

@@ -1,0 +1,105 @@
+/**
+ * Capture health on the player's page (/p/<token>): the newest save, its source, server and whether it was a full
+ * or a partial refresh, and the newest failure with its kind (wrong key, junk), in the language of the player's
+ * server. In Chromium at 390 px and desktop: nothing to swipe sideways, the watch form ticks and saves without script.
+ */
+import { beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { encode } from "@msgpack/msgpack";
+import { makeEncryptedSample, makeSampleMySekaiSave, randomKeys } from "../../src/samples/index.ts";
+import { encryptAesCbc } from "../../src/save/index.ts";
+import { noChromium, phoneBrowsersForThisFile } from "../helpers/chromium.ts";
+import { jobOfSave, one } from "../helpers/db.ts";
+import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
+import { ownerCli, ownerCliLastLine } from "../helpers/owner-cli.ts";
+import { encryptRaw, rawSave, testKeys } from "../helpers/saves.ts";
+
+const JP_PLAYER = "1000000000000000021";
+const EN_PLAYER = "1000000000000000022";
+const HOSTS = { jp: "production-game-api.sekai.colorfulpalette.org", en: "n-production-game-api.sekai-en.com" };
+const SHOTS = "/tmp/shots";
+const { pair, env: keyEnv } = testKeys();
+const start = serversForThisFile({ ...keyEnv, NOTIFY_DEFAULT: "none" });
+const openBrowser = phoneBrowsersForThisFile();
+let server: RunningServer;
+const paths: Record<string, string> = {};
+
+async function send(playerId: string, region: keyof typeof HOSTS, body: Uint8Array): Promise<number> {
+  const uploadId = crypto.randomUUID();
+  const response = await fetch(`${server.url}/uploadSaveData`, {
+    method: "POST",
+    body,
+    headers: { "X-Upload-Id": uploadId, "X-Chunk-Index": "0", "X-Total-Chunks": "1", "X-Original-Url": `https://${HOSTS[region]}/api/user/${playerId}/mysekai?isForceAllReloadOnlyMysekai=True` },
+  });
+  expect(response.status).toBe(200);
+  const id = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId)!.save_id;
+  await eventually(() => ["done", "failed"].includes(jobOfSave(server, id)?.state ?? ""), 30_000, `save ${id} finished`);
+  return id;
+}
+const page = async (playerId: string) => (await fetch(`${server.url}${paths[playerId]}`)).text();
+const health = (html: string) => html.slice(html.indexOf('id="capture-health"'), html.indexOf("</section>", html.indexOf('id="capture-health"')));
+
+beforeAll(async () => {
+  server = await start();
+  for (const player of [JP_PLAYER, EN_PLAYER]) paths[player] = /\/p\/[A-Za-z0-9_-]+/.exec(await ownerCliLastLine(server, "players", "add", player))![0];
+}, 60_000);
+
+describe("capture health", () => {
+  test("before any save: says none arrived and points to the setup, in DEFAULT_REGION's language (jp)", async () => {
+    expect(health(await page(EN_PLAYER))).toContain("まだセーブを受け取っていません");
+  });
+
+  test("a full save, then a partial refresh (with the fix), in the English server's language", async () => {
+    await send(EN_PLAYER, "en", makeEncryptedSample(pair, { seed: 3, now: Date.now(), rareEverywhere: true }));
+    let shown = health(await page(EN_PLAYER));
+    expect(shown).toContain("upload (capture module)");
+    expect(shown).toContain("<dd>EN</dd>");
+    expect(shown).toContain("full refresh");
+    expect(shown).toContain("<dd>none</dd>");
+    await send(EN_PLAYER, "en", encryptRaw(pair, rawSave({ ...makeSampleMySekaiSave({ seed: 4 }), sites: [] })));
+    shown = health(await page(EN_PLAYER));
+    expect(shown).toContain("partial refresh (no harvest maps)");
+    expect(shown).toContain("Open MySekai again from the title screen");
+  });
+
+  test("the newest failure and its kind: a wrong key, then junk; in Japanese for a JP player", async () => {
+    await send(JP_PLAYER, "jp", makeEncryptedSample(pair, { seed: 5, now: Date.now() }));
+    expect(health(await page(JP_PLAYER))).toContain("全体更新");
+    const other = randomKeys().pair;
+    await send(JP_PLAYER, "jp", makeEncryptedSample(other, { seed: 6, now: Date.now() }));
+    expect(health(await page(JP_PLAYER))).toContain("鍵が違います");
+    await send(JP_PLAYER, "jp", encryptAesCbc(encode({ hello: "not a save" }), pair.key, pair.iv));
+    const shown = health(await page(JP_PLAYER));
+    expect(shown).toContain("マイセカイのセーブではありません");
+    expect(shown).toContain("最新の失敗");
+  });
+});
+
+describe.skipIf(noChromium)("the player's page in Chromium", () => {
+  test("at 390 px and desktop: no sideways scroll; the watch list ticks and saves without script", async () => {
+    await ownerCli(server, "watch", "add", EN_PLAYER, "Diamond");
+    await send(EN_PLAYER, "en", makeEncryptedSample(pair, { seed: 7, now: Date.now(), rareEverywhere: true }));
+    const { context } = await openBrowser();
+    await context.setExtraHTTPHeaders({});
+    const tab = await context.newPage();
+    await tab.goto(`${server.url}${paths[EN_PLAYER]}`);
+    expect(await tab.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
+    // The groups fold (a phone scrolls past 73 checkboxes otherwise); one with a tick opens by itself.
+    expect(await tab.locator('input[value="mysekai_material:12"]').isVisible()).toBe(true);
+    expect(await tab.locator('input[value="mysekai_material:33"]').isVisible()).toBe(false);
+    await tab.locator("#watch summary", { hasText: /^Rare ·/ }).click();
+    await tab.locator('input[value="mysekai_material:33"]').check();
+    await tab.locator('#watch button[type="submit"]').click();
+    await tab.waitForURL(/#watch$/);
+    expect(await tab.locator('input[value="mysekai_material:33"]').isChecked()).toBe(true);
+    expect((await ownerCli(server, "watch", "list", EN_PLAYER)).out).toContain("mysekai_material:33");
+    mkdirSync(SHOTS, { recursive: true });
+    await tab.screenshot({ path: `${SHOTS}/watch-player-390.png`, fullPage: true });
+    await tab.locator("#capture-health").screenshot({ path: `${SHOTS}/watch-health-390.png` });
+    await tab.locator("#watch").screenshot({ path: `${SHOTS}/watch-form-390.png` });
+    await tab.locator("#history").screenshot({ path: `${SHOTS}/watch-history-390.png` });
+    await tab.setViewportSize({ width: 1280, height: 900 });
+    expect(await tab.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(1280);
+    await tab.screenshot({ path: `${SHOTS}/watch-player-desktop.png`, fullPage: true });
+  }, 60_000);
+});
