@@ -4,6 +4,7 @@
  * build it in-process (tests/helpers/in-process.ts). Route families are added in src/http/app.ts; the stores
  * (SQLite's or a hub's PostgreSQL) come from src/stores.ts.
  */
+import { SpawnMonths } from "./spawns/month.ts";
 import { startNudges } from "./nudge/run.ts";
 import { availableParallelism } from "node:os";
 import type { Hono } from "hono";
@@ -100,6 +101,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
     pages: stores.pages,
     watch,
     captureHealth: stores.captureHealth,
+    spawns: new SpawnMonths({ reads: stores.spawnReads, archive, timeZone: config.maps.timeZone }),
     uploads: stores.uploads,
     reports: stores.reports,
     config,

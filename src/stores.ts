@@ -45,6 +45,8 @@ import { sqliteNudgeStore } from "./db/nudges.ts";
 import type { NudgeStore } from "./nudge/store.ts";
 import { pgCaptureHealthReads } from "./db/pg/read-models/capture-health.ts";
 import { sqliteCaptureHealthReads, type CaptureHealthReads } from "./http/watch/health-reads.ts";
+import { pgSpawnReads } from "./db/pg/read-models/spawns.ts";
+import { sqliteSpawnReads, type SpawnReads } from "./spawns/reads.ts";
 
 export interface Stores {
   jobs: JobStore;
@@ -60,6 +62,7 @@ export interface Stores {
   watch: WatchStore;
   nudges: NudgeStore;
   captureHealth: CaptureHealthReads;
+  spawnReads: SpawnReads;
   /** The data API's per-minute counts: in the database on a hub, in memory beside SQLite's one process. */
   apiRates: RateWindows;
   /** SQLite's handle (the demo reads it); null on PostgreSQL. */
@@ -91,6 +94,7 @@ export async function openStores(config: Config, archive: ArchiveStore, beside =
       watch: pgWatchStore(db),
       nudges: pgNudgeStore(db),
       captureHealth: pgCaptureHealthReads(db),
+      spawnReads: pgSpawnReads(db),
       apiRates: pgRateWindows(db),
       sqlite: null,
       close: async () => db.$client.end({ timeout: 5 }),
@@ -114,6 +118,7 @@ export async function openStores(config: Config, archive: ArchiveStore, beside =
     watch: sqliteWatchStore(db),
     nudges: sqliteNudgeStore(db),
     captureHealth: sqliteCaptureHealthReads(db),
+    spawnReads: sqliteSpawnReads(db),
     apiRates: memoryRateWindows(),
     sqlite: db,
     close: async () => {

@@ -10,6 +10,7 @@ import type { PageReads } from "./status/reads.ts";
 import type { JobStore } from "../pipeline/job-store.ts";
 import type { WatchStore } from "../watch/store.ts";
 import type { CaptureHealthReads } from "./watch/health-reads.ts";
+import type { SpawnMonths } from "../spawns/month.ts";
 
 /** What the routes need: the store, the configuration, and a way to wake the pipeline after a commit. */
 export interface HttpDeps {
@@ -39,6 +40,8 @@ export interface HttpDeps {
   watch: WatchStore;
   /** The player's page: their newest save and newest failure. */
   captureHealth: CaptureHealthReads;
+  /** Players' month of rare spawns, drawn on demand and cached until their next save. */
+  spawns: SpawnMonths;
   /** The data API's reads and its cache of saves as JSON (src/http/api). */
   api: ApiOptions;
 }

@@ -1,5 +1,7 @@
 /** The HTTP app built in-process on a temp SQLite file, called with a chosen peer address (for the owner's access rules). */
 import { sqliteCaptureHealthReads } from "../../src/http/watch/health-reads.ts";
+import { SpawnMonths } from "../../src/spawns/month.ts";
+import { sqliteSpawnReads } from "../../src/spawns/reads.ts";
 import { sqliteWatchStore } from "../../src/db/watch.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -45,6 +47,7 @@ export function ownerApp(
     pages: sqlitePageReads(db),
     watch: sqliteWatchStore(db),
     captureHealth: sqliteCaptureHealthReads(db),
+    spawns: new SpawnMonths({ reads: sqliteSpawnReads(db), archive: diskArchiveStore(join(dir, "archive")), timeZone: config.maps.timeZone }),
     uploads: sqliteUploadStore(db, committer),
     reports: sqliteReportStore(committer),
     config,

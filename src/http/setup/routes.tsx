@@ -25,6 +25,7 @@ import { setupChoice, SetupView } from "./page.tsx";
 import { PublicReadsSection } from "./public-reads.tsx";
 import { playerWatchView, WatchSection } from "../watch/section.tsx";
 import { CaptureHealthSection, playerLocale } from "../watch/capture-health.tsx";
+import { SpawnsSection } from "../watch/spawns.tsx";
 
 const NO_STORE = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer" };
 const CONTENT_TYPES = { module: "text/plain; charset=utf-8", script: "application/javascript; charset=utf-8" };
@@ -110,13 +111,15 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
     const path = `/p/${linked.token}`;
     const [maps, history, on] = await Promise.all([pages.mapsOfPlayer(linked.playerId), pages.history(linked.playerId), access.isPlayerPublic(linked.playerId)]);
     const health = await deps.captureHealth.captureHealth(linked.playerId);
-    const watch = await playerWatchView(deps, linked.playerId, history, playerLocale(health, config.maps, config.api.defaultRegion));
+    const locale = playerLocale(health, config.maps, config.api.defaultRegion);
+    const [watch, spawns] = await Promise.all([playerWatchView(deps, linked.playerId, history, locale), deps.spawns.spots(linked.playerId)]);
     const page = (
       <Layout title="MySekai · your maps">
         <h1>{linked.name ?? linked.playerId}</h1>
         <CaptureHealthSection health={health} maps={config.maps} defaultRegion={config.api.defaultRegion} />
         <MapsSection players={maps} />
         <HistorySection refreshes={history} timeZone={config.maps.timeZone} watched={watch.matches} />
+        <SpawnsSection base={path} spots={spawns} locale={locale} />
         <WatchSection path={path} {...watch} />
         <PublicReadsSection
           path={path}

@@ -7,6 +7,9 @@ import { HistorySection } from "./history.tsx";
 import { Layout } from "./layout.tsx";
 import { MapsSection } from "./sections.tsx";
 import { playerWatchView } from "../watch/section.tsx";
+import { spawnRoutes, SpawnsSection } from "../watch/spawns.tsx";
+import { playerLocale } from "../watch/capture-health.tsx";
+import { mapLocaleFor } from "../../config/maps.ts";
 
 /** Where the owner's pages link a player id to. */
 export const playerPagePath = (playerId: string) => `/players/${playerId}`;
@@ -19,7 +22,7 @@ export function playerPageRoutes(deps: HttpDeps, owner: MiddlewareHandler): Hono
     if (!PLAYER_ID_SHAPE.test(playerId)) return c.text("a player id is 1 to 32 digits", 400);
     const [linked, maps, history] = await Promise.all([store.links.linkedPlayer(playerId), pages.mapsOfPlayer(playerId), pages.history(playerId)]);
     const name = linked?.name ?? null;
-    const { matches } = await playerWatchView(deps, playerId, history);
+    const [{ matches }, spawns] = await Promise.all([playerWatchView(deps, playerId, history), deps.spawns.spots(playerId)]);
     const page = (
       <Layout title={`MySekai ingest · ${name ?? playerId}`}>
         <header>
@@ -29,9 +32,11 @@ export function playerPageRoutes(deps: HttpDeps, owner: MiddlewareHandler): Hono
         {name === null ? null : <p class="muted id">{playerId}</p>}
         <MapsSection players={maps} />
         <HistorySection refreshes={history} timeZone={config.maps.timeZone} watched={matches} />
+        <SpawnsSection base={playerPagePath(playerId)} spots={spawns} locale={mapLocaleFor(config.maps, null)} />
       </Layout>
     );
     return c.html(page, 200, { "Cache-Control": "no-store" });
   });
+  app.route("/", spawnRoutes(deps, owner, async (id) => playerLocale(await deps.captureHealth.captureHealth(id), config.maps, config.api.defaultRegion)));
   return app;
 }
