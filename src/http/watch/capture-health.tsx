@@ -4,7 +4,7 @@ import { mapLocaleFor } from "../../config/maps.ts";
 import type { MapsConfig } from "../../config/maps.ts";
 import type { Region } from "../../capture/regions.ts";
 import type { CaptureHealth, LatestCapture } from "./health-reads.ts";
-import { failureKind, HEALTH_STRINGS } from "./health-strings.ts";
+import { failureKind, healthStrings } from "./health-strings.ts";
 
 /** The tool that reported: Reqable names its platform, ProxyPin its rule; an upload is a capture module's script. */
 function appOf(latest: LatestCapture): string | null {
@@ -19,8 +19,8 @@ export const playerLocale = (health: CaptureHealth, maps: Pick<MapsConfig, "loca
 
 export function CaptureHealthSection({ health, maps, defaultRegion }: { health: CaptureHealth; maps: Pick<MapsConfig, "locale" | "timeZone">; defaultRegion: Region }) {
   const locale = playerLocale(health, maps, defaultRegion);
-  const S = HEALTH_STRINGS[locale];
-  const when = new Intl.DateTimeFormat(locale === "zh" ? "zh-CN" : locale, { timeZone: maps.timeZone, dateStyle: "medium", timeStyle: "short" });
+  const S = healthStrings(locale);
+  const when = new Intl.DateTimeFormat(locale === "zh" ? "zh-Hans" : locale, { timeZone: maps.timeZone, dateStyle: "medium", timeStyle: "short" });
   const { latest, failure } = health;
   return (
     <section id="capture-health" lang={locale}>
