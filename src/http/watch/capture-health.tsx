@@ -20,7 +20,7 @@ export const playerLocale = (health: CaptureHealth, maps: Pick<MapsConfig, "loca
 export function CaptureHealthSection({ health, maps, defaultRegion }: { health: CaptureHealth; maps: Pick<MapsConfig, "locale" | "timeZone">; defaultRegion: Region }) {
   const locale = playerLocale(health, maps, defaultRegion);
   const S = healthStrings(locale);
-  const when = new Intl.DateTimeFormat(locale === "zh" ? "zh-Hans" : locale, { timeZone: maps.timeZone, dateStyle: "medium", timeStyle: "short" });
+  const when = new Intl.DateTimeFormat((locale as string) === "zh" ? "zh-Hans" : locale, { timeZone: maps.timeZone, dateStyle: "medium", timeStyle: "short" });
   const { latest, failure } = health;
   return (
     <section id="capture-health" lang={locale}>
