@@ -101,6 +101,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
     pages: stores.pages,
     watch,
     captureHealth: stores.captureHealth,
+    nudges: stores.nudges,
     spawns: new SpawnMonths({ reads: stores.spawnReads, archive, timeZone: config.maps.timeZone }),
     uploads: stores.uploads,
     reports: stores.reports,

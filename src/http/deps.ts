@@ -11,6 +11,7 @@ import type { JobStore } from "../pipeline/job-store.ts";
 import type { WatchStore } from "../watch/store.ts";
 import type { CaptureHealthReads } from "./watch/health-reads.ts";
 import type { SpawnMonths } from "../spawns/month.ts";
+import type { NudgeStore } from "../nudge/store.ts";
 
 /** What the routes need: the store, the configuration, and a way to wake the pipeline after a commit. */
 export interface HttpDeps {
@@ -42,6 +43,8 @@ export interface HttpDeps {
   captureHealth: CaptureHealthReads;
   /** Players' month of rare spawns, drawn on demand and cached until their next save. */
   spawns: SpawnMonths;
+  /** Players' missed-refresh nudge switches (their page's form). */
+  nudges: Pick<NudgeStore, "setNudge" | "nudgePlayer">;
   /** The data API's reads and its cache of saves as JSON (src/http/api). */
   api: ApiOptions;
 }

@@ -2,6 +2,7 @@
 import { sqliteCaptureHealthReads } from "../../src/http/watch/health-reads.ts";
 import { SpawnMonths } from "../../src/spawns/month.ts";
 import { sqliteSpawnReads } from "../../src/spawns/reads.ts";
+import { sqliteNudgeStore } from "../../src/db/nudges.ts";
 import { sqliteWatchStore } from "../../src/db/watch.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -47,6 +48,7 @@ export function ownerApp(
     pages: sqlitePageReads(db),
     watch: sqliteWatchStore(db),
     captureHealth: sqliteCaptureHealthReads(db),
+    nudges: sqliteNudgeStore(db),
     spawns: new SpawnMonths({ reads: sqliteSpawnReads(db), archive: diskArchiveStore(join(dir, "archive")), timeZone: config.maps.timeZone }),
     uploads: sqliteUploadStore(db, committer),
     reports: sqliteReportStore(committer),

@@ -75,6 +75,24 @@ describe("capture health", () => {
   });
 });
 
+describe("the player's nudge switch", () => {
+  test("on and off from their page, same origin only; the CLI sees it", async () => {
+    const path = paths[JP_PLAYER]!;
+    const post = (body: string, headers: Record<string, string> = { origin: server.url }) =>
+      fetch(`${server.url}${path}/nudge`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body });
+    expect(await page(JP_PLAYER)).toContain("Turn nudges on");
+    expect((await post("on=1", { origin: "https://evil.example" })).status).toBe(403);
+    expect((await post("on=yes")).status).toBe(400);
+    expect((await post("on=1")).status).toBe(303);
+    expect(await page(JP_PLAYER)).toContain("On: when no full save arrives within 3 h");
+    expect((await ownerCli(server, "watch", "nudge", JP_PLAYER, "on", "5")).code).toBe(0);
+    expect(await page(JP_PLAYER)).toContain("within 5 h");
+    expect((await post("on=0")).status).toBe(303);
+    expect(await page(JP_PLAYER)).toContain("Turn nudges on");
+    expect((await ownerCli(server, "watch", "nudge", JP_PLAYER, "on", "12")).code).toBe(1);
+  });
+});
+
 describe.skipIf(noChromium)("the player's page in Chromium", () => {
   test("at 390 px and desktop: no sideways scroll; the watch list ticks and saves without script", async () => {
     await ownerCli(server, "watch", "add", EN_PLAYER, "Diamond");

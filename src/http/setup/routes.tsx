@@ -26,6 +26,7 @@ import { PublicReadsSection } from "./public-reads.tsx";
 import { playerWatchView, WatchSection } from "../watch/section.tsx";
 import { CaptureHealthSection, playerLocale } from "../watch/capture-health.tsx";
 import { SpawnsSection } from "../watch/spawns.tsx";
+import { NudgeSection } from "../watch/nudge-section.tsx";
 
 const NO_STORE = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer" };
 const CONTENT_TYPES = { module: "text/plain; charset=utf-8", script: "application/javascript; charset=utf-8" };
@@ -112,7 +113,7 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
     const [maps, history, on] = await Promise.all([pages.mapsOfPlayer(linked.playerId), pages.history(linked.playerId), access.isPlayerPublic(linked.playerId)]);
     const health = await deps.captureHealth.captureHealth(linked.playerId);
     const locale = playerLocale(health, config.maps, config.api.defaultRegion);
-    const [watch, spawns] = await Promise.all([playerWatchView(deps, linked.playerId, history, locale), deps.spawns.spots(linked.playerId)]);
+    const [watch, spawns, nudge] = await Promise.all([playerWatchView(deps, linked.playerId, history, locale), deps.spawns.spots(linked.playerId), deps.nudges.nudgePlayer(linked.playerId)]);
     const page = (
       <Layout title="MySekai · your maps">
         <h1>{linked.name ?? linked.playerId}</h1>
@@ -121,6 +122,7 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
         <HistorySection refreshes={history} timeZone={config.maps.timeZone} watched={watch.matches} />
         <SpawnsSection base={path} spots={spawns} locale={locale} />
         <WatchSection path={path} {...watch} />
+        <NudgeSection path={path} nudge={nudge} />
         <PublicReadsSection
           path={path}
           on={on}
