@@ -19,7 +19,7 @@ export interface NudgeStore {
   nudgePlayer(playerId: string): Promise<NudgePlayer | null>;
   /** true for the one caller that inserted (player, refreshAt); false when it was claimed before. */
   claim(playerId: string, refreshAt: number, kind: NudgeKind, now?: number): Promise<boolean>;
-  /** Whether a save other than a partial refresh arrived at or after `since` (one still being drawn counts). */
+  /** Whether a save other than a partial refresh or a failed one arrived at or after `since` (one still being drawn counts). */
   fullSaveSince(playerId: string, since: number): Promise<boolean>;
   /** The region of the player's newest save that names one. */
   latestRegion(playerId: string): Promise<Region | null>;

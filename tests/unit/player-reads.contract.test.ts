@@ -120,7 +120,7 @@ for (const kind of [sqlite, postgres]) {
       expect(await s.nudges.nudgePlayer(PLAYER)).toBeNull();
     });
 
-    test("nudges: a full save counts, a partial one does not, one still being drawn does; the newest save's region", async () => {
+    test("nudges: a full save counts, a partial or failed one does not, one still being drawn does; the newest save's region", async () => {
       expect(await s.nudges.latestRegion(PLAYER)).toBeNull();
       await save(T0, { region: "en", digest: digest(false) });
       await save(T0 + 10, { region: "jp", digest: digest(true) });
@@ -128,7 +128,9 @@ for (const kind of [sqlite, postgres]) {
       expect(await s.nudges.latestRegion(PLAYER)).toBe("jp");
       expect(await s.nudges.fullSaveSince(PLAYER, T0)).toBe(true);
       expect(await s.nudges.fullSaveSince(PLAYER, T0 + 1)).toBe(false);
-      await save(T0 + 30, { archived: false });
+      await save(T0 + 25, { archived: false, job: { state: "failed", error: "does not decrypt under any configured key (bad padding)" } });
+      expect(await s.nudges.fullSaveSince(PLAYER, T0 + 1)).toBe(false);
+      await save(T0 + 30, { archived: false, job: { state: "running" } });
       expect(await s.nudges.fullSaveSince(PLAYER, T0 + 1)).toBe(true);
     });
 
