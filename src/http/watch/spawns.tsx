@@ -18,10 +18,11 @@ export function SpawnsSection({ base, spots, locale }: { base: string; spots: Ma
     <section id="spawns">
       <h2>{S.heading}</h2>
       <p class="muted">{spots.size === 0 ? S.none : S.intro}</p>
+      <style>{".spawns{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:8px}.spawns img{display:block;width:100%;height:auto;border-radius:4px;border:1px solid #ddd}"}</style>
       <div class="spawns">
         {[...spots.keys()].map((siteId) => (
           <a href={`${base}/spawns/site_${siteId}.png`} target="_blank" rel="noopener">
-            <img src={`${base}/spawns/site_${siteId}.png`} alt={siteName(siteId, locale)} loading="lazy" style="display:block;width:100%;height:auto;border-radius:4px;border:1px solid #ddd;margin:6px 0" />
+            <img src={`${base}/spawns/site_${siteId}.png`} alt={siteName(siteId, locale)} loading="lazy" />
           </a>
         ))}
       </div>
