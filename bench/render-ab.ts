@@ -36,7 +36,7 @@ const processCpuMs = () => {
 const minorFaults = () => Number(readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ")[7]);
 
 const save = (await import(`${rootA}/src/samples/index.ts`)).makeSampleMySekaiSave({ seed: 1 });
-const ctx = { playerId: "7412589630147258963", capturedAt: new Date("2025-03-01T00:30:00Z"), locale: "zh", showHarvested: false, assetsDir: null, timeZone: "Asia/Shanghai" };
+const ctx = { playerId: "7412589630147258963", capturedAt: new Date("2025-03-01T00:30:00Z"), locale: "zh-Hans", showHarvested: false, assetsDir: null, timeZone: "Asia/Shanghai" };
 
 interface Checkout {
   generate: () => Promise<unknown>;

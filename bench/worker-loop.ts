@@ -29,7 +29,7 @@ const collect: () => void = existsSync(heapModule) ? (await import(heapModule)).
 
 const { pair } = randomKeys();
 const encrypted: Uint8Array[] = Array.from({ length: 6 }, () => makeFreshEncryptedSample(pair));
-const ctx = { playerId: "7412589630147258963", capturedAt: new Date("2025-03-01T00:30:00Z"), locale: "zh", showHarvested: false, assetsDir: null, timeZone: "Asia/Shanghai" };
+const ctx = { playerId: "7412589630147258963", capturedAt: new Date("2025-03-01T00:30:00Z"), locale: "zh-Hans", showHarvested: false, assetsDir: null, timeZone: "Asia/Shanghai" };
 
 let from = processStat("self");
 for (let i = 0; i < WARM_UP + saves; i++) {

@@ -2,8 +2,10 @@
  * Owner commands of the data API: API tokens and players' public reads (src/db/data-access.ts), consumer
  * webhooks (src/db/deliveries/data-webhooks.ts).
  */
+import { UsageError, type ParsedCommand } from "./cli-args.ts";
 import { API_TOKEN_NAME, PLAYER_ID_SHAPE } from "./db/data-access.ts";
 import type { DataAccess, DataWebhookRegistry } from "./http/owner-store.ts";
+import { DATA_WEBHOOK_PAYLOADS, type DataWebhookPayload } from "./db/deliveries/data-webhooks.ts";
 import { dataWebhookOrigin, dataWebhookProblem } from "./notify/data-webhook.ts";
 
 export const DATA_USAGE = `  api-tokens add <name> [--players <id,id,…>]
@@ -11,24 +13,25 @@ export const DATA_USAGE = `  api-tokens add <name> [--players <id,id,…>]
   api-tokens list | revoke <name>
   players public <playerId> on|off
                                whether anyone may read this player's latest save at /public/…
-  data-webhooks add <url> [--bearer <secret>]
-                               after each new save, an empty POST to the URL with {server}, {data_type} and
-                               {user_id} filled in (and Authorization: Bearer <secret>), so a bot pulls the save
+  data-webhooks add <url> [--payload raw|json-zstd] [--bearer <secret>] [--check-url <url>]
+                               after each new save, a POST to the URL with {server}, {data_type} and {user_id}
+                               filled in (and Authorization: Bearer <secret>): empty, so a bot pulls the save, or
+                               carrying it (raw: the encrypted body as received; json-zstd: its JSON in zstd;
+                               header X-Haruki-Upload-Data-Format); with --check-url, only when a GET there
+                               ({server}, {user_id} filled in) answers 200 (404: not sent)
   data-webhooks list | remove <id>`;
 
-export class DataUsageError extends Error {}
+export class DataUsageError extends UsageError {}
 
-
-export async function apiTokensCommand(access: DataAccess, args: string[]): Promise<number> {
-  const [action, name] = args;
-  if (action === "list") {
+export async function apiTokensCommand(access: DataAccess, { name: command, values, positionals: [name] }: ParsedCommand): Promise<number> {
+  if (command === "api-tokens list") {
     const tokens = await access.listApiTokens();
     if (tokens.length === 0) console.log("no API tokens");
     for (const token of tokens) console.log(`${token.name}\t${token.players === null ? "every player" : token.players.join(",")}\t${new Date(token.createdAt).toISOString()}`);
     return 0;
   }
   if (!name || !API_TOKEN_NAME.test(name)) throw new DataUsageError("a token name of letters, digits and . _ - is required");
-  if (action === "revoke") {
+  if (command === "api-tokens revoke") {
     if (!(await access.revokeApiToken(name))) {
       console.error(`no API token named ${name}`);
       return 1;
@@ -36,9 +39,7 @@ export async function apiTokensCommand(access: DataAccess, args: string[]): Prom
     console.log(`API token ${name} revoked: it reads nothing from now on`);
     return 0;
   }
-  if (action !== "add") throw new DataUsageError(`unknown api-tokens action "${action ?? ""}"`);
-  const at = args.indexOf("--players");
-  const players = at < 0 ? null : (args[at + 1] ?? "").split(",").filter((id) => id !== "");
+  const players = values.players === undefined ? null : String(values.players).split(",").filter((id) => id !== "");
   if (players !== null && (players.length === 0 || !players.every((id) => PLAYER_ID_SHAPE.test(id)))) throw new DataUsageError("--players takes numeric player ids, comma-separated");
   const token = await access.addApiToken(name, players);
   console.log(`API token ${name} (reads ${players === null ? "every player" : players.join(", ")}); it is shown only now:`);
@@ -53,15 +54,14 @@ export async function playerPublicCommand(access: DataAccess, playerId: string |
   return 0;
 }
 
-export async function dataWebhooksCommand(webhooks: DataWebhookRegistry, args: string[]): Promise<number> {
-  const [action, value] = args;
-  if (action === "list") {
+export async function dataWebhooksCommand(webhooks: DataWebhookRegistry, { name: command, values, positionals: [value] }: ParsedCommand): Promise<number> {
+  if (command === "data-webhooks list") {
     const hooks = await webhooks.list();
     if (hooks.length === 0) console.log("no data webhooks");
-    for (const hook of hooks) console.log(`${hook.id}\t${dataWebhookOrigin(hook.url)}/…\t${hook.bearer ? "with a bearer secret" : "no bearer"}\t${new Date(hook.createdAt).toISOString()}`);
+    for (const hook of hooks) console.log(`${hook.id}\t${dataWebhookOrigin(hook.url)}/…\t${hook.payload}${hook.checkUrl === null ? "" : " after a check"}\t${hook.bearer ? "with a bearer secret" : "no bearer"}\t${new Date(hook.createdAt).toISOString()}`);
     return 0;
   }
-  if (action === "remove") {
+  if (command === "data-webhooks remove") {
     const id = Number(value);
     if (!Number.isSafeInteger(id) || id <= 0) throw new DataUsageError("data-webhooks remove <id> (the id that data-webhooks list shows)");
     if (!(await webhooks.remove(id))) {
@@ -71,13 +71,17 @@ export async function dataWebhooksCommand(webhooks: DataWebhookRegistry, args: s
     console.log(`data webhook ${id} removed: it is called no more`);
     return 0;
   }
-  if (action !== "add") throw new DataUsageError(`unknown data-webhooks action "${action ?? ""}"`);
   const problem = value ? dataWebhookProblem(value) : "a URL is required";
   if (problem) throw new DataUsageError(`data-webhooks add <url>: ${problem}`);
-  const at = args.indexOf("--bearer");
-  const bearer = at < 0 ? null : (args[at + 1] ?? "");
+  const bearer = values.bearer === undefined ? null : String(values.bearer);
   if (bearer !== null && !/^[\x21-\x7e]{1,512}$/.test(bearer)) throw new DataUsageError("--bearer takes a secret of printable characters without spaces");
-  const id = await webhooks.add(value!, bearer);
-  console.log(`data webhook ${id} added (${dataWebhookOrigin(value!)}/…): called after each new save`);
+  const payload = (values.payload === undefined ? "empty" : String(values.payload)) as DataWebhookPayload;
+  if (!DATA_WEBHOOK_PAYLOADS.includes(payload)) throw new DataUsageError("--payload takes raw or json-zstd (without it, the POST is empty)");
+  const checkUrl = values["check-url"] === undefined ? null : String(values["check-url"]);
+  const checkProblem = checkUrl === null ? null : dataWebhookProblem(checkUrl);
+  if (checkProblem) throw new DataUsageError(`--check-url: ${checkProblem}`);
+  const id = await webhooks.add(value!, bearer, Date.now(), { payload, checkUrl });
+  const carries = payload === "empty" ? "an empty POST" : `the save as ${payload}`;
+  console.log(`data webhook ${id} added (${dataWebhookOrigin(value!)}/…): ${carries} after each new save${checkUrl === null ? "" : ", when its check URL answers 200"}`);
   return 0;
 }

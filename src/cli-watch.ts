@@ -4,6 +4,7 @@ import { MAX_RULES, resolveResource, ruleName } from "./watch/resources.ts";
 import { EVERY_PLAYER, type WatchStore } from "./watch/store.ts";
 import { DEFAULT_NUDGE_HOURS } from "./nudge/run.ts";
 import type { NudgeStore } from "./nudge/store.ts";
+import { UsageError, type ParsedCommand } from "./cli-args.ts";
 
 export const WATCH_USAGE = `  watch add|remove <playerId|*> <resource…>
                                resources a player watches (* = every player), by name in any language or type:id;
@@ -13,25 +14,20 @@ export const WATCH_USAGE = `  watch add|remove <playerId|*> <resource…>
                                a push when no full save arrived within hours (default 3) of a refresh of the
                                player's region, and at once on a partial refresh`;
 
-export class WatchUsageError extends Error {}
-
 function playerArg(value: string | undefined): string {
   if (value === EVERY_PLAYER || (value !== undefined && PLAYER_ID_SHAPE.test(value))) return value;
-  throw new WatchUsageError("a numeric player id or * is required");
+  throw new UsageError("a numeric player id or * is required");
 }
 
-export async function watchCommand(watch: WatchStore, nudges: NudgeStore, args: string[]): Promise<number> {
-  const [action, player, ...names] = args;
-  if (action === "nudge") return nudgeCommand(nudges, player, names);
-  if (action === "list") {
+export async function watchCommand(watch: WatchStore, nudges: NudgeStore, { name: command, positionals: [player, ...names] }: ParsedCommand): Promise<number> {
+  if (command === "watch nudge") return nudgeCommand(nudges, player, names);
+  if (command === "watch list") {
     const rules = await watch.list(player === undefined ? undefined : playerArg(player));
     if (rules.length === 0) console.log(player === undefined ? "no watch rules" : `no watch rules for ${player}`);
     for (const rule of rules) console.log(`${rule.playerId}\t${rule.resource}\t${ruleName(rule.resource, "en")}`);
     return 0;
   }
-  if (action !== "add" && action !== "remove") throw new WatchUsageError(`unknown watch action "${action ?? ""}"`);
   const playerId = playerArg(player);
-  if (names.length === 0) throw new WatchUsageError("name at least one resource");
   const resolved = names.map(resolveResource);
   const wrong = resolved.flatMap((r) => (r.ok ? [] : [r.reason]));
   if (wrong.length > 0) {
@@ -40,7 +36,7 @@ export async function watchCommand(watch: WatchStore, nudges: NudgeStore, args: 
   }
   const keys = resolved.flatMap((r) => (r.ok ? [r.key] : []));
   const shown = keys.map((key) => `${ruleName(key, "en")} (${key})`).join(", ");
-  if (action === "remove") {
+  if (command === "watch remove") {
     const removed = await watch.remove(playerId, keys);
     console.log(`${removed} rule(s) removed for ${playerId}: ${shown}`);
     return removed > 0 ? 0 : 1;
@@ -55,15 +51,15 @@ export async function watchCommand(watch: WatchStore, nudges: NudgeStore, args: 
 }
 
 async function nudgeCommand(nudges: NudgeStore, player: string | undefined, [state, hoursText]: string[]): Promise<number> {
-  if (player === undefined || !PLAYER_ID_SHAPE.test(player)) throw new WatchUsageError("a numeric player id is required");
+  if (player === undefined || !PLAYER_ID_SHAPE.test(player)) throw new UsageError("a numeric player id is required");
   if (state === "off") {
     await nudges.setNudge(player, null);
     console.log(`no nudges for ${player}`);
     return 0;
   }
-  if (state !== "on") throw new WatchUsageError("nudge: on [hours] or off");
+  if (state !== "on") throw new UsageError("nudge: on [hours] or off");
   const hours = hoursText === undefined ? DEFAULT_NUDGE_HOURS : Number(hoursText);
-  if (!Number.isInteger(hours) || hours < 1 || hours > 11) throw new WatchUsageError("nudge hours: a whole number from 1 to 11 (refreshes are 12 h apart)");
+  if (!Number.isInteger(hours) || hours < 1 || hours > 11) throw new UsageError("nudge hours: a whole number from 1 to 11 (refreshes are 12 h apart)");
   await nudges.setNudge(player, hours);
   console.log(`${player} is nudged when no full save arrives within ${hours} h of a refresh`);
   return 0;

@@ -3,16 +3,17 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { openArchiveStore, type ArchiveStore } from "./archive/store.ts";
 import { ConfigError, loadConfig, type Config } from "./config/index.ts";
-import { mapLocaleFor } from "./config/maps.ts";
+import { mapLocaleFor, timeZoneFor } from "./config/maps.ts";
 import type { OwnerStore, SetupLinks } from "./http/owner-store.ts";
 import { JOB_STATES, type JobState } from "./db/schema.ts";
 import type { PageReads } from "./http/status/reads.ts";
 import { describeSave, formatRareText } from "./maps/index.ts";
-import { openSave } from "./save/index.ts";
+import { isUnopened, openSave } from "./save/index.ts";
 import { prepareRuntimeFiles } from "./runtime-files.ts";
 import { openStores, type Stores } from "./stores.ts";
-import { watchCommand, WATCH_USAGE, WatchUsageError } from "./cli-watch.ts";
-import { apiTokensCommand, DATA_USAGE, DataUsageError, dataWebhooksCommand, playerPublicCommand } from "./cli-data.ts";
+import { watchCommand, WATCH_USAGE } from "./cli-watch.ts";
+import { parseCommand, UsageError, type ParsedCommand } from "./cli-args.ts";
+import { apiTokensCommand, DATA_USAGE, dataWebhooksCommand, playerPublicCommand } from "./cli-data.ts";
 
 const USAGE = `usage: npm run cli -- <command>   (one-file build: mysekai-ingest cli <command>)
   jobs [--state S]             list jobs (S: ${JOB_STATES.join(", ")})
@@ -27,16 +28,12 @@ const USAGE = `usage: npm run cli -- <command>   (one-file build: mysekai-ingest
 ${DATA_USAGE}
 ${WATCH_USAGE}`;
 
-class UsageError extends Error {}
-
 function saveIdArg(value: string | undefined): number {
   if (!value || !/^\d+$/.test(value)) throw new UsageError("a numeric save id is required");
   return Number(value);
 }
 
-async function listJobs(pages: PageReads, args: string[]): Promise<void> {
-  const stateIndex = args.indexOf("--state");
-  const state = stateIndex >= 0 ? args[stateIndex + 1] : undefined;
+async function listJobs(pages: PageReads, state: string | undefined): Promise<void> {
   if (state !== undefined && !(JOB_STATES as readonly string[]).includes(state)) throw new UsageError(`unknown state "${state}"`);
   const rows = await pages.jobList(state as JobState | undefined);
   if (rows.length === 0) {
@@ -56,35 +53,26 @@ async function listJobs(pages: PageReads, args: string[]): Promise<void> {
   console.table(table);
 }
 
-function option(args: string[], name: string): string | null {
-  const at = args.indexOf(name);
-  if (at < 0) return null;
-  const value = args[at + 1];
-  if (value === undefined || value.startsWith("--")) throw new UsageError(`${name} needs a value`);
-  return value;
-}
-
 /**
  * Links are shown under PUBLIC_BASE_URL (this shell's environment or .env, else the one the server last started
  * with); without either, under a placeholder the owner replaces.
  */
 const baseOf = async (config: Config, links: SetupLinks) => config.publicBaseUrl ?? (await links.servedBase()) ?? `http://<your-server>:${config.port}`;
 
-async function players(config: Config, owner: OwnerStore, args: string[]): Promise<number> {
-  const [action, playerId] = args;
-  if (action === "public") return playerPublicCommand(owner.access, playerId, args[2]);
-  if (action === "list") {
+async function players(config: Config, owner: OwnerStore, { name: command, values, positionals }: ParsedCommand): Promise<number> {
+  const [playerId] = positionals;
+  if (command === "players public") return playerPublicCommand(owner.access, playerId, positionals[1]);
+  if (command === "players list") {
     const rows = await owner.links.linkedPlayers();
     if (rows.length === 0) console.log("no players with a link");
     const base = await baseOf(config, owner.links);
     for (const row of rows) console.log(`${row.playerId}\t${row.name ?? "-"}\t${base}/p/${row.token}`);
     return 0;
   }
-  if (action !== "add") throw new UsageError(`unknown players action "${action ?? ""}"`);
   if (!playerId || !/^\d{1,32}$/.test(playerId)) throw new UsageError("a numeric player id is required");
-  const name = option(args, "--name");
+  const name = (values.name as string | undefined) ?? null;
   if (name !== null && name.length > 64) throw new UsageError("--name is at most 64 characters");
-  const route = option(args, "--route");
+  const route = (values.route as string | undefined) ?? null;
   const { player, replaced } = await owner.links.linkPlayer(playerId, name);
   console.log(`${replaced ? "new link (the old one stops working)" : "link"} for ${playerId}: ${await baseOf(config, owner.links)}/p/${player.token}`);
   // Routing stays in push_map.json (read at start), one home for it.
@@ -99,13 +87,13 @@ function inspect(config: Config, path: string | undefined): number {
     return 1;
   }
   const opened = openSave(new Uint8Array(readFileSync(path)), config.keys);
-  if (opened.kind === "invalid" || opened.kind === "too_large") {
-    console.error(`${opened.kind === "invalid" ? "not a save" : "refused"}: ${opened.reason}`);
+  if (isUnopened(opened)) {
+    console.error(`${opened.kind === "invalid" ? "not a save" : opened.kind === "unreadable" ? "unreadable" : "refused"}: ${opened.reason}`);
     return 1;
   }
   const { maps } = config;
   const capturedAt = new Date(opened.save.now ?? Date.now());
-  const outputs = describeSave(opened.save, { playerId: "unknown", capturedAt, locale: mapLocaleFor(maps, null), showHarvested: maps.showHarvested, timeZone: maps.timeZone });
+  const outputs = describeSave(opened.save, { playerId: "unknown", capturedAt, locale: mapLocaleFor(maps, null), showHarvested: maps.showHarvested, timeZone: timeZoneFor(maps, null) });
   console.log(`decrypted with ${opened.keyLabel}; ${outputs.partial ? "partial refresh (no harvest maps)" : `${outputs.sites.length} sites`}`);
   for (const site of outputs.sites) {
     const drops = site.totals.reduce((sum, t) => sum + t.total, 0);
@@ -119,7 +107,7 @@ export async function runCli(args: string[]): Promise<number> {
   try {
     return await run(args);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof DataUsageError || error instanceof WatchUsageError) console.error(`${error.message}\n${USAGE}`);
+    if (error instanceof UsageError) console.error(`${error.message}\n${USAGE}`);
     else if (error instanceof ConfigError) console.error(`configuration: ${error.message}`);
     else console.error(error instanceof Error ? error.message : String(error));
     return 1;
@@ -127,46 +115,50 @@ export async function runCli(args: string[]): Promise<number> {
 }
 
 async function run(args: string[]): Promise<number> {
-  const [command, ...rest] = args;
+  const [command] = args;
   if (!command || command === "help" || command === "--help") {
     console.log(USAGE);
     return command ? 0 : 1;
   }
+  // Before the configuration: a mistyped command is named, whatever the environment holds.
+  const parsed = parseCommand(args);
   const config = loadConfig();
-  if (command === "inspect") return inspect(config, rest[0]);
+  if (parsed.name === "inspect") return inspect(config, parsed.positionals[0]);
   // The one-file build keeps its migrations inside: they are unpacked before the database opens.
   await prepareRuntimeFiles();
   const archive = openArchiveStore(config.archive);
   const stores = await openStores(config, archive, true);
   try {
-    return await runOn(stores, archive, config, command, rest);
+    return await runOn(stores, archive, config, parsed);
   } finally {
     await stores.close();
   }
 }
 
-async function runOn(stores: Stores, archive: ArchiveStore, config: Config, command: string, rest: string[]): Promise<number> {
+async function runOn(stores: Stores, archive: ArchiveStore, config: Config, command: ParsedCommand): Promise<number> {
   const { owner, jobs: queue } = stores;
+  const { values, positionals } = command;
   const now = Date.now();
-  switch (command) {
+  switch (command.name) {
     case "jobs":
-      await listJobs(stores.pages, rest);
+      await listJobs(stores.pages, values.state as string | undefined);
       return 0;
     case "retry": {
-      const all = rest[0] === "--failed";
-      if (!all && (await stores.stageStore.playerOf(saveIdArg(rest[0]))) === undefined) {
-        console.error(`save ${rest[0]} does not exist (cli jobs lists saves and their jobs)`);
+      const all = values.failed === true;
+      if (all === (positionals[0] !== undefined)) throw new UsageError("retry takes a save id or --failed (one of them)");
+      if (!all && (await stores.stageStore.playerOf(saveIdArg(positionals[0]))) === undefined) {
+        console.error(`save ${positionals[0]} does not exist (cli jobs lists saves and their jobs)`);
         return 1;
       }
-      const count = all ? await queue.retryFailed(now) : await queue.retryFailed(now, saveIdArg(rest[0]));
+      const count = all ? await queue.retryFailed(now) : await queue.retryFailed(now, saveIdArg(positionals[0]));
       const jobsText = `${count.jobs} failed job${count.jobs === 1 ? "" : "s"}`;
       const deliveriesText = `${count.deliveries} failed deliver${count.deliveries === 1 ? "y" : "ies"}`;
       console.log(`${jobsText} and ${deliveriesText} queued again`);
       return count.jobs + count.deliveries > 0 || all ? 0 : 1;
     }
     case "reprocess": {
-      const saveId = saveIdArg(rest[0]);
-      const notify = rest.includes("--notify");
+      const saveId = saveIdArg(positionals[0]);
+      const notify = values.notify === true;
       if (!(await queue.reprocess(saveId, notify, now))) {
         console.error(`save ${saveId} has no job that can be reprocessed (unknown, or running now)`);
         return 1;
@@ -196,21 +188,29 @@ async function runOn(stores: Stores, archive: ArchiveStore, config: Config, comm
       );
       return 0;
     }
-    case "setup":
-      if (rest[0] !== "rotate") throw new UsageError(`unknown setup action "${rest[0] ?? ""}"`);
+    case "setup rotate":
       await owner.links.rotateSetupToken();
       console.log(`new setup token: install the modules again from ${await baseOf(config, owner.links)}/setup`);
       return 0;
-    case "players":
-      return players(config, owner, rest);
-    case "api-tokens":
-      return apiTokensCommand(owner.access, rest);
-    case "data-webhooks":
-      return dataWebhooksCommand(owner.webhooks, rest);
-    case "watch":
-      return watchCommand(stores.watch, stores.nudges, rest);
+    case "players add":
+    case "players list":
+    case "players public":
+      return players(config, owner, command);
+    case "api-tokens add":
+    case "api-tokens list":
+    case "api-tokens revoke":
+      return apiTokensCommand(owner.access, command);
+    case "data-webhooks add":
+    case "data-webhooks list":
+    case "data-webhooks remove":
+      return dataWebhooksCommand(owner.webhooks, command);
+    case "watch add":
+    case "watch remove":
+    case "watch list":
+    case "watch nudge":
+      return watchCommand(stores.watch, stores.nudges, command);
     default:
-      throw new UsageError(`unknown command "${command}"`);
+      throw new UsageError(`unknown command "${command.name}"`);
   }
 }
 

@@ -6,6 +6,7 @@
  *     environment (or .env), so its owner's page shows a save.
  */
 import { join, resolve } from "node:path";
+import { parseShaped, shape, text, UsageError, type ParsedCommand } from "./cli-args.ts";
 import { ConfigError, loadConfig } from "./config/index.ts";
 import { startHttpServer } from "./http/server.ts";
 import { flushLog, setLogSink } from "./log.ts";
@@ -83,17 +84,27 @@ async function runHere(dataDir: string): Promise<number> {
   }
 }
 
+/** `demo [dataDir]` or `demo --to <url>`. */
+const DEMO_ARGS = shape([0, 1], { to: text });
+
 export async function runDemo(args: string[]): Promise<number> {
-  const to = args.indexOf("--to");
-  if (to >= 0) {
-    const base = args[to + 1];
-    if (!base || !/^https?:\/\//.test(base)) {
-      console.error("demo --to needs the server's base URL, e.g. demo --to http://localhost:9478");
+  let parsed: ParsedCommand;
+  try {
+    parsed = parseShaped("demo", DEMO_ARGS, args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`${error.message}\nusage: demo [dataDir] | demo --to <server base URL>`);
+    return 1;
+  }
+  const base = parsed.values.to as string | undefined;
+  if (base !== undefined) {
+    if (!/^https?:\/\//.test(base) || parsed.positionals.length > 0) {
+      console.error("demo --to needs the server's base URL (and nothing else), e.g. demo --to http://localhost:9478");
       return 1;
     }
     return sendTo(base);
   }
-  return runHere(resolve(args[0] ?? join("data", "demo")));
+  return runHere(resolve(parsed.positionals[0] ?? join("data", "demo")));
 }
 
 if (import.meta.main) process.exitCode = await runDemo(process.argv.slice(2));

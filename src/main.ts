@@ -37,16 +37,7 @@ async function serve(): Promise<void> {
     fail((error as Error).message);
   }
   const server = startHttpServer(service.app, config);
-
-  const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
-  logInfo("SERVER", "listening", { url: base, db: describeDatabase(config.database), archive: describeArchive(config.archive), keys: config.keys.length });
-  const missingEnv = missingLaunchEnv();
-  if (missingEnv.length > 0) logWarn("SERVER", "started without its launch settings: set MIMALLOC_PURGE_DELAY=250 as npm start does (README, Configuration)", { missing: missingEnv.join(",") });
-  flushLog(); // the endpoints below follow it
-  console.log(`  upload: POST ${UPLOAD_PATHS.map((path) => `${base}${path}`).join(" (or ")})`);
-  console.log(`  capture setup (owner): ${config.publicBaseUrl ?? base}/setup`);
-  console.log(config.report.enabled ? `  report: POST ${base}${reportPathForLog(config.report.path)}` : "  report: disabled (REPORT_ENABLED=0)");
-
+  // Before the line that says it listens: a supervisor may signal as soon as it reads it.
   let stopping = false;
   async function shutdown(signal: string) {
     if (stopping) return;
@@ -59,6 +50,15 @@ async function serve(): Promise<void> {
   }
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+  const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
+  logInfo("SERVER", "listening", { url: base, db: describeDatabase(config.database), archive: describeArchive(config.archive), keys: config.keys.length });
+  const missingEnv = missingLaunchEnv();
+  if (missingEnv.length > 0) logWarn("SERVER", "started without its launch settings: set MIMALLOC_PURGE_DELAY=250 as npm start does (README, Configuration)", { missing: missingEnv.join(",") });
+  flushLog(); // the endpoints below follow it
+  console.log(`  upload: POST ${UPLOAD_PATHS.map((path) => `${base}${path}`).join(" (or ")})`);
+  console.log(`  capture setup (owner): ${config.publicBaseUrl ?? base}/setup`);
+  console.log(config.report.enabled ? `  report: POST ${base}${reportPathForLog(config.report.path)}` : "  report: disabled (REPORT_ENABLED=0)");
 }
 
 const HELP = `mysekai-ingest ${version}: MySekai save ingestion (decrypt, draw harvest maps, archive, push)

@@ -18,7 +18,6 @@ import { createApp } from "./http/app.ts";
 import { dataApi } from "./http/api/store.ts";
 import { IngestActivity } from "./ingest/activity.ts";
 import { logInfo, logWarn } from "./log.ts";
-import { PUSHES_OFF } from "./notify/routing.ts";
 import type { NotifySetup } from "./notify/setup.ts";
 import { startPipeline } from "./pipeline/runner.ts";
 import { WorkerPool } from "./pipeline/worker-pool.ts";
@@ -41,6 +40,8 @@ export interface Service {
 
 /** Throws when DATA_DIR's SQLite file is held by another running instance, or PostgreSQL cannot be reached. */
 export async function createService(config: Config, notify: NotifySetup): Promise<Service> {
+  // Players not in push_map.json go where the setup says (with one channel configured, NOTIFY_DEFAULT is not needed).
+  config = { ...config, notify: { ...config.notify, defaultRoute: notify.defaultRoute } };
   await prepareRuntimeFiles();
   const archive = openArchiveStore(config.archive);
   const stores = await openStores(config, archive);
@@ -51,7 +52,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const disk = watchDiskSpace(config.dataDir, config.storage.minFreeDiskBytes);
 
   for (const warning of notify.warnings) logWarn("CONFIG", warning);
-  if (notify.pushesOff) logInfo("CONFIG", PUSHES_OFF);
+  logInfo("CONFIG", notify.summary);
   if (config.archive.kind === "s3") logInfo("CONFIG", "archives go to a bucket", { archive: describeArchive(config.archive) });
   if (config.database.kind === "postgres") logInfo("CONFIG", "database is a hub's PostgreSQL", { db: describeDatabase(config.database) });
   const now = Date.now();
@@ -102,7 +103,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
     watch,
     captureHealth: stores.captureHealth,
     nudges: stores.nudges,
-    spawns: new SpawnMonths({ reads: stores.spawnReads, archive, timeZone: config.maps.timeZone }),
+    spawns: new SpawnMonths({ reads: stores.spawnReads, archive, maps: config.maps }),
     uploads: stores.uploads,
     reports: stores.reports,
     config,

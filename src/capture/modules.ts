@@ -1,8 +1,8 @@
 /**
  * Capture modules for the iOS proxy apps, one pure generator per app: `(region, options) → text`. Each one
- * runs the upload script as an http-response script on the region's MySekai save URL with the body as
- * binary, a size limit and a timeout, decrypts (MITM) the region's hosts, and optionally rewrites the URL
- * so that the game always gets the full payload. Formats:
+ * runs the upload script as an http-response script on the region's MySekai save URL, and by a rule of its own
+ * on the birthday party delivery URL, with the body as binary, a size limit and a timeout, decrypts (MITM) the
+ * region's hosts, and optionally rewrites the save URL so that the game always gets the full payload. Formats:
  * - Surge module (.sgmodule): https://manual.nssurge.com/scripting/common.html, /http/url-rewrite.html
  * - Shadowrocket reads Surge modules as they are.
  * - Loon plugin (.plugin): https://github.com/Loon0x00/LoonManual docs/cn/plugin.md, script.md, rewrite.md
@@ -11,35 +11,34 @@
  * - Stash override (.stoverride): https://stash.wiki/en/script/rewrite-requests, /configuration/override
  */
 import { resolveModuleOptions, type ModuleOptions } from "./module-options.ts";
-import { fullPayloadRewrite, mitmHosts, saveUrlPattern } from "./patterns.ts";
+import { birthdayPartyUrlPattern, fullPayloadRewrite, mitmHosts, saveUrlPattern } from "./patterns.ts";
 import type { Region } from "./regions.ts";
 
 export type ProxyApp = "surge" | "shadowrocket" | "loon" | "quantumultx" | "stash";
 
 const SCRIPT_NAME = "mysekai-capture";
-const DESCRIPTION = "Sends the MySekai save to your server; the game gets its response untouched.";
+const DESCRIPTION = "Sends the MySekai save and birthday party deliveries to your server; the game gets its response untouched.";
 
 const title = (region: Region) => `MySekai capture (${region.toUpperCase()})`;
+
+/** The rules' names and URL patterns: the save, and a birthday party's delivery (kept apart by the server). */
+const captured = (region: Region) => [
+  { name: `${SCRIPT_NAME}-${region}`, pattern: saveUrlPattern(region) },
+  { name: `${SCRIPT_NAME}-birthday-party-${region}`, pattern: birthdayPartyUrlPattern(region) },
+];
 
 function surgeStyleModule(region: Region, options: ModuleOptions): string {
   const o = resolveModuleOptions(options);
   const rewrite = fullPayloadRewrite(region);
-  const script = [
-    "type=http-response",
-    `pattern=${saveUrlPattern(region)}`,
-    "requires-body=1",
-    "binary-body-mode=1",
-    `max-size=${o.maxBytes}`,
-    `timeout=${o.timeoutSeconds}`,
-    `script-path=${o.scriptUrl}`,
-  ].join(",");
+  const script = (pattern: string) =>
+    ["type=http-response", `pattern=${pattern}`, "requires-body=1", "binary-body-mode=1", `max-size=${o.maxBytes}`, `timeout=${o.timeoutSeconds}`, `script-path=${o.scriptUrl}`].join(",");
   return lines([
     `#!name=${title(region)}`,
     `#!desc=${DESCRIPTION}`,
     "",
     ...(o.forceFullPayload ? ["[URL Rewrite]", `${rewrite.pattern} ${rewrite.replacement} header`, ""] : []),
     "[Script]",
-    `${SCRIPT_NAME}-${region} = ${script}`,
+    ...captured(region).map(({ name, pattern }) => `${name} = ${script(pattern)}`),
     "",
     "[MITM]",
     `hostname = %APPEND% ${mitmHosts(region).join(", ")}`,
@@ -52,21 +51,15 @@ export const shadowrocketModule = surgeStyleModule;
 export function loonPlugin(region: Region, options: ModuleOptions): string {
   const o = resolveModuleOptions(options);
   const rewrite = fullPayloadRewrite(region);
-  const params = [
-    `script-path=${o.scriptUrl}`,
-    "requires-body=true",
-    "binary-body-mode=true",
-    `max-size=${o.maxBytes}`,
-    `timeout=${o.timeoutSeconds}`,
-    `tag=${SCRIPT_NAME}-${region}`,
-  ].join(", ");
+  const params = (tag: string) =>
+    [`script-path=${o.scriptUrl}`, "requires-body=true", "binary-body-mode=true", `max-size=${o.maxBytes}`, `timeout=${o.timeoutSeconds}`, `tag=${tag}`].join(", ");
   return lines([
     `#!name=${title(region)}`,
     `#!desc=${DESCRIPTION}`,
     "",
     ...(o.forceFullPayload ? ["[Rewrite]", `${rewrite.pattern} header ${rewrite.replacement}`, ""] : []),
     "[Script]",
-    `http-response ${saveUrlPattern(region)} ${params}`,
+    ...captured(region).map(({ name, pattern }) => `http-response ${pattern} ${params(name)}`),
     "",
     "[MITM]",
     `hostname = ${mitmHosts(region).join(", ")}`,
@@ -83,7 +76,7 @@ export function quantumultXRewrite(region: Region, options: ModuleOptions): stri
     "[rewrite_local]",
     // QX has no transparent URL rewrite; a 307 keeps the method and body.
     ...(o.forceFullPayload ? [`${rewrite.pattern} url 307 ${rewrite.replacement}`] : []),
-    `${saveUrlPattern(region)} url script-response-body ${o.scriptUrl}`,
+    ...captured(region).map(({ pattern }) => `${pattern} url script-response-body ${o.scriptUrl}`),
     "",
     "[mitm]",
     `hostname = ${mitmHosts(region).join(", ")}`,
@@ -106,13 +99,16 @@ export function stashOverride(region: Region, options: ModuleOptions): string {
     "  mitm:",
     ...mitmHosts(region).map((host) => `    - ${yamlString(host)}`),
     "  script:",
-    `    - match: ${yamlString(saveUrlPattern(region))}`,
-    `      name: ${name}`,
-    "      type: response",
-    "      require-body: true",
-    "      binary-mode: true",
-    `      max-size: ${o.maxBytes}`,
-    `      timeout: ${o.timeoutSeconds}`,
+    // Both rules run the one script provider.
+    ...captured(region).flatMap(({ pattern }) => [
+      `    - match: ${yamlString(pattern)}`,
+      `      name: ${name}`,
+      "      type: response",
+      "      require-body: true",
+      "      binary-mode: true",
+      `      max-size: ${o.maxBytes}`,
+      `      timeout: ${o.timeoutSeconds}`,
+    ]),
     "",
     "script-providers:",
     `  ${name}:`,

@@ -6,6 +6,9 @@
  * Save URL: https://<host>/api/user/<playerId>/mysekai?isForceAllReloadOnlyMysekai=True|False
  * (some clients spell the key isForceAllReloadOnlyMySekai). /api/user/<id>/mysekai/birthday-party/... also
  * contains "mysekai" and is not a save: the path must end at "mysekai" before the query.
+ *
+ * Birthday party delivery URL: https://<host>/api/user/<playerId>/mysekai/birthday-party/<partyId>/delivery[?…],
+ * captured by a rule of its own (src/capture/data-types.ts tells the two apart on the server).
  */
 import { REGION_HOSTS, type Region } from "./regions.ts";
 
@@ -30,6 +33,11 @@ function saveUrlPrefix(region: Region): string {
 /** The region's MySekai save URL, with either value of the full-payload key. */
 export function saveUrlPattern(region: Region): string {
   return `^${saveUrlPrefix(region)}(?:${caseless("true")}|${caseless("false")})(?:&|$)`;
+}
+
+/** The region's birthday party delivery URL, with or without a query. */
+export function birthdayPartyUrlPattern(region: Region): string {
+  return `^https://${hostGroup(region)}/api/user/\\d+/mysekai/birthday-party/[^/?]+/delivery(?:\\?.*)?$`;
 }
 
 /** The rewrite that turns `...=False` into `...=True` (the key keeps its spelling); `$1`/`$2` are its groups. */

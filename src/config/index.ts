@@ -11,7 +11,8 @@ import { adminConfig, type AdminConfig } from "./admin.ts";
 import { archiveConfig } from "./archive.ts";
 import { databaseConfig, databaseSecrets, type DatabaseLocation } from "./database.ts";
 import { reportConfig, uploadsConfig, type ReportConfig, type UploadsConfig } from "./endpoints.ts";
-import { mapsConfig, type MapsConfig } from "./maps.ts";
+import { localeSetting, mapsConfig, type MapsConfig } from "./maps.ts";
+import type { Locale } from "../i18n/locales.ts";
 import { notifyConfig, notifyTimeoutMs, type NotifyConfig } from "./notify.ts";
 import { baseUrl, ConfigError, flag, number, text, type Env } from "./parse.ts";
 
@@ -47,6 +48,8 @@ export interface Config {
     backoffMs: number[];
   };
   maps: MapsConfig;
+  /** PAGE_LOCALE: every page in this language (no switch); null: each reader's choice, else Accept-Language. */
+  pages: { locale: Locale | null };
   /**
    * Bytes that in-flight upload and report requests may hold at once (counted as they arrive or are decoded),
    * how long one waits for room, and the share of it (and of the open-upload caps) one peer address may hold.
@@ -95,6 +98,7 @@ export function loadConfig(env: Env = process.env): Config {
       backoffMs: backoff(env),
     },
     maps: mapsConfig(env),
+    pages: { locale: localeSetting(env, "PAGE_LOCALE") },
     budget: {
       decodeBytes: Math.round(number(env, "DECODE_BUDGET_MB", 8, 0.01, 65_536, false) * MIB),
       waitMs: number(env, "DECODE_WAIT_MS", 2000, 0, 60_000),

@@ -8,8 +8,13 @@ import { ConfigError, flag, httpUrl, number, text, type Env } from "./parse.ts";
 
 /** Every channel's settings, defaults applied; null = not configured (Bark: by the keys in bark_map.json). */
 export interface NotifyConfig {
-  /** Route of players not in push_map.json. */
+  /**
+   * Route of players not in push_map.json: NOTIFY_DEFAULT, else "telegram". The service routes by its setup's
+   * route instead (src/notify/setup.ts: unset, the one channel configured).
+   */
   defaultRoute: string;
+  /** NOTIFY_DEFAULT was set. */
+  defaultRouteSet: boolean;
   /** Base of image URLs (`<base>/archive/<relPath>/<file>`) when PUBLIC_BASE_URL is not set. */
   imageBase: string | null;
   /** NOTIFY_REPEAT: push every save, even one whose drops repeat the player's last push. */
@@ -46,6 +51,7 @@ export function notifyConfig(env: Env): NotifyConfig {
   const timeoutMs = notifyTimeoutMs(env);
   return {
     defaultRoute: text(env, "NOTIFY_DEFAULT") ?? "telegram",
+    defaultRouteSet: text(env, "NOTIFY_DEFAULT") !== null,
     imageBase,
     repeat: flag(env, "NOTIFY_REPEAT", false),
     telegram:

@@ -45,7 +45,7 @@ export function sqliteOwnerStore(db: Db): OwnerStore {
       isPlayerPublic: async (playerId) => isPlayerPublic(db, playerId),
     },
     webhooks: {
-      add: async (url, bearer, now) => addDataWebhook(db, url, bearer, now),
+      add: async (url, bearer, now, carries) => addDataWebhook(db, url, bearer, now, carries),
       remove: async (id) => removeDataWebhook(db, id),
       list: async () => listDataWebhooks(db),
     },

@@ -2,6 +2,7 @@
  * A player's history: their archived refreshes of the last HISTORY_DAYS days, newest first, each with what it
  * found (the archive's digest) and the maps its archive token serves. Read by the saves_player_idx index.
  */
+import type { Region } from "../capture/regions.ts";
 import { refreshDigest, type RefreshDigest } from "../maps/refresh-digest.ts";
 import { storedOutputs, type SaveOutputs } from "../maps/save-outputs.ts";
 import type { Db } from "./open.ts";
@@ -14,6 +15,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export interface PastRefresh {
   saveId: number;
   receivedAt: number;
+  /** The save's region: the zone its maps and push wrote its time in. */
+  region: Region | null;
   /** Names the archive in /maps/<token>/<file>. */
   token: string;
   /** The archive's map files, the overview first, then the sites by id. */
@@ -26,6 +29,7 @@ export interface PastRefresh {
 export interface HistoryRow {
   saveId: number;
   receivedAt: number;
+  region: Region | null;
   token: string;
   files: string[];
   digest: RefreshDigest | null;
@@ -36,7 +40,7 @@ export interface HistoryRow {
 type SqliteRow = Omit<HistoryRow, "files" | "digest" | "outputs"> & { files: string; digest: string | null; outputs: string | null };
 
 /** Exported for the test that holds it to the index. */
-export const HISTORY_QUERY = `SELECT s.id AS saveId, s.received_at AS receivedAt, a.token, a.files, a.digest,
+export const HISTORY_QUERY = `SELECT s.id AS saveId, s.received_at AS receivedAt, s.region, a.token, a.files, a.digest,
     CASE WHEN a.digest IS NULL THEN s.outputs END AS outputs
   FROM saves s JOIN archives a ON a.save_id = s.id
   WHERE s.player_id = ?1 AND s.received_at >= ?2
@@ -62,7 +66,7 @@ function digestOf(row: HistoryRow): RefreshDigest | null {
 /** What the page shows of one history row, the same from either store. */
 export function pastRefresh(row: HistoryRow): PastRefresh {
   const digest = digestOf(row);
-  return { saveId: row.saveId, receivedAt: row.receivedAt, token: row.token, maps: mapLinks(row.files, digest), digest };
+  return { saveId: row.saveId, receivedAt: row.receivedAt, region: row.region, token: row.token, maps: mapLinks(row.files, digest), digest };
 }
 
 /** The oldest receivedAt the history shows at `now`. */

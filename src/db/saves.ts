@@ -1,5 +1,6 @@
 /** Saves enter the store here, deduplicated by the sha256 of their encrypted bytes, each with its first job. */
 import { eq, sql } from "drizzle-orm";
+import type { DataType } from "../capture/data-types.ts";
 import type { Region } from "../capture/regions.ts";
 import { UNKNOWN_PLAYER } from "../save/player-id.ts";
 import { prepared, type Tx } from "./open.ts";
@@ -18,6 +19,8 @@ export interface NewSave {
   implausible?: boolean;
   /** The region of the capture URL's game host, if it named a known one. */
   region?: Region | null;
+  /** What the capture URL says the answer is (src/capture/data-types.ts); the save when it names none. */
+  dataType?: DataType;
 }
 
 export interface StoredSave {
@@ -40,6 +43,7 @@ const saveQueries = (tx: Tx) => ({
       size: sql.placeholder("size"),
       receivedAt: sql.placeholder("receivedAt"),
       region: sql.placeholder("region"),
+      dataType: sql.placeholder("dataType"),
     })
     .returning({ id: saves.id })
     .prepare(),
@@ -59,7 +63,7 @@ export function storeSaveOnce(tx: Tx, save: NewSave): StoredSave {
   }
   const queries = prepared(tx, saveQueries);
   const { playerId, source, encrypted, receivedAt } = save;
-  const row = queries.insert.get({ sha256, playerId, source, encrypted, size: encrypted.byteLength, receivedAt, region: save.region ?? null })!;
+  const row = queries.insert.get({ sha256, playerId, source, encrypted, size: encrypted.byteLength, receivedAt, region: save.region ?? null, dataType: save.dataType ?? "mysekai" })!;
   enqueueSave(tx, row.id, receivedAt, save.implausible === true);
   return { saveId: row.id, created: true, adopted: false };
 }

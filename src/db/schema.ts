@@ -1,5 +1,6 @@
 /** The drizzle schema: the single source of truth for the SQLite file. Times are ms since epoch. */
 import { customType, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { DATA_TYPES } from "../capture/data-types.ts";
 import type { Region } from "../capture/regions.ts";
 import type { RefreshDigest } from "../maps/refresh-digest.ts";
 import type { SaveOutputs } from "../maps/save-outputs.ts";
@@ -68,6 +69,10 @@ export const saves = sqliteTable(
     repeatOf: integer("repeat_of"),
     /** The region whose game host the save came from (its capture URL), or null when it named none. */
     region: text("region").$type<Region>(),
+    /** What the game answered (src/capture/data-types.ts): the MySekai save, or a birthday party's delivery. */
+    dataType: text("data_type", { enum: DATA_TYPES }).notNull().default("mysekai"),
+    /** A refresh without harvest maps (set by generate): never the data API's latest, never pushed. */
+    partial: integer("partial", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [uniqueIndex("saves_sha256_unique").on(t.sha256), index("saves_player_idx").on(t.playerId, t.receivedAt)],
 );

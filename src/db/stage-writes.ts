@@ -51,7 +51,7 @@ function applyWrites(tx: Tx, writes: StageWrites, now: number): Recorded["saved"
   switch (writes.kind) {
     case "drawn": {
       const { saveId, outputs, dropsFingerprint, archive } = writes;
-      tx.update(saves).set({ outputs, dropsFingerprint }).where(eq(saves.id, saveId)).run();
+      tx.update(saves).set({ outputs, dropsFingerprint, partial: outputs.partial }).where(eq(saves.id, saveId)).run();
       recordArchiveRow(tx, saveId, archive, now);
       return undefined;
     }

@@ -4,6 +4,7 @@
  * completed task is a resend, any other chunk lands in an open task.
  */
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
+import { dataTypeOfUrl } from "../capture/data-types.ts";
 import { regionOfUrl } from "../capture/regions.ts";
 import { UNKNOWN_PLAYER } from "../save/player-id.ts";
 import type { ChunkHeader } from "../ingest/chunk-headers.ts";
@@ -197,7 +198,7 @@ function complete(tx: Tx, header: ChunkHeader, { task, source, playerId, now }: 
   const savePlayer = playerId ?? UNKNOWN_PLAYER;
   const sha256 = parts.length === 1 ? part.sha256 : undefined;
   const region = regionOfUrl(header.originalUrl);
-  const save = storeSaveOnce(tx, { encrypted: merged, playerId: savePlayer, source: "upload", receivedAt: now, sha256, region, implausible: !mayBeSave(merged) });
+  const save = storeSaveOnce(tx, { encrypted: merged, playerId: savePlayer, source: "upload", receivedAt: now, sha256, region, dataType: dataTypeOfUrl(header.originalUrl), implausible: !mayBeSave(merged) });
   // Rows migrated from the old tables carry no sha256: hash those bodies here.
   const chunkHashes = parts.map((held) => held.sha256 || sha256Hex(held.body));
   const completed = { totalChunks: header.totalChunks, playerId, saveId: save.saveId, bytes: 0, chunkHashes, completedAt: now, updatedAt: now };

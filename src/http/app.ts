@@ -18,6 +18,7 @@ import { StoredLoginAttempts } from "./admin/login-throttle.ts";
 import { SessionStore } from "./admin/sessions.ts";
 import { refuseFraming, validHost } from "./front-door.ts";
 import { peerOf } from "./peer.ts";
+import { pageText } from "./page-lang.ts";
 import { setupRoutes } from "./setup/routes.tsx";
 import { statusRoutes } from "./status/routes.tsx";
 import { PLAYER_UPLOAD_PATHS, uploadRoutes } from "./upload.ts";
@@ -69,7 +70,7 @@ export function createApp(deps: HttpDeps): Hono {
   if (report.enabled) app.on("POST", report.path, refuseWhenFull, gateBodies("REPORT"));
   app.route("/", healthRoutes(deps));
   // One login opens every owner page.
-  const gate = { sessions: new SessionStore(deps.owner.sessions), logins: new StoredLoginAttempts(deps.owner.loginFailures), peer: (c: Context) => peerOf(c, deps.config.trustProxy) };
+  const gate = { sessions: new SessionStore(deps.owner.sessions), logins: new StoredLoginAttempts(deps.owner.loginFailures), peer: (c: Context) => peerOf(c, deps.config.trustProxy), text: (c: Context) => pageText(c, deps.config) };
   app.route("/", statusRoutes(deps, gate));
   app.route("/", watchRoutes(deps));
   app.route("/", setupRoutes(deps, gate));
@@ -77,7 +78,7 @@ export function createApp(deps: HttpDeps): Hono {
   app.route("/", reportRoutes(deps));
   app.route("/", mapRoutes(deps));
   app.route("/", apiRoutes(deps.api));
-  app.notFound((c) => c.text("not found", 404));
+  app.notFound((c) => c.text(pageText(c, deps.config).errNotFound, 404));
   app.onError((error, c) => {
     // A client that hung up mid-body: nobody reads the answer, and it is no fault of ours.
     if (error instanceof Error && error.name === "AbortError") {

@@ -1,20 +1,23 @@
 /** GET /maps/<token>/<file>.png: the archived maps, by an unguessable per-archive token. No listing. */
 import { Hono } from "hono";
 import type { HttpDeps } from "./deps.ts";
+import { pageText } from "./page-lang.ts";
 
 const TOKEN = /^[0-9a-f]{32}$/;
 const PNG_NAME = /^[A-Za-z0-9_-]{1,64}\.png$/;
 
-export function mapRoutes({ pages, archive: store }: HttpDeps): Hono {
+export function mapRoutes({ pages, archive: store, config }: HttpDeps): Hono {
   const app = new Hono();
+  // Map links are opened from a push in a browser: refusals in the reader's language.
   app.get("/maps/:token/:file", async (c) => {
     const { token, file } = c.req.param();
-    if (!TOKEN.test(token) || !PNG_NAME.test(file)) return c.text("not found", 404);
+    const t = pageText(c, config);
+    if (!TOKEN.test(token) || !PNG_NAME.test(file)) return c.text(t.errNotFound, 404);
     const archive = await pages.archiveByToken(token);
-    if (!archive || !archive.files.includes(file)) return c.text("not found", 404);
+    if (!archive || !archive.files.includes(file)) return c.text(t.errNotFound, 404);
     const png = await store.read(archive.relPath, file).catch(() => undefined);
-    if (png === undefined) return c.text("the archive cannot be read just now; try again later", 503);
-    if (png === null) return c.text("not found", 404);
+    if (png === undefined) return c.text(t.errArchiveBusy, 503);
+    if (png === null) return c.text(t.errNotFound, 404);
     return new Response(body(png), {
       headers: {
         "Content-Type": "image/png",

@@ -5,7 +5,7 @@
  * tests/unit/owner-store.contract.test.ts. One small interface per concern.
  */
 import type { ApiToken } from "../db/data-access.ts";
-import type { DataWebhook } from "../db/deliveries/data-webhooks.ts";
+import type { DataWebhook, DataWebhookCarries } from "../db/deliveries/data-webhooks.ts";
 import type { LinkedPlayer } from "../db/setup-tokens.ts";
 import type { LoginFailureRecords } from "./admin/login-throttle.ts";
 import type { SessionRecords } from "./admin/sessions.ts";
@@ -41,7 +41,8 @@ export interface DataAccess {
 
 /** Consumer webhooks' registrations (the notify stage reads them, and writes their deliveries, through its DeliveryStore). */
 export interface DataWebhookRegistry {
-  add(url: string, bearer: string | null, now?: number): Promise<number>;
+  /** `carries`: what each POST carries (empty by default) and the check URL asked first, if any. */
+  add(url: string, bearer: string | null, now?: number, carries?: DataWebhookCarries): Promise<number>;
   remove(id: number): Promise<boolean>;
   list(): Promise<DataWebhook[]>;
 }

@@ -2,9 +2,13 @@
 import catalogJson from "./data/catalog.json" with { type: "json" };
 import { resourceKey, type ResourceKey } from "../save/model.ts";
 
-export type Locale = "zh" | "ja" | "en";
+import type { Locale } from "../i18n/locales.ts";
+
+export type { Locale } from "../i18n/locales.ts";
 export type Tier = "super" | "rare" | "common";
-export type LocalizedName = Partial<Record<Locale, string>>;
+/** The catalogue's name keys: `zh` holds the CN server's (simplified) names, `zh-Hant` the TW server's, `ko` the KR server's. */
+export type NameKey = "zh" | "zh-Hant" | "ja" | "ko" | "en";
+export type LocalizedName = Partial<Record<NameKey, string>>;
 
 /** How a harvest point is drawn. */
 export type FixtureKind = "tree" | "rock" | "plant" | "other";
@@ -50,9 +54,12 @@ const fixtureTypeById = new Map(file.harvestFixtures.map((f) => [f.id, f.type]))
 const geometryBySite = new Map(file.siteGeometry.sites.map((g) => [g.siteId, g]));
 const phenomenaById = new Map(file.phenomena.map((p) => [p.id, p]));
 
-const LOCALE_FALLBACK: Record<Locale, Locale[]> = {
-  zh: ["zh", "ja", "en"],
+/** A name missing in the locale's own key: traditional Chinese reads simplified first; Korean reads the game's original, Japanese. */
+const LOCALE_FALLBACK: Record<Locale, NameKey[]> = {
+  "zh-Hans": ["zh", "zh-Hant", "ja", "en"],
+  "zh-Hant": ["zh-Hant", "zh", "ja", "en"],
   ja: ["ja", "en", "zh"],
+  ko: ["ko", "ja", "en", "zh"],
   en: ["en", "ja", "zh"],
 };
 
@@ -74,9 +81,13 @@ export function catalogResources(): readonly CatalogResource[] {
 }
 
 export function siteName(siteId: number, locale: Locale): string {
+  return knownSiteName(siteId, locale) ?? `Site ${siteId}`;
+}
+
+/** The site's name in the locale (with its fallbacks), or null for a site the catalogue does not know. */
+export function knownSiteName(siteId: number, locale: Locale): string | null {
   const site = sitesById.get(siteId);
-  const name = site ? pickName(site.name, locale) : null;
-  return name ?? `Site ${siteId}`;
+  return site ? pickName(site.name, locale) : null;
 }
 
 /** A weather (mysekaiPhenomenaId) by its game name, e.g. 流星雨; null for an id the catalogue does not know. */

@@ -1,8 +1,11 @@
 /** UI strings of the maps and the rare text, and capture-time formatting. */
+import { formatZonedTime, zonedParts } from "../i18n/zones.ts";
 import type { FixtureKind, Locale } from "./catalog.ts";
 
 export interface UiStrings {
   rareTitle: string;
+  /** The rare text's and the push's title for a birthday party's delivery. */
+  birthdayPartyTitle: string;
   noRare: string;
   musicRecord: string;
   /** Around a record's song title: `唱片「title」`. */
@@ -23,11 +26,16 @@ export interface UiStrings {
   /** The legend's harvest-point shapes: its heading, then one word per kind. */
   harvestPoints: string;
   harvestPointKinds: Record<FixtureKind, string>;
+  /** Heading of the labels listed under a map for want of a free place on it. */
+  unplacedLabels: string;
+  /** A month-of-spawns image's subtitle (src/spawns): {days}, {finds}, {spots} filled in; `one` for one spot. */
+  spawnSubtitle: { one: string; other: string };
 }
 
 export const UI_STRINGS: Record<Locale, UiStrings> = {
-  zh: {
+  "zh-Hans": {
     rareTitle: "MySekai 稀有资源",
+    birthdayPartyTitle: "MySekai 生日派对",
     noRare: "今日没有稀有资源",
     musicRecord: "唱片",
     titleOpen: "「",
@@ -45,9 +53,35 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     listSeparator: ", ",
     harvestPoints: "采集点",
     harvestPointKinds: { tree: "树木", rock: "石块", plant: "花草", other: "其余" },
+    unplacedLabels: "图中放不下",
+    spawnSubtitle: { one: "最近 {days} 天稀有资源：{finds} 次，{spots} 个位置", other: "最近 {days} 天稀有资源：{finds} 次，{spots} 个位置" },
+  },
+  "zh-Hant": {
+    rareTitle: "MySekai 稀有資源",
+    noRare: "今日沒有稀有資源",
+    musicRecord: "唱片",
+    titleOpen: "「",
+    titleClose: "」",
+    dataTime: "存檔時間",
+    newBadge: "NEW",
+    owned: "已擁有",
+    legend: "本地點資源",
+    player: "玩家",
+    drops: "掉落",
+    harvested: "已採集",
+    overviewTitle: "MySekai 採集總覽",
+    noDrops: "沒有掉落",
+    noHarvestMaps: "存檔中沒有採集地圖",
+    listSeparator: "、",
+    harvestPoints: "採集點",
+    harvestPointKinds: { tree: "樹木", rock: "石塊", plant: "花草", other: "其餘" },
+    unplacedLabels: "圖中放不下",
+    spawnSubtitle: { one: "最近 {days} 天稀有資源：{finds} 次，{spots} 個位置", other: "最近 {days} 天稀有資源：{finds} 次，{spots} 個位置" },
+    birthdayPartyTitle: "MySekai 生日派對",
   },
   ja: {
     rareTitle: "MySekai レア素材",
+    birthdayPartyTitle: "MySekai バースデーパーティー",
     noRare: "今日はレア素材がありません",
     musicRecord: "レコード",
     titleOpen: "「",
@@ -65,9 +99,35 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     listSeparator: "、",
     harvestPoints: "採集ポイント",
     harvestPointKinds: { tree: "木", rock: "石", plant: "草花", other: "そのほか" },
+    unplacedLabels: "地図に書ききれないもの",
+    spawnSubtitle: { one: "直近 {days} 日のレア資源：{spots} か所で {finds} 回", other: "直近 {days} 日のレア資源：{spots} か所で {finds} 回" },
+  },
+  ko: {
+    rareTitle: "MySekai 희귀 자원",
+    noRare: "오늘은 희귀 자원이 없습니다",
+    musicRecord: "레코드",
+    titleOpen: "「",
+    titleClose: "」",
+    dataTime: "데이터 시각",
+    newBadge: "NEW",
+    owned: "보유",
+    legend: "이 구역의 자원",
+    player: "플레이어",
+    drops: "드롭",
+    harvested: "채집 완료",
+    overviewTitle: "MySekai 채집 개요",
+    noDrops: "드롭 없음",
+    noHarvestMaps: "세이브에 채집 맵이 없습니다",
+    listSeparator: ", ",
+    harvestPoints: "채집 포인트",
+    harvestPointKinds: { tree: "나무", rock: "바위", plant: "풀꽃", other: "기타" },
+    unplacedLabels: "지도에 표시하지 못한 항목",
+    spawnSubtitle: { one: "최근 {days}일 희귀 자원: {spots}곳에서 {finds}회", other: "최근 {days}일 희귀 자원: {spots}곳에서 {finds}회" },
+    birthdayPartyTitle: "MySekai 생일 파티",
   },
   en: {
     rareTitle: "MySekai rare resources",
+    birthdayPartyTitle: "MySekai birthday party",
     noRare: "No rare resources today",
     musicRecord: "Music record",
     titleOpen: " “",
@@ -85,55 +145,25 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     listSeparator: ", ",
     harvestPoints: "Harvest points",
     harvestPointKinds: { tree: "tree", rock: "rock", plant: "plant", other: "other" },
+    unplacedLabels: "Not labelled on the map",
+    spawnSubtitle: { one: "Rare finds, last {days} days: {finds} on {spots} spot", other: "Rare finds, last {days} days: {finds} on {spots} spots" },
   },
 };
 
 /** Symbols drawn by the SVG builders and the rare text; the font subset must cover them. */
 export const UI_SYMBOLS = "×·—★◆●▲■…#:+-()[]/%";
 
-interface ZoneFormats {
-  time: Intl.DateTimeFormat;
-  offset: Intl.DateTimeFormat;
-}
-
-/** Building a DateTimeFormat costs ~0.3 ms (a map draws the time four times); zones are a handful of settings. */
-const zoneFormats = new Map<string, ZoneFormats>();
-const MAX_CACHED_ZONES = 16;
-
-function formatsFor(timeZone: string): ZoneFormats {
-  const known = zoneFormats.get(timeZone);
-  if (known) return known;
-  const formats = {
-    time: new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }),
-    offset: new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" }),
-  };
-  if (zoneFormats.size >= MAX_CACHED_ZONES) zoneFormats.clear();
-  zoneFormats.set(timeZone, formats);
-  return formats;
-}
-
-function offsetLabel(date: Date, timeZone: string): string {
-  const part = formatsFor(timeZone)
-    .offset.formatToParts(date)
-    .find((p) => p.type === "timeZoneName");
-  const raw = part?.value ?? "GMT";
-  if (raw === "GMT") return "UTC";
-  // "GMT+08:00" → "UTC+8", "GMT+05:30" → "UTC+5:30"
-  const match = /^GMT([+-])(\d{2}):(\d{2})$/.exec(raw);
-  if (!match) return raw.replace("GMT", "UTC");
-  if (match[2] === "00" && match[3] === "00") return "UTC";
-  const hours = String(Number(match[2]));
-  return `UTC${match[1]}${hours}${match[3] === "00" ? "" : `:${match[3]}`}`;
-}
-
 /**
  * "2025-03-01 08:30 UTC+8": the capture time in the given IANA zone (default UTC).
  * An unknown zone throws a RangeError from Intl; callers validate the zone at config time.
  */
 export function formatCaptureTime(date: Date, timeZone = "UTC"): string {
-  const parts = formatsFor(timeZone).time.formatToParts(date);
-  const get = (type: string): string => parts.find((p) => p.type === type)?.value ?? "00";
-  return `${get("year")}-${get("month")}-${get("day")} ${get("hour")}:${get("minute")} ${offsetLabel(date, timeZone)}`;
+  return formatZonedTime(date, timeZone);
+}
+
+/** "18:00": the clock time in the given IANA zone (the weather's window on the title bar). */
+export function formatClock(date: Date, timeZone = "UTC"): string {
+  return zonedParts(date, timeZone).time;
 }
 
 /** Every UI character, for the font subset script. */

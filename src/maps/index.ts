@@ -10,9 +10,9 @@ import { renderPng } from "./render.ts";
 import { describeSave, mapFileNames, type OutputsContext, type SaveOutputs } from "./save-outputs.ts";
 import { summaryFile } from "./summary.ts";
 import { buildOverviewSvg } from "./svg-overview.ts";
-import { buildSiteSvg } from "./svg-site.ts";
+import { buildSiteSvg, type SiteDrawing } from "./svg-site.ts";
 
-export { buildSiteSvg } from "./svg-site.ts";
+export { buildSiteSvg, type SiteDrawing } from "./svg-site.ts";
 export { buildOverviewSvg } from "./svg-overview.ts";
 export { summaryFile, summaryJson, type SummaryJson } from "./summary.ts";
 export { formatRareText, rareText } from "./rare-text.ts";
@@ -24,6 +24,8 @@ export type { Locale } from "./catalog.ts";
 export interface GenerateContext extends OutputsContext {
   /** Folder of the optional asset pack (sites/<id>.png, icons/<type>_<id>.png), or null. */
   assetsDir: string | null;
+  /** MAP_COMMON_LABELS: "none" (default) labels finds and new songs only, "all" every drop. */
+  commonLabels?: SiteDrawing["commonLabels"];
 }
 
 export interface OutputFile {
@@ -47,7 +49,8 @@ export async function generateOutputs(save: MySekaiSave, ctx: GenerateContext): 
   const assets = ctx.assetsDir ? await loadAssetPack(ctx.assetsDir, save) : null;
   const outputs = describeSave(save, ctx);
   const overview = buildOverviewSvg(outputs, assets);
-  const sites = outputs.sites.map((site) => buildSiteSvg(outputs, site.siteId, assets));
+  const drawing = { commonLabels: ctx.commonLabels ?? "none" } as const;
+  const sites = outputs.sites.map((site) => buildSiteSvg(outputs, site.siteId, assets, drawing));
   // resvg's async renders run in parallel on the libuv pool (one per core). The overview, the largest,
   // starts first: started last, it would run alone at the end while the other core waits.
   const render = (svg: string) => renderPng(svg, { maxWidth: MAP_MAX_WIDTH_PX });

@@ -1,13 +1,15 @@
 /**
- * Caps on what one map draws, so that drawing stays bounded whatever the save holds. Real sites have
- * 30–45 label blocks of 1–6 lines, 10–25 resources in the legend and a handful of rare lines; text is a
- * catalogue name or `<type> #<id>`.
+ * Caps on what one map draws, so that drawing stays bounded whatever the save holds. Real sites have 30–100
+ * spots (each a label block of 1–6 lines with MAP_COMMON_LABELS=all; by default only the handful of finds are
+ * labelled), 10–25 resources in the legend and a handful of rare lines; text is a catalogue name or `<type> #<id>`.
  */
 export const MAP_LIMITS = {
-  /** Label blocks per site map, most important first; the other spots keep their markers, unlabelled. */
+  /** Label blocks laid out per site map, most important first; the other spots keep their marks, finds past it are listed. */
   labelsPerMap: 100,
   /** The same for each small panel of the overview (rare drops only; real sites have a handful). */
   labelsPerPanel: 24,
+  /** Labels listed under a site map for want of a free place on it; then one "+N". */
+  unplacedEntries: 40,
   /** Lines of one label block; the rest are counted on a last "+N" line. */
   linesPerLabel: 8,
   /** Legend entries per site map; the last slot says how many more there are. */

@@ -6,8 +6,8 @@ import type { Locale } from "./catalog.ts";
 export const TITLE_REGIONS = ["jp", "en", "cn", "tw", "kr"] as const;
 export type TitleRegion = (typeof TITLE_REGIONS)[number];
 
-/** The server whose titles a map language shows (zh-Hant and ko ready for when Locale names them). */
-const REGION_OF_LOCALE: Record<Locale | "zh-Hant" | "ko", TitleRegion> = { ja: "jp", en: "en", zh: "cn", "zh-Hant": "tw", ko: "kr" };
+/** The server whose titles a map language shows. */
+const REGION_OF_LOCALE: Record<Locale, TitleRegion> = { ja: "jp", en: "en", "zh-Hans": "cn", "zh-Hant": "tw", ko: "kr" };
 
 /**
  * The locale's own region first, then jp (the data leaves out titles equal to jp), then the others: an id
@@ -37,5 +37,5 @@ export function musicRecordTitle(recordId: number, locale: Locale): string | nul
 
 /** Every title the maps can show, for the font subset. */
 export function allMusicTitles(): string[] {
-  return [...titles.values()].flatMap((entry) => TITLE_REGIONS.flatMap((r) => entry[r] ?? []));
+  return [...titles.values()].flatMap((entry) => Object.values(entry).filter((title): title is string => typeof title === "string"));
 }

@@ -11,6 +11,10 @@ export const DIGEST_ENTRIES = 12;
 const NAME_CHARS = 40;
 
 export interface DigestFind {
+  /** The resource, so a page names it in its reader's language (absent in digests kept before). */
+  type?: string;
+  id?: number;
+  /** Its name in the maps' language. */
   name: string;
   tier: Exclude<Tier, "common">;
   total: number;
@@ -37,7 +41,7 @@ export interface RefreshDigest {
 const clip = (text: string) => (text.length <= NAME_CHARS ? text : `${Array.from(text).slice(0, NAME_CHARS).join("")}…`);
 
 export function refreshDigest(outputs: SaveOutputs): RefreshDigest {
-  const rare = outputs.rareFinds.map(({ resource, total }) => ({ name: clip(resource.name), tier: resource.tier as DigestFind["tier"], total }));
+  const rare = outputs.rareFinds.map(({ resource, total }) => ({ type: resource.type, id: resource.id, name: clip(resource.name), tier: resource.tier as DigestFind["tier"], total }));
   const songs = outputs.totals
     .filter((t) => t.resource.musicRecord === "new")
     .map(({ resource }) => ({ id: resource.id, title: resource.title === null ? null : clip(resource.title) }));

@@ -1,7 +1,7 @@
 /** What a (type, id) drop is called and how loudly it is drawn. */
 import { resourceKey, type ResourceKey } from "../save/model.ts";
 import { findResource, MUSIC_RECORD_TYPE, pickName, type Locale, type Tier } from "./catalog.ts";
-import { UI_STRINGS } from "./i18n.ts";
+import { UI_STRINGS, type UiStrings } from "./i18n.ts";
 import { musicRecordTitle } from "./music-titles.ts";
 
 /** Display emphasis: catalogue tier, except that a new music record is drawn as "record" (rare-styled). */
@@ -23,6 +23,14 @@ export interface ResourceView {
   known: boolean;
 }
 
+/** A title that is one bracketed part already (「1」) is not bracketed again: 唱片「1」, never 唱片「「1」」. */
+const BRACKETED = /^(?:「[^「」]*」|『[^『』]*』|“[^“”]*”)$/;
+
+function recordName(title: string, ui: UiStrings): string {
+  if (!BRACKETED.test(title)) return `${ui.musicRecord}${ui.titleOpen}${title}${ui.titleClose}`;
+  return `${ui.musicRecord}${ui.titleOpen.startsWith(" ") ? " " : ""}${title}`;
+}
+
 export function describeResource(
   type: string,
   id: number,
@@ -38,7 +46,7 @@ export function describeResource(
       type,
       id,
       key,
-      name: title === null ? `${ui.musicRecord} #${id}` : `${ui.musicRecord}${ui.titleOpen}${title}${ui.titleClose}`,
+      name: title === null ? `${ui.musicRecord} #${id}` : recordName(title, ui),
       tier: "common",
       emphasis: isNew ? "record" : "common",
       kind: "music_record",

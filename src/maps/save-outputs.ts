@@ -3,10 +3,12 @@
  * overview draw, summary.json, the rare text and the push message. The generate stage stores it with the
  * save (saves.outputs), so the push never reads archive text back.
  */
+import type { DataType } from "../capture/data-types.ts";
 import type { MySekaiSave, ResourceKey, SiteHarvest } from "../save/model.ts";
 import type { Locale } from "./catalog.ts";
 import { groupSite, type SiteView } from "./group.ts";
 import { compareByImportance, type ResourceView } from "./resources.ts";
+import { refreshWeather, type RefreshWeather } from "./weather.ts";
 
 /** Bumped when the shape changes: a stored model of another version is computed again. */
 export const SAVE_OUTPUTS_VERSION = 2;
@@ -41,9 +43,13 @@ export interface SaveOutputs {
   saveTime: string | null;
   /** A refresh without harvest maps: no maps are drawn and nothing is pushed. */
   partial: boolean;
+  /** A birthday party's delivery, not the MySekai save (absent in models stored before it: the save). */
+  dataType?: DataType;
   locale: Locale;
   /** IANA zone of the times drawn on the maps and written in the rare text. */
   timeZone: string;
+  /** The weather at the save's time, from its schedule (absent in models stored before it). */
+  weather?: RefreshWeather | null;
   /** Sorted by site id: the order of the maps, the overview's panels and the push's images. */
   sites: SiteOutputs[];
   /** Every resource left on any site, most important first. */
@@ -61,6 +67,8 @@ export interface OutputsContext {
   showHarvested: boolean;
   /** Default UTC. */
   timeZone?: string;
+  /** Default the MySekai save. */
+  dataType?: DataType;
 }
 
 function siteFrame(site: SiteHarvest): SiteFrame | null {
@@ -93,8 +101,10 @@ export function describeSave(save: MySekaiSave, ctx: OutputsContext): SaveOutput
     capturedAt: ctx.capturedAt.toISOString(),
     saveTime: save.now === null ? null : new Date(save.now).toISOString(),
     partial: !save.hasHarvestMaps,
+    dataType: ctx.dataType ?? "mysekai",
     locale: ctx.locale,
     timeZone: ctx.timeZone ?? "UTC",
+    weather: refreshWeather(save.weather, save.now ?? ctx.capturedAt.getTime(), ctx.locale),
     sites,
     totals,
     rareFinds: totals.filter((t) => t.resource.tier !== "common"),
@@ -105,6 +115,8 @@ export function describeSave(save: MySekaiSave, ctx: OutputsContext): SaveOutput
   };
 }
 
+export const isBirthdayParty = (outputs: SaveOutputs) => outputs.dataType === "mysekai_birthday_party";
+
 /** The map files in push order: site maps by site id, the overview last. */
 export function mapFileNames(outputs: SaveOutputs): string[] {
   return [...outputs.sites.map((site) => `site_${site.siteId}.png`), "overview.png"];
@@ -112,5 +124,7 @@ export function mapFileNames(outputs: SaveOutputs): string[] {
 
 /** The stored model, or null when there is none or it has another shape (the save is generated again). */
 export function storedOutputs(value: SaveOutputs | null): SaveOutputs | null {
-  return value?.version === SAVE_OUTPUTS_VERSION ? value : null;
+  if (value?.version !== SAVE_OUTPUTS_VERSION) return null;
+  // Models stored before the five languages name simplified Chinese `zh`.
+  return (value.locale as string) === "zh" ? { ...value, locale: "zh-Hans" } : value;
 }

@@ -1,4 +1,5 @@
 /** summary.json: the outputs model as machines read it, one shape for full and partial saves. */
+import type { DataType } from "../capture/data-types.ts";
 import type { ResourceKey } from "../save/model.ts";
 import type { Tier } from "./catalog.ts";
 import type { ResourceView } from "./resources.ts";
@@ -58,6 +59,8 @@ export interface SummaryJson {
   saveTime: string | null;
   /** false for a partial refresh (no harvest maps): every list is then empty. */
   hasHarvestMaps: boolean;
+  /** `mysekai_birthday_party` for a birthday party's delivery, else `mysekai`. */
+  dataType: DataType;
   sites: { siteId: number; name: string; resources: SummaryResource[] }[];
   totals: SummaryTotal[];
   rareFinds: RareFind[];
@@ -84,6 +87,7 @@ export function summaryJson(outputs: SaveOutputs, repeatOf: number | null = null
     capturedAt: outputs.capturedAt,
     saveTime: outputs.saveTime,
     hasHarvestMaps: !outputs.partial,
+    dataType: outputs.dataType ?? "mysekai",
     sites: outputs.sites.map((site) => ({
       siteId: site.siteId,
       name: site.name,

@@ -1,7 +1,7 @@
 /** A site map's title bar: the site's name, player, time and drop count, then a chip per rare find, wrapped. */
 import type { Locale } from "./catalog.ts";
 import type { ResourceTotal, SiteView } from "./group.ts";
-import { formatCaptureTime, UI_STRINGS } from "./i18n.ts";
+import { formatCaptureTime, formatClock, UI_STRINGS } from "./i18n.ts";
 import { MAP_LIMITS } from "./limits.ts";
 import { dropLabel, type Emphasis } from "./resources.ts";
 import type { SaveOutputs } from "./save-outputs.ts";
@@ -65,10 +65,16 @@ function flowChips(chips: readonly Chip[], room: number): PlacedChip[] {
   return placed;
 }
 
+/** " · 夜晚 17:00-05:00": the refresh's weather and its window, in the map's language and zone; "" without one. */
+function weatherText({ weather, timeZone }: SaveOutputs): string {
+  if (!weather) return "";
+  return ` · ${weather.name} ${formatClock(new Date(weather.startAt), timeZone)}-${formatClock(new Date(weather.endAt), timeZone)}`;
+}
+
 export function titleBar(view: SiteView, width: number, outputs: SaveOutputs): { svg: string[]; height: number } {
   const ui = UI_STRINGS[outputs.locale];
   const dropCount = view.totals.reduce((sum, t) => sum + t.total, 0);
-  const meta = `${ui.player} ${outputs.playerId} · ${formatCaptureTime(new Date(outputs.capturedAt), outputs.timeZone)}`;
+  const meta = `${ui.player} ${outputs.playerId} · ${formatCaptureTime(new Date(outputs.capturedAt), outputs.timeZone)}${weatherText(outputs)}`;
   const chips = flowChips(rareChips(view.totals, outputs.locale), width - 2 * MARGIN);
   const rows = chips.length === 0 ? 1 : Math.max(...chips.map((c) => c.row)) + 1;
   const height = CHIPS_TOP + rows * (CHIP_H + CHIP_GAP) - CHIP_GAP + BOTTOM;

@@ -1,13 +1,12 @@
 /** The map area of one site: ground, harvest points, drop markers and laid-out labels (an SVG fragment). */
-import type { Locale } from "./catalog.ts";
 import type { SiteProjection } from "./geometry.ts";
 import { SITE_IMAGE_HEIGHT, SITE_IMAGE_WIDTH } from "./geometry.ts";
-import type { SiteView, Spot, SpotItem } from "./group.ts";
-import { layoutLabels, nearestPointOnBox, type Box, type LabelRequest } from "./label-layout.ts";
-import { clipText, MAP_LIMITS } from "./limits.ts";
-import { dropLabel, emphasisRank, type Emphasis } from "./resources.ts";
-import { dropMarker, fixtureMarker, iconMarker, labelStyle, markerRadius, RARE_COLOUR, SUPER_COLOUR, SUPER_GLOW } from "./svg-markers.ts";
-import { n, text, textWidth } from "./svg-util.ts";
+import type { SiteView } from "./group.ts";
+import { KIND_MARK_RADIUS, kindMarkSvg } from "./kind-marks.ts";
+import type { Box, Segment } from "./label-layout.ts";
+import { COUNT_PAD, layoutMap, LINE_HEIGHT, padOf, type Block, type BlockText, type CountLayout, type LayoutOptions, type MapLayout, type SpotLayout } from "./map-layout.ts";
+import { dropMarker, fixtureMarker, iconMarker, labelStyle, RARE_COLOUR, SUPER_COLOUR, SUPER_GLOW } from "./svg-markers.ts";
+import { n, text } from "./svg-util.ts";
 
 /** Data URIs from the optional asset pack. */
 export interface AssetImages {
@@ -15,41 +14,12 @@ export interface AssetImages {
   icons: ReadonlyMap<string, string>;
 }
 
-export interface MapLayerOptions {
-  locale: Locale;
-  /** Output pixels per map pixel (1 for site maps, smaller in overview panels). */
-  scale: number;
-  /** Size factor of markers (kept larger than `scale` in small panels). */
-  symbolScale: number;
-  /** Size factor of label text (text-sizes.ts: 1 on site maps). */
-  labelScale: number;
-  /** "all": drops get labels (site maps); "highlights": only super, rare and new records (overview panels). */
-  labels: "all" | "highlights";
+export interface MapLayerOptions extends LayoutOptions {
   assets: AssetImages | null;
 }
 
 const SITE_GROUND: Record<number, string> = { 5: "#e3efd5", 6: "#efe6cc", 7: "#f5e2eb", 8: "#e2e1ee" };
 const GRID_STEP = 80;
-const LABEL_EMPHASES: readonly Emphasis[] = ["super", "rare", "record", "common"];
-/** Inner margin of a label box, in proportion to its text. */
-const padOf = (fontSize: number) => Math.round(fontSize * 0.2);
-/** Line pitch in a label, in ems: tight, so that a block of several drops takes less of a crowded map. */
-const LINE_HEIGHT = 1.2;
-
-interface Block {
-  spot: Spot;
-  at: { x: number; y: number };
-  emphasis: Emphasis;
-  items: SpotItem[];
-}
-
-function spotEmphasis(items: readonly SpotItem[]): { emphasis: Emphasis; faded: boolean; lead: SpotItem } {
-  const live = items.filter((i) => !i.harvested);
-  const pool = live.length ? live : items;
-  const lead = [...pool].sort((a, b) => emphasisRank(a.resource.emphasis) - emphasisRank(b.resource.emphasis))[0]!;
-  return { emphasis: lead.resource.emphasis, faded: live.length === 0, lead };
-}
-
 function ground(view: SiteView, proj: SiteProjection, opts: MapLayerOptions): string[] {
   const w = proj.width * opts.scale;
   const h = proj.height * opts.scale;
@@ -73,35 +43,10 @@ function ground(view: SiteView, proj: SiteProjection, opts: MapLayerOptions): st
   return out;
 }
 
-interface BlockText {
-  w: number;
-  h: number;
-  lines: string[];
-  /** Per line: drawn faded (an item already harvested). */
-  faded: boolean[];
-}
-
-function blockSize(block: Block, locale: Locale, labelScale: number): BlockText {
-  const style = labelStyle(block.emphasis, labelScale);
-  const pad = padOf(style.fontSize);
-  const max = MAP_LIMITS.linesPerLabel;
-  const shown = block.items.length > max ? block.items.slice(0, max - 1) : block.items;
-  const lines = shown.map((i) => clipText(dropLabel(i.resource, i.quantity, locale)));
-  const faded = shown.map((i) => i.harvested);
-  if (shown.length < block.items.length) {
-    lines.push(`+${block.items.length - shown.length}`);
-    faded.push(false);
-  }
-  const w = Math.max(...lines.map((l) => textWidth(l, style.fontSize, style.bold))) + pad * 2;
-  const h = lines.length * style.fontSize * LINE_HEIGHT + pad * 2 - style.fontSize * (LINE_HEIGHT - 1);
-  return { w, h, lines, faded };
-}
-
-function leaderLine(block: Block, box: Box): string {
-  const end = nearestPointOnBox(box, block.at.x, block.at.y);
+function leaderLine(block: Block, line: Segment): string {
   const colour = block.emphasis === "super" ? SUPER_COLOUR : block.emphasis === "common" ? "#6b6b6b" : RARE_COLOUR;
   const width = block.emphasis === "common" ? 1.2 : 2.5;
-  return `<path class="leader" d="M${n(block.at.x)} ${n(block.at.y)}L${n(end.x)} ${n(end.y)}" stroke="${colour}" stroke-width="${width}"/>`;
+  return `<path class="leader" d="M${n(line.x1)} ${n(line.y1)}L${n(line.x2)} ${n(line.y2)}" stroke="${colour}" stroke-width="${width}"/>`;
 }
 
 function drawBlock(block: Block, box: Box, { lines, faded }: BlockText, labelScale: number): string {
@@ -120,71 +65,57 @@ function drawBlock(block: Block, box: Box, { lines, faded }: BlockText, labelSca
   return out.join("");
 }
 
-function spotMarker(spot: Spot, at: { x: number; y: number }, opts: MapLayerOptions): string {
-  const { emphasis, faded, lead } = spotEmphasis(spot.items);
-  const icon = opts.assets?.icons.get(lead.resource.key);
-  if (!icon) return dropMarker(at.x, at.y, emphasis, lead.resource.kind, faded, opts.symbolScale);
-  const ring =
-    emphasis === "super"
-      ? `<circle cx="${n(at.x)}" cy="${n(at.y)}" r="${n(28 * opts.symbolScale)}" fill="${SUPER_GLOW}" fill-opacity="0.5" stroke="${SUPER_COLOUR}" stroke-width="${n(4 * opts.symbolScale)}"/>`
-      : emphasis === "common"
-        ? ""
-        : `<circle cx="${n(at.x)}" cy="${n(at.y)}" r="${n(20 * opts.symbolScale)}" fill="#ffffff" stroke="${RARE_COLOUR}" stroke-width="${n(3 * opts.symbolScale)}"/>`;
-  const size = (emphasis === "common" ? 22 : 32) * opts.symbolScale;
-  return `<g class="drop-${emphasis} drop-icon">${ring}${iconMarker(at.x, at.y, icon, size, faded)}</g>`;
+/** A cluster's count: its kind's mark, then "×N", on a light box. */
+function drawCount(c: CountLayout, symbolScale: number): string {
+  const r = KIND_MARK_RADIUS * symbolScale;
+  const { x, y, w, h } = c.box;
+  return [
+    `<g class="cluster-count">`,
+    `<rect x="${n(x)}" y="${n(y)}" width="${n(w)}" height="${n(h)}" rx="4" fill="#ffffff" fill-opacity="0.85" stroke="#b9b9b9" stroke-width="1"/>`,
+    kindMarkSvg(x + COUNT_PAD + r, y + h / 2, c.kind, r, false),
+    text(x + COUNT_PAD * 2 + 2 * r, y + h / 2 + c.fontSize * 0.36, c.text, { size: c.fontSize, fill: "#2d2d2d", bold: true }),
+    `</g>`,
+  ].join("");
 }
 
-export function mapLayer(view: SiteView, proj: SiteProjection, opts: MapLayerOptions): string {
-  const s = opts.scale;
-  const at = (x: number, z: number) => {
-    const p = proj.project(x, z);
-    return { x: p.x * s, y: p.y * s };
-  };
+/** A spot: its rare marker (or the asset pack's icon) and the row of common marks. */
+function spotMarker(sp: SpotLayout, opts: MapLayerOptions): string {
+  const { emphasis, faded, lead, at } = sp;
+  const icon = opts.assets?.icons.get(lead.resource.key);
+  const out: string[] = [];
+  const marks = sp.marks.map((m) => kindMarkSvg(m.x, m.y, m.kind, m.r, faded));
+  if (icon) {
+    const ring =
+      emphasis === "super"
+        ? `<circle cx="${n(at.x)}" cy="${n(at.y)}" r="${n(28 * opts.symbolScale)}" fill="${SUPER_GLOW}" fill-opacity="0.5" stroke="${SUPER_COLOUR}" stroke-width="${n(4 * opts.symbolScale)}"/>`
+        : emphasis === "common"
+          ? ""
+          : `<circle cx="${n(at.x)}" cy="${n(at.y)}" r="${n(20 * opts.symbolScale)}" fill="#ffffff" stroke="${RARE_COLOUR}" stroke-width="${n(3 * opts.symbolScale)}"/>`;
+    const size = (emphasis === "common" ? 22 : 32) * opts.symbolScale;
+    // A common lead's icon takes its own mark's place in the row.
+    const slot = emphasis === "common" ? sp.marks.findIndex((m) => m.kind === lead.resource.kind) : -1;
+    const c = slot >= 0 ? sp.marks[slot]! : at;
+    if (slot >= 0) marks.splice(slot, 1);
+    out.push(`<g class="drop-${emphasis} drop-icon">${ring}${iconMarker(c.x, c.y, icon, size, faded)}</g>`);
+  } else if (emphasis !== "common") {
+    out.push(dropMarker(at.x, at.y, emphasis, lead.resource.kind, faded, opts.symbolScale));
+  }
+  return [...marks, ...out].join("");
+}
+
+/** The map area as SVG, and the layout it was drawn from (the legend and the list of unplaced labels use it). */
+export function mapLayer(view: SiteView, proj: SiteProjection, opts: MapLayerOptions): { svg: string; layout: MapLayout } {
+  const layout = layoutMap(view, proj, opts);
   const out = ground(view, proj, opts);
-  for (const f of view.fixtures) {
-    const p = at(f.positionX, f.positionZ);
-    out.push(fixtureMarker(p.x, p.y, f.kind, f.harvested, opts.symbolScale));
-  }
-
-  const blocks: Block[] = [];
-  const markerBoxes: Box[] = [];
-  const spotsDrawn: { spot: Spot; p: { x: number; y: number }; rank: number }[] = [];
-  for (const spot of view.spots) {
-    const p = at(spot.positionX, spot.positionZ);
-    const { emphasis } = spotEmphasis(spot.items);
-    const r = markerRadius(emphasis, opts.symbolScale);
-    markerBoxes.push({ x: p.x - r, y: p.y - r, w: 2 * r, h: 2 * r });
-    spotsDrawn.push({ spot, p, rank: emphasisRank(emphasis) });
-    // One label per emphasis: a box never lists a rare find under the super-rare colour, nor the other way round.
-    for (const e of LABEL_EMPHASES) {
-      if (e === "common" && opts.labels !== "all") continue;
-      const items = spot.items.filter((i) => i.resource.emphasis === e);
-      if (items.length) blocks.push({ spot, at: p, emphasis: e, items });
-    }
-  }
-  blocks.sort((a, b) => emphasisRank(a.emphasis) - emphasisRank(b.emphasis));
-  // Placement is quadratic in the labels: only the most important ones get a label, every spot keeps its marker.
-  const labelCap = opts.labels === "all" ? MAP_LIMITS.labelsPerMap : MAP_LIMITS.labelsPerPanel;
-  const sized = blocks.slice(0, labelCap).map((b) => ({ block: b, text: blockSize(b, opts.locale, opts.labelScale) }));
-  const requests: LabelRequest[] = sized.map((b) => ({
-    anchorX: b.block.at.x,
-    anchorY: b.block.at.y,
-    markerRadius: markerRadius(spotEmphasis(b.block.spot.items).emphasis, opts.symbolScale),
-    width: b.text.w,
-    height: b.text.h,
-  }));
-  const bounds = { x: 4, y: 4, w: proj.width * s - 8, h: proj.height * s - 8 };
-  const placed = layoutLabels(requests, markerBoxes, bounds);
+  for (const f of layout.fixtures) out.push(fixtureMarker(f.x, f.y, f.kind, f.harvested, opts.symbolScale));
   // Paint order: leader lines, then markers (commons under rare ones), then labels (highlights on top).
-  placed.forEach((p, i) => {
-    if (p.leader) out.push(leaderLine(sized[i]!.block, p.box));
-  });
-  // Common markers first so rare markers are painted on top of them.
-  spotsDrawn.sort((a, b) => b.rank - a.rank);
-  for (const d of spotsDrawn) out.push(spotMarker(d.spot, d.p, opts));
-
-  for (let i = sized.length - 1; i >= 0; i--) {
-    out.push(drawBlock(sized[i]!.block, placed[i]!.box, sized[i]!.text, opts.labelScale));
+  for (const l of layout.labels) if (l.leader) out.push(leaderLine(l.block, l.leader));
+  const byRank = [...layout.spots].sort((a, b) => (b.emphasis === "common" ? 1 : 0) - (a.emphasis === "common" ? 1 : 0));
+  for (const sp of byRank) out.push(spotMarker(sp, opts));
+  for (const c of layout.counts) out.push(drawCount(c, opts.symbolScale));
+  for (let i = layout.labels.length - 1; i >= 0; i--) {
+    const l = layout.labels[i]!;
+    out.push(drawBlock(l.block, l.box, l.text, opts.labelScale));
   }
-  return out.join("\n");
+  return { svg: out.join("\n"), layout };
 }

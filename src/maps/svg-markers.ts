@@ -1,6 +1,7 @@
 /** Vector markers: harvest points by kind, drops by emphasis, and the label styles that go with them. */
 import type { FixtureKind } from "./catalog.ts";
 import type { Emphasis } from "./resources.ts";
+import { KIND_MARK_RADIUS, kindMarkSvg } from "./kind-marks.ts";
 import { n } from "./svg-util.ts";
 import { TEXT_PX } from "./text-sizes.ts";
 
@@ -8,29 +9,9 @@ export const SUPER_COLOUR = "#e6007e";
 export const SUPER_GLOW = "#ffd400";
 export const RARE_COLOUR = "#6d28d9";
 
-/** Common drop colours per kind (materialType, or the type family). */
-const KIND_COLOURS: Record<string, string> = {
-  wood: "#9a6b3f",
-  mineral: "#5f7388",
-  plant: "#4f9a3a",
-  junk: "#8d7b6a",
-  tone: "#3b82c4",
-  game_character: "#d0679a",
-  birthday_party: "#d0679a",
-  item: "#2f7fd8",
-  fixture: "#2e9d6a",
-  material: "#b08a12",
-  music_record: "#344bb8",
-};
-export const UNKNOWN_COLOUR = "#555555";
-
-export function kindColour(kind: string): string {
-  return KIND_COLOURS[kind] ?? UNKNOWN_COLOUR;
-}
-
 /** Radius that labels and other labels must keep clear of, per emphasis. */
 export function markerRadius(emphasis: Emphasis, scale = 1): number {
-  const r = emphasis === "super" ? 30 : emphasis === "common" ? 8 : 19;
+  const r = emphasis === "super" ? 30 : emphasis === "common" ? KIND_MARK_RADIUS + 1 : 19;
   return r * scale;
 }
 
@@ -58,7 +39,7 @@ export function labelStyle(emphasis: Emphasis, scale = 1): LabelStyle {
   }
 }
 
-/** Drop marker at (x, y): glowing halo for super, a violet diamond for rare, a kind-coloured dot otherwise. */
+/** Drop marker at (x, y): glowing halo for super, a violet diamond for rare, the kind's mark otherwise (kind-marks.ts). */
 export function dropMarker(x: number, y: number, emphasis: Emphasis, kind: string, faded: boolean, scale = 1): string {
   const cx = n(x);
   const cy = n(y);
@@ -82,28 +63,33 @@ export function dropMarker(x: number, y: number, emphasis: Emphasis, kind: strin
       `</g>`,
     ].join("");
   }
-  const dash = kind === "unknown" ? ` stroke-dasharray="2 2"` : "";
-  return `<circle class="drop-common" cx="${cx}" cy="${cy}" r="${s(7)}" fill="${kindColour(kind)}" stroke="#ffffff" stroke-width="${s(2)}"${dash}${opacity}/>`;
+  return kindMarkSvg(x, y, kind, KIND_MARK_RADIUS * scale, faded);
 }
 
-/** Small muted harvest-point shapes: triangle tree, pentagon rock, ring plant, square other. */
+/**
+ * Radius of a harvest-point shape at scale 1: twice a drop's mark, since every real drop lies on its harvest point
+ * and the shape must show around the marks drawn over it.
+ */
+export const FIXTURE_RADIUS = 19;
+
+/** Pale harvest-point shapes drawn behind the drops: triangle tree, pentagon rock, ring plant, square other. */
 export function fixtureMarker(x: number, y: number, kind: FixtureKind, faded: boolean, scale = 1): string {
-  const o = faded ? 0.25 : 0.7;
-  const r = 8 * scale;
+  const o = faded ? 0.25 : 0.75;
+  const r = FIXTURE_RADIUS * scale;
   switch (kind) {
     case "tree":
-      return `<path class="fx-tree" d="M${n(x)} ${n(y - r)}L${n(x + r * 0.87)} ${n(y + r * 0.6)}L${n(x - r * 0.87)} ${n(y + r * 0.6)}Z" fill="#6f8f5f" opacity="${o}"/>`;
+      return `<path class="fx-tree" d="M${n(x)} ${n(y - r * 1.1)}L${n(x + r * 1.05)} ${n(y + r * 0.75)}L${n(x - r * 1.05)} ${n(y + r * 0.75)}Z" fill="#b9d3a8" stroke="#6f8f5f" stroke-width="${n(2 * scale)}" opacity="${o}"/>`;
     case "rock": {
       const pts = [0, 1, 2, 3, 4].map((i) => {
         const a = -Math.PI / 2 + (i * 2 * Math.PI) / 5;
-        return `${n(x + r * 0.85 * Math.cos(a))},${n(y + r * 0.85 * Math.sin(a))}`;
+        return `${n(x + r * Math.cos(a))},${n(y + r * Math.sin(a))}`;
       });
-      return `<polygon class="fx-rock" points="${pts.join(" ")}" fill="#8f949c" opacity="${o}"/>`;
+      return `<polygon class="fx-rock" points="${pts.join(" ")}" fill="#c9ccd2" stroke="#7d828a" stroke-width="${n(2 * scale)}" opacity="${o}"/>`;
     }
     case "plant":
-      return `<circle class="fx-plant" cx="${n(x)}" cy="${n(y)}" r="${n(r * 0.6)}" fill="none" stroke="#6aa05a" stroke-width="${n(2.5 * scale)}" opacity="${o}"/>`;
+      return `<circle class="fx-plant" cx="${n(x)}" cy="${n(y)}" r="${n(r * 0.85)}" fill="#d5ebc9" stroke="#6aa05a" stroke-width="${n(3.5 * scale)}" opacity="${o}"/>`;
     case "other":
-      return `<rect class="fx-other" x="${n(x - r * 0.6)}" y="${n(y - r * 0.6)}" width="${n(r * 1.2)}" height="${n(r * 1.2)}" fill="#a8916f" opacity="${o}"/>`;
+      return `<rect class="fx-other" x="${n(x - r * 0.8)}" y="${n(y - r * 0.8)}" width="${n(r * 1.6)}" height="${n(r * 1.6)}" rx="${n(3 * scale)}" fill="#e3d6c2" stroke="#a8916f" stroke-width="${n(2 * scale)}" opacity="${o}"/>`;
   }
 }
 

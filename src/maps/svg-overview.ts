@@ -1,6 +1,7 @@
 /** overview.svg: every site as a small panel (rare drops labelled), then the rare summary lines in columns. */
 import type { Locale } from "./catalog.ts";
 import { formatCaptureTime, UI_STRINGS } from "./i18n.ts";
+import { MAP_LIMITS } from "./limits.ts";
 import { rareText } from "./rare-text.ts";
 import type { SaveOutputs, SiteOutputs } from "./save-outputs.ts";
 import { mapLayer, type AssetImages } from "./svg-map-layer.ts";
@@ -28,7 +29,7 @@ interface Panel {
 
 function panel(view: SiteOutputs, locale: Locale, assets: AssetImages | null): Panel {
   const proj = projectionOf(view);
-  const svg = mapLayer(view, proj, { locale, scale: PANEL_SCALE, symbolScale: SYMBOL_SCALE, labelScale: LABEL_SCALE, labels: "highlights", assets });
+  const svg = mapLayer(view, proj, { locale, scale: PANEL_SCALE, symbolScale: SYMBOL_SCALE, labelScale: LABEL_SCALE, labels: "highlights", labelCap: MAP_LIMITS.labelsPerPanel, clusterCounts: false, assets }).svg;
   return { view, mapW: proj.width * PANEL_SCALE, mapH: proj.height * PANEL_SCALE, svg };
 }
 

@@ -12,7 +12,8 @@ import { routeFor, type Routing } from "../notify/routing.ts";
 import type { SetupLinks } from "../http/owner-store.ts";
 import { refreshAtOrBefore } from "./refresh-times.ts";
 import type { NudgeKind, NudgePlayer, NudgeStore } from "./store.ts";
-import { NUDGE_STRINGS as S } from "./strings.ts";
+import { NUDGE_PUSH_TEXT } from "./strings.ts";
+import { mapLocaleFor } from "../config/maps.ts";
 
 export const DEFAULT_NUDGE_HOURS = 3;
 const HOUR = 3_600_000;
@@ -23,7 +24,7 @@ export interface NudgeDeps {
   nudges: NudgeStore;
   links: Pick<SetupLinks, "linkedPlayer">;
   routing: Routing;
-  config: Pick<Config, "notify" | "api" | "publicBaseUrl">;
+  config: Pick<Config, "notify" | "api" | "publicBaseUrl" | "maps">;
 }
 
 async function regionOf(deps: NudgeDeps, playerId: string) {
@@ -53,6 +54,7 @@ export async function nudgePartial(deps: NudgeDeps, playerId: string, receivedAt
 async function nudge(deps: NudgeDeps, player: NudgePlayer, refreshAt: number, kind: NudgeKind, now: number): Promise<boolean> {
   if (!(await deps.nudges.claim(player.playerId, refreshAt, kind, now))) return false;
   const link = await deps.links.linkedPlayer(player.playerId);
+  const S = NUDGE_PUSH_TEXT[mapLocaleFor(deps.config.maps, await regionOf(deps, player.playerId))];
   const base = deps.config.publicBaseUrl;
   const setup = link !== null && base ? S.setup(`${base}/p/${link.token}`) : base ? S.setup(`${base}/setup`) : null;
   const text = kind === "missed" ? S.missed(player.hours) : S.partial;

@@ -5,9 +5,10 @@
  */
 import { packSaveJson, SAVE_JSON_FILE } from "../archive/save-json-file.ts";
 import { openArchiveStore, type ArchiveFile, type ArchiveLocation, type ArchiveStore } from "../archive/store.ts";
+import type { DataType } from "../capture/data-types.ts";
 import type { MapLocale } from "../config/index.ts";
 import { describeSave, generateOutputs, summaryFile, type SaveOutputs } from "../maps/index.ts";
-import { dropsFingerprint, INVALID_REASONS, openSave, type KeyPair } from "../save/index.ts";
+import { dropsFingerprint, INVALID_REASONS, isUnopened, openSave, type KeyPair } from "../save/index.ts";
 
 export interface GenerateRequest {
   encrypted: Uint8Array;
@@ -16,6 +17,7 @@ export interface GenerateRequest {
   capturedAt: number;
   locale: MapLocale;
   showHarvested: boolean;
+  commonLabels: "none" | "all";
   assetsDir: string | null;
   timeZone: string;
   /**
@@ -25,6 +27,8 @@ export interface GenerateRequest {
   archive: { location: ArchiveLocation; saveId: number; folder: string | undefined };
   /** Whether to store the save's JSON for the data API (not once the retention rule dropped the save's copies). */
   storeJson: boolean;
+  /** The save, or a birthday party's delivery (its title says so). */
+  dataType: DataType;
 }
 
 /** A folder written in full (not yet recorded in the database): its path under the archive root and its files. */
@@ -37,7 +41,9 @@ export type GenerateResult =
   | { kind: "generated" | "partial"; keyLabel: string; archived: WrittenFolder; outputs: SaveOutputs; dropsFingerprint: string }
   /** Not a save, or a save past the caps: either way it never will be, so the job fails at once. */
   | { kind: "invalid"; reason: string }
-  | { kind: "too_large"; reason: string };
+  | { kind: "too_large"; reason: string }
+  /** Harvest records that cannot be read: failed with the reason, never drawn as "nothing rare". */
+  | { kind: "unreadable"; reason: string };
 
 export interface EvaluateRequest {
   bodies: Uint8Array[];
@@ -45,7 +51,7 @@ export interface EvaluateRequest {
 }
 
 export interface EvaluateResult {
-  /** Index of the first body that is a full save (else the first over the save caps: still stored, then failed with its reason), or null. */
+  /** Index of the first body that is a full save (else the first over the save caps or unreadable: still stored, then failed with its reason), or null. */
   save: number | null;
   /** Index of the first partial refresh (a save without harvest maps), or null. */
   partial: number | null;
@@ -55,14 +61,16 @@ export interface EvaluateResult {
 
 export async function runGenerate(request: GenerateRequest): Promise<GenerateResult> {
   const opened = openSave(request.encrypted, request.keys, { json: request.storeJson });
-  if (opened.kind === "invalid" || opened.kind === "too_large") return opened;
+  if (isUnopened(opened)) return opened;
   const ctx = {
     playerId: request.playerId,
     capturedAt: new Date(request.capturedAt),
     locale: request.locale,
     showHarvested: request.showHarvested,
+    commonLabels: request.commonLabels,
     assetsDir: request.assetsDir,
     timeZone: request.timeZone,
+    dataType: request.dataType,
   };
   const { files, outputs } = opened.kind === "partial" ? partialOutputs(describeSave(opened.save, ctx)) : await generateOutputs(opened.save, ctx);
   const jsonFile = opened.json === undefined ? [] : [{ name: SAVE_JSON_FILE, bytes: packSaveJson(opened.json) }];
@@ -94,7 +102,7 @@ export function runEvaluate(request: EvaluateRequest): EvaluateResult {
     const opened = openSave(body, request.keys);
     if (opened.kind === "save") return { save: index, partial, decryptedAny: true };
     if (opened.kind === "partial") partial ??= index;
-    if (opened.kind === "too_large") tooLarge ??= index;
+    if (opened.kind === "too_large" || opened.kind === "unreadable") tooLarge ??= index;
     // Only a body that decoded to MessagePack proves a key is right: a wrong key passes the padding check 1 time in 256.
     if (opened.kind !== "invalid" || opened.reason === INVALID_REASONS.notSave) decryptedAny = true;
   }

@@ -26,7 +26,7 @@ export function watchedMessage(message: PushMessage, matches: WatchMatch[]): Pus
   return {
     ...message,
     title: matchText(first),
-    summaryText: rest.map(matchText).join("\n"),
+    summaryText: rest.map((match) => matchText(match)).join("\n"),
     images: message.images.filter((image) => sites.has(image.name)),
   };
 }

@@ -1,18 +1,19 @@
 /**
  * Every cap on what a decrypted save may hold. The game's key is public, so a save is attacker-controlled:
- * these keep the decode, the parse and the maps bounded. Real saves (~200 KB, 4 sites of 60–120 drops and
- * 25–40 harvest points, depth 7, ~13,000 values, arrays of at most a few thousand rows, strings under 100
- * characters) sit far below every cap.
+ * these keep the decode, the parse and the maps bounded. What real saves hold (the CN save of
+ * tests/fixtures/real and its published sibling): ~180–220 KB, 4 sites of 106–256 drops on 30–98 harvest
+ * points, nesting 9–10 deep, ~22,500 values, arrays of at most a few hundred rows, strings under 60 characters.
+ * Every density cap keeps at least 4× that: a real save refused by a cap is a save lost.
  */
 import { asArray } from "./coerce.ts";
 
 /** MessagePack structure, checked by a scan of the bytes before any value is built. */
 export const MSGPACK_LIMITS = {
-  /** Containers inside containers; real saves nest 7 deep. */
-  depth: 32,
-  /** Values of any kind in the whole tree; real saves hold ~13,000 (a 1 MiB body of tiny values would hold a million). */
+  /** Containers inside containers; real saves nest 9–10 deep. */
+  depth: 48,
+  /** Values of any kind in the whole tree; real saves hold ~22,500 (a 1 MiB body of tiny values would hold a million). */
   values: 250_000,
-  /** Items of one array; the largest real tables have a few thousand rows. */
+  /** Items of one array; the largest real tables have a few hundred rows (449 in the fixture). */
   arrayLength: 100_000,
   /** Entries of one map; real maps are records of a few dozen fields. */
   mapLength: 10_000,
@@ -24,12 +25,15 @@ export const MSGPACK_LIMITS = {
 
 /** The parts of a save the maps draw. */
 export const SAVE_LIMITS = {
-  /** Harvest maps (sites) per save; the game has 4. Each costs a PNG: 8 keeps a save at the caps near 1 s of drawing. */
+  /**
+   * Harvest maps (sites) per save; the game has 4 (a new site is a game update, not a denser save). Each costs a
+   * PNG: 8 keeps a save at the caps within a few seconds of drawing.
+   */
   sites: 8,
-  /** Drops per site; real: 60–120. Each is a marker on the site map and its overview panel. */
-  dropsPerSite: 500,
-  /** Harvest points per site; real: 25–40. */
-  fixturesPerSite: 500,
+  /** Drops per site; real: up to 256 (on up to 98 spots). Each is a mark on the site map and its overview panel. */
+  dropsPerSite: 1_024,
+  /** Harvest points per site; real: up to 98, each drop lying on one. */
+  fixturesPerSite: 512,
   /** Characters of a resource type or a status; real: under 40. */
   stringChars: 64,
   /** Owned music records; the game has a few hundred. */

@@ -6,6 +6,7 @@ import type { MySekaiSave } from "./model.ts";
 import { exactJson } from "./exact-json.ts";
 import { MsgpackDecodeError, decodeMsgpack, normaliseTree } from "./msgpack.ts";
 import { toMySekaiSave } from "./parse.ts";
+import { HarvestRecordError, restoreHarvestMaps } from "./positional.ts";
 
 export type OpenedSave =
   /** `json`: the decoded save as exact JSON (src/save/exact-json.ts), when asked for. */
@@ -13,7 +14,16 @@ export type OpenedSave =
   | { kind: "partial"; save: MySekaiSave; keyLabel: string; json?: string }
   | { kind: "invalid"; reason: string }
   /** Decrypted, but past a cap in limits.ts: it will never fit, so it is refused whole. */
-  | { kind: "too_large"; reason: string };
+  | { kind: "too_large"; reason: string }
+  /** A save whose harvest records cannot be read (positional.ts, parse.ts): failed with the reason, never drawn empty. */
+  | { kind: "unreadable"; reason: string };
+
+/** The outcomes that are no save to draw: each ends its job failed with the reason. */
+export type UnopenedSave = Extract<OpenedSave, { reason: string }>;
+
+export function isUnopened(opened: OpenedSave): opened is UnopenedSave {
+  return opened.kind === "invalid" || opened.kind === "too_large" || opened.kind === "unreadable";
+}
 
 export const INVALID_REASONS = {
   noKey: "no AES key configured",
@@ -28,7 +38,7 @@ export const INVALID_REASONS = {
 const PROGRESS = { badPadding: 0, notMsgpack: 1, notSave: 2 } as const;
 type Failure = keyof typeof PROGRESS;
 
-function tryKey(encrypted: Uint8Array, pair: KeyPair, withJson: boolean): { save: MySekaiSave; json?: string } | SaveLimitError | Failure {
+function tryKey(encrypted: Uint8Array, pair: KeyPair, withJson: boolean): { save: MySekaiSave; json?: string } | SaveLimitError | HarvestRecordError | Failure {
   let plain: Uint8Array;
   try {
     plain = decryptAesCbc(encrypted, pair.key, pair.iv);
@@ -39,12 +49,14 @@ function tryKey(encrypted: Uint8Array, pair: KeyPair, withJson: boolean): { save
   try {
     // One decode for both: the JSON is written while 64-bit integers are still bigint, then they are normalised in place.
     const tree = decodeMsgpack(plain, { exact: withJson });
+    // The JSON is the object form whatever the game sent: the data API's readers read named fields.
+    restoreHarvestMaps(tree);
     const json = withJson ? exactJson(tree) : undefined;
     const save = toMySekaiSave(withJson ? normaliseTree(tree) : tree);
     return save === null ? "notSave" : { save, json };
   } catch (error) {
     if (error instanceof MsgpackDecodeError) return "notMsgpack";
-    if (error instanceof SaveLimitError) return error;
+    if (error instanceof SaveLimitError || error instanceof HarvestRecordError) return error;
     throw error;
   }
 }
@@ -57,6 +69,7 @@ export function openSave(encrypted: Uint8Array, keys: readonly KeyPair[], { json
   for (const pair of keys) {
     const outcome = tryKey(encrypted, pair, json);
     if (outcome instanceof SaveLimitError) return { kind: "too_large", reason: outcome.message };
+    if (outcome instanceof HarvestRecordError) return { kind: "unreadable", reason: outcome.message };
     if (typeof outcome !== "string") {
       return { kind: outcome.save.hasHarvestMaps ? "save" : "partial", save: outcome.save, keyLabel: pair.label, ...(outcome.json !== undefined && { json: outcome.json }) };
     }

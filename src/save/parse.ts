@@ -4,8 +4,11 @@
  * "Is a save" = a map whose `updatedResources.userMysekaiHarvestMaps` is an array. An empty array is a
  * partial refresh: still parsed, with hasHarvestMaps=false.
  *
- * Records that cannot be read (wrong types, non-finite numbers, missing required fields) are skipped,
- * never thrown (number rules in coerce.ts). Required and optional fields:
+ * Positional records (arrays by position, CN client 6.4.0 on) are restored to named ones first (positional.ts):
+ * there a missing position or a wrong type throws HarvestRecordError. Named records that cannot be read (wrong
+ * types, non-finite numbers, missing required fields) are skipped (number rules in coerce.ts), but harvest maps
+ * of which none can be read, or a site whose drops none can be read, throw HarvestRecordError: such a save is
+ * failed with the reason, never drawn as "nothing rare". Required and optional fields:
  * - harvest map: mysekaiSiteId; missing fixture/drop arrays count as empty.
  * - fixture: mysekaiSiteHarvestFixtureId, positionX, positionZ, userMysekaiSiteHarvestFixtureStatus;
  *   hp optional (0). harvested = status is anything but "spawned".
@@ -16,6 +19,7 @@
  * - a site id seen twice: the later harvest map is skipped (one map per site).
  * `now` is `updatedResources.now`, else the top-level `now`, else null.
  * Lists and strings past SAVE_LIMITS throw SaveLimitError: such a save is refused whole, never cut.
+ * The tree's harvest maps are restored in place: the caller's tree is then in the object form.
  */
 import type { HarvestFixture, MySekaiSave, ResourceDrop, SiteHarvest } from "./model.ts";
 import {
@@ -27,6 +31,7 @@ import {
   type RecordValue,
 } from "./coerce.ts";
 import { cappedRows, SAVE_LIMITS, SaveLimitError } from "./limits.ts";
+import { HarvestRecordError, restoreHarvestMaps } from "./positional.ts";
 import { readWeather } from "./weather.ts";
 
 export const FIXTURE_PRESENT_STATUS = "spawned";
@@ -92,12 +97,16 @@ function readSite(value: unknown): SiteHarvest | null {
   if (siteId === null) return null;
   const fixtures = cappedRows(row.userMysekaiSiteHarvestFixtures, SAVE_LIMITS.fixturesPerSite, `harvest points on site ${siteId}`);
   const drops = cappedRows(row.userMysekaiSiteHarvestResourceDrops, SAVE_LIMITS.dropsPerSite, `drops on site ${siteId}`);
-  return { siteId, fixtures: readList(fixtures, readFixture), drops: readList(drops, readDrop) };
+  const read = readList(drops, readDrop);
+  if (drops.length > 0 && read.length === 0) throw new HarvestRecordError(`none of the ${drops.length} drops of site ${siteId} could be read`);
+  return { siteId, fixtures: readList(fixtures, readFixture), drops: read };
 }
 
 function readSites(rows: unknown[]): SiteHarvest[] {
   const seen = new Set<number>();
-  return readList(rows, readSite).filter((site) => !seen.has(site.siteId) && seen.add(site.siteId));
+  const sites = readList(rows, readSite).filter((site) => !seen.has(site.siteId) && seen.add(site.siteId));
+  if (rows.length > 0 && sites.length === 0) throw new HarvestRecordError(`none of the ${rows.length} harvest maps could be read`);
+  return sites;
 }
 
 function readMusicRecordIds(value: unknown): number[] {
@@ -113,8 +122,9 @@ function readNow(top: RecordValue, updated: RecordValue): number | null {
   return readInteger(updated.now) ?? readInteger(top.now);
 }
 
-/** The typed save, or null when `decoded` is not a MySekai save. Throws only SaveLimitError. */
+/** The typed save, or null when `decoded` is not a MySekai save. Throws SaveLimitError and HarvestRecordError. */
 export function toMySekaiSave(decoded: unknown): MySekaiSave | null {
+  restoreHarvestMaps(decoded);
   const top = asRecord(decoded);
   const updated = asRecord(top?.updatedResources);
   if (top === null || updated === null) return null;

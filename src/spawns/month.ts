@@ -4,13 +4,15 @@
  * each site's PNG drawn once. The cache holds MAX_PLAYERS players; renders share the maps' render slots.
  */
 import { readArchiveBytes, type ArchiveStore } from "../archive/store.ts";
-import { historySince } from "../db/player-history.ts";
-import { siteName, type Locale } from "../maps/catalog.ts";
+import type { Region } from "../capture/regions.ts";
+import { mapLocaleFor, timeZoneFor, type MapsConfig } from "../config/maps.ts";
+import { HISTORY_DAYS, historySince } from "../db/player-history.ts";
+import { siteName } from "../maps/catalog.ts";
+import { UI_STRINGS } from "../maps/i18n.ts";
 import { renderPng } from "../maps/render.ts";
 import type { SummaryJson } from "../maps/summary.ts";
 import { spawnSpots, type SpawnSpot } from "./collect.ts";
 import type { SpawnReads } from "./reads.ts";
-import { SPAWN_STRINGS } from "./strings.ts";
 import { buildSpawnSvg } from "./svg.ts";
 
 const MAX_PLAYERS = 32;
@@ -20,13 +22,14 @@ const MAX_WIDTH = 1000;
 interface Entry {
   newestSaveId: number;
   spots: Map<number, SpawnSpot[]>;
-  pngs: Map<number, Promise<Uint8Array>>;
+  /** By site and region (the image's language and zone). */
+  pngs: Map<string, Promise<Uint8Array>>;
 }
 
 export interface SpawnMonthOptions {
   reads: SpawnReads;
   archive: ArchiveStore;
-  timeZone: string;
+  maps: Pick<MapsConfig, "locale" | "timeZone">;
 }
 
 export class SpawnMonths {
@@ -38,24 +41,28 @@ export class SpawnMonths {
     return (await this.entry(playerId, now)).spots;
   }
 
-  /** A site's image, or null when the player has no rare find on it this month. */
-  async png(playerId: string, siteId: number, locale: Locale, now = Date.now()): Promise<Uint8Array | null> {
+  /** A site's image in the language and zone of `region` (the player's server, as their maps), or null when the player has no rare find on it this month. */
+  async png(playerId: string, siteId: number, region: Region | null, now = Date.now()): Promise<Uint8Array | null> {
     const entry = await this.entry(playerId, now);
     const spots = entry.spots.get(siteId);
     if (!spots) return null;
-    let png = entry.pngs.get(siteId);
+    const key = `${siteId}:${region}`;
+    let png = entry.pngs.get(key);
     if (!png) {
-      png = renderPng(buildSpawnSvg(siteId, spots, this.text(siteId, spots, locale)), { maxWidth: MAX_WIDTH });
-      entry.pngs.set(siteId, png);
-      png.catch(() => entry.pngs.delete(siteId));
+      png = renderPng(buildSpawnSvg(siteId, spots, this.text(siteId, spots, region)), { maxWidth: MAX_WIDTH });
+      entry.pngs.set(key, png);
+      png.catch(() => entry.pngs.delete(key));
     }
     return png;
   }
 
-  private text(siteId: number, spots: readonly SpawnSpot[], locale: Locale) {
+  private text(siteId: number, spots: readonly SpawnSpot[], region: Region | null) {
+    const locale = mapLocaleFor(this.options.maps, region);
     const finds = spots.reduce((sum, spot) => sum + spot.finds.length, 0);
-    const day = new Intl.DateTimeFormat("en-CA", { timeZone: this.options.timeZone, month: "2-digit", day: "2-digit" });
-    return { siteName: siteName(siteId, locale), subtitle: SPAWN_STRINGS.subtitle(finds, spots.length), date: (at: number) => day.format(at) };
+    const day = new Intl.DateTimeFormat("en-CA", { timeZone: timeZoneFor(this.options.maps, region), month: "2-digit", day: "2-digit" });
+    const { one, other } = UI_STRINGS[locale].spawnSubtitle;
+    const subtitle = (spots.length === 1 ? one : other).replace("{days}", String(HISTORY_DAYS)).replace("{finds}", String(finds)).replace("{spots}", String(spots.length));
+    return { siteName: siteName(siteId, locale), subtitle, date: (at: number) => day.format(at) };
   }
 
   private async entry(playerId: string, now: number): Promise<Entry> {

@@ -3,6 +3,8 @@
  * `watched` mode names each and carries the maps of their sites).
  */
 import type { SaveOutputs } from "../maps/save-outputs.ts";
+import { knownSiteName, type Locale } from "../maps/catalog.ts";
+import { ruleName } from "./resources.ts";
 
 export interface WatchMatch {
   /** `type:id`. */
@@ -31,5 +33,11 @@ export function watchMatches(outputs: SaveOutputs, watched: ReadonlySet<string>)
   return matches;
 }
 
-/** "Diamond ×3 · Wisher's Cove": what a push's first line and the history's chips say of one match. */
-export const matchText = (match: WatchMatch) => `${match.name} ×${match.count} · ${match.siteName}`;
+/**
+ * "Diamond ×3 · Wisher's Cove": what a push's first line and the history's chips say of one match; with `locale`
+ * (a page's language) the names are that language's, else the map's as stored.
+ */
+export function matchText(match: WatchMatch, locale?: Locale): string {
+  if (locale === undefined) return `${match.name} ×${match.count} · ${match.siteName}`;
+  return `${ruleName(match.resource, locale)} ×${match.count} · ${knownSiteName(match.siteId, locale) ?? match.siteName}`;
+}

@@ -3,6 +3,7 @@
  * beside the job store of its database (a delivery attempt is fenced by its job's lease), with a way to add saves
  * and consumer webhooks and to read the rows, the same for both dialects.
  */
+import type { DataType } from "../../src/capture/data-types.ts";
 import { asc, eq } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,7 +29,7 @@ export interface DeliveryFixture {
   jobs: JobStore;
   /** Another delivery store on connections of its own, as a second process has. */
   another: () => Promise<DeliveryStore>;
-  addSave: (playerId: string, dropsFingerprint: string, at: number) => Promise<number>;
+  addSave: (playerId: string, dropsFingerprint: string, at: number, dataType?: DataType) => Promise<number>;
   /** The save's deliveries, oldest first. */
   rows: (saveId: number) => Promise<Delivery[]>;
   save: (id: number) => Promise<SaveView>;
@@ -43,7 +44,8 @@ export interface DeliveryStoreKind {
   open: () => Promise<DeliveryFixture>;
 }
 
-const saveValues = (playerId: string, dropsFingerprint: string, at: number) => ({
+const saveValues = (playerId: string, dropsFingerprint: string, at: number, dataType: DataType = "mysekai") => ({
+  dataType,
   sha256: crypto.randomUUID(),
   playerId,
   dropsFingerprint,
@@ -69,7 +71,7 @@ export const sqliteDeliveryStores: DeliveryStoreKind = {
         others.push(other);
         return sqliteDeliveryStore(other);
       },
-      addSave: async (playerId, fingerprint, at) => db.insert(saves).values(saveValues(playerId, fingerprint, at)).returning({ id: saves.id }).get().id,
+      addSave: async (playerId, fingerprint, at, dataType) => db.insert(saves).values(saveValues(playerId, fingerprint, at, dataType)).returning({ id: saves.id }).get().id,
       rows: async (saveId) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(asc(deliveries.id)).all(),
       save: async (id) => db.select().from(saves).where(eq(saves.id, id)).get()!,
       job: async (id) => db.select().from(jobs).where(eq(jobs.id, id)).get()!,
@@ -103,7 +105,7 @@ export const postgresDeliveryStores: DeliveryStoreKind = {
         others.push(other);
         return pgDeliveryStore(other);
       },
-      addSave: async (playerId, fingerprint, at) => (await db.insert(saves).values(saveValues(playerId, fingerprint, at)).returning({ id: saves.id }))[0]!.id,
+      addSave: async (playerId, fingerprint, at, dataType) => (await db.insert(saves).values(saveValues(playerId, fingerprint, at, dataType)).returning({ id: saves.id }))[0]!.id,
       rows: (saveId) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(asc(deliveries.id)),
       save: async (id) => (await db.select().from(saves).where(eq(saves.id, id)))[0]!,
       job: async (id) => (await db.select().from(jobs).where(eq(jobs.id, id)))[0]!,

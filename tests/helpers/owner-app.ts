@@ -49,7 +49,7 @@ export function ownerApp(
     watch: sqliteWatchStore(db),
     captureHealth: sqliteCaptureHealthReads(db),
     nudges: sqliteNudgeStore(db),
-    spawns: new SpawnMonths({ reads: sqliteSpawnReads(db), archive: diskArchiveStore(join(dir, "archive")), timeZone: config.maps.timeZone }),
+    spawns: new SpawnMonths({ reads: sqliteSpawnReads(db), archive: diskArchiveStore(join(dir, "archive")), maps: config.maps }),
     uploads: sqliteUploadStore(db, committer),
     reports: sqliteReportStore(committer),
     config,

@@ -48,10 +48,10 @@ export interface StageStoreKind {
 }
 
 /** What a generate stage writes for `saveId` archived at `relPath`. */
-export const drawnWrites = (saveId: number, relPath: string, playerId = "1234567890123456789"): StageWrites => ({
+export const drawnWrites = (saveId: number, relPath: string, playerId = "1234567890123456789", partial = false): StageWrites => ({
   kind: "drawn",
   saveId,
-  outputs: { partial: false, sites: [] } as unknown as SaveOutputs,
+  outputs: { partial, sites: [] } as unknown as SaveOutputs,
   dropsFingerprint: `drops-of-${saveId}`,
   archive: { playerId, relPath, files: ["save.bin", "overview.png"], digest: { partial: false, rare: [], newSongs: [], more: 0, sites: [] }, token: crypto.randomUUID() },
 });

@@ -36,8 +36,9 @@ const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/child
 
 test(`a save whose own task process dies ${POISON_CRASHES} times is parked with its reason; the service and the saves beside it carry on`, async () => {
   const first = await launch();
-  // At the caps: legal, and long enough to draw (~1 s) that the kill lands while it runs.
-  expect((await uploadSave(first.url, encryptRaw(pair, rawSave(saveAtCaps(SAVE_LIMITS))), "poison")).status).toBe(200);
+  // The game's 4 sites at the density caps (all 8 do not fit one upload): legal, and long enough to draw (> 1 s)
+  // that the kill lands while it runs.
+  expect((await uploadSave(first.url, encryptRaw(pair, rawSave(saveAtCaps({ ...SAVE_LIMITS, sites: 4 }))), "poison")).status).toBe(200);
   await eventually(() => jobOf(first, "poison")?.state === "running", 30_000, "the save running");
   await first.stop("SIGKILL");
 

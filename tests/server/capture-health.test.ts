@@ -1,7 +1,7 @@
 /**
  * Capture health on the player's page (/p/<token>): the newest save, its source, server and whether it was a full
- * or a partial refresh, and the newest failure with its kind (wrong key, junk), in the language of the player's
- * server. In Chromium at 390 px and desktop: nothing to swipe sideways, the watch form ticks and saves without script.
+ * or a partial refresh, and the newest failure with its kind (wrong key, junk), in the page's language (as every
+ * section: Accept-Language, the switch, PAGE_LOCALE), its times in the save's server's zone. In Chromium at 390 px and desktop: nothing to swipe sideways, the watch form ticks and saves without script.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
@@ -36,7 +36,7 @@ async function send(playerId: string, region: keyof typeof HOSTS, body: Uint8Arr
   await eventually(() => ["done", "failed"].includes(jobOfSave(server, id)?.state ?? ""), 30_000, `save ${id} finished`);
   return id;
 }
-const page = async (playerId: string) => (await fetch(`${server.url}${paths[playerId]}`)).text();
+const page = async (playerId: string, acceptLanguage = "en") => (await fetch(`${server.url}${paths[playerId]}`, { headers: { "accept-language": acceptLanguage } })).text();
 const health = (html: string) => html.slice(html.indexOf('id="capture-health"'), html.indexOf("</section>", html.indexOf('id="capture-health"')));
 
 beforeAll(async () => {
@@ -45,8 +45,10 @@ beforeAll(async () => {
 }, 60_000);
 
 describe("capture health", () => {
-  test("before any save: says none arrived and points to the setup, in DEFAULT_REGION's language (jp)", async () => {
-    expect(health(await page(EN_PLAYER))).toContain("まだセーブを受け取っていません");
+  test("before any save: says none arrived and points to the setup, in the page's language", async () => {
+    expect(health(await page(EN_PLAYER))).toContain("No save received yet");
+    expect(health(await page(EN_PLAYER, "ja-JP"))).toContain("まだセーブを受け取っていません");
+    expect(health(await page(EN_PLAYER, "ko-KR"))).toContain("아직 받은 세이브가 없습니다");
   });
 
   test("a full save, then a partial refresh (with the fix), in the English server's language", async () => {
@@ -62,16 +64,20 @@ describe("capture health", () => {
     expect(shown).toContain("Open MySekai again from the title screen");
   });
 
-  test("the newest failure and its kind: a wrong key, then junk; in Japanese for a JP player", async () => {
+  test("the newest failure and its kind: a wrong key, then junk; in the page's language, times in JP's zone", async () => {
     await send(JP_PLAYER, "jp", makeEncryptedSample(pair, { seed: 5, now: Date.now() }));
-    expect(health(await page(JP_PLAYER))).toContain("全体更新");
+    expect(health(await page(JP_PLAYER, "ja"))).toContain("全体更新");
+    expect(health(await page(JP_PLAYER))).toContain("full refresh");
     const other = randomKeys().pair;
     await send(JP_PLAYER, "jp", makeEncryptedSample(other, { seed: 6, now: Date.now() }));
-    expect(health(await page(JP_PLAYER))).toContain("鍵が違います");
+    expect(health(await page(JP_PLAYER, "ja"))).toContain("鍵が違います");
+    expect(health(await page(JP_PLAYER, "zh-CN"))).toContain("密钥不对");
     await send(JP_PLAYER, "jp", encryptAesCbc(encode({ hello: "not a save" }), pair.key, pair.iv));
-    const shown = health(await page(JP_PLAYER));
+    const shown = health(await page(JP_PLAYER, "ja"));
     expect(shown).toContain("マイセカイのセーブではありません");
     expect(shown).toContain("最新の失敗");
+    // Both times (the last save's and the failure's) say their zone: JP's.
+    expect(shown.match(/<span class="zone">UTC\+9<\/span>/g)?.length).toBe(2);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * The data API as its clients use it: lunabot (`mysekai_api_url` template with {uid}, Bearer, mode, filter,
- * upload_times sent as a GET with a JSON body) and a Haruki-style public client (`key`). Private by default.
+ * upload_times sent as a GET with a JSON body, update_msr_sub as a PUT, the older plain GET) and a Haruki-style public client (`key`). Private by default.
  * The same tests run on both deployments: one process on SQLite, and hub mode (PostgreSQL + a Swift bucket).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -82,20 +82,40 @@ for (const deployment of deployments("api")) {
         expect(await (await fetch(`${server.url}/api/status`)).json()).toEqual({ status: "ok" });
       });
 
-      test("upload_times: the posted [uid, mode] list, in order, 0 where there is none; a GET body gets a clear 400", async () => {
-        const body = new TextEncoder().encode(JSON.stringify([[SAMPLE_PLAYER_ID, "latest"], ["1234567890123456789", "latest"]]));
+      test("upload_times: lunabot's PUT update_msr_sub then GET with the same [uid, mode] body, answered in order (0 where none); POST; the plain GET lists", async () => {
+        // A 19-digit id sent as a JSON number keeps every digit.
+        const list = `[["${SAMPLE_PLAYER_ID}", "latest"], [1234567890123456789, "local"], ["${SAMPLE_PLAYER_ID}", "haruki"], [${SAMPLE_PLAYER_ID}, "default"]]`;
+        const body = new TextEncoder().encode(list);
         const headers: [string, string][] = [["Authorization", `Bearer ${token}`], ["Content-Type", "application/json"]];
-        // Bun does not hand a GET's body to the route: refused plainly rather than answered as an empty list.
-        const asGet = (await rawRequest(server.url, { method: "GET", path: "/api/jp/mysekai/upload_times", headers, body }))!;
-        expect(asGet.status).toBe(400);
-        expect(asGet.body).toContain("with POST");
-        const answer = (await rawRequest(server.url, { method: "POST", path: "/api/jp/mysekai/upload_times", headers, body }))!;
-        expect(answer.status).toBe(200);
-        const times = JSON.parse(answer.body) as number[];
-        expect(times[1]).toBe(0);
-        expect(times[0]).toBeGreaterThan(Date.now() - 120_000);
-        const tooMany = JSON.stringify(Array.from({ length: 1001 }, () => ["1", "latest"]));
-        expect((await fetch(`${server.url}/api/jp/mysekai/upload_times`, { method: "POST", body: tooMany, headers: { authorization: `Bearer ${token}` } })).status).toBe(400);
+        const poll = (method: string, sent = body, framing?: "chunked") => rawRequest(server.url, { method, path: "/api/jp/mysekai/upload_times", headers, body: sent, framing });
+        // Bun hands a GET no body: before the PUT, the GET is refused with what to do.
+        const early = (await poll("GET"))!;
+        expect(early.status).toBe(400);
+        expect(JSON.parse(early.body).detail).toContain("PUT the same [uid, mode] list");
+        const put = (await rawRequest(server.url, { method: "PUT", path: "/api/jp/mysekai/update_msr_sub", headers, body }))!;
+        expect([put.status, JSON.parse(put.body)]).toEqual([200, { status: "ok" }]);
+        for (const method of ["GET", "POST"]) {
+          const answer = (await poll(method))!;
+          expect(answer.status).toBe(200);
+          const times = JSON.parse(answer.body) as number[];
+          expect(times).toHaveLength(4);
+          expect(times[0]).toBeGreaterThan(Date.now() - 600_000);
+          expect(times.slice(1)).toEqual([0, 0, times[0]!]);
+        }
+        // A GET whose body is not the PUT list (another length, or no length) is never answered for it.
+        expect((await poll("GET", new TextEncoder().encode(`[["${SAMPLE_PLAYER_ID}", "latest"]]`)))!.status).toBe(400);
+        expect((await poll("GET", body, "chunked"))!.status).toBe(400);
+        const older = await fetch(`${server.url}/api/jp/mysekai/upload_times`, { headers: { authorization: `Bearer ${token}` } });
+        expect(await older.json()).toEqual([{ id: SAMPLE_PLAYER_ID, upload_time: expect.any(Number) }]);
+        for (const bad of [JSON.stringify(Array.from({ length: 1001 }, () => ["1", "latest"])), '[["1"]]', '[["1", "other"]]', '[["x1", "latest"]]', "{", '{"1": "latest"}']) {
+          for (const path of ["/api/jp/mysekai/upload_times", "/api/jp/mysekai/update_msr_sub"]) {
+            const refused = (await rawRequest(server.url, { method: path.endsWith("sub") ? "PUT" : "POST", path, headers, body: new TextEncoder().encode(bad) }))!;
+            expect([path, bad.slice(0, 20), refused.status]).toEqual([path, bad.slice(0, 20), 400]);
+            expect(JSON.parse(refused.body).detail).toContain("[uid, mode] pairs");
+          }
+        }
+        const huge = (await rawRequest(server.url, { method: "PUT", path: "/api/jp/mysekai/update_msr_sub", headers, body: new Uint8Array(200 * 1024).fill(0x20), framing: "chunked" }))!;
+        expect(huge.status).toBe(413);
       });
     });
 
@@ -108,6 +128,12 @@ for (const deployment of deployments("api")) {
         expect(asLimited.status).toBe(404);
         const times = await fetch(`${server.url}/api/jp/mysekai/upload_times`, { method: "POST", body: JSON.stringify([[SAMPLE_PLAYER_ID, "latest"]]), headers: { authorization: `Bearer ${limited}` } });
         expect(await times.json()).toEqual([0]);
+        const limitedHeaders: [string, string][] = [["Authorization", `Bearer ${limited}`]];
+        const polledList = new TextEncoder().encode(`[["${SAMPLE_PLAYER_ID}", "latest"]]`);
+        await rawRequest(server.url, { method: "PUT", path: "/api/jp/mysekai/update_msr_sub", headers: limitedHeaders, body: polledList });
+        const polled = (await rawRequest(server.url, { method: "GET", path: "/api/jp/mysekai/upload_times", headers: limitedHeaders, body: polledList }))!;
+        expect(JSON.parse(polled.body)).toEqual([0]);
+        expect(await (await fetch(`${server.url}/api/jp/mysekai/upload_times`, { headers: { authorization: `Bearer ${limited}` } })).json()).toEqual([]);
         const revokable = await cli(server, "api-tokens", "add", "gone");
         expect((await mysekai(SAMPLE_PLAYER_ID, "", { authorization: `Bearer ${revokable}` })).status).toBe(200);
         await cli(server, "api-tokens", "revoke", "gone");

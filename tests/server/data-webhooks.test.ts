@@ -4,7 +4,9 @@
  * pushed or not; a duplicate does not; a failing receiver is retried until it answers and never called twice.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { zstdDecompressSync } from "node:zlib";
 import { makeEncryptedSample, SAMPLE_PLAYER_ID } from "../../src/samples/index.ts";
+import { openSave } from "../../src/save/open.ts";
 import { jobOfSave, one } from "../helpers/db.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCli, ownerCliLastLine } from "../helpers/owner-cli.ts";
@@ -102,6 +104,49 @@ describe("consumer webhooks", () => {
     await uploadDone(server, makeEncryptedSample(pair, { seed: 14, now: Date.now() }));
     expect(receiver.requestsTo(hookPath)).toHaveLength(0);
     expect((await ownerCli(server, "data-webhooks", "list")).out).toContain("no data webhooks");
+  });
+
+  test("hub-format pushes carry the save: raw (the encrypted body as received) and json-zstd decode back into it; a check URL's 404 sends nothing", async () => {
+    const id = crypto.randomUUID();
+    const server = await start({ NOTIFY_DEFAULT: "none" });
+    const check = `${receiver.url}/check/${id}/{server}/{user_id}`;
+    const add = (payload: string, extra: string[] = []) => ownerCliLastLine(server, "data-webhooks", "add", `${receiver.url}/${payload}/${id}${HOOK_PATH}`, "--payload", payload, "--bearer", BEARER, ...extra);
+    expect(await add("raw")).toContain("the save as raw");
+    expect(await add("json-zstd", ["--check-url", check])).toContain("when its check URL answers 200");
+    const now = Date.now();
+    const save = makeEncryptedSample(pair, { seed: 15, now });
+    const saveId = await uploadDone(server, save);
+    const [raw, ...moreRaw] = receiver.requestsTo(`/raw/${id}/jp/mysekai/${SAMPLE_PLAYER_ID}`);
+    const [zstd, ...moreZstd] = receiver.requestsTo(`/json-zstd/${id}/jp/mysekai/${SAMPLE_PLAYER_ID}`);
+    expect([moreRaw.length, moreZstd.length]).toEqual([0, 0]);
+    expect(receiver.requestsTo(`/check/${id}/jp/${SAMPLE_PLAYER_ID}`).map((call) => [call.method, call.headers.authorization])).toEqual([["GET", `Bearer ${BEARER}`]]);
+    for (const [call, format] of [[raw!, "raw"], [zstd!, "json-zstd"]] as const) {
+      expect(call.headers["x-haruki-upload-data-format"]).toBe(format);
+      expect(call.headers.authorization).toBe(`Bearer ${BEARER}`);
+    }
+    // The receiver's side: raw is the upload's bytes, which open with the key into the same JSON json-zstd carries.
+    expect(Buffer.from(raw!.body).equals(Buffer.from(save))).toBe(true);
+    const opened = openSave(raw!.body, [{ label: "test", key: pair.key, iv: pair.iv }], { json: true });
+    if (opened.kind !== "save") throw new Error(`the raw push does not open: ${opened.kind}`);
+    const json = new TextDecoder().decode(zstdDecompressSync(zstd!.body));
+    expect(json).toBe(opened.json!);
+    expect(json).toContain(`"now":${now}`);
+    expect(one(server, "SELECT count(*) AS n FROM deliveries WHERE save_id = ? AND channel = 'data-webhook' AND state = 'sent'", saveId)).toEqual({ n: 2 });
+
+    // The receiver does not know the player: the check answers 404 and nothing is sent, nor retried.
+    receiver.respond(`/check/${id}/jp/${SAMPLE_PLAYER_ID}`, { status: 404 });
+    const unknown = await uploadDone(server, makeEncryptedSample(pair, { seed: 16, now: now + 1 }));
+    expect(receiver.requestsTo(`/json-zstd/${id}/jp/mysekai/${SAMPLE_PLAYER_ID}`)).toHaveLength(1);
+    expect(receiver.requestsTo(`/raw/${id}/jp/mysekai/${SAMPLE_PLAYER_ID}`)).toHaveLength(2);
+    const refused = one<{ attempts: number; last_error: string }>(server, "SELECT attempts, last_error FROM deliveries WHERE save_id = ? AND channel = 'data-webhook' AND state != 'sent'", unknown)!;
+    expect(refused.attempts).toBe(1);
+    expect(refused.last_error).toContain("check URL answered 404");
+    for (const secret of [BEARER, `/check/${id}`, `/raw/${id}`]) expect(server.output()).not.toContain(secret);
+    const listed = (await ownerCli(server, "data-webhooks", "list")).out;
+    expect(listed).toContain("json-zstd after a check");
+    expect(listed).not.toContain(BEARER);
+    const refusedPayload = await ownerCli(server, "data-webhooks", "add", `${receiver.url}/x/{user_id}`, "--payload", "gzip");
+    expect([refusedPayload.code, refusedPayload.err.includes("--payload takes raw or json-zstd")]).toEqual([1, true]);
   });
 
   test("the CLI refuses a URL a bot could not use", async () => {

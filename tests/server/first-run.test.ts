@@ -8,6 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomKeys } from "../../src/samples/index.ts";
 import { eventually, serversForThisFile } from "../helpers/in-process.ts";
+import { startRecordingServer } from "../helpers/recording-server.ts";
+import { encryptedSave, PLAYER_ID, uploadSave } from "../helpers/saves.ts";
 
 const start = serversForThisFile();
 
@@ -25,6 +27,25 @@ describe("first start", () => {
     expect(output.match(/pushes are off/g)).toHaveLength(1);
     expect(output).not.toContain("is not configured");
     expect(output).toMatch(/\[CONFIG\] pushes are off: no push channel is configured/);
+  });
+
+  test("with only WEBHOOK_URL set, a save is pushed there with no other setting, and the start log says where (no secret)", async () => {
+    const receiver = await startRecordingServer({ defaultResponse: { status: 204 } });
+    try {
+      const { pair, env } = randomKeys();
+      const hook = "/hook/path-secret-token";
+      const server = await start({ ...env, WEBHOOK_URL: `${receiver.url}${hook}` });
+      await server.waitForOutput(/pushes go to/);
+      expect(server.output()).toContain(`[CONFIG] pushes go to webhook at 127.0.0.1:${receiver.port} for every player not in push_map.json (the one channel configured)`);
+      expect(server.output()).not.toContain("is not configured");
+      expect((await uploadSave(server.url, encryptedSave(pair), crypto.randomUUID())).status).toBe(200);
+      const [push] = await receiver.waitForRequests(1, 20_000);
+      expect([push?.method, push?.path]).toEqual(["POST", hook]);
+      expect(push?.json).toMatchObject({ event: "mysekai.save", playerId: PLAYER_ID });
+      expect(server.output()).not.toContain("path-secret-token");
+    } finally {
+      await receiver.stop();
+    }
   });
 
   test("with a channel configured, a default route to another channel is still warned about", async () => {
@@ -54,6 +75,8 @@ describe("demo --to a running server", () => {
     await eventually(() => (db.query("SELECT count(*) AS n FROM archives").get() as { n: number }).n === 2, 60_000, "two archived sample saves");
     db.close();
     expect((await demo(["--to", server.url], {})).err.trim()).toBe("no AES key configured: set AES_KEY and AES_IV (in the environment or .env) to the ones the server uses");
+    const typo = await demo(["--too", server.url], env);
+    expect([typo.code, typo.err.split("\n")[0]]).toEqual([1, "demo: unknown option --too (it takes --to)"]);
   }, 90_000);
 });
 
@@ -100,5 +123,20 @@ describe("owner CLI messages", () => {
     expect([inspected.code, inspected.err.trim()]).toEqual([1, "no AES key configured: set AES_KEY and AES_IV (in the environment or .env) to decrypt a save"]);
     const retried = cli(["retry", "999"], { DATA_DIR: server.dataDir });
     expect([retried.code, retried.err.trim()]).toEqual([1, "save 999 does not exist (cli jobs lists saves and their jobs)"]);
+  });
+
+  test("an option, command or action the CLI does not know is an error that names it, and nothing is done", async () => {
+    const server = await start({});
+    await server.stop();
+    const env = { DATA_DIR: server.dataDir };
+    const refused = cli(["data-webhooks", "add", "https://bot.example/hook", "--format", "json-zstd"], env);
+    expect([refused.code, refused.err.split("\n")[0]]).toEqual([1, "data-webhooks add: unknown option --format (it takes --bearer, --payload, --check-url)"]);
+    expect(cli(["data-webhooks", "list"], env).out.trim()).toBe("no data webhooks");
+    const typo = cli(["players", "add", "1234567890123456789", "--nmae", "Alice"], env);
+    expect([typo.code, typo.err.split("\n")[0]]).toEqual([1, "players add: unknown option --nmae (it takes --name, --route)"]);
+    expect(cli(["players", "list"], env).out.trim()).toBe("no players with a link");
+    expect(cli(["jbos"], env).err.split("\n")[0]).toBe('unknown command "jbos"');
+    expect(cli(["players", "remove", "1"], env).err.split("\n")[0]).toBe('unknown players action "remove" (one of: add, list, public)');
+    expect(cli(["reprocess", "1", "--notfiy"], env).err.split("\n")[0]).toBe("reprocess: unknown option --notfiy (it takes --notify)");
   });
 });

@@ -1,4 +1,7 @@
-/** The maps speak the player's language: the save's region (its game host) picks it unless MAP_LOCALE is set. */
+/**
+ * The maps speak the player's language and tell the player's time: the save's region (its game host) picks both
+ * unless MAP_LOCALE / MAP_TIMEZONE is set.
+ */
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -9,8 +12,8 @@ import { encryptedSave, PLAYER_ID, testKeys } from "../helpers/saves.ts";
 
 const start = serversForThisFile({ NOTIFY_DEFAULT: "none" });
 
-/** Uploads a save as captured from `host`, and returns the first line of its rare_resources.txt. */
-async function rareTitle(server: RunningServer, pair: ReturnType<typeof testKeys>["pair"], host: string, id: string): Promise<string> {
+/** Uploads a save as captured from `host`, and returns its rare_resources.txt's first and last lines. */
+async function rareText(server: RunningServer, pair: ReturnType<typeof testKeys>["pair"], host: string, id: string): Promise<{ title: string; dataTime: string }> {
   const response = await fetch(`${server.url}/uploadSaveData`, {
     method: "POST",
     body: encryptedSave(pair, { rareEverywhere: true }),
@@ -19,23 +22,39 @@ async function rareTitle(server: RunningServer, pair: ReturnType<typeof testKeys
   expect(response.status).toBe(200);
   const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", id)!.save_id;
   const archive = await eventually(() => one<{ rel_path: string }>(server, "SELECT rel_path FROM archives WHERE save_id = ?", saveId), 30_000, `${id} archived`);
-  return readFileSync(join(server.dataDir, "archive", archive.rel_path, "rare_resources.txt"), "utf8").split("\n")[0]!;
+  const lines = readFileSync(join(server.dataDir, "archive", archive.rel_path, "rare_resources.txt"), "utf8").trimEnd().split("\n");
+  return { title: lines[0]!, dataTime: lines.at(-1)! };
 }
 
-test("JP → Japanese, EN → English, TW/CN → Chinese, KR → English; no known host → Chinese; the region is stored", async () => {
+test("each region reads its own language in its own zone: CN zh-Hans UTC+8, TW zh-Hant UTC+8, KR ko UTC+9, JP ja UTC+9, EN en Pacific; no known host is CN's", async () => {
   const { pair, env } = testKeys();
   const server = await start(env);
-  expect(await rareTitle(server, pair, REGION_HOSTS.jp[0], "jp")).toContain("MySekai レア素材");
-  expect(await rareTitle(server, pair, REGION_HOSTS.en[1], "en")).toContain("MySekai rare resources");
-  expect(await rareTitle(server, pair, REGION_HOSTS.tw[0], "tw")).toContain("MySekai 稀有资源");
-  expect(await rareTitle(server, pair, REGION_HOSTS.kr[0], "kr")).toContain("MySekai rare resources");
-  expect(await rareTitle(server, pair, "game-api.example", "other")).toContain("MySekai 稀有资源");
+  const expected: [string, string, string, string][] = [
+    ["cn", REGION_HOSTS.cn[0], "MySekai 稀有资源", "存档时间"],
+    ["tw", REGION_HOSTS.tw[0], "MySekai 稀有資源", "存檔時間"],
+    ["kr", REGION_HOSTS.kr[0], "MySekai 희귀 자원", "데이터 시각"],
+    ["jp", REGION_HOSTS.jp[0], "MySekai レア素材", "データ時刻"],
+    ["en", REGION_HOSTS.en[1], "MySekai rare resources", "Data time"],
+    ["other", "game-api.example", "MySekai 稀有资源", "存档时间"],
+  ];
+  // Los Angeles is UTC-8 or UTC-7 by the season of the save's own time.
+  const zones: Record<string, RegExp> = { cn: / UTC\+8$/, tw: / UTC\+8$/, kr: / UTC\+9$/, jp: / UTC\+9$/, en: / UTC-[78]$/, other: / UTC\+8$/ };
+  for (const [id, host, title, dataTime] of expected) {
+    const text = await rareText(server, pair, host, id);
+    expect(text.title).toContain(title);
+    expect(text.dataTime).toStartWith(dataTime);
+    expect(text.dataTime).toMatch(zones[id]!);
+  }
   const regions = server.openDb().query("SELECT u.upload_id AS id, s.region FROM saves s JOIN upload_tasks u ON u.save_id = s.id ORDER BY s.id").all();
-  expect(regions).toEqual([{ id: "jp", region: "jp" }, { id: "en", region: "en" }, { id: "tw", region: "tw" }, { id: "kr", region: "kr" }, { id: "other", region: null }]);
-}, 90_000);
+  expect(regions).toEqual(expected.map(([id]) => ({ id, region: id === "other" ? null : id })));
+}, 120_000);
 
-test("MAP_LOCALE, when set, wins over the region", async () => {
+test("MAP_LOCALE and MAP_TIMEZONE, when set, win over the region; the old value zh reads simplified Chinese", async () => {
   const { pair, env } = testKeys();
-  const server = await start({ ...env, MAP_LOCALE: "zh" });
-  expect(await rareTitle(server, pair, REGION_HOSTS.en[0], "en-zh")).toContain("MySekai 稀有资源");
-}, 60_000);
+  const zh = await start({ ...env, MAP_LOCALE: "zh", MAP_TIMEZONE: "Asia/Kolkata" });
+  const en = await rareText(zh, pair, REGION_HOSTS.en[0], "en-zh");
+  expect(en.title).toContain("MySekai 稀有资源");
+  expect(en.dataTime).toEndWith(" UTC+5:30");
+  const ko = await start({ ...env, MAP_LOCALE: "ko" });
+  expect((await rareText(ko, pair, REGION_HOSTS.tw[0], "tw-ko")).title).toContain("MySekai 희귀 자원");
+}, 90_000);

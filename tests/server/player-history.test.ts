@@ -175,11 +175,13 @@ describe("what retention and older versions leave", () => {
   });
 
   test("a name in a stored digest is text, never markup", async () => {
-    const digest = { partial: false, rare: [{ name: "<img src=x onerror=alert(1)>", tier: "super", total: 2 }], newSongs: [{ id: 9, title: "</span><script>x()</script>" }], more: 0, sites: [{ siteId: 5, name: "<i>site</i>" }] };
-    write("UPDATE archives SET digest = ? WHERE save_id = ?", JSON.stringify(digest), saves.tenDays.id);
+    // Names the catalogue lacks (resource, song, site) are shown as the stored digest has them.
+    const digest = { partial: false, rare: [{ name: "<img src=x onerror=alert(1)>", tier: "super", total: 2 }], newSongs: [{ id: 999_999, title: "</span><script>x()</script>" }], more: 0, sites: [{ siteId: 99, name: "<i>site</i>" }] };
+    write("UPDATE archives SET digest = ?, files = ? WHERE save_id = ?", JSON.stringify(digest), JSON.stringify(["overview.png", "site_99.png"]), saves.tenDays.id);
     const history = historyOf(await page(playerPath));
     expect(history).toContain("&lt;img src=x onerror=alert(1)&gt;");
     expect(history).toContain("&lt;i&gt;site&lt;/i&gt;");
+    expect(history).toContain("&lt;/span&gt;&lt;script&gt;");
     expect(history).not.toContain("<img");
     expect(history).not.toContain("<script>");
     expect(history).not.toContain("<i>");

@@ -46,7 +46,7 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(() => db?.$client.close());
 
-const months = () => new SpawnMonths({ reads: sqliteSpawnReads(db), archive: diskArchiveStore(join(server.dataDir, "archive")), timeZone: "UTC" });
+const months = () => new SpawnMonths({ reads: sqliteSpawnReads(db), archive: diskArchiveStore(join(server.dataDir, "archive")), maps: { locale: "en", timeZone: "UTC" } });
 
 describe("a month of rare spawns", () => {
   test("every rare and super-rare find of 30 days, at its spot and date, and none older", async () => {

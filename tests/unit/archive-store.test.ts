@@ -19,6 +19,9 @@ import { insertSave, openHarness, type Harness } from "../helpers/pipeline-harne
 import { eventually } from "../helpers/server.ts";
 import { swiftBucket, swiftSkipReason } from "../helpers/swift.ts";
 
+/** /maps answers its refusals in the reader's language: the routes read the page settings (none fixed here). */
+const PAGE_CONFIG = { pages: { locale: null } } as unknown as HttpDeps["config"];
+
 /**
  * The store as the generate stage uses it: put into the folder claimed for the save (a bucket's; disk picks its
  * own). The claims are a Map here; the database's, atomic on both stores, pass tests/unit/stage-store.contract.test.ts.
@@ -186,7 +189,7 @@ for (const [name, open] of [
       const archive = await recordSaveArchive(f.store, { id, playerId: PLAYER, receivedAt: AT }, null, { relPath, files: ["overview.png", "site_1.png"] }, NO_FINDS);
       h.db.transaction((tx) => recordArchiveRow(tx, id, archive.row, Date.now()));
       const { token } = h.db.$client.query("SELECT token FROM archives WHERE save_id = ?").get(id) as { token: string };
-      const maps = mapRoutes({ pages: sqlitePageReads(h.db), archive: f.store } as HttpDeps);
+      const maps = mapRoutes({ pages: sqlitePageReads(h.db), archive: f.store, config: PAGE_CONFIG } as HttpDeps);
       const found = await maps.request(`/maps/${token}/overview.png`);
       expect([found.status, found.headers.get("content-type"), await found.text()]).toEqual([200, "image/png", "png bytes"]);
       const missing = await maps.request(`/maps/${token}/site_1.png`);
@@ -226,7 +229,7 @@ test("/maps answers 503 when the store cannot be read (an outage is no missing f
       PLAYER,
       "0".repeat(32),
     ]);
-    const response = await mapRoutes({ pages: sqlitePageReads(h.db), archive: failing } as HttpDeps).request(`/maps/${"0".repeat(32)}/a.png`);
+    const response = await mapRoutes({ pages: sqlitePageReads(h.db), archive: failing, config: PAGE_CONFIG } as HttpDeps).request(`/maps/${"0".repeat(32)}/a.png`);
     expect(response.status).toBe(503);
   } finally {
     h.close();

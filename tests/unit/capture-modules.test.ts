@@ -14,6 +14,8 @@ const PLAYER = "7488393821744390161";
 interface ReadModule {
   sections: string[];
   scriptPattern: string;
+  /** The birthday party delivery rule's pattern (same script, same parameters). */
+  partyPattern: string;
   scriptParams: Record<string, string>;
   mitm: string[];
   /** [pattern, replacement] of the full-payload rewrite, when present. */
@@ -39,18 +41,28 @@ function only<T>(items: T[] | undefined): T {
   return items![0]!;
 }
 
+/** The save rule, then the birthday party rule. */
+function two<T>(items: T[] | undefined): [T, T] {
+  expect(items).toHaveLength(2);
+  return [items![0]!, items![1]!];
+}
+
 const READERS: Record<ProxyApp, (text: string) => ReadModule> = {
   surge: readSurge,
   shadowrocket: readSurge,
   loon(text) {
     const sections = sectionsOf(text);
-    const [type, pattern, ...params] = only(sections.get("Script")).split(" ");
+    const [save, party] = two(sections.get("Script")).map((line) => line.split(" "));
+    const [type, pattern, ...params] = save!;
     expect(type).toBe("http-response");
+    expect(party![0]).toBe("http-response");
+    expect(keyValues(party!.slice(2).join(" ").split(/,\s*/))).toMatchObject({ ...keyValues(params.join(" ").split(/,\s*/)), tag: expect.stringContaining("birthday-party") });
     const rewrite = sections.get("Rewrite") && only(sections.get("Rewrite")).split(" ");
     if (rewrite) expect(rewrite[1]).toBe("header");
     return {
       sections: [...sections.keys()],
       scriptPattern: pattern!,
+      partyPattern: party![1]!,
       scriptParams: keyValues(params.join(" ").split(/,\s*/)),
       mitm: only(sections.get("MITM")).replace(/^hostname = /, "").split(", "),
       rewrite: rewrite && [rewrite[0]!, rewrite[2]!],
@@ -59,14 +71,16 @@ const READERS: Record<ProxyApp, (text: string) => ReadModule> = {
   quantumultx(text) {
     const sections = sectionsOf(text);
     const rules = sections.get("rewrite_local")!.map((line) => line.split(" "));
-    const script = only(rules.filter((rule) => rule[2] === "script-response-body"));
+    const [script, party] = two(rules.filter((rule) => rule[2] === "script-response-body"));
     expect(script).toHaveLength(4);
+    expect(party.slice(1)).toEqual(script.slice(1));
     expect(script[1]).toBe("url");
     const redirect = rules.find((rule) => rule[2] === "307");
     if (redirect) expect(redirect.slice(1, 3)).toEqual(["url", "307"]);
     return {
       sections: [...sections.keys()],
       scriptPattern: script[0]!,
+      partyPattern: party[0]!,
       scriptParams: { "script-path": script[3]! },
       mitm: only(sections.get("mitm")).replace(/^hostname = /, "").split(", "),
       rewrite: redirect && [redirect[0]!, redirect[3]!],
@@ -78,7 +92,8 @@ const READERS: Record<ProxyApp, (text: string) => ReadModule> = {
       http: { mitm: string[]; script: Record<string, unknown>[]; "url-rewrite"?: string[] };
       "script-providers": Record<string, { url: string; interval: number }>;
     };
-    const script = only(yaml.http.script);
+    const [script, party] = two(yaml.http.script);
+    expect({ ...party, match: undefined }).toEqual({ ...script, match: undefined });
     expect(Object.keys(script).sort()).toEqual(["binary-mode", "match", "max-size", "name", "require-body", "timeout", "type"]);
     expect(script).toMatchObject({ type: "response", "require-body": true, "binary-mode": true });
     const provider = yaml["script-providers"][String(script.name)];
@@ -87,6 +102,7 @@ const READERS: Record<ProxyApp, (text: string) => ReadModule> = {
     return {
       sections: Object.keys(yaml.http).sort(),
       scriptPattern: String(script.match),
+      partyPattern: String(party.match),
       scriptParams: { "script-path": provider!.url, "max-size": String(script["max-size"]), timeout: String(script.timeout) },
       mitm: yaml.http.mitm,
       rewrite: rewrite && [rewrite[0]!, rewrite[1]!],
@@ -97,8 +113,11 @@ const READERS: Record<ProxyApp, (text: string) => ReadModule> = {
 function readSurge(text: string): ReadModule {
   const sections = sectionsOf(text);
   expect(sections.get("")!.some((line) => line.startsWith("#!name="))).toBe(true);
-  const script = /^(\S+) = (.+)$/.exec(only(sections.get("Script")))!;
-  const params = keyValues(script[2]!.split(","));
+  const [script, party] = two(sections.get("Script")).map((line) => /^(\S+) = (.+)$/.exec(line)!);
+  const params = keyValues(script![2]!.split(","));
+  const partyParams = keyValues(party![2]!.split(","));
+  expect(party![1]).toContain("birthday-party");
+  expect({ ...partyParams, pattern: "" }).toEqual({ ...params, pattern: "" });
   expect(Object.keys(params).sort()).toEqual(["binary-body-mode", "max-size", "pattern", "requires-body", "script-path", "timeout", "type"]);
   expect(params).toMatchObject({ type: "http-response", "requires-body": "1", "binary-body-mode": "1" });
   const rewrite = sections.get("URL Rewrite") && only(sections.get("URL Rewrite")).split(" ");
@@ -106,6 +125,7 @@ function readSurge(text: string): ReadModule {
   return {
     sections: [...sections.keys()],
     scriptPattern: params.pattern!,
+    partyPattern: partyParams.pattern!,
     scriptParams: params,
     mitm: only(sections.get("MITM")).replace(/^hostname = %APPEND% /, "").split(", "),
     rewrite: rewrite && [rewrite[0]!, rewrite[1]!],
@@ -140,6 +160,22 @@ function notSaves(region: Region) {
   ];
 }
 
+function partyUrls(region: Region) {
+  return REGION_HOSTS[region].flatMap((host) => [`https://${host}/api/user/${PLAYER}/mysekai/birthday-party/12/delivery`, `https://${host}/api/user/${PLAYER}/mysekai/birthday-party/3/delivery?x=1`]);
+}
+
+function notParties(region: Region) {
+  const host = REGION_HOSTS[region][0];
+  const otherRegion = REGIONS.find((r) => r !== region)!;
+  return [
+    `https://${host}/api/user/${PLAYER}/mysekai/birthday-party/12`,
+    `https://${host}/api/user/${PLAYER}/mysekai/birthday-party/12/delivery/more`,
+    `https://${host}/api/user/${PLAYER}/mysekai/birthday-party/1/2/delivery`,
+    `https://${host}.evil.example/api/user/${PLAYER}/mysekai/birthday-party/12/delivery`,
+    `https://${REGION_HOSTS[otherRegion][0]}/api/user/${PLAYER}/mysekai/birthday-party/12/delivery`,
+  ];
+}
+
 describe.each(Object.keys(MODULE_FORMATS) as ProxyApp[])("%s module", (app) => {
   const generate = MODULE_FORMATS[app].generate;
 
@@ -155,6 +191,11 @@ describe.each(Object.keys(MODULE_FORMATS) as ProxyApp[])("%s module", (app) => {
     for (const url of saveUrls(region)) expect({ url, match: pattern.test(url) }).toEqual({ url, match: true });
     for (const url of notSaves(region)) expect({ url, match: pattern.test(url) }).toEqual({ url, match: false });
     expect(pattern.test(saveUrl(REGION_HOSTS[region][0], "isForceAllReloadOnlyMysekai", "True").replace("?", "?lang=ja&"))).toBe(true);
+
+    // The birthday party delivery: a rule of its own, matching every host's delivery URL and no save.
+    const party = new RegExp(read.partyPattern);
+    for (const url of partyUrls(region)) expect({ url, match: party.test(url) }).toEqual({ url, match: true });
+    for (const url of [...saveUrls(region), ...notParties(region)]) expect({ url, match: party.test(url) }).toEqual({ url, match: false });
   });
 
   test.each(REGIONS)("%s: the full-payload rewrite turns False into True and leaves everything else alone", (region) => {
@@ -174,7 +215,7 @@ describe.each(Object.keys(MODULE_FORMATS) as ProxyApp[])("%s module", (app) => {
 
   test("patterns fit the app's line format: no spaces, commas or quotes", () => {
     const read = READERS[app](generate("en", { scriptUrl: SCRIPT_URL, forceFullPayload: true }));
-    for (const part of [read.scriptPattern, ...read.rewrite!]) expect(part).not.toMatch(/[\s,"']/);
+    for (const part of [read.scriptPattern, read.partyPattern, ...read.rewrite!]) expect(part).not.toMatch(/[\s,"']/);
   });
 });
 

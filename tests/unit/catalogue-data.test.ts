@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { parse } from "opentype.js";
 import catalogJson from "../../src/maps/data/catalog.json" with { type: "json" };
 import recordsJson from "../../src/maps/data/music-records.json" with { type: "json" };
-import { findResource, siteGeometryEntry, weatherName, type Locale } from "../../src/maps/catalog.ts";
+import { findResource, siteGeometryEntry, weatherName } from "../../src/maps/catalog.ts";
 import { fontFiles } from "../../src/maps/font-files.ts";
 import { EDGE_INSET, siteProjection } from "../../src/maps/geometry.ts";
 import { allMusicTitles, musicRecordTitle } from "../../src/maps/music-titles.ts";
@@ -47,9 +47,9 @@ describe("catalogue names", () => {
   });
 
   test("weathers by their game names (CN calls 9 流星雨, KR 유성군); an unknown id has none", () => {
-    expect(["zh", "ja", "en"].map((l) => weatherName(9, l as Locale))).toEqual(["流星雨", "流星群", "Meteor Shower"]);
+    expect((["zh-Hans", "ja", "en"] as const).map((l) => weatherName(9, l))).toEqual(["流星雨", "流星群", "Meteor Shower"]);
     expect(entries.find((e) => label(e) === "phenomena:9")!.name.ko).toBe("유성군");
-    expect(weatherName(999, "zh")).toBeNull();
+    expect(weatherName(999, "zh-Hans")).toBeNull();
   });
 
   test("the header names each server's master-data version and commit", () => {
@@ -100,16 +100,14 @@ describe("site 9 geometry", () => {
 
 describe("song titles from all five servers", () => {
   test("zh-Hant and ko read their own server's title, then jp (record 3: 將手 / 테오; 10006 has jp and en only)", () => {
-    // The cast goes once the Locale type names the two languages.
-    const [hant, ko] = ["zh-Hant", "ko"] as unknown as Locale[];
-    expect([musicRecordTitle(3, hant!), musicRecordTitle(3, ko!)]).toEqual(["將手", "테오"]);
-    expect([musicRecordTitle(10006, hant!), musicRecordTitle(10006, ko!)]).toEqual(["一緒に歌おう！", "一緒に歌おう！"]);
+    expect([musicRecordTitle(3, "zh-Hant"), musicRecordTitle(3, "ko")]).toEqual(["將手", "테오"]);
+    expect([musicRecordTitle(10006, "zh-Hant"), musicRecordTitle(10006, "ko")]).toEqual(["一緒に歌おう！", "一緒に歌おう！"]);
   });
 
   test("a record only TW and KR have released keeps their title in every locale", () => {
     const titles = (recordsJson as unknown as { titles: Record<string, Record<string, string>> }).titles;
     const [id, entry] = Object.entries(titles).find(([, t]) => !t.jp && !t.en && !t.cn && t.tw && t.kr)!;
-    for (const locale of ["ja", "en", "zh"] as const) expect(musicRecordTitle(Number(id), locale)).toBe(entry.tw!);
+    for (const locale of ["ja", "en", "zh-Hans"] as const) expect(musicRecordTitle(Number(id), locale)).toBe(entry.tw!);
     expect(allMusicTitles()).toContain(entry.kr!);
   });
 });

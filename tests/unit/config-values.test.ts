@@ -92,3 +92,10 @@ test("DATABASE_URL: unset is the SQLite file; postgres:// or postgresql:// selec
     expect(message).not.toContain("pa:ss");
   }
 });
+
+test("MAP_COMMON_LABELS: none by default, all on request, anything else refused at start", () => {
+  expect(loadConfig({}).maps.commonLabels).toBe("none");
+  expect(loadConfig({ MAP_COMMON_LABELS: "all" }).maps.commonLabels).toBe("all");
+  expect(loadConfig({ MAP_COMMON_LABELS: "None" }).maps.commonLabels).toBe("none");
+  expect(() => loadConfig({ MAP_COMMON_LABELS: "some" })).toThrow(ConfigError);
+});

@@ -146,6 +146,18 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
       expect(await store.decidePush(candidate(first), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
     });
 
+    test("a birthday party pushed in between: the next visit of the same refresh is still a repeat, the party is judged against parties", async () => {
+      const player = "1234000000000000042";
+      const first = await f.addSave(player, "drops", T0);
+      const party = await f.addSave(player, "party drops", T0 + 1, "mysekai_birthday_party");
+      const again = await f.addSave(player, "drops", T0 + 2);
+      const partyAgain = await f.addSave(player, "party drops", T0 + 3, "mysekai_birthday_party");
+      expect(await store.decidePush(candidate(first, "drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+      expect(await store.decidePush(candidate(party, "party drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+      expect(await store.decidePush(candidate(again, "drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: false, repeatOf: first });
+      expect(await store.decidePush(candidate(partyAgain, "party drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: false, repeatOf: party });
+    });
+
     test("two saves of one refresh decided at once on two connections: exactly one is pushed, each time", async () => {
       const another = await f.another();
       for (let round = 0; round < 8; round++) {

@@ -20,9 +20,19 @@ test(".env.example starts as it is (every blank is optional) and names only vari
     if (match) optional[match[1]!] = match[2]!;
   }
   expect(Object.keys(optional)).toEqual(expect.arrayContaining(["REPORT_TOKEN", "UPLOAD_TOKEN", "MAP_LOCALE", "MAP_TIMEZONE"]));
+  // Every push channel, and the default route.
+  const channels = ["TELEGRAM_BOT_TOKEN", "TELEGRAM_CHAT_ID", "DISCORD_WEBHOOK_URL", "ONEBOT_URL", "ONEBOT_TOKEN", "ONEBOT_TARGET", "WEBHOOK_URL", "WEBHOOK_SECRET", "BARK_SERVER", "NOTIFY_DEFAULT"];
+  expect(Object.keys(optional)).toEqual(expect.arrayContaining(channels));
   expect(() => loadConfig(optional)).not.toThrow();
   const sources = ["index", "admin", "endpoints", "notify", "maps"].map((name) => read(`src/config/${name}.ts`)).join("\n");
   for (const name of Object.keys(optional)) expect(sources).toContain(`"${name}"`);
+});
+
+test("npm install has no install script left to review: bun's runs (it puts the runtime's binary in place), esbuild's is declined (its binary works without it)", () => {
+  const pkg = JSON.parse(read("package.json"));
+  expect(pkg.allowScripts).toEqual({ bun: true, esbuild: false });
+  const listed = Bun.spawnSync(["npm", "install-scripts", "ls"], { cwd: ROOT, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" } });
+  expect(listed.stdout.toString() + listed.stderr.toString()).toContain("No packages with unreviewed install scripts");
 });
 
 test("the image context leaves out builds, local config and data; config is a bind mount; bun is a runtime dependency", () => {
@@ -45,6 +55,28 @@ test("the container runs as a non-root user with DATA_DIR on its volume and a HE
   for (const copied of ["drizzle", "assets", "src", "tsconfig.json"]) expect(dockerfile).toContain(copied);
   expect(read("compose.yaml")).toContain(":/data");
   expect(read("deploy/mysekai-ingest.service")).toContain("ExecStart=");
+});
+
+test("compose's own environment wins over .env for the address, port and folders its mappings rely on", () => {
+  const service = (Bun.YAML.parse(read("compose.yaml")) as { services: Record<string, ComposeService & { ports?: string[]; volumes?: string[] }> }).services["mysekai-ingest"]!;
+  expect(service.env_file).toBe(".env");
+  const env = envOf(service);
+  const finalStage = read("Dockerfile").split(/^FROM /m).at(-1)!;
+  const imageEnv = Object.fromEntries([...finalStage.matchAll(/\b(HOST|PORT|DATA_DIR|CONFIG_DIR)=(\S+)/g)].map((match) => [match[1], match[2]]));
+  expect(Object.keys(imageEnv).sort()).toEqual(["CONFIG_DIR", "DATA_DIR", "HOST", "PORT"]);
+  for (const [name, value] of Object.entries(imageEnv)) expect([name, String(env[name])]).toEqual([name, String(value)]);
+  expect(service.ports?.every((mapping) => mapping.endsWith(`:${env.PORT}`))).toBe(true);
+  expect(service.volumes).toEqual(expect.arrayContaining([`mysekai-data:${env.DATA_DIR}`, `./config:${env.CONFIG_DIR}:ro`]));
+});
+
+test("the README's owner commands under the systemd unit run as its dynamic user, with its folders and settings", () => {
+  const unit = read("deploy/mysekai-ingest.service");
+  const helper = /mysekai-cli\(\) \{[\s\S]+?\n\}/.exec(read("README.md"))?.[0] ?? "";
+  for (const setting of ["DynamicUser=yes", "StateDirectory=mysekai-ingest", "ConfigurationDirectory=mysekai-ingest", "EnvironmentFile=/etc/mysekai-ingest.env"]) {
+    expect([setting, unit.includes(`\n${setting}\n`), helper.includes(`-p ${setting}`)]).toEqual([setting, true, true]);
+  }
+  for (const variable of /^Environment=(DATA_DIR=\S+) (CONFIG_DIR=\S+)$/m.exec(unit)!.slice(1)) expect(helper).toContain(`-E ${variable}`);
+  expect(helper).toContain(`--working-directory=${/^WorkingDirectory=(\S+)$/m.exec(unit)![1]}`);
 });
 
 interface ComposeService {

@@ -67,6 +67,14 @@ for (const kind of [sqliteIngestStores, postgresIngestStores] satisfies IngestSt
       expect(await f.scalar("SELECT count(*) FROM upload_task_chunks")).toBe(0);
     });
 
+    test("an upload whose URL names a birthday party's delivery is stored as one; any other as the save", async () => {
+      const delivery = { ...chunk("party", 0, 1, blocks(2)), header: { uploadId: "party", chunkIndex: 0, totalChunks: 1, originalUrl: `https://mysekai.example/api/user/${PLAYER}/mysekai/birthday-party/41/delivery` } };
+      expect(await accept(delivery)).toMatchObject({ kind: "completed", created: true });
+      expect(await accept(chunk("save", 0, 1, blocks(2)))).toMatchObject({ kind: "completed", created: true });
+      expect(await accept(chunk("nourl", 0, 1, blocks(2), { player: null }))).toMatchObject({ kind: "completed", created: true });
+      expect(await f.column("SELECT data_type FROM saves ORDER BY id")).toEqual(["mysekai_birthday_party", "mysekai", "mysekai"]);
+    });
+
     test("a resent chunk is answered without a second save, whether its task is open or completed", async () => {
       const parts = [blocks(1), blocks(1)];
       await accept(chunk("u2", 0, 2, parts[0]!));

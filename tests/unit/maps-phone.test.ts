@@ -12,11 +12,11 @@ import { drop, fixture, material, save, site } from "../helpers/maps-fixtures.ts
 const ctx: OutputsContext = {
   playerId: "7412589630147258963",
   capturedAt: new Date("2025-03-01T00:30:00Z"),
-  locale: "zh",
+  locale: "zh-Hans",
   showHarvested: false,
   timeZone: "Asia/Shanghai",
 };
-const model = (s: MySekaiSave, locale: OutputsContext["locale"] = "zh") => describeSave(s, { ...ctx, locale });
+const model = (s: MySekaiSave, locale: OutputsContext["locale"] = "zh-Hans") => describeSave(s, { ...ctx, locale });
 const svgWidth = (svg: string) => Number(/^<svg [^>]*width="(\d+)"/.exec(svg)![1]);
 const fontSizes = (fragment: string) => [...fragment.matchAll(/<text [^>]*font-size="([\d.]+)"/g)].map((m) => Number(m[1]));
 /** The inner SVG of every `<g class="…">` group whose class list starts with `cls` (none of them nests a group). */
@@ -42,10 +42,10 @@ describe("text at phone width (390 CSS px)", () => {
   test("rare finds and new songs read without zooming, common drops at 2× zoom, on every map of a busy save", () => {
     const figures: Record<string, number> = {};
     const keep = (name: string, value: number) => (figures[name] = Math.min(figures[name] ?? Infinity, value));
-    for (const locale of ["zh", "ja", "en"] as const) {
+    for (const locale of ["zh-Hans", "ja", "en"] as const) {
       const outputs = model(makeSampleMySekaiSave({ seed: 1 }), locale);
       for (const s of outputs.sites) {
-        const svg = buildSiteSvg(outputs, s.siteId);
+        const svg = buildSiteSvg(outputs, s.siteId, null, { commonLabels: "all" });
         keep("site super label", smallestCap(svg, "label label-super"));
         keep("site rare label", smallestCap(svg, "label label-rare"));
         keep("title-bar chip", smallestCap(svg, "chip"));

@@ -50,7 +50,7 @@ function svgSize(svg: string): { width: number; height: number } {
 const ctx = {
   playerId: "7412589630147258963",
   capturedAt: new Date("2025-03-01T00:30:00Z"),
-  locale: "zh" as const,
+  locale: "zh-Hans" as const,
   showHarvested: false,
   assetsDir: null,
   timeZone: "Asia/Shanghai",
@@ -102,7 +102,7 @@ describe("rendering", () => {
 
   test("at phone width, no text on any map of a busy save is smaller than MAP_MIN_TEXT_PX", () => {
     const sample = makeSampleMySekaiSave({ seed: 1 });
-    for (const locale of ["zh", "ja", "en"] as const) {
+    for (const locale of ["zh-Hans", "ja", "en"] as const) {
       const outputs = describeSave(sample, { ...ctx, locale });
       const svgs = [...outputs.sites.map((s) => buildSiteSvg(outputs, s.siteId)), buildOverviewSvg(outputs)];
       for (const svg of svgs) {

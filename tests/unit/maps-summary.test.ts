@@ -3,7 +3,7 @@ import { describeSave, formatRareText, summaryFile, summaryJson, type OutputsCon
 import type { MySekaiSave } from "../../src/save/model.ts";
 import { drop, material, save, site } from "../helpers/maps-fixtures.ts";
 
-const ctx: OutputsContext = { playerId: "7412589630147258963", capturedAt: new Date("2025-03-01T00:30:00Z"), locale: "zh", showHarvested: false };
+const ctx: OutputsContext = { playerId: "7412589630147258963", capturedAt: new Date("2025-03-01T00:30:00Z"), locale: "zh-Hans", showHarvested: false };
 const buildSummary = (s: MySekaiSave, c: OutputsContext) => summaryJson(describeSave(s, c));
 
 function fixedSave() {
@@ -65,7 +65,7 @@ describe("summary", () => {
   test("key order of summary.json is stable", () => {
     const summary = buildSummary(fixedSave(), ctx);
     expect(Object.keys(summary)).toEqual([
-      "playerId", "capturedAt", "saveTime", "hasHarvestMaps", "sites", "totals", "rareFinds", "newMusicRecords", "musicRecords", "repeatOf",
+      "playerId", "capturedAt", "saveTime", "hasHarvestMaps", "dataType", "sites", "totals", "rareFinds", "newMusicRecords", "musicRecords", "repeatOf",
     ]);
     expect(Object.keys(summary.sites[0]!.resources[0]!)).toEqual([
       "type", "id", "key", "name", "tier", "musicRecord", "title", "total", "positions",
@@ -82,6 +82,7 @@ describe("summary", () => {
       capturedAt: "2025-03-01T00:30:00.000Z",
       saveTime: "2025-03-01T00:30:00.000Z",
       hasHarvestMaps: false,
+      dataType: "mysekai",
       sites: [],
       totals: [],
       rareFinds: [],

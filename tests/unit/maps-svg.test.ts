@@ -12,12 +12,14 @@ import { drop, fixture, material, save, site } from "../helpers/maps-fixtures.ts
 const opts: OutputsContext = {
   playerId: "7412589630147258963",
   capturedAt: new Date("2025-03-01T00:30:00Z"),
-  locale: "zh",
+  locale: "zh-Hans",
   showHarvested: false,
   timeZone: "Asia/Shanghai",
 };
 
 const model = (s: MySekaiSave, ctx: Partial<OutputsContext> = {}) => describeSave(s, { ...opts, ...ctx });
+/** MAP_COMMON_LABELS=all: every drop labelled, as these tests of label contents need. */
+const ALL_LABELS = { commonLabels: "all" } as const;
 
 /** Every drawn label as { style, lines } (label groups hold no nested groups). */
 function labels(svg: string): { style: string; lines: string[] }[] {
@@ -53,14 +55,14 @@ describe("site SVG", () => {
 
   test("drops on one spot are grouped by (type, id) with summed quantities", () => {
     const s = save([site(5, [material(5, 1, 1, 1), drop("mysekai_item", 5, 1, 1, 2), material(5, 1, 1, 2), material(1, 1, 1, 1), material(1, 1, 1, 2)])]);
-    const all = labels(buildSiteSvg(model(s), 5));
+    const all = labels(buildSiteSvg(model(s), 5, null, ALL_LABELS));
     expect(all).toContainEqual({ style: "super", lines: ["夕桐 ×3"] });
     expect(all).toContainEqual({ style: "common", lines: ["心愿木材 ×3", "多余唱片 ×2"] });
   });
 
   test("new music records are rare-styled with NEW, owned ones are common", () => {
     const s = save([site(6, [drop("mysekai_music_record", 7, 0, 0), drop("mysekai_music_record", 8, 9, 9), drop("mysekai_music_record", 999_999, 5, 5)])], [8]);
-    const svg = buildSiteSvg(model(s), 6);
+    const svg = buildSiteSvg(model(s), 6, null, ALL_LABELS);
     expect(labelStyleOf(svg, "唱片「快乐万岁」 NEW ×1")).toBe("record");
     expect(labelStyleOf(svg, "唱片「Nostalogic」 (已拥有) ×1")).toBe("common");
     expect(labelStyleOf(svg, "唱片 #999999 NEW ×1")).toBe("record");
@@ -72,7 +74,7 @@ describe("site SVG", () => {
     const hidden = buildSiteSvg(model(s), 7);
     expect(hidden).not.toContain("花瓣");
     expect(hidden).not.toContain("钻石");
-    const shown = buildSiteSvg(model(s, { showHarvested: true }), 7);
+    const shown = buildSiteSvg(model(s, { showHarvested: true }), 7, null, ALL_LABELS);
     expect(shown).toMatch(/<text[^>]*opacity="0.45">花瓣 ×2<\/text>/);
     expect(shown).toMatch(/<g class="drop-super" opacity="0.35">/);
   });
@@ -104,8 +106,8 @@ describe("site SVG", () => {
     expect(buildOverviewSvg(model(a))).toBe(buildOverviewSvg(model(b)));
   });
 
-  test("placed labels do not overlap each other on a realistic site", () => {
-    const svg = buildSiteSvg(model(makeSampleMySekaiSave({ seed: 1 })), 5);
+  test("placed labels do not overlap each other on a realistic site (every rule on the layout itself: maps-layout.test.ts)", () => {
+    const svg = buildSiteSvg(model(makeSampleMySekaiSave({ seed: 1 })), 5, null, ALL_LABELS);
     const boxes = [...svg.matchAll(/<g class="label[^"]*">(?:<path[^>]*\/>)?<rect x="([\d.-]+)" y="([\d.-]+)" width="([\d.]+)" height="([\d.]+)"/g)].map(
       (m) => ({ x: Number(m[1]), y: Number(m[2]), w: Number(m[3]), h: Number(m[4]) }),
     );

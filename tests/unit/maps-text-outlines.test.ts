@@ -82,7 +82,7 @@ describe("text drawn as cached glyph outlines", () => {
       import { outlineText } from "./src/maps/text-outlines.ts";
       import { makeSampleMySekaiSave } from "./src/samples/index.ts";
       const svgs = [1, 2, 3].flatMap((seed) => {
-        const outputs = describeSave(makeSampleMySekaiSave({ seed }), { playerId: "7412589630147258963", capturedAt: new Date(0), locale: "zh", showHarvested: false, timeZone: "UTC" });
+        const outputs = describeSave(makeSampleMySekaiSave({ seed }), { playerId: "7412589630147258963", capturedAt: new Date(0), locale: "zh-Hans", showHarvested: false, timeZone: "UTC" });
         return [buildOverviewSvg(outputs, null), ...outputs.sites.map((site) => buildSiteSvg(outputs, site.siteId, null))];
       });
       Bun.gc(true);

@@ -12,11 +12,28 @@ const ctx = (locale: OutputsContext["locale"]): OutputsContext => ({ playerId: "
 const expected = {
   ja: { seven: "レコード「ビバハピ」", eight: "レコード「Nostalogic」", unknown: "レコード #999999", title7: "ビバハピ" },
   en: { seven: "Music record “Viva Happy”", eight: "Music record “Nostalogic”", unknown: "Music record #999999", title7: "Viva Happy" },
-  zh: { seven: "唱片「快乐万岁」", eight: "唱片「Nostalogic」", unknown: "唱片 #999999", title7: "快乐万岁" },
+  "zh-Hans": { seven: "唱片「快乐万岁」", eight: "唱片「Nostalogic」", unknown: "唱片 #999999", title7: "快乐万岁" },
 } as const;
 
+describe("a title that already carries brackets is not bracketed again", () => {
+  // Record 102 is titled 「１」 (jp) / 「1」 (en, cn) in the game's data; record 710's brackets are inside its title.
+  const bracketed = save([site(6, [drop("mysekai_music_record", 102, 0, 0), drop("mysekai_music_record", 710, 2, 2)])]);
+  for (const [locale, names] of [
+    ["zh-Hans", ["唱片「1」", "唱片「初音狂奏曲第01番「彗惺」」"]],
+    ["ja", ["レコード「１」", "レコード「初音狂奏曲第01番「彗惺」」"]],
+    ["en", ["Music record 「1」", "Music record “初音狂奏曲第01番「彗惺」”"]],
+  ] as const) {
+    test(locale, () => {
+      const outputs = describeSave(bracketed, ctx(locale));
+      const byId = new Map(outputs.totals.map((t) => [t.resource.id, t.resource.name]));
+      expect([byId.get(102), byId.get(710)]).toEqual([...names]);
+      expect(formatRareText(outputs)).toContain(`${names[0]} NEW ×1`);
+    });
+  }
+});
+
 describe("music records are named by song title in MAP_LOCALE's language", () => {
-  for (const locale of ["ja", "en", "zh"] as const) {
+  for (const locale of ["ja", "en", "zh-Hans"] as const) {
     const want = expected[locale];
 
     test(`${locale}: the model names each record once, for every output`, () => {
@@ -52,7 +69,7 @@ describe("longer labels stay within the caps", () => {
     // Record 248 has the longest en title (49 characters), 10058 the longest jp one.
     expect(musicRecordTitle(248, "en")!.length).toBe(49);
     const drops = Array.from({ length: 150 }, (_, i) => drop("mysekai_music_record", i % 2 === 0 ? 248 : 10058, i % 15, Math.floor(i / 15), 1 + (i % 3)));
-    for (const locale of ["ja", "en", "zh"] as const) {
+    for (const locale of ["ja", "en", "zh-Hans"] as const) {
       const outputs = describeSave(save([site(5, drops)]), ctx(locale));
       const svg = buildSiteSvg(outputs, 5);
       expect(svg.match(/<g class="label /g)?.length ?? 0).toBeLessThanOrEqual(MAP_LIMITS.labelsPerMap);

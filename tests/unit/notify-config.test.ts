@@ -5,6 +5,7 @@ describe("notify configuration", () => {
   test("an empty environment gets every default, and only Bark's settings (its keys come from bark_map.json)", () => {
     expect(loadConfig({}).notify).toEqual({
       defaultRoute: "telegram",
+      defaultRouteSet: false,
       imageBase: null,
       repeat: false,
       telegram: null,

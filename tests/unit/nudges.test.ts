@@ -94,8 +94,16 @@ test("a partial refresh nudges at once with the fix, once; the missed nudge of t
   expect(await nudgePartial(deps, player, at("2026-06-01T20:10:00Z"))).toBe(true);
   expect(await nudgePartial(deps, player, at("2026-06-01T20:40:00Z"))).toBe(false);
   const pushes = api.requests.filter((r) => r.path === hook).map((r) => r.json as { title: string; rareText: string });
-  expect(pushes.map((p) => p.title)).toEqual(["MySekai: partial refresh captured"]);
-  expect(pushes[0]!.rareText).toContain("open MySekai again from the title screen");
+  // A push follows the player's server's language, like their maps: JP's in Japanese.
+  expect(pushes.map((p) => p.title)).toEqual(["MySekai：部分更新を受け取りました"]);
+  expect(pushes[0]!.rareText).toContain("タイトル画面からマイセカイを開き直してください");
   expect(await runMissedNudges(deps, at("2026-06-01T23:00:00Z"))).toBe(0);
+  const enPlayer = "1000000000000000014";
+  await deps.nudges.setNudge(enPlayer, 3, at("2026-06-01T00:00:00Z"));
+  save(db, enPlayer, "en", at("2026-06-01T00:00:00Z"));
+  expect(await nudgePartial(deps, enPlayer, at("2026-06-01T20:10:00Z"))).toBe(true);
+  const enPush = api.requests.filter((r) => r.path === hook).at(-1)!.json as { title: string; rareText: string };
+  expect(enPush.title).toBe("MySekai: partial refresh captured");
+  expect(enPush.rareText).toContain("open MySekai again from the title screen");
   expect(await nudgePartial(deps, "1000000000000000099", at("2026-06-01T20:10:00Z"))).toBe(false);
 });

@@ -177,11 +177,11 @@ for (const kind of [sqliteOwnerStores, postgresOwnerStores] satisfies OwnerStore
     test("data webhooks registered on one process are listed and removed on another", async () => {
       const other = await f.another();
       const first = await store.webhooks.add("https://bot.example/hook?k=1", "secret", T0);
-      const second = await store.webhooks.add("https://bot.example/other", null, T0 + 1);
+      const second = await store.webhooks.add("https://bot.example/other", null, T0 + 1, { payload: "json-zstd", checkUrl: "https://bot.example/has/{user_id}" });
       expect(second).toBeGreaterThan(first);
       expect(await other.webhooks.list()).toEqual([
-        { id: first, url: "https://bot.example/hook?k=1", bearer: "secret", createdAt: T0 },
-        { id: second, url: "https://bot.example/other", bearer: null, createdAt: T0 + 1 },
+        { id: first, url: "https://bot.example/hook?k=1", bearer: "secret", payload: "empty", checkUrl: null, createdAt: T0 },
+        { id: second, url: "https://bot.example/other", bearer: null, payload: "json-zstd", checkUrl: "https://bot.example/has/{user_id}", createdAt: T0 + 1 },
       ]);
       expect(await other.webhooks.remove(first)).toBe(true);
       expect(await store.webhooks.remove(first)).toBe(false);

@@ -43,7 +43,7 @@ async function archivedSave(): Promise<{ saveId: number; outputs: SaveOutputs }>
   );
   // Sites out of id order in the save: the maps still go out in site order.
   const drawn = save([site(8, [material(24, 0, 0)]), site(5, [material(12, 0, 0), drop("mysekai_music_record", 3, 2, 2)])]);
-  const { files, outputs } = await generateOutputs(drawn, { playerId: PLAYER, capturedAt: new Date(0), locale: "zh", showHarvested: false, assetsDir: null });
+  const { files, outputs } = await generateOutputs(drawn, { playerId: PLAYER, capturedAt: new Date(0), locale: "zh-Hans", showHarvested: false, assetsDir: null });
   mkdirSync(archiveDir, { recursive: true });
   for (const file of files) writeFileSync(join(archiveDir, file.name), file.bytes);
   const names = files.map((file) => file.name).sort();

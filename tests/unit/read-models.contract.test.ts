@@ -51,8 +51,8 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
     };
 
     test("status page: queue by state, recent saves with their job, failures, reports, the day's counts", async () => {
-      const s1 = await save(PLAYER, T0 - 3 * HOUR);
-      const s2 = await save(OTHER, T0 - 2 * HOUR, { source: "report" });
+      const s1 = await save(PLAYER, T0 - 3 * HOUR, { dataType: "mysekai_birthday_party" });
+      const s2 = await save(OTHER, T0 - 2 * HOUR, { source: "report", partial: true });
       const s3 = await save(THIRD, T0 - HOUR);
       const report = await f.insert.report({ receivedAt: T0 - HOUR, shape: "har", entryCount: 3, candidateCount: 2, emptyBodies: 0, meta: { agent: "test" }, outcome: "save", saveId: s2 });
       const oldReport = await f.insert.report({ receivedAt: T0 - 3 * DAY, shape: "har", entryCount: 1, candidateCount: 0, emptyBodies: 1, meta: {} });
@@ -87,14 +87,14 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
         oldestQueuedAgeMs: 2 * HOUR,
       });
       expect(await f.pages.recentSaves()).toEqual([
-        { id: s3, receivedAt: T0 - HOUR, playerId: THIRD, source: "upload", stage: "generate", state: "failed" },
-        { id: s2, receivedAt: T0 - 2 * HOUR, playerId: OTHER, source: "report", stage: "notify", state: "running" },
-        { id: s1, receivedAt: T0 - 3 * HOUR, playerId: PLAYER, source: "upload", stage: "notify", state: "pending" },
+        { id: s3, receivedAt: T0 - HOUR, playerId: THIRD, source: "upload", region: null, dataType: "mysekai", partial: false, stage: "generate", state: "failed" },
+        { id: s2, receivedAt: T0 - 2 * HOUR, playerId: OTHER, source: "report", region: null, dataType: "mysekai", partial: true, stage: "notify", state: "running" },
+        { id: s1, receivedAt: T0 - 3 * HOUR, playerId: PLAYER, source: "upload", region: null, dataType: "mysekai_birthday_party", partial: false, stage: "notify", state: "pending" },
       ]);
       expect(await f.pages.recentSaves(1)).toHaveLength(1);
       expect(await f.pages.failedJobs()).toEqual([
-        { id: failed, saveId: s3, reportId: null, stage: "generate", lastError: "boom", updatedAt: T0 - 30 * MINUTE, playerId: THIRD },
-        { id: failedReport, saveId: null, reportId: oldReport, stage: "evaluate", lastError: "no save", updatedAt: T0 - 2 * DAY, playerId: null },
+        { id: failed, saveId: s3, reportId: null, stage: "generate", lastError: "boom", updatedAt: T0 - 30 * MINUTE, playerId: THIRD, region: null },
+        { id: failedReport, saveId: null, reportId: oldReport, stage: "evaluate", lastError: "no save", updatedAt: T0 - 2 * DAY, playerId: null, region: null },
       ]);
       expect(await f.pages.failedDeliveries()).toEqual([
         { id: d3, saveId: s2, channel: "bark", target: "phone", lastError: "old", attempts: 1, playerId: OTHER },
@@ -108,6 +108,30 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       expect(await f.pages.databaseBytes()).toBeGreaterThan(0);
     });
 
+    test("status page: jobs and pushes waiting for a retry after an error, the soonest first; none without an error", async () => {
+      const s1 = await save(PLAYER, T0 - 3 * HOUR);
+      const s2 = await save(OTHER, T0 - 2 * HOUR);
+      const job = (values: Partial<Parameters<ReadModelFixture["insert"]["job"]>[0]>) => f.insert.job({ stage: "generate", runAt: T0, createdAt: T0, updatedAt: T0, ...values });
+      const later = await job({ saveId: s1, state: "pending_retry", attempts: 2, lastError: "render timed out", runAt: T0 + 10 * MINUTE });
+      const sooner = await job({ saveId: s2, state: "pending_retry", attempts: 1, lastError: "archive busy", runAt: T0 + MINUTE });
+      // A notify job waiting on its deliveries carries no error of its own; a pending job never met one.
+      await job({ saveId: await save(THIRD, T0 - HOUR), stage: "notify", state: "pending_retry", runAt: T0 });
+      await job({ saveId: await save(THIRD, T0 - MINUTE), state: "pending", lastError: "an old error", runAt: T0 });
+      expect(await f.pages.retryingJobs()).toEqual([
+        { id: sooner, saveId: s2, reportId: null, stage: "generate", lastError: "archive busy", attempts: 1, runAt: T0 + MINUTE, playerId: OTHER, region: null },
+        { id: later, saveId: s1, reportId: null, stage: "generate", lastError: "render timed out", attempts: 2, runAt: T0 + 10 * MINUTE, playerId: PLAYER, region: null },
+      ]);
+      expect(await f.pages.retryingJobs(1)).toHaveLength(1);
+      const delivery = (values: Partial<Parameters<ReadModelFixture["insert"]["delivery"]>[0]> & { saveId: number }) =>
+        f.insert.delivery({ channel: "webhook", target: "default", nextAttemptAt: T0, createdAt: T0, ...values });
+      const waiting = await delivery({ saveId: s1, state: "pending", attempts: 1, lastError: "webhook: HTTP 503", nextAttemptAt: T0 + 5 * MINUTE });
+      await delivery({ saveId: s2, state: "pending" });
+      await delivery({ saveId: s2, channel: "bark", target: "phone", state: "failed", attempts: 3, lastError: "gone" });
+      expect(await f.pages.retryingDeliveries()).toEqual([
+        { id: waiting, saveId: s1, channel: "webhook", target: "default", lastError: "webhook: HTTP 503", attempts: 1, nextAttemptAt: T0 + 5 * MINUTE, playerId: PLAYER, region: null },
+      ]);
+    });
+
     test("maps: each player's newest archive with maps, newest players first; a newest archive without maps shows none; an archive by its token", async () => {
       await archived(PLAYER, T0 - 3 * HOUR);
       const newestOfPlayer = await archived(PLAYER, T0 - HOUR, ["save.bin", "site_6.png"]);
@@ -115,12 +139,12 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       await archived(THIRD, T0 - 5 * HOUR);
       await archived(THIRD, T0 - 30 * MINUTE, ["save.bin"]);
       expect(await f.pages.latestMaps()).toEqual([
-        { playerId: PLAYER, createdAt: T0 - HOUR, token: `token-${newestOfPlayer}`, pngs: ["site_6.png"] },
-        { playerId: OTHER, createdAt: T0 - 4 * HOUR, token: `token-${other}`, pngs: ["site_6.png", "site_5.png", "overview.png"] },
+        { playerId: PLAYER, createdAt: T0 - HOUR, receivedAt: T0 - HOUR, region: null, token: `token-${newestOfPlayer}`, pngs: ["site_6.png"] },
+        { playerId: OTHER, createdAt: T0 - 4 * HOUR, receivedAt: T0 - 4 * HOUR, region: null, token: `token-${other}`, pngs: ["site_6.png", "site_5.png", "overview.png"] },
       ]);
       // The newest player's newest archive has no maps: it takes its place in the count and shows nothing.
       expect(await f.pages.latestMaps(1)).toEqual([]);
-      expect(await f.pages.mapsOfPlayer(PLAYER)).toEqual([{ playerId: PLAYER, createdAt: T0 - HOUR, token: `token-${newestOfPlayer}`, pngs: ["site_6.png"] }]);
+      expect(await f.pages.mapsOfPlayer(PLAYER)).toEqual([{ playerId: PLAYER, createdAt: T0 - HOUR, receivedAt: T0 - HOUR, region: null, token: `token-${newestOfPlayer}`, pngs: ["site_6.png"] }]);
       expect((await f.pages.mapsOfPlayer(PLAYER, 5)).map((maps) => maps.createdAt)).toEqual([T0 - HOUR, T0 - 3 * HOUR]);
       expect(await f.pages.mapsOfPlayer("42")).toEqual([]);
       expect(await f.pages.archiveByToken(`token-${other}`)).toEqual({ relPath: `by-id/${OTHER}/${other}`, files: MAPS });
@@ -132,7 +156,7 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       await archived(PLAYER, since - 1);
       const edge = await archived(PLAYER, since);
       const newest = await archived(PLAYER, T0 - HOUR);
-      const sameTime = await archived(PLAYER, T0 - HOUR);
+      const sameTime = await archived(PLAYER, T0 - HOUR, MAPS, { region: "tw" });
       await archived(OTHER, T0 - 2 * HOUR);
       await save(PLAYER, T0 - 3 * HOUR); // not archived: nothing to open
       // Archived before digests were kept, its outputs model of an older version: no digest, the maps still listed.
@@ -145,6 +169,7 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       expect(history[0]).toEqual({
         saveId: sameTime,
         receivedAt: T0 - HOUR,
+        region: "tw",
         token: `token-${sameTime}`,
         maps: [
           { file: "overview.png", label: "Overview" },
@@ -153,7 +178,7 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
         ],
         digest: digest(`find ${sameTime}`),
       });
-      expect(history[2]).toEqual({ saveId: undigested, receivedAt: T0 - 2 * DAY, token: `token-${undigested}`, maps: [{ file: "site_9.png", label: "Site 9" }], digest: null });
+      expect(history[2]).toEqual({ saveId: undigested, receivedAt: T0 - 2 * DAY, region: null, token: `token-${undigested}`, maps: [{ file: "site_9.png", label: "Site 9" }], digest: null });
       expect(await f.pages.history(THIRD, T0)).toEqual([]);
     });
 
@@ -169,6 +194,18 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       expect(await f.data.latest(DEFAULT_REGION, OTHER)).toBeNull();
       const named = await archived(PLAYER, T0 - 90 * MINUTE, MAPS, { region: DEFAULT_REGION });
       expect((await f.data.latest(DEFAULT_REGION, PLAYER))?.id).toBe(named);
+    });
+
+    test("data API: a partial refresh never replaces a full save as the latest; a birthday party's delivery is its own latest", async () => {
+      const full = await archived(PLAYER, T0 - 3 * HOUR);
+      await archived(PLAYER, T0 - 2 * HOUR, ["save.bin", "summary.json"], { partial: true });
+      const party = await archived(PLAYER, T0 - HOUR, ["save.bin", "site_9.png"], { dataType: "mysekai_birthday_party" });
+      expect((await f.data.latest(DEFAULT_REGION, PLAYER))?.id).toBe(full);
+      expect((await f.data.latest(DEFAULT_REGION, PLAYER, "mysekai"))?.id).toBe(full);
+      expect((await f.data.latest(DEFAULT_REGION, PLAYER, "mysekai_birthday_party"))?.id).toBe(party);
+      expect(await f.data.latest(DEFAULT_REGION, OTHER, "mysekai_birthday_party")).toBeNull();
+      // The older bots' plain upload_times lists the same save a bot would read: neither the partial one nor the party.
+      expect(await f.data.recentUploads(DEFAULT_REGION, 10)).toEqual([{ playerId: PLAYER, receivedAt: T0 - 3 * HOUR }]);
     });
 
     test("data API: a save's bytes from the database, or its archived save.bin once cleared (checked against its sha256); its stored JSON", async () => {
@@ -219,6 +256,8 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
         dropsFingerprint: "f".repeat(64),
         repeatOf: null,
         region: "en",
+        dataType: "mysekai",
+        partial: false,
       });
       expect(subject?.archive).toEqual({ saveId: id, playerId: PLAYER, relPath: `by-id/${PLAYER}/${id}`, token: `token-${id}`, files: MAPS, digest: digest(`find ${id}`), createdAt: T0 });
       expect(await f.notify.subject(await save(PLAYER, T0 + 1))).toBeNull();

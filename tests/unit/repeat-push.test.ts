@@ -127,7 +127,7 @@ async function twoSavesOfOneRefresh(): Promise<number[]> {
   const ids: number[] = [];
   for (const [n, harvested] of [[1, false], [2, true]] as const) {
     const drawn = save([site(5, [material(12, 0, 0, 2, harvested), drop("mysekai_music_record", 7, 1, 1)])]);
-    const { files, outputs } = await generateOutputs(drawn, { playerId: PLAYER, capturedAt: new Date(0), locale: "zh", showHarvested: false, assetsDir: null });
+    const { files, outputs } = await generateOutputs(drawn, { playerId: PLAYER, capturedAt: new Date(0), locale: "zh-Hans", showHarvested: false, assetsDir: null });
     const saveId = storedSave(dropsFingerprint(drawn));
     const relPath = `by-id/${PLAYER}/20250301_00300${n}`;
     const dir = join(h.archiveRoot, relPath);

@@ -27,7 +27,7 @@ function openSample(opts: Parameters<typeof makeSampleSave>[0] = {}): { save: My
   const keys = parseKeyPairs({ AES_KEY: pair.keyText, AES_IV: pair.ivText });
   const encrypted = makeEncryptedSample(pair, opts);
   const opened = openSave(encrypted, keys);
-  if (opened.kind === "invalid" || opened.kind === "too_large") throw new Error(`sample did not open: ${opened.reason}`);
+  if ("reason" in opened) throw new Error(`sample did not open: ${opened.reason}`);
   return { save: opened.save, size: encrypted.length };
 }
 

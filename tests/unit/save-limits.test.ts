@@ -91,12 +91,12 @@ describe("save caps", () => {
 
   test("10,000 drops on one site", () => {
     const drops = Array.from({ length: 10_000 }, (_, i) => drop("mysekai_material", i));
-    expectTooLarge(open(saveWith([site(5, drops)])), /10000 drops on site 5 \(limit 500\)/);
+    expectTooLarge(open(saveWith([site(5, drops)])), new RegExp(`10000 drops on site 5 \\(limit ${SAVE_LIMITS.dropsPerSite}\\)`));
   });
 
   test("harvest points, strings, music records and weather rows", () => {
     const fixtures = new Array(SAVE_LIMITS.fixturesPerSite + 1).fill(fixture);
-    expectTooLarge(open(saveWith([site(5, [], fixtures)])), /501 harvest points on site 5/);
+    expectTooLarge(open(saveWith([site(5, [], fixtures)])), new RegExp(`${SAVE_LIMITS.fixturesPerSite + 1} harvest points on site 5`));
     expectTooLarge(open(saveWith([site(5, [drop("y".repeat(65))])])), /a drop's resourceType is 65 characters \(limit 64\)/);
     const longStatus = { ...drop(), mysekaiSiteHarvestResourceDropStatus: "s".repeat(65) };
     expectTooLarge(open(saveWith([site(5, [longStatus])])), /a drop's status is 65 characters/);
@@ -130,8 +130,11 @@ describe("wrong types never throw", () => {
     expect(open(encode({ updatedResources: { userMysekaiHarvestMaps: "maps" } }))).toEqual({ kind: "invalid", reason: INVALID_REASONS.notSave });
     expect(open(encode([1, 2, 3]))).toEqual({ kind: "invalid", reason: INVALID_REASONS.notSave });
     expect(open(encode("just a string"))).toEqual({ kind: "invalid", reason: INVALID_REASONS.notSave });
-    const odd = open(saveWith([site(5, { not: "a list" } as never), { mysekaiSiteId: "x" }, 42, site(6, [drop(7 as never), { resourceType: ["a"] }])]));
-    expect(odd.kind === "save" && odd.save.sites.map((s) => [s.siteId, s.drops.length])).toEqual([[5, 0], [6, 0]]);
+    const odd = open(saveWith([site(5, { not: "a list" } as never), { mysekaiSiteId: "x" }, 42, site(6, [drop(7 as never), { resourceType: ["a"] }, drop()])]));
+    expect(odd.kind === "save" && odd.save.sites.map((s) => [s.siteId, s.drops.length])).toEqual([[5, 0], [6, 1]]);
+    // A site none of whose drops reads would be drawn as "nothing rare": the save is unreadable instead.
+    const none = open(saveWith([site(5), site(6, [drop(7 as never), { resourceType: ["a"] }])]));
+    expect(none).toEqual({ kind: "unreadable", reason: "harvest records cannot be read: none of the 2 drops of site 6 could be read" });
     expect(open(new Uint8Array([0xc1]))).toEqual({ kind: "invalid", reason: INVALID_REASONS.notMsgpack });
   });
 

@@ -52,6 +52,13 @@ for (const kind of [sqliteStageStores, postgresStageStores] satisfies StageStore
       expect(archives[0]).toMatchObject({ saveId: id, playerId: PLAYER, relPath: `by-id/${PLAYER}/b`, token: recorded!.token, createdAt: T0 });
     });
 
+    test("a partial refresh is recorded as partial with its drawing (the data API's latest leaves it out)", async () => {
+      const id = await f.addSave(new Uint8Array([9, 9]), PLAYER, T0);
+      expect(await f.save(id)).toMatchObject({ partial: false, dataType: "mysekai" });
+      await f.store.record(await claim(T0), drawnWrites(id, `by-id/${PLAYER}/partial`, PLAYER, true), advanceChange("notify", T0), T0, false);
+      expect(await f.save(id)).toMatchObject({ partial: true, outputs: { partial: true } });
+    });
+
     test("rows that cannot be written take the job's change back with them: the job stays held, nothing recorded", async () => {
       const other = await f.addSave(new Uint8Array([5]), PLAYER, T0);
       await f.store.record(await claim(T0), drawnWrites(other, `by-id/${PLAYER}/taken`), advanceChange("done", T0), T0, false);

@@ -10,9 +10,13 @@ import { dataWebhooks } from "../schema.ts";
 export const DATA_WEBHOOK_CHANNEL = "data-webhook";
 
 export type DataWebhook = typeof dataWebhooks.$inferSelect;
+export type DataWebhookPayload = DataWebhook["payload"];
+export const DATA_WEBHOOK_PAYLOADS: readonly DataWebhookPayload[] = ["empty", "raw", "json-zstd"];
+export type DataWebhookCarries = Pick<DataWebhook, "payload" | "checkUrl">;
+export const EMPTY_POST: DataWebhookCarries = { payload: "empty", checkUrl: null };
 
-export function addDataWebhook(db: Db, url: string, bearer: string | null, now = Date.now()): number {
-  return db.insert(dataWebhooks).values({ url, bearer, createdAt: now }).returning({ id: dataWebhooks.id }).get()!.id;
+export function addDataWebhook(db: Db, url: string, bearer: string | null, now = Date.now(), carries = EMPTY_POST): number {
+  return db.insert(dataWebhooks).values({ url, bearer, ...carries, createdAt: now }).returning({ id: dataWebhooks.id }).get()!.id;
 }
 
 export function removeDataWebhook(db: Db, id: number): boolean {

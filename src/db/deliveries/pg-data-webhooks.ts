@@ -4,12 +4,13 @@
  */
 import { asc, eq } from "drizzle-orm";
 import type { DataWebhookRegistry } from "../../http/owner-store.ts";
+import { EMPTY_POST } from "./data-webhooks.ts";
 import type { PgDb } from "../pg/open.ts";
 import { dataWebhooks } from "../pg/schema.ts";
 
 export function pgDataWebhooks(db: PgDb): DataWebhookRegistry {
   return {
-    add: async (url, bearer, now = Date.now()) => (await db.insert(dataWebhooks).values({ url, bearer, createdAt: now }).returning({ id: dataWebhooks.id }))[0]!.id,
+    add: async (url, bearer, now = Date.now(), carries = EMPTY_POST) => (await db.insert(dataWebhooks).values({ url, bearer, ...carries, createdAt: now }).returning({ id: dataWebhooks.id }))[0]!.id,
     remove: async (id) => (await db.delete(dataWebhooks).where(eq(dataWebhooks.id, id)).returning({ id: dataWebhooks.id })).length === 1,
     list: () => db.select().from(dataWebhooks).orderBy(asc(dataWebhooks.id)),
   };

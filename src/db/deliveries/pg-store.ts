@@ -12,6 +12,9 @@ import { dataWebhooks, deliveries, jobs, saves } from "../pg/schema.ts";
 import { DATA_WEBHOOK_CHANNEL } from "./data-webhooks.ts";
 import { failedChange, newDelivery, noLongerRouted, tallyOf, type RoutedTarget } from "./rows.ts";
 
+/** A save of the same data type as save `saveId`: the last push a repeat is judged against is of its own kind. */
+const pgSameDataTypeAs = (saveId: number) => sql`${saves.dataType} = (SELECT s2.data_type FROM saves s2 WHERE s2.id = ${saveId})`;
+
 type PgTx = Parameters<Parameters<PgDb["transaction"]>[0]>[0];
 
 /** The advisory lock namespace (two-key form) of push decisions, keyed by the player id's hash. */
@@ -56,7 +59,7 @@ export function pgDeliveryStore(db: PgDb): DeliveryStore {
             .select({ id: saves.id, dropsFingerprint: saves.dropsFingerprint })
             .from(deliveries)
             .innerJoin(saves, eq(saves.id, deliveries.saveId))
-            .where(and(eq(saves.playerId, save.playerId), ne(saves.id, save.saveId), pushed))
+            .where(and(eq(saves.playerId, save.playerId), ne(saves.id, save.saveId), pgSameDataTypeAs(save.saveId), pushed))
             .orderBy(desc(deliveries.id))
             .limit(1);
           if (last && last.dropsFingerprint === save.dropsFingerprint) {

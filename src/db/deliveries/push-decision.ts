@@ -6,7 +6,7 @@
  * save routed to "none", or only to channels that are not configured, pushed nothing and is never "the last
  * push". Consumer webhooks' rows are no push: every save gets them.
  */
-import { and, desc, eq, ne } from "drizzle-orm";
+import { and, desc, eq, ne, sql } from "drizzle-orm";
 import { DATA_WEBHOOK_CHANNEL } from "./data-webhooks.ts";
 import { createDeliveries, type RoutedTarget } from "./rows.ts";
 import type { Db, Tx } from "../open.ts";
@@ -23,15 +23,21 @@ export interface PushCandidate {
 /** `repeatOf`: the player's last pushed save, whose drops this one repeats; it gets no deliveries. */
 export type PushDecision = { push: true } | { push: false; repeatOf: number };
 
+/** A save of the same data type as save `saveId` (the candidate's own row says it). */
+const sameDataTypeAs = (saveId: number) => sql`${saves.dataType} = (SELECT s2.data_type FROM saves s2 WHERE s2.id = ${saveId})`;
+
 const pushed = and(ne(deliveries.state, "skipped"), ne(deliveries.channel, DATA_WEBHOOK_CHANNEL));
 
-/** The player's save (other than `exclude`) that got the latest delivery to be sent, with its fingerprint. */
+/**
+ * The player's save of `exclude`'s data type (other than `exclude`) that got the latest delivery to be sent, with
+ * its fingerprint: a birthday party pushed in between never makes the next visit of the same refresh a new push.
+ */
 function lastPushedSave(tx: Tx, playerId: string, exclude: number): { id: number; dropsFingerprint: string | null } | undefined {
   return tx
     .select({ id: saves.id, dropsFingerprint: saves.dropsFingerprint })
     .from(deliveries)
     .innerJoin(saves, eq(saves.id, deliveries.saveId))
-    .where(and(eq(saves.playerId, playerId), ne(saves.id, exclude), pushed))
+    .where(and(eq(saves.playerId, playerId), ne(saves.id, exclude), sameDataTypeAs(exclude), pushed))
     .orderBy(desc(deliveries.id))
     .limit(1)
     .get();

@@ -17,7 +17,7 @@ export async function pgStoreSaveOnce(tx: PgTx, save: NewSave): Promise<StoredSa
   const { playerId, source, encrypted, receivedAt } = save;
   const [inserted] = await tx
     .insert(saves)
-    .values({ sha256, playerId, source, encrypted, size: encrypted.byteLength, receivedAt, region: save.region ?? null })
+    .values({ sha256, playerId, source, encrypted, size: encrypted.byteLength, receivedAt, region: save.region ?? null, dataType: save.dataType ?? "mysekai" })
     .onConflictDoNothing({ target: saves.sha256 })
     .returning({ id: saves.id });
   if (inserted) {

@@ -39,13 +39,17 @@ export const publicPlayers = pgTable("public_players", {
 });
 
 /**
- * Consumer webhooks (src/db/deliveries/data-webhooks.ts): after each new save, an empty POST to `url` with {server},
- * {data_type} and {user_id} filled in, so a bot pulls the save. `url` and `bearer` are secrets: never shown again.
+ * Consumer webhooks (src/db/deliveries/data-webhooks.ts): after each new save, a POST to `url` with {server},
+ * {data_type} and {user_id} filled in: empty (the bot pulls the save), or carrying it as `payload` says (raw,
+ * json-zstd), sent only when `checkUrl` (if any) answers 200. `url`, `bearer` and `checkUrl` are secrets: never
+ * shown again.
  */
 export const dataWebhooks = pgTable("data_webhooks", {
   id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
   url: text("url").notNull(),
   bearer: text("bearer"),
+  payload: text("payload", { enum: ["empty", "raw", "json-zstd"] }).notNull().default("empty"),
+  checkUrl: text("check_url"),
   createdAt: bigint("created_at", { mode: "number" }).notNull(),
 });
 

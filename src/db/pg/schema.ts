@@ -4,6 +4,7 @@
  * Change both together: tests/unit/pg-schema.test.ts compares them.
  */
 import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { DATA_TYPES } from "../../capture/data-types.ts";
 import type { Region } from "../../capture/regions.ts";
 import type { RefreshDigest } from "../../maps/refresh-digest.ts";
 import type { SaveOutputs } from "../../maps/save-outputs.ts";
@@ -70,6 +71,10 @@ export const saves = pgTable(
     repeatOf: integer("repeat_of"),
     /** The region whose game host the save came from (its capture URL), or null when it named none. */
     region: text("region").$type<Region>(),
+    /** What the game answered (src/capture/data-types.ts): the MySekai save, or a birthday party's delivery. */
+    dataType: text("data_type", { enum: DATA_TYPES }).notNull().default("mysekai"),
+    /** A refresh without harvest maps (set by generate): never the data API's latest, never pushed. */
+    partial: boolean("partial").notNull().default(false),
   },
   (t) => [uniqueIndex("saves_sha256_unique").on(t.sha256), index("saves_player_idx").on(t.playerId, t.receivedAt)],
 );

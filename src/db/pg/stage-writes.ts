@@ -45,7 +45,7 @@ async function applyWrites(tx: PgTx, writes: StageWrites, now: number): Promise<
   switch (writes.kind) {
     case "drawn": {
       const { saveId, outputs, dropsFingerprint, archive } = writes;
-      await tx.update(saves).set({ outputs, dropsFingerprint }).where(eq(saves.id, saveId));
+      await tx.update(saves).set({ outputs, dropsFingerprint, partial: outputs.partial }).where(eq(saves.id, saveId));
       const { playerId, relPath, files, digest, token } = archive;
       await tx
         .insert(archives)

@@ -7,6 +7,7 @@
  * pass them. Single-chunk saves take neither: their task is born completed, and the saves' unique index dedupes.
  */
 import { and, desc, eq, gte, isNull, lt, sql, type SQLWrapper } from "drizzle-orm";
+import { dataTypeOfUrl } from "../../capture/data-types.ts";
 import { regionOfUrl } from "../../capture/regions.ts";
 import type { ChunkHeader } from "../../ingest/chunk-headers.ts";
 import { UNKNOWN_PLAYER } from "../../save/player-id.ts";
@@ -107,7 +108,7 @@ async function complete(tx: PgTx, header: ChunkHeader, { task, source, playerId,
   const savePlayer = playerId ?? UNKNOWN_PLAYER;
   const sha256 = parts.length === 1 ? part.sha256 : undefined;
   const region = regionOfUrl(header.originalUrl);
-  const save = await pgStoreSaveOnce(tx, { encrypted: merged, playerId: savePlayer, source: "upload", receivedAt: now, sha256, region, implausible: !mayBeSave(merged) });
+  const save = await pgStoreSaveOnce(tx, { encrypted: merged, playerId: savePlayer, source: "upload", receivedAt: now, sha256, region, dataType: dataTypeOfUrl(header.originalUrl), implausible: !mayBeSave(merged) });
   const chunkHashes = parts.map((held) => held.sha256);
   const completed = { totalChunks: header.totalChunks, playerId, saveId: save.saveId, bytes: 0, chunkHashes, completedAt: now, updatedAt: now };
   if (source) await tx.delete(uploadChunks).where(partsOf(source));

@@ -7,6 +7,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { AdminConfig } from "../../config/admin.ts";
+import type { Messages } from "../../i18n/messages/index.ts";
 import { logWarn } from "../../log.ts";
 import { isLoopback, socketPeer } from "../peer.ts";
 import { isLoopbackName, parseHost } from "../front-door.ts";
@@ -20,6 +21,8 @@ export interface OwnerGate {
   logins: LoginAttempts;
   /** Whom the throttle counts: behind a trusted local proxy, the client it forwards for (src/http/peer.ts). */
   peer: (c: Context) => string;
+  /** The refusals' text in the reader's language (src/http/page-lang.ts). */
+  text: (c: Context) => Pick<Messages, "errCrossSite" | "errLoopbackOnly" | "errTooManyTokens">;
 }
 
 export type Access = "bearer" | "basic" | "session" | "loopback";
@@ -58,7 +61,7 @@ export async function loginThrottled(c: Context, gate: OwnerGate): Promise<Respo
   if (waitMs === 0) return null;
   logWarn("SERVER", "owner login refused: too many wrong tokens from this peer", { status: 429, waitMs });
   c.header("Retry-After", String(Math.ceil(waitMs / 1000)));
-  return c.text("too many wrong tokens; try again later", 429);
+  return c.text(gate.text(c).errTooManyTokens, 429);
 }
 
 /** Counts one token check of this peer: a wrong one towards the throttle, a right one clears it. */
@@ -109,10 +112,10 @@ export function ownerOnly(admin: AdminConfig, gate: OwnerGate, loginPage: (c: Co
     if (guessing) await recordLogin(c, gate, access !== null);
     if (!SAFE_METHODS.has(c.req.method) && access !== "bearer" && !fromThisOrigin(c)) {
       logWarn("SERVER", "cross-site request to an owner page refused", { path: c.req.path });
-      return c.text("cross-site request refused", 403);
+      return c.text(gate.text(c).errCrossSite, 403);
     }
     if (access !== null) return next();
-    if (admin.token === null) return c.text("the owner's pages answer loopback clients only (set ADMIN_TOKEN to open them to others)", 403);
+    if (admin.token === null) return c.text(gate.text(c).errLoopbackOnly("ADMIN_TOKEN"), 403);
     if (c.req.method === "GET" && (c.req.header("accept") ?? "").includes("text/html")) return loginPage(c);
     c.header("WWW-Authenticate", 'Basic realm="mysekai-ingest", charset="UTF-8"');
     return c.text("owner access required", 401);

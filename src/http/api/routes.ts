@@ -2,27 +2,32 @@
  * The data API: players' latest saves as JSON for chat bots and tools. Private by default.
  *   GET /api/status                                  {"status":"ok"}
  *   GET /api/{region}/user/{uid}/mysekai?mode&filter  lunabot's `mysekai_api_url` (Bearer API token)
- *   POST /api/{region}/mysekai/upload_times           lunabot's `mysekai_upload_time_api_url` (Bearer; a GET with
- *                                                     a body is refused: Bun does not hand its body to the route)
+ *   GET|POST /api/{region}/mysekai/upload_times,
+ *   PUT /api/{region}/mysekai/update_msr_sub          lunabot's poll (bot-routes.ts)
  *   GET /public/{server}/mysekai/{uid}?key=a,b        Haruki-style, no token, only players who opted in
+ * and the latest birthday party delivery (src/capture/data-types.ts), by the same rules:
+ *   GET /api/{region}/user/{uid}/mysekai_birthday_party, GET /public/{server}/mysekai_birthday_party/{uid}
  */
 import { Hono, type Context } from "hono";
+import type { DataType } from "../../capture/data-types.ts";
 import { isRegion } from "../../capture/regions.ts";
 import type { ApiToken } from "../../db/data-access.ts";
 import type { LatestSave } from "../../db/player-saves.ts";
 import { logInfo, logWarn } from "../../log.ts";
 import { peerOf } from "../peer.ts";
+import { botPollRoutes } from "./bot-routes.ts";
 import { RateLimit, type RateWindows } from "./rate-limit.ts";
 import { chooseCoding, encode, type SaveJson, type SaveJsonSource } from "./save-json.ts";
 import type { DataReads } from "./store.ts";
 
 /** `source` in every answer: the short name of this service. */
 const SOURCE = "mysekai-ingest";
-const MAX_UPLOAD_TIME_PAIRS = 1000;
-const MAX_BODY_BYTES = 128 * 1024;
-const UID = /^\d{1,32}$/;
+export const UID = /^\d{1,32}$/;
 const MODES = new Set(["latest", "default", "local"]);
 const PUBLIC_NOT_FOUND = { status: 404, message: "not found" };
+/** The data types a route answers: the save, or a birthday party's delivery (never the one for the other). */
+const DATA_TYPE = ":dataType{mysekai_birthday_party|mysekai}";
+const WHAT: Record<DataType, string> = { mysekai: "MySekai data", mysekai_birthday_party: "MySekai birthday party data" };
 
 export interface ApiOptions {
   reads: DataReads;
@@ -33,7 +38,7 @@ export interface ApiOptions {
   trustProxy: boolean;
 }
 
-const detail = (c: Context, status: 400 | 401 | 404 | 413 | 429, text: unknown) => c.json({ detail: text }, status);
+export const detail = (c: Context, status: 400 | 401 | 404 | 408 | 413 | 429 | 503, text: unknown) => c.json({ detail: text }, status);
 
 export function apiRoutes({ reads, saveJson, perMinute, rateWindows, trustProxy }: ApiOptions): Hono<{ Variables: { grant: ApiToken } }> {
   const app = new Hono<{ Variables: { grant: ApiToken } }>();
@@ -62,59 +67,36 @@ export function apiRoutes({ reads, saveJson, perMinute, rateWindows, trustProxy 
     await next();
   });
 
-  app.get("/api/:region/user/:uid/mysekai", async (c) => {
+  app.get(`/api/:region/user/:uid/${DATA_TYPE}`, async (c) => {
     const { region, uid } = c.req.param();
+    const dataType = c.req.param("dataType") as DataType;
     const mode = c.req.query("mode") ?? "latest";
     if (!isRegion(region)) return detail(c, 404, `unknown region ${region.slice(0, 8)}`);
     if (!UID.test(uid)) return detail(c, 400, "the user id must be digits");
     if (mode === "haruki") return detail(c, 404, { haruki_err: "not available on this server" });
     if (!MODES.has(mode)) return detail(c, 400, "mode must be latest, default, local or haruki");
     const grant = c.get("grant");
-    const save = grant.players === null || grant.players.includes(uid) ? await reads.latest(region, uid) : null;
+    const save = grant.players === null || grant.players.includes(uid) ? await reads.latest(region, uid, dataType) : null;
     const json = save === null ? null : await saveJson.get(save);
-    logInfo("API", "mysekai read", { token: grant.name, region, player: uid, found: json !== null });
-    if (save === null || json === null) return detail(c, 404, { local_err: `no MySekai data of ${uid} in ${region} on this server` });
+    logInfo("API", `${dataType} read`, { token: grant.name, region, player: uid, found: json !== null });
+    if (save === null || json === null) return detail(c, 404, { local_err: `no ${WHAT[dataType]} of ${uid} in ${region} on this server` });
     const filter = c.req.query("filter")?.split(",").map((key) => key.trim()).filter((key) => key !== "") ?? null;
     return answer(c, save, json, filter, { upload_time: save.receivedAt, source: SOURCE, local_source: save.source });
   });
 
-  app.on(["GET", "POST"], "/api/:region/mysekai/upload_times", async (c) => {
-    const region = c.req.param("region");
-    if (!isRegion(region)) return detail(c, 404, `unknown region ${region.slice(0, 8)}`);
-    // Bun hands a route no body for a GET: answering [] would hide every upload time.
-    if (c.req.method === "GET" && Number(c.req.header("content-length") ?? 0) > 0) {
-      return detail(c, 400, "send the [uid, mode] list with POST: the body of a GET is not read by this server");
-    }
-    const body = await c.req.arrayBuffer().catch(() => null);
-    if (body === null || body.byteLength > MAX_BODY_BYTES) return detail(c, 413, `the body must be a JSON list under ${MAX_BODY_BYTES} bytes`);
-    let pairs: unknown;
-    try {
-      pairs = body.byteLength === 0 ? [] : JSON.parse(new TextDecoder().decode(body));
-    } catch {
-      return detail(c, 400, 'the body must be JSON: [["<uid>", "<mode>"], …]');
-    }
-    if (!Array.isArray(pairs) || pairs.length > MAX_UPLOAD_TIME_PAIRS) return detail(c, 400, `the body must be a list of at most ${MAX_UPLOAD_TIME_PAIRS} [uid, mode] pairs`);
-    const grant = c.get("grant");
-    const times: number[] = [];
-    for (const pair of pairs) {
-      const uid = Array.isArray(pair) ? String(pair[0] ?? "") : "";
-      if (!UID.test(uid)) return detail(c, 400, "each pair must be [uid, mode] with a uid of digits");
-      const allowed = grant.players === null || grant.players.includes(uid);
-      times.push(allowed ? ((await reads.latest(region, uid))?.receivedAt ?? 0) : 0);
-    }
-    return c.json(times);
-  });
+  app.route("/", botPollRoutes(reads, trustProxy));
 
   // Haruki-style public reads: every failure is the same 404, so ids cannot be enumerated.
-  app.get("/public/:server/mysekai/:uid", async (c) => {
+  app.get(`/public/:server/${DATA_TYPE}/:uid`, async (c) => {
     const { server, uid } = c.req.param();
+    const dataType = c.req.param("dataType") as DataType;
     const wait = await byPeer.take(peerOf(c, trustProxy));
     if (wait > 0) return limited(c, wait);
     const keys = c.req.query("key")?.split(",").map((key) => key.trim()) ?? null;
     const notFound = () => c.json(PUBLIC_NOT_FOUND, 404);
     if (!isRegion(server) || !UID.test(uid) || keys?.some((key) => key === "" || key.includes(".") || key.includes("$"))) return notFound();
     if (!(await reads.isPublic(uid))) return notFound();
-    const save = await reads.latest(server, uid);
+    const save = await reads.latest(server, uid, dataType);
     const json = save === null ? null : await saveJson.get(save);
     if (save === null || json === null) return notFound();
     const extra = { upload_time: Math.floor(save.receivedAt / 1000), source: SOURCE, local_source: save.source };

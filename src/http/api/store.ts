@@ -3,11 +3,12 @@
  * too), and its SQLite implementation over src/db.
  */
 import { eq } from "drizzle-orm";
+import type { DataType } from "../../capture/data-types.ts";
 import { SAVE_JSON_FILE } from "../../archive/save-json-file.ts";
 import type { ArchiveStore } from "../../archive/store.ts";
 import { apiTokenGrant, isPlayerPublic, type ApiToken } from "../../db/data-access.ts";
 import type { Db } from "../../db/open.ts";
-import { latestSave, type LatestSave } from "../../db/player-saves.ts";
+import { latestSave, recentUploads, type LatestSave, type PlayerUpload } from "../../db/player-saves.ts";
 import { archives, saves } from "../../db/schema.ts";
 import type { Config } from "../../config/index.ts";
 import { encryptedBytesOf } from "../../pipeline/encrypted-save.ts";
@@ -16,8 +17,10 @@ import type { ApiOptions } from "./routes.ts";
 import { SaveJsonSource, type SaveJsonReads } from "./save-json.ts";
 
 export interface DataReads extends SaveJsonReads {
-  /** The player's latest archived save in `region` (saves without a game host count for the default region). */
-  latest(region: string, playerId: string): Promise<LatestSave | null>;
+  /** The player's latest archived full save (or birthday party delivery) in `region` (saves without a game host count for the default region). */
+  latest(region: string, playerId: string, dataType?: DataType): Promise<LatestSave | null>;
+  /** Players with an archived save in `region` and their latest upload time, the newest first, at most `limit`. */
+  recentUploads(region: string, limit: number): Promise<PlayerUpload[]>;
   /** The save's encrypted bytes (database copy, or the archive's save.bin once retention cleared it). */
   encrypted(saveId: number): Promise<Uint8Array | null>;
   grant(token: string): Promise<ApiToken | null>;
@@ -26,7 +29,8 @@ export interface DataReads extends SaveJsonReads {
 
 export function sqliteDataReads(db: Db, store: ArchiveStore, defaultRegion: string): DataReads {
   return {
-    latest: async (region, playerId) => latestSave(db, region, playerId, defaultRegion),
+    latest: async (region, playerId, dataType) => latestSave(db, region, playerId, defaultRegion, dataType),
+    recentUploads: async (region, limit) => recentUploads(db, region, defaultRegion, limit),
     encrypted: async (saveId) => {
       const row = db.select().from(saves).where(eq(saves.id, saveId)).get();
       if (!row) return null;

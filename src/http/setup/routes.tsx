@@ -13,6 +13,8 @@ import { TOKEN_SHAPE, type LinkedPlayer } from "../../db/setup-tokens.ts";
 import { logInfo } from "../../log.ts";
 import { fromThisOrigin, ownerOnly, type OwnerGate } from "../admin/access.ts";
 import type { HttpDeps } from "../deps.ts";
+import type { Messages } from "../../i18n/messages/index.ts";
+import { pageLang, pageText } from "../page-lang.ts";
 import { Banners, setupBanners } from "../status/banners.tsx";
 import { Layout } from "../status/layout.tsx";
 import { LoginPage } from "../status/login.tsx";
@@ -24,7 +26,7 @@ import { formFields } from "../status/form.ts";
 import { setupChoice, SetupView } from "./page.tsx";
 import { PublicReadsSection } from "./public-reads.tsx";
 import { playerWatchView, WatchSection } from "../watch/section.tsx";
-import { CaptureHealthSection, playerLocale } from "../watch/capture-health.tsx";
+import { CaptureHealthSection } from "../watch/capture-health.tsx";
 import { SpawnsSection } from "../watch/spawns.tsx";
 import { NudgeSection } from "../watch/nudge-section.tsx";
 
@@ -32,12 +34,16 @@ const NO_STORE = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosni
 const CONTENT_TYPES = { module: "text/plain; charset=utf-8", script: "application/javascript; charset=utf-8" };
 
 /** Hub players' personal pages (made with `cli players add`), for the owner to hand out again. */
-function PlayerLinks({ base, players }: { base: string; players: LinkedPlayer[] }) {
+function PlayerLinks({ base, players, t }: { base: string; players: LinkedPlayer[]; t: Messages }) {
   return (
     <section>
-      <h2>Player links</h2>
-      {players.length === 0 ? <p class="muted">None yet: `cli players add &lt;playerId&gt; --name …` makes one.</p> : null}
-      <ul>
+      <h2>{t.playerLinks}</h2>
+      {players.length === 0 ? (
+        <p class="muted">
+          {t.noPlayerLinks} <code translate="no">cli players add &lt;playerId&gt; --name …</code>
+        </p>
+      ) : null}
+      <ul translate="no">
         {players.map((player) => (
           <li>
             <a href={playerPagePath(player.playerId)}>{player.name ?? player.playerId}</a> <span class="muted">{player.playerId}</span>:{" "}
@@ -53,10 +59,10 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
   const { config, pages } = deps;
   const { links, access } = deps.owner;
   const app = new Hono();
-  const owner = ownerOnly(config.admin, gate, (c) => c.html(<LoginPage wrong={false} />, 401));
+  const owner = ownerOnly(config.admin, gate, (c) => c.html(<LoginPage wrong={false} lang={pageLang(c, config, "/login")} />, 401));
   /** PUBLIC_BASE_URL, else the origin the request came to. */
   const baseUrl = (c: Context) => config.publicBaseUrl ?? new URL(c.req.url).origin;
-  const notFound = (c: Context) => c.text("not found", 404, NO_STORE);
+  const notFound = (c: Context) => c.text(pageText(c, config).errNotFound, 404, NO_STORE);
 
   function serveFile(c: Context, options: SetupFileOptions): Response {
     const region = c.req.param("region") ?? "";
@@ -70,22 +76,24 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
     const choice = setupChoice(c.req.query());
     const { report } = config;
     const reporting = report.enabled ? { url: `${base}${report.path}`, token: report.token } : null;
+    const lang = pageLang(c, config);
+    const { t } = lang;
     const page = (
-      <Layout title="MySekai ingest · capture setup">
+      <Layout title={t.setupLink} lang={lang}>
         <header>
-          <h1>Capture setup</h1>
-          <a href="/">status</a>
+          <h1>{t.captureSetup}</h1>
+          <a href="/">{t.statusLink}</a>
         </header>
-        <Banners banners={setupBanners(config, new URL(c.req.url).origin)} />
-        <SetupView root={`${base}/setup/${await links.setupToken()}`} choice={choice} path="/setup" report={reporting} />
+        <Banners banners={setupBanners(config, new URL(c.req.url).origin, t)} />
+        <SetupView root={`${base}/setup/${await links.setupToken()}`} choice={choice} path="/setup" report={reporting} t={t} />
         <section>
-          <h2>Setup links</h2>
-          <p class="muted">Module and script URLs carry a secret setup token. A new one stops every installed module until it is installed again.</p>
+          <h2>{t.setupLinks}</h2>
+          <p class="muted">{t.setupLinksHint}</p>
           <form method="post" action="/setup/rotate">
-            <button type="submit">New setup token</button>
+            <button type="submit">{t.newSetupToken}</button>
           </form>
         </section>
-        <PlayerLinks base={base} players={await links.linkedPlayers()} />
+        <PlayerLinks base={base} players={await links.linkedPlayers()} t={t} />
       </Layout>
     );
     return c.html(page, 200, NO_STORE);
@@ -111,25 +119,31 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
     if (linked === null) return notFound(c);
     const path = `/p/${linked.token}`;
     const [maps, history, on] = await Promise.all([pages.mapsOfPlayer(linked.playerId), pages.history(linked.playerId), access.isPlayerPublic(linked.playerId)]);
-    const health = await deps.captureHealth.captureHealth(linked.playerId);
-    const locale = playerLocale(health, config.maps, config.api.defaultRegion);
-    const [watch, spawns, nudge] = await Promise.all([playerWatchView(deps, linked.playerId, history, locale), deps.spawns.spots(linked.playerId), deps.nudges.nudgePlayer(linked.playerId)]);
+    const [health, watch, spawns, nudge] = await Promise.all([
+      deps.captureHealth.captureHealth(linked.playerId),
+      playerWatchView(deps, linked.playerId, history),
+      deps.spawns.spots(linked.playerId),
+      deps.nudges.nudgePlayer(linked.playerId),
+    ]);
+    const lang = pageLang(c, config);
+    const { t } = lang;
     const page = (
-      <Layout title="MySekai · your maps">
-        <h1>{linked.name ?? linked.playerId}</h1>
-        <CaptureHealthSection health={health} maps={config.maps} defaultRegion={config.api.defaultRegion} />
-        <MapsSection players={maps} />
-        <HistorySection refreshes={history} timeZone={config.maps.timeZone} watched={watch.matches} />
-        <SpawnsSection base={path} spots={spawns} locale={locale} />
-        <WatchSection path={path} {...watch} />
-        <NudgeSection path={path} nudge={nudge} />
+      <Layout title={t.yourMaps} lang={lang}>
+        <h1 translate="no">{linked.name ?? linked.playerId}</h1>
+        <CaptureHealthSection health={health} lang={lang} />
+        <MapsSection players={maps} lang={lang} />
+        <HistorySection refreshes={history} lang={lang} watched={watch.matches} />
+        <SpawnsSection base={path} spots={spawns} lang={lang} />
+        <WatchSection path={path} lang={lang} own={watch.own} everyone={watch.everyone} />
+        <NudgeSection path={path} nudge={nudge} lang={lang} />
         <PublicReadsSection
           path={path}
           on={on}
           publicUrl={`${baseUrl(c)}/public/${config.api.defaultRegion}/mysekai/${linked.playerId}`}
+          t={t}
         />
-        <h2>Capture setup</h2>
-        <SetupView root={`${baseUrl(c)}${path}`} choice={setupChoice(c.req.query())} path={path} report={null} />
+        <h2>{t.captureSetup}</h2>
+        <SetupView root={`${baseUrl(c)}${path}`} choice={setupChoice(c.req.query(), maps[0]?.region ?? undefined)} path={path} report={null} t={t} />
       </Layout>
     );
     return c.html(page, 200, NO_STORE);
@@ -138,11 +152,12 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
   app.post("/p/:token/public", async (c) => {
     const linked = await player(c);
     if (linked === null) return notFound(c);
-    if (!fromThisOrigin(c)) return c.text("cross-site request refused", 403);
+    const t = pageText(c, config);
+    if (!fromThisOrigin(c)) return c.text(t.errCrossSite, 403);
     const form = await formFields(c);
-    if (form === "too_large") return c.text("form too large", 413);
+    if (form === "too_large") return c.text(t.errFormTooLarge, 413);
     const on = form.get("on");
-    if (on !== "1" && on !== "0") return c.text("on must be 1 or 0", 400);
+    if (on !== "1" && on !== "0") return c.text(t.errOnOff, 400);
     await access.setPlayerPublic(linked.playerId, on === "1");
     logInfo("API", "public reads switched by the player", { player: linked.playerId, on: on === "1" });
     return c.redirect(`/p/${linked.token}`, 303);

@@ -1,6 +1,7 @@
 /** @jsxImportSource hono/jsx */
 /** Banners for every state that stops the service from doing its job, each saying what to set. */
 import type { Config } from "../../config/index.ts";
+import type { Messages } from "../../i18n/messages/index.ts";
 import type { HttpDeps } from "../deps.ts";
 import { isLoopbackName } from "../front-door.ts";
 
@@ -11,31 +12,21 @@ export interface Banner {
 }
 
 /** What the owner's page warns about. */
-export function serviceBanners(deps: Pick<HttpDeps, "config" | "disk" | "pushesOff">): Banner[] {
+export function serviceBanners(deps: Pick<HttpDeps, "config" | "disk" | "pushesOff">, t: Messages): Banner[] {
   const banners: Banner[] = [];
-  if (deps.config.keys.length === 0) {
-    banners.push({ id: "no-key", text: "No AES key is set: saves are kept but wait. Set AES_KEY and AES_IV (environment or .env) and restart; the waiting saves then run." });
-  }
-  if (deps.pushesOff) {
-    banners.push({ id: "no-channel", text: "No push channel is configured: maps are archived but pushed nowhere. Set TELEGRAM_BOT_TOKEN and TELEGRAM_CHAT_ID (or Discord, OneBot, a webhook, Bark) and restart." });
-  }
-  if (deps.disk.isFull()) {
-    banners.push({ id: "disk-full", text: "Free disk is below MIN_FREE_DISK_MB: new uploads and reports get 507 until space is freed. Saves already accepted are safe." });
-  }
+  if (deps.config.keys.length === 0) banners.push({ id: "no-key", text: t.bannerNoKey("AES_KEY", "AES_IV") });
+  if (deps.pushesOff) banners.push({ id: "no-channel", text: t.bannerNoChannel("TELEGRAM_BOT_TOKEN", "TELEGRAM_CHAT_ID") });
+  if (deps.disk.isFull()) banners.push({ id: "disk-full", text: t.bannerDiskFull("MIN_FREE_DISK_MB") });
   return banners;
 }
 
 /** What the setup page warns about: URLs a phone cannot reach. */
-export function setupBanners(config: Pick<Config, "publicBaseUrl">, requestOrigin: string): Banner[] {
+export function setupBanners(config: Pick<Config, "publicBaseUrl">, requestOrigin: string, t: Messages): Banner[] {
   const base = config.publicBaseUrl ?? requestOrigin;
+  const noPublicUrl: Banner = { id: "no-public-url", text: t.bannerNoPublicUrl("PUBLIC_BASE_URL", "https://sekai.example.com") };
   if (!isLoopbackName(new URL(base).hostname)) return config.publicBaseUrl === null ? [noPublicUrl] : [];
-  return [config.publicBaseUrl === null ? noPublicUrl : { id: "loopback-public-url", text: `PUBLIC_BASE_URL is ${config.publicBaseUrl}, this machine itself: a phone cannot reach it. Set it to the address your phone reaches and restart.` }];
+  return [config.publicBaseUrl === null ? noPublicUrl : { id: "loopback-public-url", text: t.bannerLoopbackPublicUrl("PUBLIC_BASE_URL", config.publicBaseUrl) }];
 }
-
-const noPublicUrl: Banner = {
-  id: "no-public-url",
-  text: "PUBLIC_BASE_URL is not set: these URLs use the address this page was opened at. Set PUBLIC_BASE_URL to the address your phone reaches (e.g. https://sekai.example.com) and restart.",
-};
 
 export function Banners({ banners }: { banners: Banner[] }) {
   return (

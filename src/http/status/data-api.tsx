@@ -10,29 +10,30 @@ import type { DataWebhook } from "../../db/deliveries/data-webhooks.ts";
 import { logInfo } from "../../log.ts";
 import { dataWebhookOrigin } from "../../notify/data-webhook.ts";
 import type { HttpDeps } from "../deps.ts";
+import { pageLang, pageText, type PageLang } from "../page-lang.ts";
 import { formFields } from "./form.ts";
 import { Layout, Section, Time } from "./layout.tsx";
 
 const MAX_PLAYERS = 100;
 const NO_STORE = { "Cache-Control": "no-store" };
 
-export function DataApiSection({ tokens, hooks }: { tokens: ApiToken[]; hooks: DataWebhook[] }) {
+export function DataApiSection({ tokens, hooks, lang: { t, zone } }: { tokens: ApiToken[]; hooks: DataWebhook[]; lang: PageLang }) {
   return (
-    <Section title="Data API">
-      <p class="muted">Bots read players' saves at /api/… with a token (README, "Use it from a bot").</p>
-      {tokens.length === 0 ? <p class="muted">No API tokens yet.</p> : null}
+    <Section title={t.dataApi}>
+      <p class="muted">{t.dataApiHint("/api/…")}</p>
+      {tokens.length === 0 ? <p class="muted">{t.noApiTokens}</p> : null}
       <div class="scroll" hidden={tokens.length === 0}>
         <table>
-          <tr><th>token</th><th>reads</th><th>made (UTC)</th><th></th></tr>
+          <tr><th>{t.headToken}</th><th>{t.headReads}</th><th>{t.headMade}</th><th></th></tr>
           {tokens.map((token) => (
             <tr>
-              <td>{token.name}</td>
-              <td class="id">{token.players === null ? "every player" : token.players.join(", ")}</td>
-              <td><Time ms={token.createdAt} /></td>
+              <td translate="no">{token.name}</td>
+              <td class="id">{token.players === null ? t.everyPlayer : token.players.join(", ")}</td>
+              <td><Time ms={token.createdAt} zone={zone} /></td>
               <td>
                 <form class="inline" method="post" action="/status/api-tokens/revoke">
                   <input type="hidden" name="name" value={token.name} />
-                  <button type="submit">revoke</button>
+                  <button type="submit">{t.revoke}</button>
                 </form>
               </td>
             </tr>
@@ -40,12 +41,17 @@ export function DataApiSection({ tokens, hooks }: { tokens: ApiToken[]; hooks: D
         </table>
       </div>
       <form method="post" action="/status/api-tokens" class="new-token">
-        <label>New token name <input name="name" required pattern="[A-Za-z0-9_.\-]{1,64}" placeholder="lunabot" /></label>
-        <label>Only these players (ids, comma-separated; empty: every player) <input name="players" inputmode="numeric" placeholder="every player" /></label>
-        <button type="submit">Make a token</button>
+        <label>{t.newTokenName} <input name="name" required pattern="[A-Za-z0-9_.\-]{1,64}" placeholder="lunabot" /></label>
+        <label>{t.onlyThesePlayers} <input name="players" inputmode="numeric" placeholder={t.everyPlayer} /></label>
+        <button type="submit">{t.makeToken}</button>
       </form>
       <p class="muted">
-        Consumer webhooks: {hooks.length === 0 ? "none (cli data-webhooks add)." : hooks.map((hook) => `${hook.id} → ${dataWebhookOrigin(hook.url)}`).join(", ")}
+        {t.consumerWebhooks}{" "}
+        {hooks.length === 0 ? (
+          <>
+            {t.noWebhooksYet} <code translate="no">cli data-webhooks add</code>
+          </>
+        ) : <span translate="no">{hooks.map((hook) => `${hook.id} → ${dataWebhookOrigin(hook.url)}`).join(", ")}</span>}
       </p>
     </Section>
   );
@@ -55,30 +61,33 @@ export function dataApiRoutes(deps: HttpDeps, owner: MiddlewareHandler): Hono {
   const { access } = deps.owner;
   const app = new Hono();
   app.post("/status/api-tokens", owner, async (c) => {
+    const lang = pageLang(c, deps.config);
+    const { t } = lang;
     const form = await formFields(c);
-    if (form === "too_large") return c.text("form too large", 413);
+    if (form === "too_large") return c.text(t.errFormTooLarge, 413);
     const name = form.get("name")?.trim() ?? "";
     const players = (form.get("players") ?? "").replace(/\s+/g, "");
     const ids = players === "" ? null : players.split(",");
-    if (!API_TOKEN_NAME.test(name)) return c.text("a token name is 1 to 64 letters, digits, '.', '_' or '-'", 400);
-    if (ids !== null && (ids.length > MAX_PLAYERS || !ids.every((id) => PLAYER_ID_SHAPE.test(id)))) return c.text(`players are numeric ids, comma-separated (at most ${MAX_PLAYERS})`, 400);
+    if (!API_TOKEN_NAME.test(name)) return c.text(t.errTokenName, 400);
+    if (ids !== null && (ids.length > MAX_PLAYERS || !ids.every((id) => PLAYER_ID_SHAPE.test(id)))) return c.text(t.errPlayers(MAX_PLAYERS), 400);
     const token = await access.addApiToken(name, ids);
     logInfo("API", "API token made on the status page", { name });
     const page = (
-      <Layout title="MySekai ingest · new API token">
-        <h1>API token {name}</h1>
-        <p>Copy it now: it is shown only this once (the server keeps only its hash).</p>
-        <p><code class="token">{token}</code></p>
-        <p>Reads {ids === null ? "every player" : ids.join(", ")}. <a href="/">Back to the status page</a></p>
+      <Layout title={t.newTokenTitle} lang={lang}>
+        <h1>{t.newTokenHeading(name)}</h1>
+        <p>{t.copyTokenNow}</p>
+        <p><code class="token" translate="no">{token}</code></p>
+        <p>{t.tokenReads(ids === null ? t.everyPlayer : ids.join(", "))} <a href="/">{t.backToStatus}</a></p>
       </Layout>
     );
     return c.html(page, 200, NO_STORE);
   });
   app.post("/status/api-tokens/revoke", owner, async (c) => {
+    const t = pageText(c, deps.config);
     const form = await formFields(c);
-    if (form === "too_large") return c.text("form too large", 413);
+    if (form === "too_large") return c.text(t.errFormTooLarge, 413);
     const name = form.get("name") ?? "";
-    if (!API_TOKEN_NAME.test(name)) return c.text("no such token", 400);
+    if (!API_TOKEN_NAME.test(name)) return c.text(t.errNoSuchToken, 400);
     if (await access.revokeApiToken(name)) logInfo("API", "API token revoked on the status page", { name });
     return c.redirect("/", 303);
   });

@@ -2,6 +2,9 @@
 /** The page frame of the owner's view: readable on a phone, no scripts, no external assets. */
 import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
+import { LOCALE_NAMES, LOCALES } from "../../i18n/locales.ts";
+import { zonedParts } from "../../i18n/zones.ts";
+import type { PageLang } from "../page-lang.ts";
 
 const CSS = `
 body{font:15px/1.4 system-ui,sans-serif;margin:0;padding:12px;background:#f6f7f9;color:#1d2330;max-width:1100px;margin:auto}
@@ -16,26 +19,47 @@ table{border-collapse:collapse;width:100%;font-size:13px}td,th{padding:4px 6px;b
 .maps img{display:block;width:100%;height:auto;border-radius:4px;border:1px solid #ddd;background:#fff}
 .banner{background:#fff4d6;border:1px solid #e3b341;border-radius:8px;padding:8px 12px;margin:0 0 12px;font-size:14px}
 td.id{word-break:break-all}code,a.url{overflow-wrap:anywhere}
-.player{margin-bottom:10px}button{font:inherit;padding:4px 10px;border-radius:6px;border:1px solid #8894aa;background:#fff}
+.player{margin-bottom:10px}.player b{overflow-wrap:anywhere}button{font:inherit;padding:4px 10px;border-radius:6px;border:1px solid #8894aa;background:#fff}
 form.inline{display:inline}form.new-token{margin-top:14px}input{font:inherit;padding:6px;width:100%;box-sizing:border-box;margin:6px 0}
 header{display:flex;justify-content:space-between;align-items:center;flex-wrap:wrap;gap:6px}
+nav.lang{display:flex;flex-wrap:wrap;justify-content:flex-end;gap:2px 10px;font-size:13px;margin:-4px 0 6px}nav.lang a{color:#2f5fd0;text-decoration:none}nav.lang a[aria-current]{color:inherit;font-weight:600}
+time{white-space:nowrap}time .zone{color:#667;font-size:.85em}
 @media (max-width:600px){.scroll table,.scroll tbody,.scroll tr,.scroll td{display:block}.scroll tr:has(th){display:none}
 .scroll tr{padding:6px 0;border-bottom:1px solid #eee}.scroll td{border:0;padding:1px 0;white-space:normal}td.err{min-width:0}}
 `;
 
-export function Layout({ title, children }: { title: string; children: Child }) {
+/** The language switch: each language in its own name, the page's own marked; links keep the page's query. */
+function LangSwitch({ lang }: { lang: PageLang }) {
+  if (lang.switchTo === null) return null;
+  const links = lang.switchTo;
+  return (
+    <nav class="lang" aria-label={lang.t.language}>
+      {LOCALES.map((locale) => (
+        <a href={links[locale]} lang={locale} hreflang={locale} aria-current={locale === lang.locale ? "true" : undefined}>
+          {LOCALE_NAMES[locale]}
+        </a>
+      ))}
+    </nav>
+  );
+}
+
+/** `title` is the page's own part of the title, after the service's name. */
+export function Layout({ title, lang, children }: { title: string | null; lang: PageLang; children: Child }) {
   return (
     <>
       {raw("<!DOCTYPE html>")}
-      <html lang="en">
+      <html lang={lang.locale}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex" />
-        <title>{title}</title>
+        <title>{title === null ? lang.t.appName : `${lang.t.appName} · ${title}`}</title>
         <style>{CSS}</style>
       </head>
-      <body>{children}</body>
+      <body>
+        <LangSwitch lang={lang} />
+        {children}
+      </body>
       </html>
     </>
   );
@@ -65,16 +89,19 @@ export function TableSection({ title, empty, head, children }: { title: string; 
   );
 }
 
-export function Tag({ value }: { value: string | null }) {
-  return <span class={`tag ${value ?? ""}`}>{value ?? "–"}</span>;
+/** A state as a coloured tag: styled by its value, read in the page's language (`names`). */
+export function Tag({ value, names }: { value: string | null; names: Record<string, string> }) {
+  return <span class={`tag ${value ?? ""}`}>{value === null ? "–" : (names[value] ?? value)}</span>;
 }
 
-export function Time({ ms }: { ms: number | null }) {
+/** "03-23 07:42 UTC+8" (`day`: the month and day too) in `zone`: every time on a page says its zone. */
+export function Time({ ms, zone, day = true }: { ms: number | null; zone: string; day?: boolean }) {
   if (ms === null) return <span class="muted">–</span>;
-  const iso = new Date(ms).toISOString();
+  const date = new Date(ms);
+  const parts = zonedParts(date, zone);
   return (
-    <time datetime={iso} title={iso}>
-      {`${iso.slice(5, 10)} ${iso.slice(11, 16)}`}
+    <time datetime={date.toISOString()}>
+      {day ? `${parts.date.slice(5)} ${parts.time}` : parts.time} <span class="zone">{parts.zone}</span>
     </time>
   );
 }

@@ -1,19 +1,21 @@
 /** @jsxImportSource hono/jsx */
 /** The login form of the owner's pages: shows nothing but the form (a wrong token never sees player data). */
+import type { PageLang } from "../page-lang.ts";
 import { Layout, Section } from "./layout.tsx";
 
-export function LoginPage({ wrong }: { wrong: boolean }) {
+export function LoginPage({ wrong, lang }: { wrong: boolean; lang: PageLang }) {
+  const { t } = lang;
   return (
-    <Layout title="MySekai ingest · log in">
-      <h1>MySekai ingest</h1>
-      <Section title="Log in">
-        {wrong ? <p class="err">Wrong token.</p> : null}
+    <Layout title={t.logInTitle} lang={lang}>
+      <h1>{t.appName}</h1>
+      <Section title={t.logIn}>
+        {wrong ? <p class="err">{t.wrongToken}</p> : null}
         <form method="post" action="/login">
           <label>
-            ADMIN_TOKEN
+            <span translate="no">ADMIN_TOKEN</span>
             <input type="password" name="token" autocomplete="current-password" required />
           </label>
-          <button type="submit">Log in</button>
+          <button type="submit">{t.logIn}</button>
         </form>
       </Section>
     </Layout>

@@ -3,13 +3,12 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { PLAYER_ID_SHAPE } from "../../db/data-access.ts";
 import type { HttpDeps } from "../deps.ts";
+import { pageLang } from "../page-lang.ts";
 import { HistorySection } from "./history.tsx";
 import { Layout } from "./layout.tsx";
 import { MapsSection } from "./sections.tsx";
 import { playerWatchView } from "../watch/section.tsx";
 import { spawnRoutes, SpawnsSection } from "../watch/spawns.tsx";
-import { playerLocale } from "../watch/capture-health.tsx";
-import { mapLocaleFor } from "../../config/maps.ts";
 
 /** Where the owner's pages link a player id to. */
 export const playerPagePath = (playerId: string) => `/players/${playerId}`;
@@ -18,25 +17,26 @@ export function playerPageRoutes(deps: HttpDeps, owner: MiddlewareHandler): Hono
   const { pages, config, owner: store } = deps;
   const app = new Hono();
   app.get("/players/:playerId", owner, async (c) => {
+    const lang = pageLang(c, config);
     const playerId = c.req.param("playerId");
-    if (!PLAYER_ID_SHAPE.test(playerId)) return c.text("a player id is 1 to 32 digits", 400);
+    if (!PLAYER_ID_SHAPE.test(playerId)) return c.text(lang.t.errPlayerId, 400);
     const [linked, maps, history] = await Promise.all([store.links.linkedPlayer(playerId), pages.mapsOfPlayer(playerId), pages.history(playerId)]);
     const name = linked?.name ?? null;
     const [{ matches }, spawns] = await Promise.all([playerWatchView(deps, playerId, history), deps.spawns.spots(playerId)]);
     const page = (
-      <Layout title={`MySekai ingest · ${name ?? playerId}`}>
+      <Layout title={name ?? playerId} lang={lang}>
         <header>
-          <h1>{name ?? playerId}</h1>
-          <a href="/">status</a>
+          <h1 translate="no">{name ?? playerId}</h1>
+          <a href="/">{lang.t.statusLink}</a>
         </header>
-        {name === null ? null : <p class="muted id">{playerId}</p>}
-        <MapsSection players={maps} />
-        <HistorySection refreshes={history} timeZone={config.maps.timeZone} watched={matches} />
-        <SpawnsSection base={playerPagePath(playerId)} spots={spawns} locale={mapLocaleFor(config.maps, null)} />
+        {name === null ? null : <p class="muted id" translate="no">{playerId}</p>}
+        <MapsSection players={maps} lang={lang} />
+        <HistorySection refreshes={history} lang={lang} watched={matches} />
+        <SpawnsSection base={playerPagePath(playerId)} spots={spawns} lang={lang} />
       </Layout>
     );
     return c.html(page, 200, { "Cache-Control": "no-store" });
   });
-  app.route("/", spawnRoutes(deps, owner, async (id) => playerLocale(await deps.captureHealth.captureHealth(id), config.maps, config.api.defaultRegion)));
+  app.route("/", spawnRoutes(deps, owner));
   return app;
 }

@@ -1,6 +1,7 @@
 /** The read side of the owner's view: every query the status page, /healthz and /metrics show. Never writes. */
-import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/open.ts";
+import type { Region } from "../../capture/regions.ts";
 import { archives, deliveries, jobs, JOB_STATES, reports, saves, type JobState } from "../../db/schema.ts";
 
 export const QUEUED: JobState[] = ["pending", "pending_retry", "running", "waiting_for_key"];
@@ -25,7 +26,7 @@ export function queueSnapshot(db: Db, now: number): QueueSnapshot {
 
 export function recentSaves(db: Db, limit = PAGE_ROWS) {
   return db
-    .select({ id: saves.id, receivedAt: saves.receivedAt, playerId: saves.playerId, source: saves.source, stage: jobs.stage, state: jobs.state })
+    .select({ id: saves.id, receivedAt: saves.receivedAt, playerId: saves.playerId, source: saves.source, region: saves.region, dataType: saves.dataType, partial: saves.partial, stage: jobs.stage, state: jobs.state })
     .from(saves)
     .leftJoin(jobs, eq(jobs.saveId, saves.id))
     .orderBy(desc(saves.id))
@@ -35,10 +36,23 @@ export function recentSaves(db: Db, limit = PAGE_ROWS) {
 
 export interface PlayerMaps {
   playerId: string;
+  /** When the archive was made: the order of the players. */
   createdAt: number;
+  /** When its save was received: the time its maps and push show, and the page shows. */
+  receivedAt: number;
+  /** The save's region: the zone of its times. */
+  region: Region | null;
   token: string;
   pngs: string[];
 }
+
+/** An archive row with its save's time and region, as the maps sections show it (or nothing without maps). */
+export function withPngs(row: { playerId: string; createdAt: number; receivedAt: number; region: Region | null; token: string; files: string[] }): PlayerMaps[] {
+  const pngs = row.files.filter((name) => name.endsWith(".png"));
+  return pngs.length > 0 ? [{ playerId: row.playerId, createdAt: row.createdAt, receivedAt: row.receivedAt, region: row.region, token: row.token, pngs }] : [];
+}
+
+const archiveWithSave = { playerId: archives.playerId, createdAt: archives.createdAt, receivedAt: saves.receivedAt, region: saves.region, token: archives.token, files: archives.files };
 
 /** Each player's newest archive with maps, newest players first. */
 export function latestMaps(db: Db, players = MAP_PLAYERS): PlayerMaps[] {
@@ -51,12 +65,12 @@ export function latestMaps(db: Db, players = MAP_PLAYERS): PlayerMaps[] {
     .all();
   return newest.flatMap(({ playerId, createdAt }) => {
     const row = db
-      .select()
+      .select(archiveWithSave)
       .from(archives)
+      .innerJoin(saves, eq(saves.id, archives.saveId))
       .where(and(eq(archives.playerId, playerId), eq(archives.createdAt, createdAt)))
       .get();
-    const pngs = row?.files.filter((name) => name.endsWith(".png")) ?? [];
-    return row && pngs.length > 0 ? [{ playerId, createdAt, token: row.token, pngs }] : [];
+    return row ? withPngs(row) : [];
   });
 }
 
@@ -67,11 +81,8 @@ export function archiveByToken(db: Db, token: string): { relPath: string; files:
 
 /** One player's newest archives with maps, newest first (one: the history lists the others). */
 export function mapsOfPlayer(db: Db, playerId: string, limit = 1): PlayerMaps[] {
-  const rows = db.select().from(archives).where(eq(archives.playerId, playerId)).orderBy(desc(archives.createdAt)).limit(limit).all();
-  return rows.flatMap((row) => {
-    const pngs = row.files.filter((name) => name.endsWith(".png"));
-    return pngs.length > 0 ? [{ playerId, createdAt: row.createdAt, token: row.token, pngs }] : [];
-  });
+  const rows = db.select(archiveWithSave).from(archives).innerJoin(saves, eq(saves.id, archives.saveId)).where(eq(archives.playerId, playerId)).orderBy(desc(archives.createdAt)).limit(limit).all();
+  return rows.flatMap(withPngs);
 }
 
 /** The latest failed deliveries with their save's player, for the owner's page. */
@@ -88,11 +99,35 @@ export function failedDeliveries(db: Db, limit = PAGE_ROWS) {
 
 export function failedJobs(db: Db, limit = PAGE_ROWS) {
   return db
-    .select({ id: jobs.id, saveId: jobs.saveId, reportId: jobs.reportId, stage: jobs.stage, lastError: jobs.lastError, updatedAt: jobs.updatedAt, playerId: saves.playerId })
+    .select({ id: jobs.id, saveId: jobs.saveId, reportId: jobs.reportId, stage: jobs.stage, lastError: jobs.lastError, updatedAt: jobs.updatedAt, playerId: saves.playerId, region: saves.region })
     .from(jobs)
     .leftJoin(saves, eq(saves.id, jobs.saveId))
     .where(eq(jobs.state, "failed"))
     .orderBy(desc(jobs.updatedAt))
+    .limit(limit)
+    .all();
+}
+
+/** Jobs waiting for their next try after an error of their own, the soonest first (a push's error is its delivery's). */
+export function retryingJobs(db: Db, limit = PAGE_ROWS) {
+  return db
+    .select({ id: jobs.id, saveId: jobs.saveId, reportId: jobs.reportId, stage: jobs.stage, lastError: jobs.lastError, attempts: jobs.attempts, runAt: jobs.runAt, playerId: saves.playerId, region: saves.region })
+    .from(jobs)
+    .leftJoin(saves, eq(saves.id, jobs.saveId))
+    .where(and(eq(jobs.state, "pending_retry"), isNotNull(jobs.lastError)))
+    .orderBy(jobs.runAt, jobs.id)
+    .limit(limit)
+    .all();
+}
+
+/** Pushes a channel refused for now (a 5xx, a timeout), waiting for their next try, the soonest first. */
+export function retryingDeliveries(db: Db, limit = PAGE_ROWS) {
+  return db
+    .select({ id: deliveries.id, saveId: deliveries.saveId, channel: deliveries.channel, target: deliveries.target, lastError: deliveries.lastError, attempts: deliveries.attempts, nextAttemptAt: deliveries.nextAttemptAt, playerId: saves.playerId, region: saves.region })
+    .from(deliveries)
+    .innerJoin(saves, eq(saves.id, deliveries.saveId))
+    .where(and(eq(deliveries.state, "pending"), isNotNull(deliveries.lastError)))
+    .orderBy(deliveries.nextAttemptAt, deliveries.id)
     .limit(limit)
     .all();
 }

@@ -19,6 +19,8 @@ import {
   queueSnapshot,
   recentReports,
   recentSaves,
+  retryingDeliveries,
+  retryingJobs,
   type DayCounts,
   type PlayerMaps,
   type QueueSnapshot,
@@ -26,6 +28,8 @@ import {
 
 export type RecentSave = ReturnType<typeof recentSaves>[number];
 export type FailedJob = ReturnType<typeof failedJobs>[number];
+export type RetryingJob = ReturnType<typeof retryingJobs>[number];
+export type RetryingDelivery = ReturnType<typeof retryingDeliveries>[number];
 export type ListedJob = ReturnType<typeof jobList>[number];
 export type FailedDelivery = ReturnType<typeof failedDeliveries>[number];
 export type RecentReport = ReturnType<typeof recentReports>[number];
@@ -42,6 +46,10 @@ export interface PageReads {
   archiveByToken(token: string): Promise<{ relPath: string; files: string[] } | null>;
   failedDeliveries(limit?: number): Promise<FailedDelivery[]>;
   failedJobs(limit?: number): Promise<FailedJob[]>;
+  /** Jobs waiting for their next try after an error of their own, the soonest first. */
+  retryingJobs(limit?: number): Promise<RetryingJob[]>;
+  /** Pushes waiting for their next try after an error, the soonest first. */
+  retryingDeliveries(limit?: number): Promise<RetryingDelivery[]>;
   /** The newest jobs, of one state or all, with their save's player (the owner CLI's `jobs`). */
   jobList(state: JobState | undefined, limit?: number): Promise<ListedJob[]>;
   recentReports(limit?: number): Promise<RecentReport[]>;
@@ -61,6 +69,8 @@ export function sqlitePageReads(db: Db): PageReads {
     archiveByToken: async (token) => archiveByToken(db, token),
     failedDeliveries: async (limit) => failedDeliveries(db, limit),
     failedJobs: async (limit) => failedJobs(db, limit),
+    retryingJobs: async (limit) => retryingJobs(db, limit),
+    retryingDeliveries: async (limit) => retryingDeliveries(db, limit),
     jobList: async (state, limit) => jobList(db, state, limit),
     recentReports: async (limit) => recentReports(db, limit),
     countsSince: async (since) => countsSince(db, since),

@@ -11,6 +11,7 @@ import { redact } from "../../notify/errors.ts";
 import { fromThisOrigin, loginThrottled, ownerOnly, recordLogin, type OwnerGate } from "../admin/access.ts";
 import type { HttpDeps } from "../deps.ts";
 import { metricsRoute } from "../health.ts";
+import { pageLang, pageText } from "../page-lang.ts";
 import { tokenMatches } from "../token.ts";
 import { Layout } from "./layout.tsx";
 import { LoginPage } from "./login.tsx";
@@ -18,7 +19,7 @@ import { Banners, serviceBanners } from "./banners.tsx";
 import { DataApiSection, dataApiRoutes, dataApiView } from "./data-api.tsx";
 import { formFields, MAX_FORM_BYTES } from "./form.ts";
 import { playerPagePath, playerPageRoutes } from "./player-page.tsx";
-import { FailuresSection, MapsSection, OverviewSection, ReportsSection, SavesSection } from "./sections.tsx";
+import { FailuresSection, MapsSection, OverviewSection, ReportsSection, SavesSection, type PlayerNames } from "./sections.tsx";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -32,7 +33,7 @@ async function formField(c: Context, name: string): Promise<string | null | "too
 export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
   const { config, pages } = deps;
   const app = new Hono();
-  const loginPage = (c: Context, wrong = false) => c.html(<LoginPage wrong={wrong} />, 401);
+  const loginPage = (c: Context, wrong = false) => c.html(<LoginPage wrong={wrong} lang={pageLang(c, config, "/login")} />, 401);
   const owner = ownerOnly(config.admin, gate, loginPage);
   const { sessions } = gate;
   const { secrets } = deps;
@@ -42,7 +43,7 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
   app.get("/", owner, async (c) => {
     const now = Date.now();
     const dataApi = await dataApiView(deps);
-    const [counts, queue, databaseBytes, maps, recent, jobs, deliveries, reports] = await Promise.all([
+    const [counts, queue, databaseBytes, maps, recent, jobs, deliveries, retryingJobs, retryingDeliveries, reports, linked] = await Promise.all([
       pages.countsSince(now - DAY_MS),
       pages.queueSnapshot(now),
       pages.databaseBytes(),
@@ -50,36 +51,43 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
       pages.recentSaves(),
       pages.failedJobs(),
       pages.failedDeliveries(),
+      pages.retryingJobs(),
+      pages.retryingDeliveries(),
       pages.recentReports(),
+      deps.owner.links.linkedPlayers(),
     ]);
+    const names: PlayerNames = new Map(linked.flatMap((player) => (player.name === null ? [] : [[player.playerId, player.name] as const])));
     const overview = { counts, queue, databaseBytes, disk: deps.disk.reading(), floorBytes: deps.disk.floorBytes };
+    const lang = pageLang(c, config, undefined, recent[0]);
+    const { t } = lang;
     const page = (
-      <Layout title="MySekai ingest">
+      <Layout title={null} lang={lang}>
         <header>
-          <h1>MySekai ingest</h1>
-          <a href="/setup">capture setup</a>
+          <h1>{t.appName}</h1>
+          <a href="/setup">{t.setupLink}</a>
           {config.admin.token === null ? null : (
             <form class="inline" method="post" action="/logout">
-              <button type="submit">log out</button>
+              <button type="submit">{t.logOut}</button>
             </form>
           )}
         </header>
-        <Banners banners={serviceBanners(deps)} />
-        <OverviewSection {...overview} />
-        <MapsSection players={maps} playerHref={playerPagePath} />
-        <SavesSection rows={recent} />
-        <FailuresSection jobs={jobs} deliveries={deliveries} redact={redactText} />
-        <ReportsSection rows={reports} />
-        <DataApiSection {...dataApi} />
+        <Banners banners={serviceBanners(deps, t)} />
+        <OverviewSection {...overview} lang={lang} />
+        <MapsSection players={maps} playerHref={playerPagePath} names={names} lang={lang} />
+        <SavesSection rows={recent} names={names} lang={lang} />
+        <FailuresSection jobs={jobs} deliveries={deliveries} retrying={{ jobs: retryingJobs, deliveries: retryingDeliveries }} redact={redactText} lang={lang} />
+        <ReportsSection rows={reports} lang={lang} />
+        <DataApiSection {...dataApi} lang={lang} />
       </Layout>
     );
     return c.html(page, 200, noStore);
   });
 
   app.post("/status/retry", owner, async (c) => {
+    const t = pageText(c, config);
     const field = await formField(c, "save");
-    if (field === "too_large") return c.text(`form exceeds ${MAX_FORM_BYTES} bytes`, 413);
-    if (field !== null && !/^\d{1,15}$/.test(field)) return c.text("save must be a save id", 400);
+    if (field === "too_large") return c.text(t.errFormBytes(MAX_FORM_BYTES), 413);
+    if (field !== null && !/^\d{1,15}$/.test(field)) return c.text(t.errSaveId, 400);
     const saveId = field === null ? undefined : Number(field);
     const retried = await deps.jobs.retryFailed(Date.now(), saveId);
     logInfo("JOB", "owner retry from the status page", { save: saveId, jobs: retried.jobs, deliveries: retried.deliveries });
@@ -87,10 +95,10 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
     return c.redirect("/", 303);
   });
 
-  app.get("/login", async (c) => (config.admin.token === null || (await sessions.valid(c)) ? c.redirect("/", 303) : c.html(<LoginPage wrong={false} />, 200, noStore)));
+  app.get("/login", async (c) => (config.admin.token === null || (await sessions.valid(c)) ? c.redirect("/", 303) : c.html(<LoginPage wrong={false} lang={pageLang(c, config, "/login")} />, 200, noStore)));
   app.post("/login", async (c) => {
     if (config.admin.token === null) return c.redirect("/", 303);
-    if (!fromThisOrigin(c)) return c.text("cross-site request refused", 403);
+    if (!fromThisOrigin(c)) return c.text(pageText(c, config).errCrossSite, 403);
     const throttled = await loginThrottled(c, gate);
     if (throttled !== null) return throttled;
     const token = await formField(c, "token");

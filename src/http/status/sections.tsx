@@ -1,6 +1,7 @@
 /** @jsxImportSource hono/jsx */
 /** The sections of the status page, each a small component over one read-side query. */
-import type { QueueSnapshot, DayCounts, PlayerMaps, failedDeliveries, failedJobs, recentReports, recentSaves } from "./queries.ts";
+import type { PageLang } from "../page-lang.ts";
+import type { QueueSnapshot, DayCounts, PlayerMaps, failedDeliveries, failedJobs, recentReports, recentSaves, retryingDeliveries, retryingJobs } from "./queries.ts";
 import { bytesText, Section, TableSection, Tag, Time } from "./layout.tsx";
 
 export interface Overview {
@@ -11,21 +12,21 @@ export interface Overview {
   floorBytes: number;
 }
 
-export function OverviewSection({ counts, queue, databaseBytes, disk, floorBytes }: Overview) {
+export function OverviewSection({ counts, queue, databaseBytes, disk, floorBytes, lang: { t } }: Overview & { lang: PageLang }) {
   const stats: [string, string | number][] = [
-    ["saves (24 h)", counts.saves],
-    ["reports (24 h)", counts.reports],
-    ["pushes sent (24 h)", counts.deliveriesSent],
-    ["pushes failed (24 h)", counts.deliveriesFailed],
-    ["jobs failed (24 h)", counts.jobsFailed],
-    ["queue depth", queue.depth],
-    ["oldest queued", queue.oldestQueuedAgeMs === null ? "–" : `${Math.round(queue.oldestQueuedAgeMs / 1000)} s`],
-    ["database", bytesText(databaseBytes)],
-    ["disk used", disk === null ? "–" : `${bytesText(disk.totalBytes - disk.freeBytes)} / ${bytesText(disk.totalBytes)}`],
-    [`disk free (floor ${bytesText(floorBytes)})`, bytesText(disk?.freeBytes ?? null)],
+    [t.statSaves, counts.saves],
+    [t.statReports, counts.reports],
+    [t.statPushesSent, counts.deliveriesSent],
+    [t.statPushesFailed, counts.deliveriesFailed],
+    [t.statJobsFailed, counts.jobsFailed],
+    [t.statQueueDepth, queue.depth],
+    [t.statOldestQueued, queue.oldestQueuedAgeMs === null ? "–" : t.seconds(Math.round(queue.oldestQueuedAgeMs / 1000))],
+    [t.statDatabase, bytesText(databaseBytes)],
+    [t.statDiskUsed, disk === null ? "–" : `${bytesText(disk.totalBytes - disk.freeBytes)} / ${bytesText(disk.totalBytes)}`],
+    [t.statDiskFree(bytesText(floorBytes)), bytesText(disk?.freeBytes ?? null)],
   ];
   return (
-    <Section title="Last 24 hours">
+    <Section title={t.last24h}>
       <div class="stats">
         {stats.map(([label, value]) => (
           <div>
@@ -38,16 +39,20 @@ export function OverviewSection({ counts, queue, databaseBytes, disk, floorBytes
   );
 }
 
+/** Player id → the name the owner gave (`players add --name`). */
+export type PlayerNames = ReadonlyMap<string, string>;
+
 /** `playerHref`: where a player's id links to (the owner's player page); none on a player's own page. */
-export function MapsSection({ players, playerHref }: { players: PlayerMaps[]; playerHref?: (playerId: string) => string }) {
+export function MapsSection({ players, playerHref, names, lang }: { players: PlayerMaps[]; playerHref?: (playerId: string) => string; names?: PlayerNames; lang: PageLang }) {
   return (
-    <Section title="Latest maps">
-      {players.length === 0 ? <p class="muted">No maps yet.</p> : null}
+    <Section title={lang.t.latestMaps}>
+      {players.length === 0 ? <p class="muted">{lang.t.noMaps}</p> : null}
       {players.map((player) => (
         <div class="player">
           <div>
-            <b>{playerHref === undefined ? player.playerId : <a href={playerHref(player.playerId)}>{player.playerId}</a>}</b>{" "}
-            <span class="muted"><Time ms={player.createdAt} /></span>
+            <b translate="no">{playerHref === undefined ? player.playerId : <a href={playerHref(player.playerId)}>{names?.get(player.playerId) ?? player.playerId}</a>}</b>{" "}
+            {playerHref !== undefined && names?.has(player.playerId) ? <span class="muted id" translate="no">{player.playerId} </span> : null}
+            <span class="muted"><Time ms={player.receivedAt} zone={lang.zoneOf(player.region)} /></span>
           </div>
           <div class="maps">
             {player.pngs.map((name) => (
@@ -62,21 +67,33 @@ export function MapsSection({ players, playerHref }: { players: PlayerMaps[]; pl
   );
 }
 
-export function SavesSection({ rows }: { rows: ReturnType<typeof recentSaves> }) {
+/** A save that is not a full MySekai save says so: a partial refresh draws and pushes nothing. */
+function saveKind(row: { dataType: string; partial: boolean }, t: PageLang["t"]): string | null {
+  if (row.dataType === "mysekai_birthday_party") return t.kindBirthdayParty;
+  return row.partial ? t.kindPartial : null;
+}
+
+export function SavesSection({ rows, names, lang: { t, zoneOf } }: { rows: ReturnType<typeof recentSaves>; names: PlayerNames; lang: PageLang }) {
   return (
-    <TableSection title="Recent saves" empty={rows.length === 0 ? "No saves yet." : null} head={["UTC · source", "player", "state"]}>
+    <TableSection title={t.recentSaves} empty={rows.length === 0 ? t.noSaves : null} head={[t.headTimeSource, t.headPlayer, t.headState]}>
       {rows.map((row) => (
         <tr>
-          <td><Time ms={row.receivedAt} /><br /><span class="muted">{row.source}</span></td>
-          <td class="id">{row.playerId}</td>
-          <td>{row.stage === null || row.stage === "done" ? null : `${row.stage} `}<Tag value={row.state} /></td>
+          <td><Time ms={row.receivedAt} zone={zoneOf(row.region)} /><br /><span class="muted">{named(t.sources, row.source)}</span></td>
+          <td class="id">
+            <span translate="no">{names.has(row.playerId) ? <>{names.get(row.playerId)}<br /><span class="muted">{row.playerId}</span></> : row.playerId}</span>
+            {saveKind(row, t) === null ? null : <><br /><span class="muted">{saveKind(row, t)}</span></>}
+          </td>
+          <td>{row.stage === null || row.stage === "done" ? null : `${named(t.stages, row.stage)} `}<Tag value={row.state} names={t.states} /></td>
         </tr>
       ))}
     </TableSection>
   );
 }
 
-function RetryButton({ saveId, label = "retry" }: { saveId: number | null; label?: string }) {
+/** A stored value (a stage, a state, a source) in the page's words; a value the catalogue lacks as it is. */
+const named = (names: Record<string, string>, value: string) => names[value] ?? value;
+
+function RetryButton({ saveId, label }: { saveId: number | null; label: string }) {
   return (
     <form class="inline" method="post" action="/status/retry">
       {saveId === null ? null : <input type="hidden" name="save" value={String(saveId)} />}
@@ -87,28 +104,55 @@ function RetryButton({ saveId, label = "retry" }: { saveId: number | null; label
 
 type Redact = (text: string | null) => string;
 
-export function FailuresSection({ jobs, deliveries, redact }: { jobs: ReturnType<typeof failedJobs>; deliveries: ReturnType<typeof failedDeliveries>; redact: Redact }) {
-  if (jobs.length === 0 && deliveries.length === 0) return <Section title="Failures"><p class="muted">Nothing failed.</p></Section>;
+interface Failures {
+  jobs: ReturnType<typeof failedJobs>;
+  deliveries: ReturnType<typeof failedDeliveries>;
+  /** Jobs and pushes that met an error and wait for their next try (a channel down for now): not failed, not hidden either. */
+  retrying: { jobs: ReturnType<typeof retryingJobs>; deliveries: ReturnType<typeof retryingDeliveries> };
+  redact: Redact;
+  lang: PageLang;
+}
+
+export function FailuresSection({ jobs, deliveries, retrying, redact, lang }: Failures) {
+  const { t, zoneOf } = lang;
+  const failed = jobs.length + deliveries.length > 0;
+  if (!failed && retrying.jobs.length + retrying.deliveries.length === 0) return <Section title={t.failures}><p class="muted">{t.nothingFailed}</p></Section>;
   return (
-    <Section title="Failures">
-      <RetryButton saveId={null} label="retry everything that failed" />
+    <Section title={t.failures}>
+      {failed ? <RetryButton saveId={null} label={t.retryAll} /> : null}
       <div class="scroll">
         <table>
-          <tr><th>what</th><th>player</th><th>error</th><th></th></tr>
+          <tr><th>{t.headWhat}</th><th>{t.headPlayer}</th><th>{t.headError}</th><th></th></tr>
           {jobs.map((job) => (
             <tr>
-              <td>{job.saveId === null ? `report ${job.reportId}` : `save ${job.saveId}`} · {job.stage}<br /><span class="muted"><Time ms={job.updatedAt} /></span></td>
-              <td class="id">{job.playerId ?? "–"}</td>
-              <td class="err">{redact(job.lastError)}</td>
-              <td>{job.saveId === null ? null : <RetryButton saveId={job.saveId} />}</td>
+              <td>{job.saveId === null ? t.reportN(job.reportId) : t.saveN(job.saveId)} · {named(t.stages, job.stage)}<br /><span class="muted"><Time ms={job.updatedAt} zone={job.saveId === null ? lang.zone : zoneOf(job.region)} /></span></td>
+              <td class="id" translate="no">{job.playerId ?? "–"}</td>
+              <td class="err" translate="no">{redact(job.lastError)}</td>
+              <td>{job.saveId === null ? null : <RetryButton saveId={job.saveId} label={t.retry} />}</td>
+            </tr>
+          ))}
+          {retrying.jobs.map((job) => (
+            <tr>
+              <td>{job.saveId === null ? t.reportN(job.reportId) : t.saveN(job.saveId)} · {named(t.stages, job.stage)}<br /><span class="muted">{t.waitingRetryAt} <Time ms={job.runAt} zone={job.saveId === null ? lang.zone : zoneOf(job.region)} /></span></td>
+              <td class="id" translate="no">{job.playerId ?? "–"}</td>
+              <td class="err" translate="no">{redact(job.lastError)}</td>
+              <td></td>
+            </tr>
+          ))}
+          {retrying.deliveries.map((delivery) => (
+            <tr>
+              <td>{t.pushTo(`${delivery.channel}/${delivery.target}`)} · {t.saveN(delivery.saveId)}<br /><span class="muted">{t.waitingRetryAt} <Time ms={delivery.nextAttemptAt} zone={zoneOf(delivery.region)} /> ({t.attempts(delivery.attempts)})</span></td>
+              <td class="id" translate="no">{delivery.playerId}</td>
+              <td class="err" translate="no">{redact(delivery.lastError)}</td>
+              <td></td>
             </tr>
           ))}
           {deliveries.map((delivery) => (
             <tr>
-              <td>push {delivery.channel}/{delivery.target} · save {delivery.saveId}<br /><span class="muted">{delivery.attempts} attempts</span></td>
-              <td class="id">{delivery.playerId}</td>
-              <td class="err">{redact(delivery.lastError)}</td>
-              <td><RetryButton saveId={delivery.saveId} /></td>
+              <td>{t.pushTo(`${delivery.channel}/${delivery.target}`)} · {t.saveN(delivery.saveId)}<br /><span class="muted">{t.attempts(delivery.attempts)}</span></td>
+              <td class="id" translate="no">{delivery.playerId}</td>
+              <td class="err" translate="no">{redact(delivery.lastError)}</td>
+              <td><RetryButton saveId={delivery.saveId} label={t.retry} /></td>
             </tr>
           ))}
         </table>
@@ -117,15 +161,15 @@ export function FailuresSection({ jobs, deliveries, redact }: { jobs: ReturnType
   );
 }
 
-export function ReportsSection({ rows }: { rows: ReturnType<typeof recentReports> }) {
+export function ReportsSection({ rows, lang: { t, zone } }: { rows: ReturnType<typeof recentReports>; lang: PageLang }) {
   return (
-    <TableSection title="Recent reports" empty={rows.length === 0 ? "No reports yet." : null} head={["UTC", "shape", "candidates", "outcome"]}>
+    <TableSection title={t.recentReports} empty={rows.length === 0 ? t.noReports : null} head={[t.headTime, t.headShape, t.headCandidates, t.headOutcome]}>
       {rows.map((row) => (
         <tr>
-          <td><Time ms={row.receivedAt} /></td>
-          <td>{row.shape}</td>
+          <td><Time ms={row.receivedAt} zone={zone} /></td>
+          <td translate="no">{row.shape}</td>
           <td>{row.candidates}</td>
-          <td><Tag value={row.outcome ?? "pending"} />{row.saveId === null ? null : <span class="muted"> save {row.saveId}</span>}</td>
+          <td><Tag value={row.outcome ?? "pending"} names={t.outcomes} />{row.saveId === null ? null : <span class="muted"> {t.saveN(row.saveId)}</span>}</td>
         </tr>
       ))}
     </TableSection>

@@ -1,10 +1,10 @@
 /** @jsxImportSource hono/jsx */
-/** The player's page: how their capture is doing, in their language (the region of their newest save, or MAP_LOCALE). */
-import { mapLocaleFor } from "../../config/maps.ts";
-import type { MapsConfig } from "../../config/maps.ts";
-import type { Region } from "../../capture/regions.ts";
+/** The player's page: how their capture is doing, in the page's language; times in the save's region's zone. */
+import type { Messages } from "../../i18n/messages/index.ts";
+import type { PageLang } from "../page-lang.ts";
+import { Time } from "../status/layout.tsx";
 import type { CaptureHealth, LatestCapture } from "./health-reads.ts";
-import { failureKind, healthStrings } from "./health-strings.ts";
+import { failureKind, type FailureKind } from "./failure-kind.ts";
 
 /** The tool that reported: Reqable names its platform, ProxyPin its rule; an upload is a capture module's script. */
 function appOf(latest: LatestCapture): string | null {
@@ -14,42 +14,54 @@ function appOf(latest: LatestCapture): string | null {
   return latest.report ? latest.report.shape : null;
 }
 
-/** The player's language: their newest save's server's, else the server's DEFAULT_REGION's (MAP_LOCALE overrides both). */
-export const playerLocale = (health: CaptureHealth, maps: Pick<MapsConfig, "locale">, defaultRegion: Region) => mapLocaleFor(maps, health.latest?.region ?? defaultRegion);
+const FAILURE_TEXT: Record<FailureKind, (t: Messages) => string> = {
+  wrongKey: (t) => t.healthWrongKey,
+  junk: (t) => t.healthJunk,
+  harvest: (t) => t.healthHarvest,
+  other: (t) => t.healthOther,
+};
 
-export function CaptureHealthSection({ health, maps, defaultRegion }: { health: CaptureHealth; maps: Pick<MapsConfig, "locale" | "timeZone">; defaultRegion: Region }) {
-  const locale = playerLocale(health, maps, defaultRegion);
-  const S = healthStrings(locale);
-  const when = new Intl.DateTimeFormat((locale as string) === "zh" ? "zh-Hans" : locale, { timeZone: maps.timeZone, dateStyle: "medium", timeStyle: "short" });
+export function CaptureHealthSection({ health, lang }: { health: CaptureHealth; lang: PageLang }) {
+  const { t } = lang;
   const { latest, failure } = health;
+  const app = latest === null ? null : appOf(latest);
   return (
-    <section id="capture-health" lang={locale}>
-      <h2>{S.heading}</h2>
+    <section id="capture-health">
+      <h2>{t.healthHeading}</h2>
       {latest === null ? (
-        <p>{S.none}</p>
+        <p>{t.healthNone}</p>
       ) : (
         <dl>
-          <dt>{S.lastSave}</dt>
+          <dt>{t.healthLastSave}</dt>
           <dd>
-            {`${when.format(latest.receivedAt)} · ${S.source[latest.source]}`}
-            {appOf(latest) === null ? null : ` · ${appOf(latest)}`}
+            <Time ms={latest.receivedAt} zone={lang.zoneOf(latest.region)} />
+            {` · ${latest.source === "upload" ? t.healthUpload : t.healthReport}`}
+            {app === null ? null : (
+              <>
+                {" · "}
+                <span translate="no">{app}</span>
+              </>
+            )}
           </dd>
-          <dt>{S.region}</dt>
-          <dd>{latest.region === null ? S.regionUnknown : latest.region.toUpperCase()}</dd>
+          <dt>{t.healthServer}</dt>
+          <dd>{latest.region === null ? t.healthServerUnknown : latest.region.toUpperCase()}</dd>
           <dd>
-            {latest.partial === null ? S.state.drawing : latest.partial ? S.state.partial : S.state.full}
-            {latest.partial === true ? <p class="err">{S.partialFix}</p> : null}
+            {latest.partial === null ? t.healthDrawing : latest.partial ? t.healthPartial : t.healthFull}
+            {latest.partial === true ? <p class="err">{t.healthPartialFix}</p> : null}
           </dd>
         </dl>
       )}
       <dl>
-        <dt>{S.lastFailure}</dt>
+        <dt>{t.healthLastFailure}</dt>
         {failure === null ? (
-          <dd>{S.noFailure}</dd>
+          <dd>{t.healthNoFailure}</dd>
         ) : (
           <dd>
-            {`${when.format(failure.receivedAt)} · ${S.failure[failureKind(failure.reason)]}`}
-            <div class="muted err">{failure.reason.slice(0, 160)}</div>
+            <Time ms={failure.receivedAt} zone={lang.zoneOf(failure.region)} />
+            {` · ${FAILURE_TEXT[failureKind(failure.reason)](t)}`}
+            <div class="muted err" translate="no">
+              {failure.reason.slice(0, 160)}
+            </div>
           </dd>
         )}
       </dl>

@@ -18,6 +18,8 @@ export interface LatestCapture {
 export interface FailedCapture {
   receivedAt: number;
   reason: string;
+  /** Its time is shown in this region's zone. */
+  region: Region | null;
 }
 
 export interface CaptureHealth {
@@ -34,7 +36,7 @@ export const LATEST_CAPTURE = `SELECT s.received_at AS "receivedAt", s.source, s
   FROM saves s LEFT JOIN archives a ON a.save_id = s.id LEFT JOIN reports r ON r.save_id = s.id
   WHERE s.player_id = $1 AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.save_id = s.id AND j.state = 'failed')
   ORDER BY s.received_at DESC, s.id DESC LIMIT 1`;
-export const LAST_FAILURE = `SELECT s.received_at AS "receivedAt", j.last_error AS reason
+export const LAST_FAILURE = `SELECT s.received_at AS "receivedAt", j.last_error AS reason, s.region
   FROM saves s JOIN jobs j ON j.save_id = s.id
   WHERE s.player_id = $1 AND j.state = 'failed' ORDER BY s.received_at DESC, s.id DESC LIMIT 1`;
 
@@ -47,7 +49,9 @@ export interface LatestRow {
   meta: Record<string, string> | null;
 }
 
-export function captureHealthOf(latest: LatestRow | undefined, failure: { receivedAt: number | string; reason: string | null } | undefined): CaptureHealth {
+export type FailedRow = { receivedAt: number | string; reason: string | null; region: Region | null };
+
+export function captureHealthOf(latest: LatestRow | undefined, failure: FailedRow | undefined): CaptureHealth {
   return {
     latest: latest
       ? {
@@ -58,7 +62,7 @@ export function captureHealthOf(latest: LatestRow | undefined, failure: { receiv
           report: latest.shape === null ? null : { shape: latest.shape, meta: latest.meta ?? {} },
         }
       : null,
-    failure: failure ? { receivedAt: Number(failure.receivedAt), reason: failure.reason ?? "" } : null,
+    failure: failure ? { receivedAt: Number(failure.receivedAt), reason: failure.reason ?? "", region: failure.region } : null,
   };
 }
 
@@ -71,7 +75,7 @@ export function sqliteCaptureHealthReads(db: Db): CaptureHealthReads {
   return {
     captureHealth: async (playerId) => {
       const row = latest.get(playerId) as SqliteLatest | null;
-      const failed = failure.get(playerId) as { receivedAt: number; reason: string | null } | null;
+      const failed = failure.get(playerId) as FailedRow | null;
       const parsed = row ? { ...row, digest: row.digest === null ? null : JSON.parse(row.digest), meta: row.meta === null ? null : JSON.parse(row.meta) } : undefined;
       return captureHealthOf(parsed, failed ?? undefined);
     },

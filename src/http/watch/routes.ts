@@ -5,32 +5,34 @@ import { fromThisOrigin } from "../admin/access.ts";
 import type { HttpDeps } from "../deps.ts";
 import { formFields } from "../status/form.ts";
 import { offeredKeys } from "./section.tsx";
-import { WATCH_STRINGS } from "./strings.ts";
+import { pageText } from "../page-lang.ts";
 import { DEFAULT_NUDGE_HOURS } from "../../nudge/run.ts";
 
-export function watchRoutes({ owner, watch, nudges }: HttpDeps): Hono {
+export function watchRoutes({ owner, watch, nudges, config }: HttpDeps): Hono {
   const app = new Hono();
   app.post("/p/:token/watch", async (c) => {
+    const t = pageText(c, config);
     const linked = await owner.links.playerByToken(c.req.param("token"));
-    if (linked === null) return c.text("not found", 404);
-    if (!fromThisOrigin(c)) return c.text("cross-site request refused", 403);
+    if (linked === null) return c.text(t.errNotFound, 404);
+    if (!fromThisOrigin(c)) return c.text(t.errCrossSite, 403);
     const form = await formFields(c);
-    if (form === "too_large") return c.text("form too large", 413);
+    if (form === "too_large") return c.text(t.errFormTooLarge, 413);
     const offered = offeredKeys();
     const ticked = form.getAll("w");
-    if (ticked.some((key) => !offered.includes(key))) return c.text(WATCH_STRINGS.badForm, 400);
+    if (ticked.some((key) => !offered.includes(key))) return c.text(t.errWatchForm, 400);
     await watch.setTicked(linked.playerId, offered, ticked);
     logInfo("API", "watch list set by the player", { player: linked.playerId, watched: ticked.length });
     return c.redirect(`/p/${linked.token}#watch`, 303);
   });
   app.post("/p/:token/nudge", async (c) => {
+    const t = pageText(c, config);
     const linked = await owner.links.playerByToken(c.req.param("token"));
-    if (linked === null) return c.text("not found", 404);
-    if (!fromThisOrigin(c)) return c.text("cross-site request refused", 403);
+    if (linked === null) return c.text(t.errNotFound, 404);
+    if (!fromThisOrigin(c)) return c.text(t.errCrossSite, 403);
     const form = await formFields(c);
-    if (form === "too_large") return c.text("form too large", 413);
+    if (form === "too_large") return c.text(t.errFormTooLarge, 413);
     const on = form.get("on");
-    if (on !== "1" && on !== "0") return c.text("on must be 1 or 0", 400);
+    if (on !== "1" && on !== "0") return c.text(t.errOnOff, 400);
     const current = await nudges.nudgePlayer(linked.playerId);
     await nudges.setNudge(linked.playerId, on === "1" ? (current?.hours ?? DEFAULT_NUDGE_HOURS) : null);
     logInfo("API", "nudges switched by the player", { player: linked.playerId, on: on === "1" });

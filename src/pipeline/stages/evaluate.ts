@@ -4,6 +4,7 @@
  * Undecodable bodies (bad base64) are never tried; a report that yields no save but holds one fails and
  * keeps its candidates, so what was answered 200 stays for the owner to inspect.
  */
+import { dataTypeOfUrl } from "../../capture/data-types.ts";
 import { regionOfUrl } from "../../capture/regions.ts";
 import { logInfo, logWarn } from "../../log.ts";
 import { metrics } from "../../metrics.ts";
@@ -47,7 +48,8 @@ export const evaluateStage: Stage<ReportSubject> = async ({ stageStore, config, 
       afterCommit: () => logOutcome(outcome, null),
     };
   }
-  const decodable = candidates.filter((c) => !c.undecodable);
+  // A report of a whole session may hold the save and a birthday party's delivery: the save comes first.
+  const decodable = candidates.filter((c) => !c.undecodable).sort((a, b) => Number(dataTypeOfUrl(a.url) !== "mysekai") - Number(dataTypeOfUrl(b.url) !== "mysekai"));
   const undecodable = candidates.find((c) => c.undecodable);
   if (decodable.length > 0 && keys.length === 0) return { kind: "wait_for_key" };
 
@@ -63,7 +65,7 @@ export const evaluateStage: Stage<ReportSubject> = async ({ stageStore, config, 
       kind: "advance",
       next: "done",
       note: `save from entry ${candidate.entryIndex} (${candidate.part})`,
-      writes: { kind: "report_save", reportId: report.id, save: { encrypted: candidate.body, playerId, source: "report", receivedAt: report.receivedAt, region: regionOfUrl(candidate.url) }, processedAt: now },
+      writes: { kind: "report_save", reportId: report.id, save: { encrypted: candidate.body, playerId, source: "report", receivedAt: report.receivedAt, region: regionOfUrl(candidate.url), dataType: dataTypeOfUrl(candidate.url) }, processedAt: now },
       afterCommit: ({ saved }) => logOutcome(saved?.created ? "save" : "duplicate", saved?.saveId ?? null, playerId),
     };
   }

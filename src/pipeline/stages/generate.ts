@@ -8,7 +8,7 @@
 import { metrics } from "../../metrics.ts";
 import { claimArchiveFolder } from "../archive-folder.ts";
 import { recordSaveArchive } from "../archive-save.ts";
-import { mapLocaleFor } from "../../config/maps.ts";
+import { mapLocaleFor, timeZoneFor } from "../../config/maps.ts";
 import { refreshDigest } from "../../maps/refresh-digest.ts";
 import { implausibleReason } from "../../save/plausible.ts";
 import { encryptedBytesOf } from "../encrypted-save.ts";
@@ -35,14 +35,16 @@ export const generateStage: Stage = async ({ stageStore, config, workers, archiv
     capturedAt: save.receivedAt,
     locale: mapLocaleFor(config.maps, save.region),
     showHarvested: config.maps.showHarvested,
+    commonLabels: config.maps.commonLabels,
     assetsDir: config.maps.assetsDir,
-    timeZone: config.maps.timeZone,
+    timeZone: timeZoneFor(config.maps, save.region),
     archive: { location: store.location, saveId: save.id, folder },
     // The retention rule drops the stored JSON with the database copy: a save past it is not given one again.
     storeJson: save.encrypted !== null,
+    dataType: save.dataType,
   });
   metrics.rendered(performance.now() - renderStarted);
-  if (result.kind === "invalid" || result.kind === "too_large") return { kind: "fail", reason: result.reason };
+  if (result.kind === "invalid" || result.kind === "too_large" || result.kind === "unreadable") return { kind: "fail", reason: result.reason };
 
   const { archived, outputs, dropsFingerprint } = result;
   const archive = await recordSaveArchive(store, save, archivePath, archived, refreshDigest(outputs));

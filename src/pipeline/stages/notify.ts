@@ -22,6 +22,7 @@ import { routeFor, type Channel } from "../../notify/routing.ts";
 import { pushMessage } from "../push-message.ts";
 import { messageForDelivery, targetsByMode } from "../watch-push.ts";
 import { nudgePartial } from "../../nudge/run.ts";
+import { archivedSaveBodies } from "../save-bodies.ts";
 import { backoffDelay, holderOf, LeaseLostError, type LeaseHolder } from "../../db/jobs/index.ts";
 import { redactError } from "../redact.ts";
 import type { PipelineDeps, Stage } from "../stage.ts";
@@ -59,7 +60,8 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
   }
   // Generated before the outputs model (or the drops' fingerprint) was stored: generate it again.
   if (!outputs || save.dropsFingerprint === null) return { kind: "advance", next: "generate", note: "no stored outputs model; generating again" };
-  if (PLAYER_ID.test(save.playerId)) await deps.deliveries.addDataWebhookDeliveries(save.id, now);
+  // A partial refresh changes nothing a bot reads (the data API's latest stays the full save).
+  if (PLAYER_ID.test(save.playerId) && !outputs.partial) await deps.deliveries.addDataWebhookDeliveries(save.id, now);
   if (outputs.partial) await nudgePartial(deps.nudge, save.playerId, save.receivedAt);
   const pushNote = outputs.partial ? "no maps to push (partial refresh)" : await decideAndRecordPush(deps, save, archive, outputs, job.forcePush, now);
 
@@ -71,7 +73,7 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
     const holder = holderOf(job);
     for (const delivery of due) {
       // Another runner owns the job now: it sends what is left.
-      if ((await attempt(deps, holder, delivery, save, messageFor(delivery))) === "lease_lost") break;
+      if ((await attempt(deps, holder, delivery, save, archive.relPath, messageFor(delivery))) === "lease_lost") break;
     }
   }
 
@@ -110,14 +112,14 @@ async function decideAndRecordPush(
 }
 
 /** Sends one delivery: to its consumer webhook, or the push message to its channel. */
-async function deliver(deps: PipelineDeps, delivery: Delivery, save: Save, message: PushMessage | null, progress: PartProgress): Promise<void> {
+async function deliver(deps: PipelineDeps, delivery: Delivery, save: Save, archivePath: string, message: PushMessage | null, progress: PartProgress): Promise<void> {
   if (delivery.channel !== DATA_WEBHOOK_CHANNEL) {
     return sendTo({ channel: delivery.channel as Channel, target: delivery.target }, message!, deps.config.notify, deps.routing.barkKeys, progress);
   }
   const hook = await deps.deliveries.dataWebhook(Number(delivery.target));
   if (!hook) throw new DeliveryError(`${DATA_WEBHOOK_CHANNEL}: data webhook ${delivery.target} was removed`, { permanent: true });
   const server = save.region ?? deps.config.api.defaultRegion;
-  return sendDataWebhook(hook, { server, userId: save.playerId }, deps.config.notify.timeoutMs);
+  return sendDataWebhook(hook, { server, userId: save.playerId, dataType: save.dataType }, deps.config.notify.timeoutMs, archivedSaveBodies(deps.archive, archivePath, save.sha256));
 }
 
 async function attempt(
@@ -125,6 +127,7 @@ async function attempt(
   holder: LeaseHolder,
   delivery: Delivery,
   save: Save,
+  archivePath: string,
   message: PushMessage | null,
 ): Promise<"done" | "lease_lost"> {
   const { deliveries } = deps;
@@ -141,7 +144,7 @@ async function attempt(
     },
   };
   try {
-    await deliver(deps, delivery, save, message, progress);
+    await deliver(deps, delivery, save, archivePath, message, progress);
     await deliveries.markSent(delivery.id, Date.now());
     metrics.delivery(delivery.channel, "sent");
     logInfo("NOTIFY", "sent", { ...fields, ms: Math.round(performance.now() - started), outcome: "sent" });

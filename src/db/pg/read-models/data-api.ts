@@ -1,8 +1,8 @@
 /**
- * The data API's reads (src/http/api/store.ts) on a hub's PostgreSQL: the latest archived save per (region, player)
+ * The data API's reads (src/http/api/store.ts) on a hub's PostgreSQL: the latest archived full save per (region, player, data type)
  * by saves_player_idx, the save's encrypted bytes and stored JSON, and the grants of src/db/pg/data-access.ts.
  */
-import { and, desc, eq, exists, sql } from "drizzle-orm";
+import { and, desc, eq, exists, isNotNull, max, sql } from "drizzle-orm";
 import { SAVE_JSON_FILE } from "../../../archive/save-json-file.ts";
 import type { ArchiveStore } from "../../../archive/store.ts";
 import type { DataReads } from "../../../http/api/store.ts";
@@ -14,7 +14,7 @@ import { archives, saves } from "../schema.ts";
 export function pgDataReads(db: PgDb, store: ArchiveStore, defaultRegion: string): DataReads {
   const access = pgDataAccess(db);
   return {
-    latest: async (region, playerId) => {
+    latest: async (region, playerId, dataType = "mysekai") => {
       const [row] = await db
         .select({ id: saves.id, sha256: saves.sha256, source: saves.source, receivedAt: saves.receivedAt })
         .from(saves)
@@ -22,12 +22,33 @@ export function pgDataReads(db: PgDb, store: ArchiveStore, defaultRegion: string
           and(
             eq(saves.playerId, playerId),
             sql`coalesce(${saves.region}, ${defaultRegion}) = ${region}`,
+            eq(saves.dataType, dataType),
+            eq(saves.partial, false),
             exists(db.select({ one: sql`1` }).from(archives).where(eq(archives.saveId, saves.id))),
           ),
         )
         .orderBy(desc(saves.receivedAt), desc(saves.id))
         .limit(1);
       return row ?? null;
+    },
+    recentUploads: async (region, limit) => {
+      const newest = max(saves.receivedAt);
+      const rows = await db
+        .select({ playerId: saves.playerId, receivedAt: newest })
+        .from(saves)
+        .where(
+          and(
+            isNotNull(saves.playerId),
+            sql`coalesce(${saves.region}, ${defaultRegion}) = ${region}`,
+            eq(saves.dataType, "mysekai"),
+            eq(saves.partial, false),
+            exists(db.select({ one: sql`1` }).from(archives).where(eq(archives.saveId, saves.id))),
+          ),
+        )
+        .groupBy(saves.playerId)
+        .orderBy(desc(newest), saves.playerId)
+        .limit(limit);
+      return rows.map((row) => ({ playerId: row.playerId!, receivedAt: Number(row.receivedAt) }));
     },
     encrypted: async (saveId) => {
       const [row] = await db

@@ -2,21 +2,18 @@
  * The pages' read model (src/http/status/reads.ts) on a hub's PostgreSQL: the queries of src/http/status/queries.ts
  * and db/player-history.ts over the same rows. Reads only; each table's writes stay with its owner.
  */
-import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
 import type { SaveOutputs } from "../../../maps/save-outputs.ts";
 import { pastRefresh, historySince, HISTORY_ROWS } from "../../player-history.ts";
 import { JOB_STATES, type JobState } from "../../schema.ts";
 import type { PageReads } from "../../../http/status/reads.ts";
-import { JOB_LIST_ROWS, MAP_PLAYERS, PAGE_ROWS, QUEUED, type PlayerMaps } from "../../../http/status/queries.ts";
+import { JOB_LIST_ROWS, MAP_PLAYERS, PAGE_ROWS, QUEUED, withPngs } from "../../../http/status/queries.ts";
 import type { PgDb } from "../open.ts";
 import { archives, deliveries, jobs, reports, saves } from "../schema.ts";
 
 /** count(*) is a bigint, which postgres-js hands over as a string. */
 const count = sql<number>`count(*)::int`;
-const withPngs = (row: { playerId: string; createdAt: number; token: string; files: string[] }): PlayerMaps[] => {
-  const pngs = row.files.filter((name) => name.endsWith(".png"));
-  return pngs.length > 0 ? [{ playerId: row.playerId, createdAt: row.createdAt, token: row.token, pngs }] : [];
-};
+const archiveWithSave = { playerId: archives.playerId, createdAt: archives.createdAt, receivedAt: saves.receivedAt, region: saves.region, token: archives.token, files: archives.files };
 
 export function pgPageReads(db: PgDb): PageReads {
   const countOf = async (query: PromiseLike<{ n: number }[]>) => (await query)[0]?.n ?? 0;
@@ -31,7 +28,7 @@ export function pgPageReads(db: PgDb): PageReads {
     },
     recentSaves: (limit = PAGE_ROWS) =>
       db
-        .select({ id: saves.id, receivedAt: saves.receivedAt, playerId: saves.playerId, source: saves.source, stage: jobs.stage, state: jobs.state })
+        .select({ id: saves.id, receivedAt: saves.receivedAt, playerId: saves.playerId, source: saves.source, region: saves.region, dataType: saves.dataType, partial: saves.partial, stage: jobs.stage, state: jobs.state })
         .from(saves)
         .leftJoin(jobs, eq(jobs.saveId, saves.id))
         .orderBy(desc(saves.id))
@@ -39,15 +36,16 @@ export function pgPageReads(db: PgDb): PageReads {
     latestMaps: async (players = MAP_PLAYERS) => {
       // Each player's newest archive in one statement (SQLite's query asks once per player).
       const newest = db
-        .selectDistinctOn([archives.playerId], { playerId: archives.playerId, createdAt: archives.createdAt, token: archives.token, files: archives.files })
+        .selectDistinctOn([archives.playerId], archiveWithSave)
         .from(archives)
+        .innerJoin(saves, eq(saves.id, archives.saveId))
         .orderBy(archives.playerId, desc(archives.createdAt))
         .as("newest");
       const rows = await db.select().from(newest).orderBy(desc(newest.createdAt)).limit(players);
       return rows.flatMap(withPngs);
     },
     mapsOfPlayer: async (playerId, limit = 1) =>
-      (await db.select().from(archives).where(eq(archives.playerId, playerId)).orderBy(desc(archives.createdAt)).limit(limit)).flatMap(withPngs),
+      (await db.select(archiveWithSave).from(archives).innerJoin(saves, eq(saves.id, archives.saveId)).where(eq(archives.playerId, playerId)).orderBy(desc(archives.createdAt)).limit(limit)).flatMap(withPngs),
     archiveByToken: async (token) => (await db.select({ relPath: archives.relPath, files: archives.files }).from(archives).where(eq(archives.token, token)))[0] ?? null,
     failedDeliveries: (limit = PAGE_ROWS) =>
       db
@@ -57,9 +55,25 @@ export function pgPageReads(db: PgDb): PageReads {
         .where(eq(deliveries.state, "failed"))
         .orderBy(desc(deliveries.id))
         .limit(limit),
+    retryingJobs: (limit = PAGE_ROWS) =>
+      db
+        .select({ id: jobs.id, saveId: jobs.saveId, reportId: jobs.reportId, stage: jobs.stage, lastError: jobs.lastError, attempts: jobs.attempts, runAt: jobs.runAt, playerId: saves.playerId, region: saves.region })
+        .from(jobs)
+        .leftJoin(saves, eq(saves.id, jobs.saveId))
+        .where(and(eq(jobs.state, "pending_retry"), isNotNull(jobs.lastError)))
+        .orderBy(jobs.runAt, jobs.id)
+        .limit(limit),
+    retryingDeliveries: (limit = PAGE_ROWS) =>
+      db
+        .select({ id: deliveries.id, saveId: deliveries.saveId, channel: deliveries.channel, target: deliveries.target, lastError: deliveries.lastError, attempts: deliveries.attempts, nextAttemptAt: deliveries.nextAttemptAt, playerId: saves.playerId, region: saves.region })
+        .from(deliveries)
+        .innerJoin(saves, eq(saves.id, deliveries.saveId))
+        .where(and(eq(deliveries.state, "pending"), isNotNull(deliveries.lastError)))
+        .orderBy(deliveries.nextAttemptAt, deliveries.id)
+        .limit(limit),
     failedJobs: (limit = PAGE_ROWS) =>
       db
-        .select({ id: jobs.id, saveId: jobs.saveId, reportId: jobs.reportId, stage: jobs.stage, lastError: jobs.lastError, updatedAt: jobs.updatedAt, playerId: saves.playerId })
+        .select({ id: jobs.id, saveId: jobs.saveId, reportId: jobs.reportId, stage: jobs.stage, lastError: jobs.lastError, updatedAt: jobs.updatedAt, playerId: saves.playerId, region: saves.region })
         .from(jobs)
         .leftJoin(saves, eq(saves.id, jobs.saveId))
         .where(eq(jobs.state, "failed"))
@@ -92,6 +106,7 @@ export function pgPageReads(db: PgDb): PageReads {
         .select({
           saveId: saves.id,
           receivedAt: saves.receivedAt,
+          region: saves.region,
           token: archives.token,
           files: archives.files,
           digest: archives.digest,

@@ -1,0 +1,122 @@
+/**
+ * lunabot's auto-push poll (`msr_auto_push`), behind the token check of routes.ts:
+ *   PUT  /api/{region}/mysekai/update_msr_sub   the subscribed [[uid, mode], …]: validated, kept, {"status":"ok"}
+ *   GET  /api/{region}/mysekai/upload_times     with that list as a JSON body (aiohttp's `json=` on a GET): the
+ *                                               upload times in its order, in ms, 0 for none or a player the token
+ *                                               may not read; POST the same
+ *   GET  /api/{region}/mysekai/upload_times     without a body (older lunabots): [{"id", "upload_time"}, …] of the
+ *                                               players the token may read, the newest first, at most MAX_LISTED
+ *
+ * Bun.serve hands a route no body for a GET (it reads and drops it; node:http would hand it over, but serving
+ * on node:http costs the upload and report paths about twice the page faults and CPU, measured). lunabot sends
+ * the same list with PUT just before each GET, serialized the same way: so a GET whose declared length equals
+ * the list its token last PUT for that region, from the same address, in the last SUBSCRIPTION_FRESH_MS, is
+ * answered for that list. Any other GET with a body gets a 400 that says to PUT the list first, or POST it.
+ */
+import { Hono, type Context } from "hono";
+import { isRegion } from "../../capture/regions.ts";
+import type { ApiToken } from "../../db/data-access.ts";
+import { readCapped } from "../../ingest/capped-body.ts";
+import { logInfo } from "../../log.ts";
+import { peerOf } from "../peer.ts";
+import { detail, UID } from "./routes.ts";
+import type { DataReads } from "./store.ts";
+
+export const MAX_UPLOAD_TIME_PAIRS = 1000;
+export const MAX_LISTED = 200;
+const MAX_BODY_BYTES = 128 * 1024;
+/** A list of at most 128 KiB comes whole within 10 s, or not at all. */
+const LIST_PACE = { deadlineMs: 10_000, windowMs: 5_000, minBytesPerSecond: 1 };
+/** lunabot PUTs, then GETs at once, every few seconds: an older list may no longer be the one its GET carries. */
+export const SUBSCRIPTION_FRESH_MS = 60_000;
+const MAX_SUBSCRIPTIONS = 1000;
+const POLL_MODES = new Set(["latest", "default", "local", "haruki"]);
+const LIST_SHAPE = `the body must be JSON: a list of at most ${MAX_UPLOAD_TIME_PAIRS} [uid, mode] pairs, uid of digits, mode latest, default, local or haruki`;
+
+type Pair = { uid: string; mode: string };
+interface Subscription {
+  pairs: Pair[];
+  bytes: number;
+  at: number;
+}
+type Parsed = { pairs: Pair[]; bytes: number } | { refusal: Response };
+
+export function botPollRoutes(reads: DataReads, trustProxy: boolean): Hono<{ Variables: { grant: ApiToken } }> {
+  const app = new Hono<{ Variables: { grant: ApiToken } }>();
+  /** The last PUT list per token, region and address (this process's memory, bounded: the oldest go first). */
+  const subscriptions = new Map<string, Subscription>();
+  const subscriptionKey = (c: Context, region: string) => JSON.stringify([c.get("grant").name, region, peerOf(c, trustProxy)]);
+  const mayRead = (grant: ApiToken, uid: string) => grant.players === null || grant.players.includes(uid);
+
+  app.on(["GET", "POST"], "/api/:region/mysekai/upload_times", async (c) => {
+    const region = c.req.param("region");
+    if (!isRegion(region)) return detail(c, 404, `unknown region ${region.slice(0, 8)}`);
+    const grant = c.get("grant");
+    if (c.req.method === "GET" && !hasBody(c)) return c.json(await listRecent(reads, grant, region));
+    const parsed = c.req.method === "GET" ? subscribedList(c, subscriptions.get(subscriptionKey(c, region))) : await readPairs(c);
+    if ("refusal" in parsed) return parsed.refusal;
+    const times: number[] = [];
+    // haruki mode names another service's copy: this server has none.
+    for (const { uid, mode } of parsed.pairs) times.push(mode !== "haruki" && mayRead(grant, uid) ? ((await reads.latest(region, uid))?.receivedAt ?? 0) : 0);
+    return c.json(times);
+  });
+
+  app.put("/api/:region/mysekai/update_msr_sub", async (c) => {
+    const region = c.req.param("region");
+    if (!isRegion(region)) return detail(c, 404, `unknown region ${region.slice(0, 8)}`);
+    const parsed = await readPairs(c);
+    if ("refusal" in parsed) return parsed.refusal;
+    const key = subscriptionKey(c, region);
+    subscriptions.delete(key);
+    if (subscriptions.size >= MAX_SUBSCRIPTIONS) subscriptions.delete(subscriptions.keys().next().value!);
+    subscriptions.set(key, { pairs: parsed.pairs, bytes: parsed.bytes, at: Date.now() });
+    logInfo("API", "push subscriptions", { token: c.get("grant").name, region, players: parsed.pairs.length });
+    return c.json({ status: "ok" });
+  });
+
+  return app;
+}
+
+/** The older poll's list: every player the token may read with a save in `region`, the newest first. */
+async function listRecent(reads: DataReads, grant: ApiToken, region: string): Promise<{ id: string; upload_time: number }[]> {
+  const uploads =
+    grant.players === null
+      ? await reads.recentUploads(region, MAX_LISTED)
+      : (await Promise.all(grant.players.slice(0, MAX_UPLOAD_TIME_PAIRS).map(async (playerId) => ({ playerId, receivedAt: (await reads.latest(region, playerId))?.receivedAt ?? 0 }))))
+          .filter((upload) => upload.receivedAt > 0)
+          .sort((a, b) => b.receivedAt - a.receivedAt)
+          .slice(0, MAX_LISTED);
+  return uploads.map((upload) => ({ id: upload.playerId, upload_time: upload.receivedAt }));
+}
+
+function hasBody(c: Context): boolean {
+  return Number(c.req.header("content-length") ?? 0) > 0 || c.req.header("transfer-encoding") !== undefined;
+}
+
+/** A GET's list: the one its token last PUT here, when the GET declares a body of that very length. */
+function subscribedList(c: Context, subscription: Subscription | undefined): Parsed {
+  const declared = Number(c.req.header("content-length") ?? -1);
+  if (subscription !== undefined && subscription.bytes === declared && Date.now() - subscription.at <= SUBSCRIPTION_FRESH_MS) return subscription;
+  return { refusal: detail(c, 400, "this server cannot read the body of a GET: PUT the same [uid, mode] list to update_msr_sub first (lunabot's update_msr_sub_api_url), or POST it here") };
+}
+
+async function readPairs(c: Context): Promise<Parsed> {
+  const body = await readCapped(c.req.raw.body, MAX_BODY_BYTES, "the [uid, mode] list", { pace: LIST_PACE });
+  if (!body.ok) return { refusal: detail(c, body.refusal.status, body.refusal.reason) };
+  if (body.bytes.length === 0) return { pairs: [], bytes: 0 };
+  let list: unknown;
+  try {
+    // 19-digit ids sent as JSON numbers keep every digit: each number is taken as written.
+    list = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body.bytes), (_key, value, context?: { source?: string }) => (typeof value === "number" ? (context?.source ?? String(value)) : value));
+  } catch {
+    return { refusal: detail(c, 400, LIST_SHAPE) };
+  }
+  if (!Array.isArray(list) || list.length > MAX_UPLOAD_TIME_PAIRS) return { refusal: detail(c, 400, LIST_SHAPE) };
+  const pairs: Pair[] = [];
+  for (const pair of list) {
+    const [uid, mode] = Array.isArray(pair) ? pair : [];
+    if (typeof uid !== "string" || !UID.test(uid) || typeof mode !== "string" || !POLL_MODES.has(mode) || (pair as unknown[]).length !== 2) return { refusal: detail(c, 400, LIST_SHAPE) };
+    pairs.push({ uid, mode });
+  }
+  return { pairs, bytes: body.bytes.length };
+}
