@@ -3,6 +3,8 @@
 FROM node:22-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+# npm ci's postinstall patches postgres.js (a dropped connection must not end the process).
+COPY scripts/patch-postgres-client.mjs ./scripts/
 RUN npm ci --omit=dev --no-audit --no-fund
 
 # Stage 2: Bun (the same version as the pinned devDependency) with the app; glibc for resvg's native addon.

@@ -1,26 +1,40 @@
 /**
  * Hub mode (issue 23, point 5): `--latency` saves one at a time, then a burst of `--saves` uploads at
  * `--concurrency`, through one process on SQLite (the same session's reference), then through one and two processes
- * on a fresh database of a throwaway PostgreSQL and a fresh bucket of a local Swift (the test helpers' servers). Per
- * deployment: upload → archived p50 one at a time (the server's own times: the archive row's against the save's
- * receipt), upload accept p50/p99, saves/s from the first send until every job is done, CPU per
- * save of each service process and of the stores' servers (this run's PostgreSQL and its backends, Swift and its
- * memcached, all on the same cores; utime+stime from /proc), peak RSS. Uploads go round-robin over the processes.
- * `bun bench/hub.ts [--latency=10] [--saves=200] [--concurrency=8]`
+ * on a fresh database of a throwaway PostgreSQL and a fresh bucket of a local Swift (scripts/lib's dev servers),
+ * `PIPELINE_POLL_MS` at its default (1 s). Per deployment: upload → archived p50 one at a time (the server's own
+ * times: the archive row's against the save's receipt), upload accept p50/p99, saves/s from the first send until
+ * every job is done, CPU per save of each service process and of the stores' servers (this run's PostgreSQL and its
+ * backends, Swift and its memcached; utime+stime from /proc), peak RSS. Uploads go round-robin over the processes.
+ * Two layouts (issue 39, point 3): `shared`, everything on every core; `pinned`, the stores' servers and this load
+ * generator on core 0 and the service processes on core 1 (taskset), so a service's own CPU a save and its scaling
+ * from one to two processes are told apart from the stores'. SQLite runs in each layout as its reference.
+ * `--root=DIR` runs the services of another checkout (e.g. an older commit's tree, to compare under the same load).
+ * `bun bench/hub.ts [--latency=10] [--saves=200] [--concurrency=8] [--layout=shared|pinned|both] [--root=DIR]`
  */
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import postgres from "postgres";
 import { eventually } from "../scripts/lib/eventually.ts";
 import { startService, type RunningService } from "../scripts/lib/service-process.ts";
 import { uploadSave } from "../scripts/lib/upload-client.ts";
 import { makeFreshEncryptedSample, randomKeys } from "../src/samples/index.ts";
-import { databaseForThisFile, postgresServer } from "../tests/helpers/postgres.ts";
-import { swiftBucket } from "../tests/helpers/swift.ts";
+import { databaseForThisFile, postgresServer } from "../scripts/lib/dev-postgres.ts";
+import { swiftBucket } from "../scripts/lib/dev-swift.ts";
 import { intArg, peakRssMb, percentile, runConcurrent } from "./lib.ts";
 
 const latencySaves = intArg("latency", 10);
 const saves = intArg("saves", 200);
 const concurrency = intArg("concurrency", 8);
+const root = process.argv.find((arg) => arg.startsWith("--root="))?.split("=")[1];
+const layoutArg = process.argv.find((arg) => arg.startsWith("--layout="))?.split("=")[1] ?? "both";
+const layouts = (layoutArg === "both" ? ["shared", "pinned"] : [layoutArg]) as Layout[];
+type Layout = "shared" | "pinned";
+if (layouts.some((layout) => layout !== "shared" && layout !== "pinned")) throw new Error(`--layout: shared, pinned or both, not ${layoutArg}`);
+if (layouts.includes("pinned") && availableParallelism() < 2) throw new Error("--layout=pinned needs two cores");
+/** Cores of the pinned layout: the stores and the load generator, the services. */
+const STORES_CORE = "0";
+const SERVICE_CORE = "1";
 const TICKS_PER_SECOND = 100;
 
 /** CPU seconds (user + system) a process used so far. */
@@ -29,11 +43,17 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
+/** Every thread of `pid` (and what it starts later) runs on `cores` only. */
+function pin(pid: number, cores: string): void {
+  const result = Bun.spawnSync(["taskset", "-a", "-p", "-c", cores, String(pid)], { stdout: "ignore", stderr: "pipe" });
+  if (result.exitCode !== 0) throw new Error(`taskset ${pid}: ${result.stderr.toString().trim()}`);
+}
+
 /**
- * CPU seconds so far of this run's stores (other sessions may run their own): the PostgreSQL listening on `pgPort`
- * and its backends, and the Swift servers and memcached started in the folder whose proxy.conf binds `swiftPort`.
+ * This run's stores (other sessions may run their own): the PostgreSQL listening on `pgPort` and its backends, and
+ * the Swift servers and memcached started in the folder whose proxy.conf binds `swiftPort`.
  */
-function storesCpuSeconds(pgPort: number, swiftPort: number): number {
+function storePids(pgPort: number, swiftPort: number): number[] {
   const pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number);
   const read = (pid: number, what: string) => {
     try {
@@ -52,8 +72,18 @@ function storesCpuSeconds(pgPort: number, swiftPort: number): number {
     }
   };
   // Swift's servers chdir away: they are found as children of the supervisor shell, which stays in the folder.
-  const ours = pids.filter((pid) => pid === postmaster || parentOf(pid) === postmaster || inSwift(pid) || inSwift(parentOf(pid)));
-  return ours.reduce((total, pid) => total + (read(pid, "stat") === "" ? 0 : cpuSeconds(pid)), 0);
+  return pids.filter((pid) => pid === postmaster || parentOf(pid) === postmaster || inSwift(pid) || inSwift(parentOf(pid)));
+}
+
+/** CPU seconds so far of this run's stores. */
+function storesCpuSeconds(pgPort: number, swiftPort: number): number {
+  return storePids(pgPort, swiftPort).reduce((total, pid) => {
+    try {
+      return total + cpuSeconds(pid);
+    } catch {
+      return total; // gone meanwhile
+    }
+  }, 0);
 }
 
 interface Deployment {
@@ -66,6 +96,8 @@ interface Deployment {
   archivedAfter(services: RunningService[]): Promise<number[]>;
   /** CPU seconds of the deployment's own servers so far (0 on SQLite: none). */
   storesCpu(): number;
+  /** The deployment's own servers (PostgreSQL's postmaster and backends, Swift's), none on SQLite. */
+  storePids(): number[];
   end(): Promise<void>;
 }
 
@@ -94,6 +126,7 @@ function sqlite(): Deployment {
       }
     },
     storesCpu: () => 0,
+    storePids: () => [],
     end: async () => {},
   };
 }
@@ -116,15 +149,23 @@ async function hub(processes: number): Promise<Deployment> {
     done: async () => (await sql.unsafe<{ n: number }[]>(DONE.replace("count(*)", "count(*)::int")))[0]!.n,
     archivedAfter: async () => (await sql.unsafe<{ ms: string }[]>(ARCHIVED_AFTER)).map((row) => Number(row.ms)),
     storesCpu: () => storesCpuSeconds(...ports),
+    storePids: () => storePids(...ports),
     end: async () => void (await sql.end()),
   };
 }
 
-async function run(deployment: Deployment): Promise<string> {
+async function run(deployment: Deployment, layout: Layout): Promise<string> {
   const { processes } = deployment;
   const { pair, env: keys } = randomKeys();
-  const env = { ...keys, ...deployment.env, NOTIFY_DEFAULT: "none" };
-  const services: RunningService[] = await Promise.all(Array.from({ length: processes }, () => startService({ env })));
+  // The default poll, as a hub runs (the launcher's 50 ms is for tests): each idle slot of each process would
+  // otherwise claim and ask for the next due job 20 times a second, a cost that grows with the processes.
+  const env = { ...keys, ...deployment.env, NOTIFY_DEFAULT: "none", PIPELINE_POLL_MS: "1000" };
+  const services: RunningService[] = await Promise.all(Array.from({ length: processes }, () => startService({ env, ...(root ? { root } : {}) })));
+  if (layout === "pinned") {
+    // PostgreSQL's later backends fork from the pinned postmaster, a service's later threads from its pinned ones.
+    for (const pid of deployment.storePids()) pin(pid, STORES_CORE);
+    for (const service of services) pin(service.pid, SERVICE_CORE);
+  }
   for (let i = 0; i < latencySaves; i++) {
     const response = await uploadSave(services[i % processes]!.url, makeFreshEncryptedSample(pair), `one-${i}`);
     if (response.status !== 200) throw new Error(`upload one-${i}: ${response.status} ${await response.text()}`);
@@ -150,12 +191,16 @@ async function run(deployment: Deployment): Promise<string> {
   for (const service of services) service.cleanup();
   const perProcess = cpu.map((s) => `${((s / saves) * 1000).toFixed(0)}`).join(" + ");
   const storesPerSave = deployment.env.DATABASE_URL ? `${((stores / saves) * 1000).toFixed(0)} ms` : "–";
-  return `| ${deployment.label} | ${percentile(archivedAfter, 50).toFixed(0)} ms | ${percentile(sorted, 50).toFixed(1)} / ${percentile(sorted, 99).toFixed(1)} ms | ${(saves / seconds).toFixed(2)} | ${perProcess} ms | ${storesPerSave} | ${rss.join(" / ")} MB |`;
+  return `| ${layout} | ${deployment.label} | ${percentile(archivedAfter, 50).toFixed(0)} ms | ${percentile(sorted, 50).toFixed(1)} / ${percentile(sorted, 99).toFixed(1)} ms | ${(saves / seconds).toFixed(2)} | ${perProcess} ms | ${storesPerSave} | ${rss.join(" / ")} MB |`;
 }
 
 console.log(`${saves} saves (~${(makeFreshEncryptedSample(randomKeys().pair).byteLength / 1024).toFixed(0)} KB) at concurrency ${concurrency}, round-robin over the processes`);
-console.log("| processes | upload → archived p50, one at a time | upload accept p50 / p99 | saves/s until all archived | CPU per save (each process) | CPU per save (PostgreSQL + Swift) | peak RSS |");
-console.log("|---|---|---|---|---|---|---|");
-console.log(await run(sqlite()));
-for (const processes of [1, 2]) console.log(await run(await hub(processes)));
+console.log("| layout | processes | upload → archived p50, one at a time | upload accept p50 / p99 | saves/s until all archived | CPU per save (each process) | CPU per save (PostgreSQL + Swift) | peak RSS |");
+console.log("|---|---|---|---|---|---|---|---|");
+for (const layout of layouts) {
+  // The load generator sits with the stores: the services' core is theirs alone.
+  pin(process.pid, layout === "pinned" ? STORES_CORE : `0-${availableParallelism() - 1}`);
+  console.log(await run(sqlite(), layout));
+  for (const processes of [1, 2]) console.log(await run(await hub(processes), layout));
+}
 process.exit(0);

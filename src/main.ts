@@ -10,6 +10,7 @@ import { loadNotifySetup, type NotifySetup } from "./notify/setup.ts";
 import { reportPathForLog } from "./report-path.ts";
 import { TASK_PROCESS_ENV } from "./pipeline/task-process.ts";
 import { createService, type Service } from "./service.ts";
+import { surviveStoreRejections } from "./store-unavailable.ts";
 import { version } from "../package.json";
 
 function fail(message: string): never {
@@ -30,6 +31,7 @@ function readConfig(): { config: Config; notify: NotifySetup } {
 
 async function serve(): Promise<void> {
   const { config, notify } = readConfig();
+  surviveStoreRejections((message, fields) => logWarn("SERVER", message, fields));
   let service: Service;
   try {
     service = await createService(config, notify);

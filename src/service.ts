@@ -23,7 +23,7 @@ import { startPipeline } from "./pipeline/runner.ts";
 import { WorkerPool } from "./pipeline/worker-pool.ts";
 import { prepareRuntimeFiles } from "./runtime-files.ts";
 import { mayBeSave } from "./save/plausible.ts";
-import { openStores } from "./stores.ts";
+import { openStores, requestArchive } from "./stores.ts";
 
 const STALE_TEMP_MS = 60 * 60 * 1000;
 /** The pipeline's next stage waits for uploads and reports to pause this long, and never longer than the max. */
@@ -103,11 +103,11 @@ export async function createService(config: Config, notify: NotifySetup): Promis
     watch,
     captureHealth: stores.captureHealth,
     nudges: stores.nudges,
-    spawns: new SpawnMonths({ reads: stores.spawnReads, archive, maps: config.maps }),
+    spawns: new SpawnMonths({ reads: stores.spawnReads, archive: requestArchive(config, archive), maps: config.maps }),
     uploads: stores.uploads,
     reports: stores.reports,
     config,
-    archive,
+    archive: requestArchive(config, archive),
     wakePipeline: pipeline.wake,
     ingest,
     disk,

@@ -47,6 +47,7 @@ import { pgCaptureHealthReads } from "./db/pg/read-models/capture-health.ts";
 import { sqliteCaptureHealthReads, type CaptureHealthReads } from "./http/watch/health-reads.ts";
 import { pgSpawnReads } from "./db/pg/read-models/spawns.ts";
 import { sqliteSpawnReads, type SpawnReads } from "./spawns/reads.ts";
+import { withDeadline } from "./store-unavailable.ts";
 
 export interface Stores {
   jobs: JobStore;
@@ -79,23 +80,26 @@ export async function openStores(config: Config, archive: ArchiveStore, beside =
   const defaultRegion = config.api.defaultRegion;
   if (config.database.kind === "postgres") {
     // Each process holds a few connections: its slots' claims and records, the request path, and LISTEN's own.
-    const db = await openPostgres(config.database.url, { maxConnections: beside ? 2 : config.pipeline.concurrency + 8 });
+    const db = await openPostgres(config.database.url, { maxConnections: beside ? 2 : config.pipeline.concurrency + 8, connectTimeoutMs: config.storage.storeTimeoutMs });
+    // What a request waits for answers within STORE_TIMEOUT_MS, or 503 (the pipeline's stores wait and retry).
+    const request = <T extends object>(store: T) => withDeadline(store, config.storage.storeTimeoutMs, "database");
     return {
       jobs: pgJobStore(db),
       deliveries: pgDeliveryStore(db),
       stageStore: pgStageStore(db),
       notifyReads: pgNotifyReads(db),
-      owner: pgOwnerStore(db),
-      pages: pgPageReads(db),
-      uploads: pgUploadStore(db),
-      reports: pgReportStore(db),
+      owner: request(pgOwnerStore(db)),
+      pages: request(pgPageReads(db)),
+      uploads: request(pgUploadStore(db)),
+      reports: request(pgReportStore(db)),
       retention: pgRetentionStore(db, archive),
-      dataReads: pgDataReads(db, archive, defaultRegion),
-      watch: pgWatchStore(db),
-      nudges: pgNudgeStore(db),
-      captureHealth: pgCaptureHealthReads(db),
-      spawnReads: pgSpawnReads(db),
-      apiRates: pgRateWindows(db),
+      dataReads: request(pgDataReads(db, requestArchive(config, archive), defaultRegion)),
+      // Read by the pages (and the watch rules by the notify stage, the nudges by their loop): a store away is a 503 or a wait.
+      watch: request(pgWatchStore(db)),
+      nudges: request(pgNudgeStore(db)),
+      captureHealth: request(pgCaptureHealthReads(db)),
+      spawnReads: request(pgSpawnReads(db)),
+      apiRates: request(pgRateWindows(db)),
       sqlite: null,
       close: async () => db.$client.end({ timeout: 5 }),
     };
@@ -114,7 +118,7 @@ export async function openStores(config: Config, archive: ArchiveStore, beside =
     uploads: sqliteUploadStore(db, committer),
     reports: sqliteReportStore(committer),
     retention: sqliteRetentionStore(db, archive),
-    dataReads: sqliteDataReads(db, archive, defaultRegion),
+    dataReads: sqliteDataReads(db, requestArchive(config, archive), defaultRegion),
     watch: sqliteWatchStore(db),
     nudges: sqliteNudgeStore(db),
     captureHealth: sqliteCaptureHealthReads(db),
@@ -127,4 +131,9 @@ export async function openStores(config: Config, archive: ArchiveStore, beside =
       releaseLock();
     },
   };
+}
+
+/** The archive as a request reads it: a bucket's calls answer within STORE_TIMEOUT_MS, or 503 naming the bucket. */
+export function requestArchive(config: Config, archive: ArchiveStore): ArchiveStore {
+  return config.archive.kind === "s3" ? withDeadline(archive, config.storage.storeTimeoutMs, "bucket") : archive;
 }

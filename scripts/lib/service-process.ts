@@ -34,6 +34,8 @@ export interface ServiceOptions {
   binary?: string;
   /** Run `src/main.ts` of another checkout (the benchmarks' "before"); this one when omitted. */
   root?: string;
+  /** Options for bun before the entry point (a bench's `--preload` or `--cpu-prof`); not with `binary`. */
+  bunArgs?: string[];
 }
 
 /** The launch settings of the checkout being started (an older one, benchmarked as "before", may have none). */
@@ -46,7 +48,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "mysekai-run-"));
   const dbPath = join(dataDir, "ingest.sqlite");
   let output = "";
-  const proc = Bun.spawn(options.binary ? [options.binary] : [process.execPath, "src/main.ts"], {
+  const proc = Bun.spawn(options.binary ? [options.binary] : [process.execPath, ...(options.bunArgs ?? []), "src/main.ts"], {
     cwd: options.binary ? dataDir : (options.root ?? PROJECT_ROOT),
     env: {
       PATH: process.env.PATH ?? "",

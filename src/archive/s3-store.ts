@@ -6,6 +6,7 @@
  */
 import { checkFileName, checkPlayerId, MARKER, SAFE_PLAYER, stampFolders } from "./layout.ts";
 import type { ArchivedSave, ArchiveStore } from "./store.ts";
+import { briefly, StoreUnavailableError, unavailableStore } from "../store-unavailable.ts";
 
 export interface S3Location {
   bucket: string;
@@ -20,6 +21,31 @@ export interface S3Location {
 
 /** A folder holds a save.bin, a summary, a few maps and the marker: one listing page is plenty. */
 const MAX_FOLDER_KEYS = 1000;
+
+/**
+ * An object write is tried again after these pauses (a bucket restarting, a connection reset), each try given
+ * PUT_TRY_MS (an answer that never comes); past them the write fails as "bucket unavailable" and the stage waits.
+ */
+const PUT_RETRY_MS = [500, 2000];
+export const PUT_TRY_MS = 30_000;
+
+async function writeWithRetries(write: () => Promise<unknown>): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new StoreUnavailableError("bucket", `no answer within ${PUT_TRY_MS} ms`)), PUT_TRY_MS)));
+      await Promise.race([write(), late]);
+      return;
+    } catch (error) {
+      const pause = PUT_RETRY_MS[tries];
+      // A refusal (a wrong secret) is no outage: the stage fails and is retried as any other failure.
+      if (pause === undefined || unavailableStore(error) === null) throw error instanceof StoreUnavailableError || unavailableStore(error) === null ? error : new StoreUnavailableError("bucket", briefly(error as Error), { cause: error });
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
 
 export function s3ArchiveStore(location: S3Location): ArchiveStore {
   const { prefix, ...options } = location;
@@ -64,8 +90,8 @@ export function s3ArchiveStore(location: S3Location): ArchiveStore {
       const holder = claimed === own ? null : await readMarker(claimed);
       const relPath = holder === null || holder === String(save.saveId) ? claimed : own;
       // The marker first: a folder with files always says whose they are.
-      await client.write(key(relPath, MARKER), String(save.saveId));
-      await Promise.all(files.map((file) => client.write(key(relPath, file.name), file.bytes)));
+      await writeWithRetries(() => client.write(key(relPath, MARKER), String(save.saveId)));
+      await Promise.all(files.map((file) => writeWithRetries(() => client.write(key(relPath, file.name), file.bytes))));
       return relPath;
     },
     read: async (relPath, name) => {

@@ -62,7 +62,7 @@ export interface Config {
   /** The data API: the region of saves that came from no known game host, and reads per minute per token and per peer. */
   api: { defaultRegion: Region; perMinute: number };
   /** How long finished records are kept; the free space on DATA_DIR below which new bodies get 507; the WAL's cut-back size. */
-  storage: { retentionMs: number; minFreeDiskBytes: number; walLimitBytes: number };
+  storage: { retentionMs: number; minFreeDiskBytes: number; walLimitBytes: number; storeTimeoutMs: number };
   publicBaseUrl: string | null;
   notify: NotifyConfig;
   admin: AdminConfig;
@@ -116,6 +116,8 @@ export function loadConfig(env: Env = process.env): Config {
       retentionMs: Math.round(number(env, "RETENTION_DAYS", 30, 0.001, 36_500, false) * 24 * 60 * 60 * 1000),
       minFreeDiskBytes: Math.round(number(env, "MIN_FREE_DISK_MB", 256, 0, 1e9, false) * MIB),
       walLimitBytes: Math.round(number(env, "WAL_SIZE_LIMIT_MB", 16, 0.25, 65_536, false) * MIB),
+      // A hub's PostgreSQL and bucket: a request's store call (and a connect) answers 503 past this.
+      storeTimeoutMs: number(env, "STORE_TIMEOUT_MS", 4000, 100, 60_000),
     },
     publicBaseUrl: baseUrl(env, "PUBLIC_BASE_URL"),
     notify: notifyConfig(env),

@@ -4,6 +4,7 @@ import { UPLOAD_PATHS } from "../contract.ts";
 import { metrics } from "../metrics.ts";
 import { redact } from "../notify/errors.ts";
 import { logError, logWarn } from "../log.ts";
+import { briefly, STORE_RETRY_AFTER_SECONDS, unavailableStore } from "../store-unavailable.ts";
 import { reportPathForLog } from "../report-path.ts";
 import type { HttpDeps } from "./deps.ts";
 import { bodyGates } from "./body-gate.ts";
@@ -49,7 +50,7 @@ export function createApp(deps: HttpDeps): Hono {
   const pathForLog = (path: string) =>
     path.startsWith(reportPath)
       ? `${reportPathForLog(reportPath)}${path.slice(reportPath.length)}`
-      : path.replace(/^\/(setup|p)\/[^/]+/, "/$1/…");
+      : path.replace(/^\/(setup|p|maps)\/[^/]+/, "/$1/…");
   const { budget, report } = deps.config;
   const gateBodies = bodyGates(budget.decodeBytes, { ...budget, maxBodies: budget.peerMaxBodies, trustProxy: deps.config.trustProxy });
   const refuseWhenFull = diskFloor(deps.disk.isFull);
@@ -85,7 +86,13 @@ export function createApp(deps: HttpDeps): Hono {
       logWarn("SERVER", "client went away before its body was read", { path: pathForLog(c.req.path) });
       return c.text("request body was cut off", 400);
     }
-    const text = redact(String(error), secrets).slice(0, 200);
+    // A store away or too slow: the client tries again soon (a 200 was never given, so nothing is lost).
+    const store = unavailableStore(error);
+    if (store !== null) {
+      logWarn("SERVER", `${store} unavailable; answered 503`, { path: pathForLog(c.req.path), error: redact(briefly(error as Error), secrets) });
+      return c.text(`the ${store} is unavailable just now; try again later`, 503, { "Retry-After": String(STORE_RETRY_AFTER_SECONDS) });
+    }
+    const text = redact(error instanceof Error ? briefly(error) : String(error), secrets).slice(0, 200);
     logError("SERVER", "unhandled error", { path: pathForLog(c.req.path), error: text });
     return c.text("internal error", 500);
   });

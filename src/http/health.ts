@@ -6,14 +6,18 @@
 import { Hono } from "hono";
 import { logWarn } from "../log.ts";
 import { renderMetrics, type GaugeReading } from "../metrics.ts";
+import { briefly, withDeadline } from "../store-unavailable.ts";
 import type { HttpDeps } from "./deps.ts";
 import type { QueueSnapshot } from "./status/queries.ts";
 
-async function readQueue(deps: HttpDeps): Promise<QueueSnapshot | null> {
+/** /healthz answers within a second whatever the database does: a balancer's check must not hang. */
+const HEALTH_DEADLINE_MS = 800;
+
+async function readQueue(deps: HttpDeps, deadlineMs: number): Promise<QueueSnapshot | null> {
   try {
-    return await deps.pages.queueSnapshot(Date.now());
+    return await withDeadline(deps.pages, deadlineMs, "database").queueSnapshot(Date.now());
   } catch (error) {
-    logWarn("SERVER", "health check: database cannot be read", { error: String(error).slice(0, 200) });
+    logWarn("SERVER", "health check: database cannot be read", { error: error instanceof Error ? briefly(error) : String(error).slice(0, 200) });
     return null;
   }
 }
@@ -29,7 +33,7 @@ export interface Health {
 export function healthRoutes(deps: HttpDeps): Hono {
   const app = new Hono();
   app.get("/healthz", async (c) => {
-    const queue = await readQueue(deps);
+    const queue = await readQueue(deps, HEALTH_DEADLINE_MS);
     const disk = deps.disk.reading();
     const reasons = [
       ...(queue === null ? ["database cannot be read"] : []),
@@ -51,7 +55,7 @@ export function healthRoutes(deps: HttpDeps): Hono {
 export function metricsRoute(deps: HttpDeps): Hono {
   const app = new Hono();
   app.get("/metrics", async (c) => {
-    const queue = await readQueue(deps);
+    const queue = await readQueue(deps, deps.config.storage.storeTimeoutMs);
     const disk = deps.disk.reading();
     const gauges: GaugeReading[] = [{ name: "mysekai_database_up", help: "1 when the database could be read at this scrape.", values: [{ value: queue === null ? 0 : 1 }] }];
     if (queue !== null) {

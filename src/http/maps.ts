@@ -1,5 +1,6 @@
 /** GET /maps/<token>/<file>.png: the archived maps, by an unguessable per-archive token. No listing. */
 import { Hono } from "hono";
+import { STORE_RETRY_AFTER_SECONDS } from "../store-unavailable.ts";
 import type { HttpDeps } from "./deps.ts";
 import { pageText } from "./page-lang.ts";
 
@@ -16,7 +17,7 @@ export function mapRoutes({ pages, archive: store, config }: HttpDeps): Hono {
     const archive = await pages.archiveByToken(token);
     if (!archive || !archive.files.includes(file)) return c.text(t.errNotFound, 404);
     const png = await store.read(archive.relPath, file).catch(() => undefined);
-    if (png === undefined) return c.text(t.errArchiveBusy, 503);
+    if (png === undefined) return c.text(t.errArchiveBusy, 503, { "Retry-After": String(STORE_RETRY_AFTER_SECONDS) });
     if (png === null) return c.text(t.errNotFound, 404);
     return new Response(body(png), {
       headers: {

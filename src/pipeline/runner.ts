@@ -10,6 +10,7 @@ import { evaluateStage } from "./stages/evaluate.ts";
 import { generateStage } from "./stages/generate.ts";
 import { notifyStage } from "./stages/notify.ts";
 import { runInTaskProcess, TaskProcessDied } from "./task-process.ts";
+import { unavailableStore } from "../store-unavailable.ts";
 import { afterTimeout } from "./timeout-policy.ts";
 import { TaskTimeoutError } from "./worker-pool.ts";
 
@@ -121,7 +122,7 @@ export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages
   const started = performance.now();
   const { subject } = job;
   const saveId = subject.kind === "save" ? subject.saveId : undefined;
-  const player = saveId === undefined ? undefined : await stageStore.playerOf(saveId);
+  const player = saveId === undefined ? undefined : (job.player ?? (await stageStore.playerOf(saveId)));
   const report = subject.kind === "report" ? subject.reportId : undefined;
   const fields = { job: job.id, save: saveId, report, player, stage: job.stage, attempt: job.attempts };
 
@@ -137,6 +138,7 @@ export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages
     result = await runStage(stages, job.isolated ? isolated : deps, job, { now: Date.now() });
   } catch (error) {
     if (error instanceof TaskProcessDied) result = { kind: "task_process_died", how: error.how };
+    else if (unavailableStore(error) !== null) result = { kind: "store_away", error: redactError(error, deps) };
     else result = error instanceof TaskTimeoutError ? { kind: "timeout", timeout: error } : { kind: "error", error: redactError(error, deps) };
   }
   clearInterval(heartbeat);
@@ -164,9 +166,10 @@ export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages
       logWarn("JOB", "lease lost; another slot owns the job", { ...fields, ms });
       return;
     }
-    // The stage's writes could not be committed (disk full, a constraint): count it as a failed attempt.
+    // The stage's writes could not be committed (disk full, a constraint): count it as a failed attempt; a
+    // database away costs no attempt (this transition may well fail too: then the lease runs out and it comes back).
     const reason = `could not record the stage: ${redactError(error, deps)}`;
-    const change = retryChange(job, reason, config.pipeline.backoffMs, now);
+    const change = unavailableStore(error) !== null ? storeAwayChange(job, reason, now) : retryChange(job, reason, config.pipeline.backoffMs, now);
     await jobs.transition(job, change, now);
     logWarn("JOB", "stage finished", { ...fields, ms, outcome: change.state === "failed" ? "failed" : "retry", note: reason });
   }
@@ -180,9 +183,18 @@ function runStage(stages: Stages, deps: PipelineDeps, job: ClaimedJob, ctx: Stag
   return Promise.resolve({ kind: "fail", reason: `stage ${stage} cannot run a ${subject.kind} job` });
 }
 
-type RunResult = StageResult | { kind: "error"; error: string } | { kind: "timeout"; timeout: TaskTimeoutError } | { kind: "task_process_died"; how: string };
+type RunResult = StageResult | { kind: "error"; error: string } | { kind: "store_away"; error: string } | { kind: "timeout"; timeout: TaskTimeoutError } | { kind: "task_process_died"; how: string };
 
 const REDRAWN = { outcome: "next=generate", note: "the save took a real player id while the stage ran: drawing again" };
+
+/**
+ * A store was away or too slow: the stage runs again in a few seconds without spending a retry, however long the
+ * store stays away (its objects are rewritten into the same claimed folder), and soon after it is back.
+ */
+const STORE_WAIT_MS = 5000;
+function storeAwayChange(job: ClaimedJob, error: string, now: number): Transition {
+  return { state: "pending_retry", runAt: now + Math.round(STORE_WAIT_MS * (0.8 + Math.random() * 0.4)), attempts: Math.max(0, job.attempts - 1), lastError: error };
+}
 
 /** The job's change for the stage's result, and how the log line names it. */
 function changeFor(deps: PipelineDeps, job: ClaimedJob, result: RunResult, now: number): { change: Transition; outcome: string; note?: string } {
@@ -199,6 +211,8 @@ function changeFor(deps: PipelineDeps, job: ClaimedJob, result: RunResult, now: 
       const change = retryChange(job, result.error, deps.config.pipeline.backoffMs, now);
       return { change, outcome: change.state === "failed" ? "failed" : "retry", note: result.error };
     }
+    case "store_away":
+      return { change: storeAwayChange(job, result.error, now), outcome: "waiting", note: `${result.error}; tried again soon, no retry spent` };
     case "task_process_died": {
       const change = taskProcessDiedChange(job, result.how, now);
       const parked = change.state === "failed";

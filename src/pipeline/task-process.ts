@@ -5,6 +5,7 @@
  * runs task-process-child.ts instead of the service.
  */
 import { resolve } from "node:path";
+import { StoreUnavailableError, type StoreName } from "../store-unavailable.ts";
 import type { TaskName, Tasks } from "./tasks.ts";
 import { TaskTimeoutError } from "./worker-pool.ts";
 
@@ -29,10 +30,10 @@ export function runInTaskProcess<T extends TaskName>(task: T, request: Tasks[T][
       stdout: "inherit",
       stderr: "inherit",
       serialization: "advanced",
-      ipc(message: { result?: unknown; error?: string }) {
+      ipc(message: { result?: unknown; error?: string; store?: StoreName }) {
         answered = true;
         clearTimeout(timer);
-        if (message.error !== undefined) reject(new Error(message.error));
+        if (message.error !== undefined) reject(message.store === undefined ? new Error(message.error) : new StoreUnavailableError(message.store, message.error.replace(/^\w+ unavailable: /, "")));
         else resolvePromise(message.result as Tasks[T][1]);
         child.kill();
       },

@@ -59,7 +59,8 @@ export interface EvaluateResult {
   decryptedAny: boolean;
 }
 
-export async function runGenerate(request: GenerateRequest): Promise<GenerateResult> {
+/** `onRendered`: the maps are drawn and the archive writes begin (the render's timeout ends there, worker-pool.ts). */
+export async function runGenerate(request: GenerateRequest, onRendered: () => void = () => {}): Promise<GenerateResult> {
   const opened = openSave(request.encrypted, request.keys, { json: request.storeJson });
   if (isUnopened(opened)) return opened;
   const ctx = {
@@ -74,6 +75,7 @@ export async function runGenerate(request: GenerateRequest): Promise<GenerateRes
   };
   const { files, outputs } = opened.kind === "partial" ? partialOutputs(describeSave(opened.save, ctx)) : await generateOutputs(opened.save, ctx);
   const jsonFile = opened.json === undefined ? [] : [{ name: SAVE_JSON_FILE, bytes: packSaveJson(opened.json) }];
+  onRendered();
   const archived = await archiveFiles(request, [{ name: "save.bin", bytes: request.encrypted }, ...jsonFile, ...files]);
   return { kind: opened.kind === "partial" ? "partial" : "generated", keyLabel: opened.keyLabel, archived, outputs, dropsFingerprint: dropsFingerprint(opened.save) };
 }

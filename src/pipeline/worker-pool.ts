@@ -1,12 +1,17 @@
 /**
  * A small pool of task workers, one task in flight per worker (the rest wait in the pool's queue). A task
- * that runs past the timeout (a hung render) fails with TaskTimeoutError, a worker that crashes fails its
- * task; either way the worker is replaced. What happens to the job is the runner's call (timeout-policy.ts).
+ * that runs past the timeout (a hung render; the archive writes after it have their own bound, and fail as the
+ * store being away) fails with TaskTimeoutError, a worker that crashes fails its task; either way the worker is
+ * replaced. What happens to the job is the runner's call (timeout-policy.ts).
  */
+import { PUT_TRY_MS } from "../archive/s3-store.ts";
+import { StoreUnavailableError, type StoreName } from "../store-unavailable.ts";
 import type { TaskName, Tasks } from "./tasks.ts";
 import { workerEntry } from "../runtime-files.ts";
 
 const TASK_WORDS: Record<TaskName, string> = { generate: "rendering", evaluate: "evaluating the report" };
+/** The archive writes of one save: every try of the slowest object, and a margin (a worker stuck past it is replaced). */
+const WRITE_TIMEOUT_MS = 4 * PUT_TRY_MS;
 
 export class TaskTimeoutError extends Error {
   /** The message without the duration: what every timeout of this task starts with. */
@@ -53,17 +58,27 @@ class TaskWorker {
     this.finish(new Error("pipeline worker stopped"));
   }
 
+  /** Drawn: the archive writes have their own bound (their retries, s3-store.ts), not the render's. */
+  private writing(): void {
+    if (!this.current) return;
+    clearTimeout(this.current.timer);
+    this.current.timer = setTimeout(() => this.replace(new StoreUnavailableError("bucket", `archive writes took longer than ${WRITE_TIMEOUT_MS / 1000} s`)), WRITE_TIMEOUT_MS);
+  }
+
   private spawn(): Worker {
     this.ready = false;
     const worker = new Worker(workerEntry("render"));
-    worker.onmessage = (event: MessageEvent<{ ready?: true; result?: unknown; error?: string }>) => {
+    worker.onmessage = (event: MessageEvent<{ ready?: true; rendered?: true; result?: unknown; error?: string; store?: StoreName }>) => {
       if (worker !== this.worker) return;
       if (event.data.ready) {
         this.ready = true;
         this.onIdle();
         return;
       }
-      this.finish(event.data.error === undefined ? null : new Error(event.data.error), event.data.result);
+      if (event.data.rendered) return this.writing();
+      const { error, store } = event.data;
+      const failure = error === undefined ? null : store === undefined ? new Error(error) : new StoreUnavailableError(store, error.replace(/^\w+ unavailable: /, ""));
+      this.finish(failure, event.data.result);
     };
     worker.onerror = (event) => {
       if (worker === this.worker) this.replace(new Error(`pipeline worker crashed: ${event.message}`));

@@ -1,5 +1,6 @@
 /** Worker entry: runs pipeline tasks (decrypt, decode, draw, write the archive folder) off the HTTP thread. */
 import { prepareRuntimeFiles } from "../runtime-files.ts";
+import { unavailableStore } from "../store-unavailable.ts";
 import { runEvaluate, runGenerate, type TaskName } from "./tasks.ts";
 import { collectWorkerHeap } from "./worker-heap.ts";
 import { lowerBackgroundThreads } from "./thread-priority.ts";
@@ -36,10 +37,11 @@ self.onmessage = async (event: MessageEvent<TaskMessage>) => {
     if (task === "evaluate") {
       self.postMessage({ result: runEvaluate(request as Parameters<typeof runEvaluate>[0]) });
     } else {
-      self.postMessage({ result: await runGenerate(request as Parameters<typeof runGenerate>[0]) });
+      self.postMessage({ result: await runGenerate(request as Parameters<typeof runGenerate>[0], () => self.postMessage({ rendered: true })) });
     }
   } catch (error) {
-    self.postMessage({ error: error instanceof Error ? error.message : String(error) });
+    // A store away crosses as its name: the runner waits for it instead of spending a retry.
+    self.postMessage({ error: error instanceof Error ? error.message : String(error), store: unavailableStore(error) ?? undefined });
   }
   // After the answer, off the save's path: pool threads started by this task yield to HTTP from the next
   // one on (the pool's threads come and go), and soon after the renders' native pixmaps are freed

@@ -18,6 +18,7 @@ import { rawRequest, type HeaderValue, type RawRequest } from "../helpers/raw-ht
 import { encryptedSave, saveUrl, testKeys, uploadSave } from "../helpers/saves.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
 import { zeroBomb } from "../unit/ingest-fixtures.ts";
+import { SAVE_LIMITS } from "../../src/save/limits.ts";
 
 const MIB = 1024 * 1024;
 /** Observed peaks with every issue-9 cap in place: 215-307 MB over ten runs (2 cores, Bun 1.4.5). */
@@ -109,7 +110,7 @@ const mapsHole = (raw: Uint8Array) => bytes(encode({ updatedResources: 1 }).slic
 
 const TOO_MANY_ENTRIES = refused(413, "report has more than 1000 entries");
 const TOO_DENSE = refused(413, "decompressed report body is more than 16 times its size as sent");
-const TOO_MANY_DROPS = "over the save limits: 10000 drops on site 5 (limit 500)";
+const TOO_MANY_DROPS = `over the save limits: 10000 drops on site 5 (limit ${SAVE_LIMITS.dropsPerSite})`;
 /** The report's one candidate body is kept, marked undecodable (bad base64 is never dropped). */
 const keptUndecodable = (ref: RowRef) => {
   const rows = query<{ undecodable: number }>(server, "SELECT undecodable FROM report_candidates WHERE report_id = ?", ref.reportId ?? 0);

@@ -34,6 +34,8 @@ export interface ClaimedJob<S extends JobSubject = JobSubject> {
   /** Deaths in a row of those processes so far. */
   crashes: number;
   subject: S;
+  /** The save's player id as the claim read it, for the runner's log lines (where the store reads it there). */
+  player?: string;
 }
 
 export const holderOf = (job: Pick<ClaimedJob, "id" | "leaseId">): LeaseHolder => ({ jobId: job.id, leaseId: job.leaseId });
@@ -69,10 +71,12 @@ export function claimJob(db: Db, now: number, leaseMs: number, plausibleOnly = f
 }
 
 /** The claimed row as its holder sees it; null for a row without a single subject (subjectlessFailure). */
-export function claimedJob(job: Job, leaseId: string): ClaimedJob | null {
+export function claimedJob(job: Job, leaseId: string, player?: string | null): ClaimedJob | null {
   const subject = subjectOf(job);
   if (!subject) return null;
-  return { id: job.id, leaseId, stage: job.stage, attempts: job.attempts, notify: job.notify, forcePush: job.forcePush, lastError: job.lastError, implausible: job.implausible, isolated: job.processDeaths > 0, crashes: job.crashes, subject };
+  const claimed: ClaimedJob = { id: job.id, leaseId, stage: job.stage, attempts: job.attempts, notify: job.notify, forcePush: job.forcePush, lastError: job.lastError, implausible: job.implausible, isolated: job.processDeaths > 0, crashes: job.crashes, subject };
+  if (player != null) claimed.player = player;
+  return claimed;
 }
 
 export const subjectlessFailure = (now: number) => ({ state: "failed" as const, lastError: "job has no single subject (save_id xor report_id)", leaseId: null, leaseExpiresAt: null, updatedAt: now });

@@ -2,7 +2,7 @@
  * Jobs enter a hub's PostgreSQL queue here, inside the caller's transaction (the save or report row and its job
  * commit together), each with a notification that wakes every process's poller when that transaction commits.
  */
-import { eq, sql } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 import type { PgTx } from "../pg/open.ts";
 import { jobs } from "../pg/schema.ts";
 
@@ -17,6 +17,15 @@ export async function pgEnqueueSave(tx: PgTx, saveId: number, at: number, implau
   await tx.insert(jobs).values({ saveId, stage: "generate", state: "pending", implausible, runAt: at, createdAt: at, updatedAt: at });
   await notifyNewWork(tx);
 }
+
+/**
+ * The same first job and wake-up as pgEnqueueSave, as parts of one statement over the saves it inserts (`newSaves`,
+ * a data-modifying CTE returning `id`): the INSERT for another CTE, and an expression for its final SELECT (a CTE
+ * nobody reads would not run). For a request that commits in one round trip (pg/uploads.ts).
+ */
+export const pgEnqueueSavesFrom = (newSaves: SQL, at: number, implausible: boolean) =>
+  sql`INSERT INTO jobs (save_id, stage, state, implausible, run_at, created_at, updated_at) SELECT id, 'generate', 'pending', ${implausible}, ${at}, ${at}, ${at} FROM ${newSaves}`;
+export const pgNotifyNewWorkFrom = (newSaves: SQL) => sql`(SELECT count(*) FROM (SELECT pg_notify(${NEW_WORK_CHANNEL}, '') FROM ${newSaves}) AS woken)`;
 
 export async function pgEnqueueReport(tx: PgTx, reportId: number, at: number): Promise<void> {
   await tx.insert(jobs).values({ reportId, stage: "evaluate", runAt: at, createdAt: at, updatedAt: at });

@@ -4,10 +4,10 @@
  * waiting for one another; every holder's write is fenced by the one lease predicate (lease.ts); times are
  * bigint ms.
  */
-import { and, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, lt, lte, or, sql } from "drizzle-orm";
 import type { JobStore } from "../../pipeline/job-store.ts";
 import type { PgDb } from "../pg/open.ts";
-import { jobs } from "../pg/schema.ts";
+import { jobs, saves } from "../pg/schema.ts";
 import { claimedJob, subjectlessFailure } from "./claim.ts";
 import { leaseHeldIn, LeaseLostError } from "./lease.ts";
 import { pgRejudgePlausibility, pgResumeWaitingForKey } from "./pg-lifecycle.ts";
@@ -30,12 +30,13 @@ export function pgJobStore(db: PgDb): JobStore {
       .limit(1)
       .for("update", { skipLocked: true });
     const leaseId = crypto.randomUUID();
-    // One statement, one transaction: the row the subquery locked is the row updated.
+    // One statement, one transaction: the row the subquery locked is the row updated. It reads the save's player
+    // too, which the runner's log lines name: one round trip less a stage.
     const [row] = await db
       .update(jobs)
       .set({ state: "running", leaseId, leaseExpiresAt: now + leaseMs, attempts: sql`${jobs.attempts} + 1`, updatedAt: now })
       .where(eq(jobs.id, sql`(${next})`))
-      .returning();
+      .returning({ ...getTableColumns(jobs), player: sql<string | null>`(SELECT ${saves.playerId} FROM ${saves} WHERE ${saves.id} = ${jobs.saveId})` });
     return row ? { row, leaseId } : null;
   };
 
@@ -44,7 +45,7 @@ export function pgJobStore(db: PgDb): JobStore {
       for (;;) {
         const claimed = await claimOne(now, leaseMs, plausibleOnly);
         if (!claimed) return null;
-        const job = claimedJob(claimed.row, claimed.leaseId);
+        const job = claimedJob(claimed.row, claimed.leaseId, claimed.row.player);
         if (job) return job;
         await db.update(jobs).set(subjectlessFailure(now)).where(and(eq(jobs.id, claimed.row.id), eq(jobs.leaseId, claimed.leaseId)));
       }

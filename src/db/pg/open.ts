@@ -17,12 +17,25 @@ const MIGRATION_LOCK = 0x6d79_736b; // "mysk"
 export interface PgOptions {
   /** Connections this process may hold open (at least 2). */
   maxConnections?: number;
+  /** A connect gives up past this (STORE_TIMEOUT_MS); postgres.js's own default waits 30 s. */
+  connectTimeoutMs?: number;
 }
+
+/**
+ * Seconds before a connection that closed is made again: postgres.js's default grows to 20 s after failures, so a
+ * database back after a restart went unused for that long. A second at most: each try costs the server little.
+ */
+const reconnectDelay = (retries: number) => Math.min(1, 0.05 * 2 ** retries) * (0.5 + Math.random() / 2);
 
 export async function openPostgres(url: string, options: PgOptions = {}): Promise<PgDb> {
   // Notices (e.g. "schema already exists, skipping") say nothing an operator needs, and may name the database.
   // At least two: the migration holds one connection for its lock and migrates over another.
-  const client = postgres(url, { max: Math.max(2, options.maxConnections ?? 10), onnotice: () => {} });
+  const client = postgres(url, {
+    max: Math.max(2, options.maxConnections ?? 10),
+    onnotice: () => {},
+    connect_timeout: (options.connectTimeoutMs ?? 30_000) / 1000,
+    backoff: reconnectDelay,
+  });
   const db = drizzle({ client, schema });
   await migrateUnderLock(client, db);
   return db;

@@ -18,7 +18,8 @@ import { RESEND_LOOKBACK } from "../upload-tasks.ts";
 import { COMPLETED_UPLOAD_RETENTION_MS, isLateFirstPart, realPlayer, taskToJoin, type ChunkOutcome, type IncomingChunk, type Part, type Placement, type UploadLimits } from "../uploads.ts";
 import { underHousekeepingLock } from "./housekeeping-lock.ts";
 import type { PgDb, PgTx } from "./open.ts";
-import { pgSaveWithSha, pgStoreSaveOnce } from "./saves.ts";
+import { pgEnqueueSavesFrom, pgNotifyNewWorkFrom } from "../jobs/pg-enqueue.ts";
+import { pgInsertSaveOnce, pgSaveWithSha, pgStoreSaveOnce } from "./saves.ts";
 import { uploadChunks, uploads } from "./schema.ts";
 
 /** Advisory lock keys (int4 class with a hash for one upload id; one bigint for the caps): any constants every process shares. */
@@ -35,12 +36,39 @@ const partsOf = (source: PartsSource) => and(eq(uploadChunks.taskId, source.task
 const partSizes = async (tx: PgTx, source: PartsSource | undefined) =>
   source ? tx.select({ chunkIndex: uploadChunks.chunkIndex, size: uploadChunks.size }).from(uploadChunks).where(partsOf(source)) : [];
 
-export function pgAcceptChunk(db: PgDb, chunk: IncomingChunk, limits: UploadLimits): Promise<ChunkOutcome> {
+export async function pgAcceptChunk(db: PgDb, chunk: IncomingChunk, limits: UploadLimits): Promise<ChunkOutcome> {
+  const sha256 = sha256Hex(chunk.body);
+  const single = chunk.header.totalChunks === 1 && chunk.body.byteLength <= limits.maxUploadBytes;
+  return (single ? await storeNewSingleChunkSave(db, chunk, sha256, limits.mayBeSave) : null) ?? acceptInTransaction(db, chunk, sha256, limits);
+}
+
+/**
+ * The usual upload, one chunk of a save not stored yet, in one statement (one round trip, committed on its own):
+ * the save, its job and wake-up, and its completed task, just as the transaction below would write them when no
+ * save has this sha256. null, writing nothing, when one has: then the transaction decides (a resend, a duplicate,
+ * an adoption).
+ */
+async function storeNewSingleChunkSave(db: PgDb, chunk: IncomingChunk, sha256: string, mayBeSave: (encrypted: Uint8Array) => boolean): Promise<ChunkOutcome | null> {
+  const { header, body, now } = chunk;
+  const player = realPlayer(chunk.playerId);
+  const playerId = player ?? UNKNOWN_PLAYER;
+  const newSave = sql.raw("new_save");
+  const save = pgInsertSaveOnce({ encrypted: body, playerId, source: "upload", receivedAt: now, sha256, region: regionOfUrl(header.originalUrl) });
+  const [row] = await db.execute<{ task_id: number; save_id: number }>(sql`
+    WITH new_save AS (${save}),
+    new_job AS (${pgEnqueueSavesFrom(newSave, now, !mayBeSave(body))}),
+    task AS (INSERT INTO upload_tasks (upload_id, total_chunks, player_id, save_id, bytes, chunk_hashes, completed_at, created_at, updated_at)
+      SELECT ${header.uploadId}, 1, ${player}, id, 0, ${JSON.stringify([sha256])}::jsonb, ${now}, ${now}, ${now} FROM new_save RETURNING id, save_id)
+    SELECT task.id AS task_id, task.save_id, ${pgNotifyNewWorkFrom(newSave)} AS woken FROM task`);
+  if (!row) return null;
+  return { kind: "completed", taskId: row.task_id, saveId: row.save_id, created: true, adopted: false, playerId, saveBytes: body.byteLength };
+}
+
+function acceptInTransaction(db: PgDb, chunk: IncomingChunk, sha256: string, limits: UploadLimits): Promise<ChunkOutcome> {
   return db.transaction(async (tx) => {
     const { header, body, now } = chunk;
     const { uploadId, chunkIndex, totalChunks } = header;
     const player = realPlayer(chunk.playerId);
-    const sha256 = sha256Hex(body);
     if (totalChunks > 1) await tx.execute(sql`SELECT pg_advisory_xact_lock(${UPLOAD_ID_LOCK}::int, hashtext(${uploadId}))`);
     const task = totalChunks === 1 ? undefined : taskToJoin(await liveOpenTasks(tx, uploadId, now - limits.ttlMs), player);
     const taskParts = await partSizes(tx, task && { taskId: task.id, below: totalChunks });

@@ -2,7 +2,8 @@
  * notify: every new save of a known player gets a delivery per consumer webhook (bots pull each save). Then
  * route the save; a save whose drops repeat the player's last push is only archived (NOTIFY_REPEAT=1 and
  * reprocess --notify push it anyway), any other gets a delivery per routed target (the delivery store decides
- * both at once). Then attempt each due delivery alone and record its result at once (deps.deliveries keeps the
+ * both at once). Then attempt each due delivery alone and record its result at once, a sent one in a step of its own
+ * (sent-record.ts: a refused record is retried, never the push) (deps.deliveries keeps the
  * rows, src/pipeline/delivery-store.ts; every attempt and part is claimed under the lease). The save and its
  * archive are read through deps.notifyReads (SQLite's below, PostgreSQL's in src/db/pg/read-models/notify.ts).
  */
@@ -26,6 +27,7 @@ import { archivedSaveBodies } from "../save-bodies.ts";
 import { backoffDelay, holderOf, LeaseLostError, type LeaseHolder } from "../../db/jobs/index.ts";
 import { redactError } from "../redact.ts";
 import type { PipelineDeps, Stage } from "../stage.ts";
+import { answeredUnrecorded, recordSent } from "./sent-record.ts";
 
 /** Every column of a save but its encrypted bytes, which a push never needs. */
 const { encrypted: _encrypted, ...SAVE_FIELDS } = getTableColumns(saves);
@@ -133,10 +135,16 @@ async function attempt(
   const { deliveries } = deps;
   const { leaseMs, backoffMs } = deps.config.pipeline;
   const attempts = delivery.attempts + 1;
+  const fields = { channel: delivery.channel, target: delivery.target, player: save.playerId, save: save.id, attempt: attempts };
+  // This process sent it and the database refused the record: record it, never send it again.
+  const answeredAt = answeredUnrecorded(delivery);
+  if (answeredAt !== null) {
+    await recordSent(deps, delivery.id, delivery.attempts, answeredAt, { ...fields, attempt: delivery.attempts });
+    return "done";
+  }
   const claim = await deliveries.claimAttempt(holder, { id: delivery.id, seenAttempts: delivery.attempts }, Date.now(), leaseMs);
   if (claim !== "claimed") return claim === "lease_lost" ? "lease_lost" : "done";
   const started = performance.now();
-  const fields = { channel: delivery.channel, target: delivery.target, player: save.playerId, save: save.id, attempt: attempts };
   const progress = {
     done: delivery.partsSent,
     markSent: async (count: number) => {
@@ -145,10 +153,6 @@ async function attempt(
   };
   try {
     await deliver(deps, delivery, save, archivePath, message, progress);
-    await deliveries.markSent(delivery.id, Date.now());
-    metrics.delivery(delivery.channel, "sent");
-    logInfo("NOTIFY", "sent", { ...fields, ms: Math.round(performance.now() - started), outcome: "sent" });
-    return "done";
   } catch (error) {
     if (error instanceof LeaseLostError) {
       logWarn("NOTIFY", "lease lost mid-delivery; the parts answered are recorded, the rest is left to the new holder", fields);
@@ -164,4 +168,9 @@ async function attempt(
     logWarn("NOTIFY", "delivery failed", { ...fields, ms: Math.round(performance.now() - started), outcome: retryAt === null ? "failed" : "retry", error: reason });
     return "done";
   }
+  // Answered: from here on a failure is the record's alone (sent-record.ts), never a failed send.
+  metrics.delivery(delivery.channel, "sent");
+  logInfo("NOTIFY", "sent", { ...fields, ms: Math.round(performance.now() - started), outcome: "sent" });
+  await recordSent(deps, delivery.id, attempts, Date.now(), fields);
+  return "done";
 }

@@ -1,0 +1,83 @@
+/**
+ * A hub's bucket slow, then away, under a running process (issue 35, point 4): the render's timeout covers the
+ * render only, so a bucket slower than TASK_TIMEOUT_MS fails no save; a bucket away leaves the saves waiting, and
+ * they are archived soon after it is back. Every save answered 200 is archived once and pushed once, none failed.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { hubDeployment } from "../helpers/deployments.ts";
+import { startFlakyProxy, type FlakyProxy } from "../helpers/flaky-s3-proxy.ts";
+import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
+import { encryptedSave, testKeys, uploadSave } from "../helpers/saves.ts";
+import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
+
+const HOOK = "/hook";
+const deployment = hubDeployment("bucketfaults");
+
+describe.skipIf(deployment.skip !== null)("hub mode: the bucket slow, then away, under a running process", () => {
+  const { pair, env: keys } = testKeys();
+  let proxy: FlakyProxy;
+  let pushes: RecordingServer;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    const settings = await deployment.settings();
+    proxy = await startFlakyProxy(settings.S3_ENDPOINT!);
+    pushes = await startRecordingServer({ defaultResponse: { status: 200, body: "ok" } });
+    // TASK_TIMEOUT_MS well under what the slow bucket takes: only the render must fit in it.
+    server = await startServer({ env: { ...settings, ...keys, S3_ENDPOINT: proxy.url, TASK_TIMEOUT_MS: "1000", NOTIFY_DEFAULT: "webhook", WEBHOOK_URL: `${pushes.url}${HOOK}` } });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+    server?.cleanup();
+    await proxy?.stop();
+    await pushes?.stop();
+    await deployment.end();
+  });
+
+  const query = <T>(sql: string, ...params: (string | number)[]) => deployment.query<T>(server, sql, ...params);
+  const pushesOf = (player: string) => pushes.requestsTo(HOOK).filter((request) => (request.json as { playerId: string }).playerId === player).length;
+  async function upload(players: string[]): Promise<void> {
+    for (const player of players) expect((await uploadSave(server.url, encryptedSave(pair, { sites: [5] }), `bucket-${player}`, player)).status).toBe(200);
+  }
+  async function archivedOncePushedOnce(players: string[], timeoutMs: number): Promise<void> {
+    const settled = async () => {
+      const rows = await query<{ player_id: string; state: string; archives: number }>(
+        "SELECT s.player_id, j.state, (SELECT count(*)::int FROM archives a WHERE a.save_id = s.id) AS archives FROM saves s JOIN jobs j ON j.save_id = s.id",
+      );
+      return players.every((player) => rows.some((row) => row.player_id === player && row.state === "done" && row.archives === 1) && pushesOf(player) === 1);
+    };
+    await eventually(settled, timeoutMs, "every save archived and pushed");
+    expect(players.map((player) => pushesOf(player))).toEqual(players.map(() => 1));
+  }
+
+  test("a bucket slower than the render's timeout fails no save", async () => {
+    proxy.delayMs = 1200; // the marker, then the files: ~2.4 s of writes against TASK_TIMEOUT_MS=1000
+    const began = performance.now();
+    const players = ["7488393821770000001", "7488393821770000002"];
+    await upload(players);
+    await archivedOncePushedOnce(players, 60_000);
+    proxy.delayMs = 0;
+    console.log(`hub-bucket-faults: every answer held 1.2 s: ${players.length} saves archived and pushed once in ${Math.round(performance.now() - began)} ms`);
+    expect(await query("SELECT id FROM jobs WHERE state = 'failed'")).toEqual([]);
+  }, 90_000);
+
+  test("saves sent while the bucket is away wait, and are archived soon after it is back", async () => {
+    await proxy.down();
+    const players = ["7488393821770000011", "7488393821770000012", "7488393821770000013"];
+    await upload(players);
+    // Each save has tried and is waiting for the bucket, its retries unspent.
+    await eventually(async () => (await query<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE state = 'pending_retry' AND last_error LIKE '%bucket%'"))[0]!.n === players.length, 30_000, "saves waiting for the bucket");
+    // Away a while longer: each save tries again (a few seconds later), and spends no retry on it.
+    const triesLogged = () => server.output().match(/stage=generate .*bucket unavailable/g)?.length ?? 0;
+    await eventually(() => triesLogged() >= 2 * players.length, 30_000, "each save tried twice");
+    expect((await query<{ n: number }>("SELECT max(attempts)::int AS n FROM jobs"))[0]!.n).toBeLessThanOrEqual(1);
+    const unavailableLines = triesLogged();
+    await proxy.up();
+    const back = performance.now();
+    await archivedOncePushedOnce(players, 60_000);
+    const recoveredMs = Math.round(performance.now() - back);
+    expect(await query("SELECT id FROM jobs WHERE state = 'failed'")).toEqual([]);
+    console.log(`hub-bucket-faults: bucket away: ${players.length} saves waited (${unavailableLines} log lines naming the bucket), all archived and pushed once ${recoveredMs} ms after it was back`);
+    expect(recoveredMs).toBeLessThan(15_000);
+  }, 90_000);
+});
