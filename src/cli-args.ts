@@ -33,6 +33,11 @@ export const COMMANDS: Record<string, CommandShape> = {
   "data-webhooks add": shape([1, 1], { bearer: text, payload: text, "check-url": text }),
   "data-webhooks list": shape([0, 0]),
   "data-webhooks remove": shape([1, 1]),
+  // A player (or *) and up to 200 resources (the watch list's bound).
+  "watch add": shape([2, 201]),
+  "watch remove": shape([2, 201]),
+  "watch list": shape([0, 1]),
+  "watch nudge": shape([2, 3]),
 };
 
 export class UsageError extends Error {}

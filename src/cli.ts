@@ -11,6 +11,7 @@ import { describeSave, formatRareText } from "./maps/index.ts";
 import { isUnopened, openSave } from "./save/index.ts";
 import { prepareRuntimeFiles } from "./runtime-files.ts";
 import { openStores, type Stores } from "./stores.ts";
+import { watchCommand, WATCH_USAGE } from "./cli-watch.ts";
 import { parseCommand, UsageError, type ParsedCommand } from "./cli-args.ts";
 import { apiTokensCommand, DATA_USAGE, dataWebhooksCommand, playerPublicCommand } from "./cli-data.ts";
 
@@ -24,7 +25,8 @@ const USAGE = `usage: npm run cli -- <command>   (one-file build: mysekai-ingest
   players add <playerId> [--name N] [--route R]
                                a hub player's personal setup link (again: a new link, the old one stops)
   players list                 players with a link, and their links
-${DATA_USAGE}`;
+${DATA_USAGE}
+${WATCH_USAGE}`;
 
 function saveIdArg(value: string | undefined): number {
   if (!value || !/^\d+$/.test(value)) throw new UsageError("a numeric save id is required");
@@ -202,6 +204,11 @@ async function runOn(stores: Stores, archive: ArchiveStore, config: Config, comm
     case "data-webhooks list":
     case "data-webhooks remove":
       return dataWebhooksCommand(owner.webhooks, command);
+    case "watch add":
+    case "watch remove":
+    case "watch list":
+    case "watch nudge":
+      return watchCommand(stores.watch, stores.nudges, command);
     default:
       throw new UsageError(`unknown command "${command.name}"`);
   }

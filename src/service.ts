@@ -4,6 +4,8 @@
  * build it in-process (tests/helpers/in-process.ts). Route families are added in src/http/app.ts; the stores
  * (SQLite's or a hub's PostgreSQL) come from src/stores.ts.
  */
+import { SpawnMonths } from "./spawns/month.ts";
+import { startNudges } from "./nudge/run.ts";
 import { availableParallelism } from "node:os";
 import type { Hono } from "hono";
 import { openArchiveStore } from "./archive/store.ts";
@@ -88,14 +90,20 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const workers = new WorkerPool(Math.max(1, Math.min(config.pipeline.concurrency, availableParallelism() - 1)), config.pipeline.taskTimeoutMs);
   const secrets = [...secretsOf(config), ...Object.values(notify.routing.barkKeys)];
   const ingest = new IngestActivity(INGEST_QUIET_MS, INGEST_MAX_WAIT_MS);
-  const { deliveries, stageStore, notifyReads } = stores;
-  const pipeline = startPipeline({ config, workers, routing: notify.routing, secrets, archive, deliveries, jobs, stageStore, notifyReads }, () => ingest.quiet());
+  const { deliveries, stageStore, notifyReads, watch } = stores;
+  const nudge = { nudges: stores.nudges, links: owner.links, routing: notify.routing, config };
+  const pipeline = startPipeline({ config, workers, routing: notify.routing, secrets, archive, deliveries, jobs, stageStore, notifyReads, watch, nudge }, () => ingest.quiet());
+  const nudgeTimer = startNudges(nudge);
   // Other processes' new work wakes this one's slots (SQLite has none to hear).
   const stopListening = await jobs.listen(pipeline.wake);
   const app = createApp({
     jobs,
     owner,
     pages: stores.pages,
+    watch,
+    captureHealth: stores.captureHealth,
+    nudges: stores.nudges,
+    spawns: new SpawnMonths({ reads: stores.spawnReads, archive: requestArchive(config, archive), maps: config.maps }),
     uploads: stores.uploads,
     reports: stores.reports,
     config,
@@ -111,6 +119,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   let stopped: Promise<void> | null = null;
   const stop = async () => {
     clearInterval(sweepTimer);
+    clearInterval(nudgeTimer);
     disk.stop();
     await stopListening();
     await pipeline.stop(config.pipeline.shutdownGraceMs);

@@ -37,6 +37,16 @@ import type { JobStore } from "./pipeline/job-store.ts";
 import type { StageStore } from "./pipeline/stage-store.ts";
 import { sqliteNotifyReads, type NotifyReads } from "./pipeline/stages/notify.ts";
 import type { RetentionStore } from "./retention-store.ts";
+import { pgWatchStore } from "./db/pg/watch.ts";
+import { sqliteWatchStore } from "./db/watch.ts";
+import type { WatchStore } from "./watch/store.ts";
+import { pgNudgeStore } from "./db/pg/nudges.ts";
+import { sqliteNudgeStore } from "./db/nudges.ts";
+import type { NudgeStore } from "./nudge/store.ts";
+import { pgCaptureHealthReads } from "./db/pg/read-models/capture-health.ts";
+import { sqliteCaptureHealthReads, type CaptureHealthReads } from "./http/watch/health-reads.ts";
+import { pgSpawnReads } from "./db/pg/read-models/spawns.ts";
+import { sqliteSpawnReads, type SpawnReads } from "./spawns/reads.ts";
 import { withDeadline } from "./store-unavailable.ts";
 
 export interface Stores {
@@ -50,6 +60,10 @@ export interface Stores {
   reports: ReportStore;
   retention: RetentionStore;
   dataReads: DataReads;
+  watch: WatchStore;
+  nudges: NudgeStore;
+  captureHealth: CaptureHealthReads;
+  spawnReads: SpawnReads;
   /** The data API's per-minute counts: in the database on a hub, in memory beside SQLite's one process. */
   apiRates: RateWindows;
   /** SQLite's handle (the demo reads it); null on PostgreSQL. */
@@ -80,6 +94,11 @@ export async function openStores(config: Config, archive: ArchiveStore, beside =
       reports: request(pgReportStore(db)),
       retention: pgRetentionStore(db, archive),
       dataReads: request(pgDataReads(db, requestArchive(config, archive), defaultRegion)),
+      // Read by the pages (and the watch rules by the notify stage, the nudges by their loop): a store away is a 503 or a wait.
+      watch: request(pgWatchStore(db)),
+      nudges: request(pgNudgeStore(db)),
+      captureHealth: request(pgCaptureHealthReads(db)),
+      spawnReads: request(pgSpawnReads(db)),
       apiRates: request(pgRateWindows(db)),
       sqlite: null,
       close: async () => db.$client.end({ timeout: 5 }),
@@ -100,6 +119,10 @@ export async function openStores(config: Config, archive: ArchiveStore, beside =
     reports: sqliteReportStore(committer),
     retention: sqliteRetentionStore(db, archive),
     dataReads: sqliteDataReads(db, requestArchive(config, archive), defaultRegion),
+    watch: sqliteWatchStore(db),
+    nudges: sqliteNudgeStore(db),
+    captureHealth: sqliteCaptureHealthReads(db),
+    spawnReads: sqliteSpawnReads(db),
     apiRates: memoryRateWindows(),
     sqlite: db,
     close: async () => {

@@ -222,3 +222,4 @@ export const deliveries = sqliteTable(
 );
 
 export * from "./schema-owner.ts";
+export * from "./schema-watch.ts";

@@ -11,6 +11,7 @@ import { bodyGates } from "./body-gate.ts";
 import { diskFloor } from "./guards.ts";
 import { apiRoutes } from "./api/routes.ts";
 import { healthRoutes } from "./health.ts";
+import { watchRoutes } from "./watch/routes.ts";
 import { mapRoutes } from "./maps.ts";
 import { REPORT_TOKEN_HEADERS, reportRoutes } from "./report.ts";
 import { requireToken } from "./token.ts";
@@ -72,6 +73,7 @@ export function createApp(deps: HttpDeps): Hono {
   // One login opens every owner page.
   const gate = { sessions: new SessionStore(deps.owner.sessions), logins: new StoredLoginAttempts(deps.owner.loginFailures), peer: (c: Context) => peerOf(c, deps.config.trustProxy), text: (c: Context) => pageText(c, deps.config) };
   app.route("/", statusRoutes(deps, gate));
+  app.route("/", watchRoutes(deps));
   app.route("/", setupRoutes(deps, gate));
   app.route("/", uploadRoutes(deps));
   app.route("/", reportRoutes(deps));

@@ -8,6 +8,10 @@ import type { ReportStore } from "./report.ts";
 import type { UploadStore } from "./upload.ts";
 import type { PageReads } from "./status/reads.ts";
 import type { JobStore } from "../pipeline/job-store.ts";
+import type { WatchStore } from "../watch/store.ts";
+import type { CaptureHealthReads } from "./watch/health-reads.ts";
+import type { SpawnMonths } from "../spawns/month.ts";
+import type { NudgeStore } from "../nudge/store.ts";
 
 /** What the routes need: the store, the configuration, and a way to wake the pipeline after a commit. */
 export interface HttpDeps {
@@ -33,6 +37,14 @@ export interface HttpDeps {
   pushesOff: boolean;
   /** What the owner's pages, the players' pages, /healthz and /metrics show. */
   pages: PageReads;
+  /** Players' watch rules (their page's form) and what they matched (their history). */
+  watch: WatchStore;
+  /** The player's page: their newest save and newest failure. */
+  captureHealth: CaptureHealthReads;
+  /** Players' month of rare spawns, drawn on demand and cached until their next save. */
+  spawns: SpawnMonths;
+  /** Players' missed-refresh nudge switches (their page's form). */
+  nudges: Pick<NudgeStore, "setNudge" | "nudgePlayer">;
   /** The data API's reads and its cache of saves as JSON (src/http/api). */
   api: ApiOptions;
 }

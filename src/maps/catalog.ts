@@ -75,6 +75,11 @@ export function findResource(type: string, id: number): CatalogResource | null {
   return resourcesByKey.get(resourceKey(type, id)) ?? null;
 }
 
+/** Every catalogue resource, in the catalogue's order (watch rules list and match them). */
+export function catalogResources(): readonly CatalogResource[] {
+  return file.resources;
+}
+
 export function siteName(siteId: number, locale: Locale): string {
   return knownSiteName(siteId, locale) ?? `Site ${siteId}`;
 }

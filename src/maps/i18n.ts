@@ -28,6 +28,8 @@ export interface UiStrings {
   harvestPointKinds: Record<FixtureKind, string>;
   /** Heading of the labels listed under a map for want of a free place on it. */
   unplacedLabels: string;
+  /** A month-of-spawns image's subtitle (src/spawns): {days}, {finds}, {spots} filled in; `one` for one spot. */
+  spawnSubtitle: { one: string; other: string };
 }
 
 export const UI_STRINGS: Record<Locale, UiStrings> = {
@@ -52,6 +54,7 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     harvestPoints: "采集点",
     harvestPointKinds: { tree: "树木", rock: "石块", plant: "花草", other: "其余" },
     unplacedLabels: "图中放不下",
+    spawnSubtitle: { one: "最近 {days} 天稀有资源：{finds} 次，{spots} 个位置", other: "最近 {days} 天稀有资源：{finds} 次，{spots} 个位置" },
   },
   "zh-Hant": {
     rareTitle: "MySekai 稀有資源",
@@ -73,6 +76,7 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     harvestPoints: "採集點",
     harvestPointKinds: { tree: "樹木", rock: "石塊", plant: "花草", other: "其餘" },
     unplacedLabels: "圖中放不下",
+    spawnSubtitle: { one: "最近 {days} 天稀有資源：{finds} 次，{spots} 個位置", other: "最近 {days} 天稀有資源：{finds} 次，{spots} 個位置" },
     birthdayPartyTitle: "MySekai 生日派對",
   },
   ja: {
@@ -96,6 +100,7 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     harvestPoints: "採集ポイント",
     harvestPointKinds: { tree: "木", rock: "石", plant: "草花", other: "そのほか" },
     unplacedLabels: "地図に書ききれないもの",
+    spawnSubtitle: { one: "直近 {days} 日のレア資源：{spots} か所で {finds} 回", other: "直近 {days} 日のレア資源：{spots} か所で {finds} 回" },
   },
   ko: {
     rareTitle: "MySekai 희귀 자원",
@@ -117,6 +122,7 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     harvestPoints: "채집 포인트",
     harvestPointKinds: { tree: "나무", rock: "바위", plant: "풀꽃", other: "기타" },
     unplacedLabels: "지도에 표시하지 못한 항목",
+    spawnSubtitle: { one: "최근 {days}일 희귀 자원: {spots}곳에서 {finds}회", other: "최근 {days}일 희귀 자원: {spots}곳에서 {finds}회" },
     birthdayPartyTitle: "MySekai 생일 파티",
   },
   en: {
@@ -140,6 +146,7 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     harvestPoints: "Harvest points",
     harvestPointKinds: { tree: "tree", rock: "rock", plant: "plant", other: "other" },
     unplacedLabels: "Not labelled on the map",
+    spawnSubtitle: { one: "Rare finds, last {days} days: {finds} on {spots} spot", other: "Rare finds, last {days} days: {finds} on {spots} spots" },
   },
 };
 

@@ -4,10 +4,16 @@
  * A route is "telegram" (or "tg"), "none", a Bark alias, "discord", "onebot", "webhook", several of
  * those joined by "+" ("alias+tg"), or a list of such strings. Channel words are case-insensitive and
  * win over a Bark alias of the same name (validateRouting warns about such aliases).
+ * A route may also be `{ "route": "alias+tg", "mode": "watched" }` (alone or in the list): its push mode,
+ * "always" (every refresh, the default), "watched" (only a refresh holding a watched resource) or "off".
  */
 
 export const CHANNELS = ["telegram", "bark", "discord", "onebot", "webhook"] as const;
 export type Channel = (typeof CHANNELS)[number];
+
+/** When a route pushes: every refresh, only one holding a watched resource (src/watch/), or never. */
+export const ROUTE_MODES = ["always", "watched", "off"] as const;
+export type RouteMode = (typeof ROUTE_MODES)[number];
 
 export interface ChannelTarget {
   channel: Channel;
@@ -15,6 +21,8 @@ export interface ChannelTarget {
   target: string;
   /** Set when the target cannot be delivered to (unknown Bark alias): record a skipped delivery. */
   problem?: string;
+  /** Absent: "always". */
+  mode?: Exclude<RouteMode, "always">;
 }
 
 export interface Routing {
@@ -77,15 +85,23 @@ function parseJsonObject(text: string, file: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-function routeValueToSpecs(value: unknown, file: string, playerId: string): string[] {
-  const one = (v: unknown): string => {
-    if (typeof v === "string") return v;
+function routeValueToSpecs(value: unknown, file: string, playerId: string): { spec: string; mode: RouteMode }[] {
+  const one = (v: unknown): { spec: string; mode: RouteMode } => {
+    if (typeof v === "string") return { spec: v, mode: "always" };
     // Some hand-written files use a bare number as an alias; treat it as its text.
-    if (typeof v === "number" && Number.isFinite(v)) return String(v);
-    throw new Error(`${file}: player "${playerId}" has a route of type ${v === null ? "null" : typeof v}; expected a string or a list of strings`);
+    if (typeof v === "number" && Number.isFinite(v)) return { spec: String(v), mode: "always" };
+    if (typeof v === "object" && v !== null && !Array.isArray(v)) {
+      const { route, mode = "always" } = v as { route?: unknown; mode?: unknown };
+      if (!(ROUTE_MODES as readonly unknown[]).includes(mode)) throw new Error(`${file}: player "${playerId}" has a route mode ${JSON.stringify(mode)}; expected one of ${ROUTE_MODES.join(", ")}`);
+      if (typeof route !== "string") throw new Error(`${file}: player "${playerId}" has a route object without a "route" string`);
+      return { spec: route, mode: mode as RouteMode };
+    }
+    throw new Error(`${file}: player "${playerId}" has a route of type ${v === null ? "null" : typeof v}; expected a string, a {"route", "mode"} object or a list of them`);
   };
   return Array.isArray(value) ? value.map(one) : [one(value)];
 }
+
+const withMode = (targets: ChannelTarget[], mode: RouteMode): ChannelTarget[] => (mode === "always" ? targets : targets.map((t) => ({ ...t, mode })));
 
 export interface RoutingFileNames {
   pushMap: string;
@@ -112,7 +128,7 @@ export function parseRoutingFiles(
     for (const [rawId, value] of Object.entries(parseJsonObject(pushMapJson, names.pushMap))) {
       const playerId = rawId.trim();
       const specs = routeValueToSpecs(value, names.pushMap, playerId);
-      players.set(playerId, dedupe(specs.flatMap((spec) => parseRoute(spec, barkKeys))));
+      players.set(playerId, dedupe(specs.flatMap(({ spec, mode }) => withMode(parseRoute(spec, barkKeys), mode))));
     }
   }
   return { players, barkKeys };

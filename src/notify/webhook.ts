@@ -20,6 +20,7 @@ export function webhookBody(message: PushMessage): string {
     playerId: message.playerId,
     saveId: message.saveId,
     capturedAt: message.capturedAt.toISOString(),
+    title: message.title,
     summary: message.summary,
     rareText: message.summaryText,
     images: message.images.map((image) => ({ name: image.name, url: image.url })),

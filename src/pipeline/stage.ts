@@ -10,6 +10,8 @@ import type { Recorded, StageStore, StageWrites } from "./stage-store.ts";
 import type { NotifyReads } from "./stages/notify.ts";
 import type { ClaimedJob, JobSubject, SaveSubject } from "../db/jobs/index.ts";
 import type { WorkerPool } from "./worker-pool.ts";
+import type { WatchStore } from "../watch/store.ts";
+import type { NudgeDeps } from "../nudge/run.ts";
 
 export interface PipelineDeps {
   config: Config;
@@ -28,6 +30,10 @@ export interface PipelineDeps {
   stageStore: StageStore;
   /** What the notify stage reads of the save and its archive. */
   notifyReads: NotifyReads;
+  /** Players' watch rules (route modes) and the matches the notify stage records. */
+  watch: WatchStore;
+  /** Missed-refresh nudges: a partial refresh nudges at once. */
+  nudge: NudgeDeps;
 }
 
 /** Runs once the stage's writes and its job's change are committed, given what the store recorded. */

@@ -1,4 +1,9 @@
 /** The HTTP app built in-process on a temp SQLite file, called with a chosen peer address (for the owner's access rules). */
+import { sqliteCaptureHealthReads } from "../../src/http/watch/health-reads.ts";
+import { SpawnMonths } from "../../src/spawns/month.ts";
+import { sqliteSpawnReads } from "../../src/spawns/reads.ts";
+import { sqliteNudgeStore } from "../../src/db/nudges.ts";
+import { sqliteWatchStore } from "../../src/db/watch.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -41,6 +46,10 @@ export function ownerApp(
     jobs: sqliteJobStore(db),
     owner: sqliteOwnerStore(db),
     pages: sqlitePageReads(db),
+    watch: sqliteWatchStore(db),
+    captureHealth: sqliteCaptureHealthReads(db),
+    nudges: sqliteNudgeStore(db),
+    spawns: new SpawnMonths({ reads: sqliteSpawnReads(db), archive: diskArchiveStore(join(dir, "archive")), maps: config.maps }),
     uploads: sqliteUploadStore(db, committer),
     reports: sqliteReportStore(committer),
     config,

@@ -3,6 +3,8 @@
  * drain that runs jobs one at a time until none is due. Jobs and saves are inserted with plain SQL so the
  * tests read like the rows they check.
  */
+import { sqliteNudgeStore } from "../../src/db/nudges.ts";
+import { sqliteWatchStore } from "../../src/db/watch.ts";
 import { spyOn } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -46,7 +48,7 @@ export function openHarness(): Harness {
   // No worker threads: the fake stages never ask the pool for work.
   const workers = new WorkerPool(0, 1_000);
   const archiveRoot = join(dir, "archive");
-  const deps: PipelineDeps = { config, workers, routing: notify.routing, secrets: [SECRET], archive: diskArchiveStore(archiveRoot), deliveries: sqliteDeliveryStore(db), jobs: sqliteJobStore(db), stageStore: sqliteStageStore(db), notifyReads: sqliteNotifyReads(db) };
+  const deps: PipelineDeps = { config, workers, routing: notify.routing, secrets: [SECRET], archive: diskArchiveStore(archiveRoot), deliveries: sqliteDeliveryStore(db), jobs: sqliteJobStore(db), stageStore: sqliteStageStore(db), notifyReads: sqliteNotifyReads(db), watch: sqliteWatchStore(db), nudge: { nudges: sqliteNudgeStore(db), links: { linkedPlayer: async () => null }, routing: notify.routing, config } };
   const logs: string[] = [];
   const capture = (...parts: unknown[]) => void logs.push(parts.join(" "));
   const spies = [spyOn(console, "log").mockImplementation(capture), spyOn(console, "warn").mockImplementation(capture)];

@@ -68,7 +68,11 @@ async function openAs(locale: Locale, path: string, headers: Record<string, stri
 beforeAll(async () => {
   server = await start();
   ({ browser } = await openBrowser());
-  // A CN save with rare finds, a junk save that fails, a player link, an API token: every section has rows.
+  // A CN save with rare finds (watched: a chip in the history, a spawn image), a junk save that fails, a player
+  // link, an API token, nudges on: every section has rows.
+  await ownerCliLastLine(server, "watch", "add", PLAYER_ID, "Diamond");
+  await ownerCliLastLine(server, "watch", "add", "*", "mysekai_material:12");
+  await ownerCliLastLine(server, "watch", "nudge", PLAYER_ID, "on");
   const response = await fetch(`${server.url}/uploadSaveData`, {
     method: "POST",
     body: encryptedSave(pair, { rareEverywhere: true }),
@@ -106,6 +110,12 @@ describe.skipIf(noChromium)("each page in each language at 390 px", () => {
         if (publicOn) await Promise.all([page.waitForURL(`${server.url}${playerPath}`), page.click(`form[action="${playerPath}/public"] button`)]);
         expect({ name, lang: await page.getAttribute("html", "lang") }).toEqual({ name, lang: locale });
         expect({ name, english: englishWords(await translatableText(page)) }).toEqual({ name, english: [] });
+        if (name === "player's own page") {
+          // The watch sections are there to be read: a watched chip, a spawn image, capture health, the nudge switch.
+          const shown = async (selector: string) => page.locator(selector).count();
+          const counts = { chips: await shown(".chip.watched"), spawns: await shown("#spawns img"), health: await shown("#capture-health dt"), watch: await shown("#watch input[checked]"), nudge: await shown("#nudges button") };
+          expect({ ...counts, chips: counts.chips > 0, spawns: counts.spawns > 0 }).toEqual({ chips: true, spawns: true, health: 3, watch: 1, nudge: 1 });
+        }
         const fits = () => page.evaluate<boolean>("document.documentElement.scrollWidth <= window.innerWidth");
         expect({ name, fits: await fits() }).toEqual({ name, fits: true });
         if (process.env.SHOTS_DIR && (name === "player's own page" || name === "status")) {

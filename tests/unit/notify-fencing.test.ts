@@ -3,6 +3,8 @@
  * lease lost between two parts of a delivery stops it after the part answered. (The fence's own rules are in
  * deliveries.test.ts.)
  */
+import { sqliteNudgeStore } from "../../src/db/nudges.ts";
+import { sqliteWatchStore } from "../../src/db/watch.ts";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -96,6 +98,8 @@ function deps(route: "webhook" | "bark"): PipelineDeps {
     jobs: sqliteJobStore(db),
     stageStore: sqliteStageStore(db),
     notifyReads: sqliteNotifyReads(db),
+    watch: sqliteWatchStore(db),
+    nudge: { nudges: sqliteNudgeStore(db), links: { linkedPlayer: async () => null }, routing: { players: new Map(), barkKeys: {} }, config },
   };
 }
 

@@ -26,6 +26,7 @@ describe("webhook", () => {
       playerId: "7485938033569431560",
       saveId: 42,
       capturedAt: "2025-03-04T05:06:07.000Z",
+      title: msg.title,
       summary: msg.summary,
       rareText: msg.summaryText,
       images: [

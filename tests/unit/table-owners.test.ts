@@ -72,6 +72,10 @@ const OWNER_TABLES = [
   { table: "publicPlayers", sql: "public_players", module: "data-access" },
   { table: "uploads", sql: "upload_tasks", module: "uploads" },
   { table: "uploadChunks", sql: "upload_task_chunks", module: "uploads" },
+  { table: "watchRules", sql: "watch_rules", module: "watch" },
+  { table: "watchMatches", sql: "watch_matches", module: "watch" },
+  { table: "nudgePlayers", sql: "nudge_players", module: "nudges" },
+  { table: "nudges", sql: "nudges", module: "nudges" },
 ];
 
 describe("owner tables", () => {

@@ -213,3 +213,4 @@ export const deliveries = pgTable(
 );
 
 export * from "./schema-owner.ts";
+export * from "./schema-watch.ts";

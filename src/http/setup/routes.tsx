@@ -25,6 +25,10 @@ import { tokenMatches } from "../token.ts";
 import { formFields } from "../status/form.ts";
 import { setupChoice, SetupView } from "./page.tsx";
 import { PublicReadsSection } from "./public-reads.tsx";
+import { playerWatchView, WatchSection } from "../watch/section.tsx";
+import { CaptureHealthSection } from "../watch/capture-health.tsx";
+import { SpawnsSection } from "../watch/spawns.tsx";
+import { NudgeSection } from "../watch/nudge-section.tsx";
 
 const NO_STORE = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer" };
 const CONTENT_TYPES = { module: "text/plain; charset=utf-8", script: "application/javascript; charset=utf-8" };
@@ -115,13 +119,23 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
     if (linked === null) return notFound(c);
     const path = `/p/${linked.token}`;
     const [maps, history, on] = await Promise.all([pages.mapsOfPlayer(linked.playerId), pages.history(linked.playerId), access.isPlayerPublic(linked.playerId)]);
+    const [health, watch, spawns, nudge] = await Promise.all([
+      deps.captureHealth.captureHealth(linked.playerId),
+      playerWatchView(deps, linked.playerId, history),
+      deps.spawns.spots(linked.playerId),
+      deps.nudges.nudgePlayer(linked.playerId),
+    ]);
     const lang = pageLang(c, config);
     const { t } = lang;
     const page = (
       <Layout title={t.yourMaps} lang={lang}>
         <h1 translate="no">{linked.name ?? linked.playerId}</h1>
+        <CaptureHealthSection health={health} lang={lang} />
         <MapsSection players={maps} lang={lang} />
-        <HistorySection refreshes={history} lang={lang} />
+        <HistorySection refreshes={history} lang={lang} watched={watch.matches} />
+        <SpawnsSection base={path} spots={spawns} lang={lang} />
+        <WatchSection path={path} lang={lang} own={watch.own} everyone={watch.everyone} />
+        <NudgeSection path={path} nudge={nudge} lang={lang} />
         <PublicReadsSection
           path={path}
           on={on}

@@ -9,13 +9,14 @@ import { musicRecordTitle } from "../../maps/music-titles.ts";
 import type { DigestFind, RefreshDigest } from "../../maps/refresh-digest.ts";
 import type { PageLang } from "../page-lang.ts";
 import { Section, Time } from "./layout.tsx";
+import { matchText, type WatchMatch } from "../../watch/match.ts";
 
 const CSS = `
 .history{list-style:none;margin:0;padding:0}.history h3{font-size:14px;margin:12px 0 4px;color:#445}
 .refresh{display:flex;flex-wrap:wrap;align-items:baseline;gap:4px 8px;padding:6px 0;border-top:1px solid #eee}
 .refresh time{font-weight:600;font-variant-numeric:tabular-nums;min-width:3em;white-space:nowrap}.chips{display:flex;flex-wrap:wrap;gap:4px;flex:1 1 12em;min-width:0}
 .chip{display:inline-block;padding:1px 8px;border-radius:10px;font-size:13px;background:#eef0f4;overflow-wrap:anywhere}
-.chip.super{background:#ffe08a}.chip.rare{background:#e3d7ff}.chip.song{background:#ffd6e7}
+.chip.watched{background:#c9f0d6;font-weight:600}.chip.super{background:#ffe08a}.chip.rare{background:#e3d7ff}.chip.song{background:#ffd6e7}
 .links{display:flex;flex-wrap:wrap;gap:6px;flex-basis:100%}
 .links a{display:inline-block;padding:7px 10px;border-radius:16px;background:#2f5fd0;color:#fff;text-decoration:none;font-size:13px;overflow-wrap:anywhere}
 .links a.site{background:#e8ecf3;color:#1d2330}
@@ -56,10 +57,17 @@ function mapLabel(map: PastRefresh["maps"][number], refresh: PastRefresh, { t, l
   return knownSiteName(siteId, locale) ?? refresh.digest?.sites.find((site) => site.siteId === siteId)?.name ?? t.siteN(siteId);
 }
 
-function Refresh({ refresh, lang }: { refresh: PastRefresh; lang: PageLang }) {
+function Refresh({ refresh, lang, watched }: { refresh: PastRefresh; lang: PageLang; watched: WatchMatch[] }) {
   return (
     <li class="refresh">
       <Time ms={refresh.receivedAt} zone={lang.zoneOf(refresh.region)} day={false} />
+      {watched.length === 0 ? null : (
+        <span class="chips">
+          {watched.map((match) => (
+            <span class="chip watched">{`◉ ${matchText(match, lang.locale)}`}</span>
+          ))}
+        </span>
+      )}
       <Finds digest={refresh.digest} lang={lang} />
       {refresh.maps.length === 0 ? null : (
         <span class="links">
@@ -89,7 +97,8 @@ function byDay(refreshes: PastRefresh[], lang: PageLang): { day: string; refresh
   return days;
 }
 
-export function HistorySection({ refreshes, lang }: { refreshes: PastRefresh[]; lang: PageLang }) {
+/** `watched`: each refresh's matches of the player's watch rules (by save id). */
+export function HistorySection({ refreshes, lang, watched }: { refreshes: PastRefresh[]; lang: PageLang; watched?: Map<number, WatchMatch[]> }) {
   const { t } = lang;
   return (
     <Section title={t.lastDays(HISTORY_DAYS)}>
@@ -101,7 +110,7 @@ export function HistorySection({ refreshes, lang }: { refreshes: PastRefresh[]; 
             <h3>{group.day}</h3>
             <ol class="history">
               {group.refreshes.map((refresh) => (
-                <Refresh refresh={refresh} lang={lang} />
+                <Refresh refresh={refresh} lang={lang} watched={watched?.get(refresh.saveId) ?? []} />
               ))}
             </ol>
           </>

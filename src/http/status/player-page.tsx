@@ -7,11 +7,14 @@ import { pageLang } from "../page-lang.ts";
 import { HistorySection } from "./history.tsx";
 import { Layout } from "./layout.tsx";
 import { MapsSection } from "./sections.tsx";
+import { playerWatchView } from "../watch/section.tsx";
+import { spawnRoutes, SpawnsSection } from "../watch/spawns.tsx";
 
 /** Where the owner's pages link a player id to. */
 export const playerPagePath = (playerId: string) => `/players/${playerId}`;
 
-export function playerPageRoutes({ pages, config, owner: store }: HttpDeps, owner: MiddlewareHandler): Hono {
+export function playerPageRoutes(deps: HttpDeps, owner: MiddlewareHandler): Hono {
+  const { pages, config, owner: store } = deps;
   const app = new Hono();
   app.get("/players/:playerId", owner, async (c) => {
     const lang = pageLang(c, config);
@@ -19,6 +22,7 @@ export function playerPageRoutes({ pages, config, owner: store }: HttpDeps, owne
     if (!PLAYER_ID_SHAPE.test(playerId)) return c.text(lang.t.errPlayerId, 400);
     const [linked, maps, history] = await Promise.all([store.links.linkedPlayer(playerId), pages.mapsOfPlayer(playerId), pages.history(playerId)]);
     const name = linked?.name ?? null;
+    const [{ matches }, spawns] = await Promise.all([playerWatchView(deps, playerId, history), deps.spawns.spots(playerId)]);
     const page = (
       <Layout title={name ?? playerId} lang={lang}>
         <header>
@@ -27,10 +31,12 @@ export function playerPageRoutes({ pages, config, owner: store }: HttpDeps, owne
         </header>
         {name === null ? null : <p class="muted id" translate="no">{playerId}</p>}
         <MapsSection players={maps} lang={lang} />
-        <HistorySection refreshes={history} lang={lang} />
+        <HistorySection refreshes={history} lang={lang} watched={matches} />
+        <SpawnsSection base={playerPagePath(playerId)} spots={spawns} lang={lang} />
       </Layout>
     );
     return c.html(page, 200, { "Cache-Control": "no-store" });
   });
+  app.route("/", spawnRoutes(deps, owner));
   return app;
 }

@@ -21,6 +21,8 @@ import { DeliveryError } from "../../notify/errors.ts";
 import type { PartProgress, PushMessage } from "../../notify/message.ts";
 import { routeFor, type Channel } from "../../notify/routing.ts";
 import { pushMessage } from "../push-message.ts";
+import { messageForDelivery, targetsByMode } from "../watch-push.ts";
+import { nudgePartial } from "../../nudge/run.ts";
 import { archivedSaveBodies } from "../save-bodies.ts";
 import { backoffDelay, holderOf, LeaseLostError, type LeaseHolder } from "../../db/jobs/index.ts";
 import { redactError } from "../redact.ts";
@@ -62,16 +64,18 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
   if (!outputs || save.dropsFingerprint === null) return { kind: "advance", next: "generate", note: "no stored outputs model; generating again" };
   // A partial refresh changes nothing a bot reads (the data API's latest stays the full save).
   if (PLAYER_ID.test(save.playerId) && !outputs.partial) await deps.deliveries.addDataWebhookDeliveries(save.id, now);
+  if (outputs.partial) await nudgePartial(deps.nudge, save.playerId, save.receivedAt);
   const pushNote = outputs.partial ? "no maps to push (partial refresh)" : await decideAndRecordPush(deps, save, archive, outputs, job.forcePush, now);
 
   const due = await deps.deliveries.due(save.id, now);
   if (due.length > 0) {
     // Consumer webhooks carry no message: a save with only those due builds none.
     const message = due.some((delivery) => delivery.channel !== DATA_WEBHOOK_CHANNEL) ? await pushMessage(deps, save, archive, outputs) : null;
+    const messageFor = await messageForDelivery(deps, save, message);
     const holder = holderOf(job);
     for (const delivery of due) {
       // Another runner owns the job now: it sends what is left.
-      if ((await attempt(deps, holder, delivery, save, archive.relPath, message)) === "lease_lost") break;
+      if ((await attempt(deps, holder, delivery, save, archive.relPath, messageFor(delivery))) === "lease_lost") break;
     }
   }
 
@@ -95,7 +99,7 @@ async function decideAndRecordPush(
   forcePush: boolean,
   now: number,
 ): Promise<string | null> {
-  const targets = routeFor(deps.routing, save.playerId, deps.config.notify.defaultRoute);
+  const targets = await targetsByMode(deps, save, outputs, routeFor(deps.routing, save.playerId, deps.config.notify.defaultRoute));
   const candidate = { saveId: save.id, playerId: save.playerId, dropsFingerprint: save.dropsFingerprint!, checkRepeat: !deps.config.notify.repeat && !forcePush };
   const decision = await deps.deliveries.decidePush(candidate, targets, configuredChannels(deps.config.notify, deps.routing.barkKeys), now);
   // summary.json was written before the decision: it says what was decided (a rewrite is idempotent).
