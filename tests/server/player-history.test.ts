@@ -113,6 +113,17 @@ describe("the player's page", () => {
         expect(latestMapsOf(html)).not.toContain(`/maps/${saves.hour.token}/`);
         expect([saves.twoDays, saves.tenDays, saves.old].filter((save) => latestMapsOf(html).includes(`/maps/${save.token}/`)).length).toBe(1);
       }
+      if (!noChromium) {
+        mkdirSync(SHOTS, { recursive: true });
+        const { browser } = await openBrowser();
+        const context = await browser.newContext({ viewport: { width: 390, height: 900 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+        const tab = await context.newPage();
+        await tab.goto(`${server.url}${playerPath}`);
+        expect(await tab.locator("#history .refresh").first().locator(".chip.party").isVisible()).toBe(true);
+        expect(await documentWidth(tab)).toBeLessThanOrEqual(390);
+        await tab.locator("#history").screenshot({ path: join(SHOTS, "party-390.png") });
+        await context.close();
+      }
     } finally {
       write("UPDATE saves SET data_type = 'mysekai' WHERE id = ?", saves.hour.id);
     }
