@@ -2,7 +2,8 @@
  * What a spawn image writes at each spot, and where: a line per resource found there ("月光石 ×2 · 11-28": its
  * name in the image's language, how many refreshes had it there, the newest one's date), super-rare first. The
  * blocks are placed by the maps' label layout (src/maps/label-layout.ts: never over another label or a spot's
- * mark); a block with no free place is listed under the image, as on the site maps.
+ * mark); a block of several lines with no free place is tried again as its first line and "+N", and listed whole
+ * under the image, as is a block with no place at all (the site maps' list).
  */
 import type { Locale } from "../maps/catalog.ts";
 import type { SiteProjection } from "../maps/geometry.ts";
@@ -35,8 +36,12 @@ export interface SpawnBlock {
 }
 
 export interface SpawnLabels {
-  placed: (SpawnBlock & PlacedLabel)[];
-  unplaced: SpawnBlock[];
+  /** One per spot, in the spots' order. */
+  blocks: SpawnBlock[];
+  /** Whole blocks, and blocks shortened to their first line and "+N" (then also listed whole). */
+  placed: (SpawnBlock & PlacedLabel & { short: boolean })[];
+  /** Listed under the image, in the spots' order: the shortened ones and those with no place. */
+  listed: SpawnBlock[];
 }
 
 export const spotRadius = (spot: SpawnSpot) => Math.min(26, 14 + 3 * spot.finds.length);
@@ -71,13 +76,21 @@ export function spawnLabels(spots: readonly SpawnSpot[], proj: SiteProjection, l
   });
   const marks: Box[] = blocks.map((b) => ({ x: b.at.x - b.r, y: b.at.y - b.r, w: 2 * b.r, h: 2 * b.r }));
   const bounds = { x: 4, y: 4, w: proj.width - 8, h: proj.height - 8 };
-  const requests = blocks.map((b) => ({ anchorX: b.at.x, anchorY: b.at.y, markerRadius: b.r, width: b.w, height: b.h }));
-  const placed = layoutLabels(requests, [], marks, bounds);
-  const out: SpawnLabels = { placed: [], unplaced: [] };
-  blocks.forEach((b, i) => {
-    const p = placed[i];
-    if (p) out.placed.push({ ...b, ...p });
-    else out.unplaced.push(b);
-  });
+  const request = (b: SpawnBlock) => ({ anchorX: b.at.x, anchorY: b.at.y, markerRadius: b.r, width: b.w, height: b.h });
+  const whole = layoutLabels(blocks.map(request), [], marks, bounds);
+  const out: SpawnLabels = { blocks, placed: [], listed: [] };
+  blocks.forEach((b, i) => whole[i] && out.placed.push({ ...b, ...whole[i], short: false }));
+  // Second pass, around the first: a crowded spot still names its lead find beside it.
+  const retry = blocks.filter((b, i) => !whole[i] && b.lines.length > 1).map((b) => shortened(b, pad));
+  const short = layoutLabels(retry.map(request), [], marks, bounds, out.placed);
+  retry.forEach((b, i) => short[i] && out.placed.push({ ...b, ...short[i], short: true }));
+  out.listed = blocks.filter((b) => !out.placed.some((p) => p.spot === b.spot && !p.short));
   return out;
+}
+
+/** The block as one line: its lead find and how many more kinds the spot had ("ダイヤモンド ×2 · 11-28 +3"). */
+function shortened(b: SpawnBlock, pad: number): SpawnBlock {
+  const more = b.spot.finds.length > 0 ? new Set(b.spot.finds.map((f) => f.key)).size - 1 : 0;
+  const line = { text: `${b.lines[0]!.text} +${more}`, tier: b.lines[0]!.tier };
+  return { ...b, lines: [line], w: textWidth(line.text, SPAWN_LABEL_PX, true) + 2 * pad, h: SPAWN_LABEL_PX + 2 * pad };
 }

@@ -7,6 +7,7 @@
 import type { Locale } from "../maps/catalog.ts";
 import { siteProjection } from "../maps/geometry.ts";
 import { UI_STRINGS } from "../maps/i18n.ts";
+import { MAP_LIMITS } from "../maps/limits.ts";
 import { RARE_COLOUR, SUPER_COLOUR, SUPER_GLOW } from "../maps/svg-markers.ts";
 import { listHeight, listSvg } from "../maps/svg-unplaced.ts";
 import { n, svgDocument, text, textWidth, truncateToWidth } from "../maps/svg-util.ts";
@@ -30,11 +31,16 @@ export interface SpawnSvgText {
 
 const tierColour = (tier: "super" | "rare") => (tier === "super" ? SUPER_COLOUR : RARE_COLOUR);
 
-function spotMark(b: SpawnBlock): string {
+/** A, B, … Z, AA, AB, …: the tag of a spot listed under the image, on its mark and its entry. */
+const tagOf = (i: number) => (i < 26 ? "" : String.fromCharCode(64 + Math.floor(i / 26))) + String.fromCharCode(65 + (i % 26));
+
+/** The spot's mark with the number of finds on it, or, for a spot listed under the image, the entry's tag. */
+function spotMark(b: SpawnBlock, tag: string | undefined): string {
   const { x, y } = b.at;
+  const size = tag && tag.length > 1 ? 20 : 26;
   return [
     `<circle cx="${n(x)}" cy="${n(y)}" r="${n(b.r)}" fill="${tierColour(b.tier)}" stroke="${b.tier === "super" ? SUPER_GLOW : "#ffffff"}" stroke-width="4"/>`,
-    text(x, y + 9, String(b.spot.finds.length), { size: 26, fill: "#ffffff", bold: true, anchor: "middle" }),
+    text(x, y + size * 0.35, tag ?? String(b.spot.finds.length), { size, fill: "#ffffff", bold: true, anchor: "middle" }),
   ].join("");
 }
 
@@ -77,16 +83,20 @@ export function buildSpawnSvg(siteId: number, spots: readonly SpawnSpot[], t: Sp
   const capped = drawn.length < spots.length ? ui.spawnCapped.replace("{shown}", String(drawn.length)).replace("{spots}", String(spots.length)) : null;
   const head = header(width, t, capped);
   const labels = spawnLabels(drawn, proj, t.locale, t.date);
-  const list = labels.unplaced.map((b) => ({ line: b.lines.map((l) => l.text).join(ui.listSeparator), size: SPAWN_LABEL_PX, bold: true, fill: tierColour(b.tier) }));
+  // The listed spots are tagged on the map, so that the list still says where (the list shows MAP_LIMITS.unplacedEntries).
+  const tags = new Map(labels.listed.slice(0, MAP_LIMITS.unplacedEntries).map((b, i) => [b.spot, tagOf(i)]));
+  const list = labels.listed.map((b) => {
+    const tag = tags.get(b.spot);
+    return { line: `${tag ? `${tag}: ` : ""}${b.lines.map((l) => l.text).join(ui.listSeparator)}`, size: SPAWN_LABEL_PX, bold: true, fill: tierColour(b.tier) };
+  });
   const mapH = Math.round(proj.height);
   const height = head.height + mapH + listHeight(list, width, t.locale);
   const body = [`<rect width="${width}" height="${height}" fill="#f4f1ea"/>`, ...head.svg, `<g transform="translate(0 ${head.height})">`];
   for (const l of labels.placed) {
     if (l.leader) body.push(`<line x1="${n(l.leader.x1)}" y1="${n(l.leader.y1)}" x2="${n(l.leader.x2)}" y2="${n(l.leader.y2)}" stroke="${tierColour(l.tier)}" stroke-width="3"/>`);
   }
-  const blocks = [...labels.placed, ...labels.unplaced];
   // Fewest finds first, so the busiest spots are drawn on top; labels over every mark.
-  for (const b of [...blocks].sort((a, b) => a.spot.finds.length - b.spot.finds.length)) body.push(spotMark(b));
+  for (const b of [...labels.blocks].sort((a, b) => a.spot.finds.length - b.spot.finds.length)) body.push(spotMark(b, tags.get(b.spot)));
   for (const l of labels.placed) body.push(block(l, l.box));
   body.push(`</g>`, ...listSvg(list, head.height + mapH + 8, width, t.locale));
   return svgDocument(width, height, body);

@@ -31,22 +31,31 @@ describe("a spawn image", () => {
     expect(svg).not.toContain(UI_STRINGS.ja.unplacedLabels);
   });
 
-  test("in a crowd, no label covers another or a mark; those without room are listed under the image", () => {
-    const crowd = Array.from({ length: 40 }, (_, i) => spot((i % 8) - 4, Math.floor(i / 8) - 2, [find(12, "super", i % 28), find(33 + (i % 3), "rare", (i * 7) % 28)]));
+  test("in a crowd, no label covers another or a mark; a spot without room for its block names its lead find, and is listed whole, tagged on its mark", () => {
+    const crowd = Array.from({ length: 40 }, (_, i) => spot(((i % 8) - 4) * 5, (Math.floor(i / 8) - 2) * 5, [find(12, "super", i % 28), find(33 + (i % 3), "rare", (i * 7) % 28)]));
     const proj = siteProjection(5, crowd.map((s) => ({ positionX: s.x, positionZ: s.z })));
-    const { placed, unplaced } = spawnLabels(crowd, proj, "en", date);
-    expect(placed.length).toBeGreaterThan(5);
-    expect(unplaced.length).toBeGreaterThan(0);
-    expect(placed.length + unplaced.length).toBe(crowd.length);
-    const marks = [...placed, ...unplaced].map((b) => ({ x: b.at.x - b.r, y: b.at.y - b.r, w: 2 * b.r, h: 2 * b.r }));
+    const { blocks, placed, listed } = spawnLabels(crowd, proj, "en", date);
+    const whole = placed.filter((p) => !p.short);
+    const short = placed.filter((p) => p.short);
+    expect(whole.length).toBeGreaterThan(3);
+    expect(short.length).toBeGreaterThan(0);
+    expect(whole.length + listed.length).toBe(crowd.length);
+    for (const s of short) {
+      expect(s.lines).toEqual([{ text: `${blocks.find((b) => b.spot === s.spot)!.lines[0]!.text} +1`, tier: "super" }]);
+      expect(listed.map((b) => b.spot)).toContain(s.spot);
+    }
+    const marks = blocks.map((b) => ({ x: b.at.x - b.r, y: b.at.y - b.r, w: 2 * b.r, h: 2 * b.r }));
     for (const [i, a] of placed.entries()) {
       for (const b of placed.slice(i + 1)) expect(overlap(a.box, b.box)).toBe(false);
       for (const m of marks) expect(overlap(a.box, m)).toBe(false);
     }
     const svg = buildSpawnSvg(5, crowd, { locale: "en", siteName: "s", subtitle: "t", date });
-    const listed = svg.slice(svg.indexOf(UI_STRINGS.en.unplacedLabels));
+    const list = svg.slice(svg.indexOf(UI_STRINGS.en.unplacedLabels));
     expect(svg).toContain(UI_STRINGS.en.unplacedLabels);
-    expect(listed).toContain(unplaced[0]!.lines[0]!.text);
+    expect(list).toContain(`>A: ${listed[0]!.lines.map((l) => l.text).join(UI_STRINGS.en.listSeparator)}<`);
+    // Each listed spot's mark carries its tag instead of its count.
+    const { x, y } = listed[0]!.at;
+    expect(svg).toMatch(new RegExp(`<circle cx="${x.toFixed(1).replace(/\.0$/, "")}" cy="${y.toFixed(1).replace(/\.0$/, "")}"[^>]*/><text [^>]*>A</text>`));
   });
 
   test(`draws at most ${MAX_SPOTS} spots, the busiest, and says so`, () => {
