@@ -5,9 +5,12 @@ import type { NudgeStore } from "../nudge/store.ts";
 import type { Db } from "./open.ts";
 import { nudgePlayers, nudges } from "./schema.ts";
 
-/** A save counts unless its archive's digest says partial or its job failed (a wrong key, junk: what a nudge is for). */
+/**
+ * A MySekai save counts unless its archive's digest says partial or its job failed (a wrong key, junk: what a nudge
+ * is for); a birthday party's delivery is not the refresh's save.
+ */
 const FULL_SAVE_SINCE = `SELECT 1 FROM saves s LEFT JOIN archives a ON a.save_id = s.id
-  WHERE s.player_id = ?1 AND s.received_at >= ?2 AND (a.digest IS NULL OR json_extract(a.digest, '$.partial') = 0)
+  WHERE s.player_id = ?1 AND s.received_at >= ?2 AND s.data_type = 'mysekai' AND (a.digest IS NULL OR json_extract(a.digest, '$.partial') = 0)
     AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.save_id = s.id AND j.state = 'failed') LIMIT 1`;
 const LATEST_REGION = "SELECT region FROM saves WHERE player_id = ?1 AND region IS NOT NULL ORDER BY received_at DESC, id DESC LIMIT 1";
 

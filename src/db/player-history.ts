@@ -2,6 +2,7 @@
  * A player's history: their archived refreshes of the last HISTORY_DAYS days, newest first, each with what it
  * found (the archive's digest) and the maps its archive token serves. Read by the saves_player_idx index.
  */
+import type { DataType } from "../capture/data-types.ts";
 import type { Region } from "../capture/regions.ts";
 import { refreshDigest, type RefreshDigest } from "../maps/refresh-digest.ts";
 import { storedOutputs, type SaveOutputs } from "../maps/save-outputs.ts";
@@ -23,6 +24,8 @@ export interface PastRefresh {
   maps: { file: string; label: string }[];
   /** null: archived before digests were kept and its outputs model since cleared. */
   digest: RefreshDigest | null;
+  /** A birthday party's delivery (its one site), not the player's MySekai save. */
+  party: boolean;
 }
 
 /** One row of the history query, its JSON decoded (SQLite's text, PostgreSQL's jsonb). */
@@ -31,6 +34,7 @@ export interface HistoryRow {
   receivedAt: number;
   region: Region | null;
   token: string;
+  dataType: DataType;
   files: string[];
   digest: RefreshDigest | null;
   /** Only for archives without a digest (made before it was kept). */
@@ -40,7 +44,7 @@ export interface HistoryRow {
 type SqliteRow = Omit<HistoryRow, "files" | "digest" | "outputs"> & { files: string; digest: string | null; outputs: string | null };
 
 /** Exported for the test that holds it to the index. */
-export const HISTORY_QUERY = `SELECT s.id AS saveId, s.received_at AS receivedAt, s.region, a.token, a.files, a.digest,
+export const HISTORY_QUERY = `SELECT s.id AS saveId, s.received_at AS receivedAt, s.region, s.data_type AS dataType, a.token, a.files, a.digest,
     CASE WHEN a.digest IS NULL THEN s.outputs END AS outputs
   FROM saves s JOIN archives a ON a.save_id = s.id
   WHERE s.player_id = ?1 AND s.received_at >= ?2
@@ -66,7 +70,7 @@ function digestOf(row: HistoryRow): RefreshDigest | null {
 /** What the page shows of one history row, the same from either store. */
 export function pastRefresh(row: HistoryRow): PastRefresh {
   const digest = digestOf(row);
-  return { saveId: row.saveId, receivedAt: row.receivedAt, region: row.region, token: row.token, maps: mapLinks(row.files, digest), digest };
+  return { saveId: row.saveId, receivedAt: row.receivedAt, region: row.region, token: row.token, maps: mapLinks(row.files, digest), digest, party: row.dataType === "mysekai_birthday_party" };
 }
 
 /** The oldest receivedAt the history shows at `now`. */

@@ -30,6 +30,10 @@ export interface UiStrings {
   unplacedLabels: string;
   /** A month-of-spawns image's subtitle (src/spawns): {days}, {finds}, {spots} filled in; `one` for one spot. */
   spawnSubtitle: { one: string; other: string };
+  /** A spawn image's legend: the words beside the two tiers' colours. */
+  spawnTiers: { super: string; rare: string };
+  /** Said on a spawn image that draws only its busiest spots: {shown}, {spots} filled in. */
+  spawnCapped: string;
 }
 
 export const UI_STRINGS: Record<Locale, UiStrings> = {
@@ -55,6 +59,8 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     harvestPointKinds: { tree: "树木", rock: "石块", plant: "花草", other: "其余" },
     unplacedLabels: "图中放不下",
     spawnSubtitle: { one: "最近 {days} 天稀有资源：{finds} 次，{spots} 个位置", other: "最近 {days} 天稀有资源：{finds} 次，{spots} 个位置" },
+    spawnTiers: { super: "超稀有", rare: "稀有" },
+    spawnCapped: "只画出发现最多的 {shown} 个位置（共 {spots} 个）",
   },
   "zh-Hant": {
     rareTitle: "MySekai 稀有資源",
@@ -77,6 +83,8 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     harvestPointKinds: { tree: "樹木", rock: "石塊", plant: "花草", other: "其餘" },
     unplacedLabels: "圖中放不下",
     spawnSubtitle: { one: "最近 {days} 天稀有資源：{finds} 次，{spots} 個位置", other: "最近 {days} 天稀有資源：{finds} 次，{spots} 個位置" },
+    spawnTiers: { super: "超稀有", rare: "稀有" },
+    spawnCapped: "只畫出發現最多的 {shown} 個位置（共 {spots} 個）",
     birthdayPartyTitle: "MySekai 生日派對",
   },
   ja: {
@@ -101,6 +109,8 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     harvestPointKinds: { tree: "木", rock: "石", plant: "草花", other: "そのほか" },
     unplacedLabels: "地図に書ききれないもの",
     spawnSubtitle: { one: "直近 {days} 日のレア資源：{spots} か所で {finds} 回", other: "直近 {days} 日のレア資源：{spots} か所で {finds} 回" },
+    spawnTiers: { super: "超レア", rare: "レア" },
+    spawnCapped: "発見の多い {shown} か所のみ表示（全 {spots} か所）",
   },
   ko: {
     rareTitle: "MySekai 희귀 자원",
@@ -123,6 +133,8 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     harvestPointKinds: { tree: "나무", rock: "바위", plant: "풀꽃", other: "기타" },
     unplacedLabels: "지도에 표시하지 못한 항목",
     spawnSubtitle: { one: "최근 {days}일 희귀 자원: {spots}곳에서 {finds}회", other: "최근 {days}일 희귀 자원: {spots}곳에서 {finds}회" },
+    spawnTiers: { super: "초희귀", rare: "희귀" },
+    spawnCapped: "발견이 많은 {shown}곳만 표시 (전체 {spots}곳)",
     birthdayPartyTitle: "MySekai 생일 파티",
   },
   en: {
@@ -147,6 +159,8 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     harvestPointKinds: { tree: "tree", rock: "rock", plant: "plant", other: "other" },
     unplacedLabels: "Not labelled on the map",
     spawnSubtitle: { one: "Rare finds, last {days} days: {finds} on {spots} spot", other: "Rare finds, last {days} days: {finds} on {spots} spots" },
+    spawnTiers: { super: "super-rare", rare: "rare" },
+    spawnCapped: "Only the {shown} spots with the most finds are drawn (of {spots})",
   },
 };
 

@@ -165,15 +165,17 @@ function breaksRules(box: Box, leader: Segment | null, bounds: Box, placed: read
   return false;
 }
 
+/** `placedBefore`: labels of an earlier pass, kept to by the same rules (their boxes and leaders). */
 export function layoutLabels(
   requests: readonly LabelRequest[],
   markers: readonly Box[],
   keepClear: readonly Box[],
   bounds: Box,
+  placedBefore: readonly PlacedLabel[] = [],
 ): (PlacedLabel | null)[] {
   const grid = new MarkerGrid(markers);
   const clear = new MarkerGrid(keepClear);
-  const placed: PlacedLabel[] = [];
+  const placed: PlacedLabel[] = [...placedBefore];
   const result: (PlacedLabel | null)[] = [];
   for (const req of requests) {
     let best: { label: PlacedLabel; cost: number } | null = null;

@@ -71,10 +71,16 @@ function weatherText({ weather, timeZone }: SaveOutputs): string {
   return ` · ${weather.name} ${formatClock(new Date(weather.startAt), timeZone)}-${formatClock(new Date(weather.endAt), timeZone)}`;
 }
 
+/** "玩家 … · 2026-03-23 18:31 UTC+8 · 夜晚 17:00-05:00": the title bars' second line (site maps and the overview). */
+export function metaLine(outputs: SaveOutputs): string {
+  const ui = UI_STRINGS[outputs.locale];
+  return `${ui.player} ${outputs.playerId} · ${formatCaptureTime(new Date(outputs.capturedAt), outputs.timeZone)}${weatherText(outputs)}`;
+}
+
 export function titleBar(view: SiteView, width: number, outputs: SaveOutputs): { svg: string[]; height: number } {
   const ui = UI_STRINGS[outputs.locale];
   const dropCount = view.totals.reduce((sum, t) => sum + t.total, 0);
-  const meta = `${ui.player} ${outputs.playerId} · ${formatCaptureTime(new Date(outputs.capturedAt), outputs.timeZone)}${weatherText(outputs)}`;
+  const meta = metaLine(outputs);
   const chips = flowChips(rareChips(view.totals, outputs.locale), width - 2 * MARGIN);
   const rows = chips.length === 0 ? 1 : Math.max(...chips.map((c) => c.row)) + 1;
   const height = CHIPS_TOP + rows * (CHIP_H + CHIP_GAP) - CHIP_GAP + BOTTOM;

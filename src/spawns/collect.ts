@@ -6,6 +6,8 @@
 import type { RareFind } from "../maps/summary.ts";
 
 export interface SpawnFind {
+  type: string;
+  id: number;
   key: string;
   name: string;
   tier: "super" | "rare";
@@ -37,7 +39,7 @@ export function spawnSpots(refreshes: readonly RefreshFinds[], since: number): M
       for (const p of find.positions) {
         const id = `${p.siteId}:${p.x}:${p.z}`;
         const spot = spots.get(id) ?? { siteId: p.siteId, x: p.x, z: p.z, finds: [] };
-        spot.finds.push({ key: find.key, name: find.name, tier: find.tier, quantity: p.quantity, at: refresh.receivedAt });
+        spot.finds.push({ type: find.type, id: find.id, key: find.key, name: find.name, tier: find.tier, quantity: p.quantity, at: refresh.receivedAt });
         spots.set(id, spot);
       }
     }

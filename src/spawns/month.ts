@@ -62,7 +62,7 @@ export class SpawnMonths {
     const day = new Intl.DateTimeFormat("en-CA", { timeZone: timeZoneFor(this.options.maps, region), month: "2-digit", day: "2-digit" });
     const { one, other } = UI_STRINGS[locale].spawnSubtitle;
     const subtitle = (spots.length === 1 ? one : other).replace("{days}", String(HISTORY_DAYS)).replace("{finds}", String(finds)).replace("{spots}", String(spots.length));
-    return { siteName: siteName(siteId, locale), subtitle, date: (at: number) => day.format(at) };
+    return { locale, siteName: siteName(siteId, locale), subtitle, date: (at: number) => day.format(at) };
   }
 
   private async entry(playerId: string, now: number): Promise<Entry> {

@@ -97,6 +97,38 @@ describe("the player's page", () => {
     }
   });
 
+  test("a birthday party's delivery is marked as one in the history, and the latest maps stay the newest full save's", async () => {
+    // "Latest maps" shows the newest archive drawn: the hour-old refresh's, drawn last here.
+    const latestMapsOf = (html: string) => html.slice(0, html.indexOf('id="history"'));
+    write("UPDATE archives SET created_at = ? WHERE save_id = ?", Date.now(), saves.hour.id);
+    expect(latestMapsOf(await page(playerPath))).toContain(`/maps/${saves.hour.token}/`);
+    write("UPDATE saves SET data_type = 'mysekai_birthday_party' WHERE id = ?", saves.hour.id);
+    try {
+      for (const path of [playerPath, `/players/${PLAYER_ID}`]) {
+        const html = await page(path, owner);
+        const [hour, ...others] = rowsOf(html);
+        expect(others.length).toBe(2);
+        expect(hour).toContain('<span class="chip party">birthday party</span>');
+        for (const row of others) expect(row).not.toContain("chip party");
+        expect(latestMapsOf(html)).not.toContain(`/maps/${saves.hour.token}/`);
+        expect([saves.twoDays, saves.tenDays, saves.old].filter((save) => latestMapsOf(html).includes(`/maps/${save.token}/`)).length).toBe(1);
+      }
+      if (!noChromium) {
+        mkdirSync(SHOTS, { recursive: true });
+        const { browser } = await openBrowser();
+        const context = await browser.newContext({ viewport: { width: 390, height: 900 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+        const tab = await context.newPage();
+        await tab.goto(`${server.url}${playerPath}`);
+        expect(await tab.locator("#history .refresh").first().locator(".chip.party").isVisible()).toBe(true);
+        expect(await documentWidth(tab)).toBeLessThanOrEqual(390);
+        await tab.locator("#history").screenshot({ path: join(SHOTS, "party-390.png") });
+        await context.close();
+      }
+    } finally {
+      write("UPDATE saves SET data_type = 'mysekai' WHERE id = ?", saves.hour.id);
+    }
+  });
+
   test("the player's name is text, never markup", async () => {
     const html = await page(playerPath);
     expect(html).toContain(escaped(NAME));

@@ -59,8 +59,8 @@ describe("a month of rare spawns", () => {
     expect(found.sort()).toEqual(expected.sort());
     expect(found.some((f) => f.endsWith(` ${receivedAt(ids.old)}`))).toBe(false);
     for (const [siteId, siteSpots] of spots) {
-      const svg = buildSpawnSvg(siteId, siteSpots, { siteName: "s", subtitle: "t", date: (at) => new Date(at).toISOString().slice(5, 10) });
-      expect(svg.match(/<circle /g)?.length).toBe(siteSpots.length);
+      const svg = buildSpawnSvg(siteId, siteSpots, { locale: "en", siteName: "s", subtitle: "t", date: (at) => new Date(at).toISOString().slice(5, 10) });
+      expect(svg.match(/<circle [^>]*stroke-width="4"/g)?.length).toBe(siteSpots.length);
     }
   });
 
@@ -73,7 +73,7 @@ describe("a month of rare spawns", () => {
     expect([first.status, first.headers.get("content-type")]).toEqual([200, "image/png"]);
     const bytes = new Uint8Array(await first.arrayBuffer());
     mkdirSync("/tmp/shots", { recursive: true });
-    writeFileSync("/tmp/shots/watch-spawns-site5.png", bytes);
+    writeFileSync("/tmp/shots/polish-spawns.png", bytes);
     expect((await fetch(`${server.url}/players/${PLAYER_ID}/spawns/site_5.png`)).status).toBe(200);
     for (const wrong of ["site_99.png", "site_5.svg", "..%2Fsummary.json"]) expect((await fetch(`${server.url}${path}/spawns/${wrong}`)).status).toBe(404);
     expect((await fetch(`${server.url}/p/${"x".repeat(43)}/spawns/site_5.png`)).status).toBe(404);

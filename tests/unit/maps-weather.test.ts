@@ -4,14 +4,15 @@
  * lies in period 2 of its game day, phenomena 3 (night), 09:00–21:00 UTC.
  */
 import { describe, expect, test } from "bun:test";
-import { buildSiteSvg, describeSave, type OutputsContext } from "../../src/maps/index.ts";
+import { buildOverviewSvg, buildSiteSvg, describeSave, type OutputsContext } from "../../src/maps/index.ts";
+import { UI_STRINGS } from "../../src/maps/i18n.ts";
 import { refreshWeather, weatherName } from "../../src/maps/weather.ts";
 import { toMySekaiSave } from "../../src/save/index.ts";
 import { realSave } from "../helpers/real-save.ts";
 
 const save = toMySekaiSave(realSave())!;
 const ctx = (locale: OutputsContext["locale"], timeZone: string): OutputsContext => ({ playerId: "7000000000000000001", capturedAt: new Date("2026-03-23T10:31:37Z"), locale, showHarvested: false, timeZone });
-const metaLine = (svg: string) => /<text x="20" y="104"[^>]*>([^<]*)<\/text>/.exec(svg)![1]!;
+const metaLine = (svg: string) => /<text x="\d+" y="104"[^>]*>([^<]*)<\/text>/.exec(svg)![1]!;
 
 describe("the refresh's weather", () => {
   test("the row holding the save's time, in each map language and zone", () => {
@@ -19,6 +20,20 @@ describe("the refresh's weather", () => {
     expect(metaLine(buildSiteSvg(describeSave(save, ctx("zh-Hans", "Asia/Shanghai")), 6, null))).toBe("玩家 7000000000000000001 · 2026-03-23 18:31 UTC+8 · 夜晚 17:00-05:00");
     expect(metaLine(buildSiteSvg(describeSave(save, ctx("ja", "Asia/Tokyo")), 6, null))).toEndWith(" · 夜 18:00-06:00");
     expect(metaLine(buildSiteSvg(describeSave(save, ctx("en", "UTC")), 6, null))).toEndWith(" · Night 09:00-21:00");
+  });
+
+  test("the overview's header shows the weather as the site maps do, and says when it is a birthday party", () => {
+    const outputs = describeSave(save, ctx("zh-Hans", "Asia/Shanghai"));
+    const overview = buildOverviewSvg(outputs);
+    expect(metaLine(overview)).toBe("玩家 7000000000000000001 · 2026-03-23 18:31 UTC+8 · 夜晚 17:00-05:00");
+    expect(overview).toContain(`>${UI_STRINGS["zh-Hans"].overviewTitle}<`);
+    const party = buildOverviewSvg({ ...outputs, dataType: "mysekai_birthday_party" });
+    expect(party).toContain(`>${UI_STRINGS["zh-Hans"].birthdayPartyTitle}<`);
+    expect(party).not.toContain(UI_STRINGS["zh-Hans"].overviewTitle);
+    // A party's overview is one panel wide (site 9 only): the title and the weather still show whole.
+    const narrow = buildOverviewSvg({ ...describeSave(save, ctx("ja", "Asia/Tokyo")), dataType: "mysekai_birthday_party", sites: outputs.sites.slice(0, 1) });
+    expect(narrow).toContain(`>${UI_STRINGS.ja.birthdayPartyTitle}<`);
+    expect(narrow).toContain(">2026-03-23 19:31 UTC+9 · 夜 18:00-06:00<");
   });
 
   test("names from the catalogue's master data (CN names 15 多云); an unknown id is #id", () => {

@@ -67,7 +67,7 @@ test("a player's newest maps (the player's page, /players/<id>, the status page)
   } finally {
     h.db.$client.query = original;
   }
-  const plan = h.db.$client.query(`EXPLAIN QUERY PLAN ${statement}`).all(PLAYER, 1) as { detail: string }[];
+  const plan = h.db.$client.query(`EXPLAIN QUERY PLAN ${statement}`).all(PLAYER, "mysekai", 0, 1) as { detail: string }[];
   const details = plan.map((row) => row.detail).join("\n");
   expect(details).toMatch(/SEARCH archives USING INDEX archives_player_idx \(player_id=\?\)/);
   expect(details).not.toContain("TEMP B-TREE");

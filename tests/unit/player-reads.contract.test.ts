@@ -97,9 +97,9 @@ for (const kind of [sqlite, postgres]) {
     afterEach(() => s.close());
 
     let nextId = 0;
-    async function save(receivedAt: number, opts: { region?: string | null; digest?: object | null; archived?: boolean; job?: { state: string; error?: string } } = {}): Promise<number> {
+    async function save(receivedAt: number, opts: { region?: string | null; digest?: object | null; archived?: boolean; job?: { state: string; error?: string }; dataType?: string } = {}): Promise<number> {
       const id = ++nextId + 1000;
-      await s.exec("INSERT INTO saves (id, sha256, player_id, source, size, received_at, region) VALUES ($1, $2, $3, 'upload', 1, $4, $5)", id, `sha-${id}`, PLAYER, receivedAt, opts.region ?? null);
+      await s.exec("INSERT INTO saves (id, sha256, player_id, source, size, received_at, region, data_type) VALUES ($1, $2, $3, 'upload', 1, $4, $5, $6)", id, `sha-${id}`, PLAYER, receivedAt, opts.region ?? null, opts.dataType ?? "mysekai");
       if (opts.archived !== false) {
         await s.exec("INSERT INTO archives (save_id, player_id, rel_path, token, files, digest, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)", id, PLAYER, `by-id/${PLAYER}/${id}`, `t${id}`, "[]", opts.digest === undefined ? null : JSON.stringify(opts.digest), receivedAt);
       }
@@ -120,13 +120,16 @@ for (const kind of [sqlite, postgres]) {
       expect(await s.nudges.nudgePlayer(PLAYER)).toBeNull();
     });
 
-    test("nudges: a full save counts, a partial or failed one does not, one still being drawn does; the newest save's region", async () => {
+    test("nudges: a full save counts, a partial or failed one or a birthday party's delivery does not, one still being drawn does; the newest save's region", async () => {
       expect(await s.nudges.latestRegion(PLAYER)).toBeNull();
       await save(T0, { region: "en", digest: digest(false) });
       await save(T0 + 10, { region: "jp", digest: digest(true) });
       await save(T0 + 20, { region: null, digest: digest(true) });
       expect(await s.nudges.latestRegion(PLAYER)).toBe("jp");
       expect(await s.nudges.fullSaveSince(PLAYER, T0)).toBe(true);
+      expect(await s.nudges.fullSaveSince(PLAYER, T0 + 1)).toBe(false);
+      // A birthday party's delivery is not the refresh's save: it leaves the nudge due.
+      await save(T0 + 22, { region: "jp", digest: digest(false), dataType: "mysekai_birthday_party", job: { state: "done" } });
       expect(await s.nudges.fullSaveSince(PLAYER, T0 + 1)).toBe(false);
       await save(T0 + 25, { archived: false, job: { state: "failed", error: "does not decrypt under any configured key (bad padding)" } });
       expect(await s.nudges.fullSaveSince(PLAYER, T0 + 1)).toBe(false);

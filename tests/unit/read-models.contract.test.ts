@@ -151,6 +151,19 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       expect(await f.pages.archiveByToken("token-0")).toBeNull();
     });
 
+    test("maps: the latest are the newest full save's, never a newer birthday party's delivery or partial refresh", async () => {
+      const full = await archived(PLAYER, T0 - 3 * HOUR);
+      await archived(PLAYER, T0 - 2 * HOUR, ["save.bin", "summary.json"], { partial: true });
+      await archived(PLAYER, T0 - HOUR, ["save.bin", "site_9.png", "overview.png"], { dataType: "mysekai_birthday_party" });
+      await archived(OTHER, T0 - 30 * MINUTE, ["save.bin", "site_9.png"], { dataType: "mysekai_birthday_party" });
+      const latest = { playerId: PLAYER, createdAt: T0 - 3 * HOUR, receivedAt: T0 - 3 * HOUR, region: null, token: `token-${full}`, pngs: ["site_6.png", "site_5.png", "overview.png"] };
+      expect(await f.pages.latestMaps()).toEqual([latest]);
+      expect(await f.pages.mapsOfPlayer(PLAYER)).toEqual([latest]);
+      expect(await f.pages.mapsOfPlayer(OTHER)).toEqual([]);
+      // The history keeps all three, the party's marked as one.
+      expect((await f.pages.history(PLAYER, T0)).map((refresh) => refresh.party)).toEqual([true, false, false]);
+    });
+
     test(`history: the player's archived refreshes of the last ${HISTORY_DAYS} days, newest first, digest decoded`, async () => {
       const since = T0 - HISTORY_DAYS * DAY;
       await archived(PLAYER, since - 1);
@@ -177,8 +190,9 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
           { file: "site_6.png", label: "Flower garden" },
         ],
         digest: digest(`find ${sameTime}`),
+        party: false,
       });
-      expect(history[2]).toEqual({ saveId: undigested, receivedAt: T0 - 2 * DAY, region: null, token: `token-${undigested}`, maps: [{ file: "site_9.png", label: "Site 9" }], digest: null });
+      expect(history[2]).toEqual({ saveId: undigested, receivedAt: T0 - 2 * DAY, region: null, token: `token-${undigested}`, maps: [{ file: "site_9.png", label: "Site 9" }], digest: null, party: false });
       expect(await f.pages.history(THIRD, T0)).toEqual([]);
     });
 

@@ -17,7 +17,7 @@ export function pgNudgeStore(db: PgDb): NudgeStore {
       (await db.insert(nudges).values({ playerId, refreshAt, kind, createdAt: now }).onConflictDoNothing().returning({ p: nudges.playerId })).length === 1,
     fullSaveSince: async (playerId, since) =>
       (await db.$client`SELECT 1 FROM saves s LEFT JOIN archives a ON a.save_id = s.id
-        WHERE s.player_id = ${playerId} AND s.received_at >= ${since} AND (a.digest IS NULL OR (a.digest->>'partial')::boolean = false)
+        WHERE s.player_id = ${playerId} AND s.received_at >= ${since} AND s.data_type = 'mysekai' AND (a.digest IS NULL OR (a.digest->>'partial')::boolean = false)
           AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.save_id = s.id AND j.state = 'failed') LIMIT 1`).length > 0,
     latestRegion: async (playerId) =>
       ((await db.$client`SELECT region FROM saves WHERE player_id = ${playerId} AND region IS NOT NULL ORDER BY received_at DESC, id DESC LIMIT 1`)[0]?.region as Region | undefined) ?? null,

@@ -16,7 +16,7 @@ const CSS = `
 .refresh{display:flex;flex-wrap:wrap;align-items:baseline;gap:4px 8px;padding:6px 0;border-top:1px solid #eee}
 .refresh time{font-weight:600;font-variant-numeric:tabular-nums;min-width:3em;white-space:nowrap}.chips{display:flex;flex-wrap:wrap;gap:4px;flex:1 1 12em;min-width:0}
 .chip{display:inline-block;padding:1px 8px;border-radius:10px;font-size:13px;background:#eef0f4;overflow-wrap:anywhere}
-.chip.watched{background:#c9f0d6;font-weight:600}.chip.super{background:#ffe08a}.chip.rare{background:#e3d7ff}.chip.song{background:#ffd6e7}
+.chip.watched{background:#c9f0d6;font-weight:600}.chip.party{background:#ffd2a8;font-weight:600}.chip.super{background:#ffe08a}.chip.rare{background:#e3d7ff}.chip.song{background:#ffd6e7}
 .links{display:flex;flex-wrap:wrap;gap:6px;flex-basis:100%}
 .links a{display:inline-block;padding:7px 10px;border-radius:16px;background:#2f5fd0;color:#fff;text-decoration:none;font-size:13px;overflow-wrap:anywhere}
 .links a.site{background:#e8ecf3;color:#1d2330}
@@ -61,6 +61,7 @@ function Refresh({ refresh, lang, watched }: { refresh: PastRefresh; lang: PageL
   return (
     <li class="refresh">
       <Time ms={refresh.receivedAt} zone={lang.zoneOf(refresh.region)} day={false} />
+      {refresh.party ? <span class="chip party">{lang.t.kindBirthdayParty}</span> : null}
       {watched.length === 0 ? null : (
         <span class="chips">
           {watched.map((match) => (

@@ -53,12 +53,19 @@ export function withPngs(row: { playerId: string; createdAt: number; receivedAt:
 }
 
 const archiveWithSave = { playerId: archives.playerId, createdAt: archives.createdAt, receivedAt: saves.receivedAt, region: saves.region, token: archives.token, files: archives.files };
+/**
+ * The "latest maps" are a player's newest full MySekai save's: a birthday party's delivery (its one site) and a
+ * partial refresh (no maps) are left to the history, which marks them.
+ */
+const fullSave = and(eq(saves.dataType, "mysekai"), eq(saves.partial, false));
 
-/** Each player's newest archive with maps, newest players first. */
+/** Each player's newest full save's archive with maps, newest players first. */
 export function latestMaps(db: Db, players = MAP_PLAYERS): PlayerMaps[] {
   const newest = db
     .select({ playerId: archives.playerId, createdAt: sql<number>`max(${archives.createdAt})`.as("newest") })
     .from(archives)
+    .innerJoin(saves, eq(saves.id, archives.saveId))
+    .where(fullSave)
     .groupBy(archives.playerId)
     .orderBy(desc(sql`newest`))
     .limit(players)
@@ -68,7 +75,7 @@ export function latestMaps(db: Db, players = MAP_PLAYERS): PlayerMaps[] {
       .select(archiveWithSave)
       .from(archives)
       .innerJoin(saves, eq(saves.id, archives.saveId))
-      .where(and(eq(archives.playerId, playerId), eq(archives.createdAt, createdAt)))
+      .where(and(eq(archives.playerId, playerId), eq(archives.createdAt, createdAt), fullSave))
       .get();
     return row ? withPngs(row) : [];
   });
@@ -79,9 +86,9 @@ export function archiveByToken(db: Db, token: string): { relPath: string; files:
   return db.select({ relPath: archives.relPath, files: archives.files }).from(archives).where(eq(archives.token, token)).get() ?? null;
 }
 
-/** One player's newest archives with maps, newest first (one: the history lists the others). */
+/** One player's newest full saves' archives with maps, newest first (one: the history lists the others). */
 export function mapsOfPlayer(db: Db, playerId: string, limit = 1): PlayerMaps[] {
-  const rows = db.select(archiveWithSave).from(archives).innerJoin(saves, eq(saves.id, archives.saveId)).where(eq(archives.playerId, playerId)).orderBy(desc(archives.createdAt)).limit(limit).all();
+  const rows = db.select(archiveWithSave).from(archives).innerJoin(saves, eq(saves.id, archives.saveId)).where(and(eq(archives.playerId, playerId), fullSave)).orderBy(desc(archives.createdAt)).limit(limit).all();
   return rows.flatMap(withPngs);
 }
 

@@ -14,6 +14,8 @@ import { archives, deliveries, jobs, reports, saves } from "../schema.ts";
 /** count(*) is a bigint, which postgres-js hands over as a string. */
 const count = sql<number>`count(*)::int`;
 const archiveWithSave = { playerId: archives.playerId, createdAt: archives.createdAt, receivedAt: saves.receivedAt, region: saves.region, token: archives.token, files: archives.files };
+/** A full MySekai save: the latest maps are its (as queries.ts). */
+const fullSave = and(eq(saves.dataType, "mysekai"), eq(saves.partial, false));
 
 export function pgPageReads(db: PgDb): PageReads {
   const countOf = async (query: PromiseLike<{ n: number }[]>) => (await query)[0]?.n ?? 0;
@@ -39,13 +41,14 @@ export function pgPageReads(db: PgDb): PageReads {
         .selectDistinctOn([archives.playerId], archiveWithSave)
         .from(archives)
         .innerJoin(saves, eq(saves.id, archives.saveId))
+        .where(fullSave)
         .orderBy(archives.playerId, desc(archives.createdAt))
         .as("newest");
       const rows = await db.select().from(newest).orderBy(desc(newest.createdAt)).limit(players);
       return rows.flatMap(withPngs);
     },
     mapsOfPlayer: async (playerId, limit = 1) =>
-      (await db.select(archiveWithSave).from(archives).innerJoin(saves, eq(saves.id, archives.saveId)).where(eq(archives.playerId, playerId)).orderBy(desc(archives.createdAt)).limit(limit)).flatMap(withPngs),
+      (await db.select(archiveWithSave).from(archives).innerJoin(saves, eq(saves.id, archives.saveId)).where(and(eq(archives.playerId, playerId), fullSave)).orderBy(desc(archives.createdAt)).limit(limit)).flatMap(withPngs),
     archiveByToken: async (token) => (await db.select({ relPath: archives.relPath, files: archives.files }).from(archives).where(eq(archives.token, token)))[0] ?? null,
     failedDeliveries: (limit = PAGE_ROWS) =>
       db
@@ -107,6 +110,7 @@ export function pgPageReads(db: PgDb): PageReads {
           saveId: saves.id,
           receivedAt: saves.receivedAt,
           region: saves.region,
+          dataType: saves.dataType,
           token: archives.token,
           files: archives.files,
           digest: archives.digest,
