@@ -4,7 +4,7 @@
  * takes a per-player advisory lock, and an attempt or part is claimed in one statement that renews the job's lease
  * under the one lease predicate (its row lock orders it with a takeover) and writes the delivery only if it held.
  */
-import { and, desc, eq, inArray, lte, ne, notInArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lte, ne, sql } from "drizzle-orm";
 import type { DeliveryStore } from "../../pipeline/delivery-store.ts";
 import { leaseHeldIn, type LeaseHolder } from "../jobs/lease.ts";
 import type { PgDb } from "../pg/open.ts";
@@ -29,25 +29,20 @@ const renewing = (holder: LeaseHolder, now: number, leaseMs: number) =>
 
 export function pgDeliveryStore(db: PgDb): DeliveryStore {
   return {
-    addDataWebhookDeliveries: (saveId, now) =>
-      db.transaction(async (tx) => {
-        const hooks = (await tx.select({ id: dataWebhooks.id }).from(dataWebhooks)).map((hook) => String(hook.id));
-        if (hooks.length > 0) {
-          const rows = hooks.map((target) => ({ saveId, channel: DATA_WEBHOOK_CHANNEL, target, state: "pending" as const, nextAttemptAt: now, createdAt: now }));
-          await tx.insert(deliveries).values(rows).onConflictDoNothing();
-        }
-        await tx
-          .update(deliveries)
-          .set({ state: "skipped", lastError: "data webhook removed" })
-          .where(
-            and(
-              eq(deliveries.saveId, saveId),
-              eq(deliveries.channel, DATA_WEBHOOK_CHANNEL),
-              eq(deliveries.state, "pending"),
-              hooks.length > 0 ? notInArray(deliveries.target, hooks) : undefined,
-            ),
-          );
-      }),
+    // One statement, one snapshot of the hooks: rows for the current ones (never twice: the unique index), a pending
+    // row of a removed one skipped. With no hook registered it writes nothing, for one round trip.
+    addDataWebhookDeliveries: async (saveId, now) =>
+      void (await db.execute(sql`
+        WITH hooks AS (SELECT id::text AS target FROM ${dataWebhooks}),
+        added AS (
+          INSERT INTO ${deliveries} (save_id, channel, target, state, next_attempt_at, created_at)
+          SELECT ${saveId}::int, ${DATA_WEBHOOK_CHANNEL}, target, 'pending', ${now}::bigint, ${now}::bigint FROM hooks
+          ON CONFLICT DO NOTHING RETURNING 1),
+        removed AS (
+          UPDATE ${deliveries} SET state = 'skipped', last_error = 'data webhook removed'
+          WHERE save_id = ${saveId} AND channel = ${DATA_WEBHOOK_CHANNEL} AND state = 'pending' AND target NOT IN (SELECT target FROM hooks)
+          RETURNING 1)
+        SELECT (SELECT count(*) FROM added) + (SELECT count(*) FROM removed) AS changed`)),
     decidePush: (save, targets, configured, now) =>
       db.transaction(async (tx) => {
         // Deciders of one player's saves take turns (SQLite's immediate transaction does it for all): each sees
