@@ -17,8 +17,8 @@ export interface DeliveryStore {
    * any other a delivery per routed target (pending, or skipped with the reason); decided atomically per player.
    */
   decidePush(save: PushCandidate, targets: RoutedTarget[], configured: ReadonlySet<string>, now: number): Promise<PushDecision>;
-  /** The save's pending deliveries due at `now`. */
-  due(saveId: number, now: number): Promise<Delivery[]>;
+  /** Every delivery of the save, oldest first (rows.ts's dueAt and tallyOf read them). */
+  ofSave(saveId: number): Promise<Delivery[]>;
   tally(saveId: number): Promise<DeliveryTally>;
 
   // The holder's writes, fenced by the job's lease (src/db/jobs/lease.ts), each extending it.

@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { PushCandidate } from "../../src/db/deliveries/push-decision.ts";
+import { dueAt } from "../../src/db/deliveries/rows.ts";
 import { holderOf, type ClaimedJob } from "../../src/db/jobs/index.ts";
 import type { DeliveryStore } from "../../src/pipeline/delivery-store.ts";
 import { postgresDeliveryStores, sqliteDeliveryStores, type DeliveryFixture, type DeliveryStoreKind } from "../helpers/delivery-stores.ts";
@@ -57,7 +58,7 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
       expect(await store.decidePush(candidate(saveId), [...targets, ...WEBHOOK].slice(1), new Set(["bark", "webhook"]), T0 + 1)).toEqual({ push: true });
       expect((await summary())[0]).toEqual(["telegram/default", "skipped", "no longer routed to this player"]);
       expect((await f.rows(saveId)).length).toBe(4);
-      expect((await store.due(saveId, T0 + 1)).map((row) => row.channel)).toEqual(["webhook"]);
+      expect((dueAt(await store.ofSave(saveId), T0 + 1)).map((row) => row.channel)).toEqual(["webhook"]);
       expect(await store.tally(saveId)).toEqual({ sent: 0, failed: 0, skipped: 3, pending: 1, nextAttemptAt: T0 + 1 });
     });
 
@@ -79,12 +80,12 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
 
     test("sent once: never due again, never claimed again, a late failure or a second decision changes nothing", async () => {
       const { saveId, job, holder, id } = await heldDelivery();
-      expect((await store.due(saveId, T0)).map((row) => row.id)).toEqual([id]);
+      expect((dueAt(await store.ofSave(saveId), T0)).map((row) => row.id)).toEqual([id]);
       expect(await store.claimAttempt(holder, { id, seenAttempts: 0 }, T0 + 10, LEASE)).toBe("claimed");
       expect((await f.job(job.id)).leaseExpiresAt).toBe(T0 + 10 + LEASE);
       expect(await store.claimAttempt(holder, { id, seenAttempts: 0 }, T0 + 11, LEASE)).toBe("taken");
       await store.markSent(id, T0 + 20);
-      expect(await store.due(saveId, T0 + 60_000)).toEqual([]);
+      expect(dueAt(await store.ofSave(saveId), T0 + 60_000)).toEqual([]);
       expect(await store.claimAttempt(holder, { id, seenAttempts: 1 }, T0 + 30, LEASE)).toBe("taken");
       await store.markAttemptFailed({ deliveryId: id, attempt: 1 }, "late answer", T0 + 40);
       expect(await store.decidePush(candidate(saveId), WEBHOOK, CONFIGURED, T0 + 50)).toEqual({ push: true });
@@ -97,9 +98,9 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
       expect(await store.claimAttempt(holder, { id, seenAttempts: 0 }, T0, LEASE)).toBe("claimed");
       await store.markAttemptFailed({ deliveryId: id, attempt: 1 }, "busy", T0 + 5_000);
       expect(await f.rows(saveId)).toMatchObject([{ state: "pending", attempts: 1, lastError: "busy", nextAttemptAt: T0 + 5_000 }]);
-      expect(await store.due(saveId, T0 + 4_999)).toEqual([]);
+      expect(dueAt(await store.ofSave(saveId), T0 + 4_999)).toEqual([]);
       expect(await store.tally(saveId)).toEqual({ sent: 0, failed: 0, skipped: 0, pending: 1, nextAttemptAt: T0 + 5_000 });
-      expect((await store.due(saveId, T0 + 5_000)).map((row) => row.id)).toEqual([id]);
+      expect((dueAt(await store.ofSave(saveId), T0 + 5_000)).map((row) => row.id)).toEqual([id]);
 
       expect(await store.claimAttempt(holder, { id, seenAttempts: 1 }, T0 + 5_000, LEASE)).toBe("claimed");
       await store.markAttemptFailed({ deliveryId: id, attempt: 1 }, "late answer to attempt 1", T0 + 6_000);
@@ -107,7 +108,7 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
       await store.markAttemptFailed({ deliveryId: id, attempt: 2 }, "gone", null);
       expect(await f.rows(saveId)).toMatchObject([{ state: "failed", attempts: 2, lastError: "gone" }]);
       expect(await store.tally(saveId)).toEqual({ sent: 0, failed: 1, skipped: 0, pending: 0, nextAttemptAt: null });
-      expect(await store.due(saveId, T0 + 60_000)).toEqual([]);
+      expect(dueAt(await store.ofSave(saveId), T0 + 60_000)).toEqual([]);
     });
 
     test("a stale holder's attempt is recorded nowhere: not on an expired lease, not after a takeover; its parts say stop", async () => {

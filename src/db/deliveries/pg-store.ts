@@ -4,7 +4,7 @@
  * takes a per-player advisory lock, and an attempt or part is claimed in one statement that renews the job's lease
  * under the one lease predicate (its row lock orders it with a takeover) and writes the delivery only if it held.
  */
-import { and, eq, lte, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { DeliveryStore } from "../../pipeline/delivery-store.ts";
 import { leaseHeldIn, type LeaseHolder } from "../jobs/lease.ts";
 import type { PgDb } from "../pg/open.ts";
@@ -47,7 +47,7 @@ export function pgDeliveryStore(db: PgDb): DeliveryStore {
         const [row] = await tx.execute<{ repeat_of: number | null }>(decision(save, targets, configured, now));
         return row!.repeat_of === null ? { push: true } : { push: false, repeatOf: row!.repeat_of };
       }),
-    due: (saveId, now) => db.select().from(deliveries).where(and(eq(deliveries.saveId, saveId), eq(deliveries.state, "pending"), lte(deliveries.nextAttemptAt, now))),
+    ofSave: (saveId) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(deliveries.id),
     tally: async (saveId) => tallyOf(await db.select({ state: deliveries.state, nextAttemptAt: deliveries.nextAttemptAt }).from(deliveries).where(eq(deliveries.saveId, saveId))),
     claimAttempt: async (holder, delivery, now, leaseMs) => {
       const attempt = and(eq(deliveries.id, delivery.id), eq(deliveries.state, "pending"), eq(deliveries.attempts, delivery.seenAttempts));

@@ -9,7 +9,7 @@
  */
 import { eq, getTableColumns } from "drizzle-orm";
 import { DATA_WEBHOOK_CHANNEL } from "../../db/deliveries/data-webhooks.ts";
-import type { Delivery } from "../../db/deliveries/rows.ts";
+import { dueAt, tallyOf, type Delivery } from "../../db/deliveries/rows.ts";
 import type { Db } from "../../db/open.ts";
 import { archives, saves } from "../../db/schema.ts";
 import { logInfo, logWarn } from "../../log.ts";
@@ -64,7 +64,8 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
   if (PLAYER_ID.test(save.playerId) && !outputs.partial) await deps.deliveries.addDataWebhookDeliveries(save.id, now);
   const pushNote = outputs.partial ? "no maps to push (partial refresh)" : await decideAndRecordPush(deps, save, archive, outputs, job.forcePush, now);
 
-  const due = await deps.deliveries.due(save.id, now);
+  const rows = await deps.deliveries.ofSave(save.id);
+  const due = dueAt(rows, now);
   if (due.length > 0) {
     // Consumer webhooks carry no message: a save with only those due builds none.
     const message = due.some((delivery) => delivery.channel !== DATA_WEBHOOK_CHANNEL) ? await pushMessage(deps, save, archive, outputs) : null;
@@ -75,7 +76,8 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
     }
   }
 
-  const tally = await deps.deliveries.tally(save.id);
+  // Nothing attempted: the rows just read are the tally (a read fewer on a hub).
+  const tally = due.length > 0 ? await deps.deliveries.tally(save.id) : tallyOf(rows);
   const counts = `sent=${tally.sent} failed=${tally.failed} skipped=${tally.skipped}`;
   const anyDelivery = tally.sent + tally.failed + tally.skipped + tally.pending > 0;
   const note = pushNote === null ? counts : anyDelivery ? `${pushNote}; ${counts}` : pushNote;
