@@ -15,8 +15,9 @@ export interface DeliveryStore {
   /**
    * One push per refresh: a save repeating the drops of the player's last push gets `repeatOf` and no deliveries,
    * any other a delivery per routed target (pending, or skipped with the reason); decided atomically per player.
+   * With the decision, every delivery of the save as it left it (as ofSave reads them): notify needs no other read.
    */
-  decidePush(save: PushCandidate, targets: RoutedTarget[], configured: ReadonlySet<string>, now: number): Promise<PushDecision>;
+  decidePush(save: PushCandidate, targets: RoutedTarget[], configured: ReadonlySet<string>, now: number): Promise<PushDecision & { deliveries: Delivery[] }>;
   /** Every delivery of the save, oldest first (rows.ts's dueAt and tallyOf read them). */
   ofSave(saveId: number): Promise<Delivery[]>;
   tally(saveId: number): Promise<DeliveryTally>;

@@ -29,13 +29,19 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
     });
     afterEach(() => f.close());
 
+    /** store.decidePush, whose deliveries must be the save's rows as ofSave reads them after it. */
+    const decide = async (...args: Parameters<DeliveryStore["decidePush"]>) => {
+      const { deliveries, ...decision } = await store.decidePush(...args);
+      expect(deliveries).toEqual(await store.ofSave(args[0].saveId));
+      return decision;
+    };
     const candidate = (saveId: number, dropsFingerprint = "drops", playerId = PLAYER): PushCandidate => ({ saveId, playerId, dropsFingerprint, checkRepeat: true });
     /** A save whose notify job is claimed at `at`, with a pending delivery to the webhook. */
     const heldDelivery = async (at = T0) => {
       const saveId = await f.addSave(PLAYER, "drops", at);
       await f.jobs.enqueueSave(saveId, at, false);
       const job = (await f.jobs.claim(at, LEASE, false)) as ClaimedJob;
-      await store.decidePush(candidate(saveId), WEBHOOK, CONFIGURED, at);
+      await decide(candidate(saveId), WEBHOOK, CONFIGURED, at);
       const [delivery] = await f.rows(saveId);
       return { saveId, job, holder: holderOf(job), id: delivery!.id };
     };
@@ -47,7 +53,7 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
         { channel: "bark", target: "ghost", problem: 'Bark alias "ghost" is not in bark_map.json' },
         { channel: "discord", target: "default" },
       ];
-      expect(await store.decidePush(candidate(saveId), targets, new Set(["telegram", "bark"]), T0)).toEqual({ push: true });
+      expect(await decide(candidate(saveId), targets, new Set(["telegram", "bark"]), T0)).toEqual({ push: true });
       const summary = async () => (await f.rows(saveId)).map((row) => [`${row.channel}/${row.target}`, row.state, row.lastError]);
       expect(await summary()).toEqual([
         ["telegram/default", "pending", null],
@@ -55,7 +61,7 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
         ["discord/default", "skipped", "channel discord is not configured"],
       ]);
       // The route changed (the save took a real player id): the old target gets nothing not yet sent, and no row twice.
-      expect(await store.decidePush(candidate(saveId), [...targets, ...WEBHOOK].slice(1), new Set(["bark", "webhook"]), T0 + 1)).toEqual({ push: true });
+      expect(await decide(candidate(saveId), [...targets, ...WEBHOOK].slice(1), new Set(["bark", "webhook"]), T0 + 1)).toEqual({ push: true });
       expect((await summary())[0]).toEqual(["telegram/default", "skipped", "no longer routed to this player"]);
       expect((await f.rows(saveId)).length).toBe(4);
       expect((dueAt(await store.ofSave(saveId), T0 + 1)).map((row) => row.channel)).toEqual(["webhook"]);
@@ -88,7 +94,7 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
       expect(dueAt(await store.ofSave(saveId), T0 + 60_000)).toEqual([]);
       expect(await store.claimAttempt(holder, { id, seenAttempts: 1 }, T0 + 30, LEASE)).toBe("taken");
       await store.markAttemptFailed({ deliveryId: id, attempt: 1 }, "late answer", T0 + 40);
-      expect(await store.decidePush(candidate(saveId), WEBHOOK, CONFIGURED, T0 + 50)).toEqual({ push: true });
+      expect(await decide(candidate(saveId), WEBHOOK, CONFIGURED, T0 + 50)).toEqual({ push: true });
       expect(await f.rows(saveId)).toMatchObject([{ id, state: "sent", attempts: 1, sentAt: T0 + 20, lastError: null }]);
       expect(await store.tally(saveId)).toEqual({ sent: 1, failed: 0, skipped: 0, pending: 0, nextAttemptAt: null });
     });
@@ -136,15 +142,15 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
       const first = await f.addSave(PLAYER, "drops", T0);
       const repeat = await f.addSave(PLAYER, "drops", T0 + 1);
       const other = await f.addSave(PLAYER, "other drops", T0 + 2);
-      expect(await store.decidePush(candidate(first), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
-      expect(await store.decidePush(candidate(repeat), WEBHOOK, CONFIGURED, T0)).toEqual({ push: false, repeatOf: first });
+      expect(await decide(candidate(first), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+      expect(await decide(candidate(repeat), WEBHOOK, CONFIGURED, T0)).toEqual({ push: false, repeatOf: first });
       expect(await f.rows(repeat)).toEqual([]);
       expect((await f.save(repeat)).repeatOf).toBe(first);
-      expect(await store.decidePush(candidate(other, "other drops"), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
-      expect(await store.decidePush({ ...candidate(repeat), checkRepeat: false }, WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+      expect(await decide(candidate(other, "other drops"), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+      expect(await decide({ ...candidate(repeat), checkRepeat: false }, WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
       expect((await f.save(repeat)).repeatOf).toBeNull();
       // The first is no longer the last push, but was pushed: it stays pushed.
-      expect(await store.decidePush(candidate(first), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+      expect(await decide(candidate(first), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
     });
 
     test("a birthday party pushed in between: the next visit of the same refresh is still a repeat, the party is judged against parties", async () => {
@@ -153,10 +159,10 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
       const party = await f.addSave(player, "party drops", T0 + 1, "mysekai_birthday_party");
       const again = await f.addSave(player, "drops", T0 + 2);
       const partyAgain = await f.addSave(player, "party drops", T0 + 3, "mysekai_birthday_party");
-      expect(await store.decidePush(candidate(first, "drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
-      expect(await store.decidePush(candidate(party, "party drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
-      expect(await store.decidePush(candidate(again, "drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: false, repeatOf: first });
-      expect(await store.decidePush(candidate(partyAgain, "party drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: false, repeatOf: party });
+      expect(await decide(candidate(first, "drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+      expect(await decide(candidate(party, "party drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+      expect(await decide(candidate(again, "drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: false, repeatOf: first });
+      expect(await decide(candidate(partyAgain, "party drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: false, repeatOf: party });
     });
 
     test("two saves of one refresh decided at once on two connections: exactly one is pushed, each time", async () => {
@@ -167,7 +173,7 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
         const decisions = await Promise.all([store, another].map((decider, i) => decider.decidePush(candidate(saves[i]!, "drops", player), WEBHOOK, CONFIGURED, T0)));
         expect(decisions.filter((decision) => decision.push)).toHaveLength(1);
         const pushed = saves[decisions.findIndex((decision) => decision.push)]!;
-        expect(decisions.find((decision) => !decision.push)).toEqual({ push: false, repeatOf: pushed });
+        expect(decisions.find((decision) => !decision.push)).toEqual({ push: false, repeatOf: pushed, deliveries: [] });
         expect((await Promise.all(saves.map(f.rows))).flat()).toHaveLength(1);
       }
     });

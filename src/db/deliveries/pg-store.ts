@@ -11,7 +11,7 @@ import type { PgDb } from "../pg/open.ts";
 import { dataWebhooks, deliveries, jobs, saves } from "../pg/schema.ts";
 import { DATA_WEBHOOK_CHANNEL } from "./data-webhooks.ts";
 import type { PushCandidate } from "./push-decision.ts";
-import { failedChange, newDelivery, tallyOf, type RoutedTarget } from "./rows.ts";
+import { failedChange, newDelivery, tallyOf, type Delivery, type RoutedTarget } from "./rows.ts";
 
 type PgTx = Parameters<Parameters<PgDb["transaction"]>[0]>[0];
 
@@ -44,8 +44,9 @@ export function pgDeliveryStore(db: PgDb): DeliveryStore {
         // the deliveries the one before committed, so two saves of one refresh cannot both be pushed. The lock is a
         // statement of its own: a statement's snapshot is taken before it waits, the decision's must be after.
         await tx.execute(sql`SELECT pg_advisory_xact_lock(${PUSH_DECISION_LOCK}::int, hashtext(${save.playerId}))`);
-        const [row] = await tx.execute<{ repeat_of: number | null }>(decision(save, targets, configured, now));
-        return row!.repeat_of === null ? { push: true } : { push: false, repeatOf: row!.repeat_of };
+        const [row] = await tx.execute<{ repeat_of: number | null; deliveries: Delivery[] }>(decision(save, targets, configured, now));
+        const { repeat_of: repeatOf, deliveries } = row!;
+        return repeatOf === null ? { push: true as const, deliveries } : { push: false as const, repeatOf, deliveries };
       }),
     ofSave: (saveId) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(deliveries.id),
     tally: async (saveId) => tallyOf(await db.select({ state: deliveries.state, nextAttemptAt: deliveries.nextAttemptAt }).from(deliveries).where(eq(deliveries.saveId, saveId))),
@@ -74,11 +75,20 @@ export function pgDeliveryStore(db: PgDb): DeliveryStore {
   };
 }
 
+/** A delivery's columns, and its fields by name (bigint times are safe integers: JSON numbers). */
+const DELIVERY_COLUMNS = sql.raw("id, save_id, channel, target, state, attempts, parts_sent, next_attempt_at, last_error, sent_at, created_at");
+const DELIVERY_FIELDS = sql.raw(
+  "'id', id, 'saveId', save_id, 'channel', channel, 'target', target, 'state', state, 'attempts', attempts, 'partsSent', parts_sent, " +
+    "'nextAttemptAt', next_attempt_at, 'lastError', last_error, 'sentAt', sent_at, 'createdAt', created_at",
+);
+
 /**
  * push-decision.ts's rule as one statement (run under the player's lock): a save not pushed yet whose drops repeat the
  * player's last push of its data type gets `repeat_of` and no deliveries; any other gets `repeat_of` NULL, a row per
  * routed target (rows.ts's newDelivery) and its pending push rows routed no more skipped. Its one snapshot sees
- * every row the lock's previous holder committed; the rows it adds are routed, so never among the stale.
+ * every row the lock's previous holder committed; the rows it adds are routed, so never among the stale. It returns
+ * the save's deliveries as it leaves them: its snapshot's rows but the stale, which come back from their update, and
+ * the added ones (a statement cannot read its own writes but through RETURNING).
  */
 function decision(save: PushCandidate, targets: RoutedTarget[], configured: ReadonlySet<string>, now: number) {
   const routed = JSON.stringify(targets.map((target) => newDelivery(save.saveId, target, configured, now)).map(({ channel, target, state, lastError }) => ({ channel, target, state, last_error: lastError })));
@@ -95,13 +105,17 @@ function decision(save: PushCandidate, targets: RoutedTarget[], configured: Read
     added AS (
       INSERT INTO ${deliveries} (save_id, channel, target, state, last_error, next_attempt_at, created_at)
       SELECT ${save.saveId}::int, channel, target, state, last_error, ${now}::bigint, ${now}::bigint FROM routed WHERE NOT EXISTS (SELECT 1 FROM repeat)
-      ON CONFLICT DO NOTHING RETURNING 1),
+      ON CONFLICT DO NOTHING RETURNING ${DELIVERY_COLUMNS}),
     stale AS (
       UPDATE ${deliveries} SET state = 'skipped', last_error = 'no longer routed to this player'
       WHERE save_id = ${save.saveId} AND state = 'pending' AND channel <> ${DATA_WEBHOOK_CHANNEL} AND NOT EXISTS (SELECT 1 FROM repeat)
         AND (channel, target) NOT IN (SELECT channel, target FROM routed)
-      RETURNING 1)
-    SELECT (SELECT id FROM repeat) AS repeat_of, (SELECT count(*) FROM marked) + (SELECT count(*) FROM added) + (SELECT count(*) FROM stale) AS changed`;
+      RETURNING ${DELIVERY_COLUMNS}),
+    after AS (
+      SELECT ${DELIVERY_COLUMNS} FROM ${deliveries} WHERE save_id = ${save.saveId} AND id NOT IN (SELECT id FROM stale)
+      UNION ALL SELECT * FROM stale UNION ALL SELECT * FROM added)
+    SELECT (SELECT id FROM repeat) AS repeat_of, (SELECT count(*) FROM marked) AS marked,
+      coalesce((SELECT json_agg(json_build_object(${DELIVERY_FIELDS}) ORDER BY id) FROM after), '[]'::json) AS deliveries`;
 }
 
 /** The owner's retry (rows.ts's retryFailedDeliveries) inside the job module's transaction: the saves of the deliveries due again. */

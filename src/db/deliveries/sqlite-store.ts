@@ -11,7 +11,8 @@ import { claimDeliveryAttempt, createDataWebhookDeliveries, deliveryTally, markA
 export function sqliteDeliveryStore(db: Db): DeliveryStore {
   return {
     addDataWebhookDeliveries: async (saveId, now) => createDataWebhookDeliveries(db, saveId, listDataWebhooks(db).map((hook) => hook.id), now),
-    decidePush: async (save, targets, configured, now) => decidePush(db, save, targets, configured, now),
+    // The same thread, no await between: nothing else writes between the decision and the read.
+    decidePush: async (save, targets, configured, now) => ({ ...decidePush(db, save, targets, configured, now), deliveries: saveDeliveries(db, save.saveId) }),
     ofSave: async (saveId) => saveDeliveries(db, saveId),
     tally: async (saveId) => deliveryTally(db, saveId),
     claimAttempt: async (holder, delivery, now, leaseMs) => claimDeliveryAttempt(db, holder, delivery, now, leaseMs),
