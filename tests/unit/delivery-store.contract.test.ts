@@ -82,6 +82,9 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
         ["skipped", "data webhook removed"],
         ["pending", null],
       ]);
+      // The decision's rows carry them too, beside the push's own (decide checks them against ofSave).
+      expect(await decide(candidate(saveId), WEBHOOK, CONFIGURED, T0 + 3)).toEqual({ push: true });
+      expect((await store.ofSave(saveId)).map((row) => row.channel)).toEqual(["data-webhook", "data-webhook", "webhook"]);
     });
 
     test("sent once: never due again, never claimed again, a late failure or a second decision changes nothing", async () => {
