@@ -15,10 +15,11 @@ export interface DeliveryStore {
   /**
    * One push per refresh: a save repeating the drops of the player's last push gets `repeatOf` and no deliveries,
    * any other a delivery per routed target (pending, or skipped with the reason); decided atomically per player.
+   * With the decision, every delivery of the save as it left it (as ofSave reads them): notify needs no other read.
    */
-  decidePush(save: PushCandidate, targets: RoutedTarget[], configured: ReadonlySet<string>, now: number): Promise<PushDecision>;
-  /** The save's pending deliveries due at `now`. */
-  due(saveId: number, now: number): Promise<Delivery[]>;
+  decidePush(save: PushCandidate, targets: RoutedTarget[], configured: ReadonlySet<string>, now: number): Promise<PushDecision & { deliveries: Delivery[] }>;
+  /** Every delivery of the save, oldest first (rows.ts's dueAt and tallyOf read them). */
+  ofSave(saveId: number): Promise<Delivery[]>;
   tally(saveId: number): Promise<DeliveryTally>;
 
   // The holder's writes, fenced by the job's lease (src/db/jobs/lease.ts), each extending it.

@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { PushCandidate } from "../../src/db/deliveries/push-decision.ts";
+import { dueAt } from "../../src/db/deliveries/rows.ts";
 import { holderOf, type ClaimedJob } from "../../src/db/jobs/index.ts";
 import type { DeliveryStore } from "../../src/pipeline/delivery-store.ts";
 import { postgresDeliveryStores, sqliteDeliveryStores, type DeliveryFixture, type DeliveryStoreKind } from "../helpers/delivery-stores.ts";
@@ -28,13 +29,19 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
     });
     afterEach(() => f.close());
 
+    /** store.decidePush, whose deliveries must be the save's rows as ofSave reads them after it. */
+    const decide = async (...args: Parameters<DeliveryStore["decidePush"]>) => {
+      const { deliveries, ...decision } = await store.decidePush(...args);
+      expect(deliveries).toEqual(await store.ofSave(args[0].saveId));
+      return decision;
+    };
     const candidate = (saveId: number, dropsFingerprint = "drops", playerId = PLAYER): PushCandidate => ({ saveId, playerId, dropsFingerprint, checkRepeat: true });
     /** A save whose notify job is claimed at `at`, with a pending delivery to the webhook. */
     const heldDelivery = async (at = T0) => {
       const saveId = await f.addSave(PLAYER, "drops", at);
       await f.jobs.enqueueSave(saveId, at, false);
       const job = (await f.jobs.claim(at, LEASE, false)) as ClaimedJob;
-      await store.decidePush(candidate(saveId), WEBHOOK, CONFIGURED, at);
+      await decide(candidate(saveId), WEBHOOK, CONFIGURED, at);
       const [delivery] = await f.rows(saveId);
       return { saveId, job, holder: holderOf(job), id: delivery!.id };
     };
@@ -46,7 +53,7 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
         { channel: "bark", target: "ghost", problem: 'Bark alias "ghost" is not in bark_map.json' },
         { channel: "discord", target: "default" },
       ];
-      expect(await store.decidePush(candidate(saveId), targets, new Set(["telegram", "bark"]), T0)).toEqual({ push: true });
+      expect(await decide(candidate(saveId), targets, new Set(["telegram", "bark"]), T0)).toEqual({ push: true });
       const summary = async () => (await f.rows(saveId)).map((row) => [`${row.channel}/${row.target}`, row.state, row.lastError]);
       expect(await summary()).toEqual([
         ["telegram/default", "pending", null],
@@ -54,10 +61,10 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
         ["discord/default", "skipped", "channel discord is not configured"],
       ]);
       // The route changed (the save took a real player id): the old target gets nothing not yet sent, and no row twice.
-      expect(await store.decidePush(candidate(saveId), [...targets, ...WEBHOOK].slice(1), new Set(["bark", "webhook"]), T0 + 1)).toEqual({ push: true });
+      expect(await decide(candidate(saveId), [...targets, ...WEBHOOK].slice(1), new Set(["bark", "webhook"]), T0 + 1)).toEqual({ push: true });
       expect((await summary())[0]).toEqual(["telegram/default", "skipped", "no longer routed to this player"]);
       expect((await f.rows(saveId)).length).toBe(4);
-      expect((await store.due(saveId, T0 + 1)).map((row) => row.channel)).toEqual(["webhook"]);
+      expect((dueAt(await store.ofSave(saveId), T0 + 1)).map((row) => row.channel)).toEqual(["webhook"]);
       expect(await store.tally(saveId)).toEqual({ sent: 0, failed: 0, skipped: 3, pending: 1, nextAttemptAt: T0 + 1 });
     });
 
@@ -75,19 +82,22 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
         ["skipped", "data webhook removed"],
         ["pending", null],
       ]);
+      // The decision's rows carry them too, beside the push's own (decide checks them against ofSave).
+      expect(await decide(candidate(saveId), WEBHOOK, CONFIGURED, T0 + 3)).toEqual({ push: true });
+      expect((await store.ofSave(saveId)).map((row) => row.channel)).toEqual(["data-webhook", "data-webhook", "webhook"]);
     });
 
     test("sent once: never due again, never claimed again, a late failure or a second decision changes nothing", async () => {
       const { saveId, job, holder, id } = await heldDelivery();
-      expect((await store.due(saveId, T0)).map((row) => row.id)).toEqual([id]);
+      expect((dueAt(await store.ofSave(saveId), T0)).map((row) => row.id)).toEqual([id]);
       expect(await store.claimAttempt(holder, { id, seenAttempts: 0 }, T0 + 10, LEASE)).toBe("claimed");
       expect((await f.job(job.id)).leaseExpiresAt).toBe(T0 + 10 + LEASE);
       expect(await store.claimAttempt(holder, { id, seenAttempts: 0 }, T0 + 11, LEASE)).toBe("taken");
       await store.markSent(id, T0 + 20);
-      expect(await store.due(saveId, T0 + 60_000)).toEqual([]);
+      expect(dueAt(await store.ofSave(saveId), T0 + 60_000)).toEqual([]);
       expect(await store.claimAttempt(holder, { id, seenAttempts: 1 }, T0 + 30, LEASE)).toBe("taken");
       await store.markAttemptFailed({ deliveryId: id, attempt: 1 }, "late answer", T0 + 40);
-      expect(await store.decidePush(candidate(saveId), WEBHOOK, CONFIGURED, T0 + 50)).toEqual({ push: true });
+      expect(await decide(candidate(saveId), WEBHOOK, CONFIGURED, T0 + 50)).toEqual({ push: true });
       expect(await f.rows(saveId)).toMatchObject([{ id, state: "sent", attempts: 1, sentAt: T0 + 20, lastError: null }]);
       expect(await store.tally(saveId)).toEqual({ sent: 1, failed: 0, skipped: 0, pending: 0, nextAttemptAt: null });
     });
@@ -97,9 +107,9 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
       expect(await store.claimAttempt(holder, { id, seenAttempts: 0 }, T0, LEASE)).toBe("claimed");
       await store.markAttemptFailed({ deliveryId: id, attempt: 1 }, "busy", T0 + 5_000);
       expect(await f.rows(saveId)).toMatchObject([{ state: "pending", attempts: 1, lastError: "busy", nextAttemptAt: T0 + 5_000 }]);
-      expect(await store.due(saveId, T0 + 4_999)).toEqual([]);
+      expect(dueAt(await store.ofSave(saveId), T0 + 4_999)).toEqual([]);
       expect(await store.tally(saveId)).toEqual({ sent: 0, failed: 0, skipped: 0, pending: 1, nextAttemptAt: T0 + 5_000 });
-      expect((await store.due(saveId, T0 + 5_000)).map((row) => row.id)).toEqual([id]);
+      expect((dueAt(await store.ofSave(saveId), T0 + 5_000)).map((row) => row.id)).toEqual([id]);
 
       expect(await store.claimAttempt(holder, { id, seenAttempts: 1 }, T0 + 5_000, LEASE)).toBe("claimed");
       await store.markAttemptFailed({ deliveryId: id, attempt: 1 }, "late answer to attempt 1", T0 + 6_000);
@@ -107,7 +117,7 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
       await store.markAttemptFailed({ deliveryId: id, attempt: 2 }, "gone", null);
       expect(await f.rows(saveId)).toMatchObject([{ state: "failed", attempts: 2, lastError: "gone" }]);
       expect(await store.tally(saveId)).toEqual({ sent: 0, failed: 1, skipped: 0, pending: 0, nextAttemptAt: null });
-      expect(await store.due(saveId, T0 + 60_000)).toEqual([]);
+      expect(dueAt(await store.ofSave(saveId), T0 + 60_000)).toEqual([]);
     });
 
     test("a stale holder's attempt is recorded nowhere: not on an expired lease, not after a takeover; its parts say stop", async () => {
@@ -135,15 +145,15 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
       const first = await f.addSave(PLAYER, "drops", T0);
       const repeat = await f.addSave(PLAYER, "drops", T0 + 1);
       const other = await f.addSave(PLAYER, "other drops", T0 + 2);
-      expect(await store.decidePush(candidate(first), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
-      expect(await store.decidePush(candidate(repeat), WEBHOOK, CONFIGURED, T0)).toEqual({ push: false, repeatOf: first });
+      expect(await decide(candidate(first), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+      expect(await decide(candidate(repeat), WEBHOOK, CONFIGURED, T0)).toEqual({ push: false, repeatOf: first });
       expect(await f.rows(repeat)).toEqual([]);
       expect((await f.save(repeat)).repeatOf).toBe(first);
-      expect(await store.decidePush(candidate(other, "other drops"), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
-      expect(await store.decidePush({ ...candidate(repeat), checkRepeat: false }, WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+      expect(await decide(candidate(other, "other drops"), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+      expect(await decide({ ...candidate(repeat), checkRepeat: false }, WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
       expect((await f.save(repeat)).repeatOf).toBeNull();
       // The first is no longer the last push, but was pushed: it stays pushed.
-      expect(await store.decidePush(candidate(first), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+      expect(await decide(candidate(first), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
     });
 
     test("a birthday party pushed in between: the next visit of the same refresh is still a repeat, the party is judged against parties", async () => {
@@ -152,10 +162,10 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
       const party = await f.addSave(player, "party drops", T0 + 1, "mysekai_birthday_party");
       const again = await f.addSave(player, "drops", T0 + 2);
       const partyAgain = await f.addSave(player, "party drops", T0 + 3, "mysekai_birthday_party");
-      expect(await store.decidePush(candidate(first, "drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
-      expect(await store.decidePush(candidate(party, "party drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
-      expect(await store.decidePush(candidate(again, "drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: false, repeatOf: first });
-      expect(await store.decidePush(candidate(partyAgain, "party drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: false, repeatOf: party });
+      expect(await decide(candidate(first, "drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+      expect(await decide(candidate(party, "party drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+      expect(await decide(candidate(again, "drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: false, repeatOf: first });
+      expect(await decide(candidate(partyAgain, "party drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: false, repeatOf: party });
     });
 
     test("two saves of one refresh decided at once on two connections: exactly one is pushed, each time", async () => {
@@ -166,7 +176,7 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
         const decisions = await Promise.all([store, another].map((decider, i) => decider.decidePush(candidate(saves[i]!, "drops", player), WEBHOOK, CONFIGURED, T0)));
         expect(decisions.filter((decision) => decision.push)).toHaveLength(1);
         const pushed = saves[decisions.findIndex((decision) => decision.push)]!;
-        expect(decisions.find((decision) => !decision.push)).toEqual({ push: false, repeatOf: pushed });
+        expect(decisions.find((decision) => !decision.push)).toEqual({ push: false, repeatOf: pushed, deliveries: [] });
         expect((await Promise.all(saves.map(f.rows))).flat()).toHaveLength(1);
       }
     });

@@ -157,3 +157,17 @@ describe("the notify stage under a lost lease", () => {
     expect(deliveryRow(saveId)).toMatchObject({ state: "pending", attempts: 2, lastError: null });
   });
 });
+
+describe("the notify stage with nothing due", () => {
+  test("a retry not due yet: the stage sends nothing and comes back at its time", async () => {
+    const saveId = archivedSave();
+    const job = saveJob(claimJob(db, Date.now(), LEASE_MS));
+    api.respond("/hook", { status: 500, body: "busy" });
+    expect(await notifyStage(deps("webhook"), job, { now: Date.now() })).toMatchObject({ kind: "later" });
+    const retryAt = deliveryRow(saveId).nextAttemptAt;
+    expect(retryAt).toBeGreaterThan(Date.now());
+    // Run again before it: the tally comes from the rows read for the due list, and still names the retry.
+    expect(await notifyStage(deps("webhook"), job, { now: Date.now() })).toMatchObject({ kind: "later", runAt: retryAt, note: "sent=0 failed=0 skipped=0 pending=1" });
+    expect(api.requestsTo("/hook")).toHaveLength(1);
+  });
+});

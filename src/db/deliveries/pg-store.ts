@@ -4,24 +4,19 @@
  * takes a per-player advisory lock, and an attempt or part is claimed in one statement that renews the job's lease
  * under the one lease predicate (its row lock orders it with a takeover) and writes the delivery only if it held.
  */
-import { and, desc, eq, inArray, lte, ne, notInArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { DeliveryStore } from "../../pipeline/delivery-store.ts";
 import { leaseHeldIn, type LeaseHolder } from "../jobs/lease.ts";
 import type { PgDb } from "../pg/open.ts";
 import { dataWebhooks, deliveries, jobs, saves } from "../pg/schema.ts";
 import { DATA_WEBHOOK_CHANNEL } from "./data-webhooks.ts";
-import { failedChange, newDelivery, noLongerRouted, tallyOf, type RoutedTarget } from "./rows.ts";
-
-/** A save of the same data type as save `saveId`: the last push a repeat is judged against is of its own kind. */
-const pgSameDataTypeAs = (saveId: number) => sql`${saves.dataType} = (SELECT s2.data_type FROM saves s2 WHERE s2.id = ${saveId})`;
+import type { PushCandidate } from "./push-decision.ts";
+import { failedChange, newDelivery, tallyOf, type Delivery, type RoutedTarget } from "./rows.ts";
 
 type PgTx = Parameters<Parameters<PgDb["transaction"]>[0]>[0];
 
 /** The advisory lock namespace (two-key form) of push decisions, keyed by the player id's hash. */
 const PUSH_DECISION_LOCK = 0x70757368; // "push"
-
-/** A push delivery to be sent or sent (push-decision.ts's rule). */
-const pushed = and(ne(deliveries.state, "skipped"), ne(deliveries.channel, DATA_WEBHOOK_CHANNEL));
 
 /** Extends a held lease, as a statement for a WITH: one row when held. */
 const renewing = (holder: LeaseHolder, now: number, leaseMs: number) =>
@@ -29,49 +24,31 @@ const renewing = (holder: LeaseHolder, now: number, leaseMs: number) =>
 
 export function pgDeliveryStore(db: PgDb): DeliveryStore {
   return {
-    addDataWebhookDeliveries: (saveId, now) =>
-      db.transaction(async (tx) => {
-        const hooks = (await tx.select({ id: dataWebhooks.id }).from(dataWebhooks)).map((hook) => String(hook.id));
-        if (hooks.length > 0) {
-          const rows = hooks.map((target) => ({ saveId, channel: DATA_WEBHOOK_CHANNEL, target, state: "pending" as const, nextAttemptAt: now, createdAt: now }));
-          await tx.insert(deliveries).values(rows).onConflictDoNothing();
-        }
-        await tx
-          .update(deliveries)
-          .set({ state: "skipped", lastError: "data webhook removed" })
-          .where(
-            and(
-              eq(deliveries.saveId, saveId),
-              eq(deliveries.channel, DATA_WEBHOOK_CHANNEL),
-              eq(deliveries.state, "pending"),
-              hooks.length > 0 ? notInArray(deliveries.target, hooks) : undefined,
-            ),
-          );
-      }),
+    // One statement, one snapshot of the hooks: rows for the current ones (never twice: the unique index), a pending
+    // row of a removed one skipped. With no hook registered it writes nothing, for one round trip.
+    addDataWebhookDeliveries: async (saveId, now) =>
+      void (await db.execute(sql`
+        WITH hooks AS (SELECT id::text AS target FROM ${dataWebhooks}),
+        added AS (
+          INSERT INTO ${deliveries} (save_id, channel, target, state, next_attempt_at, created_at)
+          SELECT ${saveId}::int, ${DATA_WEBHOOK_CHANNEL}, target, 'pending', ${now}::bigint, ${now}::bigint FROM hooks
+          ON CONFLICT DO NOTHING RETURNING 1),
+        removed AS (
+          UPDATE ${deliveries} SET state = 'skipped', last_error = 'data webhook removed'
+          WHERE save_id = ${saveId} AND channel = ${DATA_WEBHOOK_CHANNEL} AND state = 'pending' AND target NOT IN (SELECT target FROM hooks)
+          RETURNING 1)
+        SELECT (SELECT count(*) FROM added) + (SELECT count(*) FROM removed) AS changed`)),
     decidePush: (save, targets, configured, now) =>
       db.transaction(async (tx) => {
         // Deciders of one player's saves take turns (SQLite's immediate transaction does it for all): each sees
-        // the deliveries the one before committed, so two saves of one refresh cannot both be pushed.
+        // the deliveries the one before committed, so two saves of one refresh cannot both be pushed. The lock is a
+        // statement of its own: a statement's snapshot is taken before it waits, the decision's must be after.
         await tx.execute(sql`SELECT pg_advisory_xact_lock(${PUSH_DECISION_LOCK}::int, hashtext(${save.playerId}))`);
-        const [alreadyPushed] = await tx.select({ id: deliveries.id }).from(deliveries).where(and(eq(deliveries.saveId, save.saveId), pushed)).limit(1);
-        if (!alreadyPushed && save.checkRepeat) {
-          const [last] = await tx
-            .select({ id: saves.id, dropsFingerprint: saves.dropsFingerprint })
-            .from(deliveries)
-            .innerJoin(saves, eq(saves.id, deliveries.saveId))
-            .where(and(eq(saves.playerId, save.playerId), ne(saves.id, save.saveId), pgSameDataTypeAs(save.saveId), pushed))
-            .orderBy(desc(deliveries.id))
-            .limit(1);
-          if (last && last.dropsFingerprint === save.dropsFingerprint) {
-            await tx.update(saves).set({ repeatOf: last.id }).where(eq(saves.id, save.saveId));
-            return { push: false, repeatOf: last.id };
-          }
-        }
-        await tx.update(saves).set({ repeatOf: null }).where(eq(saves.id, save.saveId));
-        await createDeliveries(tx, save.saveId, targets, configured, now);
-        return { push: true };
+        const [row] = await tx.execute<{ repeat_of: number | null; deliveries: Delivery[] }>(decision(save, targets, configured, now));
+        const { repeat_of: repeatOf, deliveries } = row!;
+        return repeatOf === null ? { push: true as const, deliveries } : { push: false as const, repeatOf, deliveries };
       }),
-    due: (saveId, now) => db.select().from(deliveries).where(and(eq(deliveries.saveId, saveId), eq(deliveries.state, "pending"), lte(deliveries.nextAttemptAt, now))),
+    ofSave: (saveId) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(deliveries.id),
     tally: async (saveId) => tallyOf(await db.select({ state: deliveries.state, nextAttemptAt: deliveries.nextAttemptAt }).from(deliveries).where(eq(deliveries.saveId, saveId))),
     claimAttempt: async (holder, delivery, now, leaseMs) => {
       const attempt = and(eq(deliveries.id, delivery.id), eq(deliveries.state, "pending"), eq(deliveries.attempts, delivery.seenAttempts));
@@ -98,15 +75,47 @@ export function pgDeliveryStore(db: PgDb): DeliveryStore {
   };
 }
 
-/** rows.ts's createDeliveries in the decision's transaction: a row per routed target, stale pending ones skipped. */
-async function createDeliveries(tx: PgTx, saveId: number, targets: RoutedTarget[], configured: ReadonlySet<string>, now: number): Promise<void> {
-  if (targets.length > 0) await tx.insert(deliveries).values(targets.map((target) => newDelivery(saveId, target, configured, now))).onConflictDoNothing();
-  const pending = await tx
-    .select({ id: deliveries.id, channel: deliveries.channel, target: deliveries.target })
-    .from(deliveries)
-    .where(and(eq(deliveries.saveId, saveId), eq(deliveries.state, "pending"), ne(deliveries.channel, DATA_WEBHOOK_CHANNEL)));
-  const stale = noLongerRouted(pending, targets).map((row) => row.id);
-  if (stale.length > 0) await tx.update(deliveries).set({ state: "skipped", lastError: "no longer routed to this player" }).where(inArray(deliveries.id, stale));
+/** A delivery's columns, and its fields by name (bigint times are safe integers: JSON numbers). */
+const DELIVERY_COLUMNS = sql.raw("id, save_id, channel, target, state, attempts, parts_sent, next_attempt_at, last_error, sent_at, created_at");
+const DELIVERY_FIELDS = sql.raw(
+  "'id', id, 'saveId', save_id, 'channel', channel, 'target', target, 'state', state, 'attempts', attempts, 'partsSent', parts_sent, " +
+    "'nextAttemptAt', next_attempt_at, 'lastError', last_error, 'sentAt', sent_at, 'createdAt', created_at",
+);
+
+/**
+ * push-decision.ts's rule as one statement (run under the player's lock): a save not pushed yet whose drops repeat the
+ * player's last push of its data type gets `repeat_of` and no deliveries; any other gets `repeat_of` NULL, a row per
+ * routed target (rows.ts's newDelivery) and its pending push rows routed no more skipped. Its one snapshot sees
+ * every row the lock's previous holder committed; the rows it adds are routed, so never among the stale. It returns
+ * the save's deliveries as it leaves them: its snapshot's rows but the stale, which come back from their update, and
+ * the added ones (a statement cannot read its own writes but through RETURNING).
+ */
+function decision(save: PushCandidate, targets: RoutedTarget[], configured: ReadonlySet<string>, now: number) {
+  const routed = JSON.stringify(targets.map((target) => newDelivery(save.saveId, target, configured, now)).map(({ channel, target, state, lastError }) => ({ channel, target, state, last_error: lastError })));
+  return sql`
+    WITH already AS (SELECT 1 FROM ${deliveries} WHERE save_id = ${save.saveId} AND state <> 'skipped' AND channel <> ${DATA_WEBHOOK_CHANNEL}),
+    last AS (
+      SELECT s.id, s.drops_fingerprint FROM ${deliveries} d JOIN ${saves} s ON s.id = d.save_id
+      WHERE s.player_id = ${save.playerId} AND s.id <> ${save.saveId} AND s.data_type = (SELECT s2.data_type FROM ${saves} s2 WHERE s2.id = ${save.saveId})
+        AND d.state <> 'skipped' AND d.channel <> ${DATA_WEBHOOK_CHANNEL}
+      ORDER BY d.id DESC LIMIT 1),
+    repeat AS (SELECT id FROM last WHERE ${sql.raw(save.checkRepeat ? "true" : "false")} AND NOT EXISTS (SELECT 1 FROM already) AND drops_fingerprint = ${save.dropsFingerprint}),
+    marked AS (UPDATE ${saves} SET repeat_of = (SELECT id FROM repeat) WHERE id = ${save.saveId} RETURNING 1),
+    routed AS (SELECT * FROM jsonb_to_recordset(${routed}::jsonb) AS r(channel text, target text, state text, last_error text)),
+    added AS (
+      INSERT INTO ${deliveries} (save_id, channel, target, state, last_error, next_attempt_at, created_at)
+      SELECT ${save.saveId}::int, channel, target, state, last_error, ${now}::bigint, ${now}::bigint FROM routed WHERE NOT EXISTS (SELECT 1 FROM repeat)
+      ON CONFLICT DO NOTHING RETURNING ${DELIVERY_COLUMNS}),
+    stale AS (
+      UPDATE ${deliveries} SET state = 'skipped', last_error = 'no longer routed to this player'
+      WHERE save_id = ${save.saveId} AND state = 'pending' AND channel <> ${DATA_WEBHOOK_CHANNEL} AND NOT EXISTS (SELECT 1 FROM repeat)
+        AND (channel, target) NOT IN (SELECT channel, target FROM routed)
+      RETURNING ${DELIVERY_COLUMNS}),
+    after AS (
+      SELECT ${DELIVERY_COLUMNS} FROM ${deliveries} WHERE save_id = ${save.saveId} AND id NOT IN (SELECT id FROM stale)
+      UNION ALL SELECT * FROM stale UNION ALL SELECT * FROM added)
+    SELECT (SELECT id FROM repeat) AS repeat_of, (SELECT count(*) FROM marked) AS marked,
+      coalesce((SELECT json_agg(json_build_object(${DELIVERY_FIELDS}) ORDER BY id) FROM after), '[]'::json) AS deliveries`;
 }
 
 /** The owner's retry (rows.ts's retryFailedDeliveries) inside the job module's transaction: the saves of the deliveries due again. */

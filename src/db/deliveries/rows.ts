@@ -6,7 +6,7 @@
  * also requires the job's lease to be ours, `running` and unexpired, and extends it: a runner whose lease expired
  * or was taken over sends nothing more.
  */
-import { and, eq, exists, inArray, lte, ne, notInArray, sql } from "drizzle-orm";
+import { and, eq, exists, inArray, ne, notInArray, sql } from "drizzle-orm";
 import { DATA_WEBHOOK_CHANNEL } from "./data-webhooks.ts";
 import { holdsLease, leaseHeld, renewLease, type LeaseHolder } from "../jobs/lease.ts";
 import type { Db, Tx } from "../open.ts";
@@ -87,14 +87,15 @@ export function createDataWebhookDeliveries(db: Db, saveId: number, hookIds: num
   );
 }
 
-/** A save's pending deliveries whose next attempt is due at `now`. */
-export function dueDeliveries(db: Db, saveId: number, now: number): Delivery[] {
-  return db
-    .select()
-    .from(deliveries)
-    .where(and(eq(deliveries.saveId, saveId), eq(deliveries.state, "pending"), lte(deliveries.nextAttemptAt, now)))
-    .all();
+/** Every delivery of a save, oldest first. */
+export function saveDeliveries(db: Db, saveId: number): Delivery[] {
+  return db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(deliveries.id).all();
 }
+
+/** Of a save's deliveries, the pending ones whose next attempt is due at `now`. */
+export const dueAt = (rows: Delivery[], now: number): Delivery[] => rows.filter((row) => row.state === "pending" && row.nextAttemptAt <= now);
+
+export const dueDeliveries = (db: Db, saveId: number, now: number): Delivery[] => dueAt(saveDeliveries(db, saveId), now);
 
 export interface DeliveryTally {
   sent: number;

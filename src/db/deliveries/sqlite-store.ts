@@ -6,13 +6,14 @@ import type { DeliveryStore } from "../../pipeline/delivery-store.ts";
 import type { Db } from "../open.ts";
 import { dataWebhookById, listDataWebhooks } from "./data-webhooks.ts";
 import { decidePush } from "./push-decision.ts";
-import { claimDeliveryAttempt, createDataWebhookDeliveries, deliveryTally, dueDeliveries, markAttemptFailed, markSent, recordPartsSent } from "./rows.ts";
+import { claimDeliveryAttempt, createDataWebhookDeliveries, deliveryTally, markAttemptFailed, markSent, recordPartsSent, saveDeliveries } from "./rows.ts";
 
 export function sqliteDeliveryStore(db: Db): DeliveryStore {
   return {
     addDataWebhookDeliveries: async (saveId, now) => createDataWebhookDeliveries(db, saveId, listDataWebhooks(db).map((hook) => hook.id), now),
-    decidePush: async (save, targets, configured, now) => decidePush(db, save, targets, configured, now),
-    due: async (saveId, now) => dueDeliveries(db, saveId, now),
+    // The same thread, no await between: nothing else writes between the decision and the read.
+    decidePush: async (save, targets, configured, now) => ({ ...decidePush(db, save, targets, configured, now), deliveries: saveDeliveries(db, save.saveId) }),
+    ofSave: async (saveId) => saveDeliveries(db, saveId),
     tally: async (saveId) => deliveryTally(db, saveId),
     claimAttempt: async (holder, delivery, now, leaseMs) => claimDeliveryAttempt(db, holder, delivery, now, leaseMs),
     recordPartsSent: async (holder, deliveryId, count, now, leaseMs) => recordPartsSent(db, holder, deliveryId, count, now, leaseMs),

@@ -9,7 +9,7 @@
  */
 import { eq, getTableColumns } from "drizzle-orm";
 import { DATA_WEBHOOK_CHANNEL } from "../../db/deliveries/data-webhooks.ts";
-import type { Delivery } from "../../db/deliveries/rows.ts";
+import { dueAt, tallyOf, type Delivery } from "../../db/deliveries/rows.ts";
 import type { Db } from "../../db/open.ts";
 import { archives, saves } from "../../db/schema.ts";
 import { logInfo, logWarn } from "../../log.ts";
@@ -65,9 +65,12 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
   // A partial refresh changes nothing a bot reads (the data API's latest stays the full save).
   if (PLAYER_ID.test(save.playerId) && !outputs.partial) await deps.deliveries.addDataWebhookDeliveries(save.id, now);
   if (outputs.partial) await nudgePartial(deps.nudge, save.playerId, save.receivedAt);
-  const pushNote = outputs.partial ? "no maps to push (partial refresh)" : await decideAndRecordPush(deps, save, archive, outputs, job.forcePush, now);
+  const decided = outputs.partial ? null : await decideAndRecordPush(deps, save, archive, outputs, job.forcePush, now);
+  const pushNote = decided === null ? "no maps to push (partial refresh)" : decided.note;
 
-  const due = await deps.deliveries.due(save.id, now);
+  // The decision returned the save's deliveries as it left them.
+  const rows = decided?.deliveries ?? (await deps.deliveries.ofSave(save.id));
+  const due = dueAt(rows, now);
   if (due.length > 0) {
     // Consumer webhooks carry no message: a save with only those due builds none.
     const message = due.some((delivery) => delivery.channel !== DATA_WEBHOOK_CHANNEL) ? await pushMessage(deps, save, archive, outputs) : null;
@@ -79,7 +82,8 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
     }
   }
 
-  const tally = await deps.deliveries.tally(save.id);
+  // Nothing attempted: the rows just read are the tally (a read fewer on a hub).
+  const tally = due.length > 0 ? await deps.deliveries.tally(save.id) : tallyOf(rows);
   const counts = `sent=${tally.sent} failed=${tally.failed} skipped=${tally.skipped}`;
   const anyDelivery = tally.sent + tally.failed + tally.skipped + tally.pending > 0;
   const note = pushNote === null ? counts : anyDelivery ? `${pushNote}; ${counts}` : pushNote;
@@ -90,7 +94,7 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
 /** Consumer webhooks name a player the data API can be asked for ("unknown" is none). */
 const PLAYER_ID = /^\d+$/;
 
-/** The push decision and its summary.json; a note when the save is not pushed. */
+/** The push decision and its summary.json; a note when the save is not pushed, and the save's deliveries. */
 async function decideAndRecordPush(
   deps: PipelineDeps,
   save: Save,
@@ -98,7 +102,7 @@ async function decideAndRecordPush(
   outputs: SaveOutputs,
   forcePush: boolean,
   now: number,
-): Promise<string | null> {
+): Promise<{ note: string | null; deliveries: Delivery[] }> {
   const targets = await targetsByMode(deps, save, outputs, routeFor(deps.routing, save.playerId, deps.config.notify.defaultRoute));
   const candidate = { saveId: save.id, playerId: save.playerId, dropsFingerprint: save.dropsFingerprint!, checkRepeat: !deps.config.notify.repeat && !forcePush };
   const decision = await deps.deliveries.decidePush(candidate, targets, configuredChannels(deps.config.notify, deps.routing.barkKeys), now);
@@ -107,10 +111,10 @@ async function decideAndRecordPush(
     const repeatOf = decision.push ? null : decision.repeatOf;
     await deps.archive.replace(archive.relPath, save.id, summaryFile(outputs, repeatOf));
   }
-  if (decision.push) return null;
+  if (decision.push) return { note: null, deliveries: decision.deliveries };
   const why = `same drops as save ${decision.repeatOf}, the player's last push`;
   logInfo("NOTIFY", "not pushed: repeat of the last push", { player: save.playerId, save: save.id, repeatOf: decision.repeatOf, reason: why });
-  return `not pushed: ${why}`;
+  return { note: `not pushed: ${why}`, deliveries: decision.deliveries };
 }
 
 /** Sends one delivery: to its consumer webhook, or the push message to its channel. */
