@@ -32,6 +32,27 @@ export const apiTokens = sqliteTable("api_tokens", {
   createdAt: integer("created_at").notNull(),
 });
 
+/**
+ * lunabot's `/msr` subscriptions: per API token and region the [uid, mode] list its last PUT update_msr_sub sent
+ * (one row per pair, at most 1,000, replaced by each PUT, swept a day after it), so any process of a hub answers
+ * the GET that follows, and a subscribed player's save is claimed first (jobs.subscribed).
+ */
+export const msrSubscriptions = sqliteTable(
+  "msr_subscriptions",
+  {
+    tokenName: text("token_name").notNull(),
+    region: text("region").notNull(),
+    position: integer("position").notNull(),
+    playerId: text("player_id").notNull(),
+    mode: text("mode").notNull(),
+    /** The client address that sent the list, and the list's length in bytes: a GET is matched on both. */
+    peer: text("peer").notNull(),
+    listBytes: integer("list_bytes").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tokenName, t.region, t.position] }), index("msr_subscriptions_player_idx").on(t.playerId), index("msr_subscriptions_updated_idx").on(t.updatedAt)],
+);
+
 /** Players who opted in to public reads (/public/…), by the owner's CLI or on their own page. */
 export const publicPlayers = sqliteTable("public_players", {
   playerId: text("player_id").primaryKey(),

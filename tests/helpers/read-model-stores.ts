@@ -90,7 +90,7 @@ export const postgresReadModels: ReadModelKind = {
   prepare: pgDatabase,
   open: async () => {
     const db = await openPostgres(await pgDatabase(), { maxConnections: 4 });
-    await db.$client.unsafe("TRUNCATE saves, archives, jobs, deliveries, reports, api_tokens, public_players RESTART IDENTITY CASCADE");
+    await db.$client.unsafe("TRUNCATE saves, archives, jobs, deliveries, reports, api_tokens, public_players, msr_subscriptions RESTART IDENTITY CASCADE");
     const dir = mkdtempSync(join(tmpdir(), "read-models-"));
     const archiveRoot = join(dir, "archive");
     return {

@@ -241,6 +241,28 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       expect(await f.data.isPublic(OTHER)).toBe(false);
     });
 
+    test("data API: lunabot's subscription list per token and region, in order, replaced by each PUT; lists a day old swept", async () => {
+      const list = (uids: string[], peer = "10.0.0.1") => ({ pairs: uids.map((uid) => ({ uid, mode: "latest" })), peer, bytes: uids.length * 30 });
+      await f.data.subscribe("bot", DEFAULT_REGION, list([OTHER, PLAYER, THIRD]), T0 - 2 * DAY);
+      expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ ...list([OTHER, PLAYER, THIRD]), at: T0 - 2 * DAY });
+      await f.data.subscribe("bot", DEFAULT_REGION, list([THIRD, PLAYER], "10.0.0.2"), T0 - MINUTE);
+      expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ ...list([THIRD, PLAYER], "10.0.0.2"), at: T0 - MINUTE });
+      await f.data.subscribe("bot", "en", list([OTHER]), T0 - 2 * DAY);
+      await f.data.subscribe("other-bot", DEFAULT_REGION, list([PLAYER]), T0 - HOUR);
+      expect(await f.data.subscription("bot", "tw")).toBeNull();
+      // Any PUT sweeps the lists nobody sent again for a day, but its own.
+      await f.data.subscribe("bot", DEFAULT_REGION, list([PLAYER]), T0);
+      expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ ...list([PLAYER]), at: T0 });
+      expect(await f.data.subscription("bot", "en")).toBeNull();
+      expect(await f.data.subscription("other-bot", DEFAULT_REGION)).toEqual({ ...list([PLAYER]), at: T0 - HOUR });
+      // The longest list whole, and an empty one removes the list.
+      const longest = list(Array.from({ length: 1000 }, (_, i) => `${PLAYER.slice(0, -4)}${String(i).padStart(4, "0")}`));
+      await f.data.subscribe("bot", DEFAULT_REGION, longest, T0);
+      expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ ...longest, at: T0 });
+      await f.data.subscribe("bot", DEFAULT_REGION, list([]), T0);
+      expect(await f.data.subscription("bot", DEFAULT_REGION)).toBeNull();
+    });
+
     test("notify: the save without its bytes and its archive, JSON decoded; none without an archive", async () => {
       const outputs = { version: 2, partial: false } as unknown as SaveOutputs;
       const id = await archived(PLAYER, T0, MAPS, { outputs, dropsFingerprint: "f".repeat(64), region: "en" });

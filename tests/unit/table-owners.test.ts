@@ -72,6 +72,7 @@ const OWNER_TABLES = [
   { table: "publicPlayers", sql: "public_players", module: "data-access" },
   { table: "uploads", sql: "upload_tasks", module: "uploads" },
   { table: "uploadChunks", sql: "upload_task_chunks", module: "uploads" },
+  { table: "msrSubscriptions", sql: "msr_subscriptions", module: "msr-subscriptions" },
 ];
 
 describe("owner tables", () => {

@@ -1,12 +1,13 @@
 /**
- * What the data API reads, declared where it is used: a small async interface (a hub's store implements it
- * too), and its SQLite implementation over src/db.
+ * What the data API reads (and the one thing it writes: lunabot's subscription lists), declared where it is used:
+ * a small async interface (a hub's store implements it too), and its SQLite implementation over src/db.
  */
 import { eq } from "drizzle-orm";
 import type { DataType } from "../../capture/data-types.ts";
 import { SAVE_JSON_FILE } from "../../archive/save-json-file.ts";
 import type { ArchiveStore } from "../../archive/store.ts";
 import { apiTokenGrant, isPlayerPublic, type ApiToken } from "../../db/data-access.ts";
+import { msrSubscription, putMsrSubscription, type MsrSubscription } from "../../db/msr-subscriptions.ts";
 import type { Db } from "../../db/open.ts";
 import { latestSave, recentUploads, type LatestSave, type PlayerUpload } from "../../db/player-saves.ts";
 import { archives, saves } from "../../db/schema.ts";
@@ -25,6 +26,9 @@ export interface DataReads extends SaveJsonReads {
   encrypted(saveId: number): Promise<Uint8Array | null>;
   grant(token: string): Promise<ApiToken | null>;
   isPublic(playerId: string): Promise<boolean>;
+  /** The token's last `/msr` list for `region` (PUT update_msr_sub), in the store: any process answers the GET. */
+  subscription(tokenName: string, region: string): Promise<MsrSubscription | null>;
+  subscribe(tokenName: string, region: string, list: Omit<MsrSubscription, "at">, now: number): Promise<void>;
 }
 
 export function sqliteDataReads(db: Db, store: ArchiveStore, defaultRegion: string): DataReads {
@@ -45,6 +49,8 @@ export function sqliteDataReads(db: Db, store: ArchiveStore, defaultRegion: stri
     },
     grant: async (token) => apiTokenGrant(db, token),
     isPublic: async (playerId) => isPlayerPublic(db, playerId),
+    subscription: async (tokenName, region) => msrSubscription(db, tokenName, region),
+    subscribe: async (tokenName, region, list, now) => putMsrSubscription(db, tokenName, region, list, now),
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * The data API's reads (src/http/api/store.ts) on a hub's PostgreSQL: the latest archived full save per (region, player, data type)
- * by saves_player_idx, the save's encrypted bytes and stored JSON, and the grants of src/db/pg/data-access.ts.
+ * by saves_player_idx, the save's encrypted bytes and stored JSON, the grants of src/db/pg/data-access.ts, and
+ * lunabot's subscription lists (src/db/pg/msr-subscriptions.ts).
  */
 import { and, desc, eq, exists, isNotNull, max, sql } from "drizzle-orm";
 import { SAVE_JSON_FILE } from "../../../archive/save-json-file.ts";
@@ -8,6 +9,7 @@ import type { ArchiveStore } from "../../../archive/store.ts";
 import type { DataReads } from "../../../http/api/store.ts";
 import { archivedSaveBytes } from "../../../pipeline/encrypted-save.ts";
 import { pgDataAccess } from "../data-access.ts";
+import { pgMsrSubscription, pgPutMsrSubscription } from "../msr-subscriptions.ts";
 import type { PgDb } from "../open.ts";
 import { archives, saves } from "../schema.ts";
 
@@ -68,5 +70,9 @@ export function pgDataReads(db: PgDb, store: ArchiveStore, defaultRegion: string
     },
     grant: (token) => access.apiTokenGrant(token),
     isPublic: (playerId) => access.isPlayerPublic(playerId),
+    subscription: (tokenName, region) => pgMsrSubscription(db, tokenName, region),
+    subscribe: async (tokenName, region, list, now) => {
+      await pgPutMsrSubscription(db, tokenName, region, list, now);
+    },
   };
 }
