@@ -1,65 +1,75 @@
 /**
- * lunabot's `/msr` subscription lists (PUT update_msr_sub): per API token and region the last [uid, mode] list,
- * one row per pair, replaced whole by each PUT; lists a day old are swept by the next PUT of any token. The one
- * owner of msr_subscriptions on SQLite (src/db/pg/msr-subscriptions.ts on PostgreSQL). The job queue reads it
- * (subscribedSave) to put a subscribed player's save first.
+ * lunabot's `/msr` subscription lists (PUT update_msr_sub): per API token and region the last [uid, mode] list, a
+ * row for the list and one per pair. lunabot PUTs its list before every poll, every few seconds, mostly the same:
+ * the same list again rewrites the list's row only; another list replaces the pairs. Any PUT sweeps the lists a
+ * day old (their pairs go with them). The one owner of both tables on SQLite (src/db/pg/msr-subscriptions.ts on
+ * PostgreSQL). The job queue reads the pairs (subscribedSave) to put a subscribed player's save first.
  */
-import { and, asc, eq, lt, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, asc, eq, lt, not, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { sha256Hex } from "../sha256.ts";
 import type { Db } from "./open.ts";
-import { msrSubscriptions } from "./schema.ts";
+import { msrSubscriptionPlayers, msrSubscriptions } from "./schema.ts";
 
-/** A list nobody PUT again for a day is swept (lunabot PUTs its list before every poll, every few seconds). */
+/** A list nobody PUT again for a day is swept. */
 export const SUBSCRIPTION_KEEP_MS = 24 * 3600_000;
 
 export type SubscribedPair = { uid: string; mode: string };
-export interface MsrSubscription {
+export interface SubscriptionList {
   pairs: SubscribedPair[];
   /** The address the list came from, and its length in bytes as sent. */
   peer: string;
   bytes: number;
+}
+export interface MsrSubscription extends SubscriptionList {
+  /** When it was last PUT. */
   at: number;
 }
 
-/** The rows of one list, in its order. */
-export const subscriptionRows = (tokenName: string, region: string, list: Omit<MsrSubscription, "at">, now: number) =>
-  list.pairs.map((pair, position) => ({ tokenName, region, position, playerId: pair.uid, mode: pair.mode, peer: list.peer, listBytes: list.bytes, updatedAt: now }));
+/** What tells one list from another: the same pairs in the same order hash the same. */
+export const listSha256 = (pairs: SubscribedPair[]) => sha256Hex(JSON.stringify(pairs.map((pair) => [pair.uid, pair.mode])));
 
-/** What a list's rows read back as; null for none. */
-export function subscriptionOf(rows: { playerId: string; mode: string; peer: string; listBytes: number; updatedAt: number }[]): MsrSubscription | null {
+/** The list's row and its pairs' rows as read back (a list's row without pairs is an empty list); null for none. */
+export function subscriptionOf(rows: { peer: string; listBytes: number; updatedAt: number; playerId: string | null; mode: string | null }[]): MsrSubscription | null {
   const first = rows[0];
   if (first === undefined) return null;
-  return { pairs: rows.map((row) => ({ uid: row.playerId, mode: row.mode })), peer: first.peer, bytes: first.listBytes, at: first.updatedAt };
+  const pairs = rows.flatMap((row) => (row.playerId === null || row.mode === null ? [] : [{ uid: row.playerId, mode: row.mode }]));
+  return { pairs, peer: first.peer, bytes: first.listBytes, at: first.updatedAt };
 }
-
-const subscriptionColumns = { playerId: msrSubscriptions.playerId, mode: msrSubscriptions.mode, peer: msrSubscriptions.peer, listBytes: msrSubscriptions.listBytes, updatedAt: msrSubscriptions.updatedAt };
 
 /**
  * SQL true when some bot subscribes to the save's player, for the job queue (the same text on both stores): one
- * probe of saves' key and one of msr_subscriptions_player_idx, made once when the job is queued, not per claim.
+ * probe of saves' key and one of msr_subscription_players_player_idx, made once when the job is queued, not per claim.
  */
 export const subscribedSave = (saveId: SQL | Placeholder | number) =>
-  sql`EXISTS (SELECT 1 FROM saves JOIN msr_subscriptions ON msr_subscriptions.player_id = saves.player_id WHERE saves.id = ${saveId})`;
+  sql`EXISTS (SELECT 1 FROM saves JOIN msr_subscription_players ON msr_subscription_players.player_id = saves.player_id WHERE saves.id = ${saveId})`;
 
-/** Replaces the token's list for `region` (an empty list removes it), and sweeps every other list a day old. */
-export function putMsrSubscription(db: Db, tokenName: string, region: string, list: Omit<MsrSubscription, "at">, now: number): void {
-  const ofToken = and(eq(msrSubscriptions.tokenName, tokenName), eq(msrSubscriptions.region, region));
+/** Keeps `list` as the token's list for `region`, and sweeps every other list a day old. */
+export function putMsrSubscription(db: Db, tokenName: string, region: string, list: SubscriptionList, now: number): void {
+  const ofList = and(eq(msrSubscriptions.tokenName, tokenName), eq(msrSubscriptions.region, region));
+  const sha256 = listSha256(list.pairs);
+  const head = { peer: list.peer, listBytes: list.bytes, listSha256: sha256, updatedAt: now };
   db.transaction(
     (tx) => {
-      tx.delete(msrSubscriptions).where(or(ofToken, lt(msrSubscriptions.updatedAt, now - SUBSCRIPTION_KEEP_MS))).run();
-      const rows = subscriptionRows(tokenName, region, list, now);
-      if (rows.length > 0) tx.insert(msrSubscriptions).values(rows).run();
+      tx.delete(msrSubscriptions).where(and(lt(msrSubscriptions.updatedAt, now - SUBSCRIPTION_KEEP_MS), not(ofList!))).run();
+      const prior = tx.select({ listSha256: msrSubscriptions.listSha256 }).from(msrSubscriptions).where(ofList).get();
+      tx.insert(msrSubscriptions).values({ tokenName, region, ...head }).onConflictDoUpdate({ target: [msrSubscriptions.tokenName, msrSubscriptions.region], set: head }).run();
+      if (prior?.listSha256 === sha256) return;
+      tx.delete(msrSubscriptionPlayers).where(and(eq(msrSubscriptionPlayers.tokenName, tokenName), eq(msrSubscriptionPlayers.region, region))).run();
+      const rows = list.pairs.map((pair, position) => ({ tokenName, region, position, playerId: pair.uid, mode: pair.mode }));
+      if (rows.length > 0) tx.insert(msrSubscriptionPlayers).values(rows).run();
     },
     { behavior: "immediate" },
   );
 }
 
-/** The token's list for `region`, by the primary key: one indexed read. */
+/** The token's list for `region`: one read by the primary keys. */
 export function msrSubscription(db: Db, tokenName: string, region: string): MsrSubscription | null {
   const rows = db
-    .select(subscriptionColumns)
+    .select({ peer: msrSubscriptions.peer, listBytes: msrSubscriptions.listBytes, updatedAt: msrSubscriptions.updatedAt, playerId: msrSubscriptionPlayers.playerId, mode: msrSubscriptionPlayers.mode })
     .from(msrSubscriptions)
+    .leftJoin(msrSubscriptionPlayers, and(eq(msrSubscriptionPlayers.tokenName, msrSubscriptions.tokenName), eq(msrSubscriptionPlayers.region, msrSubscriptions.region)))
     .where(and(eq(msrSubscriptions.tokenName, tokenName), eq(msrSubscriptions.region, region)))
-    .orderBy(asc(msrSubscriptions.position))
+    .orderBy(asc(msrSubscriptionPlayers.position))
     .all();
   return subscriptionOf(rows);
 }

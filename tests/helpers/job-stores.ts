@@ -27,7 +27,7 @@ export interface StoreFixture {
   /** A save (three bytes unless given, of PLAYER unless given) without a job. */
   addSave: (at: number, encrypted?: Uint8Array, playerId?: string) => Promise<number>;
   /** A bot's `/msr` list naming these players, as PUT update_msr_sub stores it. */
-  subscribe: (playerIds: string[], at: number) => Promise<void>;
+  subscribe: (playerIds: string[], at: number, tokenName?: string) => Promise<void>;
   addReport: (at: number) => Promise<number>;
   jobOfSave: (saveId: number) => Promise<JobView>;
   job: (id: number) => Promise<JobView>;
@@ -78,7 +78,7 @@ export const sqliteStores: StoreKind = {
         return sqliteJobStore(other);
       },
       addSave: async (at, encrypted, playerId) => db.insert(saves).values(saveValues(at, encrypted, playerId)).returning({ id: saves.id }).get().id,
-      subscribe: async (playerIds, at) => putMsrSubscription(db, "bot", "jp", subscribedList(playerIds), at),
+      subscribe: async (playerIds, at, tokenName = "bot") => putMsrSubscription(db, tokenName, "jp", subscribedList(playerIds), at),
       addReport: async (at) => db.insert(reports).values(reportValues(at)).returning({ id: reports.id }).get().id,
       jobOfSave: async (saveId) => db.select().from(jobs).where(eq(jobs.saveId, saveId)).get()!,
       job: async (id) => db.select().from(jobs).where(eq(jobs.id, id)).get()!,
@@ -114,7 +114,7 @@ export const postgresStores: StoreKind = {
         return pgJobStore(other);
       },
       addSave: async (at, encrypted, playerId) => (await db.insert(saves).values(saveValues(at, encrypted, playerId)).returning({ id: saves.id }))[0]!.id,
-      subscribe: async (playerIds, at) => void (await pgPutMsrSubscription(db, "bot", "jp", subscribedList(playerIds), at)),
+      subscribe: async (playerIds, at, tokenName = "bot") => pgPutMsrSubscription(db, tokenName, "jp", subscribedList(playerIds), at),
       addReport: async (at) => (await db.insert(reports).values(reportValues(at)).returning({ id: reports.id }))[0]!.id,
       jobOfSave: async (saveId) => (await db.select().from(jobs).where(eq(jobs.saveId, saveId)))[0]!,
       job: async (id) => (await db.select().from(jobs).where(eq(jobs.id, id)))[0]!,

@@ -13,6 +13,8 @@ const LEASE = 60_000;
 const BACKOFF = [1_000, 2_000];
 const SUBSCRIBED = "7485938820123456789";
 const UNSUBSCRIBED = "9007199254740993123";
+const FORGOTTEN = "1000000000000000001";
+const DAY = 24 * 3600_000;
 
 for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
   describe.skipIf(kind.name === "postgres" && POSTGRES_MISSING !== null)(`job store on ${kind.name}`, () => {
@@ -85,6 +87,11 @@ for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
       const saveOfEarlier = (await f.job(earlier)).saveId!;
       await store.requeueForRedraw(saveOfEarlier, T0);
       expect(await f.job(earlier)).toMatchObject({ state: "pending", subscribed: true });
+      // A list nobody PUT for a day is swept with its players by any other PUT.
+      await f.subscribe([FORGOTTEN], T0 - 2 * DAY, "gone-bot");
+      expect((await f.job(await addJob(T0, {}, FORGOTTEN))).subscribed).toBe(true);
+      await f.subscribe([SUBSCRIBED], T0);
+      expect((await f.job(await addJob(T0, {}, FORGOTTEN))).subscribed).toBe(false);
     });
 
     test("a report's job carries its report; a row with no single subject fails once and the next job is claimed", async () => {

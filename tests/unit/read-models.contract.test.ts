@@ -241,7 +241,7 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       expect(await f.data.isPublic(OTHER)).toBe(false);
     });
 
-    test("data API: lunabot's subscription list per token and region, in order, replaced by each PUT; lists a day old swept", async () => {
+    test("data API: lunabot's subscription list per token and region, in order, replaced by each PUT; lists a day old swept with their players", async () => {
       const list = (uids: string[], peer = "10.0.0.1") => ({ pairs: uids.map((uid) => ({ uid, mode: "latest" })), peer, bytes: uids.length * 30 });
       await f.data.subscribe("bot", DEFAULT_REGION, list([OTHER, PLAYER, THIRD]), T0 - 2 * DAY);
       expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ ...list([OTHER, PLAYER, THIRD]), at: T0 - 2 * DAY });
@@ -255,12 +255,14 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ ...list([PLAYER]), at: T0 });
       expect(await f.data.subscription("bot", "en")).toBeNull();
       expect(await f.data.subscription("other-bot", DEFAULT_REGION)).toEqual({ ...list([PLAYER]), at: T0 - HOUR });
-      // The longest list whole, and an empty one removes the list.
+      // The same list again: only when it was sent changes. The longest list whole; an empty one.
+      await f.data.subscribe("bot", DEFAULT_REGION, list([PLAYER], "10.0.0.3"), T0 + MINUTE);
+      expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ ...list([PLAYER], "10.0.0.3"), at: T0 + MINUTE });
       const longest = list(Array.from({ length: 1000 }, (_, i) => `${PLAYER.slice(0, -4)}${String(i).padStart(4, "0")}`));
       await f.data.subscribe("bot", DEFAULT_REGION, longest, T0);
       expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ ...longest, at: T0 });
       await f.data.subscribe("bot", DEFAULT_REGION, list([]), T0);
-      expect(await f.data.subscription("bot", DEFAULT_REGION)).toBeNull();
+      expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ ...list([]), at: T0 });
     });
 
     test("notify: the save without its bytes and its archive, JSON decoded; none without an archive", async () => {

@@ -73,6 +73,7 @@ const OWNER_TABLES = [
   { table: "uploads", sql: "upload_tasks", module: "uploads" },
   { table: "uploadChunks", sql: "upload_task_chunks", module: "uploads" },
   { table: "msrSubscriptions", sql: "msr_subscriptions", module: "msr-subscriptions" },
+  { table: "msrSubscriptionPlayers", sql: "msr_subscription_players", module: "msr-subscriptions" },
 ];
 
 describe("owner tables", () => {

@@ -26,7 +26,7 @@ export async function pgEnqueueSave(tx: PgTx, saveId: number, at: number, implau
  */
 export const pgEnqueueSavesFrom = (newSaves: SQL, at: number, implausible: boolean) =>
   sql`INSERT INTO jobs (save_id, stage, state, implausible, subscribed, run_at, created_at, updated_at)
-    SELECT id, 'generate', 'pending', ${implausible}, EXISTS (SELECT 1 FROM msr_subscriptions WHERE msr_subscriptions.player_id = ${newSaves}.player_id), ${at}, ${at}, ${at} FROM ${newSaves}`;
+    SELECT id, 'generate', 'pending', ${implausible}, EXISTS (SELECT 1 FROM msr_subscription_players WHERE msr_subscription_players.player_id = ${newSaves}.player_id), ${at}, ${at}, ${at} FROM ${newSaves}`;
 export const pgNotifyNewWorkFrom = (newSaves: SQL) => sql`(SELECT count(*) FROM (SELECT pg_notify(${NEW_WORK_CHANNEL}, '') FROM ${newSaves}) AS woken)`;
 
 export async function pgEnqueueReport(tx: PgTx, reportId: number, at: number): Promise<void> {

@@ -85,13 +85,9 @@ function hasBody(c: Context): boolean {
   return Number(c.req.header("content-length") ?? 0) > 0 || c.req.header("transfer-encoding") !== undefined;
 }
 
-/**
- * A GET's list: the one its token last PUT for `region` from the same address, when the GET declares a body of
- * that very length. Two bytes can only be `[]` (an empty PUT keeps no rows).
- */
+/** A GET's list: the one its token last PUT for `region` from the same address, when the GET declares a body of that very length. */
 async function subscribedList(c: Context, reads: DataReads, region: string, peer: string): Promise<Parsed> {
   const declared = Number(c.req.header("content-length") ?? -1);
-  if (declared === 2) return { pairs: [], bytes: 2 };
   const subscription = await reads.subscription(c.get("grant").name, region);
   if (subscription !== null && subscription.peer === peer && subscription.bytes === declared && Date.now() - subscription.at <= SUBSCRIPTION_FRESH_MS) return subscription;
   return { refusal: detail(c, 400, "this server cannot read the body of a GET: PUT the same [uid, mode] list to update_msr_sub first (lunabot's update_msr_sub_api_url), or POST it here") };

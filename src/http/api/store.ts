@@ -7,7 +7,7 @@ import type { DataType } from "../../capture/data-types.ts";
 import { SAVE_JSON_FILE } from "../../archive/save-json-file.ts";
 import type { ArchiveStore } from "../../archive/store.ts";
 import { apiTokenGrant, isPlayerPublic, type ApiToken } from "../../db/data-access.ts";
-import { msrSubscription, putMsrSubscription, type MsrSubscription } from "../../db/msr-subscriptions.ts";
+import { msrSubscription, putMsrSubscription, type MsrSubscription, type SubscriptionList } from "../../db/msr-subscriptions.ts";
 import type { Db } from "../../db/open.ts";
 import { latestSave, recentUploads, type LatestSave, type PlayerUpload } from "../../db/player-saves.ts";
 import { archives, saves } from "../../db/schema.ts";
@@ -28,7 +28,7 @@ export interface DataReads extends SaveJsonReads {
   isPublic(playerId: string): Promise<boolean>;
   /** The token's last `/msr` list for `region` (PUT update_msr_sub), in the store: any process answers the GET. */
   subscription(tokenName: string, region: string): Promise<MsrSubscription | null>;
-  subscribe(tokenName: string, region: string, list: Omit<MsrSubscription, "at">, now: number): Promise<void>;
+  subscribe(tokenName: string, region: string, list: SubscriptionList, now: number): Promise<void>;
 }
 
 export function sqliteDataReads(db: Db, store: ArchiveStore, defaultRegion: string): DataReads {
