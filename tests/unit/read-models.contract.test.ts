@@ -255,9 +255,14 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ ...list([PLAYER]), at: T0 });
       expect(await f.data.subscription("bot", "en")).toBeNull();
       expect(await f.data.subscription("other-bot", DEFAULT_REGION)).toEqual({ ...list([PLAYER]), at: T0 - HOUR });
-      // The same list again: only when it was sent changes. The longest list whole; an empty one.
+      // The same list again rewrites none of its pairs (a pair changed behind the store's back stays), only the
+      // list's row; another list replaces them.
+      await f.exec("UPDATE msr_subscription_players SET mode = 'local'");
       await f.data.subscribe("bot", DEFAULT_REGION, list([PLAYER], "10.0.0.3"), T0 + MINUTE);
-      expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ ...list([PLAYER], "10.0.0.3"), at: T0 + MINUTE });
+      expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ pairs: [{ uid: PLAYER, mode: "local" }], peer: "10.0.0.3", bytes: 30, at: T0 + MINUTE });
+      await f.data.subscribe("bot", DEFAULT_REGION, list([OTHER]), T0 + MINUTE);
+      expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ ...list([OTHER]), at: T0 + MINUTE });
+      // The longest list whole; an empty one.
       const longest = list(Array.from({ length: 1000 }, (_, i) => `${PLAYER.slice(0, -4)}${String(i).padStart(4, "0")}`));
       await f.data.subscribe("bot", DEFAULT_REGION, longest, T0);
       expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ ...longest, at: T0 });
