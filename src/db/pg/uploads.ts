@@ -53,7 +53,7 @@ async function storeNewSingleChunkSave(db: PgDb, chunk: IncomingChunk, sha256: s
   const player = realPlayer(chunk.playerId);
   const playerId = player ?? UNKNOWN_PLAYER;
   const newSave = sql.raw("new_save");
-  const save = pgInsertSaveOnce({ encrypted: body, playerId, source: "upload", receivedAt: now, sha256, region: regionOfUrl(header.originalUrl) });
+  const save = pgInsertSaveOnce({ encrypted: body, playerId, source: "upload", receivedAt: now, sha256, region: regionOfUrl(header.originalUrl), dataType: dataTypeOfUrl(header.originalUrl) });
   const [row] = await db.execute<{ task_id: number; save_id: number }>(sql`
     WITH new_save AS (${save}),
     new_job AS (${pgEnqueueSavesFrom(newSave, now, !mayBeSave(body))}),
