@@ -194,6 +194,12 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       expect(await f.data.latest(DEFAULT_REGION, OTHER)).toBeNull();
       const named = await archived(PLAYER, T0 - 90 * MINUTE, MAPS, { region: DEFAULT_REGION });
       expect((await f.data.latest(DEFAULT_REGION, PLAYER))?.id).toBe(named);
+      // lunabot's poll reads the same time of all its players at once; players without such a save are left out.
+      await archived(OTHER, T0 - 5 * HOUR);
+      const byPlayer = (uploads: { playerId: string; receivedAt: number }[]) => [...uploads].sort((a, b) => a.playerId.localeCompare(b.playerId));
+      expect(byPlayer(await f.data.uploadTimes(DEFAULT_REGION, [PLAYER, OTHER, THIRD]))).toEqual(byPlayer([{ playerId: PLAYER, receivedAt: T0 - 90 * MINUTE }, { playerId: OTHER, receivedAt: T0 - 5 * HOUR }]));
+      expect(await f.data.uploadTimes("en", [PLAYER, OTHER])).toEqual([{ playerId: PLAYER, receivedAt: T0 - 3 * HOUR }]);
+      expect(await f.data.uploadTimes("en", [])).toEqual([]);
     });
 
     test("data API: a partial refresh never replaces a full save as the latest; a birthday party's delivery is its own latest", async () => {
@@ -206,6 +212,7 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       expect(await f.data.latest(DEFAULT_REGION, OTHER, "mysekai_birthday_party")).toBeNull();
       // The older bots' plain upload_times lists the same save a bot would read: neither the partial one nor the party.
       expect(await f.data.recentUploads(DEFAULT_REGION, 10)).toEqual([{ playerId: PLAYER, receivedAt: T0 - 3 * HOUR }]);
+      expect(await f.data.uploadTimes(DEFAULT_REGION, [PLAYER])).toEqual([{ playerId: PLAYER, receivedAt: T0 - 3 * HOUR }]);
     });
 
     test("data API: a save's bytes from the database, or its archived save.bin once cleared (checked against its sha256); its stored JSON", async () => {

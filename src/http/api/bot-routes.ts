@@ -13,8 +13,9 @@
  * the list its token last PUT for that region, from the same address, in the last SUBSCRIPTION_FRESH_MS, is
  * answered for that list. Any other GET with a body gets a 400 that says to PUT the list first, or POST it.
  * The list is kept in the store (one per token and region, src/db/msr-subscriptions.ts), so on a hub the PUT and
- * the GET may reach different processes; the GET costs one read by its primary key. The job queue reads the
- * same rows: a subscribed player's save is processed first.
+ * the GET may reach different processes. A GET costs two reads whatever its length: its list by the primary keys,
+ * and the upload times of all its players in one query. The job queue reads the same rows: a subscribed
+ * player's save is processed first.
  */
 import { Hono, type Context } from "hono";
 import { isRegion } from "../../capture/regions.ts";
@@ -50,10 +51,10 @@ export function botPollRoutes(reads: DataReads, trustProxy: boolean): Hono<{ Var
     if (c.req.method === "GET" && !hasBody(c)) return c.json(await listRecent(reads, grant, region));
     const parsed = c.req.method === "GET" ? await subscribedList(c, reads, region, peerOf(c, trustProxy)) : await readPairs(c);
     if ("refusal" in parsed) return parsed.refusal;
-    const times: number[] = [];
     // haruki mode names another service's copy: this server has none.
-    for (const { uid, mode } of parsed.pairs) times.push(mode !== "haruki" && mayRead(grant, uid) ? ((await reads.latest(region, uid))?.receivedAt ?? 0) : 0);
-    return c.json(times);
+    const asked = parsed.pairs.filter(({ uid, mode }) => mode !== "haruki" && mayRead(grant, uid)).map(({ uid }) => uid);
+    const times = await latestTimes(reads, region, asked);
+    return c.json(parsed.pairs.map(({ uid, mode }) => (mode !== "haruki" && mayRead(grant, uid) ? (times.get(uid) ?? 0) : 0)));
   });
 
   app.put("/api/:region/mysekai/update_msr_sub", async (c) => {
@@ -74,11 +75,14 @@ async function listRecent(reads: DataReads, grant: ApiToken, region: string): Pr
   const uploads =
     grant.players === null
       ? await reads.recentUploads(region, MAX_LISTED)
-      : (await Promise.all(grant.players.slice(0, MAX_UPLOAD_TIME_PAIRS).map(async (playerId) => ({ playerId, receivedAt: (await reads.latest(region, playerId))?.receivedAt ?? 0 }))))
-          .filter((upload) => upload.receivedAt > 0)
-          .sort((a, b) => b.receivedAt - a.receivedAt)
-          .slice(0, MAX_LISTED);
+      : (await reads.uploadTimes(region, grant.players.slice(0, MAX_UPLOAD_TIME_PAIRS))).sort((a, b) => b.receivedAt - a.receivedAt || a.playerId.localeCompare(b.playerId)).slice(0, MAX_LISTED);
   return uploads.map((upload) => ({ id: upload.playerId, upload_time: upload.receivedAt }));
+}
+
+/** Each asked player's latest upload time, in one read (a list names a player once or many times). */
+async function latestTimes(reads: DataReads, region: string, playerIds: string[]): Promise<Map<string, number>> {
+  const uploads = await reads.uploadTimes(region, [...new Set(playerIds)]);
+  return new Map(uploads.map((upload) => [upload.playerId, upload.receivedAt]));
 }
 
 function hasBody(c: Context): boolean {

@@ -9,7 +9,7 @@ import type { ArchiveStore } from "../../archive/store.ts";
 import { apiTokenGrant, isPlayerPublic, type ApiToken } from "../../db/data-access.ts";
 import { msrSubscription, putMsrSubscription, type MsrSubscription, type SubscriptionList } from "../../db/msr-subscriptions.ts";
 import type { Db } from "../../db/open.ts";
-import { latestSave, recentUploads, type LatestSave, type PlayerUpload } from "../../db/player-saves.ts";
+import { latestSave, recentUploads, uploadTimes, type LatestSave, type PlayerUpload } from "../../db/player-saves.ts";
 import { archives, saves } from "../../db/schema.ts";
 import type { Config } from "../../config/index.ts";
 import { encryptedBytesOf } from "../../pipeline/encrypted-save.ts";
@@ -22,6 +22,8 @@ export interface DataReads extends SaveJsonReads {
   latest(region: string, playerId: string, dataType?: DataType): Promise<LatestSave | null>;
   /** Players with an archived save in `region` and their latest upload time, the newest first, at most `limit`. */
   recentUploads(region: string, limit: number): Promise<PlayerUpload[]>;
+  /** The latest upload time of each of these players that has an archived save in `region` (others left out), in one read. */
+  uploadTimes(region: string, playerIds: string[]): Promise<PlayerUpload[]>;
   /** The save's encrypted bytes (database copy, or the archive's save.bin once retention cleared it). */
   encrypted(saveId: number): Promise<Uint8Array | null>;
   grant(token: string): Promise<ApiToken | null>;
@@ -35,6 +37,7 @@ export function sqliteDataReads(db: Db, store: ArchiveStore, defaultRegion: stri
   return {
     latest: async (region, playerId, dataType) => latestSave(db, region, playerId, defaultRegion, dataType),
     recentUploads: async (region, limit) => recentUploads(db, region, defaultRegion, limit),
+    uploadTimes: async (region, playerIds) => uploadTimes(db, region, defaultRegion, playerIds),
     encrypted: async (saveId) => {
       const row = db.select().from(saves).where(eq(saves.id, saveId)).get();
       if (!row) return null;
