@@ -36,12 +36,17 @@ export function subscriptionOf(rows: { peer: string; listBytes: number; updatedA
   return { pairs, peer: first.peer, bytes: first.listBytes, at: first.updatedAt };
 }
 
+type SqlValue = SQL | Placeholder | number;
+
 /**
- * SQL true when some bot subscribes to the save's player, for the job queue (the same text on both stores): one
- * probe of saves' key and one of msr_subscription_players_player_idx, made once when the job is queued, not per claim.
+ * SQL true when a bot's list PUT since `since` names the player, for the job queue (the same text on both
+ * stores): a probe of msr_subscription_players_player_idx and of the list's key, made once when the job is queued,
+ * not per claim. A list nobody PUT for a day counts no more, swept or not.
  */
-export const subscribedSave = (saveId: SQL | Placeholder | number) =>
-  sql`EXISTS (SELECT 1 FROM saves JOIN msr_subscription_players ON msr_subscription_players.player_id = saves.player_id WHERE saves.id = ${saveId})`;
+export const subscribedPlayer = (playerId: SQL, since: SqlValue) =>
+  sql`EXISTS (SELECT 1 FROM msr_subscription_players JOIN msr_subscriptions ON msr_subscriptions.token_name = msr_subscription_players.token_name AND msr_subscriptions.region = msr_subscription_players.region
+    WHERE msr_subscription_players.player_id = ${playerId} AND msr_subscriptions.updated_at >= ${since})`;
+export const subscribedSave = (saveId: SqlValue, since: SqlValue) => subscribedPlayer(sql`(SELECT player_id FROM saves WHERE saves.id = ${saveId})`, since);
 
 /** Keeps `list` as the token's list for `region`, and sweeps every other list a day old. */
 export function putMsrSubscription(db: Db, tokenName: string, region: string, list: SubscriptionList, now: number): void {

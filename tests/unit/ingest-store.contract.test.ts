@@ -168,7 +168,7 @@ for (const kind of [sqliteIngestStores, postgresIngestStores] satisfies IngestSt
     });
 
     test("a save of a player some bot subscribes to is queued to go first: one chunk, several, and a held save adopting the player", async () => {
-      await f.exec(`INSERT INTO msr_subscriptions (token_name, region, peer, list_bytes, list_sha256, updated_at) VALUES ('bot', 'jp', '127.0.0.1', 30, 'x', ${T0})`);
+      await f.exec(`INSERT INTO msr_subscriptions (token_name, region, peer, list_bytes, list_sha256, updated_at) VALUES ('bot', 'jp', '127.0.0.1', 30, 'x', ${Date.now()})`); // the adoption judges it now
       await f.exec(`INSERT INTO msr_subscription_players (token_name, region, position, player_id, mode) VALUES ('bot', 'jp', 0, '${PLAYER}', 'latest')`);
       const first = (body: Uint8Array) => body.subarray(0, 16);
       const split = blocks(2);

@@ -87,11 +87,12 @@ for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
       const saveOfEarlier = (await f.job(earlier)).saveId!;
       await store.requeueForRedraw(saveOfEarlier, T0);
       expect(await f.job(earlier)).toMatchObject({ state: "pending", subscribed: true });
-      // A list nobody PUT for a day is swept with its players by any other PUT.
+      // A list nobody PUT for a day counts no more, before any PUT sweeps it, and after.
       await f.subscribe([FORGOTTEN], T0 - 2 * DAY, "gone-bot");
-      expect((await f.job(await addJob(T0, {}, FORGOTTEN))).subscribed).toBe(true);
-      await f.subscribe([SUBSCRIBED], T0);
+      expect((await f.job(await addJob(T0 - 2 * DAY + 1_000, {}, FORGOTTEN))).subscribed).toBe(true);
       expect((await f.job(await addJob(T0, {}, FORGOTTEN))).subscribed).toBe(false);
+      await f.subscribe([SUBSCRIBED], T0);
+      expect((await f.job(await addJob(T0 - 2 * DAY + 1_000, {}, FORGOTTEN))).subscribed).toBe(false);
     });
 
     test("a report's job carries its report; a row with no single subject fails once and the next job is claimed", async () => {
