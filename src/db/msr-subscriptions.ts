@@ -5,7 +5,7 @@
  * day old (their pairs go with them). The one owner of both tables on SQLite (src/db/pg/msr-subscriptions.ts on
  * PostgreSQL). The job queue reads the pairs (subscribedSave) to put a subscribed player's save first.
  */
-import { and, asc, eq, lt, not, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, asc, eq, gte, lt, not, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { sha256Hex } from "../sha256.ts";
 import type { Db } from "./open.ts";
 import { msrSubscriptionPlayers, msrSubscriptions } from "./schema.ts";
@@ -58,8 +58,11 @@ export function putMsrSubscription(db: Db, tokenName: string, region: string, li
       tx.delete(msrSubscriptions).where(and(lt(msrSubscriptions.updatedAt, now - SUBSCRIPTION_KEEP_MS), not(ofList!))).run();
       const prior = tx.select({ listSha256: msrSubscriptions.listSha256 }).from(msrSubscriptions).where(ofList).get();
       tx.insert(msrSubscriptions).values({ tokenName, region, ...head }).onConflictDoUpdate({ target: [msrSubscriptions.tokenName, msrSubscriptions.region], set: head }).run();
-      if (prior?.listSha256 === sha256) return;
-      tx.delete(msrSubscriptionPlayers).where(and(eq(msrSubscriptionPlayers.tokenName, tokenName), eq(msrSubscriptionPlayers.region, region))).run();
+      const ofListPairs = and(eq(msrSubscriptionPlayers.tokenName, tokenName), eq(msrSubscriptionPlayers.region, region));
+      // A pair past the list's length is a change too (as on PostgreSQL, where two PUTs at once may leave one).
+      const tail = tx.select({ one: sql`1` }).from(msrSubscriptionPlayers).where(and(ofListPairs, gte(msrSubscriptionPlayers.position, list.pairs.length))).limit(1).get();
+      if (prior?.listSha256 === sha256 && tail === undefined) return;
+      tx.delete(msrSubscriptionPlayers).where(ofListPairs).run();
       const rows = list.pairs.map((pair, position) => ({ tokenName, region, position, playerId: pair.uid, mode: pair.mode }));
       if (rows.length > 0) tx.insert(msrSubscriptionPlayers).values(rows).run();
     },

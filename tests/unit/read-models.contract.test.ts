@@ -269,6 +269,10 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ pairs: [{ uid: PLAYER, mode: "local" }], peer: "10.0.0.3", bytes: 30, at: T0 + MINUTE });
       await f.data.subscribe("bot", DEFAULT_REGION, list([OTHER]), T0 + MINUTE);
       expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ ...list([OTHER]), at: T0 + MINUTE });
+      // A longer list's tail left behind (two PUTs at once on a hub): the same list again mends it.
+      await f.exec(`INSERT INTO msr_subscription_players (token_name, region, position, player_id, mode) VALUES ('bot', '${DEFAULT_REGION}', 1, '${THIRD}', 'latest')`);
+      await f.data.subscribe("bot", DEFAULT_REGION, list([OTHER]), T0 + MINUTE);
+      expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ ...list([OTHER]), at: T0 + MINUTE });
       // The longest list whole; an empty one.
       const longest = list(Array.from({ length: 1000 }, (_, i) => `${PLAYER.slice(0, -4)}${String(i).padStart(4, "0")}`));
       await f.data.subscribe("bot", DEFAULT_REGION, longest, T0);
