@@ -30,6 +30,15 @@ const RECENT = `SELECT s.player_id AS playerId, max(s.received_at) AS receivedAt
   WHERE s.player_id IS NOT NULL AND coalesce(s.region, ?2) = ?1 AND s.data_type = 'mysekai' AND s.partial = 0 AND EXISTS (SELECT 1 FROM archives a WHERE a.save_id = s.id)
   GROUP BY s.player_id ORDER BY receivedAt DESC, s.player_id LIMIT ?3`;
 
+const TIMES = `SELECT s.player_id AS playerId, max(s.received_at) AS receivedAt FROM saves s
+  WHERE s.player_id IN (SELECT value FROM json_each(?3)) AND coalesce(s.region, ?2) = ?1 AND s.data_type = 'mysekai' AND s.partial = 0 AND EXISTS (SELECT 1 FROM archives a WHERE a.save_id = s.id)
+  GROUP BY s.player_id`;
+
+/** The latest upload time of each of `playerIds` with an archived full MySekai save in `region` (as `latestSave` counts them): one query. */
+export function uploadTimes(db: Db, region: string, defaultRegion: string, playerIds: string[]): PlayerUpload[] {
+  return db.$client.query(TIMES).all(region, defaultRegion, JSON.stringify(playerIds)) as PlayerUpload[];
+}
+
 /** The players with an archived full MySekai save in `region` (as `latestSave` counts them), each with its latest upload time, the newest first, at most `limit`. */
 export function recentUploads(db: Db, region: string, defaultRegion: string, limit: number): PlayerUpload[] {
   return db.$client.query(RECENT).all(region, defaultRegion, limit) as PlayerUpload[];

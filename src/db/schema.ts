@@ -148,6 +148,8 @@ export const jobs = sqliteTable(
      * job waits behind every other, and a failed one expires with the retention rule. Judged again at start-up.
      */
     implausible: integer("implausible", { mode: "boolean" }).notNull().default(false),
+    /** A bot subscribes to the save's player (msr_subscriptions) as the job was queued: claimed before other fresh jobs. */
+    subscribed: integer("subscribed", { mode: "boolean" }).notNull().default(false),
     lastError: text("last_error"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),

@@ -83,7 +83,7 @@ export const postgresIngestStores: IngestStoreKind = {
   open: async () => {
     const url = await pgDatabase();
     const db = await openPostgres(url, { maxConnections: 8 });
-    await db.$client.unsafe("TRUNCATE upload_task_chunks, upload_tasks, report_candidates, reports, jobs, saves RESTART IDENTITY CASCADE");
+    await db.$client.unsafe("TRUNCATE upload_task_chunks, upload_tasks, report_candidates, reports, jobs, saves, msr_subscriptions RESTART IDENTITY CASCADE");
     const others: PgDb[] = [];
     const firstColumn = async (query: string) => (await db.$client.unsafe(query).values()).map((row) => row[0]);
     return {

@@ -8,7 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pgJobStore } from "../../src/db/jobs/pg-store.ts";
 import { sqliteJobStore } from "../../src/db/jobs/sqlite-store.ts";
+import { putMsrSubscription } from "../../src/db/msr-subscriptions.ts";
 import { openDatabase } from "../../src/db/open.ts";
+import { pgPutMsrSubscription } from "../../src/db/pg/msr-subscriptions.ts";
 import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
 import * as pg from "../../src/db/pg/schema.ts";
 import * as sqlite from "../../src/db/schema.ts";
@@ -22,8 +24,10 @@ export interface StoreFixture {
   store: JobStore;
   /** Another store on connections of its own, as a second process has. */
   another: () => Promise<JobStore>;
-  /** A save (three bytes unless given) without a job. */
-  addSave: (at: number, encrypted?: Uint8Array) => Promise<number>;
+  /** A save (three bytes unless given, of PLAYER unless given) without a job. */
+  addSave: (at: number, encrypted?: Uint8Array, playerId?: string) => Promise<number>;
+  /** A bot's `/msr` list naming these players, as PUT update_msr_sub stores it. */
+  subscribe: (playerIds: string[], at: number, tokenName?: string) => Promise<void>;
   addReport: (at: number) => Promise<number>;
   jobOfSave: (saveId: number) => Promise<JobView>;
   job: (id: number) => Promise<JobView>;
@@ -41,7 +45,8 @@ export interface StoreKind {
   open: () => Promise<StoreFixture>;
 }
 
-const saveValues = (at: number, encrypted: Uint8Array = new Uint8Array([1, 2, 3])) => ({ sha256: crypto.randomUUID(), playerId: "1234567890123456789", source: "upload" as const, encrypted, size: encrypted.byteLength, receivedAt: at });
+export const PLAYER = "1234567890123456789";
+const saveValues = (at: number, encrypted: Uint8Array = new Uint8Array([1, 2, 3]), playerId = PLAYER) => ({ sha256: crypto.randomUUID(), playerId, source: "upload" as const, encrypted, size: encrypted.byteLength, receivedAt: at });
 const deliveryValues = (saveId: number, target: string, state: DeliveryView["state"], at: number) => ({
   saveId,
   channel: "bark",
@@ -53,6 +58,7 @@ const deliveryValues = (saveId: number, target: string, state: DeliveryView["sta
   sentAt: state === "sent" ? at : null,
   createdAt: at,
 });
+const subscribedList = (playerIds: string[]) => ({ pairs: playerIds.map((uid) => ({ uid, mode: "latest" })), peer: "127.0.0.1", bytes: 100 });
 const reportValues = (at: number) => ({ receivedAt: at, shape: "har", entryCount: 1, candidateCount: 0, emptyBodies: 0, meta: {} });
 
 export const sqliteStores: StoreKind = {
@@ -71,7 +77,8 @@ export const sqliteStores: StoreKind = {
         others.push(other);
         return sqliteJobStore(other);
       },
-      addSave: async (at, encrypted) => db.insert(saves).values(saveValues(at, encrypted)).returning({ id: saves.id }).get().id,
+      addSave: async (at, encrypted, playerId) => db.insert(saves).values(saveValues(at, encrypted, playerId)).returning({ id: saves.id }).get().id,
+      subscribe: async (playerIds, at, tokenName = "bot") => putMsrSubscription(db, tokenName, "jp", subscribedList(playerIds), at),
       addReport: async (at) => db.insert(reports).values(reportValues(at)).returning({ id: reports.id }).get().id,
       jobOfSave: async (saveId) => db.select().from(jobs).where(eq(jobs.saveId, saveId)).get()!,
       job: async (id) => db.select().from(jobs).where(eq(jobs.id, id)).get()!,
@@ -96,7 +103,7 @@ export const postgresStores: StoreKind = {
     pgUrl ??= databaseForThisFile("migrated");
     const url = await pgUrl;
     const db = await openPostgres(url, { maxConnections: 4 });
-    await db.execute("TRUNCATE jobs, deliveries, reports, saves RESTART IDENTITY CASCADE");
+    await db.execute("TRUNCATE jobs, deliveries, reports, saves, msr_subscriptions RESTART IDENTITY CASCADE");
     const others: PgDb[] = [];
     const { jobs, saves, reports, deliveries } = pg;
     return {
@@ -106,7 +113,8 @@ export const postgresStores: StoreKind = {
         others.push(other);
         return pgJobStore(other);
       },
-      addSave: async (at, encrypted) => (await db.insert(saves).values(saveValues(at, encrypted)).returning({ id: saves.id }))[0]!.id,
+      addSave: async (at, encrypted, playerId) => (await db.insert(saves).values(saveValues(at, encrypted, playerId)).returning({ id: saves.id }))[0]!.id,
+      subscribe: async (playerIds, at, tokenName = "bot") => pgPutMsrSubscription(db, tokenName, "jp", subscribedList(playerIds), at),
       addReport: async (at) => (await db.insert(reports).values(reportValues(at)).returning({ id: reports.id }))[0]!.id,
       jobOfSave: async (saveId) => (await db.select().from(jobs).where(eq(jobs.saveId, saveId)))[0]!,
       job: async (id) => (await db.select().from(jobs).where(eq(jobs.id, id)))[0]!,

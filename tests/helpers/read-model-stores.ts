@@ -43,6 +43,8 @@ export interface ReadModelFixture {
   insert: Inserts;
   /** The disk archive the data reads fall back to (save.bin once the retention rule cleared a save). */
   archiveRoot: string;
+  /** A statement of SQL both dialects read alike, run as it is (to change a row behind a store's back). */
+  exec: (statement: string) => Promise<void>;
   close: () => Promise<void>;
 }
 
@@ -66,6 +68,7 @@ export const sqliteReadModels: ReadModelKind = {
       notify: sqliteNotifyReads(db),
       access: sqliteOwnerStore(db).access,
       archiveRoot,
+      exec: async (statement) => void db.$client.run(statement),
       insert: {
         save: async (values) => db.insert(sqlite.saves).values(values).returning(id).get().id,
         archive: async (values) => void db.insert(sqlite.archives).values(values).run(),
@@ -90,7 +93,7 @@ export const postgresReadModels: ReadModelKind = {
   prepare: pgDatabase,
   open: async () => {
     const db = await openPostgres(await pgDatabase(), { maxConnections: 4 });
-    await db.$client.unsafe("TRUNCATE saves, archives, jobs, deliveries, reports, api_tokens, public_players RESTART IDENTITY CASCADE");
+    await db.$client.unsafe("TRUNCATE saves, archives, jobs, deliveries, reports, api_tokens, public_players, msr_subscriptions RESTART IDENTITY CASCADE");
     const dir = mkdtempSync(join(tmpdir(), "read-models-"));
     const archiveRoot = join(dir, "archive");
     return {
@@ -99,6 +102,7 @@ export const postgresReadModels: ReadModelKind = {
       notify: pgNotifyReads(db),
       access: pgOwnerStore(db).access,
       archiveRoot,
+      exec: async (statement) => void (await db.$client.unsafe(statement)),
       insert: {
         save: async (values) => (await db.insert(pg.saves).values(values).returning({ id: pg.saves.id }))[0]!.id,
         archive: async (values) => void (await db.insert(pg.archives).values(values)),

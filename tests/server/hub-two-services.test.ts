@@ -8,6 +8,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
+import { rawRequest } from "../helpers/raw-http.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptedSave, PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
 import { swiftBucket, swiftSkipReason } from "../helpers/swift.ts";
@@ -108,6 +109,21 @@ describe.skipIf(skip !== null)("two services on one PostgreSQL and one bucket", 
     const logout = await fetch(`${b.url}/logout`, { method: "POST", headers: { cookie, "sec-fetch-site": "same-origin" }, redirect: "manual" });
     expect(logout.status).toBe(303);
     expect((await fetch(`${a.url}/`, { headers: { cookie }, redirect: "manual" })).status).not.toBe(200);
+  }, 30_000);
+
+  test("lunabot's poll: its PUT update_msr_sub reaches A, its GET with the same body B, answered in order from the list in the store", async () => {
+    const added = await cli("api-tokens", "add", "lunabot");
+    expect(added.code).toBe(0);
+    const headers: [string, string][] = [["Authorization", `Bearer ${added.out.split("\n").at(-1)!}`], ["Content-Type", "application/json"]];
+    const body = new TextEncoder().encode(JSON.stringify([["1234567890123456789", "latest"], [PLAYER_ID, "latest"]]));
+    const put = (await rawRequest(a.url, { method: "PUT", path: "/api/jp/mysekai/update_msr_sub", headers, body }))!;
+    expect([put.status, put.body]).toEqual([200, '{"status":"ok"}']);
+    const poll = (await rawRequest(b.url, { method: "GET", path: "/api/jp/mysekai/upload_times", headers, body }))!;
+    expect(poll.status).toBe(200);
+    const [none, latest] = JSON.parse(poll.body) as number[];
+    expect(none).toBe(0);
+    const [save] = await sql<{ received_at: string }[]>`SELECT received_at FROM saves WHERE player_id = ${PLAYER_ID} ORDER BY received_at DESC LIMIT 1`;
+    expect(latest).toBe(Number(save!.received_at));
   }, 30_000);
 
   test("the data API's rate is counted once over both processes: reads spread over A and B get 429 after the rate", async () => {

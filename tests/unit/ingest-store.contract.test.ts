@@ -167,6 +167,24 @@ for (const kind of [sqliteIngestStores, postgresIngestStores] satisfies IngestSt
       expect(await f.column("SELECT stage || ':' || state FROM jobs")).toEqual(["generate:pending"]);
     });
 
+    test("a save of a player some bot subscribes to is queued to go first: one chunk, several, and a held save adopting the player", async () => {
+      await f.exec(`INSERT INTO msr_subscriptions (token_name, region, peer, list_bytes, list_sha256, updated_at) VALUES ('bot', 'jp', '127.0.0.1', 30, 'x', ${Date.now()})`); // the adoption judges it now
+      await f.exec(`INSERT INTO msr_subscription_players (token_name, region, position, player_id, mode) VALUES ('bot', 'jp', 0, '${PLAYER}', 'latest')`);
+      const first = (body: Uint8Array) => body.subarray(0, 16);
+      const split = blocks(2);
+      await accept(chunk("one", 0, 1, blocks(2)));
+      await accept(chunk("other", 0, 1, blocks(2), { player: OTHER_PLAYER }));
+      await accept(chunk("two", 0, 2, first(split)));
+      await accept(chunk("two", 1, 2, split.subarray(16)));
+      const held = blocks(2);
+      await accept(chunk("held", 0, 1, held, { player: null }));
+      const flags = () => f.column("SELECT CASE WHEN subscribed THEN 'first' ELSE 'in turn' END FROM jobs ORDER BY id");
+      expect(await flags()).toEqual(["first", "in turn", "first", "in turn"]);
+      await f.exec("UPDATE jobs SET stage = 'done', state = 'done'");
+      await accept(chunk("named", 0, 1, held));
+      expect(await flags()).toEqual(["first", "in turn", "first", "first"]);
+    });
+
     test("a report stores its candidates in order with one evaluate job", async () => {
       const bodies = [blocks(1), blocks(2), blocks(3)];
       const id = await f.reports.store(extraction(bodies), { tool: "test" }, T0);

@@ -11,6 +11,10 @@ import { POSTGRES_MISSING } from "../helpers/postgres.ts";
 const T0 = 1_700_000_000_000;
 const LEASE = 60_000;
 const BACKOFF = [1_000, 2_000];
+const SUBSCRIBED = "7485938820123456789";
+const UNSUBSCRIBED = "9007199254740993123";
+const FORGOTTEN = "1000000000000000001";
+const DAY = 24 * 3600_000;
 
 for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
   describe.skipIf(kind.name === "postgres" && POSTGRES_MISSING !== null)(`job store on ${kind.name}`, () => {
@@ -23,8 +27,8 @@ for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
     afterEach(() => f.close());
 
     /** A save's job, enqueued as uploads do, then given `fields` directly; returns its id. */
-    const addJob = async (runAt: number, fields: Partial<JobView> = {}) => {
-      const saveId = await f.addSave(runAt);
+    const addJob = async (runAt: number, fields: Partial<JobView> = {}, playerId?: string) => {
+      const saveId = await f.addSave(runAt, undefined, playerId);
       await store.enqueueSave(saveId, runAt, fields.implausible ?? false);
       const { id } = await f.jobOfSave(saveId);
       if (Object.keys(fields).length > 0) await f.setJob(id, fields);
@@ -62,6 +66,33 @@ for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
       expect(await claim(T0, true)).toBeNull();
       expect(await claim(T0)).toBe(junk[0]!);
       expect(await claim(T0)).toBe(junk[1]!);
+    });
+
+    test("a save of a player some bot subscribes to is claimed before fresh ones queued earlier (a retried one still after them), judged when it is queued", async () => {
+      const earlier = await addJob(T0 - 9_000, {}, UNSUBSCRIBED);
+      await f.subscribe([SUBSCRIBED], T0 - 8_000);
+      const subscribed = await addJob(T0 - 1_000, {}, SUBSCRIBED);
+      const subscribedRetry = await addJob(T0 - 1_000, { state: "pending_retry" }, SUBSCRIBED);
+      const later = await addJob(T0 - 500, {}, UNSUBSCRIBED);
+      expect((await f.job(subscribed)).subscribed).toBe(true);
+      expect((await f.job(earlier)).subscribed).toBe(false);
+      expect(await claim(T0)).toBe(subscribed);
+      expect(await claim(T0)).toBe(earlier);
+      expect(await claim(T0)).toBe(later);
+      expect(await claim(T0)).toBe(subscribedRetry);
+      // Judged when the job is queued: a list PUT later changes nothing of a queued job; a redraw judges it again.
+      await f.subscribe([UNSUBSCRIBED], T0);
+      expect((await f.job(earlier)).subscribed).toBe(false);
+      await f.setJob(earlier, { state: "done", leaseId: null });
+      const saveOfEarlier = (await f.job(earlier)).saveId!;
+      await store.requeueForRedraw(saveOfEarlier, T0);
+      expect(await f.job(earlier)).toMatchObject({ state: "pending", subscribed: true });
+      // A list nobody PUT for a day counts no more, before any PUT sweeps it, and after.
+      await f.subscribe([FORGOTTEN], T0 - 2 * DAY, "gone-bot");
+      expect((await f.job(await addJob(T0 - 2 * DAY + 1_000, {}, FORGOTTEN))).subscribed).toBe(true);
+      expect((await f.job(await addJob(T0, {}, FORGOTTEN))).subscribed).toBe(false);
+      await f.subscribe([SUBSCRIBED], T0);
+      expect((await f.job(await addJob(T0 - 2 * DAY + 1_000, {}, FORGOTTEN))).subscribed).toBe(false);
     });
 
     test("a report's job carries its report; a row with no single subject fails once and the next job is claimed", async () => {

@@ -208,6 +208,12 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       expect(await f.data.latest(DEFAULT_REGION, OTHER)).toBeNull();
       const named = await archived(PLAYER, T0 - 90 * MINUTE, MAPS, { region: DEFAULT_REGION });
       expect((await f.data.latest(DEFAULT_REGION, PLAYER))?.id).toBe(named);
+      // lunabot's poll reads the same time of all its players at once; players without such a save are left out.
+      await archived(OTHER, T0 - 5 * HOUR);
+      const byPlayer = (uploads: { playerId: string; receivedAt: number }[]) => [...uploads].sort((a, b) => a.playerId.localeCompare(b.playerId));
+      expect(byPlayer(await f.data.uploadTimes(DEFAULT_REGION, [PLAYER, OTHER, THIRD]))).toEqual(byPlayer([{ playerId: PLAYER, receivedAt: T0 - 90 * MINUTE }, { playerId: OTHER, receivedAt: T0 - 5 * HOUR }]));
+      expect(await f.data.uploadTimes("en", [PLAYER, OTHER])).toEqual([{ playerId: PLAYER, receivedAt: T0 - 3 * HOUR }]);
+      expect(await f.data.uploadTimes("en", [])).toEqual([]);
     });
 
     test("data API: a partial refresh never replaces a full save as the latest; a birthday party's delivery is its own latest", async () => {
@@ -220,6 +226,7 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       expect(await f.data.latest(DEFAULT_REGION, OTHER, "mysekai_birthday_party")).toBeNull();
       // The older bots' plain upload_times lists the same save a bot would read: neither the partial one nor the party.
       expect(await f.data.recentUploads(DEFAULT_REGION, 10)).toEqual([{ playerId: PLAYER, receivedAt: T0 - 3 * HOUR }]);
+      expect(await f.data.uploadTimes(DEFAULT_REGION, [PLAYER])).toEqual([{ playerId: PLAYER, receivedAt: T0 - 3 * HOUR }]);
     });
 
     test("data API: a save's bytes from the database, or its archived save.bin once cleared (checked against its sha256); its stored JSON", async () => {
@@ -253,6 +260,39 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       await f.access.setPlayerPublic(PLAYER, true, T0);
       expect(await f.data.isPublic(PLAYER)).toBe(true);
       expect(await f.data.isPublic(OTHER)).toBe(false);
+    });
+
+    test("data API: lunabot's subscription list per token and region, in order, replaced by each PUT; lists a day old swept with their players", async () => {
+      const list = (uids: string[], peer = "10.0.0.1") => ({ pairs: uids.map((uid) => ({ uid, mode: "latest" })), peer, bytes: uids.length * 30 });
+      await f.data.subscribe("bot", DEFAULT_REGION, list([OTHER, PLAYER, THIRD]), T0 - 2 * DAY);
+      expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ ...list([OTHER, PLAYER, THIRD]), at: T0 - 2 * DAY });
+      await f.data.subscribe("bot", DEFAULT_REGION, list([THIRD, PLAYER], "10.0.0.2"), T0 - MINUTE);
+      expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ ...list([THIRD, PLAYER], "10.0.0.2"), at: T0 - MINUTE });
+      await f.data.subscribe("bot", "en", list([OTHER]), T0 - 2 * DAY);
+      await f.data.subscribe("other-bot", DEFAULT_REGION, list([PLAYER]), T0 - HOUR);
+      expect(await f.data.subscription("bot", "tw")).toBeNull();
+      // Any PUT sweeps the lists nobody sent again for a day, but its own.
+      await f.data.subscribe("bot", DEFAULT_REGION, list([PLAYER]), T0);
+      expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ ...list([PLAYER]), at: T0 });
+      expect(await f.data.subscription("bot", "en")).toBeNull();
+      expect(await f.data.subscription("other-bot", DEFAULT_REGION)).toEqual({ ...list([PLAYER]), at: T0 - HOUR });
+      // The same list again rewrites none of its pairs (a pair changed behind the store's back stays), only the
+      // list's row; another list replaces them.
+      await f.exec("UPDATE msr_subscription_players SET mode = 'local'");
+      await f.data.subscribe("bot", DEFAULT_REGION, list([PLAYER], "10.0.0.3"), T0 + MINUTE);
+      expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ pairs: [{ uid: PLAYER, mode: "local" }], peer: "10.0.0.3", bytes: 30, at: T0 + MINUTE });
+      await f.data.subscribe("bot", DEFAULT_REGION, list([OTHER]), T0 + MINUTE);
+      expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ ...list([OTHER]), at: T0 + MINUTE });
+      // A longer list's tail left behind (two PUTs at once on a hub): the same list again mends it.
+      await f.exec(`INSERT INTO msr_subscription_players (token_name, region, position, player_id, mode) VALUES ('bot', '${DEFAULT_REGION}', 1, '${THIRD}', 'latest')`);
+      await f.data.subscribe("bot", DEFAULT_REGION, list([OTHER]), T0 + MINUTE);
+      expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ ...list([OTHER]), at: T0 + MINUTE });
+      // The longest list whole; an empty one.
+      const longest = list(Array.from({ length: 1000 }, (_, i) => `${PLAYER.slice(0, -4)}${String(i).padStart(4, "0")}`));
+      await f.data.subscribe("bot", DEFAULT_REGION, longest, T0);
+      expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ ...longest, at: T0 });
+      await f.data.subscribe("bot", DEFAULT_REGION, list([]), T0);
+      expect(await f.data.subscription("bot", DEFAULT_REGION)).toEqual({ ...list([]), at: T0 });
     });
 
     test("notify: the save without its bytes and its archive, JSON decoded; none without an archive", async () => {

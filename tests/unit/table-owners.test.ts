@@ -76,6 +76,8 @@ const OWNER_TABLES = [
   { table: "watchMatches", sql: "watch_matches", module: "watch" },
   { table: "nudgePlayers", sql: "nudge_players", module: "nudges" },
   { table: "nudges", sql: "nudges", module: "nudges" },
+  { table: "msrSubscriptions", sql: "msr_subscriptions", module: "msr-subscriptions" },
+  { table: "msrSubscriptionPlayers", sql: "msr_subscription_players", module: "msr-subscriptions" },
 ];
 
 describe("owner tables", () => {

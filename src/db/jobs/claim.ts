@@ -43,7 +43,8 @@ export const holderOf = (job: Pick<ClaimedJob, "id" | "leaseId">): LeaseHolder =
 /**
  * Claims the oldest due job (or one whose lease expired): a save runs through its stages before younger saves
  * start. Jobs being retried come after every fresh one: a failing job never holds back the saves queued behind
- * it; saves whose bytes cannot be one under the keys come after all, and not at all with `plausibleOnly` (while a
+ * it; among fresh ones, a save of a player some bot subscribes to (jobs.subscribed, set when it was queued) goes
+ * first; saves whose bytes cannot be one under the keys come after all, and not at all with `plausibleOnly` (while a
  * real save runs, junk must not take the CPU it renders on).
  */
 export function claimJob(db: Db, now: number, leaseMs: number, plausibleOnly = false): ClaimedJob | null {
@@ -56,7 +57,7 @@ export function claimJob(db: Db, now: number, leaseMs: number, plausibleOnly = f
            SELECT id FROM jobs
            WHERE ((state IN ('pending', 'pending_retry') AND run_at <= ?3) OR (state = 'running' AND lease_expires_at < ?3))
              AND implausible <= ?4
-           ORDER BY implausible, state = 'pending_retry', id LIMIT 1)
+           ORDER BY implausible, state = 'pending_retry', subscribed DESC, id LIMIT 1)
          RETURNING id`,
       )
       .get(leaseId, now + leaseMs, now, plausibleOnly ? 0 : 1) as { id: number } | null;

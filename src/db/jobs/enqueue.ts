@@ -1,5 +1,6 @@
 /** Jobs enter the queue here: a save's generate job, a report's evaluate job, and a save sent back to draw again. */
 import { and, eq, ne, sql } from "drizzle-orm";
+import { SUBSCRIPTION_KEEP_MS, subscribedSave } from "../msr-subscriptions.ts";
 import { prepared, type Tx } from "../open.ts";
 import { jobs } from "../schema.ts";
 
@@ -12,6 +13,7 @@ const enqueueQueries = (tx: Tx) => ({
       stage: "generate",
       state: "pending",
       implausible: sql.placeholder("implausible"),
+      subscribed: subscribedSave(sql.placeholder("saveId"), sql.placeholder("since")),
       runAt: sql.placeholder("at"),
       createdAt: sql.placeholder("at"),
       updatedAt: sql.placeholder("at"),
@@ -23,9 +25,9 @@ const enqueueQueries = (tx: Tx) => ({
     .prepare(),
 });
 
-/** A new save's first job; `implausible` saves run after every real one. */
+/** A new save's first job; `implausible` saves run after every real one, a subscribed player's before others. */
 export function enqueueSave(tx: Tx, saveId: number, at: number, implausible: boolean): void {
-  prepared(tx, enqueueQueries).saveJob.run({ saveId, at, implausible: implausible ? 1 : 0 });
+  prepared(tx, enqueueQueries).saveJob.run({ saveId, at, implausible: implausible ? 1 : 0, since: at - SUBSCRIPTION_KEEP_MS });
 }
 
 export function enqueueReport(tx: Tx, reportId: number, at: number): void {
@@ -46,7 +48,7 @@ export function requeueForRedraw(tx: Tx, saveId: number, now: number): void {
   ensureSaveJob(tx, saveId, now);
   const requeued = tx
     .update(jobs)
-    .set({ stage: "generate", state: "pending", runAt: now, attempts: 0, notify: true, rerun: false, lastError: null, updatedAt: now })
+    .set({ stage: "generate", state: "pending", runAt: now, attempts: 0, notify: true, rerun: false, lastError: null, subscribed: subscribedSave(saveId, now - SUBSCRIPTION_KEEP_MS), updatedAt: now })
     .where(and(eq(jobs.saveId, saveId), ne(jobs.state, "running")))
     .returning({ id: jobs.id })
     .all();

@@ -3,6 +3,7 @@
  * commit together), each with a notification that wakes every process's poller when that transaction commits.
  */
 import { eq, sql, type SQL } from "drizzle-orm";
+import { SUBSCRIPTION_KEEP_MS, subscribedPlayer, subscribedSave } from "../msr-subscriptions.ts";
 import type { PgTx } from "../pg/open.ts";
 import { jobs } from "../pg/schema.ts";
 
@@ -12,19 +13,20 @@ export const NEW_WORK_CHANNEL = "mysekai_jobs";
 /** Delivered to the listeners when `tx` commits, and not at all when it rolls back. */
 const notifyNewWork = (tx: PgTx) => tx.execute(sql`SELECT pg_notify(${NEW_WORK_CHANNEL}, '')`);
 
-/** A new save's first job; `implausible` saves run after every real one. */
+/** A new save's first job; `implausible` saves run after every real one, a subscribed player's before others. */
 export async function pgEnqueueSave(tx: PgTx, saveId: number, at: number, implausible: boolean): Promise<void> {
-  await tx.insert(jobs).values({ saveId, stage: "generate", state: "pending", implausible, runAt: at, createdAt: at, updatedAt: at });
+  await tx.insert(jobs).values({ saveId, stage: "generate", state: "pending", implausible, subscribed: subscribedSave(saveId, at - SUBSCRIPTION_KEEP_MS), runAt: at, createdAt: at, updatedAt: at });
   await notifyNewWork(tx);
 }
 
 /**
  * The same first job and wake-up as pgEnqueueSave, as parts of one statement over the saves it inserts (`newSaves`,
- * a data-modifying CTE returning `id`): the INSERT for another CTE, and an expression for its final SELECT (a CTE
+ * a data-modifying CTE returning `id` and `player_id`): the INSERT for another CTE, and an expression for its final SELECT (a CTE
  * nobody reads would not run). For a request that commits in one round trip (pg/uploads.ts).
  */
 export const pgEnqueueSavesFrom = (newSaves: SQL, at: number, implausible: boolean) =>
-  sql`INSERT INTO jobs (save_id, stage, state, implausible, run_at, created_at, updated_at) SELECT id, 'generate', 'pending', ${implausible}, ${at}, ${at}, ${at} FROM ${newSaves}`;
+  sql`INSERT INTO jobs (save_id, stage, state, implausible, subscribed, run_at, created_at, updated_at)
+    SELECT id, 'generate', 'pending', ${implausible}, ${subscribedPlayer(sql`${newSaves}.player_id`, at - SUBSCRIPTION_KEEP_MS)}, ${at}, ${at}, ${at} FROM ${newSaves}`;
 export const pgNotifyNewWorkFrom = (newSaves: SQL) => sql`(SELECT count(*) FROM (SELECT pg_notify(${NEW_WORK_CHANNEL}, '') FROM ${newSaves}) AS woken)`;
 
 export async function pgEnqueueReport(tx: PgTx, reportId: number, at: number): Promise<void> {
@@ -41,7 +43,7 @@ export async function pgRequeueForRedraw(tx: PgTx, saveId: number, now: number):
     await tx.update(jobs).set({ rerun: true, updatedAt: now }).where(eq(jobs.saveId, saveId));
     return;
   }
-  await tx.update(jobs).set({ stage: "generate", state: "pending", runAt: now, attempts: 0, notify: true, rerun: false, lastError: null, updatedAt: now }).where(eq(jobs.saveId, saveId));
+  await tx.update(jobs).set({ stage: "generate", state: "pending", runAt: now, attempts: 0, notify: true, rerun: false, lastError: null, subscribed: subscribedSave(saveId, now - SUBSCRIPTION_KEEP_MS), updatedAt: now }).where(eq(jobs.saveId, saveId));
   await notifyNewWork(tx);
 }
 

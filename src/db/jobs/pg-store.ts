@@ -4,7 +4,7 @@
  * waiting for one another; every holder's write is fenced by the one lease predicate (lease.ts); times are
  * bigint ms.
  */
-import { and, eq, getTableColumns, inArray, lt, lte, or, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, lt, lte, or, sql } from "drizzle-orm";
 import type { JobStore } from "../../pipeline/job-store.ts";
 import type { PgDb } from "../pg/open.ts";
 import { jobs, saves } from "../pg/schema.ts";
@@ -21,12 +21,12 @@ export function pgJobStore(db: PgDb): JobStore {
       or(and(inArray(jobs.state, ["pending", "pending_retry"]), lte(jobs.runAt, now)), and(eq(jobs.state, "running"), lt(jobs.leaseExpiresAt, now))),
       plausibleOnly ? eq(jobs.implausible, false) : undefined,
     );
-    // The same order as SQLite's claim (claim.ts): real saves first, fresh before retried, then the oldest.
+    // The same order as SQLite's claim (claim.ts): real saves first, fresh before retried, subscribed players', then the oldest.
     const next = db
       .select({ id: jobs.id })
       .from(jobs)
       .where(due)
-      .orderBy(jobs.implausible, sql`${jobs.state} = 'pending_retry'`, jobs.id)
+      .orderBy(jobs.implausible, sql`${jobs.state} = 'pending_retry'`, desc(jobs.subscribed), jobs.id)
       .limit(1)
       .for("update", { skipLocked: true });
     const leaseId = crypto.randomUUID();

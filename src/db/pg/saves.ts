@@ -46,7 +46,7 @@ export function pgInsertSaveOnce(save: NewSave & { sha256: string }) {
   const base64 = Buffer.from(encrypted.buffer, encrypted.byteOffset, encrypted.byteLength).toString("base64");
   return sql`INSERT INTO saves (sha256, player_id, source, encrypted, size, received_at, region, data_type)
     VALUES (${sha256}, ${playerId}, ${source}, decode(${base64}, 'base64'), ${encrypted.byteLength}, ${receivedAt}, ${save.region ?? null}, ${save.dataType ?? "mysekai"})
-    ON CONFLICT (sha256) DO NOTHING RETURNING id`;
+    ON CONFLICT (sha256) DO NOTHING RETURNING id, player_id`;
 }
 
 export async function pgSaveWithSha(tx: PgTx, sha256: string): Promise<{ id: number; playerId: string } | undefined> {

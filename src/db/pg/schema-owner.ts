@@ -1,5 +1,5 @@
 /** The owner's and players' tables of a hub's PostgreSQL, as ../schema-owner.ts, and the data API's shared rate counts. */
-import { bigint, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 
 /** Small named values the service keeps for itself (the setup token). */
 export const settings = pgTable("settings", {
@@ -31,6 +31,43 @@ export const apiTokens = pgTable("api_tokens", {
   players: jsonb("players").$type<string[]>(),
   createdAt: bigint("created_at", { mode: "number" }).notNull(),
 });
+
+/**
+ * lunabot's `/msr` subscriptions: per API token and region the [uid, mode] list its last PUT update_msr_sub sent,
+ * so any process of a hub answers the GET that follows. A PUT of the same list again (every few seconds) writes
+ * this row only; a list a day old is swept with its players.
+ */
+export const msrSubscriptions = pgTable(
+  "msr_subscriptions",
+  {
+    tokenName: text("token_name").notNull(),
+    region: text("region").notNull(),
+    /** The client address that sent the list, and the list's length in bytes: a GET is matched on both. */
+    peer: text("peer").notNull(),
+    listBytes: integer("list_bytes").notNull(),
+    /** sha256 hex of the list as sent: the same list again rewrites none of its players. */
+    listSha256: text("list_sha256").notNull(),
+    updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tokenName, t.region] }), index("msr_subscriptions_updated_idx").on(t.updatedAt)],
+);
+
+/** A list's [uid, mode] pairs in its order (at most 1,000); the job queue looks players up here (jobs.subscribed). */
+export const msrSubscriptionPlayers = pgTable(
+  "msr_subscription_players",
+  {
+    tokenName: text("token_name").notNull(),
+    region: text("region").notNull(),
+    position: integer("position").notNull(),
+    playerId: text("player_id").notNull(),
+    mode: text("mode").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tokenName, t.region, t.position] }),
+    index("msr_subscription_players_player_idx").on(t.playerId),
+    foreignKey({ name: "msr_subscription_players_list_fk", columns: [t.tokenName, t.region], foreignColumns: [msrSubscriptions.tokenName, msrSubscriptions.region] }).onDelete("cascade"),
+  ],
+);
 
 /** Players who opted in to public reads (/public/…), by the owner's CLI or on their own page. */
 export const publicPlayers = pgTable("public_players", {

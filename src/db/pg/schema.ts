@@ -145,6 +145,8 @@ export const jobs = pgTable(
      * job waits behind every other, and a failed one expires with the retention rule. Judged again at start-up.
      */
     implausible: boolean("implausible").notNull().default(false),
+    /** A bot subscribes to the save's player (msr_subscriptions) as the job was queued: claimed before other fresh jobs. */
+    subscribed: boolean("subscribed").notNull().default(false),
     lastError: text("last_error"),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
     updatedAt: bigint("updated_at", { mode: "number" }).notNull(),

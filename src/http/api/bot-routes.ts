@@ -12,10 +12,15 @@
  * the same list with PUT just before each GET, serialized the same way: so a GET whose declared length equals
  * the list its token last PUT for that region, from the same address, in the last SUBSCRIPTION_FRESH_MS, is
  * answered for that list. Any other GET with a body gets a 400 that says to PUT the list first, or POST it.
+ * The list is kept in the store (one per token and region, src/db/msr-subscriptions.ts), so on a hub the PUT and
+ * the GET may reach different processes. A GET costs two reads whatever its length: its list by the primary keys,
+ * and the upload times of all its players in one query. The job queue reads the same rows: a subscribed
+ * player's save is processed first.
  */
 import { Hono, type Context } from "hono";
 import { isRegion } from "../../capture/regions.ts";
 import type { ApiToken } from "../../db/data-access.ts";
+import type { SubscribedPair } from "../../db/msr-subscriptions.ts";
 import { readCapped } from "../../ingest/capped-body.ts";
 import { logInfo } from "../../log.ts";
 import { peerOf } from "../peer.ts";
@@ -29,23 +34,14 @@ const MAX_BODY_BYTES = 128 * 1024;
 const LIST_PACE = { deadlineMs: 10_000, windowMs: 5_000, minBytesPerSecond: 1 };
 /** lunabot PUTs, then GETs at once, every few seconds: an older list may no longer be the one its GET carries. */
 export const SUBSCRIPTION_FRESH_MS = 60_000;
-const MAX_SUBSCRIPTIONS = 1000;
 const POLL_MODES = new Set(["latest", "default", "local", "haruki"]);
 const LIST_SHAPE = `the body must be JSON: a list of at most ${MAX_UPLOAD_TIME_PAIRS} [uid, mode] pairs, uid of digits, mode latest, default, local or haruki`;
 
-type Pair = { uid: string; mode: string };
-interface Subscription {
-  pairs: Pair[];
-  bytes: number;
-  at: number;
-}
+type Pair = SubscribedPair;
 type Parsed = { pairs: Pair[]; bytes: number } | { refusal: Response };
 
 export function botPollRoutes(reads: DataReads, trustProxy: boolean): Hono<{ Variables: { grant: ApiToken } }> {
   const app = new Hono<{ Variables: { grant: ApiToken } }>();
-  /** The last PUT list per token, region and address (this process's memory, bounded: the oldest go first). */
-  const subscriptions = new Map<string, Subscription>();
-  const subscriptionKey = (c: Context, region: string) => JSON.stringify([c.get("grant").name, region, peerOf(c, trustProxy)]);
   const mayRead = (grant: ApiToken, uid: string) => grant.players === null || grant.players.includes(uid);
 
   app.on(["GET", "POST"], "/api/:region/mysekai/upload_times", async (c) => {
@@ -53,12 +49,12 @@ export function botPollRoutes(reads: DataReads, trustProxy: boolean): Hono<{ Var
     if (!isRegion(region)) return detail(c, 404, `unknown region ${region.slice(0, 8)}`);
     const grant = c.get("grant");
     if (c.req.method === "GET" && !hasBody(c)) return c.json(await listRecent(reads, grant, region));
-    const parsed = c.req.method === "GET" ? subscribedList(c, subscriptions.get(subscriptionKey(c, region))) : await readPairs(c);
+    const parsed = c.req.method === "GET" ? await subscribedList(c, reads, region, peerOf(c, trustProxy)) : await readPairs(c);
     if ("refusal" in parsed) return parsed.refusal;
-    const times: number[] = [];
     // haruki mode names another service's copy: this server has none.
-    for (const { uid, mode } of parsed.pairs) times.push(mode !== "haruki" && mayRead(grant, uid) ? ((await reads.latest(region, uid))?.receivedAt ?? 0) : 0);
-    return c.json(times);
+    const asked = parsed.pairs.filter(({ uid, mode }) => mode !== "haruki" && mayRead(grant, uid)).map(({ uid }) => uid);
+    const times = await latestTimes(reads, region, asked);
+    return c.json(parsed.pairs.map(({ uid, mode }) => (mode !== "haruki" && mayRead(grant, uid) ? (times.get(uid) ?? 0) : 0)));
   });
 
   app.put("/api/:region/mysekai/update_msr_sub", async (c) => {
@@ -66,10 +62,7 @@ export function botPollRoutes(reads: DataReads, trustProxy: boolean): Hono<{ Var
     if (!isRegion(region)) return detail(c, 404, `unknown region ${region.slice(0, 8)}`);
     const parsed = await readPairs(c);
     if ("refusal" in parsed) return parsed.refusal;
-    const key = subscriptionKey(c, region);
-    subscriptions.delete(key);
-    if (subscriptions.size >= MAX_SUBSCRIPTIONS) subscriptions.delete(subscriptions.keys().next().value!);
-    subscriptions.set(key, { pairs: parsed.pairs, bytes: parsed.bytes, at: Date.now() });
+    await reads.subscribe(c.get("grant").name, region, { pairs: parsed.pairs, peer: peerOf(c, trustProxy), bytes: parsed.bytes }, Date.now());
     logInfo("API", "push subscriptions", { token: c.get("grant").name, region, players: parsed.pairs.length });
     return c.json({ status: "ok" });
   });
@@ -82,21 +75,25 @@ async function listRecent(reads: DataReads, grant: ApiToken, region: string): Pr
   const uploads =
     grant.players === null
       ? await reads.recentUploads(region, MAX_LISTED)
-      : (await Promise.all(grant.players.slice(0, MAX_UPLOAD_TIME_PAIRS).map(async (playerId) => ({ playerId, receivedAt: (await reads.latest(region, playerId))?.receivedAt ?? 0 }))))
-          .filter((upload) => upload.receivedAt > 0)
-          .sort((a, b) => b.receivedAt - a.receivedAt)
-          .slice(0, MAX_LISTED);
+      : (await reads.uploadTimes(region, grant.players.slice(0, MAX_UPLOAD_TIME_PAIRS))).sort((a, b) => b.receivedAt - a.receivedAt || a.playerId.localeCompare(b.playerId)).slice(0, MAX_LISTED);
   return uploads.map((upload) => ({ id: upload.playerId, upload_time: upload.receivedAt }));
+}
+
+/** Each asked player's latest upload time, in one read (a list names a player once or many times). */
+async function latestTimes(reads: DataReads, region: string, playerIds: string[]): Promise<Map<string, number>> {
+  const uploads = await reads.uploadTimes(region, [...new Set(playerIds)]);
+  return new Map(uploads.map((upload) => [upload.playerId, upload.receivedAt]));
 }
 
 function hasBody(c: Context): boolean {
   return Number(c.req.header("content-length") ?? 0) > 0 || c.req.header("transfer-encoding") !== undefined;
 }
 
-/** A GET's list: the one its token last PUT here, when the GET declares a body of that very length. */
-function subscribedList(c: Context, subscription: Subscription | undefined): Parsed {
+/** A GET's list: the one its token last PUT for `region` from the same address, when the GET declares a body of that very length. */
+async function subscribedList(c: Context, reads: DataReads, region: string, peer: string): Promise<Parsed> {
   const declared = Number(c.req.header("content-length") ?? -1);
-  if (subscription !== undefined && subscription.bytes === declared && Date.now() - subscription.at <= SUBSCRIPTION_FRESH_MS) return subscription;
+  const subscription = await reads.subscription(c.get("grant").name, region);
+  if (subscription !== null && subscription.peer === peer && subscription.bytes === declared && Date.now() - subscription.at <= SUBSCRIPTION_FRESH_MS) return subscription;
   return { refusal: detail(c, 400, "this server cannot read the body of a GET: PUT the same [uid, mode] list to update_msr_sub first (lunabot's update_msr_sub_api_url), or POST it here") };
 }
 

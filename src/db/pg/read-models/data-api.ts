@@ -1,18 +1,27 @@
 /**
  * The data API's reads (src/http/api/store.ts) on a hub's PostgreSQL: the latest archived full save per (region, player, data type)
- * by saves_player_idx, the save's encrypted bytes and stored JSON, and the grants of src/db/pg/data-access.ts.
+ * by saves_player_idx, the save's encrypted bytes and stored JSON, the grants of src/db/pg/data-access.ts, and
+ * lunabot's subscription lists (src/db/pg/msr-subscriptions.ts).
  */
-import { and, desc, eq, exists, isNotNull, max, sql } from "drizzle-orm";
+import { and, desc, eq, exists, inArray, isNotNull, max, sql } from "drizzle-orm";
 import { SAVE_JSON_FILE } from "../../../archive/save-json-file.ts";
 import type { ArchiveStore } from "../../../archive/store.ts";
 import type { DataReads } from "../../../http/api/store.ts";
 import { archivedSaveBytes } from "../../../pipeline/encrypted-save.ts";
 import { pgDataAccess } from "../data-access.ts";
+import { pgMsrSubscription, pgPutMsrSubscription } from "../msr-subscriptions.ts";
 import type { PgDb } from "../open.ts";
 import { archives, saves } from "../schema.ts";
 
 export function pgDataReads(db: PgDb, store: ArchiveStore, defaultRegion: string): DataReads {
   const access = pgDataAccess(db);
+  /** A save the data API answers for `region`: a full MySekai save, archived (as `latest` counts them). */
+  const archivedFullSave = (region: string) => [
+    sql`coalesce(${saves.region}, ${defaultRegion}) = ${region}`,
+    eq(saves.dataType, "mysekai"),
+    eq(saves.partial, false),
+    exists(db.select({ one: sql`1` }).from(archives).where(eq(archives.saveId, saves.id))),
+  ];
   return {
     latest: async (region, playerId, dataType = "mysekai") => {
       const [row] = await db
@@ -36,18 +45,20 @@ export function pgDataReads(db: PgDb, store: ArchiveStore, defaultRegion: string
       const rows = await db
         .select({ playerId: saves.playerId, receivedAt: newest })
         .from(saves)
-        .where(
-          and(
-            isNotNull(saves.playerId),
-            sql`coalesce(${saves.region}, ${defaultRegion}) = ${region}`,
-            eq(saves.dataType, "mysekai"),
-            eq(saves.partial, false),
-            exists(db.select({ one: sql`1` }).from(archives).where(eq(archives.saveId, saves.id))),
-          ),
-        )
+        .where(and(isNotNull(saves.playerId), ...archivedFullSave(region)))
         .groupBy(saves.playerId)
         .orderBy(desc(newest), saves.playerId)
         .limit(limit);
+      return rows.map((row) => ({ playerId: row.playerId!, receivedAt: Number(row.receivedAt) }));
+    },
+    uploadTimes: async (region, playerIds) => {
+      if (playerIds.length === 0) return [];
+      const newest = max(saves.receivedAt);
+      const rows = await db
+        .select({ playerId: saves.playerId, receivedAt: newest })
+        .from(saves)
+        .where(and(inArray(saves.playerId, playerIds), ...archivedFullSave(region)))
+        .groupBy(saves.playerId);
       return rows.map((row) => ({ playerId: row.playerId!, receivedAt: Number(row.receivedAt) }));
     },
     encrypted: async (saveId) => {
@@ -68,5 +79,9 @@ export function pgDataReads(db: PgDb, store: ArchiveStore, defaultRegion: string
     },
     grant: (token) => access.apiTokenGrant(token),
     isPublic: (playerId) => access.isPlayerPublic(playerId),
+    subscription: (tokenName, region) => pgMsrSubscription(db, tokenName, region),
+    subscribe: async (tokenName, region, list, now) => {
+      await pgPutMsrSubscription(db, tokenName, region, list, now);
+    },
   };
 }
