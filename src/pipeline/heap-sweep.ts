@@ -1,14 +1,9 @@
-import { fullGC } from "bun:jsc";
-
 /**
  * A full collection on the HTTP thread after every few pipeline jobs. What a stage holds here while it waits on
  * the worker (a save's bytes, its rows and outputs model: ~0.5 MB a save) outlives the young-generation
  * collections and piles up in the old generation, which JSC collects only once it has grown a lot: in a burst of
  * saves, ~10 MB of peak memory. A collection costs ~5 ms, once every 8 jobs (4 saves: generate and notify), and
- * runs only where the pipeline starts its next stage: once uploads and reports are quiet. JSC's full collection,
- * not `Bun.gc(true)`, which also hands the allocator's free pages back at once: the next saves fault them in
- * again, and on a busy machine that made each sweep ~25 ms (~7 ms a save of the HTTP thread's CPU; BENCHMARKS.md,
- * issue 33 point 5). Free pages still go back after MIMALLOC_PURGE_DELAY once the thread is idle (launch-env.ts).
+ * runs only where the pipeline starts its next stage: once uploads and reports are quiet.
  */
 export const JOBS_PER_SWEEP = 8;
 
@@ -17,7 +12,7 @@ export class HeapSweeper {
 
   constructor(
     private readonly every = JOBS_PER_SWEEP,
-    private readonly collect: () => void = fullGC,
+    private readonly collect: () => void = () => Bun.gc(true),
   ) {}
 
   jobDone(): void {
