@@ -5,7 +5,9 @@
  *   save-received → archived p50/p95. Phase 2 (throughput): `--burst` saves at once: saves per second.
  * Each phase also gives the server's CPU and minor page faults per save (/proc/<pid>/stat), which depend less on
  * the machine's other work than times do. `--root=DIR` runs another checkout's server (an A/B in one session).
- * `bun bench/pipeline.ts [--paced=10] [--interval=1500] [--burst=40] [--concurrency=2] [--root=DIR]`
+ * `--cpu-prof=DIR`: the server runs under `bun --cpu-prof` (its HTTP thread), written to DIR at stop
+ * (bench/cpu-profile-summary.ts sums it).
+ * `bun bench/pipeline.ts [--paced=10] [--interval=1500] [--burst=40] [--concurrency=2] [--root=DIR] [--cpu-prof=DIR]`
  */
 import { Database } from "bun:sqlite";
 import { eventually } from "../scripts/lib/eventually.ts";
@@ -20,7 +22,9 @@ const burst = intArg("burst", 40);
 const concurrency = intArg("concurrency", 2);
 const { pair, env } = randomKeys();
 const root = process.argv.find((arg) => arg.startsWith("--root="))?.slice("--root=".length);
-const server = await startService({ root, env: { ...env, PIPELINE_CONCURRENCY: String(concurrency), NOTIFY_DEFAULT: "none" } });
+const profileDir = process.argv.find((arg) => arg.startsWith("--cpu-prof="))?.slice("--cpu-prof=".length);
+const bunArgs = profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [];
+const server = await startService({ root, bunArgs, env: { ...env, PIPELINE_CONCURRENCY: String(concurrency), NOTIFY_DEFAULT: "none" } });
 const db = server.openDb();
 
 const doneCount = () => (db.query("SELECT count(*) AS n FROM jobs WHERE state = 'done'").get() as { n: number }).n;

@@ -20,12 +20,18 @@ const TAIL_BYTES = CLOSING_BLOCK.length + TRAILER_BYTES;
 
 const uint32 = (value: number) => [value & 0xff, (value >>> 8) & 0xff, (value >>> 16) & 0xff, (value >>> 24) & 0xff];
 
+/**
+ * zlib level 3, not the default 6: half the CPU for ~1.2× the bytes (the harness's save: 1.23 → 0.54 ms, 24.3 →
+ * 29.1 KB; the real save 0.92 → 0.35 ms, 19.5 → 21.9 KB), a few KB beside a save's ~1 MB of maps.
+ */
+const JSON_ZLIB_LEVEL = 3;
+
 /** The file for the JSON object `json` (written by exactJson: it starts with "{" and ends with "}"). */
 export function packSaveJson(json: string): Uint8Array {
   const text = Buffer.from(json);
   const prefix = text.subarray(0, text.length - 1);
   const prefixCrc = crc32(prefix);
-  const deflated = deflateRawSync(prefix, { level: 6, finishFlush: constants.Z_SYNC_FLUSH });
+  const deflated = deflateRawSync(prefix, { level: JSON_ZLIB_LEVEL, finishFlush: constants.Z_SYNC_FLUSH });
   return Buffer.concat([
     Uint8Array.from([...HEADER, ...uint32(prefixCrc)]),
     deflated,

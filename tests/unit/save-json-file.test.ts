@@ -80,3 +80,24 @@ test("one decode opens the save and writes its JSON: the typed save is the same 
   expect(withJson.json).toContain(`"userId":${SAMPLE_PLAYER_ID}`);
   expect(withJson.json).toBe(exactJson(decodeMsgpack(decryptAesCbc(encrypted, pair.key, pair.iv), { exact: true })));
 });
+
+test("every kind of decoded value is written as the save's JSON has always written it", () => {
+  // {"id": uint64 2^63+1, "bin": bin8 [1,2,3], "ts": timestamp 32 (a Date), "ext": fixext1 -128, "nil": nil,
+  //  "f": float64 NaN, "list": [int64 -2^63, "é\"", true], 7: "integer key"}
+  const bytes = Uint8Array.from([
+    0x88,
+    0xa2, 0x69, 0x64, 0xcf, 0x80, 0, 0, 0, 0, 0, 0, 1,
+    0xa3, 0x62, 0x69, 0x6e, 0xc4, 3, 1, 2, 3,
+    0xa2, 0x74, 0x73, 0xd6, 0xff, 0, 0, 0, 60,
+    0xa3, 0x65, 0x78, 0x74, 0xd4, 0x80, 0x00,
+    0xa3, 0x6e, 0x69, 0x6c, 0xc0,
+    0xa1, 0x66, 0xcb, 0x7f, 0xf8, 0, 0, 0, 0, 0, 0,
+    0xa4, 0x6c, 0x69, 0x73, 0x74, 0x93, 0xd3, 0x80, 0, 0, 0, 0, 0, 0, 0, 0xa3, 0xc3, 0xa9, 0x22, 0xc3,
+    0x07, 0xab, ...Buffer.from("integer key"),
+  ]);
+  expect(exactJson(decodeMsgpack(bytes, { exact: true }))).toBe(
+    `{"7":"integer key","id":9223372036854775809,"bin":"AQID","ts":{},"ext":{"type":-128,"data":"AA=="},"nil":null,"f":null,"list":[-9223372036854775808,"é\\"",true]}`,
+  );
+  expect(exactJson(undefined)).toBe("null");
+  expect(exactJson([undefined, 1n])).toBe("[null,1]");
+});
