@@ -91,7 +91,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const secrets = [...secretsOf(config), ...Object.values(notify.routing.barkKeys)];
   const ingest = new IngestActivity(INGEST_QUIET_MS, INGEST_MAX_WAIT_MS);
   const { deliveries, stageStore, notifyReads, watch } = stores;
-  const nudge = { nudges: stores.nudges, links: owner.links, routing: notify.routing, config };
+  const nudge = { nudges: stores.nudges, links: owner.links, routing: notify.routing, config, secrets };
   const pipeline = startPipeline({ config, workers, routing: notify.routing, secrets, archive, deliveries, jobs, stageStore, notifyReads, watch, nudge }, () => ingest.quiet());
   const nudgeTimer = startNudges(nudge);
   // Other processes' new work wakes this one's slots (SQLite has none to hear).

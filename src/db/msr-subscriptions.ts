@@ -41,11 +41,12 @@ type SqlValue = SQL | Placeholder | number;
 /**
  * SQL true when a bot's list PUT since `since` names the player, for the job queue (the same text on both
  * stores): a probe of msr_subscription_players_player_idx and of the list's key, made once when the job is queued,
- * not per claim. A list nobody PUT for a day counts no more, swept or not.
+ * not per claim. A list nobody PUT for a day counts no more, swept or not. A `haruki` pair reads another service's
+ * copy, not ours (the PUT also marks so a player the token may not read): it gives no priority.
  */
 export const subscribedPlayer = (playerId: SQL, since: SqlValue) =>
   sql`EXISTS (SELECT 1 FROM msr_subscription_players JOIN msr_subscriptions ON msr_subscriptions.token_name = msr_subscription_players.token_name AND msr_subscriptions.region = msr_subscription_players.region
-    WHERE msr_subscription_players.player_id = ${playerId} AND msr_subscriptions.updated_at >= ${since})`;
+    WHERE msr_subscription_players.player_id = ${playerId} AND msr_subscription_players.mode <> 'haruki' AND msr_subscriptions.updated_at >= ${since})`;
 export const subscribedSave = (saveId: SqlValue, since: SqlValue) => subscribedPlayer(sql`(SELECT player_id FROM saves WHERE saves.id = ${saveId})`, since);
 
 /** Keeps `list` as the token's list for `region`, and sweeps every other list a day old. */

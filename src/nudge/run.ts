@@ -7,6 +7,7 @@
 import type { Config } from "../config/index.ts";
 import { logInfo, logWarn } from "../log.ts";
 import { configuredChannels, sendTo } from "../notify/channels.ts";
+import { redact } from "../notify/errors.ts";
 import type { PushMessage } from "../notify/message.ts";
 import { routeFor, type Routing } from "../notify/routing.ts";
 import type { SetupLinks } from "../http/owner-store.ts";
@@ -25,6 +26,8 @@ export interface NudgeDeps {
   links: Pick<SetupLinks, "linkedPlayer">;
   routing: Routing;
   config: Pick<Config, "notify" | "api" | "publicBaseUrl" | "maps">;
+  /** Configured secrets, redacted from any error text logged. */
+  secrets: string[];
 }
 
 async function regionOf(deps: NudgeDeps, playerId: string) {
@@ -46,6 +49,8 @@ export async function runMissedNudges(deps: NudgeDeps, now: number): Promise<num
 
 /** A partial refresh of an opted-in player: the nudge of its refresh, at once. */
 export async function nudgePartial(deps: NudgeDeps, playerId: string, receivedAt: number, now = Date.now()): Promise<boolean> {
+  // A reprocessed old partial save is no refresh to nudge about now.
+  if (now - receivedAt > STALE_MS) return false;
   const player = await deps.nudges.nudgePlayer(playerId);
   if (player === null) return false;
   return nudge(deps, player, refreshAtOrBefore(await regionOf(deps, playerId), receivedAt), "partial", now);
@@ -56,7 +61,10 @@ async function nudge(deps: NudgeDeps, player: NudgePlayer, refreshAt: number, ki
   const link = await deps.links.linkedPlayer(player.playerId);
   const S = NUDGE_PUSH_TEXT[mapLocaleFor(deps.config.maps, await regionOf(deps, player.playerId))];
   const base = deps.config.publicBaseUrl;
-  const setup = link !== null && base ? S.setup(`${base}/p/${link.token}`) : base ? S.setup(`${base}/setup`) : null;
+  // The personal link opens the player's own settings: only on a route of the player's own, never the default
+  // route (often a shared group), where /setup is linked instead.
+  const ownRoute = deps.routing.players.has(player.playerId);
+  const setup = link !== null && base && ownRoute ? S.setup(`${base}/p/${link.token}`) : base ? S.setup(`${base}/setup`) : null;
   const text = kind === "missed" ? S.missed(player.hours) : S.partial;
   const message: PushMessage = {
     playerId: player.playerId,
@@ -74,7 +82,7 @@ async function nudge(deps: NudgeDeps, player: NudgePlayer, refreshAt: number, ki
       await sendTo(target, message, deps.config.notify, deps.routing.barkKeys);
       logInfo("NOTIFY", "nudge sent", { player: player.playerId, kind, channel: target.channel, refreshAt: new Date(refreshAt).toISOString() });
     } catch (error) {
-      logWarn("NOTIFY", "nudge failed; not sent again", { player: player.playerId, kind, channel: target.channel, error: String(error).slice(0, 200) });
+      logWarn("NOTIFY", "nudge failed; not sent again", { player: player.playerId, kind, channel: target.channel, error: redact(String(error), deps.secrets).slice(0, 200) });
     }
   }
   return true;
@@ -85,6 +93,6 @@ const CHECK_EVERY_MS = 60_000;
 /** The nudge loop of a service: every minute, each process alike (the claim makes one of them push). */
 export function startNudges(deps: NudgeDeps): ReturnType<typeof setInterval> {
   return setInterval(() => {
-    runMissedNudges(deps, Date.now()).catch((error) => logWarn("NOTIFY", "nudge check failed; the next one tries again", { error: String(error).slice(0, 200) }));
+    runMissedNudges(deps, Date.now()).catch((error) => logWarn("NOTIFY", "nudge check failed; the next one tries again", { error: redact(String(error), deps.secrets).slice(0, 200) }));
   }, CHECK_EVERY_MS);
 }

@@ -29,14 +29,22 @@ export interface RefreshFinds {
   rareFinds: readonly RareFind[];
 }
 
+/**
+ * The positions read at the most: a real month holds tens of finds, while a crafted save may hold thousands of
+ * "rare" drops on distinct spots; past this the rest of the month is left out (the image's cap names what it draws).
+ */
+export const MAX_POSITIONS = 20_000;
+
 /** Spots by site id (ascending), each site's spots with the most finds first; refreshes before `since` are left out. */
 export function spawnSpots(refreshes: readonly RefreshFinds[], since: number): Map<number, SpawnSpot[]> {
   const spots = new Map<string, SpawnSpot>();
+  let read = 0;
   for (const refresh of refreshes) {
     if (refresh.receivedAt < since) continue;
     for (const find of refresh.rareFinds) {
       if (find.tier === "common") continue;
       for (const p of find.positions) {
+        if (++read > MAX_POSITIONS) break;
         const id = `${p.siteId}:${p.x}:${p.z}`;
         const spot = spots.get(id) ?? { siteId: p.siteId, x: p.x, z: p.z, finds: [] };
         spot.finds.push({ type: find.type, id: find.id, key: find.key, name: find.name, tier: find.tier, quantity: p.quantity, at: refresh.receivedAt });
@@ -47,7 +55,9 @@ export function spawnSpots(refreshes: readonly RefreshFinds[], since: number): M
   const bySite = new Map<number, SpawnSpot[]>();
   for (const spot of [...spots.values()].sort((a, b) => a.siteId - b.siteId || b.finds.length - a.finds.length || a.x - b.x || a.z - b.z)) {
     spot.finds.sort((a, b) => b.at - a.at);
-    bySite.set(spot.siteId, [...(bySite.get(spot.siteId) ?? []), spot]);
+    const site = bySite.get(spot.siteId);
+    if (site) site.push(spot);
+    else bySite.set(spot.siteId, [spot]);
   }
   return bySite;
 }

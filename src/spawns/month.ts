@@ -34,6 +34,8 @@ export interface SpawnMonthOptions {
 
 export class SpawnMonths {
   private readonly entries = new Map<string, Entry>();
+  /** A player's month being gathered: requests that arrive meanwhile share it instead of reading it again. */
+  private readonly gathering = new Map<string, Promise<Entry>>();
   constructor(private readonly options: SpawnMonthOptions) {}
 
   /** The player's spots by site for the 30 days before `now`. */
@@ -76,16 +78,25 @@ export class SpawnMonths {
       this.entries.set(playerId, cached);
       return cached;
     }
+    const key = `${playerId}:${newestSaveId}`;
+    const pending = this.gathering.get(key);
+    if (pending) return pending;
+    const gathered = this.gather(archives, since, newestSaveId).finally(() => this.gathering.delete(key));
+    this.gathering.set(key, gathered);
+    const entry = await gathered;
+    this.entries.delete(playerId);
+    this.entries.set(playerId, entry);
+    if (this.entries.size > MAX_PLAYERS) this.entries.delete(this.entries.keys().next().value!);
+    return entry;
+  }
+
+  private async gather(archives: Awaited<ReturnType<SpawnMonthOptions["reads"]["archivesSince"]>>, since: number, newestSaveId: number): Promise<Entry> {
     const refreshes = await Promise.all(
       archives
         .filter((a) => a.digest === null || (!a.digest.partial && a.digest.rare.length > 0))
         .map(async (a) => ({ receivedAt: a.receivedAt, rareFinds: await this.rareFindsOf(a.relPath) })),
     );
-    const entry = { newestSaveId, spots: spawnSpots(refreshes, since), pngs: new Map() };
-    this.entries.delete(playerId);
-    this.entries.set(playerId, entry);
-    if (this.entries.size > MAX_PLAYERS) this.entries.delete(this.entries.keys().next().value!);
-    return entry;
+    return { newestSaveId, spots: spawnSpots(refreshes, since), pngs: new Map() };
   }
 
   /** A summary.json that is gone or unreadable adds nothing (retention, a half-written archive of an old version). */

@@ -27,7 +27,8 @@ export interface StoreFixture {
   /** A save (three bytes unless given, of PLAYER unless given) without a job. */
   addSave: (at: number, encrypted?: Uint8Array, playerId?: string) => Promise<number>;
   /** A bot's `/msr` list naming these players, as PUT update_msr_sub stores it. */
-  subscribe: (playerIds: string[], at: number, tokenName?: string) => Promise<void>;
+  /** `mode`: the pairs' mode (`haruki` reads another service's copy, or marks a player the token may not read). */
+  subscribe: (playerIds: string[], at: number, tokenName?: string, mode?: string) => Promise<void>;
   addReport: (at: number) => Promise<number>;
   jobOfSave: (saveId: number) => Promise<JobView>;
   job: (id: number) => Promise<JobView>;
@@ -58,7 +59,7 @@ const deliveryValues = (saveId: number, target: string, state: DeliveryView["sta
   sentAt: state === "sent" ? at : null,
   createdAt: at,
 });
-const subscribedList = (playerIds: string[]) => ({ pairs: playerIds.map((uid) => ({ uid, mode: "latest" })), peer: "127.0.0.1", bytes: 100 });
+const subscribedList = (playerIds: string[], mode = "latest") => ({ pairs: playerIds.map((uid) => ({ uid, mode })), peer: "127.0.0.1", bytes: 100 });
 const reportValues = (at: number) => ({ receivedAt: at, shape: "har", entryCount: 1, candidateCount: 0, emptyBodies: 0, meta: {} });
 
 export const sqliteStores: StoreKind = {
@@ -78,7 +79,7 @@ export const sqliteStores: StoreKind = {
         return sqliteJobStore(other);
       },
       addSave: async (at, encrypted, playerId) => db.insert(saves).values(saveValues(at, encrypted, playerId)).returning({ id: saves.id }).get().id,
-      subscribe: async (playerIds, at, tokenName = "bot") => putMsrSubscription(db, tokenName, "jp", subscribedList(playerIds), at),
+      subscribe: async (playerIds, at, tokenName = "bot", mode) => putMsrSubscription(db, tokenName, "jp", subscribedList(playerIds, mode), at),
       addReport: async (at) => db.insert(reports).values(reportValues(at)).returning({ id: reports.id }).get().id,
       jobOfSave: async (saveId) => db.select().from(jobs).where(eq(jobs.saveId, saveId)).get()!,
       job: async (id) => db.select().from(jobs).where(eq(jobs.id, id)).get()!,
@@ -114,7 +115,7 @@ export const postgresStores: StoreKind = {
         return pgJobStore(other);
       },
       addSave: async (at, encrypted, playerId) => (await db.insert(saves).values(saveValues(at, encrypted, playerId)).returning({ id: saves.id }))[0]!.id,
-      subscribe: async (playerIds, at, tokenName = "bot") => pgPutMsrSubscription(db, tokenName, "jp", subscribedList(playerIds), at),
+      subscribe: async (playerIds, at, tokenName = "bot", mode) => pgPutMsrSubscription(db, tokenName, "jp", subscribedList(playerIds, mode), at),
       addReport: async (at) => (await db.insert(reports).values(reportValues(at)).returning({ id: reports.id }))[0]!.id,
       jobOfSave: async (saveId) => (await db.select().from(jobs).where(eq(jobs.saveId, saveId)))[0]!,
       job: async (id) => (await db.select().from(jobs).where(eq(jobs.id, id)))[0]!,

@@ -158,7 +158,7 @@ for (const deployment of deployments("api")) {
         expect(Number(parseExact((await get(`/public/jp/mysekai/${SAMPLE_PLAYER_ID}?key=upload_time`)).text))).toBe(body.upload_time);
         const two = parseExact((await get(`/public/jp/mysekai/${SAMPLE_PLAYER_ID}?key=updatedResources,upload_time`)).text) as object;
         expect(Object.keys(two).sort()).toEqual(["updatedResources", "upload_time"]);
-        for (const bad of ["a.b", "$where", "noSuchKey"]) expect(await get(`/public/jp/mysekai/${SAMPLE_PLAYER_ID}?key=${bad}`)).toEqual(notFound);
+        for (const bad of ["a.b", "$where", "noSuchKey", "constructor", "toString", "__proto__"]) expect(await get(`/public/jp/mysekai/${SAMPLE_PLAYER_ID}?key=${bad}`)).toEqual(notFound);
         expect(await get("/public/jp/mysekai/1234567890123456789")).toEqual(notFound);
         await cli(server, "players", "public", SAMPLE_PLAYER_ID, "off");
         expect(await get(`/public/jp/mysekai/${SAMPLE_PLAYER_ID}`)).toEqual(notFound);

@@ -93,6 +93,9 @@ for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
       expect((await f.job(await addJob(T0, {}, FORGOTTEN))).subscribed).toBe(false);
       await f.subscribe([SUBSCRIBED], T0);
       expect((await f.job(await addJob(T0 - 2 * DAY + 1_000, {}, FORGOTTEN))).subscribed).toBe(false);
+      // A haruki pair (another service's copy, or a player the token may not read) gives no priority.
+      await f.subscribe([FORGOTTEN], T0, "harukibot", "haruki");
+      expect((await f.job(await addJob(T0, {}, FORGOTTEN))).subscribed).toBe(false);
     });
 
     test("a report's job carries its report; a row with no single subject fails once and the next job is claimed", async () => {

@@ -99,7 +99,7 @@ function deps(route: "webhook" | "bark"): PipelineDeps {
     stageStore: sqliteStageStore(db),
     notifyReads: sqliteNotifyReads(db),
     watch: sqliteWatchStore(db),
-    nudge: { nudges: sqliteNudgeStore(db), links: { linkedPlayer: async () => null }, routing: { players: new Map(), barkKeys: {} }, config },
+    nudge: { nudges: sqliteNudgeStore(db), links: { linkedPlayer: async () => null }, routing: { players: new Map(), barkKeys: {} }, config, secrets: [] },
   };
 }
 

@@ -12,7 +12,7 @@ import { loadConfig } from "../../src/config/index.ts";
 import { sqliteNudgeStore } from "../../src/db/nudges.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
-import { parseRoutingFiles } from "../../src/notify/routing.ts";
+import { parseRoutingFiles, routeFor } from "../../src/notify/routing.ts";
 import { nudgePartial, runMissedNudges, type NudgeDeps } from "../../src/nudge/run.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 
@@ -38,7 +38,7 @@ function process(hook: string, dataDir = dir): { deps: NudgeDeps; db: Db } {
   const config = loadConfig({ DATA_DIR: dataDir, CONFIG_DIR: join(dir, "config"), NOTIFY_DEFAULT: "webhook", WEBHOOK_URL: `${api.url}${hook}`, PUBLIC_BASE_URL: "https://maps.example" });
   const db = openDatabase(config.databasePath);
   handles.push(db);
-  return { db, deps: { nudges: sqliteNudgeStore(db), links: { linkedPlayer: async () => null }, routing: parseRoutingFiles(null, null), config } };
+  return { db, deps: { nudges: sqliteNudgeStore(db), links: { linkedPlayer: async () => null }, routing: parseRoutingFiles(null, null), config, secrets: [] } };
 }
 
 const save = (db: Db, playerId: string, region: "jp" | "en", receivedAt: number) =>
@@ -91,8 +91,8 @@ test("a partial refresh nudges at once with the fix, once; the missed nudge of t
   await deps.nudges.setNudge(player, 3, at("2026-06-01T00:00:00Z"));
   save(db, player, "jp", at("2026-06-01T00:00:00Z"));
   // 20:00Z is 05:00 in Tokyo on 2 June.
-  expect(await nudgePartial(deps, player, at("2026-06-01T20:10:00Z"))).toBe(true);
-  expect(await nudgePartial(deps, player, at("2026-06-01T20:40:00Z"))).toBe(false);
+  expect(await nudgePartial(deps, player, at("2026-06-01T20:10:00Z"), at("2026-06-01T20:10:00Z") + MIN)).toBe(true);
+  expect(await nudgePartial(deps, player, at("2026-06-01T20:40:00Z"), at("2026-06-01T20:40:00Z") + MIN)).toBe(false);
   const pushes = api.requests.filter((r) => r.path === hook).map((r) => r.json as { title: string; rareText: string });
   // A push follows the player's server's language, like their maps: JP's in Japanese.
   expect(pushes.map((p) => p.title)).toEqual(["MySekai：部分更新を受け取りました"]);
@@ -101,9 +101,33 @@ test("a partial refresh nudges at once with the fix, once; the missed nudge of t
   const enPlayer = "1000000000000000014";
   await deps.nudges.setNudge(enPlayer, 3, at("2026-06-01T00:00:00Z"));
   save(db, enPlayer, "en", at("2026-06-01T00:00:00Z"));
-  expect(await nudgePartial(deps, enPlayer, at("2026-06-01T20:10:00Z"))).toBe(true);
+  expect(await nudgePartial(deps, enPlayer, at("2026-06-01T20:10:00Z"), at("2026-06-01T20:10:00Z") + MIN)).toBe(true);
   const enPush = api.requests.filter((r) => r.path === hook).at(-1)!.json as { title: string; rareText: string };
   expect(enPush.title).toBe("MySekai: partial refresh captured");
   expect(enPush.rareText).toContain("open MySekai again from the title screen");
-  expect(await nudgePartial(deps, "1000000000000000099", at("2026-06-01T20:10:00Z"))).toBe(false);
+  expect(await nudgePartial(deps, "1000000000000000099", at("2026-06-01T20:10:00Z"), at("2026-06-01T20:10:00Z") + MIN)).toBe(false);
 });
+
+test("a reprocessed old partial save nudges nobody now; the personal link goes only to the player's own route", async () => {
+  const hook = "/privacy";
+  const { deps, db } = process(hook, join(dir, "privacy"));
+  const player = "1000000000000000015";
+  await deps.nudges.setNudge(player, 3, at("2026-06-01T00:00:00Z"));
+  save(db, player, "jp", at("2026-06-01T00:00:00Z"));
+  const received = at("2026-06-01T20:10:00Z");
+  // Reprocessed a day later: that refresh is long past.
+  expect(await nudgePartial(deps, player, received, received + 24 * 60 * MIN)).toBe(false);
+  const linked = { ...deps, links: { linkedPlayer: async () => ({ playerId: player, token: "t".repeat(32), name: null }) } } as unknown as NudgeDeps;
+  // On the default route (often a shared group) the personal link, which opens the player's settings, stays out.
+  expect(await nudgePartial(linked, player, received, received + MIN)).toBe(true);
+  const shared = api.requests.filter((r) => r.path === hook).at(-1)!.json as { rareText: string };
+  expect(shared.rareText).toContain("https://maps.example/setup");
+  expect(shared.rareText).not.toContain("/p/");
+  // On a route of the player's own, it is the link to their page.
+  const own = { ...linked, routing: { ...linked.routing, players: new Map([[player, linked.routing.players.get(player) ?? routeOfDefault(linked)]]) } } as NudgeDeps;
+  const next = at("2026-06-02T08:10:00Z");
+  expect(await nudgePartial(own, player, next, next + MIN)).toBe(true);
+  expect((api.requests.filter((r) => r.path === hook).at(-1)!.json as { rareText: string }).rareText).toContain(`https://maps.example/p/${"t".repeat(32)}`);
+});
+
+const routeOfDefault = (deps: NudgeDeps) => routeFor(deps.routing, "0", deps.config.notify.defaultRoute);

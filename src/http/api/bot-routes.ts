@@ -62,7 +62,10 @@ export function botPollRoutes(reads: DataReads, trustProxy: boolean): Hono<{ Var
     if (!isRegion(region)) return detail(c, 404, `unknown region ${region.slice(0, 8)}`);
     const parsed = await readPairs(c);
     if ("refusal" in parsed) return parsed.refusal;
-    await reads.subscribe(c.get("grant").name, region, { pairs: parsed.pairs, peer: peerOf(c, trustProxy), bytes: parsed.bytes }, Date.now());
+    // Only players the token may read get their saves first: a token limited to some players bumps no others.
+    const grant = c.get("grant");
+    const pairs = parsed.pairs.map((pair) => (mayRead(grant, pair.uid) ? pair : { ...pair, mode: "haruki" as const }));
+    await reads.subscribe(grant.name, region, { pairs, peer: peerOf(c, trustProxy), bytes: parsed.bytes }, Date.now());
     logInfo("API", "push subscriptions", { token: c.get("grant").name, region, players: parsed.pairs.length });
     return c.json({ status: "ok" });
   });

@@ -102,7 +102,7 @@ export function apiRoutes({ reads, saveJson, perMinute, rateWindows, trustProxy 
     const extra = { upload_time: Math.floor(save.receivedAt / 1000), source: SOURCE, local_source: save.source };
     if (keys === null) return answer(c, save, json, null, extra);
     const members = await json.members();
-    const missing = keys.some((key) => !members.has(key) && !(key in extra));
+    const missing = keys.some((key) => !members.has(key) && !Object.hasOwn(extra, key));
     if (missing) return notFound();
     if (keys.length > 1) return answer(c, save, json, keys.filter((key) => members.has(key)), Object.fromEntries(Object.entries(extra).filter(([key]) => keys.includes(key))));
     // One key: its bare value.

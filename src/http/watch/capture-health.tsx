@@ -59,9 +59,12 @@ export function CaptureHealthSection({ health, lang }: { health: CaptureHealth; 
           <dd>
             <Time ms={failure.receivedAt} zone={lang.zoneOf(failure.region)} />
             {` · ${FAILURE_TEXT[failureKind(failure.reason)](t)}`}
-            <div class="muted err" translate="no">
-              {failure.reason.slice(0, 160)}
-            </div>
+            {/* The save's own fault (its key, its bytes, its records) helps the player; any other error is the service's, for the owner's page. */}
+            {failureKind(failure.reason) === "other" ? null : (
+              <div class="muted err" translate="no">
+                {failure.reason.slice(0, 160)}
+              </div>
+            )}
           </dd>
         )}
       </dl>

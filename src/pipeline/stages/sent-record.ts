@@ -14,6 +14,8 @@ const RECORD_RETRY_MS = [250, 500, 1000, 2000, 4000, 5000];
 
 /** Deliveries answered but not recorded, by id: the attempt that sent them and when it was answered. */
 const unrecorded = new Map<number, { attempt: number; at: number }>();
+/** A bound on what a long outage leaves here (rows retried by another process are never looked up again here). */
+const MAX_UNRECORDED = 10_000;
 
 /** When this process sent the delivery's current attempt without recording it, else null (send it). */
 export function answeredUnrecorded(delivery: Pick<Delivery, "id" | "attempts">): number | null {
@@ -40,6 +42,7 @@ export async function recordSent(deps: PipelineDeps, id: number, attempt: number
       const wait = RECORD_RETRY_MS[Math.min(tries, RECORD_RETRY_MS.length - 1)]!;
       if (Date.now() + wait > deadline) {
         unrecorded.set(id, { attempt, at });
+        if (unrecorded.size > MAX_UNRECORDED) unrecorded.delete(unrecorded.keys().next().value!);
         throw new Error(`sent, but the database refused its record (${reason}); the record is tried again, not the push`);
       }
       logWarn("NOTIFY", "sent, but recording it failed; the record is tried again, not the push", { ...fields, error: reason, retryMs: wait });
