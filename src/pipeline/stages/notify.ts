@@ -172,9 +172,11 @@ async function attempt(
     logWarn("NOTIFY", "delivery failed", { ...fields, ms: Math.round(performance.now() - started), outcome: retryAt === null ? "failed" : "retry", error: reason });
     return "done";
   }
-  // Answered: from here on a failure is the record's alone (sent-record.ts), never a failed send.
+  // Answered: from here on a failure is the record's alone (sent-record.ts), never a failed send. The "sent" line
+  // follows the record, so it still means committed (a process killed before it may have pushed, unrecorded).
   metrics.delivery(delivery.channel, "sent");
-  logInfo("NOTIFY", "sent", { ...fields, ms: Math.round(performance.now() - started), outcome: "sent" });
+  const ms = Math.round(performance.now() - started);
   await recordSent(deps, delivery.id, attempts, Date.now(), fields);
+  logInfo("NOTIFY", "sent", { ...fields, ms, outcome: "sent" });
   return "done";
 }
