@@ -13,6 +13,9 @@ import { testKeys, uploadSave } from "../helpers/saves.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/server.ts";
 
 const PYTHON = "/usr/bin/python3";
+/** Why lunabot's own client cannot run here (printed once), or null (.ci/run installs Debian's python3-aiohttp). */
+const AIOHTTP_MISSING = Bun.spawnSync([PYTHON, "-c", "import aiohttp"], { stderr: "ignore" }).exitCode === 0 ? null : "lunabot client test skipped: /usr/bin/python3 has no aiohttp (apt-get install python3-aiohttp)";
+if (AIOHTTP_MISSING) console.warn(AIOHTTP_MISSING);
 const CLIENT = join(import.meta.dir, "../helpers/lunabot-client.py");
 const OTHER_PLAYER = "1234567890123456789";
 const { pair, env } = testKeys();
@@ -37,7 +40,7 @@ async function lunabot(...uids: string[]): Promise<Record<string, { status: numb
   return JSON.parse(out);
 }
 
-test("msr_auto_push's PUT then GET with json= reads the upload times in order; the plain GET and the save read work too", async () => {
+test.skipIf(AIOHTTP_MISSING !== null)("msr_auto_push's PUT then GET with json= reads the upload times in order; the plain GET and the save read work too", async () => {
   const answers = await lunabot(SAMPLE_PLAYER_ID, OTHER_PLAYER);
   for (const round of [1, 2]) {
     expect(answers[`put${round}`]).toEqual({ status: 200, json: { status: "ok" } });
