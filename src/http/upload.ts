@@ -4,7 +4,7 @@
  */
 import { Hono, type Context } from "hono";
 import { MAX_CHUNK_BYTES, MAX_UPLOAD_BYTES, UPLOAD_PATHS } from "../contract.ts";
-import type { ChunkOutcome, IncomingChunk, UploadLimits } from "../db/uploads.ts";
+import type { ChunkOutcome, IncomingChunk, UploadLimits } from "../db/uploads/sqlite.ts";
 import { cappedMessage, declaredTooLarge, readCapped } from "../ingest/capped-body.ts";
 import { parseChunkHeaders } from "../ingest/chunk-headers.ts";
 import { logInfo, logWarn } from "../log.ts";

@@ -5,7 +5,7 @@
  */
 import { stampFolders } from "../archive/layout.ts";
 import type { ArchiveStore } from "../archive/store.ts";
-import type { StageStore, StageSave } from "./stage-store.ts";
+import type { StageStore, StageSave } from "../store/ports/stage-writes.ts";
 
 /** undefined where the store picks its own folder (disk: a rename settles it). */
 export async function claimArchiveFolder(stageStore: Pick<StageStore, "claimArchiveFolder">, archive: ArchiveStore, save: Pick<StageSave, "id" | "playerId" | "receivedAt">): Promise<string | undefined> {

@@ -8,7 +8,7 @@ import type { RefreshDigest } from "../maps/refresh-digest.ts";
 import type { saves } from "../db/schema.ts";
 import { logInfo, logWarn } from "../log.ts";
 import { UNKNOWN_PLAYER } from "../save/player-id.ts";
-import type { ArchiveRow } from "./stage-store.ts";
+import type { ArchiveRow } from "../store/ports/stage-writes.ts";
 import type { WrittenFolder } from "./tasks.ts";
 
 type SaveRow = Pick<typeof saves.$inferSelect, "id" | "playerId" | "receivedAt">;

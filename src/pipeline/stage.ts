@@ -6,7 +6,7 @@ import type { JobStage } from "../db/schema.ts";
 import type { Routing } from "../notify/routing.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
 import type { JobStore } from "./job-store.ts";
-import type { Recorded, StageStore, StageWrites } from "./stage-store.ts";
+import type { Recorded, StageStore, StageWrites } from "../store/ports/stage-writes.ts";
 import type { NotifyReads } from "./stages/notify.ts";
 import type { ClaimedJob, JobSubject, SaveSubject } from "../db/jobs/index.ts";
 import type { WorkerPool } from "./worker-pool.ts";

@@ -14,7 +14,7 @@ import { flushLog } from "../../src/log.ts";
 import { loadConfig } from "../../src/config/index.ts";
 import { sqliteDeliveryStore } from "../../src/db/deliveries/sqlite-store.ts";
 import { sqliteJobStore } from "../../src/db/jobs/sqlite-store.ts";
-import { sqliteStageStore } from "../../src/db/stage-writes.ts";
+import { sqliteStageStore } from "../../src/db/stage-writes/sqlite.ts";
 import { sqliteNotifyReads } from "../../src/pipeline/stages/notify.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { loadNotifySetup } from "../../src/notify/setup.ts";

@@ -12,12 +12,12 @@ import { sqliteJobStore } from "../../src/db/jobs/sqlite-store.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { openPostgres } from "../../src/db/pg/open.ts";
 import * as pg from "../../src/db/pg/schema.ts";
-import { pgStageStore } from "../../src/db/pg/stage-writes.ts";
+import { pgStageStore } from "../../src/db/stage-writes/pg.ts";
 import * as sqlite from "../../src/db/schema.ts";
-import { sqliteStageStore } from "../../src/db/stage-writes.ts";
+import { sqliteStageStore } from "../../src/db/stage-writes/sqlite.ts";
 import type { SaveOutputs } from "../../src/maps/save-outputs.ts";
 import type { JobStore } from "../../src/pipeline/job-store.ts";
-import type { StageStore, StageWrites } from "../../src/pipeline/stage-store.ts";
+import type { StageStore, StageWrites } from "../../src/store/ports/stage-writes.ts";
 import { databaseForThisFile } from "./postgres.ts";
 
 type JobRow = typeof sqlite.jobs.$inferSelect;

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeArchive } from "../../src/archive/write.ts";
-import { recordArchiveRow } from "../../src/db/stage-writes.ts";
+import { recordArchiveRow } from "../../src/db/stage-writes/sqlite.ts";
 import { recordSaveArchive } from "../../src/pipeline/archive-save.ts";
 import { eventually } from "../helpers/server.ts";
 import { insertSave, openHarness, type Harness } from "../helpers/pipeline-harness.ts";

@@ -12,7 +12,7 @@ import { readArchiveBytes, type ArchiveStore } from "../../src/archive/store.ts"
 import type { HttpDeps } from "../../src/http/deps.ts";
 import { mapRoutes } from "../../src/http/maps.ts";
 import { sqlitePageReads } from "../../src/http/status/reads.ts";
-import { recordArchiveRow } from "../../src/db/stage-writes.ts";
+import { recordArchiveRow } from "../../src/db/stage-writes/sqlite.ts";
 import { claimArchiveFolder } from "../../src/pipeline/archive-folder.ts";
 import { recordSaveArchive } from "../../src/pipeline/archive-save.ts";
 import { insertSave, openHarness, type Harness } from "../helpers/pipeline-harness.ts";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { openDatabase, prepared, type Db, type Tx } from "../../src/db/open.ts";
 import { saves } from "../../src/db/schema.ts";
-import { saveWithSha, storeSaveOnce } from "../../src/db/saves.ts";
+import { saveWithSha, storeSaveOnce } from "../../src/db/saves/sqlite.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "mysekai-statements-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -6,7 +6,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { MAX_UPLOAD_BYTES } from "../../src/contract.ts";
-import { COMPLETED_UPLOAD_RETENTION_MS, type ChunkOutcome, type IncomingChunk, type UploadLimits } from "../../src/db/uploads.ts";
+import { COMPLETED_UPLOAD_RETENTION_MS, type ChunkOutcome, type IncomingChunk, type UploadLimits } from "../../src/db/uploads/sqlite.ts";
 import type { HarExtraction } from "../../src/ingest/har.ts";
 import { sha256Hex } from "../../src/sha256.ts";
 import { postgresIngestStores, sqliteIngestStores, type IngestFixture, type IngestStoreKind, type IngestStores } from "../helpers/ingest-stores.ts";

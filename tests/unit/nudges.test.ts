@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { loadConfig } from "../../src/config/index.ts";
 import { sqliteNudgeStore } from "../../src/db/nudges.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
-import { storeSaveOnce } from "../../src/db/saves.ts";
+import { storeSaveOnce } from "../../src/db/saves/sqlite.ts";
 import { parseRoutingFiles, routeFor } from "../../src/notify/routing.ts";
 import { nudgePartial, runMissedNudges, type NudgeDeps } from "../../src/nudge/run.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";

@@ -8,7 +8,7 @@ import postgres from "postgres";
 import { eventually } from "../../scripts/lib/eventually.ts";
 import { pgEnqueueSave } from "../../src/db/jobs/pg-enqueue.ts";
 import { openPostgres } from "../../src/db/pg/open.ts";
-import { pgStoreSaveOnce } from "../../src/db/pg/saves.ts";
+import { pgStoreSaveOnce } from "../../src/db/saves/pg.ts";
 import { saves } from "../../src/db/pg/schema.ts";
 import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
 

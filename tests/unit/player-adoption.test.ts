@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { openDatabase, type Db } from "../../src/db/open.ts";
-import { storeSaveOnce, type StoredSave } from "../../src/db/saves.ts";
+import { storeSaveOnce, type StoredSave } from "../../src/db/saves/sqlite.ts";
 import { jobs, saves } from "../../src/db/schema.ts";
 import { claimJob, LeaseLostError, rerunIfFlagged } from "../../src/db/jobs/index.ts";
 

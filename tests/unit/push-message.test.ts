@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { loadConfig } from "../../src/config/index.ts";
-import { storeSaveOnce } from "../../src/db/saves.ts";
+import { storeSaveOnce } from "../../src/db/saves/sqlite.ts";
 import { archives, deliveries, jobs, saves } from "../../src/db/schema.ts";
 import { formatRareText, generateOutputs, summaryJson, type SaveOutputs } from "../../src/maps/index.ts";
 import { fullText } from "../../src/notify/message.ts";

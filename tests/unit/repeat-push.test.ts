@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { loadConfig } from "../../src/config/index.ts";
 import { decidePush, type PushCandidate } from "../../src/db/deliveries/push-decision.ts";
-import { storeSaveOnce } from "../../src/db/saves.ts";
+import { storeSaveOnce } from "../../src/db/saves/sqlite.ts";
 import { archives, deliveries, jobs, saves } from "../../src/db/schema.ts";
 import { generateOutputs } from "../../src/maps/index.ts";
 import { claimJob } from "../../src/db/jobs/index.ts";

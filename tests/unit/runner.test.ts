@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, spyOn, test } from "bun:test";
 import { replayableCommit } from "../../src/db/open.ts";
 import type { JobStage } from "../../src/db/schema.ts";
-import { recordArchiveRow } from "../../src/db/stage-writes.ts";
+import { recordArchiveRow } from "../../src/db/stage-writes/sqlite.ts";
 import { claimJob, POISON_CRASHES, reclaimOrphans, releaseRunning, resumeWaitingForKey, retryFailed, type JobSubject } from "../../src/db/jobs/index.ts";
 import { runJob } from "../../src/pipeline/runner.ts";
 import { TaskProcessDied } from "../../src/pipeline/task-process.ts";

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { advanceChange, LeaseLostError, type ClaimedJob } from "../../src/db/jobs/index.ts";
-import type { StageWrites } from "../../src/pipeline/stage-store.ts";
+import type { StageWrites } from "../../src/store/ports/stage-writes.ts";
 import { POSTGRES_MISSING, postgresServer } from "../helpers/postgres.ts";
 import { drawnWrites, postgresStageStores, sqliteStageStores, type StageFixture, type StageStoreKind } from "../helpers/stage-stores.ts";
 

@@ -47,13 +47,13 @@ test("no module outside src/db/deliveries/ writes the deliveries or the consumer
 test("the archives rows are written by the stage stores only, but the retention sweeps (which drop save.json from their files)", () => {
   const writes = /\b(?:insert|update|delete)\(archives\)|\b(?:INSERT INTO|UPDATE|DELETE FROM) archives\b/;
   const writers = sourceFiles(SRC).filter((path) => writes.test(readFileSync(path, "utf8"))).map((path) => relative(SRC, path));
-  expect(writers.sort()).toEqual(["db/pg/stage-writes.ts", "db/stage-writes.ts", ...RETENTION_SWEEPS].sort());
+  expect(writers.sort()).toEqual(["db/stage-writes/pg.ts", "db/stage-writes/sqlite.ts", ...RETENTION_SWEEPS].sort());
 });
 
 test("the bucket folder claims are written by the stage stores only", () => {
   const writes = /\b(?:insert|update|delete)\(archiveFolders\)|\b(?:INSERT INTO|UPDATE|DELETE FROM) archive_folders\b/;
   const writers = sourceFiles(SRC).filter((path) => writes.test(readFileSync(path, "utf8"))).map((path) => relative(SRC, path));
-  expect(writers.sort()).toEqual(["db/pg/stage-writes.ts", "db/stage-writes.ts"]);
+  expect(writers.sort()).toEqual(["db/stage-writes/pg.ts", "db/stage-writes/sqlite.ts"]);
 });
 
 test("a hub's API rate counts are written by their store only", () => {
@@ -70,8 +70,6 @@ const OWNER_TABLES = [
   { table: "players", sql: "players", module: "setup-tokens" },
   { table: "apiTokens", sql: "api_tokens", module: "data-access" },
   { table: "publicPlayers", sql: "public_players", module: "data-access" },
-  { table: "uploads", sql: "upload_tasks", module: "uploads" },
-  { table: "uploadChunks", sql: "upload_task_chunks", module: "uploads" },
   { table: "watchRules", sql: "watch_rules", module: "watch" },
   { table: "watchMatches", sql: "watch_matches", module: "watch" },
   { table: "nudgePlayers", sql: "nudge_players", module: "nudges" },
@@ -86,6 +84,24 @@ describe("owner tables", () => {
       const writes = new RegExp(`\\b(?:insert|update|delete)\\(${table}\\)|\\b(?:INSERT INTO|UPDATE|DELETE FROM) ${sql}\\b`);
       const writers = sourceFiles(SRC).filter((path) => writes.test(readFileSync(path, "utf8"))).map((path) => relative(SRC, path));
       expect(writers.sort()).toEqual([`db/${module}.ts`, `db/pg/${module}.ts`].sort());
+    });
+  }
+});
+
+/** drizzle's and SQL's name of each table written from one area folder of src/db/ alone (its SQLite and PostgreSQL files together). */
+const AREA_TABLES = [
+  { table: "uploads", sql: "upload_tasks", area: "uploads" },
+  { table: "uploadChunks", sql: "upload_task_chunks", area: "uploads" },
+];
+
+describe("area tables", () => {
+  for (const { table, sql, area } of AREA_TABLES) {
+    test(`${sql} is written from src/db/${area}/ only, over both stores`, () => {
+      const writes = new RegExp(`\\b(?:insert|update|delete)\\(${table}\\)|\\b(?:INSERT INTO|UPDATE|DELETE FROM) ${sql}\\b`);
+      const writers = sourceFiles(SRC).filter((path) => writes.test(readFileSync(path, "utf8"))).map((path) => relative(SRC, path));
+      expect(writers.filter((path) => !path.startsWith(`db/${area}/`))).toEqual([]);
+      expect(writers.some((path) => /\/(sqlite|pg)[^/]*\.ts$/.test(path) && !path.includes("/pg"))).toBe(true);
+      expect(writers.some((path) => path.includes(`db/${area}/pg`))).toBe(true);
     });
   }
 });

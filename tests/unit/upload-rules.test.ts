@@ -8,8 +8,8 @@ import { loadConfig, secretsOf } from "../../src/config/index.ts";
 import { MAX_UPLOAD_BYTES, MIB } from "../../src/contract.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { sha256Hex } from "../../src/sha256.ts";
-import { RESEND_LOOKBACK } from "../../src/db/upload-tasks.ts";
-import { acceptChunk, COMPLETED_UPLOAD_RETENTION_MS, expireUploads, type ChunkOutcome, type UploadLimits } from "../../src/db/uploads.ts";
+import { RESEND_LOOKBACK } from "../../src/db/uploads/sqlite-task-queries.ts";
+import { acceptChunk, COMPLETED_UPLOAD_RETENTION_MS, expireUploads, type ChunkOutcome, type UploadLimits } from "../../src/db/uploads/sqlite.ts";
 
 const P1 = "7488393821744390161";
 const P2 = "1234567890123456789";

@@ -11,7 +11,7 @@ import { metrics } from "../../metrics.ts";
 import { playerIdFromUrl } from "../../save/player-id.ts";
 import type { ReportSubject } from "../../db/jobs/index.ts";
 import type { Stage } from "../stage.ts";
-import type { ReportOutcome as Outcome } from "../stage-store.ts";
+import type { ReportOutcome as Outcome } from "../../store/ports/stage-writes.ts";
 
 export const evaluateStage: Stage<ReportSubject> = async ({ stageStore, config, workers }, job, { now }) => {
   const { keys } = config;

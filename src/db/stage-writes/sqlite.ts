@@ -3,11 +3,11 @@
  * (no async callback ever reaches db.transaction), committed without waiting for the disk unless `durable`.
  */
 import { asc, eq, sql } from "drizzle-orm";
-import type { ArchiveRow, Recorded, StageStore, StageWrites } from "../pipeline/stage-store.ts";
-import { rerunIfFlagged, transition } from "./jobs/index.ts";
-import { replayableCommit, type Db, type Tx } from "./open.ts";
-import { storeSaveOnce } from "./saves.ts";
-import { archiveFolders, archives, reportCandidates, reports, saves } from "./schema.ts";
+import type { ArchiveRow, Recorded, StageStore, StageWrites } from "../../store/ports/stage-writes.ts";
+import { rerunIfFlagged, transition } from "../jobs/index.ts";
+import { replayableCommit, type Db, type Tx } from "../open.ts";
+import { storeSaveOnce } from "../saves/sqlite.ts";
+import { archiveFolders, archives, reportCandidates, reports, saves } from "../schema.ts";
 
 export function sqliteStageStore(db: Db): StageStore {
   return {

@@ -1,12 +1,12 @@
 /** Saves enter the store here, deduplicated by the sha256 of their encrypted bytes, each with its first job. */
 import { eq, sql } from "drizzle-orm";
-import type { DataType } from "../capture/data-types.ts";
-import type { Region } from "../capture/regions.ts";
-import { UNKNOWN_PLAYER } from "../save/player-id.ts";
-import { prepared, type Tx } from "./open.ts";
-import { enqueueSave, requeueForRedraw } from "./jobs/index.ts";
-import { saves } from "./schema.ts";
-import { sha256Hex } from "../sha256.ts";
+import type { DataType } from "../../capture/data-types.ts";
+import type { Region } from "../../capture/regions.ts";
+import { UNKNOWN_PLAYER } from "../../save/player-id.ts";
+import { prepared, type Tx } from "../open.ts";
+import { enqueueSave, requeueForRedraw } from "../jobs/index.ts";
+import { saves } from "../schema.ts";
+import { sha256Hex } from "../../sha256.ts";
 
 export interface NewSave {
   encrypted: Uint8Array;

@@ -4,16 +4,16 @@
  * completed task is a resend, any other chunk lands in an open task.
  */
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
-import { dataTypeOfUrl } from "../capture/data-types.ts";
-import { regionOfUrl } from "../capture/regions.ts";
-import { UNKNOWN_PLAYER } from "../save/player-id.ts";
-import type { ChunkHeader } from "../ingest/chunk-headers.ts";
-import { prepared, type Db, type Tx } from "./open.ts";
-import { sha256Hex } from "../sha256.ts";
-import { saveWithSha, storeSaveOnce } from "./saves.ts";
-import { uploadChunks, uploads } from "./schema.ts";
-import { checkOpenCaps, type OverCap } from "./open-upload-caps.ts";
-import { findHeldPrefix, findResend, liveOpenTasks, type OpenTask } from "./upload-tasks.ts";
+import { dataTypeOfUrl } from "../../capture/data-types.ts";
+import { regionOfUrl } from "../../capture/regions.ts";
+import { UNKNOWN_PLAYER } from "../../save/player-id.ts";
+import type { ChunkHeader } from "../../ingest/chunk-headers.ts";
+import { prepared, type Db, type Tx } from "../open.ts";
+import { sha256Hex } from "../../sha256.ts";
+import { saveWithSha, storeSaveOnce } from "../saves/sqlite.ts";
+import { uploadChunks, uploads } from "../schema.ts";
+import { checkOpenCaps, type OverCap } from "./rules.ts";
+import { findHeldPrefix, findResend, liveOpenTasks, type OpenTask } from "./sqlite-task-queries.ts";
 
 /** Completed tasks are remembered this long so a resent chunk is answered without a second save. */
 export const COMPLETED_UPLOAD_RETENTION_MS = 24 * 60 * 60 * 1000;

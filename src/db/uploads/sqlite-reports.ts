@@ -1,9 +1,9 @@
 /** A report enters the store with its candidate bodies and an evaluate job, in one transaction. */
 import { sql } from "drizzle-orm";
-import type { HarExtraction } from "../ingest/har.ts";
-import { prepared, type Tx } from "./open.ts";
-import { enqueueReport } from "./jobs/index.ts";
-import { reportCandidates, reports } from "./schema.ts";
+import type { HarExtraction } from "../../ingest/har.ts";
+import { prepared, type Tx } from "../open.ts";
+import { enqueueReport } from "../jobs/index.ts";
+import { reportCandidates, reports } from "../schema.ts";
 
 /** Every report runs these (src/db/open.ts `prepared`). */
 const reportQueries = (tx: Tx) => ({

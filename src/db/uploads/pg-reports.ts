@@ -1,8 +1,8 @@
 /** A report enters a hub's PostgreSQL with its candidate bodies and an evaluate job, in one transaction (as ../reports.ts). */
 import type { HarExtraction } from "../../ingest/har.ts";
 import { pgEnqueueReport } from "../jobs/pg-enqueue.ts";
-import type { PgDb } from "./open.ts";
-import { reportCandidates, reports } from "./schema.ts";
+import type { PgDb } from "../pg/open.ts";
+import { reportCandidates, reports } from "../pg/schema.ts";
 
 /** Candidates per INSERT: well under PostgreSQL's 65,535 parameters a statement. */
 const CANDIDATE_BATCH = 500;

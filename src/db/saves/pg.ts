@@ -8,9 +8,9 @@ import { and, eq, sql } from "drizzle-orm";
 import { UNKNOWN_PLAYER } from "../../save/player-id.ts";
 import { sha256Hex } from "../../sha256.ts";
 import { pgEnqueueSave, pgLockSaveJob, pgRequeueForRedraw } from "../jobs/pg-enqueue.ts";
-import type { NewSave, StoredSave } from "../saves.ts";
-import type { PgTx } from "./open.ts";
-import { saves } from "./schema.ts";
+import type { NewSave, StoredSave } from "./sqlite.ts";
+import type { PgTx } from "../pg/open.ts";
+import { saves } from "../pg/schema.ts";
 
 export async function pgStoreSaveOnce(tx: PgTx, save: NewSave): Promise<StoredSave> {
   const sha256 = save.sha256 ?? sha256Hex(save.encrypted);

@@ -12,15 +12,15 @@ import { regionOfUrl } from "../../capture/regions.ts";
 import type { ChunkHeader } from "../../ingest/chunk-headers.ts";
 import { UNKNOWN_PLAYER } from "../../save/player-id.ts";
 import { sha256Hex } from "../../sha256.ts";
-import { capVerdict, type CapChange } from "../open-upload-caps.ts";
-import type { OpenTask, OpenUsage } from "../upload-tasks.ts";
-import { RESEND_LOOKBACK } from "../upload-tasks.ts";
-import { COMPLETED_UPLOAD_RETENTION_MS, isLateFirstPart, realPlayer, taskToJoin, type ChunkOutcome, type IncomingChunk, type Part, type Placement, type UploadLimits } from "../uploads.ts";
-import { underHousekeepingLock } from "./housekeeping-lock.ts";
-import type { PgDb, PgTx } from "./open.ts";
+import { capVerdict, type CapChange } from "./rules.ts";
+import type { OpenTask, OpenUsage } from "./sqlite-task-queries.ts";
+import { RESEND_LOOKBACK } from "./sqlite-task-queries.ts";
+import { COMPLETED_UPLOAD_RETENTION_MS, isLateFirstPart, realPlayer, taskToJoin, type ChunkOutcome, type IncomingChunk, type Part, type Placement, type UploadLimits } from "./sqlite.ts";
+import { underHousekeepingLock } from "../pg/housekeeping-lock.ts";
+import type { PgDb, PgTx } from "../pg/open.ts";
 import { pgEnqueueSavesFrom, pgNotifyNewWorkFrom } from "../jobs/pg-enqueue.ts";
-import { pgInsertSaveOnce, pgSaveWithSha, pgStoreSaveOnce } from "./saves.ts";
-import { uploadChunks, uploads } from "./schema.ts";
+import { pgInsertSaveOnce, pgSaveWithSha, pgStoreSaveOnce } from "../saves/pg.ts";
+import { uploadChunks, uploads } from "../pg/schema.ts";
 
 /** Advisory lock keys (int4 class with a hash for one upload id; one bigint for the caps): any constants every process shares. */
 const UPLOAD_ID_LOCK = 0x6d79_7375; // "mysu"

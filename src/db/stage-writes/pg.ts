@@ -5,11 +5,11 @@
  */
 import { and, asc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { ClaimedJob, Transition } from "../jobs/index.ts";
-import type { Recorded, StageStore, StageWrites } from "../../pipeline/stage-store.ts";
+import type { Recorded, StageStore, StageWrites } from "../../store/ports/stage-writes.ts";
 import { pgRecordChange, pgRecordedChangeSql } from "../jobs/pg-transitions.ts";
-import type { PgDb, PgTx } from "./open.ts";
-import { pgStoreSaveOnce } from "./saves.ts";
-import { archiveFolders, archives, reportCandidates, reports, saves } from "./schema.ts";
+import type { PgDb, PgTx } from "../pg/open.ts";
+import { pgStoreSaveOnce } from "../saves/pg.ts";
+import { archiveFolders, archives, reportCandidates, reports, saves } from "../pg/schema.ts";
 
 /** A save's columns, its bytes read as base64 text: a third less on the wire than postgres-js's bytea hex. */
 const SAVE_WITH_BASE64_BYTES = {

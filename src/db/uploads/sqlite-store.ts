@@ -3,12 +3,12 @@
  * shared transaction (synchronous=FULL), so the promise the route awaits is the committer's own and the hot path
  * gains no await of its own.
  */
-import type { ReportStore } from "../http/report.ts";
-import type { UploadStore } from "../http/upload.ts";
-import type { GroupCommitter } from "./group-commit.ts";
-import type { Db } from "./open.ts";
-import { storeReport } from "./reports.ts";
-import { acceptChunk, expireUploads } from "./uploads.ts";
+import type { ReportStore } from "../../http/report.ts";
+import type { UploadStore } from "../../http/upload.ts";
+import type { GroupCommitter } from "../group-commit.ts";
+import type { Db } from "../open.ts";
+import { storeReport } from "./sqlite-reports.ts";
+import { acceptChunk, expireUploads } from "./sqlite.ts";
 
 export function sqliteUploadStore(db: Db, committer: GroupCommitter): UploadStore {
   return {

@@ -3,8 +3,8 @@
  * UPLOAD_MAX_OPEN live ones), completed tasks of one id by upload_id.
  */
 import { and, desc, eq, gte, isNull, lt, sql, type SQLWrapper } from "drizzle-orm";
-import type { Tx } from "./open.ts";
-import { uploadChunks, uploads } from "./schema.ts";
+import type { Tx } from "../open.ts";
+import { uploadChunks, uploads } from "../schema.ts";
 
 export interface OpenTask {
   id: number;

@@ -5,11 +5,11 @@
  * PostgreSQL's (src/db/pg/stage-writes.ts) does the same over the network; both pass
  * tests/unit/stage-store.contract.test.ts.
  */
-import type { ClaimedJob, Transition } from "../db/jobs/index.ts";
-import type { NewSave } from "../db/saves.ts";
-import type { reportCandidates, reports, saves } from "../db/schema.ts";
-import type { RefreshDigest } from "../maps/refresh-digest.ts";
-import type { SaveOutputs } from "../maps/save-outputs.ts";
+import type { ClaimedJob, Transition } from "../../db/jobs/index.ts";
+import type { NewSave } from "../../db/saves/sqlite.ts";
+import type { reportCandidates, reports, saves } from "../../db/schema.ts";
+import type { RefreshDigest } from "../../maps/refresh-digest.ts";
+import type { SaveOutputs } from "../../maps/save-outputs.ts";
 
 export type ReportOutcome = "save" | "duplicate" | "no_save" | "empty_bodies" | "partial_save";
 

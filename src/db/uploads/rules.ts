@@ -1,8 +1,8 @@
 /** The open-upload caps, for a chunk that would open or grow a task (src/db/uploads.ts): reads only. */
-import { MAX_UPLOAD_BYTES } from "../contract.ts";
-import type { Tx } from "./open.ts";
-import { openUsage, type OpenUsage } from "./upload-tasks.ts";
-import type { UploadLimits } from "./uploads.ts";
+import { MAX_UPLOAD_BYTES } from "../../contract.ts";
+import type { Tx } from "../open.ts";
+import { openUsage, type OpenUsage } from "./sqlite-task-queries.ts";
+import type { UploadLimits } from "./sqlite.ts";
 
 export interface OverCap {
   kind: "over_cap";
