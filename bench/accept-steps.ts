@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { openDatabase, type Tx } from "../src/db/open.ts";
-import { storeReport } from "../src/db/uploads/sqlite-reports.ts";
+import { storeReport } from "../src/db/uploads/sqlite-store.ts";
 import { acceptChunk } from "../src/db/uploads/sqlite.ts";
 import { readReportBody } from "../src/ingest/decompress.ts";
 import { extractCandidates } from "../src/ingest/har.ts";

@@ -2,7 +2,8 @@
  * Counts the code lines of the SQLite store files that reappear in the PostgreSQL store files (issue 37's measure):
  * `await`, `.run()`, `.all()`, `.get()` and `.execute()` set aside, imports and lines of only punctuation not counted.
  * A file is on PostgreSQL's side when it names PgDb/PgTx or the pg schema, on SQLite's side when it imports drizzle or
- * a SQLite schema/handle otherwise; dialect-free files are on neither; the schema files (table declarations) are left out.
+ * a SQLite schema/handle otherwise; dialect-free files are on neither (so are the statements and rules written once,
+ * which take from drizzle only its `sql` tag and name no store); the schema files (table declarations) are left out.
  *
  *   bun scripts/dialect-duplicates.ts [--list]
  */
@@ -21,6 +22,13 @@ function filesUnder(dir: string): string[] {
 
 const PG = /\bPg(Db|Tx)\b|pg\/schema|pg-core|drizzle-orm\/postgres-js/;
 const SQLITE = /from "drizzle-orm|sqlite-core|bun:sqlite|\btype (Db|Tx)\b/;
+const NAMES_A_STORE = /sqlite-core|bun:sqlite|from "[^"]*\/(open|schema[^"/]*)\.ts"|\b(Db|Tx)\b/;
+
+/** Written once for both stores: drizzle's `sql` tag is all it takes from drizzle, and it names neither store's schema nor handle. */
+function writtenOnce(text: string): boolean {
+  const fromDrizzle = [...text.matchAll(/import (?:type )?\{([^}]*)\} from "drizzle-orm"/g)].flatMap((m) => m[1]!.split(","));
+  return !NAMES_A_STORE.test(text) && fromDrizzle.every((name) => /^\s*(type\s+)?(sql|SQL)\s*$/.test(name));
+}
 
 function codeLines(text: string): string[] {
   return text
@@ -36,7 +44,7 @@ for (const file of filesUnder(root)) {
   if (/\/schema[^/]*\.ts$/.test(file)) continue; // table declarations, checked against one model by their own test
   const text = readFileSync(file, "utf8");
   if (PG.test(text)) sides.pg.push(file);
-  else if (SQLITE.test(text)) sides.sqlite.push(file);
+  else if (SQLITE.test(text) && !writtenOnce(text)) sides.sqlite.push(file);
 }
 
 const pgLines = new Set(sides.pg.flatMap((file) => codeLines(readFileSync(file, "utf8"))));

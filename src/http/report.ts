@@ -5,23 +5,13 @@
 import { Hono } from "hono";
 import { cappedMessage, declaredTooLarge } from "../ingest/capped-body.ts";
 import { readReportBody } from "../ingest/decompress.ts";
-import { extractCandidates, type HarExtraction } from "../ingest/har.ts";
+import { extractCandidates } from "../ingest/har.ts";
 import { proxyPinMeta, reqableMeta } from "../ingest/har-meta.ts";
 import { logInfo, logWarn } from "../log.ts";
 import type { HttpDeps } from "./deps.ts";
 
 /** Where REPORT_TOKEN may come (checked in front of every guard, src/http/app.ts): ours, and Reqable's tag. */
 export const REPORT_TOKEN_HEADERS = ["x-report-token", "x-reqable-reporter-tag"];
-
-/**
- * Reports as the route stores them, async so that a hub's PostgreSQL can stand behind them: SQLite's
- * (src/db/ingest-store.ts) commits through the group committer, PostgreSQL's (src/db/pg/ingest-store.ts) in a
- * transaction of its own. Both pass tests/unit/ingest-store.contract.test.ts.
- */
-export interface ReportStore {
-  /** Stores the report, its candidate bodies and its evaluate job at once; its id, once durable. */
-  store(extraction: HarExtraction, meta: Record<string, string>, receivedAt: number): Promise<number>;
-}
 
 export function reportRoutes({ reports, config, wakePipeline }: HttpDeps): Hono {
   const app = new Hono();

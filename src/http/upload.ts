@@ -4,7 +4,7 @@
  */
 import { Hono, type Context } from "hono";
 import { MAX_CHUNK_BYTES, MAX_UPLOAD_BYTES, UPLOAD_PATHS } from "../contract.ts";
-import type { ChunkOutcome, IncomingChunk, UploadLimits } from "../db/uploads/sqlite.ts";
+import type { ChunkOutcome, IncomingChunk, UploadLimits } from "../store/ports/ingest.ts";
 import { cappedMessage, declaredTooLarge, readCapped } from "../ingest/capped-body.ts";
 import { parseChunkHeaders } from "../ingest/chunk-headers.ts";
 import { logInfo, logWarn } from "../log.ts";
@@ -16,18 +16,6 @@ import type { HttpDeps } from "./deps.ts";
 
 /** The upload paths of a player link (the guards in app.ts cover them too). */
 export const PLAYER_UPLOAD_PATHS = UPLOAD_PATHS.map((path) => `/p/:token${path}`);
-
-/**
- * Upload tasks as the route and the housekeeping use them, async so that a hub's PostgreSQL can stand behind
- * them: SQLite's (src/db/ingest-store.ts) commits through the group committer, PostgreSQL's
- * (src/db/pg/ingest-store.ts) in a transaction of its own. Both pass tests/unit/ingest-store.contract.test.ts.
- */
-export interface UploadStore {
-  /** Stores one chunk, and the save and its job when it completes one: settled once durable, so a 200 keeps it. */
-  acceptChunk(chunk: IncomingChunk, limits: UploadLimits): Promise<ChunkOutcome>;
-  /** Deletes expired tasks (open past `ttlMs`, completed past a day); null when another process is doing it now. */
-  expire(now: number, ttlMs: number): Promise<number | null>;
-}
 
 const ONLY_OWN_PLAYER = "this link uploads for its own player only (X-Original-Url must name that player)";
 

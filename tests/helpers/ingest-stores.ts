@@ -10,8 +10,7 @@ import { sqliteReportStore, sqliteUploadStore } from "../../src/db/uploads/sqlit
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { pgReportStore, pgUploadStore } from "../../src/db/uploads/pg-store.ts";
 import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
-import type { ReportStore } from "../../src/http/report.ts";
-import type { UploadStore } from "../../src/http/upload.ts";
+import type { ReportStore, UploadStore } from "../../src/store/ports/ingest.ts";
 import { databaseForThisFile } from "./postgres.ts";
 
 export interface IngestStores {

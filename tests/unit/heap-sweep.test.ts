@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { eventually } from "../../scripts/lib/eventually.ts";
-import { storeReport } from "../../src/db/uploads/sqlite-reports.ts";
+import { storeReport } from "../../src/db/uploads/sqlite-store.ts";
 import type { HarExtraction } from "../../src/ingest/har.ts";
 import { HeapSweeper } from "../../src/pipeline/heap-sweep.ts";
 import { startPipeline } from "../../src/pipeline/runner.ts";

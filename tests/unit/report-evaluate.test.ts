@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/index.ts";
 import { openDatabase } from "../../src/db/open.ts";
-import { storeReport } from "../../src/db/uploads/sqlite-reports.ts";
+import { storeReport } from "../../src/db/uploads/sqlite-store.ts";
 import { sqliteStageStore } from "../../src/db/stage-writes/sqlite.ts";
 import type { HarCandidate } from "../../src/ingest/har.ts";
 import type { ClaimedJob, ReportSubject } from "../../src/db/jobs/index.ts";

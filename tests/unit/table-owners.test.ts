@@ -47,13 +47,13 @@ test("no module outside src/db/deliveries/ writes the deliveries or the consumer
 test("the archives rows are written by the stage stores only, but the retention sweeps (which drop save.json from their files)", () => {
   const writes = /\b(?:insert|update|delete)\(archives\)|\b(?:INSERT INTO|UPDATE|DELETE FROM) archives\b/;
   const writers = sourceFiles(SRC).filter((path) => writes.test(readFileSync(path, "utf8"))).map((path) => relative(SRC, path));
-  expect(writers.sort()).toEqual(["db/stage-writes/pg.ts", "db/stage-writes/sqlite.ts", ...RETENTION_SWEEPS].sort());
+  expect(writers.sort()).toEqual(["db/stage-writes/pg.ts", "db/stage-writes/rules.ts", ...RETENTION_SWEEPS].sort());
 });
 
 test("the bucket folder claims are written by the stage stores only", () => {
   const writes = /\b(?:insert|update|delete)\(archiveFolders\)|\b(?:INSERT INTO|UPDATE|DELETE FROM) archive_folders\b/;
   const writers = sourceFiles(SRC).filter((path) => writes.test(readFileSync(path, "utf8"))).map((path) => relative(SRC, path));
-  expect(writers.sort()).toEqual(["db/stage-writes/pg.ts", "db/stage-writes/sqlite.ts"]);
+  expect(writers.sort()).toEqual(["db/stage-writes/rules.ts"]);
 });
 
 test("a hub's API rate counts are written by their store only", () => {
@@ -88,20 +88,26 @@ describe("owner tables", () => {
   }
 });
 
-/** drizzle's and SQL's name of each table written from one area folder of src/db/ alone (its SQLite and PostgreSQL files together). */
+/**
+ * drizzle's and SQL's name of each table written from one area folder of src/db/ alone (its statements written
+ * once and each dialect's own, together one owner), and who else may: the retention sweeps' bulk deletes.
+ */
 const AREA_TABLES = [
-  { table: "uploads", sql: "upload_tasks", area: "uploads" },
-  { table: "uploadChunks", sql: "upload_task_chunks", area: "uploads" },
+  { table: "uploads", sql: "upload_tasks", area: "uploads", also: [] },
+  { table: "uploadChunks", sql: "upload_task_chunks", area: "uploads", also: [] },
+  { table: "reports", sql: "reports", area: "uploads", also: RETENTION_SWEEPS },
+  { table: "reportCandidates", sql: "report_candidates", area: "uploads", also: RETENTION_SWEEPS },
+  { table: "saves", sql: "saves", area: "saves", also: RETENTION_SWEEPS },
 ];
 
 describe("area tables", () => {
-  for (const { table, sql, area } of AREA_TABLES) {
-    test(`${sql} is written from src/db/${area}/ only, over both stores`, () => {
-      const writes = new RegExp(`\\b(?:insert|update|delete)\\(${table}\\)|\\b(?:INSERT INTO|UPDATE|DELETE FROM) ${sql}\\b`);
+  for (const { table, sql, area, also } of AREA_TABLES) {
+    test(`${sql} is written from src/db/${area}/ only${also.length ? ", and the retention sweeps" : ""}`, () => {
+      // drizzle's builders, SQL text, and SQL over drizzle's table object (`UPDATE ${saves}`).
+      const writes = new RegExp(`\\b(?:insert|update|delete)\\(${table}\\)|\\b(?:INSERT INTO|UPDATE|DELETE FROM) (?:${sql}\\b|\\$\\{${table}\\})`);
       const writers = sourceFiles(SRC).filter((path) => writes.test(readFileSync(path, "utf8"))).map((path) => relative(SRC, path));
-      expect(writers.filter((path) => !path.startsWith(`db/${area}/`))).toEqual([]);
-      expect(writers.some((path) => /\/(sqlite|pg)[^/]*\.ts$/.test(path) && !path.includes("/pg"))).toBe(true);
-      expect(writers.some((path) => path.includes(`db/${area}/pg`))).toBe(true);
+      expect(writers.filter((path) => !path.startsWith(`db/${area}/`)).sort()).toEqual([...also].sort());
+      expect(writers.some((path) => path.startsWith(`db/${area}/`))).toBe(true);
     });
   }
 });

@@ -8,7 +8,7 @@ import { loadConfig, secretsOf } from "../../src/config/index.ts";
 import { MAX_UPLOAD_BYTES, MIB } from "../../src/contract.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { sha256Hex } from "../../src/sha256.ts";
-import { RESEND_LOOKBACK } from "../../src/db/uploads/sqlite-task-queries.ts";
+import { RESEND_LOOKBACK } from "../../src/db/uploads/statements.ts";
 import { acceptChunk, COMPLETED_UPLOAD_RETENTION_MS, expireUploads, type ChunkOutcome, type UploadLimits } from "../../src/db/uploads/sqlite.ts";
 
 const P1 = "7488393821744390161";

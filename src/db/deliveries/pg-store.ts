@@ -8,6 +8,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { DeliveryStore } from "../../pipeline/delivery-store.ts";
 import { leaseHeldIn, type LeaseHolder } from "../jobs/lease.ts";
 import type { PgDb } from "../pg/open.ts";
+import { saveStatements } from "../saves/rules.ts";
 import { dataWebhooks, deliveries, jobs, saves } from "../pg/schema.ts";
 import { DATA_WEBHOOK_CHANNEL } from "./data-webhooks.ts";
 import type { PushCandidate } from "./push-decision.ts";
@@ -100,7 +101,7 @@ function decision(save: PushCandidate, targets: RoutedTarget[], configured: Read
         AND d.state <> 'skipped' AND d.channel <> ${DATA_WEBHOOK_CHANNEL}
       ORDER BY d.id DESC LIMIT 1),
     repeat AS (SELECT id FROM last WHERE ${sql.raw(save.checkRepeat ? "true" : "false")} AND NOT EXISTS (SELECT 1 FROM already) AND drops_fingerprint = ${save.dropsFingerprint}),
-    marked AS (UPDATE ${saves} SET repeat_of = (SELECT id FROM repeat) WHERE id = ${save.saveId} RETURNING 1),
+    marked AS (${saveStatements.repeatOf(save.saveId, sql`(SELECT id FROM repeat)`)}),
     routed AS (SELECT * FROM jsonb_to_recordset(${routed}::jsonb) AS r(channel text, target text, state text, last_error text)),
     added AS (
       INSERT INTO ${deliveries} (save_id, channel, target, state, last_error, next_attempt_at, created_at)

@@ -10,6 +10,7 @@ import { and, desc, eq, ne, sql } from "drizzle-orm";
 import { DATA_WEBHOOK_CHANNEL } from "./data-webhooks.ts";
 import { createDeliveries, type RoutedTarget } from "./rows.ts";
 import type { Db, Tx } from "../open.ts";
+import { setRepeatOf } from "../saves/sqlite.ts";
 import { deliveries, saves } from "../schema.ts";
 
 export interface PushCandidate {
@@ -54,11 +55,11 @@ export function decidePush(db: Db, save: PushCandidate, targets: RoutedTarget[],
       if (!alreadyPushed && save.checkRepeat) {
         const last = lastPushedSave(tx, save.playerId, save.saveId);
         if (last && last.dropsFingerprint === save.dropsFingerprint) {
-          tx.update(saves).set({ repeatOf: last.id }).where(eq(saves.id, save.saveId)).run();
+          setRepeatOf(tx, save.saveId, last.id);
           return { push: false, repeatOf: last.id };
         }
       }
-      tx.update(saves).set({ repeatOf: null }).where(eq(saves.id, save.saveId)).run();
+      setRepeatOf(tx, save.saveId, null);
       createDeliveries(tx, save.saveId, targets, configured, now);
       return { push: true };
     },

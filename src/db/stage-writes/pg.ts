@@ -1,15 +1,18 @@
 /**
- * The stages' writes over a hub's PostgreSQL, the same rules as SQLite's src/db/stage-writes.ts (the contract test
- * holds them together): the job's fenced change and the stage's rows in one transaction. The fence goes first, so
- * a holder that lost its lease takes no other row lock and records nothing.
+ * The stages' writes over a hub's PostgreSQL: the rows of ./rules.ts and the job's fenced change in one
+ * transaction. The fence goes first, so a holder that lost its lease takes no other row lock and records nothing.
  */
-import { and, asc, eq, getTableColumns, sql } from "drizzle-orm";
+import { asc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { ClaimedJob, Transition } from "../jobs/index.ts";
 import type { Recorded, StageStore, StageWrites } from "../../store/ports/stage-writes.ts";
 import { pgRecordChange, pgRecordedChangeSql } from "../jobs/pg-transitions.ts";
-import type { PgDb, PgTx } from "../pg/open.ts";
-import { pgStoreSaveOnce } from "../saves/pg.ts";
-import { archiveFolders, archives, reportCandidates, reports, saves } from "../pg/schema.ts";
+import type { PgDb } from "../pg/open.ts";
+import { pgRunner } from "../pg/runner.ts";
+import { archives, reportCandidates, reports, saves } from "../pg/schema.ts";
+import { pgSaveDialect } from "../saves/pg.ts";
+import { saveStatements } from "../saves/rules.ts";
+import { runStepsAsync } from "../steps.ts";
+import { applyWritesSteps, archiveFolderClaim } from "./rules.ts";
 
 /** A save's columns, its bytes read as base64 text: a third less on the wire than postgres-js's bytea hex. */
 const SAVE_WITH_BASE64_BYTES = {
@@ -26,26 +29,18 @@ export function pgStageStore(db: PgDb): StageStore {
       if (writes.kind === "drawn" && (await recordDrawnAtOnce(db, job, writes, change, now))) return { moved: "recorded" };
       return db.transaction(async (tx): Promise<Recorded> => {
         const moved = await pgRecordChange(tx, job, change, now);
-        return { moved, saved: await applyWrites(tx, writes, now) };
+        return { moved, saved: await runStepsAsync(applyWritesSteps(pgSaveDialect(tx), writes, now)) };
       });
     },
     saveToDraw: async (saveId) => {
       const [row] = await db.select({ save: SAVE_WITH_BASE64_BYTES, archivePath: archives.relPath }).from(saves).leftJoin(archives, eq(archives.saveId, saves.id)).where(eq(saves.id, saveId));
       return row ?? null;
     },
-    // A conflict waits for a concurrent claim's commit, keeps its holder and returns it (SET to itself).
-    claimArchiveFolder: async (saveId, relPath) => {
-      const [holder] = await db
-        .insert(archiveFolders)
-        .values({ relPath, saveId })
-        .onConflictDoUpdate({ target: archiveFolders.relPath, set: { saveId: sql`${archiveFolders.saveId}` } })
-        .returning({ saveId: archiveFolders.saveId });
-      return holder!.saveId === saveId;
-    },
+    // A conflict waits for a concurrent claim's commit.
+    claimArchiveFolder: async (saveId, relPath) => (await pgRunner(db).all<{ saveId: number }>(archiveFolderClaim(saveId, relPath)))[0]!.saveId === saveId,
     reportToEvaluate: async (reportId) => {
       const [report] = await db.select().from(reports).where(eq(reports.id, reportId));
-      if (!report) return null;
-      return { report, candidates: await db.select().from(reportCandidates).where(eq(reportCandidates.reportId, reportId)).orderBy(asc(reportCandidates.seq)) };
+      return report ? { report, candidates: await db.select().from(reportCandidates).where(eq(reportCandidates.reportId, reportId)).orderBy(asc(reportCandidates.seq)) } : null;
     },
     playerOf: async (saveId) => (await db.select({ playerId: saves.playerId }).from(saves).where(eq(saves.id, saveId)))[0]?.playerId,
   };
@@ -60,38 +55,12 @@ async function recordDrawnAtOnce(db: PgDb, job: ClaimedJob, writes: Extract<Stag
   const { saveId, outputs, dropsFingerprint, archive } = writes;
   const { playerId, relPath, files, digest, token } = archive;
   const held = sql`EXISTS (SELECT 1 FROM fence)`;
-  const drawn = db.update(saves).set({ outputs, dropsFingerprint, partial: outputs.partial }).where(and(eq(saves.id, saveId), held));
   const [row] = await db.execute<{ fenced: number }>(sql`
     WITH fence AS (${pgRecordedChangeSql(db, job, change, now)}),
-    drawn AS (${drawn.getSQL()}),
+    drawn AS (${saveStatements.drawn(saveId, outputs, dropsFingerprint, held)}),
     archived AS (INSERT INTO archives (save_id, player_id, rel_path, token, files, digest, created_at)
       SELECT ${saveId}::int, ${playerId}::text, ${relPath}::text, ${token}::text, ${JSON.stringify(files)}::jsonb, ${JSON.stringify(digest)}::jsonb, ${now}::bigint WHERE ${held}
       ON CONFLICT (save_id) DO UPDATE SET player_id = excluded.player_id, rel_path = excluded.rel_path, files = excluded.files, digest = excluded.digest)
     SELECT count(*)::int AS fenced FROM fence`);
   return row!.fenced === 1;
-}
-
-async function applyWrites(tx: PgTx, writes: StageWrites, now: number): Promise<Recorded["saved"]> {
-  switch (writes.kind) {
-    case "drawn": {
-      const { saveId, outputs, dropsFingerprint, archive } = writes;
-      await tx.update(saves).set({ outputs, dropsFingerprint, partial: outputs.partial }).where(eq(saves.id, saveId));
-      const { playerId, relPath, files, digest, token } = archive;
-      await tx
-        .insert(archives)
-        .values({ saveId, playerId, relPath, token, files, digest, createdAt: now })
-        .onConflictDoUpdate({ target: archives.saveId, set: { playerId, relPath, files, digest } });
-      return undefined;
-    }
-    case "report_closed":
-      await tx.update(reports).set({ outcome: writes.outcome, saveId: null, processedAt: writes.processedAt }).where(eq(reports.id, writes.reportId));
-      if (writes.dropCandidates) await tx.delete(reportCandidates).where(eq(reportCandidates.reportId, writes.reportId));
-      return undefined;
-    case "report_save": {
-      const stored = await pgStoreSaveOnce(tx, writes.save);
-      await tx.update(reports).set({ outcome: stored.created ? "save" : "duplicate", saveId: stored.saveId, processedAt: writes.processedAt }).where(eq(reports.id, writes.reportId));
-      await tx.delete(reportCandidates).where(eq(reportCandidates.reportId, writes.reportId));
-      return { saveId: stored.saveId, created: stored.created };
-    }
-  }
 }

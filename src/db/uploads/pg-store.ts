@@ -1,9 +1,11 @@
 /** Uploads and reports on a hub's PostgreSQL: one transaction per request, committed before the answer. */
-import type { ReportStore } from "../../http/report.ts";
-import type { UploadStore } from "../../http/upload.ts";
+import type { ReportStore, UploadStore } from "../../store/ports/ingest.ts";
+import { pgEnqueueReport } from "../jobs/pg-enqueue.ts";
 import type { PgDb } from "../pg/open.ts";
-import { pgStoreReport } from "./pg-reports.ts";
+import { pgRunner } from "../pg/runner.ts";
+import { runStepsAsync } from "../steps.ts";
 import { pgAcceptChunk, pgExpireUploads } from "./pg.ts";
+import { storeReportSteps } from "./reports.ts";
 
 export function pgUploadStore(db: PgDb): UploadStore {
   return {
@@ -13,5 +15,8 @@ export function pgUploadStore(db: PgDb): UploadStore {
 }
 
 export function pgReportStore(db: PgDb): ReportStore {
-  return { store: (extraction, meta, receivedAt) => pgStoreReport(db, extraction, meta, receivedAt) };
+  return {
+    store: (extraction, meta, receivedAt) =>
+      db.transaction((tx) => runStepsAsync(storeReportSteps({ sql: pgRunner(tx), enqueueReport: (reportId, at) => pgEnqueueReport(tx, reportId, at) }, extraction, meta, receivedAt))),
+  };
 }

@@ -1,22 +1,36 @@
-/** The open-upload caps, for a chunk that would open or grow a task (src/db/uploads.ts): reads only. */
+/** The upload rules both stores share: which task a chunk joins, when a resend is the start of a new save, the open-upload caps. */
 import { MAX_UPLOAD_BYTES } from "../../contract.ts";
-import type { Tx } from "../open.ts";
-import { openUsage, type OpenUsage } from "./sqlite-task-queries.ts";
-import type { UploadLimits } from "./sqlite.ts";
+import type { ChunkHeader } from "../../ingest/chunk-headers.ts";
+import { UNKNOWN_PLAYER } from "../../save/player-id.ts";
+import type { OverCap, UploadLimits } from "../../store/ports/ingest.ts";
+import type { OpenTask, OpenUsage } from "../../store/model/uploads.ts";
 
-export interface OverCap {
-  kind: "over_cap";
-  reason: string;
-  retryAfterSeconds: number;
+/** Completed tasks are remembered this long so a resent chunk is answered without a second save. */
+export const COMPLETED_UPLOAD_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/** A real (digits) player id, or null for none and `unknown`. */
+export function realPlayer(id: string | null | undefined): string | null {
+  return id && id !== UNKNOWN_PLAYER ? id : null;
 }
 
 /**
- * The open-upload caps: a new task past the count, or open bytes past the byte cap, is refused with a wait;
- * so is one past the peer's share of either.
+ * The open task a chunk joins: the latest whose first chunk came with the same player, or with none when this
+ * one names none. A chunk never joins another player's task, nor a stranger's chunk a player's.
  */
-export function checkOpenCaps(tx: Tx, limits: UploadLimits, now: number, change: CapChange): OverCap | null {
-  const liveSince = now - limits.ttlMs;
-  return capVerdict(limits, now, change, openUsage(tx, liveSince), openUsage(tx, liveSince, change.peer));
+export function taskToJoin(open: OpenTask[], player: string | null): OpenTask | undefined {
+  return open.find((task) => realPlayer(task.playerId) === player);
+}
+
+/**
+ * Saves share leading chunks (AES-CBC with a fixed IV), so a "resend" may be the start of a new save whose
+ * later chunks came first: it then joins that task.
+ */
+export function isLateFirstPart(task: OpenTask | undefined, taskParts: { chunkIndex: number }[], { chunkIndex, totalChunks }: ChunkHeader): boolean {
+  return (
+    task?.totalChunks === totalChunks &&
+    taskParts.some((part) => part.chunkIndex > chunkIndex) &&
+    !taskParts.some((part) => part.chunkIndex === chunkIndex)
+  );
 }
 
 export interface CapChange {
@@ -25,7 +39,10 @@ export interface CapChange {
   addedBytes: number;
 }
 
-/** The caps' rule over what open tasks hold (all of them, and the peer's): each store reads the usage its way. */
+/**
+ * The open-upload caps: a new task past the count, or open bytes past the byte cap, is refused with a wait;
+ * so is one past the peer's share of either.
+ */
 export function capVerdict(limits: UploadLimits, now: number, change: CapChange, usage: OpenUsage, mine: OpenUsage): OverCap | null {
   const peerOpen = Math.max(1, Math.floor(limits.maxOpen * limits.peerShare));
   const peerBytes = Math.max(MAX_UPLOAD_BYTES, Math.floor(limits.maxOpenBytes * limits.peerShare));
@@ -39,4 +56,3 @@ export function capVerdict(limits: UploadLimits, now: number, change: CapChange,
   const retryAfterMs = usage.oldestCreatedAt === null ? 0 : usage.oldestCreatedAt + limits.ttlMs - now;
   return { kind: "over_cap", reason, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
 }
-

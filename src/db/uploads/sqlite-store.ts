@@ -3,21 +3,28 @@
  * shared transaction (synchronous=FULL), so the promise the route awaits is the committer's own and the hot path
  * gains no await of its own.
  */
-import type { ReportStore } from "../../http/report.ts";
-import type { UploadStore } from "../../http/upload.ts";
+import type { HarExtraction } from "../../ingest/har.ts";
+import type { ReportStore, UploadStore } from "../../store/ports/ingest.ts";
 import type { GroupCommitter } from "../group-commit.ts";
-import type { Db } from "../open.ts";
-import { storeReport } from "./sqlite-reports.ts";
+import { enqueueReport } from "../jobs/index.ts";
+import type { Db, Tx } from "../open.ts";
+import { sqliteRunner } from "../sqlite-runner.ts";
+import { runSteps } from "../steps.ts";
+import { storeReportSteps } from "./reports.ts";
 import { acceptChunk, expireUploads } from "./sqlite.ts";
 
 export function sqliteUploadStore(db: Db, committer: GroupCommitter): UploadStore {
   return {
     acceptChunk: (chunk, limits) => committer.run((tx) => acceptChunk(tx, chunk, limits)),
-    // The instance lock admits one process per file: this one always expires.
     expire: async (now, ttlMs) => expireUploads(db, now, ttlMs),
   };
 }
 
 export function sqliteReportStore(committer: GroupCommitter): ReportStore {
   return { store: (extraction, meta, receivedAt) => committer.run((tx) => storeReport(tx, extraction, meta, receivedAt)) };
+}
+
+/** A report, its candidates and its evaluate job in the caller's transaction. */
+export function storeReport(tx: Tx, extraction: HarExtraction, meta: Record<string, string>, receivedAt: number): number {
+  return runSteps(storeReportSteps({ sql: sqliteRunner(tx), enqueueReport: (reportId, at) => enqueueReport(tx, reportId, at) }, extraction, meta, receivedAt));
 }

@@ -1,17 +1,16 @@
 /**
  * Where a stage's own writes are recorded, async so that a hub's PostgreSQL can stand behind it: the rows a stage
  * produced and its job's change commit in one transaction under the lease fence, so both happen or neither does.
- * SQLite's store (src/db/stage-writes.ts) wraps the synchronous functions in one synchronous transaction,
- * PostgreSQL's (src/db/pg/stage-writes.ts) does the same over the network; both pass
- * tests/unit/stage-store.contract.test.ts.
+ * The writes are statements written once (src/db/stage-writes/rules.ts), run by SQLite's store in one synchronous
+ * transaction and by PostgreSQL's over the network; both pass tests/unit/stage-store.contract.test.ts.
  */
 import type { ClaimedJob, Transition } from "../../db/jobs/index.ts";
-import type { NewSave } from "../../db/saves/sqlite.ts";
-import type { reportCandidates, reports, saves } from "../../db/schema.ts";
 import type { RefreshDigest } from "../../maps/refresh-digest.ts";
 import type { SaveOutputs } from "../../maps/save-outputs.ts";
+import type { NewSave, SaveRow } from "../model/saves.ts";
+import type { ReportCandidateRow, ReportOutcome, ReportRow } from "../model/uploads.ts";
 
-export type ReportOutcome = "save" | "duplicate" | "no_save" | "empty_bodies" | "partial_save";
+export type { ReportOutcome } from "../model/uploads.ts";
 
 /** What a stage wrote, as data: each store turns it into its own statements. */
 export type StageWrites =
@@ -38,9 +37,9 @@ export interface Recorded {
   saved?: { saveId: number; created: boolean };
 }
 
-export type StageSave = typeof saves.$inferSelect;
-export type StageReport = typeof reports.$inferSelect;
-export type StageCandidate = typeof reportCandidates.$inferSelect;
+export type StageSave = SaveRow;
+export type StageReport = ReportRow;
+export type StageCandidate = ReportCandidateRow;
 
 export interface StageStore {
   /**

@@ -1,0 +1,58 @@
+/**
+ * Saves, written here alone (both stores): the statements in plain SQL both dialects read alike, and the rule
+ * that runs them, once. A save is deduplicated by the sha256 of its encrypted bytes and enters with its first job;
+ * an `unknown` save adopts a real player id from a later arrival, and its maps are drawn again. The unique index
+ * decides between processes: the same save arriving at two at once makes one row and one job (the second insert
+ * waits for the first to commit, then does nothing and finds its row).
+ */
+import { sql, type SQL } from "drizzle-orm";
+import { UNKNOWN_PLAYER } from "../../save/player-id.ts";
+import { sha256Hex } from "../../sha256.ts";
+import type { SaveOutputs } from "../../maps/save-outputs.ts";
+import type { NewSave, StoredSave } from "../../store/model/saves.ts";
+import { step, type Maybe, type SqlRunner, type Steps } from "../steps.ts";
+
+/** What a store gives the save rule: its statement runner and its job queue's part. */
+export interface SaveDialect {
+  sql: SqlRunner;
+  enqueueSave(saveId: number, at: number, implausible: boolean): Maybe<void>;
+  /** Locks the save's job row for the transaction (PostgreSQL: taken before the save's row, as a stage's record does); SQLite's single writer needs none. */
+  lockSaveJob(saveId: number): Maybe<void>;
+  requeueForRedraw(saveId: number, now: number): Maybe<void>;
+}
+
+export const saveStatements = {
+  bySha: (sha256: string) => sql`SELECT id, player_id AS "playerId" FROM saves WHERE sha256 = ${sha256}`,
+  insertOnce: (save: NewSave & { sha256: string }) =>
+    sql`INSERT INTO saves (sha256, player_id, source, encrypted, size, received_at, region, data_type)
+      VALUES (${save.sha256}, ${save.playerId}, ${save.source}, ${save.encrypted}, ${save.encrypted.byteLength}, ${save.receivedAt}, ${save.region ?? null}, ${save.dataType ?? "mysekai"})
+      ON CONFLICT (sha256) DO NOTHING RETURNING id`,
+  /** Only one of two arrivals naming the player at once adopts it. */
+  adopt: (saveId: number, playerId: string) => sql`UPDATE saves SET player_id = ${playerId} WHERE id = ${saveId} AND player_id = ${UNKNOWN_PLAYER} RETURNING id`,
+  /** generate's outputs model and drops' fingerprint (a refresh without maps is partial). */
+  drawn: (saveId: number, outputs: SaveOutputs, dropsFingerprint: string, onlyIf: SQL = sql`true`) =>
+    sql`UPDATE saves SET outputs = ${JSON.stringify(outputs)}, drops_fingerprint = ${dropsFingerprint}, partial = ${outputs.partial} WHERE id = ${saveId} AND ${onlyIf}`,
+  /** notify's verdict: the player's last pushed save with the same drops, or null (PostgreSQL's push decision: a subquery in its one statement). */
+  repeatOf: (saveId: number, repeatOf: number | null | SQL) => sql`UPDATE saves SET repeat_of = ${repeatOf} WHERE id = ${saveId} RETURNING id`,
+};
+
+export function* saveWithShaSteps(db: SqlRunner, sha256: string): Steps<{ id: number; playerId: string } | undefined> {
+  return (yield* step(db.all<{ id: number; playerId: string }>(saveStatements.bySha(sha256))))[0];
+}
+
+/** Inserts the save and its generate job, or returns the stored save with the same bytes (which may adopt this player id). */
+export function* storeSaveOnceSteps(store: SaveDialect, save: NewSave): Steps<StoredSave> {
+  const sha256 = save.sha256 ?? sha256Hex(save.encrypted);
+  const [inserted] = yield* step(store.sql.all<{ id: number }>(saveStatements.insertOnce({ ...save, sha256 })));
+  if (inserted) {
+    yield* step(store.enqueueSave(inserted.id, save.receivedAt, save.implausible === true));
+    return { saveId: inserted.id, created: true, adopted: false };
+  }
+  const existing = (yield* saveWithShaSteps(store.sql, sha256))!;
+  if (existing.playerId !== UNKNOWN_PLAYER || save.playerId === UNKNOWN_PLAYER) return { saveId: existing.id, created: false, adopted: false };
+  yield* step(store.lockSaveJob(existing.id));
+  const adopted = (yield* step(store.sql.all(saveStatements.adopt(existing.id, save.playerId)))).length > 0;
+  // The maps show the player id, so they are drawn again.
+  if (adopted) yield* step(store.requeueForRedraw(existing.id, Date.now()));
+  return { saveId: existing.id, created: false, adopted };
+}

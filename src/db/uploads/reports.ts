@@ -1,0 +1,44 @@
+/**
+ * Reports and their candidate bodies, written here alone (both stores): a report enters with its candidates and
+ * an evaluate job in one transaction, and evaluate closes it (src/db/stage-writes/rules.ts). Plain SQL both
+ * dialects read alike, run by ./sqlite-store.ts and ./pg-store.ts.
+ */
+import { sql } from "drizzle-orm";
+import type { HarExtraction } from "../../ingest/har.ts";
+import type { ReportOutcome } from "../../store/model/uploads.ts";
+import { step, type Maybe, type SqlRunner, type Steps } from "../steps.ts";
+
+/** Candidates per INSERT: 3,500 parameters, well under either store's limit a statement. */
+const CANDIDATE_BATCH = 500;
+
+export const reportStatements = {
+  insert: (extraction: HarExtraction, meta: Record<string, string>, receivedAt: number) =>
+    sql`INSERT INTO reports (received_at, shape, entry_count, candidate_count, empty_bodies, meta)
+      VALUES (${receivedAt}, ${extraction.shape}, ${extraction.entryCount}, ${extraction.candidates.length}, ${extraction.emptyBodies}, ${JSON.stringify(meta)}) RETURNING id`,
+  candidates: (reportId: number, first: number, batch: HarExtraction["candidates"]) =>
+    sql`INSERT INTO report_candidates (report_id, seq, entry_index, part, url, body, undecodable) VALUES ${sql.join(
+      batch.map(({ entryIndex, part, url, body, undecodable }, i) => sql`(${reportId}, ${first + i}, ${entryIndex}, ${part}, ${url}, ${body}, ${undecodable})`),
+      sql`, `,
+    )}`,
+  /** evaluate's verdict: the save it found (or none) and when. */
+  close: (reportId: number, outcome: ReportOutcome, saveId: number | null, processedAt: number) =>
+    sql`UPDATE reports SET outcome = ${outcome}, save_id = ${saveId}, processed_at = ${processedAt} WHERE id = ${reportId}`,
+  dropCandidates: (reportId: number) => sql`DELETE FROM report_candidates WHERE report_id = ${reportId}`,
+};
+
+/** What a store gives the report rule: its runner and its job queue's part. */
+export interface ReportDialect {
+  sql: SqlRunner;
+  enqueueReport(reportId: number, at: number): Maybe<void>;
+}
+
+export function* storeReportSteps(store: ReportDialect, extraction: HarExtraction, meta: Record<string, string>, receivedAt: number): Steps<number> {
+  const [row] = yield* step(store.sql.all<{ id: number }>(reportStatements.insert(extraction, meta, receivedAt)));
+  const reportId = row!.id;
+  const { candidates } = extraction;
+  for (let from = 0; from < candidates.length; from += CANDIDATE_BATCH) {
+    yield* step(store.sql.run(reportStatements.candidates(reportId, from, candidates.slice(from, from + CANDIDATE_BATCH))));
+  }
+  yield* step(store.enqueueReport(reportId, receivedAt));
+  return reportId;
+}
