@@ -1,17 +1,17 @@
 /**
  * A save's archive once its folder is written (by the generate task, src/pipeline/tasks.ts): the archives row
- * that points at it, recorded with the stage (src/pipeline/stage-store.ts), and the folder it replaces, if any.
+ * that points at it, recorded with the stage (src/store/ports/stage-writes.ts), and the folder it replaces, if any.
  */
 import { randomBytes } from "node:crypto";
 import type { ArchiveStore } from "../archive/store.ts";
 import type { RefreshDigest } from "../maps/refresh-digest.ts";
-import type { saves } from "../db/schema.ts";
+import type { SaveRow as StoredSaveRow } from "../store/model/saves.ts";
 import { logInfo, logWarn } from "../log.ts";
 import { UNKNOWN_PLAYER } from "../save/player-id.ts";
 import type { ArchiveRow } from "../store/ports/stage-writes.ts";
 import type { WrittenFolder } from "./tasks.ts";
 
-type SaveRow = Pick<typeof saves.$inferSelect, "id" | "playerId" | "receivedAt">;
+type SaveRow = Pick<StoredSaveRow, "id" | "playerId" | "receivedAt">;
 
 export interface WrittenArchive {
   relPath: string;

@@ -4,9 +4,9 @@
  */
 import { readArchiveBytes, type ArchiveStore } from "../archive/store.ts";
 import { sha256Hex } from "../sha256.ts";
-import type { saves } from "../db/schema.ts";
+import type { SaveRow as StoredSaveRow } from "../store/model/saves.ts";
 
-type SaveRow = Pick<typeof saves.$inferSelect, "encrypted" | "sha256">;
+type SaveRow = Pick<StoredSaveRow, "encrypted" | "sha256">;
 
 /** `archivePath`: the save's archive folder, or null when it has none. */
 export async function encryptedBytesOf(store: ArchiveStore, save: SaveRow, archivePath: string | null): Promise<{ bytes: Uint8Array } | { missing: string }> {

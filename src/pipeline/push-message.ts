@@ -3,14 +3,15 @@
  * read from the archive folder: they are images, not data to rebuild.
  */
 import { readArchiveBytes } from "../archive/store.ts";
-import type { archives, saves } from "../db/schema.ts";
+import type { ArchivesRow } from "../store/model/archives.ts";
+import type { SaveRow } from "../store/model/saves.ts";
 import { mapFileNames, rareText, summaryJson, type SaveOutputs } from "../maps/index.ts";
 import type { PushMessage } from "../notify/message.ts";
 import type { PipelineDeps } from "./stage.ts";
 
-type Archive = typeof archives.$inferSelect;
+type Archive = ArchivesRow;
 
-type SaveFields = Pick<typeof saves.$inferSelect, "id" | "playerId" | "receivedAt">;
+type SaveFields = Pick<SaveRow, "id" | "playerId" | "receivedAt">;
 
 export async function pushMessage(deps: PipelineDeps, save: SaveFields, archive: Archive, outputs: SaveOutputs): Promise<PushMessage> {
   const images = await Promise.all(mapFileNames(outputs).map(async (name) => ({ name, png: await readPng(deps, archive.relPath, name), url: imageUrl(deps, archive, name) })));

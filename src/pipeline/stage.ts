@@ -1,5 +1,5 @@
 /** What a stage is: a function of the job that says how the job moves on, plus the writes that go with it
- * (recorded with the job's change in one transaction, src/pipeline/stage-store.ts). */
+ * (recorded with the job's change in one transaction, src/store/ports/stage-writes.ts). */
 import type { ArchiveStore } from "../archive/store.ts";
 import type { Config } from "../config/index.ts";
 import type { JobStage } from "../db/schema.ts";
