@@ -16,6 +16,8 @@ import { readArchiveBytes, type ArchiveStore } from "../archive/store.ts";
 import { logWarn } from "../log.ts";
 import { deleteDoneSaveJobs } from "./jobs/index.ts";
 import type { Db } from "./open.ts";
+import { saveSweeps } from "./saves/rules.ts";
+import { reportSweeps } from "./uploads/reports.ts";
 import type { RetentionCounts, RetentionRound, RetentionStore } from "../retention-store.ts";
 import { sha256Hex } from "../sha256.ts";
 
@@ -31,15 +33,11 @@ const REPORT_FINISHED = `COALESCE(r.processed_at, r.received_at) < ?1
 const SAVE_FINISHED = (saveId: string) => `NOT EXISTS (SELECT 1 FROM jobs j WHERE j.save_id = ${saveId} AND j.state != 'done')`;
 
 const STEPS = {
-  candidates: `DELETE FROM report_candidates WHERE rowid IN (
-    SELECT c.rowid FROM report_candidates c JOIN reports r ON r.id = c.report_id WHERE ${REPORT_FINISHED} LIMIT ?2)`,
-  reports: `DELETE FROM reports WHERE id IN (
-    SELECT r.id FROM reports r WHERE ${REPORT_FINISHED}
-      AND NOT EXISTS (SELECT 1 FROM report_candidates c WHERE c.report_id = r.id) LIMIT ?2)`,
+  candidates: reportSweeps.candidates(REPORT_FINISHED, "?2", "rowid"),
+  reports: reportSweeps.reports(REPORT_FINISHED, "?2"),
   deliveries: `DELETE FROM deliveries WHERE id IN (
     SELECT d.id FROM deliveries d WHERE d.created_at < ?1 AND d.state != 'pending' AND ${SAVE_FINISHED("d.save_id")} LIMIT ?2)`,
-  junkSaves: `DELETE FROM saves WHERE id IN (
-    SELECT save_id FROM jobs WHERE implausible = 1 AND state = 'failed' AND save_id IS NOT NULL AND updated_at < ?1 LIMIT ?2)`,
+  junkSaves: saveSweeps.junk("?1", "?2"),
 } as const;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -147,7 +145,7 @@ function sqliteSteps(db: Db): RetentionSteps {
      ORDER BY s.id LIMIT ?3`,
   );
   // Finished again at the commit: an adoption or a reprocess may have sent it back to work since the select.
-  const clear = db.$client.query(`UPDATE saves SET encrypted = NULL, outputs = NULL WHERE id = ?1 AND sha256 = ?2 AND ${SAVE_FINISHED("saves.id")}`);
+  const clear = db.$client.query(saveSweeps.clearBody("?1", "?2", SAVE_FINISHED));
   const unlist = db.$client.query(
     `UPDATE archives SET files = (SELECT json_group_array(value) FROM json_each(files) WHERE value != ?2) WHERE save_id = ?1 AND EXISTS (SELECT 1 FROM json_each(files) WHERE value = ?2)`,
   );

@@ -10,6 +10,8 @@ import { pgDeleteDoneSaveJobs } from "../jobs/pg-lifecycle.ts";
 import { newSweepCursor, runRetentionRule, type DeleteStep, type ExpiredBody, type RetentionSteps } from "../retention.ts";
 import { underHousekeepingLock } from "./housekeeping-lock.ts";
 import type { PgDb } from "./open.ts";
+import { saveSweeps } from "../saves/rules.ts";
+import { reportSweeps } from "../uploads/reports.ts";
 
 /** A report's job is finished (or gone): nothing will read its candidates again. */
 const REPORT_FINISHED = `COALESCE(r.processed_at, r.received_at) < $1
@@ -18,15 +20,11 @@ const REPORT_FINISHED = `COALESCE(r.processed_at, r.received_at) < $1
 const SAVE_FINISHED = (saveId: string) => `NOT EXISTS (SELECT 1 FROM jobs j WHERE j.save_id = ${saveId} AND j.state != 'done')`;
 
 const DELETES: Record<Exclude<DeleteStep, "jobs">, string> = {
-  candidates: `DELETE FROM report_candidates WHERE (report_id, seq) IN (
-    SELECT c.report_id, c.seq FROM report_candidates c JOIN reports r ON r.id = c.report_id WHERE ${REPORT_FINISHED} LIMIT $2)`,
-  reports: `DELETE FROM reports WHERE id IN (
-    SELECT r.id FROM reports r WHERE ${REPORT_FINISHED}
-      AND NOT EXISTS (SELECT 1 FROM report_candidates c WHERE c.report_id = r.id) LIMIT $2)`,
+  candidates: reportSweeps.candidates(REPORT_FINISHED, "$2", "(report_id, seq)"),
+  reports: reportSweeps.reports(REPORT_FINISHED, "$2"),
   deliveries: `DELETE FROM deliveries WHERE id IN (
     SELECT d.id FROM deliveries d WHERE d.created_at < $1 AND d.state != 'pending' AND ${SAVE_FINISHED("d.save_id")} LIMIT $2)`,
-  junkSaves: `DELETE FROM saves WHERE id IN (
-    SELECT save_id FROM jobs WHERE implausible AND state = 'failed' AND save_id IS NOT NULL AND updated_at < $1 LIMIT $2)`,
+  junkSaves: saveSweeps.junk("$1", "$2"),
 };
 
 const EXPIRED_BODIES = `SELECT s.id, s.sha256, a.rel_path AS "relPath" FROM saves s JOIN archives a ON a.save_id = s.id
@@ -55,7 +53,7 @@ function pgSteps(db: PgDb): RetentionSteps {
   };
 }
 
-const CLEAR_BODY = `UPDATE saves s SET encrypted = NULL, outputs = NULL WHERE s.id = $1 AND s.sha256 = $2 AND ${SAVE_FINISHED("s.id")}`;
+const CLEAR_BODY = saveSweeps.clearBody("$1", "$2", SAVE_FINISHED);
 
 export function pgRetentionStore(db: PgDb, archive: ArchiveStore): RetentionStore {
   const steps = pgSteps(db);

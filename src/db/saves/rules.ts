@@ -36,6 +36,19 @@ export const saveStatements = {
   repeatOf: (saveId: number, repeatOf: number | null | SQL) => sql`UPDATE saves SET repeat_of = ${repeatOf} WHERE id = ${saveId} RETURNING id`,
 };
 
+/**
+ * The retention sweep's writes to saves (src/db/retention.ts, pg/retention.ts), as SQL text in the sweep's own
+ * placeholders: junk saves (bytes that cannot be a save, their job failed) past the cutoff go whole, with their job;
+ * an archived save's encrypted copy and outputs model are cleared if its sha256 still matches and `finished` (the
+ * sweep's condition on `saves.id`) still holds at the commit.
+ */
+export const saveSweeps = {
+  junk: (cutoff: string, limit: string) => `DELETE FROM saves WHERE id IN (
+    SELECT save_id FROM jobs WHERE implausible = TRUE AND state = 'failed' AND save_id IS NOT NULL AND updated_at < ${cutoff} LIMIT ${limit})`,
+  clearBody: (id: string, sha256: string, finished: (saveId: string) => string) =>
+    `UPDATE saves SET encrypted = NULL, outputs = NULL WHERE id = ${id} AND sha256 = ${sha256} AND ${finished("saves.id")}`,
+};
+
 export function* saveWithShaSteps(db: SqlRunner, sha256: string): Steps<{ id: number; playerId: string } | undefined> {
   return (yield* step(db.all<{ id: number; playerId: string }>(saveStatements.bySha(sha256))))[0];
 }

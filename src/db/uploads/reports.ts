@@ -26,6 +26,19 @@ export const reportStatements = {
   dropCandidates: (reportId: number) => sql`DELETE FROM report_candidates WHERE report_id = ${reportId}`,
 };
 
+/**
+ * The retention sweep's deletes (src/db/retention.ts, pg/retention.ts), as SQL text in the sweep's placeholders:
+ * the candidates of finished reports (`finished`, its condition on `r`) in batches of `limit`, then the reports
+ * left without any. `key`: how a store names a candidate row (SQLite's rowid; PostgreSQL's primary key).
+ */
+export const reportSweeps = {
+  candidates: (finished: string, limit: string, key: "rowid" | "(report_id, seq)") => `DELETE FROM report_candidates WHERE ${key} IN (
+    SELECT ${key === "rowid" ? "c.rowid" : "c.report_id, c.seq"} FROM report_candidates c JOIN reports r ON r.id = c.report_id WHERE ${finished} LIMIT ${limit})`,
+  reports: (finished: string, limit: string) => `DELETE FROM reports WHERE id IN (
+    SELECT r.id FROM reports r WHERE ${finished}
+      AND NOT EXISTS (SELECT 1 FROM report_candidates c WHERE c.report_id = r.id) LIMIT ${limit})`,
+};
+
 /** What a store gives the report rule: its runner and its job queue's part. */
 export interface ReportDialect {
   sql: SqlRunner;
