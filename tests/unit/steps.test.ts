@@ -1,12 +1,12 @@
-/** The rules written once run synchronously in SQLite's transaction body and awaited on PostgreSQL's (src/db/steps.ts). */
+/** The rules written once run synchronously in SQLite's transaction body and awaited on PostgreSQL's (src/db/dialect/steps.ts). */
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "../../src/db/open.ts";
-import { sqliteRunner } from "../../src/db/sqlite-runner.ts";
-import { runSteps, runStepsAsync, step, type Maybe, type Steps } from "../../src/db/steps.ts";
+import { sqliteRunner } from "../../src/db/dialect/sqlite-runner.ts";
+import { runSteps, runStepsAsync, step, type Maybe, type Steps } from "../../src/db/dialect/steps.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "mysekai-steps-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,8 +2,8 @@
 import { sql } from "drizzle-orm";
 import { pgEnqueueSave, pgLockSaveJob, pgRequeueForRedraw } from "../jobs/pg-enqueue.ts";
 import type { PgTx } from "../pg/open.ts";
-import { pgRunner } from "../pg/runner.ts";
-import { runStepsAsync } from "../steps.ts";
+import { pgRunner } from "../dialect/pg-runner.ts";
+import { runStepsAsync } from "../dialect/steps.ts";
 import type { NewSave, StoredSave } from "../../store/model/saves.ts";
 import { saveWithShaSteps, storeSaveOnceSteps, type SaveDialect } from "./rules.ts";
 

@@ -10,7 +10,7 @@ import { UNKNOWN_PLAYER } from "../../save/player-id.ts";
 import { sha256Hex } from "../../sha256.ts";
 import type { SaveOutputs } from "../../maps/save-outputs.ts";
 import type { NewSave, StoredSave } from "../../store/model/saves.ts";
-import { step, type Maybe, type SqlRunner, type Steps } from "../steps.ts";
+import { step, type Maybe, type SqlRunner, type Steps } from "../dialect/steps.ts";
 
 /** What a store gives the save rule: its statement runner and its job queue's part. */
 export interface SaveDialect {

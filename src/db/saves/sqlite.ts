@@ -1,8 +1,8 @@
 /** Saves over SQLite: the rule of ./rules.ts run inside the caller's synchronous transaction. */
 import { enqueueSave, requeueForRedraw } from "../jobs/index.ts";
 import type { Tx } from "../open.ts";
-import { sqliteRunner } from "../sqlite-runner.ts";
-import { runSteps } from "../steps.ts";
+import { sqliteRunner } from "../dialect/sqlite-runner.ts";
+import { runSteps } from "../dialect/steps.ts";
 import type { NewSave, StoredSave } from "../../store/model/saves.ts";
 import { saveStatements, saveWithShaSteps, storeSaveOnceSteps, type SaveDialect } from "./rules.ts";
 

@@ -7,11 +7,11 @@ import type { ClaimedJob, Transition } from "../jobs/index.ts";
 import type { Recorded, StageStore, StageWrites } from "../../store/ports/stage-writes.ts";
 import { pgRecordChange, pgRecordedChangeSql } from "../jobs/pg-transitions.ts";
 import type { PgDb } from "../pg/open.ts";
-import { pgRunner } from "../pg/runner.ts";
+import { pgRunner } from "../dialect/pg-runner.ts";
 import { archives, reportCandidates, reports, saves } from "../pg/schema.ts";
 import { pgSaveDialect } from "../saves/pg.ts";
 import { saveStatements } from "../saves/rules.ts";
-import { runStepsAsync } from "../steps.ts";
+import { runStepsAsync } from "../dialect/steps.ts";
 import { applyWritesSteps, archiveFolderClaim } from "./rules.ts";
 
 /** A save's columns, its bytes read as base64 text: a third less on the wire than postgres-js's bytea hex. */

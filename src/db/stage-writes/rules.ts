@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import type { ArchiveRow, Recorded, StageWrites } from "../../store/ports/stage-writes.ts";
 import { saveStatements, storeSaveOnceSteps, type SaveDialect } from "../saves/rules.ts";
 import { reportStatements } from "../uploads/reports.ts";
-import { step, type Steps } from "../steps.ts";
+import { step, type Steps } from "../dialect/steps.ts";
 
 /** Inserts a save's archives row, or re-points it (keeping its token, so /maps/<token>/… URLs already pushed keep working). */
 export const archiveRowUpsert = (saveId: number, { playerId, relPath, files, digest, token }: ArchiveRow, now: number) =>

@@ -8,7 +8,7 @@ import { rerunIfFlagged, transition } from "../jobs/index.ts";
 import { replayableCommit, type Db, type Tx } from "../open.ts";
 import { sqliteSaveDialect } from "../saves/sqlite.ts";
 import { archives, reportCandidates, reports, saves } from "../schema.ts";
-import { runSteps } from "../steps.ts";
+import { runSteps } from "../dialect/steps.ts";
 import { applyWritesSteps, archiveFolderClaim, archiveRowUpsert } from "./rules.ts";
 
 export function sqliteStageStore(db: Db): StageStore {

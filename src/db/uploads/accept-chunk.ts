@@ -11,7 +11,7 @@ import { sha256Hex } from "../../sha256.ts";
 import type { ChunkOutcome, IncomingChunk, UploadLimits } from "../../store/ports/ingest.ts";
 import type { OpenTask, OpenUsage } from "../../store/model/uploads.ts";
 import { saveWithShaSteps, storeSaveOnceSteps, type SaveDialect } from "../saves/rules.ts";
-import { step, type Maybe, type Steps } from "../steps.ts";
+import { step, type Maybe, type Steps } from "../dialect/steps.ts";
 import { capVerdict, COMPLETED_UPLOAD_RETENTION_MS, isLateFirstPart, realPlayer, taskToJoin, type CapChange } from "./rules.ts";
 import { uploadStatements as q, type PartRow, type PartsSource } from "./statements.ts";
 

@@ -2,8 +2,8 @@
 import type { ReportStore, UploadStore } from "../../store/ports/ingest.ts";
 import { pgEnqueueReport } from "../jobs/pg-enqueue.ts";
 import type { PgDb } from "../pg/open.ts";
-import { pgRunner } from "../pg/runner.ts";
-import { runStepsAsync } from "../steps.ts";
+import { pgRunner } from "../dialect/pg-runner.ts";
+import { runStepsAsync } from "../dialect/steps.ts";
 import { pgAcceptChunk, pgExpireUploads } from "./pg.ts";
 import { storeReportSteps } from "./reports.ts";
 

@@ -15,7 +15,7 @@ import { pgEnqueueSavesFrom, pgNotifyNewWorkFrom } from "../jobs/pg-enqueue.ts";
 import { underHousekeepingLock } from "../pg/housekeeping-lock.ts";
 import type { PgDb, PgTx } from "../pg/open.ts";
 import { pgInsertSaveOnce, pgSaveDialect } from "../saves/pg.ts";
-import { runStepsAsync } from "../steps.ts";
+import { runStepsAsync } from "../dialect/steps.ts";
 import { acceptChunkSteps, expireUploadsSteps, type UploadDialect } from "./accept-chunk.ts";
 import { realPlayer } from "./rules.ts";
 

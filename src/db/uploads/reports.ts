@@ -6,7 +6,7 @@
 import { sql } from "drizzle-orm";
 import type { HarExtraction } from "../../ingest/har.ts";
 import type { ReportOutcome } from "../../store/model/uploads.ts";
-import { step, type Maybe, type SqlRunner, type Steps } from "../steps.ts";
+import { step, type Maybe, type SqlRunner, type Steps } from "../dialect/steps.ts";
 
 /** Candidates per INSERT: 3,500 parameters, well under either store's limit a statement. */
 const CANDIDATE_BATCH = 500;

@@ -8,8 +8,8 @@ import type { ReportStore, UploadStore } from "../../store/ports/ingest.ts";
 import type { GroupCommitter } from "../group-commit.ts";
 import { enqueueReport } from "../jobs/index.ts";
 import type { Db, Tx } from "../open.ts";
-import { sqliteRunner } from "../sqlite-runner.ts";
-import { runSteps } from "../steps.ts";
+import { sqliteRunner } from "../dialect/sqlite-runner.ts";
+import { runSteps } from "../dialect/steps.ts";
 import { storeReportSteps } from "./reports.ts";
 import { acceptChunk, expireUploads } from "./sqlite.ts";
 

@@ -4,7 +4,7 @@ import { sha256Hex } from "../../sha256.ts";
 import type { ChunkOutcome, IncomingChunk, UploadLimits } from "../../store/ports/ingest.ts";
 import type { Db, Tx } from "../open.ts";
 import { sqliteSaveDialect } from "../saves/sqlite.ts";
-import { runSteps } from "../steps.ts";
+import { runSteps } from "../dialect/steps.ts";
 import { acceptChunkSteps, expireUploadsSteps, type UploadDialect } from "./accept-chunk.ts";
 
 export { COMPLETED_UPLOAD_RETENTION_MS } from "./rules.ts";
