@@ -14,6 +14,10 @@ import type { ReportStore } from "../../src/http/report.ts";
 import type { UploadStore } from "../../src/http/upload.ts";
 import { databaseForThisFile } from "./postgres.ts";
 
+/** The upload rules' vocabulary, for the suites that reach the stores only through this helper. */
+export { RESEND_LOOKBACK } from "../../src/db/upload-tasks.ts";
+export { COMPLETED_UPLOAD_RETENTION_MS, type ChunkOutcome, type IncomingChunk, type UploadLimits } from "../../src/db/uploads.ts";
+
 export interface IngestStores {
   uploads: UploadStore;
   reports: ReportStore;

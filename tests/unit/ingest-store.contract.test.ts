@@ -1,15 +1,24 @@
 /**
  * The ingest store's contract, the same tests on both stores: SQLite (the default, through the group committer)
  * and a hub's PostgreSQL. Two stores on one database stand for two processes of a hub: chunks, caps and saves
- * arriving at both at once keep the rules one process keeps.
+ * arriving at both at once keep the rules one process keeps. The finer upload rules (resends, reused ids, caps,
+ * expiry) are in upload-rules.contract.test.ts.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { MAX_UPLOAD_BYTES } from "../../src/contract.ts";
-import { COMPLETED_UPLOAD_RETENTION_MS, type ChunkOutcome, type IncomingChunk, type UploadLimits } from "../../src/db/uploads.ts";
 import type { HarExtraction } from "../../src/ingest/har.ts";
 import { sha256Hex } from "../../src/sha256.ts";
-import { postgresIngestStores, sqliteIngestStores, type IngestFixture, type IngestStoreKind, type IngestStores } from "../helpers/ingest-stores.ts";
+import {
+  postgresIngestStores,
+  sqliteIngestStores,
+  type ChunkOutcome,
+  type IncomingChunk,
+  type IngestFixture,
+  type IngestStoreKind,
+  type IngestStores,
+  type UploadLimits,
+} from "../helpers/ingest-stores.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres.ts";
 
 const T0 = 1_700_000_000_000;
@@ -108,12 +117,6 @@ for (const kind of [sqliteIngestStores, postgresIngestStores] satisfies IngestSt
       expect(await openTasks()).toBe(3);
     });
 
-    test("open bytes past the byte cap are refused", async () => {
-      const limits = { ...LIMITS, maxOpenBytes: 100, peerShare: 1 };
-      expect((await accept(chunk("d1", 0, 3, blocks(4)), limits)).kind).toBe("partial");
-      expect(await accept(chunk("d1", 1, 3, blocks(3)), limits)).toMatchObject({ kind: "over_cap", reason: "open uploads hold too many bytes (100); retry later" });
-    });
-
     test("chunks opening tasks on two processes at once never pass the cap together", async () => {
       const second = await f.another();
       const limits = { ...LIMITS, peerShare: 1 };
@@ -192,17 +195,6 @@ for (const kind of [sqliteIngestStores, postgresIngestStores] satisfies IngestSt
       expect(await f.column(`SELECT seq || ':' || size FROM (SELECT seq, length(body) AS size FROM report_candidates WHERE report_id = ${id}) c ORDER BY seq`)).toEqual(["0:16", "1:32", "2:48"]);
       expect(await f.column(`SELECT stage FROM jobs WHERE report_id = ${id}`)).toEqual(["evaluate"]);
       expect(await jobs()).toBe(1);
-    });
-
-    test("expiry deletes open tasks past the TTL with their chunks, and completed ones after a day", async () => {
-      await accept(chunk("e1", 0, 2, blocks(1)));
-      await accept(chunk("e2", 0, 1, blocks(1)));
-      expect(await f.uploads.expire(T0 + TTL - 1, TTL)).toBe(0);
-      expect(await f.uploads.expire(T0 + TTL + 1, TTL)).toBe(1);
-      expect([await openTasks(), await f.scalar("SELECT count(*) FROM upload_task_chunks")]).toEqual([0, 0]);
-      expect(await f.scalar("SELECT count(*) FROM upload_tasks")).toBe(1);
-      expect(await f.uploads.expire(T0 + COMPLETED_UPLOAD_RETENTION_MS + 1, TTL)).toBe(1);
-      expect(await f.scalar("SELECT count(*) FROM upload_tasks")).toBe(0);
     });
 
     // SQLite has one process per file (its instance lock): only PostgreSQL has others to take turns with.
