@@ -1,15 +1,16 @@
 /**
- * One push per refresh, in-process: the drops' fingerprint, the decision (repeat or push) on a temp SQLite, and
- * two notify stages of one refresh running at once on one database: exactly one push.
+ * One push per refresh, in-process: the drops' fingerprint (a pure function), and two notify stages of one refresh
+ * running at once: exactly one push, the other's summary.json and log line naming the save it repeats. The decision
+ * itself (repeat or push, two deciders racing) runs on both stores in delivery-store.contract.test.ts; these stage
+ * tests stay on the SQLite pipeline harness because what they check is the stage's files and log, not a store rule.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { loadConfig } from "../../src/config/index.ts";
-import { decidePush, type PushCandidate } from "../../src/db/deliveries/push-decision.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
-import { archives, deliveries, jobs, saves } from "../../src/db/schema.ts";
+import { archives, jobs, saves } from "../../src/db/schema.ts";
 import { generateOutputs } from "../../src/maps/index.ts";
 import { claimJob } from "../../src/db/jobs/index.ts";
 import type { PipelineDeps } from "../../src/pipeline/stage.ts";
@@ -20,9 +21,6 @@ import { openHarness, saveJob, type Harness } from "../helpers/pipeline-harness.
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 
 const PLAYER = "7488393821744390161";
-const OTHER = "1000000000000000001";
-const WEBHOOK = [{ channel: "webhook", target: "default" }];
-const CONFIGURED = new Set(["webhook"]);
 let api: RecordingServer;
 let h: Harness;
 
@@ -69,59 +67,6 @@ function storedSave(fingerprint: string, player = PLAYER): number {
   h.db.update(saves).set({ dropsFingerprint: fingerprint }).where(eq(saves.id, saveId)).run();
   return saveId;
 }
-const candidate = (saveId: number, fingerprint: string, checkRepeat = true, playerId = PLAYER): PushCandidate => ({ saveId, playerId, dropsFingerprint: fingerprint, checkRepeat });
-const decide = (saveId: number, fingerprint: string, opts: { checkRepeat?: boolean; targets?: typeof WEBHOOK; player?: string } = {}) =>
-  decidePush(h.db, candidate(saveId, fingerprint, opts.checkRepeat ?? true, opts.player), opts.targets ?? WEBHOOK, CONFIGURED, Date.now());
-const deliveryCount = (saveId: number) => h.db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).all().length;
-const repeatOf = (saveId: number) => h.db.select({ r: saves.repeatOf }).from(saves).where(eq(saves.id, saveId)).get()!.r;
-
-describe("repeat or push", () => {
-  test("the first save pushes; the same drops again repeat it; new drops push; the old drops after them push again", () => {
-    const a = storedSave("A");
-    expect(decide(a, "A")).toEqual({ push: true });
-    const again = storedSave("A");
-    expect(decide(again, "A")).toEqual({ push: false, repeatOf: a });
-    expect([deliveryCount(again), repeatOf(again)]).toEqual([0, a]);
-    const b = storedSave("B");
-    expect(decide(b, "B")).toEqual({ push: true });
-    // The last push is now b: a's drops are new against it.
-    const backToA = storedSave("A");
-    expect(decide(backToA, "A")).toEqual({ push: true });
-    expect([deliveryCount(backToA), repeatOf(backToA)]).toEqual([1, null]);
-  });
-
-  test("another player's push is not this player's", () => {
-    expect(decide(storedSave("A", OTHER), "A", { player: OTHER })).toEqual({ push: true });
-    expect(decide(storedSave("A"), "A")).toEqual({ push: true });
-  });
-
-  test("NOTIFY_REPEAT / reprocess --notify (no repeat check) pushes the same drops again", () => {
-    const a = storedSave("A");
-    decide(a, "A");
-    const again = storedSave("A");
-    expect(decide(again, "A", { checkRepeat: false })).toEqual({ push: true });
-    expect(deliveryCount(again)).toBe(1);
-  });
-
-  test("a save routed to none, or only to channels not configured, is not a push: the next save with its drops pushes", () => {
-    const none = storedSave("A");
-    expect(decide(none, "A", { targets: [] })).toEqual({ push: true });
-    const unconfigured = storedSave("A");
-    expect(decide(unconfigured, "A", { targets: [{ channel: "telegram", target: "default" }] })).toEqual({ push: true });
-    expect(h.db.select({ state: deliveries.state }).from(deliveries).where(eq(deliveries.saveId, unconfigured)).all()).toEqual([{ state: "skipped" }]);
-    expect(decide(storedSave("A"), "A")).toEqual({ push: true });
-  });
-
-  test("a save already pushed stays pushed when its notify stage runs again", () => {
-    const a = storedSave("A");
-    const b = storedSave("A");
-    decide(b, "A"); // b pushes first
-    decide(a, "A"); // a repeats b
-    expect(repeatOf(a)).toBe(b);
-    expect(decide(b, "A")).toEqual({ push: true });
-  });
-});
-
 /** Two archived saves of one refresh (other bytes, other harvest states), each job waiting at notify. */
 async function twoSavesOfOneRefresh(): Promise<number[]> {
   const ids: number[] = [];
