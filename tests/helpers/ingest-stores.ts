@@ -10,6 +10,9 @@ import { sqliteReportStore, sqliteUploadStore } from "../../src/db/ingest-store.
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { pgReportStore, pgUploadStore } from "../../src/db/pg/ingest-store.ts";
 import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
+import { pgJobStore } from "../../src/db/jobs/pg-store.ts";
+import { sqliteJobStore } from "../../src/db/jobs/sqlite-store.ts";
+import type { JobStore } from "../../src/pipeline/job-store.ts";
 import type { ReportStore } from "../../src/http/report.ts";
 import type { UploadStore } from "../../src/http/upload.ts";
 import { databaseForThisFile } from "./postgres.ts";
@@ -24,6 +27,8 @@ export interface IngestStores {
 }
 
 export interface IngestFixture extends IngestStores {
+  /** The job store on the same database: a save's job claimed and recorded as the pipeline does. */
+  jobs: JobStore;
   /** Stores on connections of their own, as a second process has. */
   another: () => Promise<IngestStores>;
   /** The first column of the first row of `query` (the same SQL on both dialects), as a number. */
@@ -61,6 +66,7 @@ export const sqliteIngestStores: IngestStoreKind = {
     const firstColumn = (query: string) => (db.$client.query(query).values() as unknown[][]).map((row) => row[0]);
     return {
       ...sqliteStores(db),
+      jobs: sqliteJobStore(db),
       another: async () => {
         const other = openDatabase(path);
         others.push(other);
@@ -92,6 +98,7 @@ export const postgresIngestStores: IngestStoreKind = {
     const firstColumn = async (query: string) => (await db.$client.unsafe(query).values()).map((row) => row[0]);
     return {
       ...pgStores(db),
+      jobs: pgJobStore(db),
       another: async () => {
         const other = await openPostgres(url, { maxConnections: 8 });
         others.push(other);

@@ -19,10 +19,12 @@ import {
   type IngestStores,
   type UploadLimits,
 } from "../helpers/ingest-stores.ts";
+import { advanceChange, LeaseLostError } from "../helpers/job-stores.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres.ts";
 
 const T0 = 1_700_000_000_000;
 const TTL = 60_000;
+const LEASE = 60_000;
 const PLAYER = "7485938820123456789";
 const OTHER_PLAYER = "1234567890123456789";
 const LIMITS: UploadLimits = { maxUploadBytes: MAX_UPLOAD_BYTES, ttlMs: TTL, maxOpen: 4, maxOpenBytes: 1 << 20, peerShare: 0.5, mayBeSave: () => true };
@@ -62,6 +64,7 @@ for (const kind of [sqliteIngestStores, postgresIngestStores] satisfies IngestSt
     const saves = () => f.scalar("SELECT count(*) FROM saves");
     const jobs = () => f.scalar("SELECT count(*) FROM jobs");
     const openTasks = () => f.scalar("SELECT count(*) FROM upload_tasks WHERE completed_at IS NULL");
+    const jobRows = () => f.column("SELECT stage || ':' || state || ':' || attempts || ':' || CASE WHEN notify THEN 'push' ELSE 'quiet' END || ':' || coalesce(last_error, '-') FROM jobs ORDER BY id");
 
     test("chunks arriving in any order become one save of their bytes in index order, with one job", async () => {
       const parts = [blocks(2), blocks(3), blocks(1)];
@@ -164,10 +167,65 @@ for (const kind of [sqliteIngestStores, postgresIngestStores] satisfies IngestSt
     test("a save held as unknown takes the player id of a later arrival, and its job runs again", async () => {
       const body = blocks(2);
       await accept(chunk("n1", 0, 1, body, { player: null }));
-      await f.exec("UPDATE jobs SET stage = 'done', state = 'done'");
+      await f.exec("UPDATE jobs SET stage = 'done', state = 'done', attempts = 3, notify = false, last_error = 'x'");
       expect(await accept(chunk("n2", 0, 1, body))).toMatchObject({ kind: "completed", created: false, adopted: true, playerId: PLAYER });
       expect(await f.column("SELECT player_id FROM saves")).toEqual([PLAYER]);
-      expect(await f.column("SELECT stage || ':' || state FROM jobs")).toEqual(["generate:pending"]);
+      expect(await jobRows()).toEqual(["generate:pending:0:push:-"]);
+    });
+
+    test("a queued unknown save takes the player id; its job stays at generate, due now", async () => {
+      const body = blocks(2);
+      const held = await accept(chunk("q1", 0, 1, body, { player: null }));
+      expect(await accept(chunk("q2", 0, 1, body, { now: T0 + 5 }))).toMatchObject({ kind: "completed", saveId: (held as { saveId: number }).saveId, created: false, adopted: true });
+      expect(await f.column("SELECT player_id FROM saves")).toEqual([PLAYER]);
+      expect(await jobRows()).toEqual(["generate:pending:0:push:-"]);
+      expect(await f.jobs.nextDueAt()).toBeLessThanOrEqual(Date.now());
+    });
+
+    test("a save whose done job retention deleted gets a job back, at generate with the push on", async () => {
+      const body = blocks(2);
+      await accept(chunk("r1", 0, 1, body, { player: null }));
+      await f.exec("DELETE FROM jobs");
+      expect(await accept(chunk("r2", 0, 1, body))).toMatchObject({ adopted: true });
+      expect(await jobRows()).toEqual(["generate:pending:0:push:-"]);
+    });
+
+    test("a known player id is never replaced, and unknown never replaces anything", async () => {
+      const body = blocks(2);
+      await accept(chunk("k1", 0, 1, body));
+      await f.exec("UPDATE jobs SET stage = 'done', state = 'done'");
+      expect(await accept(chunk("k2", 0, 1, body, { player: OTHER_PLAYER }))).toMatchObject({ created: false, adopted: false });
+      expect(await accept(chunk("k3", 0, 1, body, { player: null }))).toMatchObject({ created: false, adopted: false });
+      const unknown = blocks(2);
+      await accept(chunk("k4", 0, 1, unknown, { player: null }));
+      expect(await accept(chunk("k5", 0, 1, unknown, { player: null }))).toMatchObject({ created: false, adopted: false });
+      expect(await f.column("SELECT player_id FROM saves ORDER BY id")).toEqual([PLAYER, "unknown"]);
+      expect((await f.column("SELECT stage || ':' || state FROM jobs ORDER BY id"))[0]).toBe("done:done");
+    });
+
+    test("a save adopted while its job runs is flagged; the holder's next record sends it back to generate, once", async () => {
+      const body = blocks(2);
+      await accept(chunk("run1", 0, 1, body, { player: null }));
+      const job = (await f.jobs.claim(T0 + 1, LEASE, false))!;
+      await accept(chunk("run2", 0, 1, body, { now: T0 + 2 }));
+      expect(await f.column("SELECT state || ':' || CASE WHEN rerun THEN 'rerun' ELSE '-' END FROM jobs")).toEqual(["running:rerun"]);
+      expect(await f.jobs.record(job, advanceChange("archive", T0 + 3), T0 + 3)).toBe("redraw");
+      expect(await jobRows()).toEqual(["generate:pending:0:push:-"]);
+      expect(await f.column("SELECT CASE WHEN rerun THEN 'rerun' ELSE '-' END || ':' || run_at FROM jobs")).toEqual([`-:${T0 + 3}`]);
+      // Recorded once: the next run of the stage advances as usual.
+      const again = (await f.jobs.claim(T0 + 4, LEASE, false))!;
+      expect(await f.jobs.record(again, advanceChange("archive", T0 + 5), T0 + 5)).toBe("recorded");
+    });
+
+    test("a holder that lost its lease cannot clear the adoption's flag; the one that took over does", async () => {
+      const body = blocks(2);
+      await accept(chunk("lost1", 0, 1, body, { player: null }));
+      const old = (await f.jobs.claim(T0 + 1, 1_000, false))!;
+      await accept(chunk("lost2", 0, 1, body, { now: T0 + 2 }));
+      const current = (await f.jobs.claim(T0 + 5_000, LEASE, false))!;
+      await expect(f.jobs.record(old, advanceChange("archive", T0 + 6_000), T0 + 6_000)).rejects.toBeInstanceOf(LeaseLostError);
+      expect(await f.column("SELECT CASE WHEN rerun THEN 'rerun' ELSE '-' END FROM jobs")).toEqual(["rerun"]);
+      expect(await f.jobs.record(current, advanceChange("archive", T0 + 6_000), T0 + 6_000)).toBe("redraw");
     });
 
     test("a save of a player some bot subscribes to is queued to go first: one chunk, several, and a held save adopting the player", async () => {
