@@ -1,0 +1,128 @@
+/**
+ * The stores a notify stage runs on, both dialects side by side, for tests/unit/notify-stage.contract.test.ts: the
+ * pipeline's store ports of one database, a save archived and waiting at notify, and its rows read back.
+ */
+import { eq } from "drizzle-orm";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pgDeliveryStore } from "../../src/db/deliveries/pg-store.ts";
+import type { Delivery } from "../../src/db/deliveries/rows.ts";
+import { sqliteDeliveryStore } from "../../src/db/deliveries/sqlite-store.ts";
+import { pgJobStore } from "../../src/db/jobs/pg-store.ts";
+import { sqliteJobStore } from "../../src/db/jobs/sqlite-store.ts";
+import { sqliteNudgeStore } from "../../src/db/nudges.ts";
+import { openDatabase } from "../../src/db/open.ts";
+import { pgNudgeStore } from "../../src/db/pg/nudges.ts";
+import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
+import { pgNotifyReads } from "../../src/db/pg/read-models/notify.ts";
+import * as pg from "../../src/db/pg/schema.ts";
+import { pgStageStore } from "../../src/db/pg/stage-writes.ts";
+import { pgWatchStore } from "../../src/db/pg/watch.ts";
+import * as sqlite from "../../src/db/schema.ts";
+import { sqliteStageStore } from "../../src/db/stage-writes.ts";
+import { sqliteWatchStore } from "../../src/db/watch.ts";
+import type { SaveOutputs } from "../../src/maps/index.ts";
+import type { NudgeStore } from "../../src/nudge/store.ts";
+import type { PipelineDeps } from "../../src/pipeline/stage.ts";
+import { sqliteNotifyReads } from "../../src/pipeline/stages/notify.ts";
+import { databaseForThisFile } from "./postgres.ts";
+
+export type { Delivery };
+export type NotifyStores = Pick<PipelineDeps, "deliveries" | "jobs" | "stageStore" | "notifyReads" | "watch"> & { nudges: NudgeStore };
+
+/** A save as the generate and archive stages leave it. */
+export interface ArchivedSave {
+  playerId: string;
+  outputs: SaveOutputs;
+  dropsFingerprint: string;
+  relPath: string;
+  token: string;
+  files: string[];
+}
+
+export interface NotifyFixture {
+  stores: NotifyStores;
+  /** Stores the save, its archive row and its job waiting at notify, due since 0; returns the save id. */
+  archivedSave: (save: ArchivedSave) => Promise<number>;
+  /** The save's job waits at notify again (a reprocess), with or without its push. */
+  backToNotify: (saveId: number, notify: boolean) => Promise<void>;
+  /** The save's deliveries, oldest first. */
+  deliveries: (saveId: number) => Promise<Delivery[]>;
+  archiveOf: (saveId: number) => Promise<{ relPath: string }>;
+  close: () => Promise<void>;
+}
+
+export interface NotifyStoreKind {
+  name: "sqlite" | "postgres";
+  prepare: () => Promise<unknown>;
+  open: () => Promise<NotifyFixture>;
+}
+
+const saveValues = (save: ArchivedSave) => ({
+  sha256: crypto.randomUUID(),
+  playerId: save.playerId,
+  source: "upload" as const,
+  encrypted: new Uint8Array([1, 2, 3]),
+  size: 3,
+  receivedAt: Date.now(),
+  outputs: save.outputs,
+  dropsFingerprint: save.dropsFingerprint,
+});
+const archiveValues = (saveId: number, save: ArchivedSave) => ({ saveId, playerId: save.playerId, relPath: save.relPath, token: save.token, files: save.files, createdAt: 0 });
+
+export const sqliteNotifyStores: NotifyStoreKind = {
+  name: "sqlite",
+  prepare: async () => {},
+  open: async () => {
+    const dir = mkdtempSync(join(tmpdir(), "notify-stores-"));
+    const db = openDatabase(join(dir, "ingest.sqlite"));
+    const { archives, deliveries, jobs, saves } = sqlite;
+    const stores: NotifyStores = { deliveries: sqliteDeliveryStore(db), jobs: sqliteJobStore(db), stageStore: sqliteStageStore(db), notifyReads: sqliteNotifyReads(db), watch: sqliteWatchStore(db), nudges: sqliteNudgeStore(db) };
+    return {
+      stores,
+      archivedSave: async (save) => {
+        const saveId = db.insert(saves).values(saveValues(save)).returning({ id: saves.id }).get().id;
+        db.insert(archives).values(archiveValues(saveId, save)).run();
+        await stores.jobs.enqueueSave(saveId, 0, false);
+        db.update(jobs).set({ stage: "notify" }).where(eq(jobs.saveId, saveId)).run();
+        return saveId;
+      },
+      backToNotify: async (saveId, notify) => void db.update(jobs).set({ stage: "notify", state: "pending", runAt: 0, notify, leaseId: null }).where(eq(jobs.saveId, saveId)).run(),
+      deliveries: async (saveId) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(deliveries.id).all(),
+      archiveOf: async (saveId) => db.select().from(archives).where(eq(archives.saveId, saveId)).get()!,
+      close: async () => {
+        db.$client.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+let pgUrl: Promise<string> | undefined;
+const pgDatabase = () => (pgUrl ??= databaseForThisFile("migrated"));
+
+export const postgresNotifyStores: NotifyStoreKind = {
+  name: "postgres",
+  prepare: pgDatabase,
+  open: async () => {
+    const db: PgDb = await openPostgres(await pgDatabase(), { maxConnections: 4 });
+    await db.$client.unsafe("TRUNCATE deliveries, archives, jobs, saves RESTART IDENTITY CASCADE");
+    const { archives, deliveries, jobs, saves } = pg;
+    const stores: NotifyStores = { deliveries: pgDeliveryStore(db), jobs: pgJobStore(db), stageStore: pgStageStore(db), notifyReads: pgNotifyReads(db), watch: pgWatchStore(db), nudges: pgNudgeStore(db) };
+    return {
+      stores,
+      archivedSave: async (save) => {
+        const saveId = (await db.insert(saves).values(saveValues(save)).returning({ id: saves.id }))[0]!.id;
+        await db.insert(archives).values(archiveValues(saveId, save));
+        await stores.jobs.enqueueSave(saveId, 0, false);
+        await db.update(jobs).set({ stage: "notify" }).where(eq(jobs.saveId, saveId));
+        return saveId;
+      },
+      backToNotify: async (saveId, notify) => void (await db.update(jobs).set({ stage: "notify", state: "pending", runAt: 0, notify, leaseId: null }).where(eq(jobs.saveId, saveId))),
+      deliveries: (saveId) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(deliveries.id),
+      archiveOf: async (saveId) => (await db.select().from(archives).where(eq(archives.saveId, saveId)))[0]!,
+      close: () => db.$client.end(),
+    };
+  },
+};
