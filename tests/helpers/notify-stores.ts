@@ -47,6 +47,10 @@ export interface NotifyFixture {
   archivedSave: (save: ArchivedSave) => Promise<number>;
   /** The save's job waits at notify again (a reprocess), with or without its push. */
   backToNotify: (saveId: number, notify: boolean) => Promise<void>;
+  /** The save's stored outputs model replaced (null: none stored, as an older version left it). */
+  setOutputs: (saveId: number, outputs: SaveOutputs | null) => Promise<void>;
+  /** The save's deliveries removed behind the stores' back, so its next notify sends to every target again. */
+  clearDeliveries: (saveId: number) => Promise<void>;
   /** The save's deliveries, oldest first. */
   deliveries: (saveId: number) => Promise<Delivery[]>;
   archiveOf: (saveId: number) => Promise<{ relPath: string }>;
@@ -89,6 +93,8 @@ export const sqliteNotifyStores: NotifyStoreKind = {
         return saveId;
       },
       backToNotify: async (saveId, notify) => void db.update(jobs).set({ stage: "notify", state: "pending", runAt: 0, notify, leaseId: null }).where(eq(jobs.saveId, saveId)).run(),
+      setOutputs: async (saveId, outputs) => void db.update(saves).set({ outputs }).where(eq(saves.id, saveId)).run(),
+      clearDeliveries: async (saveId) => void db.delete(deliveries).where(eq(deliveries.saveId, saveId)).run(),
       deliveries: async (saveId) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(deliveries.id).all(),
       archiveOf: async (saveId) => db.select().from(archives).where(eq(archives.saveId, saveId)).get()!,
       close: async () => {
@@ -120,6 +126,8 @@ export const postgresNotifyStores: NotifyStoreKind = {
         return saveId;
       },
       backToNotify: async (saveId, notify) => void (await db.update(jobs).set({ stage: "notify", state: "pending", runAt: 0, notify, leaseId: null }).where(eq(jobs.saveId, saveId))),
+      setOutputs: async (saveId, outputs) => void (await db.update(saves).set({ outputs }).where(eq(saves.id, saveId))),
+      clearDeliveries: async (saveId) => void (await db.delete(deliveries).where(eq(deliveries.saveId, saveId))),
       deliveries: (saveId) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(deliveries.id),
       archiveOf: async (saveId) => (await db.select().from(archives).where(eq(archives.saveId, saveId)))[0]!,
       close: () => db.$client.end(),

@@ -54,15 +54,17 @@ for (const kind of [sqliteNotifyStores, postgresNotifyStores] satisfies NotifySt
 
     const claim = async (now: number, leaseMs = LEASE_MS) => saveJob(await f.stores.jobs.claim(now, leaseMs, false));
     const deliveryOf = async (saveId: number) => (await f.deliveries(saveId))[0]!;
-    function deps(route: "webhook" | "bark", env: Record<string, string> = {}): PipelineDeps {
+    function deps(route: "webhook" | "bark" | "bark+webhook", env: Record<string, string> = {}): PipelineDeps {
       const config = loadConfig({ DATA_DIR: dir, PUBLIC_BASE_URL: "http://maps.example", JOB_LEASE_MS: String(LEASE_MS), BARK_SERVER: `${api.url}/bark`, WEBHOOK_URL: `${api.url}/hook`, NOTIFY_TIMEOUT_MS: "5000", ...env });
-      const target = route === "bark" ? { channel: "bark" as const, target: "phone" } : { channel: "webhook" as const, target: "default" };
+      const bark = { channel: "bark" as const, target: "phone" };
+      const webhook = { channel: "webhook" as const, target: "default" };
+      const targets = route === "bark" ? [bark] : route === "webhook" ? [webhook] : [bark, webhook];
       const { nudges, ...stores } = f.stores;
       return {
         ...stores,
         config,
         workers: {} as WorkerPool,
-        routing: { players: new Map([[PLAYER, [target]]]), barkKeys: { phone: "device-key" } },
+        routing: { players: new Map([[PLAYER, targets]]), barkKeys: { phone: "device-key" } },
         secrets: [],
         archive: diskArchiveStore(join(dir, "archive")),
         nudge: { nudges, links: { linkedPlayer: async () => null }, routing: { players: new Map(), barkKeys: {} }, config, secrets: [] },
@@ -142,6 +144,47 @@ for (const kind of [sqliteNotifyStores, postgresNotifyStores] satisfies NotifySt
       expect(api.requestsTo("/hook")).toHaveLength(1);
     });
 
+    describe("the push built from the stored outputs model", () => {
+      /** A save drawn and archived as the generate and archive stages leave it (sites out of id order). */
+      async function drawnSave() {
+        const drawn = save([site(8, [material(24, 0, 0)]), site(5, [material(12, 0, 0), drop("mysekai_music_record", 3, 2, 2)])]);
+        const { files, outputs } = await generateOutputs(drawn, { playerId: PLAYER, capturedAt: new Date(0), locale: "zh-Hans", showHarvested: false, assetsDir: null });
+        const relPath = `by-id/${PLAYER}/20250301_003000`;
+        const folder = join(dir, "archive", relPath);
+        mkdirSync(folder, { recursive: true });
+        for (const file of files) writeFileSync(join(folder, file.name), file.bytes);
+        const saveId = await f.archivedSave({ playerId: PLAYER, outputs, dropsFingerprint: "drops", relPath, token: "t".repeat(32), files: files.map((file) => file.name).sort() });
+        return { saveId, outputs, folder };
+      }
+
+      test("the notify stage reads no archive text: without rare_resources.txt and summary.json the push is unchanged", async () => {
+        const { saveId, folder } = await drawnSave();
+        const pushed = async () => {
+          api.reset();
+          await f.clearDeliveries(saveId);
+          await f.backToNotify(saveId, true);
+          expect(await notifyStage(deps("bark+webhook"), await claim(Date.now()), { now: Date.now() })).toMatchObject({ kind: "advance", next: "done" });
+          return api.requests.map((request) => [request.path, request.json]);
+        };
+        const withText = await pushed();
+        expect(withText.length).toBe(5); // Bark: the text, then one per map; the webhook
+        expect(withText.map(([path]) => path)).toEqual(["/bark/push", "/bark/push", "/bark/push", "/bark/push", "/hook"]);
+        rmSync(join(folder, "rare_resources.txt"));
+        rmSync(join(folder, "summary.json"));
+        expect(await pushed()).toEqual(withText);
+      });
+
+      test("a save without a stored model is generated again; a partial refresh pushes nothing", async () => {
+        const { saveId, outputs } = await drawnSave();
+        await f.setOutputs(saveId, null);
+        const job = await claim(Date.now());
+        expect(await notifyStage(deps("bark+webhook"), job, { now: Date.now() })).toMatchObject({ kind: "advance", next: "generate" });
+        await f.setOutputs(saveId, { ...outputs, partial: true, sites: [] });
+        expect(await notifyStage(deps("bark+webhook"), job, { now: Date.now() })).toMatchObject({ kind: "advance", next: "done", note: "no maps to push (partial refresh)" });
+        expect(api.requests).toHaveLength(0);
+      });
+    });
+
     describe("two notify stages of one refresh at once", () => {
       /** Two archived saves of one refresh (other bytes, other harvest states), each job waiting at notify. */
       async function twoSavesOfOneRefresh(): Promise<number[]> {
@@ -162,21 +205,25 @@ for (const kind of [sqliteNotifyStores, postgresNotifyStores] satisfies NotifySt
       const summaryOf = async (saveId: number) => JSON.parse(readFileSync(join(dir, "archive", (await f.archiveOf(saveId)).relPath, "summary.json"), "utf8"));
 
       test("exactly one pushes; the other is archived with summary.json naming the save it repeats", async () => {
-        const [first, second] = await twoSavesOfOneRefresh();
+        const saves = await twoSavesOfOneRefresh();
         const running = [await claim(Date.now()), await claim(Date.now())];
         const results = await Promise.all(running.map((job) => notifyStage(deps("webhook"), job, { now: Date.now() })));
         expect(api.requestsTo("/hook")).toHaveLength(1);
         expect(results.map((r) => r.kind === "advance" && r.next)).toEqual(["done", "done"]);
-        expect(results[1]).toMatchObject({ note: `not pushed: same drops as save ${first}, the player's last push` });
-        expect((await summaryOf(second!)).repeatOf).toBe(first);
+        // Which of the two wins is the race's (the claims go oldest first: result i is saves[i]'s stage).
+        const repeat = results.findIndex((r) => r.kind === "advance" && r.note?.startsWith("not pushed"));
+        expect(repeat).toBeOneOf([0, 1]);
+        const [pushed, repeated] = [saves[1 - repeat]!, saves[repeat]!];
+        expect(results[repeat]).toMatchObject({ note: `not pushed: same drops as save ${pushed}, the player's last push` });
+        expect((await summaryOf(repeated)).repeatOf).toBe(pushed);
         flushLog();
-        expect(logs.some((line) => line.includes("[NOTIFY]") && line.includes("not pushed: repeat of the last push") && line.includes(`repeatOf=${first}`))).toBe(true);
+        expect(logs.some((line) => line.includes("[NOTIFY]") && line.includes("not pushed: repeat of the last push") && line.includes(`repeatOf=${pushed}`))).toBe(true);
 
         // A reprocess without --notify writes summary.json again and pushes nothing: the file keeps the decision.
-        writeFileSync(join(dir, "archive", (await f.archiveOf(second!)).relPath, "summary.json"), "{}");
-        await f.backToNotify(second!, false);
+        writeFileSync(join(dir, "archive", (await f.archiveOf(repeated)).relPath, "summary.json"), "{}");
+        await f.backToNotify(repeated, false);
         await notifyStage(deps("webhook"), await claim(Date.now()), { now: Date.now() });
-        expect((await summaryOf(second!)).repeatOf).toBe(first);
+        expect((await summaryOf(repeated)).repeatOf).toBe(pushed);
         expect(api.requestsTo("/hook")).toHaveLength(1);
       });
 
