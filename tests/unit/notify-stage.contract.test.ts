@@ -18,7 +18,7 @@ import type { WorkerPool } from "../../src/pipeline/worker-pool.ts";
 import { dropsFingerprint } from "../../src/save/index.ts";
 import { holderOf, type ClaimedJob } from "../helpers/job-stores.ts";
 import { drop, material, save, site } from "../helpers/maps-fixtures.ts";
-import { postgresNotifyStores, sqliteNotifyStores, type NotifyFixture, type NotifyStoreKind } from "../helpers/notify-stores.ts";
+import { postgresPipelineStores, sqlitePipelineStores, type PipelineFixture, type PipelineStoreKind } from "../helpers/pipeline-stores.ts";
 import { saveJob } from "../helpers/pipeline-harness.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
@@ -30,9 +30,9 @@ let api: RecordingServer;
 beforeAll(async () => void (api = await startRecordingServer({ defaultResponse: OK })));
 afterAll(() => api.stop());
 
-for (const kind of [sqliteNotifyStores, postgresNotifyStores] satisfies NotifyStoreKind[]) {
+for (const kind of [sqlitePipelineStores, postgresPipelineStores] satisfies PipelineStoreKind[]) {
   describe.skipIf(kind.name === "postgres" && POSTGRES_MISSING !== null)(`notify stage on ${kind.name}`, () => {
-    let f: NotifyFixture;
+    let f: PipelineFixture;
     let dir: string;
     let logs: string[];
     let spies: ReturnType<typeof spyOn>[];
@@ -202,7 +202,7 @@ for (const kind of [sqliteNotifyStores, postgresNotifyStores] satisfies NotifySt
         }
         return ids;
       }
-      const summaryOf = async (saveId: number) => JSON.parse(readFileSync(join(dir, "archive", (await f.archiveOf(saveId)).relPath, "summary.json"), "utf8"));
+      const summaryOf = async (saveId: number) => JSON.parse(readFileSync(join(dir, "archive", (await f.archiveOf(saveId))!.relPath, "summary.json"), "utf8"));
 
       test("exactly one pushes; the other is archived with summary.json naming the save it repeats", async () => {
         const saves = await twoSavesOfOneRefresh();
@@ -220,7 +220,7 @@ for (const kind of [sqliteNotifyStores, postgresNotifyStores] satisfies NotifySt
         expect(logs.some((line) => line.includes("[NOTIFY]") && line.includes("not pushed: repeat of the last push") && line.includes(`repeatOf=${pushed}`))).toBe(true);
 
         // A reprocess without --notify writes summary.json again and pushes nothing: the file keeps the decision.
-        writeFileSync(join(dir, "archive", (await f.archiveOf(repeated)).relPath, "summary.json"), "{}");
+        writeFileSync(join(dir, "archive", (await f.archiveOf(repeated))!.relPath, "summary.json"), "{}");
         await f.backToNotify(repeated, false);
         await notifyStage(deps("webhook"), await claim(Date.now()), { now: Date.now() });
         expect((await summaryOf(repeated)).repeatOf).toBe(pushed);

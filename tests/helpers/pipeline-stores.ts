@@ -1,6 +1,7 @@
 /**
- * The stores a notify stage runs on, both dialects side by side, for tests/unit/notify-stage.contract.test.ts: the
- * pipeline's store ports of one database, a save archived and waiting at notify, and its rows read back.
+ * The stores the pipeline runs on, both dialects side by side, for the suites that run its stages and runner on each
+ * (tests/unit/notify-stage.contract.test.ts, runner.contract.test.ts): the pipeline's store ports of one database,
+ * saves, reports and jobs added as a test needs them, and their rows read back.
  */
 import { eq } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -29,7 +30,11 @@ import { sqliteNotifyReads } from "../../src/pipeline/stages/notify.ts";
 import { databaseForThisFile } from "./postgres.ts";
 
 export type { Delivery };
-export type NotifyStores = Pick<PipelineDeps, "deliveries" | "jobs" | "stageStore" | "notifyReads" | "watch"> & { nudges: NudgeStore };
+export type JobView = typeof sqlite.jobs.$inferSelect;
+
+/** A job's fields as a test sets them; a job for a new save unless `saveId` or `reportId` is given (or `saveId: null`). */
+export type JobFields = Partial<Omit<JobView, "id">> & { runAt: number };
+export type PipelineStores = Pick<PipelineDeps, "deliveries" | "jobs" | "stageStore" | "notifyReads" | "watch"> & { nudges: NudgeStore };
 
 /** A save as the generate and archive stages leave it. */
 export interface ArchivedSave {
@@ -41,8 +46,8 @@ export interface ArchivedSave {
   files: string[];
 }
 
-export interface NotifyFixture {
-  stores: NotifyStores;
+export interface PipelineFixture {
+  stores: PipelineStores;
   /** Stores the save, its archive row and its job waiting at notify, due since 0; returns the save id. */
   archivedSave: (save: ArchivedSave) => Promise<number>;
   /** The save's job waits at notify again (a reprocess), with or without its push. */
@@ -53,14 +58,22 @@ export interface NotifyFixture {
   clearDeliveries: (saveId: number) => Promise<void>;
   /** The save's deliveries, oldest first. */
   deliveries: (saveId: number) => Promise<Delivery[]>;
-  archiveOf: (saveId: number) => Promise<{ relPath: string }>;
+  archiveOf: (saveId: number) => Promise<{ relPath: string } | undefined>;
+  addSave: (at: number, playerId?: string) => Promise<number>;
+  addReport: (at: number) => Promise<number>;
+  /** A job row as given (no enqueue rules): returns its id. */
+  addJob: (fields: JobFields) => Promise<number>;
+  /** An archive row of `saveId` in `relPath` (another save's, to stand in a stage's way). */
+  addArchive: (saveId: number, relPath: string) => Promise<void>;
+  job: (id: number) => Promise<JobView>;
+  outputsOf: (saveId: number) => Promise<unknown>;
   close: () => Promise<void>;
 }
 
-export interface NotifyStoreKind {
+export interface PipelineStoreKind {
   name: "sqlite" | "postgres";
   prepare: () => Promise<unknown>;
-  open: () => Promise<NotifyFixture>;
+  open: () => Promise<PipelineFixture>;
 }
 
 const saveValues = (save: ArchivedSave) => ({
@@ -74,15 +87,19 @@ const saveValues = (save: ArchivedSave) => ({
   dropsFingerprint: save.dropsFingerprint,
 });
 const archiveValues = (saveId: number, save: ArchivedSave) => ({ saveId, playerId: save.playerId, relPath: save.relPath, token: save.token, files: save.files, createdAt: 0 });
+const plainSave = (at: number, playerId = "1234567890123456789") => ({ sha256: crypto.randomUUID(), playerId, source: "upload" as const, encrypted: new Uint8Array([1, 2, 3]), size: 3, receivedAt: at });
+const reportValues = (at: number) => ({ receivedAt: at, shape: "har", entryCount: 1, candidateCount: 0, emptyBodies: 0, meta: {} });
+const jobValues = (fields: JobFields, saveId: number | null) => ({ stage: "generate" as const, state: "pending" as const, createdAt: fields.runAt, updatedAt: fields.runAt, ...fields, saveId });
+const otherArchive = (saveId: number, relPath: string) => ({ saveId, playerId: "1234567890123456789", relPath, token: crypto.randomUUID(), files: ["save.bin"], createdAt: 0 });
 
-export const sqliteNotifyStores: NotifyStoreKind = {
+export const sqlitePipelineStores: PipelineStoreKind = {
   name: "sqlite",
   prepare: async () => {},
   open: async () => {
-    const dir = mkdtempSync(join(tmpdir(), "notify-stores-"));
+    const dir = mkdtempSync(join(tmpdir(), "pipeline-stores-"));
     const db = openDatabase(join(dir, "ingest.sqlite"));
-    const { archives, deliveries, jobs, saves } = sqlite;
-    const stores: NotifyStores = { deliveries: sqliteDeliveryStore(db), jobs: sqliteJobStore(db), stageStore: sqliteStageStore(db), notifyReads: sqliteNotifyReads(db), watch: sqliteWatchStore(db), nudges: sqliteNudgeStore(db) };
+    const { archives, deliveries, jobs, reports, saves } = sqlite;
+    const stores: PipelineStores = { deliveries: sqliteDeliveryStore(db), jobs: sqliteJobStore(db), stageStore: sqliteStageStore(db), notifyReads: sqliteNotifyReads(db), watch: sqliteWatchStore(db), nudges: sqliteNudgeStore(db) };
     return {
       stores,
       archivedSave: async (save) => {
@@ -96,7 +113,16 @@ export const sqliteNotifyStores: NotifyStoreKind = {
       setOutputs: async (saveId, outputs) => void db.update(saves).set({ outputs }).where(eq(saves.id, saveId)).run(),
       clearDeliveries: async (saveId) => void db.delete(deliveries).where(eq(deliveries.saveId, saveId)).run(),
       deliveries: async (saveId) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(deliveries.id).all(),
-      archiveOf: async (saveId) => db.select().from(archives).where(eq(archives.saveId, saveId)).get()!,
+      archiveOf: async (saveId) => db.select().from(archives).where(eq(archives.saveId, saveId)).get(),
+      addSave: async (at, playerId) => db.insert(saves).values(plainSave(at, playerId)).returning({ id: saves.id }).get().id,
+      addReport: async (at) => db.insert(reports).values(reportValues(at)).returning({ id: reports.id }).get().id,
+      addJob: async (fields) => {
+        const saveId = fields.saveId !== undefined || fields.reportId != null ? (fields.saveId ?? null) : db.insert(saves).values(plainSave(fields.runAt)).returning({ id: saves.id }).get().id;
+        return db.insert(jobs).values(jobValues(fields, saveId)).returning({ id: jobs.id }).get().id;
+      },
+      addArchive: async (saveId, relPath) => void db.insert(archives).values(otherArchive(saveId, relPath)).run(),
+      job: async (id) => db.select().from(jobs).where(eq(jobs.id, id)).get()!,
+      outputsOf: async (saveId) => db.select({ outputs: saves.outputs }).from(saves).where(eq(saves.id, saveId)).get()!.outputs,
       close: async () => {
         db.$client.close();
         rmSync(dir, { recursive: true, force: true });
@@ -108,14 +134,14 @@ export const sqliteNotifyStores: NotifyStoreKind = {
 let pgUrl: Promise<string> | undefined;
 const pgDatabase = () => (pgUrl ??= databaseForThisFile("migrated"));
 
-export const postgresNotifyStores: NotifyStoreKind = {
+export const postgresPipelineStores: PipelineStoreKind = {
   name: "postgres",
   prepare: pgDatabase,
   open: async () => {
     const db: PgDb = await openPostgres(await pgDatabase(), { maxConnections: 4 });
-    await db.$client.unsafe("TRUNCATE deliveries, archives, jobs, saves RESTART IDENTITY CASCADE");
-    const { archives, deliveries, jobs, saves } = pg;
-    const stores: NotifyStores = { deliveries: pgDeliveryStore(db), jobs: pgJobStore(db), stageStore: pgStageStore(db), notifyReads: pgNotifyReads(db), watch: pgWatchStore(db), nudges: pgNudgeStore(db) };
+    await db.$client.unsafe("TRUNCATE deliveries, archives, jobs, report_candidates, reports, saves RESTART IDENTITY CASCADE");
+    const { archives, deliveries, jobs, reports, saves } = pg;
+    const stores: PipelineStores = { deliveries: pgDeliveryStore(db), jobs: pgJobStore(db), stageStore: pgStageStore(db), notifyReads: pgNotifyReads(db), watch: pgWatchStore(db), nudges: pgNudgeStore(db) };
     return {
       stores,
       archivedSave: async (save) => {
@@ -129,7 +155,16 @@ export const postgresNotifyStores: NotifyStoreKind = {
       setOutputs: async (saveId, outputs) => void (await db.update(saves).set({ outputs }).where(eq(saves.id, saveId))),
       clearDeliveries: async (saveId) => void (await db.delete(deliveries).where(eq(deliveries.saveId, saveId))),
       deliveries: (saveId) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(deliveries.id),
-      archiveOf: async (saveId) => (await db.select().from(archives).where(eq(archives.saveId, saveId)))[0]!,
+      archiveOf: async (saveId) => (await db.select().from(archives).where(eq(archives.saveId, saveId)))[0],
+      addSave: async (at, playerId) => (await db.insert(saves).values(plainSave(at, playerId)).returning({ id: saves.id }))[0]!.id,
+      addReport: async (at) => (await db.insert(reports).values(reportValues(at)).returning({ id: reports.id }))[0]!.id,
+      addJob: async (fields) => {
+        const saveId = fields.saveId !== undefined || fields.reportId != null ? (fields.saveId ?? null) : (await db.insert(saves).values(plainSave(fields.runAt)).returning({ id: saves.id }))[0]!.id;
+        return (await db.insert(jobs).values(jobValues(fields, saveId)).returning({ id: jobs.id }))[0]!.id;
+      },
+      addArchive: async (saveId, relPath) => void (await db.insert(archives).values(otherArchive(saveId, relPath))),
+      job: async (id) => (await db.select().from(jobs).where(eq(jobs.id, id)))[0]!,
+      outputsOf: async (saveId) => (await db.select({ outputs: saves.outputs }).from(saves).where(eq(saves.id, saveId)))[0]!.outputs,
       close: () => db.$client.end(),
     };
   },
