@@ -13,7 +13,7 @@ import { sqliteDeliveryStore } from "../../src/db/deliveries/sqlite-store.ts";
 import { pgJobStore } from "../../src/db/jobs/pg-store.ts";
 import { sqliteJobStore } from "../../src/db/jobs/sqlite-store.ts";
 import { sqliteNudgeStore } from "../../src/db/nudges.ts";
-import { openDatabase } from "../../src/db/open.ts";
+import { openDatabase, type Db } from "../../src/db/open.ts";
 import { pgNudgeStore } from "../../src/db/pg/nudges.ts";
 import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
 import { pgNotifyReads } from "../../src/db/pg/read-models/notify.ts";
@@ -23,6 +23,7 @@ import { pgWatchStore } from "../../src/db/pg/watch.ts";
 import * as sqlite from "../../src/db/schema.ts";
 import { sqliteStageStore } from "../../src/db/stage-writes.ts";
 import { sqliteWatchStore } from "../../src/db/watch.ts";
+import type { Region } from "../../src/capture/regions.ts";
 import type { SaveOutputs } from "../../src/maps/index.ts";
 import type { NudgeStore } from "../../src/nudge/store.ts";
 import type { PipelineDeps } from "../../src/pipeline/stage.ts";
@@ -59,7 +60,10 @@ export interface PipelineFixture {
   /** The save's deliveries, oldest first. */
   deliveries: (saveId: number) => Promise<Delivery[]>;
   archiveOf: (saveId: number) => Promise<{ relPath: string } | undefined>;
-  addSave: (at: number, playerId?: string) => Promise<number>;
+  /** A save of `playerId` (from `region`'s host when given), without a job. */
+  addSave: (at: number, playerId?: string, region?: Region) => Promise<number>;
+  /** The stores on connections of their own, as another process of a hub (or another handle on the file) has. */
+  another: () => Promise<PipelineStores>;
   addReport: (at: number) => Promise<number>;
   /** A job row as given (no enqueue rules): returns its id. */
   addJob: (fields: JobFields) => Promise<number>;
@@ -87,10 +91,13 @@ const saveValues = (save: ArchivedSave) => ({
   dropsFingerprint: save.dropsFingerprint,
 });
 const archiveValues = (saveId: number, save: ArchivedSave) => ({ saveId, playerId: save.playerId, relPath: save.relPath, token: save.token, files: save.files, createdAt: 0 });
-const plainSave = (at: number, playerId = "1234567890123456789") => ({ sha256: crypto.randomUUID(), playerId, source: "upload" as const, encrypted: new Uint8Array([1, 2, 3]), size: 3, receivedAt: at });
+const plainSave = (at: number, playerId = "1234567890123456789", region: Region | null = null) => ({ sha256: crypto.randomUUID(), playerId, source: "upload" as const, encrypted: new Uint8Array([1, 2, 3]), size: 3, receivedAt: at, region });
 const reportValues = (at: number) => ({ receivedAt: at, shape: "har", entryCount: 1, candidateCount: 0, emptyBodies: 0, meta: {} });
 const jobValues = (fields: JobFields, saveId: number | null) => ({ stage: "generate" as const, state: "pending" as const, createdAt: fields.runAt, updatedAt: fields.runAt, ...fields, saveId });
 const otherArchive = (saveId: number, relPath: string) => ({ saveId, playerId: "1234567890123456789", relPath, token: crypto.randomUUID(), files: ["save.bin"], createdAt: 0 });
+
+const storesOf = (db: Db): PipelineStores => ({ deliveries: sqliteDeliveryStore(db), jobs: sqliteJobStore(db), stageStore: sqliteStageStore(db), notifyReads: sqliteNotifyReads(db), watch: sqliteWatchStore(db), nudges: sqliteNudgeStore(db) });
+const pgStoresOf = (db: PgDb): PipelineStores => ({ deliveries: pgDeliveryStore(db), jobs: pgJobStore(db), stageStore: pgStageStore(db), notifyReads: pgNotifyReads(db), watch: pgWatchStore(db), nudges: pgNudgeStore(db) });
 
 export const sqlitePipelineStores: PipelineStoreKind = {
   name: "sqlite",
@@ -99,7 +106,8 @@ export const sqlitePipelineStores: PipelineStoreKind = {
     const dir = mkdtempSync(join(tmpdir(), "pipeline-stores-"));
     const db = openDatabase(join(dir, "ingest.sqlite"));
     const { archives, deliveries, jobs, reports, saves } = sqlite;
-    const stores: PipelineStores = { deliveries: sqliteDeliveryStore(db), jobs: sqliteJobStore(db), stageStore: sqliteStageStore(db), notifyReads: sqliteNotifyReads(db), watch: sqliteWatchStore(db), nudges: sqliteNudgeStore(db) };
+    const others: Db[] = [];
+    const stores = storesOf(db);
     return {
       stores,
       archivedSave: async (save) => {
@@ -114,7 +122,12 @@ export const sqlitePipelineStores: PipelineStoreKind = {
       clearDeliveries: async (saveId) => void db.delete(deliveries).where(eq(deliveries.saveId, saveId)).run(),
       deliveries: async (saveId) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(deliveries.id).all(),
       archiveOf: async (saveId) => db.select().from(archives).where(eq(archives.saveId, saveId)).get(),
-      addSave: async (at, playerId) => db.insert(saves).values(plainSave(at, playerId)).returning({ id: saves.id }).get().id,
+      addSave: async (at, playerId, region) => db.insert(saves).values(plainSave(at, playerId, region)).returning({ id: saves.id }).get().id,
+      another: async () => {
+        const other = openDatabase(join(dir, "ingest.sqlite"));
+        others.push(other);
+        return storesOf(other);
+      },
       addReport: async (at) => db.insert(reports).values(reportValues(at)).returning({ id: reports.id }).get().id,
       addJob: async (fields) => {
         const saveId = fields.saveId !== undefined || fields.reportId != null ? (fields.saveId ?? null) : db.insert(saves).values(plainSave(fields.runAt)).returning({ id: saves.id }).get().id;
@@ -124,7 +137,7 @@ export const sqlitePipelineStores: PipelineStoreKind = {
       job: async (id) => db.select().from(jobs).where(eq(jobs.id, id)).get()!,
       outputsOf: async (saveId) => db.select({ outputs: saves.outputs }).from(saves).where(eq(saves.id, saveId)).get()!.outputs,
       close: async () => {
-        db.$client.close();
+        for (const handle of [db, ...others]) handle.$client.close();
         rmSync(dir, { recursive: true, force: true });
       },
     };
@@ -139,9 +152,10 @@ export const postgresPipelineStores: PipelineStoreKind = {
   prepare: pgDatabase,
   open: async () => {
     const db: PgDb = await openPostgres(await pgDatabase(), { maxConnections: 4 });
-    await db.$client.unsafe("TRUNCATE deliveries, archives, jobs, report_candidates, reports, saves RESTART IDENTITY CASCADE");
+    await db.$client.unsafe("TRUNCATE deliveries, archives, jobs, report_candidates, reports, saves, nudges, nudge_players RESTART IDENTITY CASCADE");
     const { archives, deliveries, jobs, reports, saves } = pg;
-    const stores: PipelineStores = { deliveries: pgDeliveryStore(db), jobs: pgJobStore(db), stageStore: pgStageStore(db), notifyReads: pgNotifyReads(db), watch: pgWatchStore(db), nudges: pgNudgeStore(db) };
+    const others: PgDb[] = [];
+    const stores = pgStoresOf(db);
     return {
       stores,
       archivedSave: async (save) => {
@@ -156,7 +170,12 @@ export const postgresPipelineStores: PipelineStoreKind = {
       clearDeliveries: async (saveId) => void (await db.delete(deliveries).where(eq(deliveries.saveId, saveId))),
       deliveries: (saveId) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(deliveries.id),
       archiveOf: async (saveId) => (await db.select().from(archives).where(eq(archives.saveId, saveId)))[0],
-      addSave: async (at, playerId) => (await db.insert(saves).values(plainSave(at, playerId)).returning({ id: saves.id }))[0]!.id,
+      addSave: async (at, playerId, region) => (await db.insert(saves).values(plainSave(at, playerId, region)).returning({ id: saves.id }))[0]!.id,
+      another: async () => {
+        const other = await openPostgres(await pgDatabase(), { maxConnections: 4 });
+        others.push(other);
+        return pgStoresOf(other);
+      },
       addReport: async (at) => (await db.insert(reports).values(reportValues(at)).returning({ id: reports.id }))[0]!.id,
       addJob: async (fields) => {
         const saveId = fields.saveId !== undefined || fields.reportId != null ? (fields.saveId ?? null) : (await db.insert(saves).values(plainSave(fields.runAt)).returning({ id: saves.id }))[0]!.id;
@@ -165,7 +184,7 @@ export const postgresPipelineStores: PipelineStoreKind = {
       addArchive: async (saveId, relPath) => void (await db.insert(archives).values(otherArchive(saveId, relPath))),
       job: async (id) => (await db.select().from(jobs).where(eq(jobs.id, id)))[0]!,
       outputsOf: async (saveId) => (await db.select({ outputs: saves.outputs }).from(saves).where(eq(saves.id, saveId)))[0]!.outputs,
-      close: () => db.$client.end(),
+      close: async () => void (await Promise.all([db, ...others].map((handle) => handle.$client.end()))),
     };
   },
 };
