@@ -12,7 +12,11 @@ import type { Delivery } from "../../src/db/deliveries/rows.ts";
 import { sqliteDeliveryStore } from "../../src/db/deliveries/sqlite-store.ts";
 import { pgJobStore } from "../../src/db/jobs/pg-store.ts";
 import { sqliteJobStore } from "../../src/db/jobs/sqlite-store.ts";
+import { GroupCommitter } from "../../src/db/group-commit.ts";
+import { sqliteReportStore } from "../../src/db/ingest-store.ts";
 import { sqliteNudgeStore } from "../../src/db/nudges.ts";
+import { pgReportStore } from "../../src/db/pg/ingest-store.ts";
+import type { HarExtraction } from "../../src/ingest/har.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { pgNudgeStore } from "../../src/db/pg/nudges.ts";
 import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
@@ -65,6 +69,8 @@ export interface PipelineFixture {
   /** The stores on connections of their own, as another process of a hub (or another handle on the file) has. */
   another: () => Promise<PipelineStores>;
   addReport: (at: number) => Promise<number>;
+  /** A report with its candidates and its evaluate job, as POST /capture/report stores it. */
+  storeReport: (extraction: HarExtraction, at: number) => Promise<number>;
   /** A job row as given (no enqueue rules): returns its id. */
   addJob: (fields: JobFields) => Promise<number>;
   /** An archive row of `saveId` in `relPath` (another save's, to stand in a stage's way). */
@@ -129,6 +135,7 @@ export const sqlitePipelineStores: PipelineStoreKind = {
         return storesOf(other);
       },
       addReport: async (at) => db.insert(reports).values(reportValues(at)).returning({ id: reports.id }).get().id,
+      storeReport: (extraction, at) => sqliteReportStore(new GroupCommitter(db)).store(extraction, {}, at),
       addJob: async (fields) => {
         const saveId = fields.saveId !== undefined || fields.reportId != null ? (fields.saveId ?? null) : db.insert(saves).values(plainSave(fields.runAt)).returning({ id: saves.id }).get().id;
         return db.insert(jobs).values(jobValues(fields, saveId)).returning({ id: jobs.id }).get().id;
@@ -177,6 +184,7 @@ export const postgresPipelineStores: PipelineStoreKind = {
         return pgStoresOf(other);
       },
       addReport: async (at) => (await db.insert(reports).values(reportValues(at)).returning({ id: reports.id }))[0]!.id,
+      storeReport: (extraction, at) => pgReportStore(db).store(extraction, {}, at),
       addJob: async (fields) => {
         const saveId = fields.saveId !== undefined || fields.reportId != null ? (fields.saveId ?? null) : (await db.insert(saves).values(plainSave(fields.runAt)).returning({ id: saves.id }))[0]!.id;
         return (await db.insert(jobs).values(jobValues(fields, saveId)).returning({ id: jobs.id }))[0]!.id;
