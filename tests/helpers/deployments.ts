@@ -3,7 +3,7 @@
  * local archive, and hub mode (PostgreSQL + a Swift bucket, started by the tests). A test reaches a deployment's
  * data only through this: its settings, rows by SQL, and the archive's file keys.
  */
-import { afterAll, afterEach, beforeAll } from "bun:test";
+import { afterAll, afterEach, beforeAll, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import postgres from "postgres";
@@ -114,6 +114,15 @@ export function hubDeployment(prefix = "hub"): Deployment {
 /** Both deployments, for `for (const deployment of deployments()) describe.skipIf(…)(deployment.name, …)`. */
 export function deployments(prefix?: string): Deployment[] {
   return [sqliteDeployment(), hubDeployment(prefix)];
+}
+
+/**
+ * `test` for the SQLite half only: a rule a contract suite (tests/unit/*.contract.test.ts) proves on PostgreSQL
+ * through the store's interface, or one no store plays a part in. HTTP shows it on SQLite; the hub's half keeps what
+ * only HTTP on a hub can show (its answers end to end, the bucket, several processes, crashes) and leaves this out.
+ */
+export function sqliteHalfOnly(deployment: Deployment): (name: string, body: () => Promise<void>, timeoutMs?: number) => void {
+  return deployment.hub ? () => {} : (name, body, timeoutMs) => test(name, body, timeoutMs);
 }
 
 /** An SQL expression for the type a column's value is stored as, the same word on both stores for text ("text"). */

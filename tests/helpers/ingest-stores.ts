@@ -10,8 +10,16 @@ import { sqliteReportStore, sqliteUploadStore } from "../../src/db/uploads/sqlit
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { pgReportStore, pgUploadStore } from "../../src/db/uploads/pg-store.ts";
 import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
+import { pgJobStore } from "../../src/db/jobs/pg-store.ts";
+import { sqliteJobStore } from "../../src/db/jobs/sqlite-store.ts";
+import type { JobStore } from "../../src/pipeline/job-store.ts";
 import type { ReportStore, UploadStore } from "../../src/store/ports/ingest.ts";
 import { databaseForThisFile } from "./postgres.ts";
+
+/** The upload rules' vocabulary, for the suites that reach the stores only through this helper. */
+export { RESEND_LOOKBACK } from "../../src/db/uploads/statements.ts";
+export { COMPLETED_UPLOAD_RETENTION_MS } from "../../src/db/uploads/rules.ts";
+export type { ChunkOutcome, IncomingChunk, UploadLimits } from "../../src/store/ports/ingest.ts";
 
 export interface IngestStores {
   uploads: UploadStore;
@@ -19,6 +27,8 @@ export interface IngestStores {
 }
 
 export interface IngestFixture extends IngestStores {
+  /** The job store on the same database: a save's job claimed and recorded as the pipeline does. */
+  jobs: JobStore;
   /** Stores on connections of their own, as a second process has. */
   another: () => Promise<IngestStores>;
   /** The first column of the first row of `query` (the same SQL on both dialects), as a number. */
@@ -56,6 +66,7 @@ export const sqliteIngestStores: IngestStoreKind = {
     const firstColumn = (query: string) => (db.$client.query(query).values() as unknown[][]).map((row) => row[0]);
     return {
       ...sqliteStores(db),
+      jobs: sqliteJobStore(db),
       another: async () => {
         const other = openDatabase(path);
         others.push(other);
@@ -87,6 +98,7 @@ export const postgresIngestStores: IngestStoreKind = {
     const firstColumn = async (query: string) => (await db.$client.unsafe(query).values()).map((row) => row[0]);
     return {
       ...pgStores(db),
+      jobs: pgJobStore(db),
       another: async () => {
         const other = await openPostgres(url, { maxConnections: 8 });
         others.push(other);

@@ -17,6 +17,9 @@ import * as sqlite from "../../src/db/schema.ts";
 import type { JobStore } from "../../src/pipeline/job-store.ts";
 import { databaseForThisFile } from "./postgres.ts";
 
+/** The job rules' vocabulary, for the suites that reach the stores only through this helper. */
+export { advanceChange, backoffDelay, holderOf, LeaseLostError, POISON_CRASHES, retryChange, taskProcessDiedChange, type ClaimedJob } from "../../src/db/jobs/index.ts";
+
 export type JobView = typeof sqlite.jobs.$inferSelect;
 export type DeliveryView = typeof sqlite.deliveries.$inferSelect;
 

@@ -39,7 +39,8 @@ export interface ScriptedResponse {
   delayMs?: number;
 }
 
-export type Responder = ScriptedResponse | ((request: RecordedRequest) => ScriptedResponse);
+/** A function may answer later (a test that acts on a store while the request is in flight). */
+export type Responder = ScriptedResponse | ((request: RecordedRequest) => ScriptedResponse | Promise<ScriptedResponse>);
 
 export interface RecordingServer {
   /** http://127.0.0.1:<port>, no trailing slash. */
@@ -134,7 +135,7 @@ export async function startRecordingServer(
       for (const waiter of waiters.filter((w) => requests.length >= w.count)) waiter.resolve();
       const responder =
         queues.get(recorded.path)?.shift() ?? defaults.get(recorded.path) ?? defaults.get("*") ?? globalDefault;
-      const scripted = typeof responder === "function" ? responder(recorded) : responder;
+      const scripted = typeof responder === "function" ? await responder(recorded) : responder;
       if (scripted.delayMs !== undefined) await Bun.sleep(scripted.delayMs);
       return toResponse(scripted);
     },

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHmac } from "node:crypto";
 import type { JobRow } from "../helpers/db.ts";
-import { deploymentHooks, deployments, jsonValue, one } from "../helpers/deployments.ts";
+import { deploymentHooks, deployments, jsonValue, one, sqliteHalfOnly } from "../helpers/deployments.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliWith } from "../helpers/owner-cli.ts";
@@ -48,6 +48,13 @@ function channelEnv(): Record<string, string> {
 for (const deployment of deployments("notify")) {
   describe.skipIf(deployment.skip !== null)(deployment.name, () => {
     const { settings, servers } = deploymentHooks(deployment, "SIGKILL");
+    /**
+     * Routing and the channels' formats are the same on every store; the delivery rules (a row per target, retries,
+     * parts answered, the owner's retry and reprocess) run on both stores in delivery-store, job-store and
+     * notify-stage.contract.test.ts, and the owner CLI on a hub in hub-two-services.test.ts. The hub keeps every
+     * channel end to end, the crash between two channels and the images served from its bucket.
+     */
+    const notOnHub = sqliteHalfOnly(deployment);
 
     /** In this process, unless the test kills it. */
     const startHere = async (env: Record<string, string>, dataDir: string, killable = false) => {
@@ -131,7 +138,7 @@ for (const deployment of deployments("notify")) {
         expect(response.headers.get("cache-control")).toContain("max-age");
       }, 60_000);
 
-      test('"none" sends nothing; a player not in push_map goes to NOTIFY_DEFAULT', async () => {
+      notOnHub('"none" sends nothing; a player not in push_map goes to NOTIFY_DEFAULT', async () => {
         api.reset();
         const { server, saveId } = await pushOnce("none");
         await waitDone(server, saveId);
@@ -145,7 +152,7 @@ for (const deployment of deployments("notify")) {
         expect((await deliveries(other.server, other.saveId)).map((d) => d.channel)).toEqual(["webhook"]);
       }, 60_000);
 
-      test("an unknown alias and an unconfigured channel are skipped deliveries and start-up warnings", async () => {
+      notOnHub("an unknown alias and an unconfigured channel are skipped deliveries and start-up warnings", async () => {
         const { server, saveId } = await pushOnce(["nosuchalias", "telegram"], { TELEGRAM_BOT_TOKEN: "", TELEGRAM_CHAT_ID: "" });
         await waitDone(server, saveId);
         const rows = await deliveries(server, saveId);
@@ -156,7 +163,7 @@ for (const deployment of deployments("notify")) {
     });
 
     describe("failures", () => {
-      test("Telegram 429 then success: waits retry_after and sends once", async () => {
+      notOnHub("Telegram 429 then success: waits retry_after and sends once", async () => {
         api.reset();
         api.respond(`/tg/bot${BOT_TOKEN}/sendMediaGroup`, { status: 429, body: { ok: false, error_code: 429, description: "Too Many Requests", parameters: { retry_after: 1 } } }, OK_TELEGRAM);
         const { server, saveId } = await pushOnce("telegram");
@@ -167,7 +174,7 @@ for (const deployment of deployments("notify")) {
         expect((await deliveries(server, saveId))[0]).toMatchObject({ state: "sent", attempts: 2 });
       }, 30_000);
 
-      test("a 500 then success is sent once; a permanent 400 fails alone while the others are sent", async () => {
+      notOnHub("a 500 then success is sent once; a permanent 400 fails alone while the others are sent", async () => {
         api.reset();
         api.respond("/hook/webhook-secret-path", { status: 500, body: "boom" }, { status: 200, body: "ok" });
         api.respond(`/tg/bot${BOT_TOKEN}/sendMediaGroup`, { status: 400, body: { ok: false, error_code: 400, description: `Bad Request: chat not found (bot${BOT_TOKEN})` } });
@@ -204,7 +211,7 @@ for (const deployment of deployments("notify")) {
     });
 
     describe("multi-request channels and owner commands", () => {
-      test("a Bark push that fails halfway resends only the pushes that were not answered", async () => {
+      notOnHub("a Bark push that fails halfway resends only the pushes that were not answered", async () => {
         api.reset();
         const ok = { status: 200, body: { code: 200, message: "success" } };
         api.respond("/bark/push", ok, ok, { status: 500, body: { code: 500, message: "busy" } });
@@ -217,7 +224,7 @@ for (const deployment of deployments("notify")) {
         expect((await deliveries(server, saveId))[0]).toMatchObject({ channel: "bark", state: "sent", attempts: 2 });
       }, 30_000);
 
-      test("retry --failed resends only the failed delivery, once the channel works again", async () => {
+      notOnHub("retry --failed resends only the failed delivery, once the channel works again", async () => {
         api.reset();
         api.respond("/hook/webhook-secret-path", { status: 403, body: "forbidden" });
         const { server, saveId } = await pushOnce(["webhook", "discord"]);
@@ -233,7 +240,7 @@ for (const deployment of deployments("notify")) {
         expect(api.requestsTo("/discord/webhooks/1/discord-secret")).toHaveLength(1);
       }, 30_000);
 
-      test("reprocess runs the stages again without a push; reprocess --notify pushes again", async () => {
+      notOnHub("reprocess runs the stages again without a push; reprocess --notify pushes again", async () => {
         api.reset();
         const { server, saveId } = await pushOnce("webhook");
         await waitDone(server, saveId);

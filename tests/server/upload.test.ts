@@ -2,13 +2,15 @@
  * Uploads as the userscript and the Android app send them: single POSTs and chunks, the contract's header rules
  * and caps, idempotency, and a 200 meaning the save and its job are committed. The tests whose guarantee lives in
  * the store run on both deployments: one process on SQLite, and hub mode (PostgreSQL + a Swift bucket); the header
- * errors, answered before the store is reached, once on SQLite.
+ * errors, answered before the store is reached, once on SQLite. The upload rules themselves (resends, reused ids,
+ * players under one id, totals, expiry) run on both stores in tests/unit/upload-rules.contract.test.ts and
+ * ingest-store.contract.test.ts, so the hub's half shows only what HTTP adds.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash, randomBytes } from "node:crypto";
 import { connect } from "node:net";
 import { MAX_CHUNK_BYTES, MAX_CHUNKS, MAX_UPLOAD_BYTES } from "../../src/contract.ts";
-import { columnType, deployments, one } from "../helpers/deployments.ts";
+import { columnType, deployments, one, sqliteHalfOnly } from "../helpers/deployments.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 
 const PLAYER = "7488393821744390161";
@@ -70,6 +72,8 @@ describe("header rules (contract error table at its boundaries), answered before
 
 for (const deployment of deployments("uploads")) {
   describe.skipIf(deployment.skip !== null)(deployment.name, () => {
+    /** Rules the contract suites prove on PostgreSQL: on the hub only what HTTP alone shows runs (see sqliteHalfOnly). */
+    const notOnHub = sqliteHalfOnly(deployment);
     let settings: Record<string, string> = {};
     const startIn = async (env: Record<string, string>) => start({ ...settings, ...env });
     let server: RunningServer;
@@ -128,7 +132,7 @@ for (const deployment of deployments("uploads")) {
         expect((await saveRow(sha(body)))?.player_id).toBe(PLAYER);
       });
 
-      test("a chunk joins only a task whose first chunk named the same player (or both none)", async () => {
+      notOnHub("a chunk joins only a task whose first chunk named the same player (or both none)", async () => {
         const id = newId();
         const parts = [randomBytes(1008), randomBytes(1008)];
         const asPlayer = { "X-Original-Url": ORIGINAL_URL };
@@ -170,7 +174,7 @@ for (const deployment of deployments("uploads")) {
         expect(await count("SELECT count(*) AS n FROM saves")).toBe(before);
       });
 
-      test("chunks adding up to 1,048,577 bytes are 413; up to 1,048,576 they complete", async () => {
+      notOnHub("chunks adding up to 1,048,577 bytes are 413; up to 1,048,576 they complete", async () => {
         const id = newId();
         const half = MAX_UPLOAD_BYTES / 2;
         await expectStatus(await post(randomBytes(half), chunkHeaders(id, 0, 2)), 200);
@@ -184,7 +188,7 @@ for (const deployment of deployments("uploads")) {
     });
 
     describe("chunked uploads", () => {
-      test("out-of-order chunks merge in index order", async () => {
+      notOnHub("out-of-order chunks merge in index order", async () => {
         const save = randomBytes(300 * 1024);
         const parts = [save.subarray(0, 100_000), save.subarray(100_000, 200_000), save.subarray(200_000)];
         const id = newId();
@@ -195,7 +199,7 @@ for (const deployment of deployments("uploads")) {
         expect(await count("SELECT count(*) AS n FROM upload_task_chunks c JOIN upload_tasks t ON t.id = c.task_id WHERE t.upload_id = ?", id)).toBe(0);
       });
 
-      test("a resent chunk replaces the earlier bytes and is counted once", async () => {
+      notOnHub("a resent chunk replaces the earlier bytes and is counted once", async () => {
         const id = newId();
         await expectStatus(await post(randomBytes(700_000), chunkHeaders(id, 0, 2)), 200);
         const first = randomBytes(500_000);
@@ -205,13 +209,13 @@ for (const deployment of deployments("uploads")) {
         expect((await saveRow(sha(Buffer.concat([first, second]))))?.size).toBe(1_000_000);
       });
 
-      test("a later chunk with another total is 400", async () => {
+      notOnHub("a later chunk with another total is 400", async () => {
         const id = newId();
         await expectStatus(await post(randomBytes(10), chunkHeaders(id, 0, 3)), 200);
         await expectStatus(await post(randomBytes(10), chunkHeaders(id, 1, 4)), 400, /X-Total-Chunks must stay 3/);
       });
 
-      test("a chunk resent after its upload completed is 200 and creates nothing", async () => {
+      notOnHub("a chunk resent after its upload completed is 200 and creates nothing", async () => {
         const id = newId();
         const parts = [randomBytes(1000), randomBytes(1000)];
         for (const [index, part] of parts.entries()) await expectStatus(await post(part, chunkHeaders(id, index, 2)), 200);
@@ -222,7 +226,7 @@ for (const deployment of deployments("uploads")) {
         await server.waitForOutput(new RegExp(`\\[UPLOAD\\] resend of a completed upload upload=${id} chunk=2/2`));
       });
 
-      test("other bytes under a completed upload's id are a save of their own", async () => {
+      notOnHub("other bytes under a completed upload's id are a save of their own", async () => {
         const id = newId();
         const first = randomBytes(1000);
         const second = randomBytes(1000);
@@ -232,7 +236,7 @@ for (const deployment of deployments("uploads")) {
         expect(await saveRow(sha(second))).toBeDefined();
       });
 
-      test("a fixed id (demo12345) keeps every distinct save, chunked or not, and a player's chunks never join another's", async () => {
+      notOnHub("a fixed id (demo12345) keeps every distinct save, chunked or not, and a player's chunks never join another's", async () => {
         const other = "1234567890123456789";
         const otherUrl = `https://game.example/api/user/${other}/mysekai`;
         const saves = [randomBytes(3000), randomBytes(3000), randomBytes(3000)];
@@ -245,7 +249,7 @@ for (const deployment of deployments("uploads")) {
         expect((await Promise.all(saves.map((save) => saveRow(sha(save))))).map((row) => row?.player_id)).toEqual([PLAYER, PLAYER, other]);
       });
 
-      test("the same body under another upload id is one save and one job", async () => {
+      notOnHub("the same body under another upload id is one save and one job", async () => {
         const body = randomBytes(50_000);
         await expectStatus(await post(body, chunkHeaders(newId(), 0, 1)), 200);
         await expectStatus(await post(body, chunkHeaders(newId(), 0, 1)), 200, /^OK$/);
@@ -254,7 +258,7 @@ for (const deployment of deployments("uploads")) {
         expect(await count("SELECT count(*) AS n FROM jobs WHERE save_id = ?", row.id)).toBe(1);
       });
 
-      test("an upload left incomplete past UPLOAD_TTL_MINUTES is deleted with its chunks", async () => {
+      notOnHub("an upload left incomplete past UPLOAD_TTL_MINUTES is deleted with its chunks", async () => {
         const id = newId();
         await expectStatus(await post(randomBytes(1000), chunkHeaders(id, 0, 2)), 200);
         expect(await count("SELECT count(*) AS n FROM upload_task_chunks c JOIN upload_tasks t ON t.id = c.task_id WHERE t.upload_id = ?", id)).toBe(1);

@@ -3,6 +3,7 @@ import { expect, test } from "bun:test";
 import { describeArchive } from "../../src/config/archive.ts";
 import { describeDatabase } from "../../src/config/database.ts";
 import { ConfigError, loadConfig, secretsOf } from "../../src/config/index.ts";
+import { MIB } from "../../src/contract.ts";
 
 test("PUBLIC_BASE_URL must be a base URL: no query, fragment or credentials", () => {
   expect(loadConfig({ PUBLIC_BASE_URL: "https://sekai.example.com/base/" }).publicBaseUrl).toBe("https://sekai.example.com/base");
@@ -98,4 +99,13 @@ test("MAP_COMMON_LABELS: none by default, all on request, anything else refused 
   expect(loadConfig({ MAP_COMMON_LABELS: "all" }).maps.commonLabels).toBe("all");
   expect(loadConfig({ MAP_COMMON_LABELS: "None" }).maps.commonLabels).toBe("none");
   expect(() => loadConfig({ MAP_COMMON_LABELS: "some" })).toThrow(ConfigError);
+});
+
+test("uploads: defaults, the group's values, UPLOAD_TOKEN among the secrets, bad values named", () => {
+  expect(loadConfig({}).uploads).toEqual({ maxOpen: 200, maxOpenBytes: 64 * MIB, token: null });
+  const config = loadConfig({ UPLOAD_MAX_OPEN: "3", UPLOAD_MAX_OPEN_MB: "1", UPLOAD_TOKEN: "s3cret-upload" });
+  expect(config.uploads).toEqual({ maxOpen: 3, maxOpenBytes: MIB, token: "s3cret-upload" });
+  expect(secretsOf(config)).toContain("s3cret-upload");
+  expect(() => loadConfig({ UPLOAD_MAX_OPEN: "0" })).toThrow(/UPLOAD_MAX_OPEN must be an integer from 1/);
+  expect(() => loadConfig({ UPLOAD_MAX_OPEN_MB: "0.5" })).toThrow(/UPLOAD_MAX_OPEN_MB must be a number from 1/);
 });

@@ -6,9 +6,9 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { PushCandidate } from "../../src/db/deliveries/push-decision.ts";
 import { dueAt } from "../../src/db/deliveries/rows.ts";
-import { holderOf, type ClaimedJob } from "../../src/db/jobs/index.ts";
 import type { DeliveryStore } from "../../src/pipeline/delivery-store.ts";
 import { postgresDeliveryStores, sqliteDeliveryStores, type DeliveryFixture, type DeliveryStoreKind } from "../helpers/delivery-stores.ts";
+import { advanceChange, holderOf, type ClaimedJob } from "../helpers/job-stores.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres.ts";
 
 const T0 = 1_700_000_000_000;
@@ -66,6 +66,61 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
       expect((await f.rows(saveId)).length).toBe(4);
       expect((dueAt(await store.ofSave(saveId), T0 + 1)).map((row) => row.channel)).toEqual(["webhook"]);
       expect(await store.tally(saveId)).toEqual({ sent: 0, failed: 0, skipped: 3, pending: 1, nextAttemptAt: T0 + 1 });
+    });
+
+    test("a later run keeps the rows it finds (a sent one stays sent), skips pending targets routed no more, adds new ones", async () => {
+      const { saveId, holder, id } = await heldDelivery();
+      const routes = [...WEBHOOK, { channel: "telegram", target: "default" }, { channel: "bark", target: "old" }];
+      const all = new Set(["webhook", "telegram", "bark"]);
+      await decide(candidate(saveId), routes, all, T0);
+      expect(await store.claimAttempt(holder, { id, seenAttempts: 0 }, T0 + 1, LEASE)).toBe("claimed");
+      await store.markSent(id, T0 + 2);
+      await decide(candidate(saveId), [{ channel: "telegram", target: "default" }, { channel: "bark", target: "new" }], all, T0 + 3);
+      expect((await f.rows(saveId)).map((row) => [`${row.channel}/${row.target}`, row.state, row.lastError])).toEqual([
+        ["webhook/default", "sent", null],
+        ["telegram/default", "pending", null],
+        ["bark/old", "skipped", "no longer routed to this player"],
+        ["bark/new", "pending", null],
+      ]);
+    });
+
+    test("the tally counts every state and takes the earliest pending attempt; due means pending and at or past its next attempt", async () => {
+      const { saveId, holder, id: webhook } = await heldDelivery();
+      const channels = ["telegram", "discord", "onebot"];
+      const routes = [...WEBHOOK, ...channels.map((channel) => ({ channel, target: "default" })), { channel: "bark", target: "ghost", problem: "no such alias" }];
+      await decide(candidate(saveId), routes, new Set([...channels, "webhook", "bark"]), T0);
+      const idOf = async (channel: string) => (await f.rows(saveId)).find((row) => row.channel === channel)!.id;
+      const fail = async (id: number, retryAt: number | null, attempt = 1) => {
+        expect(await store.claimAttempt(holder, { id, seenAttempts: attempt - 1 }, T0 + 1, LEASE)).toBe("claimed");
+        await store.markAttemptFailed({ deliveryId: id, attempt }, "HTTP 500", retryAt);
+      };
+      // Sent after a failed attempt: the error goes with it.
+      const telegram = await idOf("telegram");
+      await fail(telegram, T0 + 2);
+      expect(await store.claimAttempt(holder, { id: telegram, seenAttempts: 1 }, T0 + 2, LEASE)).toBe("claimed");
+      await store.markSent(telegram, T0 + 5);
+      await fail(await idOf("discord"), T0 + 7);
+      await fail(await idOf("onebot"), T0 + 3);
+      await fail(webhook, null);
+      expect(await f.rows(saveId)).toContainEqual(expect.objectContaining({ id: telegram, state: "sent", sentAt: T0 + 5, lastError: null }));
+      expect(await store.tally(saveId)).toEqual({ sent: 1, failed: 1, skipped: 1, pending: 2, nextAttemptAt: T0 + 3 });
+      expect(dueAt(await store.ofSave(saveId), T0 + 2)).toEqual([]);
+      expect(dueAt(await store.ofSave(saveId), T0 + 3).map((row) => row.channel)).toEqual(["onebot"]);
+      expect(dueAt(await store.ofSave(saveId), T0 + 7).map((row) => row.channel).sort()).toEqual(["discord", "onebot"]);
+    });
+
+    test("a save reprocessed with its push has no deliveries left: the next decision sends to every target again", async () => {
+      const { saveId, job, holder, id } = await heldDelivery();
+      const other = await f.addSave(PLAYER, "other drops", T0);
+      await decide(candidate(other, "other drops"), WEBHOOK, CONFIGURED, T0);
+      expect(await store.claimAttempt(holder, { id, seenAttempts: 0 }, T0 + 1, LEASE)).toBe("claimed");
+      await store.markSent(id, T0 + 2);
+      expect(await f.jobs.record(job, advanceChange("done", T0 + 3), T0 + 3)).toBe("recorded");
+      expect(await f.jobs.reprocess(saveId, true, T0 + 4)).toBe(true);
+      expect(await f.rows(saveId)).toEqual([]);
+      expect(await f.rows(other)).toHaveLength(1);
+      expect(await decide({ ...candidate(saveId), checkRepeat: false }, WEBHOOK, CONFIGURED, T0 + 5)).toEqual({ push: true });
+      expect(await f.rows(saveId)).toMatchObject([{ channel: "webhook", state: "pending", attempts: 0 }]);
     });
 
     test("consumer webhooks: a row per hook, never twice; a removed hook's pending row is skipped", async () => {
@@ -154,6 +209,32 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
       expect((await f.save(repeat)).repeatOf).toBeNull();
       // The first is no longer the last push, but was pushed: it stays pushed.
       expect(await decide(candidate(first), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+    });
+
+    test("the same drops again repeat the last push; after other drops were pushed, they push again", async () => {
+      const saves: number[] = [];
+      for (const [i, drops] of ["A", "A", "B", "A"].entries()) saves.push(await f.addSave(PLAYER, drops, T0 + i));
+      const [a, again, b, backToA] = saves as [number, number, number, number];
+      expect(await decide(candidate(a, "A"), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+      expect(await decide(candidate(again, "A"), WEBHOOK, CONFIGURED, T0)).toEqual({ push: false, repeatOf: a });
+      expect(await decide(candidate(b, "B"), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+      expect(await decide(candidate(backToA, "A"), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+      expect([(await f.rows(backToA)).length, (await f.save(backToA)).repeatOf]).toEqual([1, null]);
+    });
+
+    test("another player's push is not this player's", async () => {
+      const other = "1000000000000000001";
+      expect(await decide(candidate(await f.addSave(other, "A", T0), "A", other), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+      expect(await decide(candidate(await f.addSave(PLAYER, "A", T0 + 1), "A"), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+    });
+
+    test("a save routed to none, or only to channels not configured, is not a push: the next save with its drops pushes", async () => {
+      const none = await f.addSave(PLAYER, "A", T0);
+      expect(await decide(candidate(none, "A"), [], CONFIGURED, T0)).toEqual({ push: true });
+      const unconfigured = await f.addSave(PLAYER, "A", T0 + 1);
+      expect(await decide(candidate(unconfigured, "A"), [{ channel: "telegram", target: "default" }], CONFIGURED, T0)).toEqual({ push: true });
+      expect((await f.rows(unconfigured)).map((row) => row.state)).toEqual(["skipped"]);
+      expect(await decide(candidate(await f.addSave(PLAYER, "A", T0 + 2), "A"), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
     });
 
     test("a birthday party pushed in between: the next visit of the same refresh is still a repeat, the party is judged against parties", async () => {

@@ -1,11 +1,9 @@
-/** The front door (src/http/front-door.ts, admin/login-throttle.ts): Host parsing, framing, the login throttle, redaction before a cut. */
+/**
+ * The front door (src/http/front-door.ts, admin/login-throttle.ts): Host parsing, framing, the login throttle over
+ * HTTP, redaction before a cut. The throttle's delays on a store run on both stores in owner-store.contract.test.ts.
+ */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { openDatabase } from "../../src/db/open.ts";
-import { sqliteOwnerStore } from "../../src/db/owner-store.ts";
-import { delayAfter, FREE_FAILURES, StoredLoginAttempts } from "../../src/http/admin/login-throttle.ts";
+import { FREE_FAILURES } from "../../src/http/admin/login-throttle.ts";
 import { parseHost } from "../../src/http/front-door.ts";
 import { excerpt } from "../../src/notify/http.ts";
 import { ownerApp } from "../helpers/owner-app.ts";
@@ -79,26 +77,6 @@ describe("login throttle", () => {
     const peer = "192.0.2.60";
     for (let i = 0; i < FREE_FAILURES; i++) expect((await withToken.request("/metrics", { headers: { authorization: `Bearer wrong-${i}` } }, peer)).status).toBe(401);
     expect((await withToken.request("/metrics", { headers: { authorization: `Bearer ${TOKEN}` } }, peer)).status).toBe(429);
-  });
-
-  test("the delay doubles after each further failure, up to its cap, and a success clears it (fake clock)", async () => {
-    const attempts = new StoredLoginAttempts(sqliteOwnerStore(openDatabase(join(mkdtempSync(join(tmpdir(), "mysk-throttle-")), "ingest.sqlite"))).loginFailures);
-    let now = 1_000_000;
-    for (let i = 0; i < FREE_FAILURES - 1; i++) await attempts.failed("p", now);
-    expect(await attempts.waitMs("p", now)).toBe(0);
-    await attempts.failed("p", now);
-    expect(await attempts.waitMs("p", now)).toBe(1000);
-    now += 1000;
-    expect(await attempts.waitMs("p", now)).toBe(0);
-    await attempts.failed("p", now);
-    expect(await attempts.waitMs("p", now)).toBe(2000);
-    now += 2000;
-    await attempts.failed("p", now);
-    expect(await attempts.waitMs("p", now)).toBe(4000);
-    expect(delayAfter(40)).toBe(15 * 60 * 1000);
-    expect(await attempts.waitMs("q", now)).toBe(0);
-    await attempts.succeeded("p");
-    expect(await attempts.waitMs("p", now)).toBe(0);
   });
 });
 

@@ -1,19 +1,30 @@
 /**
  * The ingest store's contract, the same tests on both stores: SQLite (the default, through the group committer)
  * and a hub's PostgreSQL. Two stores on one database stand for two processes of a hub: chunks, caps and saves
- * arriving at both at once keep the rules one process keeps.
+ * arriving at both at once keep the rules one process keeps. The finer upload rules (resends, reused ids, caps,
+ * expiry) are in upload-rules.contract.test.ts.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { MAX_UPLOAD_BYTES } from "../../src/contract.ts";
-import { COMPLETED_UPLOAD_RETENTION_MS, type ChunkOutcome, type IncomingChunk, type UploadLimits } from "../../src/db/uploads/sqlite.ts";
 import type { HarExtraction } from "../../src/ingest/har.ts";
 import { sha256Hex } from "../../src/sha256.ts";
-import { postgresIngestStores, sqliteIngestStores, type IngestFixture, type IngestStoreKind, type IngestStores } from "../helpers/ingest-stores.ts";
+import {
+  postgresIngestStores,
+  sqliteIngestStores,
+  type ChunkOutcome,
+  type IncomingChunk,
+  type IngestFixture,
+  type IngestStoreKind,
+  type IngestStores,
+  type UploadLimits,
+} from "../helpers/ingest-stores.ts";
+import { advanceChange, LeaseLostError } from "../helpers/job-stores.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres.ts";
 
 const T0 = 1_700_000_000_000;
 const TTL = 60_000;
+const LEASE = 60_000;
 const PLAYER = "7485938820123456789";
 const OTHER_PLAYER = "1234567890123456789";
 const LIMITS: UploadLimits = { maxUploadBytes: MAX_UPLOAD_BYTES, ttlMs: TTL, maxOpen: 4, maxOpenBytes: 1 << 20, peerShare: 0.5, mayBeSave: () => true };
@@ -53,6 +64,7 @@ for (const kind of [sqliteIngestStores, postgresIngestStores] satisfies IngestSt
     const saves = () => f.scalar("SELECT count(*) FROM saves");
     const jobs = () => f.scalar("SELECT count(*) FROM jobs");
     const openTasks = () => f.scalar("SELECT count(*) FROM upload_tasks WHERE completed_at IS NULL");
+    const jobRows = () => f.column("SELECT stage || ':' || state || ':' || attempts || ':' || CASE WHEN notify THEN 'push' ELSE 'quiet' END || ':' || coalesce(last_error, '-') FROM jobs ORDER BY id");
 
     test("chunks arriving in any order become one save of their bytes in index order, with one job", async () => {
       const parts = [blocks(2), blocks(3), blocks(1)];
@@ -108,12 +120,6 @@ for (const kind of [sqliteIngestStores, postgresIngestStores] satisfies IngestSt
       expect(await openTasks()).toBe(3);
     });
 
-    test("open bytes past the byte cap are refused", async () => {
-      const limits = { ...LIMITS, maxOpenBytes: 100, peerShare: 1 };
-      expect((await accept(chunk("d1", 0, 3, blocks(4)), limits)).kind).toBe("partial");
-      expect(await accept(chunk("d1", 1, 3, blocks(3)), limits)).toMatchObject({ kind: "over_cap", reason: "open uploads hold too many bytes (100); retry later" });
-    });
-
     test("chunks opening tasks on two processes at once never pass the cap together", async () => {
       const second = await f.another();
       const limits = { ...LIMITS, peerShare: 1 };
@@ -161,10 +167,65 @@ for (const kind of [sqliteIngestStores, postgresIngestStores] satisfies IngestSt
     test("a save held as unknown takes the player id of a later arrival, and its job runs again", async () => {
       const body = blocks(2);
       await accept(chunk("n1", 0, 1, body, { player: null }));
-      await f.exec("UPDATE jobs SET stage = 'done', state = 'done'");
+      await f.exec("UPDATE jobs SET stage = 'done', state = 'done', attempts = 3, notify = false, last_error = 'x'");
       expect(await accept(chunk("n2", 0, 1, body))).toMatchObject({ kind: "completed", created: false, adopted: true, playerId: PLAYER });
       expect(await f.column("SELECT player_id FROM saves")).toEqual([PLAYER]);
-      expect(await f.column("SELECT stage || ':' || state FROM jobs")).toEqual(["generate:pending"]);
+      expect(await jobRows()).toEqual(["generate:pending:0:push:-"]);
+    });
+
+    test("a queued unknown save takes the player id; its job stays at generate, due now", async () => {
+      const body = blocks(2);
+      const held = await accept(chunk("q1", 0, 1, body, { player: null }));
+      expect(await accept(chunk("q2", 0, 1, body, { now: T0 + 5 }))).toMatchObject({ kind: "completed", saveId: (held as { saveId: number }).saveId, created: false, adopted: true });
+      expect(await f.column("SELECT player_id FROM saves")).toEqual([PLAYER]);
+      expect(await jobRows()).toEqual(["generate:pending:0:push:-"]);
+      expect(await f.jobs.nextDueAt()).toBeLessThanOrEqual(Date.now());
+    });
+
+    test("a save whose done job retention deleted gets a job back, at generate with the push on", async () => {
+      const body = blocks(2);
+      await accept(chunk("r1", 0, 1, body, { player: null }));
+      await f.exec("DELETE FROM jobs");
+      expect(await accept(chunk("r2", 0, 1, body))).toMatchObject({ adopted: true });
+      expect(await jobRows()).toEqual(["generate:pending:0:push:-"]);
+    });
+
+    test("a known player id is never replaced, and unknown never replaces anything", async () => {
+      const body = blocks(2);
+      await accept(chunk("k1", 0, 1, body));
+      await f.exec("UPDATE jobs SET stage = 'done', state = 'done'");
+      expect(await accept(chunk("k2", 0, 1, body, { player: OTHER_PLAYER }))).toMatchObject({ created: false, adopted: false });
+      expect(await accept(chunk("k3", 0, 1, body, { player: null }))).toMatchObject({ created: false, adopted: false });
+      const unknown = blocks(2);
+      await accept(chunk("k4", 0, 1, unknown, { player: null }));
+      expect(await accept(chunk("k5", 0, 1, unknown, { player: null }))).toMatchObject({ created: false, adopted: false });
+      expect(await f.column("SELECT player_id FROM saves ORDER BY id")).toEqual([PLAYER, "unknown"]);
+      expect((await f.column("SELECT stage || ':' || state FROM jobs ORDER BY id"))[0]).toBe("done:done");
+    });
+
+    test("a save adopted while its job runs is flagged; the holder's next record sends it back to generate, once", async () => {
+      const body = blocks(2);
+      await accept(chunk("run1", 0, 1, body, { player: null }));
+      const job = (await f.jobs.claim(T0 + 1, LEASE, false))!;
+      await accept(chunk("run2", 0, 1, body, { now: T0 + 2 }));
+      expect(await f.column("SELECT state || ':' || CASE WHEN rerun THEN 'rerun' ELSE '-' END FROM jobs")).toEqual(["running:rerun"]);
+      expect(await f.jobs.record(job, advanceChange("archive", T0 + 3), T0 + 3)).toBe("redraw");
+      expect(await jobRows()).toEqual(["generate:pending:0:push:-"]);
+      expect(await f.column("SELECT CASE WHEN rerun THEN 'rerun' ELSE '-' END || ':' || run_at FROM jobs")).toEqual([`-:${T0 + 3}`]);
+      // Recorded once: the next run of the stage advances as usual.
+      const again = (await f.jobs.claim(T0 + 4, LEASE, false))!;
+      expect(await f.jobs.record(again, advanceChange("archive", T0 + 5), T0 + 5)).toBe("recorded");
+    });
+
+    test("a holder that lost its lease cannot clear the adoption's flag; the one that took over does", async () => {
+      const body = blocks(2);
+      await accept(chunk("lost1", 0, 1, body, { player: null }));
+      const old = (await f.jobs.claim(T0 + 1, 1_000, false))!;
+      await accept(chunk("lost2", 0, 1, body, { now: T0 + 2 }));
+      const current = (await f.jobs.claim(T0 + 5_000, LEASE, false))!;
+      await expect(f.jobs.record(old, advanceChange("archive", T0 + 6_000), T0 + 6_000)).rejects.toBeInstanceOf(LeaseLostError);
+      expect(await f.column("SELECT CASE WHEN rerun THEN 'rerun' ELSE '-' END FROM jobs")).toEqual(["rerun"]);
+      expect(await f.jobs.record(current, advanceChange("archive", T0 + 6_000), T0 + 6_000)).toBe("redraw");
     });
 
     test("a save of a player some bot subscribes to is queued to go first: one chunk, several, and a held save adopting the player", async () => {
@@ -192,17 +253,6 @@ for (const kind of [sqliteIngestStores, postgresIngestStores] satisfies IngestSt
       expect(await f.column(`SELECT seq || ':' || size FROM (SELECT seq, length(body) AS size FROM report_candidates WHERE report_id = ${id}) c ORDER BY seq`)).toEqual(["0:16", "1:32", "2:48"]);
       expect(await f.column(`SELECT stage FROM jobs WHERE report_id = ${id}`)).toEqual(["evaluate"]);
       expect(await jobs()).toBe(1);
-    });
-
-    test("expiry deletes open tasks past the TTL with their chunks, and completed ones after a day", async () => {
-      await accept(chunk("e1", 0, 2, blocks(1)));
-      await accept(chunk("e2", 0, 1, blocks(1)));
-      expect(await f.uploads.expire(T0 + TTL - 1, TTL)).toBe(0);
-      expect(await f.uploads.expire(T0 + TTL + 1, TTL)).toBe(1);
-      expect([await openTasks(), await f.scalar("SELECT count(*) FROM upload_task_chunks")]).toEqual([0, 0]);
-      expect(await f.scalar("SELECT count(*) FROM upload_tasks")).toBe(1);
-      expect(await f.uploads.expire(T0 + COMPLETED_UPLOAD_RETENTION_MS + 1, TTL)).toBe(1);
-      expect(await f.scalar("SELECT count(*) FROM upload_tasks")).toBe(0);
     });
 
     // SQLite has one process per file (its instance lock): only PostgreSQL has others to take turns with.

@@ -1,11 +1,24 @@
 /**
  * The job store's contract, the same tests on both stores: SQLite (the default) and a hub's PostgreSQL. Claim
- * order as SQLite has always done it, exclusive claims, the fenced lease, retries and the start-up reclaim.
+ * order as SQLite has always done it, exclusive claims, the fenced lease, retries, the start-up reclaim and the
+ * owner's retry and reprocess. (The backoff's jitter, a pure function, is in queue.test.ts.)
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { advanceChange, holderOf, LeaseLostError, POISON_CRASHES, retryChange, taskProcessDiedChange, type ClaimedJob } from "../../src/db/jobs/index.ts";
 import type { JobStore } from "../../src/pipeline/job-store.ts";
-import { postgresStores, sqliteStores, type JobView, type StoreFixture, type StoreKind } from "../helpers/job-stores.ts";
+import {
+  advanceChange,
+  holderOf,
+  LeaseLostError,
+  POISON_CRASHES,
+  postgresStores,
+  retryChange,
+  sqliteStores,
+  taskProcessDiedChange,
+  type ClaimedJob,
+  type JobView,
+  type StoreFixture,
+  type StoreKind,
+} from "../helpers/job-stores.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres.ts";
 
 const T0 = 1_700_000_000_000;
@@ -48,7 +61,7 @@ for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
       for (const state of ["failed", "done", "waiting_for_key"] as const) await addJob(T0 - 9_000, { state });
 
       const job = await claimed(T0);
-      expect(job).toMatchObject({ id: first, stage: "generate", attempts: 1, subject: { kind: "save" }, isolated: false });
+      expect(job).toMatchObject({ id: first, stage: "generate", attempts: 1, notify: true, subject: { kind: "save", saveId: (await f.job(first)).saveId! }, isolated: false });
       expect(await f.job(first)).toMatchObject({ state: "running", attempts: 1, leaseId: job.leaseId, leaseExpiresAt: T0 + LEASE });
       expect(await claim(T0)).toBe(second);
       expect(await claim(T0)).toBeNull();
@@ -105,7 +118,32 @@ for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
       await store.enqueueReport(reportId, T0);
       const job = await claimed(T0);
       expect(job).toMatchObject({ stage: "evaluate", subject: { kind: "report", reportId } });
-      expect(await f.job(broken)).toMatchObject({ state: "failed", leaseId: null, lastError: expect.stringContaining("no single subject") });
+      expect(await f.job(broken)).toMatchObject({ state: "failed", attempts: 1, leaseId: null, lastError: "job has no single subject (save_id xor report_id)" });
+      expect(await claim(T0)).toBeNull();
+    });
+
+    test("a job waiting for a retry is claimed once its run_at has come, its attempts counted on", async () => {
+      const id = await addJob(T0 + 1_000, { state: "pending_retry", attempts: 1 });
+      expect(await claim(T0 + 999)).toBeNull();
+      expect(await claimed(T0 + 1_000)).toMatchObject({ id, attempts: 2 });
+    });
+
+    test("a claimed job is not claimable while its lease holds; once it expired another claim takes it over under a fresh lease", async () => {
+      const id = await addJob(T0);
+      const holder = await claimed(T0);
+      expect(await claim(T0 + LEASE)).toBeNull();
+      const taker = await claimed(T0 + LEASE + 1);
+      expect(taker.id).toBe(id);
+      expect(taker.leaseId).not.toBe(holder.leaseId);
+      expect(await f.job(id)).toMatchObject({ state: "running", attempts: 2, leaseId: taker.leaseId, leaseExpiresAt: T0 + 2 * LEASE + 1 });
+    });
+
+    test("nextDueAt is the earliest run_at of the jobs waiting (for a retry too), never a failed one's; null when none waits", async () => {
+      expect(await store.nextDueAt()).toBeNull();
+      await addJob(T0 + 3_000, { state: "pending_retry" });
+      await addJob(T0 + 2_000);
+      await addJob(T0, { state: "failed" });
+      expect(await store.nextDueAt()).toBe(T0 + 2_000);
     });
 
     test("two claimers on their own connections, racing, never take the same job", async () => {
@@ -130,6 +168,18 @@ for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
       expect(await store.renew(holderOf(job), T0 + LEASE, LEASE)).toBe(false);
       await expect(store.record(job, advanceChange("notify", T0 + LEASE), T0 + LEASE)).rejects.toBeInstanceOf(LeaseLostError);
       expect(await f.job(id)).toMatchObject({ state: "running", stage: "generate", leaseId: job.leaseId, leaseExpiresAt: T0 + LEASE });
+    });
+
+    test("the holder's recorded move clears its lease: renewing or recording again afterwards is refused", async () => {
+      const id = await addJob(T0);
+      const job = await claimed(T0);
+      expect(await store.renew(holderOf(job), T0 + 10, LEASE)).toBe(true);
+      expect(await store.record(job, advanceChange("archive", T0 + 20), T0 + 20)).toBe("recorded");
+      expect(await f.job(id)).toMatchObject({ stage: "archive", state: "pending", leaseId: null, leaseExpiresAt: null });
+      expect(await store.holds(holderOf(job), T0 + 30)).toBe(false);
+      expect(await store.renew(holderOf(job), T0 + 30, LEASE)).toBe(false);
+      await expect(store.transition(job, { state: "failed" }, T0 + 40)).rejects.toBeInstanceOf(LeaseLostError);
+      expect((await f.job(id)).state).toBe("pending");
     });
 
     test("renew extends a held lease, and only a held one", async () => {
@@ -196,6 +246,17 @@ for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
       expect(await claimed(start)).toMatchObject({ id, attempts: 1, isolated: true });
     });
 
+    test("the start-up reclaim leaves jobs that wait alone: a retry keeps its run_at, a parked or failed job its state", async () => {
+      const retry = await addJob(T0 + 60_000, { state: "pending_retry", attempts: 1 });
+      const parked = await addJob(T0 - 60_000, { state: "waiting_for_key", attempts: 1 });
+      const failed = await addJob(T0 - 60_000, { state: "failed", attempts: 3 });
+      expect(await store.reclaimAtStart(T0 + 1_000)).toBe(0);
+      expect(await f.job(retry)).toMatchObject({ state: "pending_retry", runAt: T0 + 60_000, attempts: 1, processDeaths: 0 });
+      expect(await f.job(parked)).toMatchObject({ state: "waiting_for_key", attempts: 1 });
+      expect(await f.job(failed)).toMatchObject({ state: "failed", attempts: 3 });
+      expect(await claim(T0 + 1_000)).toBeNull();
+    });
+
     test(`at start-up a live lease is ${kind.reclaimsLiveLeases ? "reclaimed too (one process per file)" : "left to its holder (other processes run)"}`, async () => {
       const id = await addJob(T0);
       const job = await claimed(T0);
@@ -242,6 +303,28 @@ for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
       ]);
     });
 
+    test("the owner's retry restarts a failed job at the stage it failed in; a finished save with nothing failed stays done", async () => {
+      const broken = await addJob(T0, { stage: "archive", state: "failed", attempts: 3, lastError: "disk full" });
+      const finished = await addJob(T0, { stage: "done", state: "done" });
+      await f.addDelivery((await f.job(finished)).saveId!, "alice", "sent", T0);
+      expect(await store.retryFailed(T0 + 100)).toEqual({ jobs: 1, deliveries: 0 });
+      expect(await f.job(broken)).toMatchObject({ stage: "archive", state: "pending", attempts: 0, lastError: null, runAt: T0 + 100 });
+      expect(await f.job(finished)).toMatchObject({ stage: "done", state: "done" });
+    });
+
+    test("the owner's retry for one save leaves every other save's failed job and failed deliveries as they are", async () => {
+      const mine = await addJob(T0, { state: "failed" });
+      const otherFailed = await addJob(T0, { state: "failed", lastError: "other" });
+      const otherDone = await addJob(T0, { state: "done", stage: "done" });
+      const otherSave = (await f.job(otherDone)).saveId!;
+      await f.addDelivery(otherSave, "alice", "failed", T0);
+      expect(await store.retryFailed(T0 + 100, (await f.job(mine)).saveId!)).toEqual({ jobs: 1, deliveries: 0 });
+      expect((await f.job(mine)).state).toBe("pending");
+      expect(await f.job(otherFailed)).toMatchObject({ state: "failed", lastError: "other" });
+      expect((await f.job(otherDone)).state).toBe("done");
+      expect((await f.deliveriesOf(otherSave)).map((d) => d.state)).toEqual(["failed"]);
+    });
+
     test("reprocess: every stage of a save at rest runs again, its deliveries start over with notify; a running save is left to its holder", async () => {
       const id = await addJob(T0, { state: "done", stage: "done" });
       const saveId = (await f.job(id)).saveId!;
@@ -257,8 +340,10 @@ for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
 
       const running = await claimed(T0 + 30);
       expect(running.id).toBe(id);
+      await f.addDelivery(saveId, "bob", "sent", T0 + 30);
       expect(await store.reprocess(saveId, true, T0 + 40)).toBe(false);
-      expect(await f.job(id)).toMatchObject({ state: "running", leaseId: running.leaseId });
+      expect(await f.job(id)).toMatchObject({ state: "running", leaseId: running.leaseId, notify: true, forcePush: true, runAt: T0 + 20 });
+      expect(await f.deliveriesOf(saveId)).toHaveLength(1);
       expect(await store.reprocess(saveId + 1000, true, T0 + 40)).toBe(false);
     });
 
@@ -270,8 +355,10 @@ for (const kind of [sqliteStores, postgresStores] satisfies StoreKind[]) {
 
     test("keys at start-up: waiting jobs resume; saves are judged again on their last two blocks, a failed one that can be a save runs again", async () => {
       const waiting = await addJob(T0, { state: "waiting_for_key", attempts: 2 });
+      const failed = await addJob(T0, { state: "failed", attempts: 3 });
       expect(await store.resumeWaitingForKey(T0 + 10)).toBe(1);
       expect(await f.job(waiting)).toMatchObject({ state: "pending", attempts: 0, runAt: T0 + 10 });
+      expect((await f.job(failed)).state).toBe("failed");
 
       const ending = (last: number) => Uint8Array.from({ length: 48 }, (_, i) => (i === 47 ? last : i));
       const jobOf = async (encrypted: Uint8Array, fields: Partial<JobView>) => {

@@ -6,7 +6,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:te
 import { Hono } from "hono";
 import { MAX_PEERS } from "../../src/db/login-failures.ts";
 import { MAX_SESSIONS } from "../../src/db/owner-sessions.ts";
-import { FREE_FAILURES, StoredLoginAttempts } from "../../src/http/admin/login-throttle.ts";
+import { delayAfter, FREE_FAILURES, StoredLoginAttempts } from "../../src/http/admin/login-throttle.ts";
 import { SessionStore } from "../../src/http/admin/sessions.ts";
 import type { OwnerStore } from "../../src/http/owner-store.ts";
 import { sha256Hex } from "../../src/sha256.ts";
@@ -84,6 +84,26 @@ for (const kind of [sqliteOwnerStores, postgresOwnerStores] satisfies OwnerStore
       expect(await two.waitMs("other peer", T0)).toBe(0);
       await two.succeeded("peer");
       expect(await one.waitMs("peer", T0)).toBe(0);
+    });
+
+    test("the delay doubles after each further failure, up to its cap, and a success clears it (fake clock)", async () => {
+      const attempts = new StoredLoginAttempts(store.loginFailures);
+      let now = 1_000_000;
+      for (let i = 0; i < FREE_FAILURES - 1; i++) await attempts.failed("p", now);
+      expect(await attempts.waitMs("p", now)).toBe(0);
+      await attempts.failed("p", now);
+      expect(await attempts.waitMs("p", now)).toBe(1000);
+      now += 1000;
+      expect(await attempts.waitMs("p", now)).toBe(0);
+      await attempts.failed("p", now);
+      expect(await attempts.waitMs("p", now)).toBe(2000);
+      now += 2000;
+      await attempts.failed("p", now);
+      expect(await attempts.waitMs("p", now)).toBe(4000);
+      expect(delayAfter(40)).toBe(15 * 60 * 1000);
+      expect(await attempts.waitMs("q", now)).toBe(0);
+      await attempts.succeeded("p");
+      expect(await attempts.waitMs("p", now)).toBe(0);
     });
 
     test("wrong tokens arriving at once on two processes are each counted", async () => {

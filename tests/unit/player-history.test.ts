@@ -1,53 +1,18 @@
-/** The player's history read model: the last 30 days of one player's archives, newest first, never more than HISTORY_ROWS. */
+/**
+ * The player's history and newest maps on SQLite: their queries seek by index, not a scan (SQLite's query plan). What
+ * they read (the last 30 days, newest first, at most HISTORY_ROWS) runs on both stores in read-models.contract.test.ts.
+ */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { HISTORY_DAYS, HISTORY_QUERY, HISTORY_ROWS, playerHistory } from "../../src/db/player-history.ts";
-import { insertSave, openHarness, type Harness } from "../helpers/pipeline-harness.ts";
+import { HISTORY_QUERY } from "../../src/db/player-history.ts";
+import { openHarness, type Harness } from "../helpers/pipeline-harness.ts";
 
 const PLAYER = "7488393821744390161";
-const OTHER = "1234567890123456789";
-const NOW = Date.UTC(2026, 10, 26, 12, 0, 0);
-const HOUR = 60 * 60 * 1000;
-const digest = (name: string) => JSON.stringify({ partial: false, rare: [{ name, tier: "rare", total: 1 }], newSongs: [], more: 0, sites: [{ siteId: 6, name: "Flower garden" }] });
 
 let h: Harness;
 beforeEach(() => {
   h = openHarness();
 });
 afterEach(() => h.close());
-
-function archived(receivedAt: number, playerId = PLAYER, files = ["save.bin", "site_6.png", "site_5.png", "overview.png"]): number {
-  const saveId = insertSave(h.db, receivedAt, playerId);
-  h.db.$client
-    .query("INSERT INTO archives (save_id, player_id, rel_path, token, files, digest, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-    .run(saveId, playerId, `by-id/${saveId}`, saveId.toString(16).padStart(32, "0"), JSON.stringify(files), digest(`find ${saveId}`), receivedAt);
-  return saveId;
-}
-
-test("the last 30 days of this player only, newest first, overview then sites by id", () => {
-  const old = archived(NOW - HISTORY_DAYS * 24 * HOUR - 1);
-  const edge = archived(NOW - HISTORY_DAYS * 24 * HOUR);
-  const newest = archived(NOW - HOUR);
-  const middle = archived(NOW - 5 * 24 * HOUR);
-  archived(NOW - 2 * HOUR, OTHER);
-  insertSave(h.db, NOW - 3 * HOUR, PLAYER); // not archived (yet): nothing to open
-
-  const history = playerHistory(h.db, PLAYER, NOW);
-  expect(history.map((refresh) => refresh.saveId)).toEqual([newest, middle, edge]);
-  expect(history.map((refresh) => refresh.saveId)).not.toContain(old);
-  expect(history[0]!.maps).toEqual([
-    { file: "overview.png", label: "Overview" },
-    { file: "site_5.png", label: "Site 5" },
-    { file: "site_6.png", label: "Flower garden" },
-  ]);
-  expect(history[0]!.digest?.rare[0]?.name).toBe(`find ${newest}`);
-});
-
-test(`never more than ${HISTORY_ROWS} refreshes, the newest kept`, () => {
-  const ids = h.db.transaction(() => Array.from({ length: HISTORY_ROWS + 10 }, (_, i) => archived(NOW - i * 5 * HOUR)));
-  const history = playerHistory(h.db, PLAYER, NOW);
-  expect(history.length).toBe(HISTORY_ROWS);
-  expect(history.map((refresh) => refresh.saveId)).toEqual(ids.slice(0, HISTORY_ROWS));
-});
 
 test("the query seeks by the saves_player_idx index (player, then time), not a scan", () => {
   const plan = h.db.$client

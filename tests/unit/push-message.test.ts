@@ -1,22 +1,21 @@
 /**
  * The push is built from the save's stored outputs model: its text is the model's rare text, its summary the
- * model's summary.json, its maps in the model's site order, and the notify stage reads no archive text.
+ * model's summary.json, its maps in the model's site order. That the notify stage reads no archive text, and what
+ * it does without a stored model or for a partial refresh, runs on both stores in notify-stage.contract.test.ts.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { loadConfig } from "../../src/config/index.ts";
 import { storeSaveOnce } from "../../src/db/saves/sqlite.ts";
-import { archives, deliveries, jobs, saves } from "../../src/db/schema.ts";
+import { archives, jobs, saves } from "../../src/db/schema.ts";
 import { formatRareText, generateOutputs, summaryJson, type SaveOutputs } from "../../src/maps/index.ts";
 import { fullText } from "../../src/notify/message.ts";
 import { pushMessage } from "../../src/pipeline/push-message.ts";
-import { claimJob } from "../../src/db/jobs/index.ts";
 import type { PipelineDeps } from "../../src/pipeline/stage.ts";
-import { notifyStage } from "../../src/pipeline/stages/notify.ts";
 import { drop, material, save, site } from "../helpers/maps-fixtures.ts";
-import { openHarness, saveJob, type Harness } from "../helpers/pipeline-harness.ts";
+import { openHarness, type Harness } from "../helpers/pipeline-harness.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 
 const PLAYER = "7488393821744390161";
@@ -83,33 +82,5 @@ describe("the push message", () => {
       ["overview.png", `http://maps.example/maps/${"t".repeat(32)}/overview.png`],
     ]);
     expect(message.images[0]!.png).toEqual(new Uint8Array(readFileSync(join(archiveDir, "site_5.png"))));
-  });
-
-  test("the notify stage reads no archive text: without rare_resources.txt and summary.json the push is unchanged", async () => {
-    const { saveId } = await archivedSave();
-    const pushed = async () => {
-      api.reset();
-      h.db.delete(deliveries).where(eq(deliveries.saveId, saveId)).run();
-      h.db.update(jobs).set({ stage: "notify", state: "pending", runAt: 0 }).where(eq(jobs.saveId, saveId)).run();
-      const job = saveJob(claimJob(h.db, Date.now(), 60_000));
-      expect(await notifyStage(deps(), job, { now: Date.now() })).toMatchObject({ kind: "advance", next: "done" });
-      return api.requests.map((request) => [request.path, request.json]);
-    };
-    const withText = await pushed();
-    expect(withText.length).toBe(5); // Bark: the text, then one per map; the webhook
-    unlinkSync(join(archiveDir, "rare_resources.txt"));
-    unlinkSync(join(archiveDir, "summary.json"));
-    expect(await pushed()).toEqual(withText);
-  });
-
-  test("a save without a stored model is generated again; a partial refresh pushes nothing", async () => {
-    const { saveId, outputs } = await archivedSave();
-    h.db.update(saves).set({ outputs: null }).where(eq(saves.id, saveId)).run();
-    const job = saveJob(claimJob(h.db, Date.now(), 60_000));
-    expect(await notifyStage(deps(), job, { now: Date.now() })).toMatchObject({ kind: "advance", next: "generate" });
-
-    h.db.update(saves).set({ outputs: { ...outputs, partial: true, sites: [] } }).where(eq(saves.id, saveId)).run();
-    expect(await notifyStage(deps(), job, { now: Date.now() })).toMatchObject({ kind: "advance", next: "done", note: "no maps to push (partial refresh)" });
-    expect(api.requests).toHaveLength(0);
   });
 });

@@ -7,7 +7,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:te
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SAVE_JSON_FILE } from "../../src/archive/save-json-file.ts";
-import { HISTORY_DAYS } from "../../src/db/player-history.ts";
+import { HISTORY_DAYS, HISTORY_ROWS } from "../../src/db/player-history.ts";
 import type { RefreshDigest } from "../../src/maps/refresh-digest.ts";
 import type { SaveOutputs } from "../../src/maps/save-outputs.ts";
 import { sha256Hex } from "../../src/sha256.ts";
@@ -194,6 +194,12 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       });
       expect(history[2]).toEqual({ saveId: undigested, receivedAt: T0 - 2 * DAY, region: null, token: `token-${undigested}`, maps: [{ file: "site_9.png", label: "Site 9" }], digest: null, party: false });
       expect(await f.pages.history(THIRD, T0)).toEqual([]);
+    });
+
+    test(`history: never more than ${HISTORY_ROWS} refreshes, the newest kept`, async () => {
+      const ids: number[] = [];
+      for (let i = 0; i < HISTORY_ROWS + 10; i++) ids.push(await archived(PLAYER, T0 - i * 5 * HOUR));
+      expect((await f.pages.history(PLAYER, T0)).map((refresh) => refresh.saveId)).toEqual(ids.slice(0, HISTORY_ROWS));
     });
 
     test("data API: the latest archived save per (region, player), a save without a host in the default region", async () => {

@@ -164,6 +164,12 @@ for (const kind of [sqliteStageStores, postgresStageStores] satisfies StageStore
       expect(await f.store.saveToDraw(id + 1000)).toBeNull();
     });
 
+    test("the runner's log reads a save's player id; none for a save that is not there", async () => {
+      const id = await f.addSave(BYTES, PLAYER, T0);
+      expect(await f.store.playerOf(id)).toBe(PLAYER);
+      expect(await f.store.playerOf(id + 1000)).toBeUndefined();
+    });
+
     test("of saves claiming one bucket folder at once exactly one holds it, and keeps it; a claim again answers the same", async () => {
       const folder = `by-id/${PLAYER}/20231114_221320`;
       const ids = await Promise.all([1, 2, 3, 4].map((n) => f.addSave(new Uint8Array([n]), PLAYER, T0)));
