@@ -3,9 +3,9 @@
  * webhooks (src/db/deliveries/data-webhooks.ts).
  */
 import { UsageError, type ParsedCommand } from "./cli-args.ts";
-import { API_TOKEN_NAME, PLAYER_ID_SHAPE } from "./db/data-access.ts";
-import type { DataAccess, DataWebhookRegistry } from "./http/owner-store.ts";
-import { DATA_WEBHOOK_PAYLOADS, type DataWebhookPayload } from "./db/deliveries/data-webhooks.ts";
+import { API_TOKEN_NAME, PLAYER_ID_SHAPE } from "./db/owner/sqlite-data-access.ts";
+import type { DataAccess, DataWebhookRegistry } from "./store/ports/owner.ts";
+import { DATA_WEBHOOK_PAYLOADS, type DataWebhookPayload } from "./db/deliveries/sqlite-data-webhooks.ts";
 import { dataWebhookOrigin, dataWebhookProblem } from "./notify/data-webhook.ts";
 
 export const DATA_USAGE = `  api-tokens add <name> [--players <id,id,…>]

@@ -15,7 +15,7 @@ import { secretsOf, type Config } from "./config/index.ts";
 import type { Db } from "./db/open.ts";
 import { watchDiskSpace } from "./disk-space.ts";
 import { createApp } from "./http/app.ts";
-import { dataApi } from "./http/api/store.ts";
+import { dataApi } from "./db/read-models/sqlite-data-api.ts";
 import { IngestActivity } from "./ingest/activity.ts";
 import { logInfo, logWarn } from "./log.ts";
 import type { NotifySetup } from "./notify/setup.ts";

@@ -5,7 +5,7 @@
  */
 import { SAVE_JSON_FILE, StoredSaveJson } from "../archive/save-json-file.ts";
 import { readArchiveBytes, type ArchiveStore } from "../archive/store.ts";
-import { DATA_WEBHOOK_CHANNEL } from "../db/deliveries/data-webhooks.ts";
+import { DATA_WEBHOOK_CHANNEL } from "../db/deliveries/sqlite-data-webhooks.ts";
 import type { SaveBodies } from "../notify/data-webhook.ts";
 import { DeliveryError } from "../notify/errors.ts";
 import { archivedSaveBytes } from "./encrypted-save.ts";

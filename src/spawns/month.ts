@@ -6,13 +6,13 @@
 import { readArchiveBytes, type ArchiveStore } from "../archive/store.ts";
 import type { Region } from "../capture/regions.ts";
 import { mapLocaleFor, timeZoneFor, type MapsConfig } from "../config/maps.ts";
-import { HISTORY_DAYS, historySince } from "../db/player-history.ts";
+import { HISTORY_DAYS, historySince } from "../db/read-models/player-history.ts";
 import { siteName } from "../maps/catalog.ts";
 import { UI_STRINGS } from "../maps/i18n.ts";
 import { renderPng } from "../maps/render.ts";
 import type { SummaryJson } from "../maps/summary.ts";
 import { spawnSpots, type SpawnSpot } from "./collect.ts";
-import type { SpawnReads } from "./reads.ts";
+import type { SpawnReads } from "../db/read-models/spawns.ts";
 import { buildSpawnSvg } from "./svg.ts";
 
 const MAX_PLAYERS = 32;

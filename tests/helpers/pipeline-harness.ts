@@ -3,8 +3,8 @@
  * drain that runs jobs one at a time until none is due. Jobs and saves are inserted with plain SQL so the
  * tests read like the rows they check.
  */
-import { sqliteNudgeStore } from "../../src/db/nudges.ts";
-import { sqliteWatchStore } from "../../src/db/watch.ts";
+import { sqliteNudgeStore } from "../../src/db/owner/sqlite-nudges.ts";
+import { sqliteWatchStore } from "../../src/db/owner/sqlite-watch.ts";
 import { spyOn } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,8 +12,8 @@ import { join } from "node:path";
 import { diskArchiveStore } from "../../src/archive/disk-store.ts";
 import { flushLog } from "../../src/log.ts";
 import { loadConfig } from "../../src/config/index.ts";
-import { sqliteDeliveryStore } from "../../src/db/deliveries/sqlite-store.ts";
-import { sqliteJobStore } from "../../src/db/jobs/sqlite-store.ts";
+import { sqliteDeliveryStore } from "../../src/db/deliveries/sqlite.ts";
+import { sqliteJobStore } from "../../src/db/jobs/sqlite.ts";
 import { sqliteStageStore } from "../../src/db/stage-writes.ts";
 import { sqliteNotifyReads } from "../../src/pipeline/stages/notify.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";

@@ -11,7 +11,7 @@ import { openDatabase, type Db } from "../../src/db/open.ts";
 import type { SaveOutputs } from "../../src/maps/save-outputs.ts";
 import { makeEncryptedSample } from "../../src/samples/index.ts";
 import { SpawnMonths } from "../../src/spawns/month.ts";
-import { sqliteSpawnReads } from "../../src/spawns/reads.ts";
+import { sqliteSpawnReads } from "../../src/db/read-models/spawns.ts";
 import { buildSpawnSvg } from "../../src/spawns/svg.ts";
 import { jobOfSave, one, writeStore } from "../helpers/db.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";

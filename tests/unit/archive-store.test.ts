@@ -11,7 +11,7 @@ import { s3ArchiveStore } from "../../src/archive/s3-store.ts";
 import { readArchiveBytes, type ArchiveStore } from "../../src/archive/store.ts";
 import type { HttpDeps } from "../../src/http/deps.ts";
 import { mapRoutes } from "../../src/http/maps.ts";
-import { sqlitePageReads } from "../../src/http/status/reads.ts";
+import { sqlitePageReads } from "../../src/store/ports/pages.ts";
 import { recordArchiveRow } from "../../src/db/stage-writes.ts";
 import { claimArchiveFolder } from "../../src/pipeline/archive-folder.ts";
 import { recordSaveArchive } from "../../src/pipeline/archive-save.ts";

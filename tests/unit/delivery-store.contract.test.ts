@@ -7,7 +7,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:te
 import type { PushCandidate } from "../../src/db/deliveries/push-decision.ts";
 import { dueAt } from "../../src/db/deliveries/rows.ts";
 import { holderOf, type ClaimedJob } from "../../src/db/jobs/index.ts";
-import type { DeliveryStore } from "../../src/pipeline/delivery-store.ts";
+import type { DeliveryStore } from "../../src/store/ports/deliveries.ts";
 import { postgresDeliveryStores, sqliteDeliveryStores, type DeliveryFixture, type DeliveryStoreKind } from "../helpers/delivery-stores.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres.ts";
 

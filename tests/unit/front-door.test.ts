@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../src/db/open.ts";
-import { sqliteOwnerStore } from "../../src/db/owner-store.ts";
+import { sqliteOwnerStore } from "../../src/db/owner/sqlite.ts";
 import { delayAfter, FREE_FAILURES, StoredLoginAttempts } from "../../src/http/admin/login-throttle.ts";
 import { parseHost } from "../../src/http/front-door.ts";
 import { excerpt } from "../../src/notify/http.ts";

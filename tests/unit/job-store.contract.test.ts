@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { advanceChange, holderOf, LeaseLostError, POISON_CRASHES, retryChange, taskProcessDiedChange, type ClaimedJob } from "../../src/db/jobs/index.ts";
-import type { JobStore } from "../../src/pipeline/job-store.ts";
+import type { JobStore } from "../../src/store/ports/jobs.ts";
 import { postgresStores, sqliteStores, type JobView, type StoreFixture, type StoreKind } from "../helpers/job-stores.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres.ts";
 

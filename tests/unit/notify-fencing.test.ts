@@ -3,8 +3,8 @@
  * lease lost between two parts of a delivery stops it after the part answered. (The fence's own rules are in
  * deliveries.test.ts.)
  */
-import { sqliteNudgeStore } from "../../src/db/nudges.ts";
-import { sqliteWatchStore } from "../../src/db/watch.ts";
+import { sqliteNudgeStore } from "../../src/db/owner/sqlite-nudges.ts";
+import { sqliteWatchStore } from "../../src/db/owner/sqlite-watch.ts";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,8 +14,8 @@ import { diskArchiveStore } from "../../src/archive/disk-store.ts";
 import { loadConfig } from "../../src/config/index.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { claimDeliveryAttempt } from "../../src/db/deliveries/rows.ts";
-import { sqliteDeliveryStore } from "../../src/db/deliveries/sqlite-store.ts";
-import { sqliteJobStore } from "../../src/db/jobs/sqlite-store.ts";
+import { sqliteDeliveryStore } from "../../src/db/deliveries/sqlite.ts";
+import { sqliteJobStore } from "../../src/db/jobs/sqlite.ts";
 import { sqliteNotifyReads } from "../../src/pipeline/stages/notify.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
 import { sqliteStageStore } from "../../src/db/stage-writes.ts";

@@ -3,9 +3,9 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MAX_PEERS, loginFailuresOf, recordLoginFailures } from "../../src/db/login-failures.ts";
+import { MAX_PEERS, loginFailuresOf, recordLoginFailures } from "../../src/db/owner/sqlite-login-failures.ts";
 import { openDatabase } from "../../src/db/open.ts";
-import { MAX_SESSIONS, openSession, sessionOpen } from "../../src/db/owner-sessions.ts";
+import { MAX_SESSIONS, openSession, sessionOpen } from "../../src/db/owner/sqlite-sessions.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "mysk-owner-store-"));
 const db = openDatabase(join(dir, "ingest.sqlite"));

@@ -1,6 +1,6 @@
 /** The player's history read model: the last 30 days of one player's archives, newest first, never more than HISTORY_ROWS. */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { HISTORY_DAYS, HISTORY_QUERY, HISTORY_ROWS, playerHistory } from "../../src/db/player-history.ts";
+import { HISTORY_DAYS, HISTORY_QUERY, HISTORY_ROWS, playerHistory } from "../../src/db/read-models/player-history.ts";
 import { insertSave, openHarness, type Harness } from "../helpers/pipeline-harness.ts";
 
 const PLAYER = "7488393821744390161";
@@ -57,7 +57,7 @@ test("the query seeks by the saves_player_idx index (player, then time), not a s
 });
 
 test("a player's newest maps (the player's page, /players/<id>, the status page) seek archives_player_idx, not a scan and a sort", async () => {
-  const { mapsOfPlayer } = await import("../../src/http/status/queries.ts");
+  const { mapsOfPlayer } = await import("../../src/db/read-models/sqlite-pages.ts");
   // The statement drizzle runs for mapsOfPlayer, explained as it is.
   const original = h.db.$client.query.bind(h.db.$client);
   let statement = "";

@@ -7,15 +7,15 @@ import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:te
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sqliteNudgeStore } from "../../src/db/nudges.ts";
+import { sqliteNudgeStore } from "../../src/db/owner/sqlite-nudges.ts";
 import { openDatabase } from "../../src/db/open.ts";
-import { pgNudgeStore } from "../../src/db/pg/nudges.ts";
+import { pgNudgeStore } from "../../src/db/owner/pg-nudges.ts";
 import { openPostgres } from "../../src/db/pg/open.ts";
-import { pgCaptureHealthReads } from "../../src/db/pg/read-models/capture-health.ts";
-import { pgSpawnReads } from "../../src/db/pg/read-models/spawns.ts";
-import { sqliteCaptureHealthReads, type CaptureHealthReads } from "../../src/http/watch/health-reads.ts";
-import type { NudgeStore } from "../../src/nudge/store.ts";
-import { sqliteSpawnReads, type SpawnReads } from "../../src/spawns/reads.ts";
+import { pgCaptureHealthReads } from "../../src/db/read-models/pg-capture-health.ts";
+import { pgSpawnReads } from "../../src/db/read-models/pg-spawns.ts";
+import { sqliteCaptureHealthReads, type CaptureHealthReads } from "../../src/db/read-models/capture-health.ts";
+import type { NudgeStore } from "../../src/store/ports/nudges.ts";
+import { sqliteSpawnReads, type SpawnReads } from "../../src/db/read-models/spawns.ts";
 import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
 
 const PLAYER = "7485938820123456789";

@@ -2,7 +2,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { WatchMatch } from "../../src/watch/match.ts";
 import { MAX_RULES } from "../../src/watch/resources.ts";
-import type { WatchStore } from "../../src/watch/store.ts";
+import type { WatchStore } from "../../src/store/ports/watch.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres.ts";
 import { postgresWatchStores, sqliteWatchStores, type WatchStoreFixture, type WatchStoreKind } from "../helpers/watch-stores.ts";
 

@@ -3,8 +3,8 @@
  * notify stage reads a hook through the delivery store (pg-store.ts).
  */
 import { asc, eq } from "drizzle-orm";
-import type { DataWebhookRegistry } from "../../http/owner-store.ts";
-import { EMPTY_POST } from "./data-webhooks.ts";
+import type { DataWebhookRegistry } from "../../store/ports/owner.ts";
+import { EMPTY_POST } from "./sqlite-data-webhooks.ts";
 import type { PgDb } from "../pg/open.ts";
 import { dataWebhooks } from "../pg/schema.ts";
 

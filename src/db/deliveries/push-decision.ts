@@ -7,7 +7,7 @@
  * push". Consumer webhooks' rows are no push: every save gets them.
  */
 import { and, desc, eq, ne, sql } from "drizzle-orm";
-import { DATA_WEBHOOK_CHANNEL } from "./data-webhooks.ts";
+import { DATA_WEBHOOK_CHANNEL } from "./sqlite-data-webhooks.ts";
 import { createDeliveries, type RoutedTarget } from "./rows.ts";
 import type { Db, Tx } from "../open.ts";
 import { deliveries, saves } from "../schema.ts";

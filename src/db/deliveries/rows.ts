@@ -7,7 +7,7 @@
  * or was taken over sends nothing more.
  */
 import { and, eq, exists, inArray, ne, notInArray, sql } from "drizzle-orm";
-import { DATA_WEBHOOK_CHANNEL } from "./data-webhooks.ts";
+import { DATA_WEBHOOK_CHANNEL } from "./sqlite-data-webhooks.ts";
 import { holdsLease, leaseHeld, renewLease, type LeaseHolder } from "../jobs/lease.ts";
 import type { Db, Tx } from "../open.ts";
 import { deliveries, jobs } from "../schema.ts";

@@ -3,7 +3,7 @@
  * stages again. Each is one transaction with its delivery changes, and wakes every process's poller on commit.
  */
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
-import { pgResetDeliveries, pgRetryFailedDeliveries } from "../deliveries/pg-store.ts";
+import { pgResetDeliveries, pgRetryFailedDeliveries } from "../deliveries/pg.ts";
 import type { PgDb } from "../pg/open.ts";
 import { jobs, saves } from "../pg/schema.ts";
 import { NEW_WORK_CHANNEL } from "./pg-enqueue.ts";

@@ -5,7 +5,7 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import type { PgDb, PgTx } from "../pg/open.ts";
 import { jobs } from "../pg/schema.ts";
-import { holderOf, type ClaimedJob } from "./claim.ts";
+import { holderOf, type ClaimedJob } from "./sqlite-claim.ts";
 import { leaseHeldIn, LeaseLostError } from "./lease.ts";
 import { redrawChange, transitionSet, type Transition } from "./transitions.ts";
 

@@ -4,7 +4,7 @@
  */
 import type { Tx } from "../open.ts";
 import { jobs, type JobStage } from "../schema.ts";
-import { holderOf, type ClaimedJob, type Job } from "./claim.ts";
+import { holderOf, type ClaimedJob, type Job } from "./sqlite-claim.ts";
 import { leaseHeld, LeaseLostError } from "./lease.ts";
 
 export type Transition = Partial<Pick<Job, "stage" | "state" | "runAt" | "attempts" | "lastError" | "notify" | "forcePush" | "rerun" | "processDeaths" | "crashes">>;

@@ -7,7 +7,7 @@
  */
 import { gzipSync, zstdCompressSync } from "node:zlib";
 import { packSaveJson, StoredSaveJson } from "../../archive/save-json-file.ts";
-import type { LatestSave } from "../../db/player-saves.ts";
+import type { LatestSave } from "../../db/read-models/sqlite-player-saves.ts";
 import { logWarn } from "../../log.ts";
 import type { KeyPair } from "../../save/keys.ts";
 import { openSave } from "../../save/open.ts";

@@ -9,7 +9,7 @@
 import { Hono, type Context } from "hono";
 import { isRegion } from "../../capture/regions.ts";
 import { parseSetupFile, setupFileText, type SetupFileOptions } from "../../capture/setup-files.ts";
-import { TOKEN_SHAPE, type LinkedPlayer } from "../../db/setup-tokens.ts";
+import { TOKEN_SHAPE, type LinkedPlayer } from "../../db/owner/sqlite-setup-tokens.ts";
 import { logInfo } from "../../log.ts";
 import { fromThisOrigin, ownerOnly, type OwnerGate } from "../admin/access.ts";
 import type { HttpDeps } from "../deps.ts";

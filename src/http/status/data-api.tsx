@@ -5,8 +5,8 @@
  * and hosts: their URLs and secrets are never shown again). POST /status/api-tokens and …/revoke.
  */
 import { Hono, type MiddlewareHandler } from "hono";
-import { API_TOKEN_NAME, PLAYER_ID_SHAPE, type ApiToken } from "../../db/data-access.ts";
-import type { DataWebhook } from "../../db/deliveries/data-webhooks.ts";
+import { API_TOKEN_NAME, PLAYER_ID_SHAPE, type ApiToken } from "../../db/owner/sqlite-data-access.ts";
+import type { DataWebhook } from "../../db/deliveries/sqlite-data-webhooks.ts";
 import { logInfo } from "../../log.ts";
 import { dataWebhookOrigin } from "../../notify/data-webhook.ts";
 import type { HttpDeps } from "../deps.ts";

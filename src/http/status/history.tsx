@@ -3,7 +3,7 @@
  * A player's last 30 days, one row per refresh under its day: the time, the rare finds and new songs as chips,
  * and links to that refresh's maps. The same view on the player's page and the owner's player page.
  */
-import { HISTORY_DAYS, type PastRefresh } from "../../db/player-history.ts";
+import { HISTORY_DAYS, type PastRefresh } from "../../db/read-models/player-history.ts";
 import { findResource, knownSiteName, pickName, type Locale } from "../../maps/catalog.ts";
 import { musicRecordTitle } from "../../maps/music-titles.ts";
 import type { DigestFind, RefreshDigest } from "../../maps/refresh-digest.ts";

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 /** The owner's page of one player, GET /players/<playerId>: their latest maps and their last 30 days. */
 import { Hono, type MiddlewareHandler } from "hono";
-import { PLAYER_ID_SHAPE } from "../../db/data-access.ts";
+import { PLAYER_ID_SHAPE } from "../../db/owner/sqlite-data-access.ts";
 import type { HttpDeps } from "../deps.ts";
 import { pageLang } from "../page-lang.ts";
 import { HistorySection } from "./history.tsx";

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 /** The sections of the status page, each a small component over one read-side query. */
 import type { PageLang } from "../page-lang.ts";
-import type { QueueSnapshot, DayCounts, PlayerMaps, failedDeliveries, failedJobs, recentReports, recentSaves, retryingDeliveries, retryingJobs } from "./queries.ts";
+import type { QueueSnapshot, DayCounts, PlayerMaps, failedDeliveries, failedJobs, recentReports, recentSaves, retryingDeliveries, retryingJobs } from "../../db/read-models/sqlite-pages.ts";
 import { bytesText, Section, TableSection, Tag, Time } from "./layout.tsx";
 
 export interface Overview {

@@ -3,7 +3,7 @@
 import type { Messages } from "../../i18n/messages/index.ts";
 import type { PageLang } from "../page-lang.ts";
 import { Time } from "../status/layout.tsx";
-import type { CaptureHealth, LatestCapture } from "./health-reads.ts";
+import type { CaptureHealth, LatestCapture } from "../../db/read-models/capture-health.ts";
 import { failureKind, type FailureKind } from "./failure-kind.ts";
 
 /** The tool that reported: Reqable names its platform, ProxyPin its rule; an upload is a capture module's script. */

@@ -1,6 +1,6 @@
 /** POST /p/<token>/watch and /p/<token>/nudge: the player's own forms on their page, same-origin only like the page's other forms. */
 import { Hono, type Context } from "hono";
-import type { LinkedPlayer } from "../../db/setup-tokens.ts";
+import type { LinkedPlayer } from "../../db/owner/sqlite-setup-tokens.ts";
 import type { Messages } from "../../i18n/messages/index.ts";
 import { logInfo } from "../../log.ts";
 import { DEFAULT_NUDGE_HOURS } from "../../nudge/run.ts";

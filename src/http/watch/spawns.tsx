@@ -4,9 +4,9 @@
  * (GET <page>/spawns/site_<id>.png, drawn on demand and cached until the next save).
  */
 import { Hono, type Context, type MiddlewareHandler } from "hono";
-import { PLAYER_ID_SHAPE } from "../../db/data-access.ts";
+import { PLAYER_ID_SHAPE } from "../../db/owner/sqlite-data-access.ts";
 import type { Region } from "../../capture/regions.ts";
-import { HISTORY_DAYS } from "../../db/player-history.ts";
+import { HISTORY_DAYS } from "../../db/read-models/player-history.ts";
 import { siteName } from "../../maps/catalog.ts";
 import type { SpawnSpot } from "../../spawns/collect.ts";
 import type { HttpDeps } from "../deps.ts";

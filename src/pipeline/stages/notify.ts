@@ -8,7 +8,7 @@
  * archive are read through deps.notifyReads (SQLite's below, PostgreSQL's in src/db/pg/read-models/notify.ts).
  */
 import { eq, getTableColumns } from "drizzle-orm";
-import { DATA_WEBHOOK_CHANNEL } from "../../db/deliveries/data-webhooks.ts";
+import { DATA_WEBHOOK_CHANNEL } from "../../db/deliveries/sqlite-data-webhooks.ts";
 import { dueAt, tallyOf, type Delivery } from "../../db/deliveries/rows.ts";
 import type { Db } from "../../db/open.ts";
 import { archives, saves } from "../../db/schema.ts";
