@@ -112,11 +112,8 @@ export const reportCandidates = sqliteTable(
   (t) => [primaryKey({ columns: [t.reportId, t.seq] })],
 );
 
-/** `archive` only for jobs queued by an older version, which kept drawn files between generate and archive. */
-export const JOB_STAGES = ["evaluate", "generate", "archive", "notify", "done"] as const;
-export type JobStage = (typeof JOB_STAGES)[number];
-export const JOB_STATES = ["pending", "running", "pending_retry", "waiting_for_key", "failed", "done"] as const;
-export type JobState = (typeof JOB_STATES)[number];
+import { JOB_STAGES, JOB_STATES } from "../store/model/jobs.ts";
+export { JOB_STAGES, JOB_STATES, type JobStage, type JobState } from "../store/model/jobs.ts";
 
 /**
  * The pipeline's queue. A job belongs to a save (generate → notify) or to a report
@@ -198,8 +195,8 @@ export const archiveFolders = sqliteTable(
   (t) => [index("archive_folders_save_idx").on(t.saveId)],
 );
 
-export const DELIVERY_STATES = ["pending", "sent", "failed", "skipped"] as const;
-export type DeliveryState = (typeof DELIVERY_STATES)[number];
+import { DELIVERY_STATES } from "../store/model/deliveries.ts";
+export { DELIVERY_STATES, type DeliveryState } from "../store/model/deliveries.ts";
 
 export const deliveries = sqliteTable(
   "deliveries",

@@ -9,7 +9,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pgDeliveryStore } from "../../src/db/deliveries/pg.ts";
-import type { Delivery } from "../../src/db/deliveries/rows.ts";
 import { sqliteDeliveryStore } from "../../src/db/deliveries/sqlite.ts";
 import { pgJobStore } from "../../src/db/jobs/pg.ts";
 import { sqliteJobStore } from "../../src/db/jobs/sqlite.ts";
@@ -20,6 +19,7 @@ import * as sqlite from "../../src/db/schema.ts";
 import type { DeliveryStore } from "../../src/store/ports/deliveries.ts";
 import type { JobStore } from "../../src/store/ports/jobs.ts";
 import { databaseForThisFile } from "./postgres.ts";
+import type { Delivery } from "../../src/store/model/deliveries.ts";
 
 export type SaveView = typeof sqlite.saves.$inferSelect;
 export type JobView = typeof sqlite.jobs.$inferSelect;

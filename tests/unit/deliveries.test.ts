@@ -12,8 +12,9 @@ import {
   retryFailedDeliveries,
 } from "../../src/db/deliveries/rows.ts";
 import type { Channel, ChannelTarget } from "../../src/notify/routing.ts";
-import { claimJob, type LeaseHolder } from "../../src/db/jobs/index.ts";
+import { claimJob } from "../../src/db/jobs/index.ts";
 import { deliveriesOf, insertDelivery, insertJob, insertSave, jobRow, LEASE_MS, openHarness, type Harness } from "../helpers/pipeline-harness.ts";
+import type { LeaseHolder } from "../../src/store/model/jobs.ts";
 
 const T0 = 1_700_000_000_000;
 let h: Harness;

@@ -3,10 +3,10 @@
  * order as SQLite has always done it, exclusive claims, the fenced lease, retries and the start-up reclaim.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { advanceChange, holderOf, LeaseLostError, POISON_CRASHES, retryChange, taskProcessDiedChange, type ClaimedJob } from "../../src/db/jobs/index.ts";
 import type { JobStore } from "../../src/store/ports/jobs.ts";
 import { postgresStores, sqliteStores, type JobView, type StoreFixture, type StoreKind } from "../helpers/job-stores.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres.ts";
+import { advanceChange, holderOf, LeaseLostError, POISON_CRASHES, retryChange, taskProcessDiedChange, type ClaimedJob } from "../../src/store/model/jobs.ts";
 
 const T0 = 1_700_000_000_000;
 const LEASE = 60_000;

@@ -21,13 +21,14 @@ import { storeSaveOnce } from "../../src/db/saves.ts";
 import { sqliteStageStore } from "../../src/db/stage-writes.ts";
 import { archives, deliveries, jobs, saves } from "../../src/db/schema.ts";
 import { describeSave } from "../../src/maps/index.ts";
-import { claimJob, type ClaimedJob, type SaveSubject } from "../../src/db/jobs/index.ts";
+import { claimJob } from "../../src/db/jobs/index.ts";
 import type { PipelineDeps } from "../../src/pipeline/stage.ts";
 import { notifyStage } from "../../src/pipeline/stages/notify.ts";
 import type { WorkerPool } from "../../src/pipeline/worker-pool.ts";
 import { material, save, site } from "../helpers/maps-fixtures.ts";
 import { saveJob } from "../helpers/pipeline-harness.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
+import type { ClaimedJob, SaveSubject } from "../../src/store/model/jobs.ts";
 
 const PLAYER = "7488393821744390161";
 const LEASE_MS = 60_000;

@@ -8,11 +8,11 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
 import { eventually } from "../../scripts/lib/eventually.ts";
-import { advanceChange, type ClaimedJob } from "../../src/db/jobs/index.ts";
 import { pgJobStore } from "../../src/db/jobs/pg.ts";
 import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
 import { saves } from "../../src/db/pg/schema.ts";
 import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
+import { advanceChange, type ClaimedJob } from "../../src/store/model/jobs.ts";
 
 const T0 = 1_700_000_000_000;
 const LEASE = 60_000;

@@ -7,7 +7,8 @@ import { eq } from "drizzle-orm";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { storeSaveOnce, type StoredSave } from "../../src/db/saves.ts";
 import { jobs, saves } from "../../src/db/schema.ts";
-import { claimJob, LeaseLostError, rerunIfFlagged } from "../../src/db/jobs/index.ts";
+import { claimJob, rerunIfFlagged } from "../../src/db/jobs/index.ts";
+import { LeaseLostError } from "../../src/store/model/jobs.ts";
 
 const PLAYER = "7488393821744390161";
 const BYTES = new Uint8Array([7, 7, 7, 7]);

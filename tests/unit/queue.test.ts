@@ -1,22 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { saves } from "../../src/db/schema.ts";
-import {
-  holdsLease,
-  rerunIfFlagged,
-  holderOf,
-  backoffDelay,
-  claimJob,
-  LeaseLostError,
-  nextDueAt,
-  reclaimOrphans,
-  renewLease,
-  reprocess,
-  resumeWaitingForKey,
-  retryFailed,
-  retryOrFail,
-  transition,
-} from "../../src/db/jobs/index.ts";
+import { holdsLease, rerunIfFlagged, claimJob, nextDueAt, reclaimOrphans, renewLease, reprocess, resumeWaitingForKey, retryFailed, retryOrFail, transition } from "../../src/db/jobs/index.ts";
 import {
   BACKOFF_MS,
   deliveriesOf,
@@ -29,6 +14,7 @@ import {
   openHarness,
   type Harness,
 } from "../helpers/pipeline-harness.ts";
+import { holderOf, backoffDelay, LeaseLostError } from "../../src/store/model/jobs.ts";
 
 const T0 = 1_700_000_000_000;
 let h: Harness;

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { loadConfig } from "../../src/config/index.ts";
-import { decidePush, type PushCandidate } from "../../src/db/deliveries/push-decision.ts";
+import { decidePush } from "../../src/db/deliveries/push-decision.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
 import { archives, deliveries, jobs, saves } from "../../src/db/schema.ts";
 import { generateOutputs } from "../../src/maps/index.ts";
@@ -18,6 +18,7 @@ import { dropsFingerprint } from "../../src/save/index.ts";
 import { drop, material, save, site } from "../helpers/maps-fixtures.ts";
 import { openHarness, saveJob, type Harness } from "../helpers/pipeline-harness.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
+import type { PushCandidate } from "../../src/store/model/deliveries.ts";
 
 const PLAYER = "7488393821744390161";
 const OTHER = "1000000000000000001";

@@ -7,11 +7,11 @@ import { openDatabase } from "../../src/db/open.ts";
 import { storeReport } from "../../src/db/reports.ts";
 import { sqliteStageStore } from "../../src/db/stage-writes.ts";
 import type { HarCandidate } from "../../src/ingest/har.ts";
-import type { ClaimedJob, ReportSubject } from "../../src/db/jobs/index.ts";
 import type { PipelineDeps } from "../../src/pipeline/stage.ts";
 import { evaluateStage } from "../../src/pipeline/stages/evaluate.ts";
 import type { EvaluateRequest, EvaluateResult } from "../../src/pipeline/tasks.ts";
 import type { WorkerPool } from "../../src/pipeline/worker-pool.ts";
+import type { ClaimedJob, ReportSubject } from "../../src/store/model/jobs.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "report-evaluate-"));
 const db = openDatabase(join(dir, "ingest.sqlite"));

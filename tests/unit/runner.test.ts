@@ -4,9 +4,8 @@
  */
 import { afterEach, beforeEach, describe, expect, spyOn, test } from "bun:test";
 import { replayableCommit } from "../../src/db/open.ts";
-import type { JobStage } from "../../src/db/schema.ts";
 import { recordArchiveRow } from "../../src/db/stage-writes.ts";
-import { claimJob, POISON_CRASHES, reclaimOrphans, releaseRunning, resumeWaitingForKey, retryFailed, type JobSubject } from "../../src/db/jobs/index.ts";
+import { claimJob, reclaimOrphans, releaseRunning, resumeWaitingForKey, retryFailed } from "../../src/db/jobs/index.ts";
 import { runJob } from "../../src/pipeline/runner.ts";
 import { TaskProcessDied } from "../../src/pipeline/task-process.ts";
 import {
@@ -25,6 +24,8 @@ import {
   type Harness,
 } from "../helpers/pipeline-harness.ts";
 import { drawnWrites } from "../helpers/stage-stores.ts";
+import { POISON_CRASHES, type JobSubject } from "../../src/store/model/jobs.ts";
+import type { JobStage } from "../../src/store/model/jobs.ts";
 
 const MINUTE = 60_000;
 let h: Harness;

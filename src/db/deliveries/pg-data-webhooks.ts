@@ -4,9 +4,9 @@
  */
 import { asc, eq } from "drizzle-orm";
 import type { DataWebhookRegistry } from "../../store/ports/owner.ts";
-import { EMPTY_POST } from "./sqlite-data-webhooks.ts";
 import type { PgDb } from "../pg/open.ts";
 import { dataWebhooks } from "../pg/schema.ts";
+import { EMPTY_POST } from "../../store/model/deliveries.ts";
 
 export function pgDataWebhooks(db: PgDb): DataWebhookRegistry {
   return {

@@ -6,12 +6,12 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { DeliveryStore } from "../../store/ports/deliveries.ts";
-import { leaseHeldIn, type LeaseHolder } from "../jobs/lease.ts";
+import { leaseHeldIn } from "../jobs/lease.ts";
+import type { LeaseHolder } from "../../store/model/jobs.ts";
 import type { PgDb } from "../pg/open.ts";
 import { dataWebhooks, deliveries, jobs, saves } from "../pg/schema.ts";
-import { DATA_WEBHOOK_CHANNEL } from "./sqlite-data-webhooks.ts";
-import type { PushCandidate } from "./push-decision.ts";
-import { failedChange, newDelivery, tallyOf, type Delivery, type RoutedTarget } from "./rows.ts";
+import { failedChange, newDelivery } from "./rows.ts";
+import { DATA_WEBHOOK_CHANNEL, type PushCandidate, tallyOf, type Delivery, type RoutedTarget } from "../../store/model/deliveries.ts";
 
 type PgTx = Parameters<Parameters<PgDb["transaction"]>[0]>[0];
 

@@ -1,19 +1,12 @@
 /**
  * Consumer webhooks: where to tell a bot that a player has a new save. The one owner of `data_webhooks`; their
- * deliveries are rows of `deliveries` (rows.ts), channel DATA_WEBHOOK_CHANNEL, target the hook's id.
+ * deliveries are rows of `deliveries` (rows.ts), channel DATA_WEBHOOK_CHANNEL (src/store/model/deliveries.ts), target the hook's id.
  */
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../open.ts";
 import { dataWebhooks } from "../schema.ts";
 
-/** The channel of their delivery rows (push channels are named in notify/routing.ts). */
-export const DATA_WEBHOOK_CHANNEL = "data-webhook";
-
-export type DataWebhook = typeof dataWebhooks.$inferSelect;
-export type DataWebhookPayload = DataWebhook["payload"];
-export const DATA_WEBHOOK_PAYLOADS: readonly DataWebhookPayload[] = ["empty", "raw", "json-zstd"];
-export type DataWebhookCarries = Pick<DataWebhook, "payload" | "checkUrl">;
-export const EMPTY_POST: DataWebhookCarries = { payload: "empty", checkUrl: null };
+import { EMPTY_POST, type DataWebhook } from "../../store/model/deliveries.ts";
 
 export function addDataWebhook(db: Db, url: string, bearer: string | null, now = Date.now(), carries = EMPTY_POST): number {
   return db.insert(dataWebhooks).values({ url, bearer, ...carries, createdAt: now }).returning({ id: dataWebhooks.id }).get()!.id;

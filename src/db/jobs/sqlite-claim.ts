@@ -4,41 +4,8 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../open.ts";
-import { jobs, type JobStage } from "../schema.ts";
-import type { LeaseHolder } from "./lease.ts";
-
-export type Job = typeof jobs.$inferSelect;
-
-export type SaveSubject = { kind: "save"; saveId: number };
-export type ReportSubject = { kind: "report"; reportId: number };
-/** What a job works on: a save (generate → notify) or a report (evaluate). */
-export type JobSubject = SaveSubject | ReportSubject;
-
-/** A job as its lease holder sees it; `subject` says which kind of job it is. */
-export interface ClaimedJob<S extends JobSubject = JobSubject> {
-  id: number;
-  leaseId: string;
-  stage: JobStage;
-  /** This attempt's number, counted by the claim. */
-  attempts: number;
-  /** Whether the notify stage pushes (a reprocess without --notify does not). */
-  notify: boolean;
-  /** Push even when the drops repeat the player's last push (reprocess --notify). */
-  forcePush: boolean;
-  /** The error of the previous attempt (the timeout policy reads it). */
-  lastError: string | null;
-  /** The save's bytes cannot be one under the keys: the stage fails in microseconds, holding next to nothing. */
-  implausible: boolean;
-  /** The service died while this job ran before: its tasks run in a process of their own. */
-  isolated: boolean;
-  /** Deaths in a row of those processes so far. */
-  crashes: number;
-  subject: S;
-  /** The save's player id as the claim read it, for the runner's log lines (where the store reads it there). */
-  player?: string;
-}
-
-export const holderOf = (job: Pick<ClaimedJob, "id" | "leaseId">): LeaseHolder => ({ jobId: job.id, leaseId: job.leaseId });
+import { jobs } from "../schema.ts";
+import type { ClaimedJob, JobRow, JobSubject } from "../../store/model/jobs.ts";
 
 /**
  * Claims the oldest due job (or one whose lease expired): a save runs through its stages before younger saves
@@ -72,7 +39,7 @@ export function claimJob(db: Db, now: number, leaseMs: number, plausibleOnly = f
 }
 
 /** The claimed row as its holder sees it; null for a row without a single subject (subjectlessFailure). */
-export function claimedJob(job: Job, leaseId: string, player?: string | null): ClaimedJob | null {
+export function claimedJob(job: JobRow, leaseId: string, player?: string | null): ClaimedJob | null {
   const subject = subjectOf(job);
   if (!subject) return null;
   const claimed: ClaimedJob = { id: job.id, leaseId, stage: job.stage, attempts: job.attempts, notify: job.notify, forcePush: job.forcePush, lastError: job.lastError, implausible: job.implausible, isolated: job.processDeaths > 0, crashes: job.crashes, subject };
@@ -82,7 +49,7 @@ export function claimedJob(job: Job, leaseId: string, player?: string | null): C
 
 export const subjectlessFailure = (now: number) => ({ state: "failed" as const, lastError: "job has no single subject (save_id xor report_id)", leaseId: null, leaseExpiresAt: null, updatedAt: now });
 
-function subjectOf(job: Job): JobSubject | null {
+function subjectOf(job: JobRow): JobSubject | null {
   if (job.saveId !== null && job.reportId === null) return { kind: "save", saveId: job.saveId };
   if (job.reportId !== null && job.saveId === null) return { kind: "report", reportId: job.reportId };
   return null;

@@ -5,11 +5,11 @@
 import { and, desc, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
 import type { SaveOutputs } from "../../maps/save-outputs.ts";
 import { pastRefresh, historySince, HISTORY_ROWS } from "./player-history.ts";
-import { JOB_STATES, type JobState } from "../schema.ts";
 import type { PageReads } from "../../store/ports/pages.ts";
 import { JOB_LIST_ROWS, MAP_PLAYERS, PAGE_ROWS, QUEUED, withPngs } from "./sqlite-pages.ts";
 import type { PgDb } from "../pg/open.ts";
 import { archives, deliveries, jobs, reports, saves } from "../pg/schema.ts";
+import { JOB_STATES, type JobState } from "../../store/model/jobs.ts";
 
 /** count(*) is a bigint, which postgres-js hands over as a string. */
 const count = sql<number>`count(*)::int`;

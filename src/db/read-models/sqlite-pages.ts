@@ -2,7 +2,8 @@
 import { and, desc, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../open.ts";
 import type { Region } from "../../capture/regions.ts";
-import { archives, deliveries, jobs, JOB_STATES, reports, saves, type JobState } from "../schema.ts";
+import { archives, deliveries, jobs, reports, saves } from "../schema.ts";
+import { JOB_STATES, type JobState } from "../../store/model/jobs.ts";
 
 export const QUEUED: JobState[] = ["pending", "pending_retry", "running", "waiting_for_key"];
 /** Rows of each list on the owner's page, and players in its maps section. */

@@ -8,8 +8,6 @@
  * archive are read through deps.notifyReads (SQLite's below, PostgreSQL's in src/db/pg/read-models/notify.ts).
  */
 import { eq, getTableColumns } from "drizzle-orm";
-import { DATA_WEBHOOK_CHANNEL } from "../../db/deliveries/sqlite-data-webhooks.ts";
-import { dueAt, tallyOf, type Delivery } from "../../db/deliveries/rows.ts";
 import type { Db } from "../../db/open.ts";
 import { archives, saves } from "../../db/schema.ts";
 import { logInfo, logWarn } from "../../log.ts";
@@ -24,10 +22,11 @@ import { pushMessage } from "../push-message.ts";
 import { messageForDelivery, targetsByMode } from "../watch-push.ts";
 import { nudgePartial } from "../../nudge/run.ts";
 import { archivedSaveBodies } from "../save-bodies.ts";
-import { backoffDelay, holderOf, LeaseLostError, type LeaseHolder } from "../../db/jobs/index.ts";
 import { redactError } from "../redact.ts";
 import type { PipelineDeps, Stage } from "../stage.ts";
 import { answeredUnrecorded, recordSent } from "./sent-record.ts";
+import { DATA_WEBHOOK_CHANNEL, dueAt, tallyOf, type Delivery } from "../../store/model/deliveries.ts";
+import { backoffDelay, holderOf, LeaseLostError, type LeaseHolder } from "../../store/model/jobs.ts";
 
 /** Every column of a save but its encrypted bytes, which a push never needs. */
 const { encrypted: _encrypted, ...SAVE_FIELDS } = getTableColumns(saves);

@@ -4,10 +4,8 @@
  * one (src/db/deliveries/pg-store.ts) applies the same rules over the network. Both pass
  * tests/unit/delivery-store.contract.test.ts.
  */
-import type { DataWebhook } from "../../db/deliveries/sqlite-data-webhooks.ts";
-import type { PushCandidate, PushDecision } from "../../db/deliveries/push-decision.ts";
-import type { ClaimOutcome, Delivery, DeliveryTally, FailedAttempt, RoutedTarget } from "../../db/deliveries/rows.ts";
-import type { LeaseHolder } from "../../db/jobs/index.ts";
+import type { DataWebhook, PushCandidate, PushDecision, ClaimOutcome, Delivery, DeliveryTally, FailedAttempt, RoutedTarget } from "../model/deliveries.ts";
+import type { LeaseHolder } from "../model/jobs.ts";
 
 export interface DeliveryStore {
   /** A delivery per current consumer webhook for a save (never a second one); a removed hook's pending row is skipped. */

@@ -5,10 +5,10 @@
  * tests/unit/owner-store.contract.test.ts. One small interface per concern.
  */
 import type { ApiToken } from "../../db/owner/sqlite-data-access.ts";
-import type { DataWebhook, DataWebhookCarries } from "../../db/deliveries/sqlite-data-webhooks.ts";
 import type { LinkedPlayer } from "../../db/owner/sqlite-setup-tokens.ts";
 import type { LoginFailureRecords } from "../../http/admin/login-throttle.ts";
 import type { SessionRecords } from "../../http/admin/sessions.ts";
+import type { DataWebhook, DataWebhookCarries } from "../model/deliveries.ts";
 
 /** The setup token of module and script URLs, and hub players' personal links (/p/<token>). */
 export interface SetupLinks {

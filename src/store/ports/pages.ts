@@ -5,7 +5,6 @@
  * tests/unit/read-models.contract.test.ts.
  */
 import type { Db } from "../../db/open.ts";
-import type { JobState } from "../../db/schema.ts";
 import { playerHistory, type PastRefresh } from "../../db/read-models/player-history.ts";
 import {
   archiveByToken,
@@ -25,6 +24,7 @@ import {
   type PlayerMaps,
   type QueueSnapshot,
 } from "../../db/read-models/sqlite-pages.ts";
+import type { JobState } from "../model/jobs.ts";
 
 export type RecentSave = ReturnType<typeof recentSaves>[number];
 export type FailedJob = ReturnType<typeof failedJobs>[number];
