@@ -9,9 +9,9 @@ import type { UploadStore } from "./upload.ts";
 import type { PageReads } from "../store/ports/pages.ts";
 import type { JobStore } from "../store/ports/jobs.ts";
 import type { WatchStore } from "../store/ports/watch.ts";
-import type { CaptureHealthReads } from "../db/read-models/capture-health.ts";
 import type { SpawnMonths } from "../spawns/month.ts";
 import type { NudgeStore } from "../store/ports/nudges.ts";
+import type { CaptureHealthReads } from "../store/ports/pages.ts";
 
 /** What the routes need: the store, the configuration, and a way to wake the pipeline after a commit. */
 export interface HttpDeps {

@@ -1,7 +1,5 @@
 /** The HTTP app built in-process on a temp SQLite file, called with a chosen peer address (for the owner's access rules). */
-import { sqliteCaptureHealthReads } from "../../src/db/read-models/capture-health.ts";
 import { SpawnMonths } from "../../src/spawns/month.ts";
-import { sqliteSpawnReads } from "../../src/db/read-models/spawns.ts";
 import { sqliteNudgeStore } from "../../src/db/owner/sqlite-nudges.ts";
 import { sqliteWatchStore } from "../../src/db/owner/sqlite-watch.ts";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -14,11 +12,11 @@ import { sqliteReportStore, sqliteUploadStore } from "../../src/db/ingest-store.
 import { sqliteJobStore } from "../../src/db/jobs/sqlite.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { sqliteOwnerStore } from "../../src/db/owner/sqlite.ts";
-import { sqlitePageReads } from "../../src/store/ports/pages.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
 import { createApp } from "../../src/http/app.ts";
 import type { HttpDeps } from "../../src/http/deps.ts";
 import { sqliteDataApi } from "../../src/db/read-models/sqlite-data-api.ts";
+import { sqliteCaptureHealthReads, sqliteSpawnReads, sqlitePageReads } from "../../src/db/read-models/sqlite.ts";
 
 export const OWNER_PLAYER = "7485938820123456789";
 

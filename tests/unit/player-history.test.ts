@@ -1,7 +1,10 @@
 /** The player's history read model: the last 30 days of one player's archives, newest first, never more than HISTORY_ROWS. */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { HISTORY_DAYS, HISTORY_QUERY, HISTORY_ROWS, playerHistory } from "../../src/db/read-models/player-history.ts";
+import { HISTORY_QUERY } from "../../src/db/read-models/player-history.ts";
+import { MAPS_OF_PLAYER } from "../../src/db/read-models/pages.ts";
+import { sqlitePageReads, sqliteText } from "../../src/db/read-models/sqlite.ts";
 import { insertSave, openHarness, type Harness } from "../helpers/pipeline-harness.ts";
+import { HISTORY_DAYS, HISTORY_ROWS } from "../../src/store/model/pages.ts";
 
 const PLAYER = "7488393821744390161";
 const OTHER = "1234567890123456789";
@@ -23,7 +26,7 @@ function archived(receivedAt: number, playerId = PLAYER, files = ["save.bin", "s
   return saveId;
 }
 
-test("the last 30 days of this player only, newest first, overview then sites by id", () => {
+test("the last 30 days of this player only, newest first, overview then sites by id", async () => {
   const old = archived(NOW - HISTORY_DAYS * 24 * HOUR - 1);
   const edge = archived(NOW - HISTORY_DAYS * 24 * HOUR);
   const newest = archived(NOW - HOUR);
@@ -31,7 +34,7 @@ test("the last 30 days of this player only, newest first, overview then sites by
   archived(NOW - 2 * HOUR, OTHER);
   insertSave(h.db, NOW - 3 * HOUR, PLAYER); // not archived (yet): nothing to open
 
-  const history = playerHistory(h.db, PLAYER, NOW);
+  const history = await sqlitePageReads(h.db).history(PLAYER, NOW);
   expect(history.map((refresh) => refresh.saveId)).toEqual([newest, middle, edge]);
   expect(history.map((refresh) => refresh.saveId)).not.toContain(old);
   expect(history[0]!.maps).toEqual([
@@ -42,33 +45,23 @@ test("the last 30 days of this player only, newest first, overview then sites by
   expect(history[0]!.digest?.rare[0]?.name).toBe(`find ${newest}`);
 });
 
-test(`never more than ${HISTORY_ROWS} refreshes, the newest kept`, () => {
+test(`never more than ${HISTORY_ROWS} refreshes, the newest kept`, async () => {
   const ids = h.db.transaction(() => Array.from({ length: HISTORY_ROWS + 10 }, (_, i) => archived(NOW - i * 5 * HOUR)));
-  const history = playerHistory(h.db, PLAYER, NOW);
+  const history = await sqlitePageReads(h.db).history(PLAYER, NOW);
   expect(history.length).toBe(HISTORY_ROWS);
   expect(history.map((refresh) => refresh.saveId)).toEqual(ids.slice(0, HISTORY_ROWS));
 });
 
 test("the query seeks by the saves_player_idx index (player, then time), not a scan", () => {
   const plan = h.db.$client
-    .query(`EXPLAIN QUERY PLAN ${HISTORY_QUERY}`)
+    .query(`EXPLAIN QUERY PLAN ${sqliteText(HISTORY_QUERY.sql)}`)
     .all(PLAYER, 0, 1) as { detail: string }[];
   expect(plan.map((row) => row.detail).join("\n")).toMatch(/SEARCH s USING INDEX saves_player_idx \(player_id=\? AND received_at>\?\)/);
 });
 
-test("a player's newest maps (the player's page, /players/<id>, the status page) seek archives_player_idx, not a scan and a sort", async () => {
-  const { mapsOfPlayer } = await import("../../src/db/read-models/sqlite-pages.ts");
-  // The statement drizzle runs for mapsOfPlayer, explained as it is.
-  const original = h.db.$client.query.bind(h.db.$client);
-  let statement = "";
-  h.db.$client.query = ((sql: string) => ((statement ||= sql), original(sql))) as typeof original;
-  try {
-    mapsOfPlayer(h.db, PLAYER);
-  } finally {
-    h.db.$client.query = original;
-  }
-  const plan = h.db.$client.query(`EXPLAIN QUERY PLAN ${statement}`).all(PLAYER, "mysekai", 0, 1) as { detail: string }[];
+test("a player's newest maps (the player's page, /players/<id>, the status page) seek archives_player_idx, not a scan and a sort", () => {
+  const plan = h.db.$client.query(`EXPLAIN QUERY PLAN ${sqliteText(MAPS_OF_PLAYER.sql)}`).all(PLAYER, 1) as { detail: string }[];
   const details = plan.map((row) => row.detail).join("\n");
-  expect(details).toMatch(/SEARCH archives USING INDEX archives_player_idx \(player_id=\?\)/);
+  expect(details).toMatch(/SEARCH a USING INDEX archives_player_idx \(player_id=\?\)/);
   expect(details).not.toContain("TEMP B-TREE");
 });

@@ -11,12 +11,11 @@ import { sqliteNudgeStore } from "../../src/db/owner/sqlite-nudges.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { pgNudgeStore } from "../../src/db/owner/pg-nudges.ts";
 import { openPostgres } from "../../src/db/pg/open.ts";
-import { pgCaptureHealthReads } from "../../src/db/read-models/pg-capture-health.ts";
-import { pgSpawnReads } from "../../src/db/read-models/pg-spawns.ts";
-import { sqliteCaptureHealthReads, type CaptureHealthReads } from "../../src/db/read-models/capture-health.ts";
 import type { NudgeStore } from "../../src/store/ports/nudges.ts";
-import { sqliteSpawnReads, type SpawnReads } from "../../src/db/read-models/spawns.ts";
 import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
+import type { CaptureHealthReads, SpawnReads } from "../../src/store/ports/pages.ts";
+import { sqliteCaptureHealthReads, sqliteSpawnReads } from "../../src/db/read-models/sqlite.ts";
+import { pgCaptureHealthReads, pgSpawnReads } from "../../src/db/read-models/pg.ts";
 
 const PLAYER = "7485938820123456789";
 const T0 = 1_700_000_000_000;

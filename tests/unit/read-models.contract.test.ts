@@ -7,12 +7,12 @@ import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:te
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SAVE_JSON_FILE } from "../../src/archive/save-json-file.ts";
-import { HISTORY_DAYS } from "../../src/db/read-models/player-history.ts";
 import type { RefreshDigest } from "../../src/maps/refresh-digest.ts";
 import type { SaveOutputs } from "../../src/maps/save-outputs.ts";
 import { sha256Hex } from "../../src/sha256.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres.ts";
 import { DEFAULT_REGION, postgresReadModels, sqliteReadModels, type ReadModelFixture, type ReadModelKind } from "../helpers/read-model-stores.ts";
+import { HISTORY_DAYS } from "../../src/store/model/pages.ts";
 
 const T0 = Date.UTC(2026, 10, 26, 12, 0, 0);
 const MINUTE = 60_000;

@@ -1,34 +1,16 @@
 /**
  * A player's history: their archived refreshes of the last HISTORY_DAYS days, newest first, each with what it
- * found (the archive's digest) and the maps its archive token serves. Read by the saves_player_idx index.
+ * found (the archive's digest) and the maps its archive token serves. Read by the saves_player_idx index; run by
+ * pages.ts over either store.
  */
 import type { DataType } from "../../capture/data-types.ts";
 import type { Region } from "../../capture/regions.ts";
 import { refreshDigest, type RefreshDigest } from "../../maps/refresh-digest.ts";
 import { storedOutputs, type SaveOutputs } from "../../maps/save-outputs.ts";
-import type { Db } from "../open.ts";
+import type { PastRefresh } from "../../store/model/pages.ts";
+import { read } from "./reader.ts";
 
-export const HISTORY_DAYS = 30;
-/** Two refreshes a day for HISTORY_DAYS with room to spare: a page never grows past this. */
-export const HISTORY_ROWS = 120;
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-export interface PastRefresh {
-  saveId: number;
-  receivedAt: number;
-  /** The save's region: the zone its maps and push wrote its time in. */
-  region: Region | null;
-  /** Names the archive in /maps/<token>/<file>. */
-  token: string;
-  /** The archive's map files, the overview first, then the sites by id. */
-  maps: { file: string; label: string }[];
-  /** null: archived before digests were kept and its outputs model since cleared. */
-  digest: RefreshDigest | null;
-  /** A birthday party's delivery (its one site), not the player's MySekai save. */
-  party: boolean;
-}
-
-/** One row of the history query, its JSON decoded (SQLite's text, PostgreSQL's jsonb). */
+/** One row of the history query. */
 export interface HistoryRow {
   saveId: number;
   receivedAt: number;
@@ -41,14 +23,15 @@ export interface HistoryRow {
   outputs: SaveOutputs | null;
 }
 
-type SqliteRow = Omit<HistoryRow, "files" | "digest" | "outputs"> & { files: string; digest: string | null; outputs: string | null };
-
 /** Exported for the test that holds it to the index. */
-export const HISTORY_QUERY = `SELECT s.id AS saveId, s.received_at AS receivedAt, s.region, s.data_type AS dataType, a.token, a.files, a.digest,
-    CASE WHEN a.digest IS NULL THEN s.outputs END AS outputs
+export const HISTORY_QUERY = read<HistoryRow>(
+  `SELECT s.id AS "saveId", s.received_at AS "receivedAt", s.region, s.data_type AS "dataType", a.token, a.files, a.digest,
+    CASE WHEN a.digest IS NULL THEN s.outputs END AS "outputs"
   FROM saves s JOIN archives a ON a.save_id = s.id
-  WHERE s.player_id = ?1 AND s.received_at >= ?2
-  ORDER BY s.received_at DESC, s.id DESC LIMIT ?3`;
+  WHERE s.player_id = $1 AND s.received_at >= $2
+  ORDER BY s.received_at DESC, s.id DESC LIMIT $3`,
+  { receivedAt: "int", files: "json", digest: "json", outputs: "json" },
+);
 
 const SITE_MAP = /^site_(\d+)\.png$/;
 
@@ -71,19 +54,4 @@ function digestOf(row: HistoryRow): RefreshDigest | null {
 export function pastRefresh(row: HistoryRow): PastRefresh {
   const digest = digestOf(row);
   return { saveId: row.saveId, receivedAt: row.receivedAt, region: row.region, token: row.token, maps: mapLinks(row.files, digest), digest, party: row.dataType === "mysekai_birthday_party" };
-}
-
-/** The oldest receivedAt the history shows at `now`. */
-export const historySince = (now: number) => now - HISTORY_DAYS * DAY_MS;
-
-export function playerHistory(db: Db, playerId: string, now = Date.now()): PastRefresh[] {
-  const rows = db.$client.query(HISTORY_QUERY).all(playerId, historySince(now), HISTORY_ROWS) as SqliteRow[];
-  return rows.map((row) =>
-    pastRefresh({
-      ...row,
-      files: JSON.parse(row.files) as string[],
-      digest: row.digest === null ? null : (JSON.parse(row.digest) as RefreshDigest),
-      outputs: row.outputs === null ? null : (JSON.parse(row.outputs) as SaveOutputs),
-    }),
-  );
 }

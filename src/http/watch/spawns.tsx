@@ -6,11 +6,11 @@
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { PLAYER_ID_SHAPE } from "../../db/owner/sqlite-data-access.ts";
 import type { Region } from "../../capture/regions.ts";
-import { HISTORY_DAYS } from "../../db/read-models/player-history.ts";
 import { siteName } from "../../maps/catalog.ts";
 import type { SpawnSpot } from "../../spawns/collect.ts";
 import type { HttpDeps } from "../deps.ts";
 import { pageText, type PageLang } from "../page-lang.ts";
+import { HISTORY_DAYS } from "../../store/model/pages.ts";
 
 const FILE = /^site_(\d{1,3})\.png$/;
 

@@ -1,46 +1,32 @@
 /**
- * What the owner's pages, /healthz, /metrics, the players' /p/<token> page and /maps/<token>/… read, declared where they are used: one
- * async interface, so that a hub's PostgreSQL can stand behind it. SQLite's implementation wraps the queries of
- * queries.ts and db/player-history.ts unchanged; PostgreSQL's is src/db/pg/read-models/pages.ts. Both pass
- * tests/unit/read-models.contract.test.ts.
+ * What the owner's pages, /healthz, /metrics, the players' /p/<token> page and /maps/<token>/… read: async, so
+ * that a hub's PostgreSQL can stand behind them. Both stores' reads are written once in src/db/read-models/ and
+ * pass tests/unit/read-models.contract.test.ts and player-reads.contract.test.ts.
  */
-import type { Db } from "../../db/open.ts";
-import { playerHistory, type PastRefresh } from "../../db/read-models/player-history.ts";
-import {
-  archiveByToken,
-  countsSince,
-  databaseBytes,
-  failedDeliveries,
-  failedJobs,
-  jobList,
-  latestMaps,
-  mapsOfPlayer,
-  queueSnapshot,
-  recentReports,
-  recentSaves,
-  retryingDeliveries,
-  retryingJobs,
-  type DayCounts,
-  type PlayerMaps,
-  type QueueSnapshot,
-} from "../../db/read-models/sqlite-pages.ts";
 import type { JobState } from "../model/jobs.ts";
-
-export type RecentSave = ReturnType<typeof recentSaves>[number];
-export type FailedJob = ReturnType<typeof failedJobs>[number];
-export type RetryingJob = ReturnType<typeof retryingJobs>[number];
-export type RetryingDelivery = ReturnType<typeof retryingDeliveries>[number];
-export type ListedJob = ReturnType<typeof jobList>[number];
-export type FailedDelivery = ReturnType<typeof failedDeliveries>[number];
-export type RecentReport = ReturnType<typeof recentReports>[number];
+import type {
+  CaptureHealth,
+  DayCounts,
+  FailedDelivery,
+  FailedJob,
+  ListedJob,
+  PastRefresh,
+  PlayerMaps,
+  QueueSnapshot,
+  RecentReport,
+  RecentSave,
+  RetryingDelivery,
+  RetryingJob,
+  SpawnArchive,
+} from "../model/pages.ts";
 
 export interface PageReads {
   queueSnapshot(now: number): Promise<QueueSnapshot>;
   /** The newest saves with their job's stage and state. */
   recentSaves(limit?: number): Promise<RecentSave[]>;
-  /** Each player's newest archive with maps, newest players first. */
+  /** Each player's newest full save's archive with maps, newest players first. */
   latestMaps(players?: number): Promise<PlayerMaps[]>;
-  /** One player's newest archives with maps, newest first. */
+  /** One player's newest full saves' archives with maps, newest first. */
   mapsOfPlayer(playerId: string, limit?: number): Promise<PlayerMaps[]>;
   /** The archive a /maps/<token>/… URL names (its folder and files); null for an unknown token. */
   archiveByToken(token: string): Promise<{ relPath: string; files: string[] } | null>;
@@ -60,21 +46,13 @@ export interface PageReads {
   history(playerId: string, now?: number): Promise<PastRefresh[]>;
 }
 
-export function sqlitePageReads(db: Db): PageReads {
-  return {
-    queueSnapshot: async (now) => queueSnapshot(db, now),
-    recentSaves: async (limit) => recentSaves(db, limit),
-    latestMaps: async (players) => latestMaps(db, players),
-    mapsOfPlayer: async (playerId, limit) => mapsOfPlayer(db, playerId, limit),
-    archiveByToken: async (token) => archiveByToken(db, token),
-    failedDeliveries: async (limit) => failedDeliveries(db, limit),
-    failedJobs: async (limit) => failedJobs(db, limit),
-    retryingJobs: async (limit) => retryingJobs(db, limit),
-    retryingDeliveries: async (limit) => retryingDeliveries(db, limit),
-    jobList: async (state, limit) => jobList(db, state, limit),
-    recentReports: async (limit) => recentReports(db, limit),
-    countsSince: async (since) => countsSince(db, since),
-    databaseBytes: async () => databaseBytes(db),
-    history: async (playerId, now) => playerHistory(db, playerId, now),
-  };
+/** What the player's page shows of their capture: the newest save that did not fail, and the newest that did. */
+export interface CaptureHealthReads {
+  captureHealth(playerId: string): Promise<CaptureHealth>;
+}
+
+/** The archives a player's month of spawns is read from. */
+export interface SpawnReads {
+  /** The player's archives received since `since`, newest first, at most HISTORY_ROWS. */
+  archivesSince(playerId: string, since: number): Promise<SpawnArchive[]>;
 }
