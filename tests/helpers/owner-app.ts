@@ -1,7 +1,7 @@
 /** The HTTP app built in-process on a temp SQLite file, called with a chosen peer address (for the owner's access rules). */
 import { SpawnMonths } from "../../src/spawns/month.ts";
-import { sqliteNudgeStore } from "../../src/db/owner/sqlite-nudges.ts";
-import { sqliteWatchStore } from "../../src/db/owner/sqlite-watch.ts";
+import { sqliteNudgeStore } from "../../src/db/owner/sqlite.ts";
+import { sqliteWatchStore } from "../../src/db/owner/sqlite.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -3,8 +3,8 @@
  * drain that runs jobs one at a time until none is due. Jobs and saves are inserted with plain SQL so the
  * tests read like the rows they check.
  */
-import { sqliteNudgeStore } from "../../src/db/owner/sqlite-nudges.ts";
-import { sqliteWatchStore } from "../../src/db/owner/sqlite-watch.ts";
+import { sqliteNudgeStore } from "../../src/db/owner/sqlite.ts";
+import { sqliteWatchStore } from "../../src/db/owner/sqlite.ts";
 import { spyOn } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

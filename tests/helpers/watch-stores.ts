@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { openDatabase } from "../../src/db/open.ts";
 import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
 import { pgStoreSaveOnce } from "../../src/db/pg/saves.ts";
-import { pgWatchStore } from "../../src/db/owner/pg-watch.ts";
+import { pgWatchStore } from "../../src/db/owner/pg.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
-import { sqliteWatchStore } from "../../src/db/owner/sqlite-watch.ts";
+import { sqliteWatchStore } from "../../src/db/owner/sqlite.ts";
 import type { WatchStore } from "../../src/store/ports/watch.ts";
 import { databaseForThisFile } from "./postgres.ts";
 

@@ -3,8 +3,8 @@
  * lease lost between two parts of a delivery stops it after the part answered. (The fence's own rules are in
  * deliveries.test.ts.)
  */
-import { sqliteNudgeStore } from "../../src/db/owner/sqlite-nudges.ts";
-import { sqliteWatchStore } from "../../src/db/owner/sqlite-watch.ts";
+import { sqliteNudgeStore } from "../../src/db/owner/sqlite.ts";
+import { sqliteWatchStore } from "../../src/db/owner/sqlite.ts";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

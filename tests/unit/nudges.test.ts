@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/index.ts";
-import { sqliteNudgeStore } from "../../src/db/owner/sqlite-nudges.ts";
+import { sqliteNudgeStore } from "../../src/db/owner/sqlite.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
 import { parseRoutingFiles, routeFor } from "../../src/notify/routing.ts";

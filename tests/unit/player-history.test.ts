@@ -2,7 +2,8 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { HISTORY_QUERY } from "../../src/db/read-models/player-history.ts";
 import { MAPS_OF_PLAYER } from "../../src/db/read-models/pages.ts";
-import { sqlitePageReads, sqliteText } from "../../src/db/read-models/sqlite.ts";
+import { sqliteText } from "../../src/db/dialect/sqlite.ts";
+import { sqlitePageReads } from "../../src/db/read-models/sqlite.ts";
 import { insertSave, openHarness, type Harness } from "../helpers/pipeline-harness.ts";
 import { HISTORY_DAYS, HISTORY_ROWS } from "../../src/store/model/pages.ts";
 

@@ -7,9 +7,9 @@ import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:te
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sqliteNudgeStore } from "../../src/db/owner/sqlite-nudges.ts";
+import { sqliteNudgeStore } from "../../src/db/owner/sqlite.ts";
 import { openDatabase } from "../../src/db/open.ts";
-import { pgNudgeStore } from "../../src/db/owner/pg-nudges.ts";
+import { pgNudgeStore } from "../../src/db/owner/pg.ts";
 import { openPostgres } from "../../src/db/pg/open.ts";
 import type { NudgeStore } from "../../src/store/ports/nudges.ts";
 import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";

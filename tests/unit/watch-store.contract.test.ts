@@ -43,6 +43,14 @@ for (const kind of [sqliteWatchStores, postgresWatchStores] satisfies WatchStore
       expect(await store.add(OTHER, ["material:1"])).toBe(1);
     });
 
+    test("processes adding for one player at once never pass MAX_RULES together: one call lands, the others are too_many", async () => {
+      expect(await store.add(PLAYER, Array.from({ length: MAX_RULES - 2 }, (_, i) => `material:${i}`))).toBe(MAX_RULES - 2);
+      const others = await Promise.all(Array.from({ length: 4 }, () => f.another()));
+      const outcomes = await Promise.all([store, ...others].map((each, i) => each.add(PLAYER, [`material:a${i}`, `material:b${i}`])));
+      expect(outcomes.filter((outcome) => outcome === 2).length).toBe(1);
+      expect((await store.list(PLAYER)).length).toBe(MAX_RULES);
+    });
+
     test("the page's form sets exactly the ticked ones among those offered, and leaves the rest alone", async () => {
       await store.add(PLAYER, ["mysekai_material:12", "mysekai_material:1"]);
       await store.setTicked(PLAYER, ["mysekai_material:12", "mysekai_material:33", "material:174"], ["mysekai_material:33", "material:174", "material:999"]);

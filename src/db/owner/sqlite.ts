@@ -2,7 +2,12 @@
  * The owner's and players' tables over SQLite: the synchronous functions of their modules, each call done on the
  * event loop's thread before the promise is made (no async callback ever reaches db.transaction).
  */
+import type { NudgeStore } from "../../store/ports/nudges.ts";
 import type { OwnerStore } from "../../store/ports/owner.ts";
+import type { WatchStore } from "../../store/ports/watch.ts";
+import { sqliteStatements } from "../dialect/sqlite.ts";
+import { nudgeStore } from "./nudges.ts";
+import { watchStore } from "./watch.ts";
 import { addApiToken, apiTokenGrant, isPlayerPublic, listApiTokens, revokeApiToken, setPlayerPublic } from "./sqlite-data-access.ts";
 import { addDataWebhook, listDataWebhooks, removeDataWebhook } from "../deliveries/sqlite-data-webhooks.ts";
 import { clearLoginFailures, loginFailuresOf, recordLoginFailures } from "./sqlite-login-failures.ts";
@@ -51,3 +56,6 @@ export function sqliteOwnerStore(db: Db): OwnerStore {
     },
   };
 }
+
+export const sqliteWatchStore = (db: Db): WatchStore => watchStore(sqliteStatements(db));
+export const sqliteNudgeStore = (db: Db): NudgeStore => nudgeStore(sqliteStatements(db));

@@ -1,11 +1,11 @@
 /**
  * What the player's page shows of their capture: the newest save (source, the reporting app, region, partial or
- * full) and the newest failed save with its reason. Written once for both stores over their Reader (reader.ts).
+ * full) and the newest failed save with its reason. Written once for both stores over their statements (src/db/dialect/).
  */
 import type { Region } from "../../capture/regions.ts";
 import type { CaptureHealth } from "../../store/model/pages.ts";
 import type { CaptureHealthReads } from "../../store/ports/pages.ts";
-import { first, read, type Reader } from "./reader.ts";
+import { first, read, type Reader } from "../dialect/statements.ts";
 
 interface LatestRow {
   receivedAt: number;

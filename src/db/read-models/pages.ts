@@ -1,5 +1,5 @@
 /**
- * The pages' read model, written once for both stores over their Reader (reader.ts): every query the status
+ * The pages' read model, written once for both stores over their statements (src/db/dialect/): every query the status
  * page, /healthz, /metrics, the CLI's `jobs` and the players' pages show. Reads only; each table's writes stay
  * with its owner.
  */
@@ -7,7 +7,7 @@ import { JOB_STATES, type JobState } from "../../store/model/jobs.ts";
 import { HISTORY_ROWS, historySince, JOB_LIST_ROWS, MAP_PLAYERS, PAGE_ROWS, QUEUED, type DayCounts, type FailedDelivery, type FailedJob, type ListedJob, type PlayerMaps, type RecentReport, type RecentSave, type RetryingDelivery, type RetryingJob } from "../../store/model/pages.ts";
 import type { PageReads } from "../../store/ports/pages.ts";
 import { HISTORY_QUERY, pastRefresh } from "./player-history.ts";
-import { first, literals, read, type Reader } from "./reader.ts";
+import { first, literals, read, type Reader } from "../dialect/statements.ts";
 
 type ArchiveWithSave = Omit<PlayerMaps, "pngs"> & { files: string[] };
 const archiveKinds = { createdAt: "int", receivedAt: "int", files: "json" } as const;

@@ -8,7 +8,7 @@ import type { Region } from "../../capture/regions.ts";
 import { refreshDigest, type RefreshDigest } from "../../maps/refresh-digest.ts";
 import { storedOutputs, type SaveOutputs } from "../../maps/save-outputs.ts";
 import type { PastRefresh } from "../../store/model/pages.ts";
-import { read } from "./reader.ts";
+import { read } from "../dialect/statements.ts";
 
 /** One row of the history query. */
 export interface HistoryRow {

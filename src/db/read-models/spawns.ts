@@ -1,7 +1,7 @@
-/** The archives a player's month of spawns is read from, written once for both stores over their Reader (reader.ts). */
+/** The archives a player's month of spawns is read from, written once for both stores over their statements (src/db/dialect/). */
 import { HISTORY_ROWS, type SpawnArchive } from "../../store/model/pages.ts";
 import type { SpawnReads } from "../../store/ports/pages.ts";
-import { read, type Reader } from "./reader.ts";
+import { read, type Reader } from "../dialect/statements.ts";
 
 const ARCHIVES_SINCE = read<SpawnArchive>(
   `SELECT s.id AS "saveId", s.received_at AS "receivedAt", a.rel_path AS "relPath", a.digest
