@@ -3,10 +3,10 @@
  * webhooks (src/db/deliveries/data-webhooks.ts).
  */
 import { UsageError, type ParsedCommand } from "./cli-args.ts";
-import { API_TOKEN_NAME, PLAYER_ID_SHAPE } from "./db/owner/sqlite-data-access.ts";
 import type { DataAccess, DataWebhookRegistry } from "./store/ports/owner.ts";
 import { dataWebhookOrigin, dataWebhookProblem } from "./notify/data-webhook.ts";
 import { DATA_WEBHOOK_PAYLOADS, type DataWebhookPayload } from "./store/model/deliveries.ts";
+import { API_TOKEN_NAME, PLAYER_ID_SHAPE } from "./store/model/owner.ts";
 
 export const DATA_USAGE = `  api-tokens add <name> [--players <id,id,…>]
                                a token for bots and tools (Bearer) that reads every player, or only those; printed once

@@ -18,14 +18,12 @@ import { pgReportStore, pgUploadStore } from "./db/pg/ingest-store.ts";
 import { openPostgres } from "./db/pg/open.ts";
 import { pgOwnerStore } from "./db/owner/pg.ts";
 import { pgRateWindows } from "./db/owner/pg-rate-windows.ts";
-import { pgDataReads } from "./db/read-models/pg-data-api.ts";
 import { pgNotifyReads } from "./db/read-models/pg-notify.ts";
 import { pgRetentionStore } from "./db/retention/pg.ts";
 import { pgStageStore } from "./db/pg/stage-writes.ts";
 import { sqliteRetentionStore } from "./db/retention/sqlite.ts";
 import { sqliteStageStore } from "./db/stage-writes.ts";
 import { memoryRateWindows, type RateWindows } from "./http/api/rate-limit.ts";
-import { sqliteDataReads, type DataReads } from "./db/read-models/sqlite-data-api.ts";
 import type { OwnerStore } from "./store/ports/owner.ts";
 import type { ReportStore } from "./http/report.ts";
 import { type PageReads } from "./store/ports/pages.ts";
@@ -46,6 +44,9 @@ import { withDeadline } from "./store-unavailable.ts";
 import type { CaptureHealthReads, SpawnReads } from "./store/ports/pages.ts";
 import { sqlitePageReads, sqliteCaptureHealthReads, sqliteSpawnReads } from "./db/read-models/sqlite.ts";
 import { pgPageReads, pgCaptureHealthReads, pgSpawnReads } from "./db/read-models/pg.ts";
+import type { DataReads } from "./store/ports/data-api.ts";
+import { sqliteDataReads } from "./db/read-models/sqlite.ts";
+import { pgDataReads } from "./db/read-models/pg.ts";
 
 export interface Stores {
   jobs: JobStore;

@@ -11,17 +11,18 @@ import { openDatabase } from "../../src/db/open.ts";
 import { sqliteOwnerStore } from "../../src/db/owner/sqlite.ts";
 import { openPostgres } from "../../src/db/pg/open.ts";
 import { pgOwnerStore } from "../../src/db/owner/pg.ts";
-import { pgDataReads } from "../../src/db/read-models/pg-data-api.ts";
 import { pgNotifyReads } from "../../src/db/read-models/pg-notify.ts";
 import * as pg from "../../src/db/pg/schema.ts";
 import * as sqlite from "../../src/db/schema.ts";
-import { sqliteDataReads, type DataReads } from "../../src/db/read-models/sqlite-data-api.ts";
 import type { DataAccess } from "../../src/store/ports/owner.ts";
 import { type PageReads } from "../../src/store/ports/pages.ts";
 import { sqliteNotifyReads, type NotifyReads } from "../../src/pipeline/stages/notify.ts";
 import { databaseForThisFile } from "./postgres.ts";
 import { sqlitePageReads } from "../../src/db/read-models/sqlite.ts";
 import { pgPageReads } from "../../src/db/read-models/pg.ts";
+import type { DataReads } from "../../src/store/ports/data-api.ts";
+import { sqliteDataReads } from "../../src/db/read-models/sqlite.ts";
+import { pgDataReads } from "../../src/db/read-models/pg.ts";
 
 export const DEFAULT_REGION = "jp";
 

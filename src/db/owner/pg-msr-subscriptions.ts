@@ -7,9 +7,10 @@
  * shorter (neither saw the other's rows): a pair past the list's length counts as a change, so the next PUT mends it.
  */
 import { and, asc, eq, sql } from "drizzle-orm";
-import { listSha256, SUBSCRIPTION_KEEP_MS, subscriptionOf, type MsrSubscription, type SubscriptionList } from "./sqlite-msr-subscriptions.ts";
+import { listSha256, SUBSCRIPTION_KEEP_MS, subscriptionOf } from "./sqlite-msr-subscriptions.ts";
 import type { PgDb } from "../pg/open.ts";
 import { msrSubscriptionPlayers, msrSubscriptions } from "../pg/schema.ts";
+import type { MsrSubscription, SubscriptionList } from "../../store/model/owner.ts";
 
 export async function pgPutMsrSubscription(db: PgDb, tokenName: string, region: string, list: SubscriptionList, now: number): Promise<void> {
   const ofList = sql`token_name = ${tokenName} AND region = ${region}`;

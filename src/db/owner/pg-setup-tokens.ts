@@ -2,9 +2,10 @@
 import { asc, eq } from "drizzle-orm";
 import type { SetupLinks } from "../../store/ports/owner.ts";
 import { sha256Hex } from "../../sha256.ts";
-import { newToken, SERVED_BASE_KEY, SETUP_TOKEN_KEY, TOKEN_SHAPE } from "./sqlite-setup-tokens.ts";
+import { newToken, SERVED_BASE_KEY, SETUP_TOKEN_KEY } from "./sqlite-setup-tokens.ts";
 import type { PgDb } from "../pg/open.ts";
 import { players, settings } from "../pg/schema.ts";
+import { TOKEN_SHAPE } from "../../store/model/owner.ts";
 
 export function pgSetupLinks(db: PgDb): SetupLinks {
   const setting = async (key: string) => (await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key)))[0]?.value;

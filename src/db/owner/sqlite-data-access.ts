@@ -7,17 +7,8 @@ import { asc, eq } from "drizzle-orm";
 import { sha256Hex } from "../../sha256.ts";
 import type { Db } from "../open.ts";
 import { apiTokens, publicPlayers } from "../schema.ts";
+import type { ApiToken } from "../../store/model/owner.ts";
 
-/** What a token's name and its grant's player ids look like (the CLI and the status page check both). */
-export const API_TOKEN_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
-export const PLAYER_ID_SHAPE = /^\d{1,32}$/;
-
-export interface ApiToken {
-  name: string;
-  /** null: every player of this server. */
-  players: string[] | null;
-  createdAt: number;
-}
 
 /** What an API token looks like: 192 random bits behind a prefix that says what it is. */
 export const newApiToken = () => `msk_${randomBytes(24).toString("base64url")}`;

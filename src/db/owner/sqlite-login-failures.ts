@@ -6,13 +6,10 @@
 import { asc, eq, lt, sql } from "drizzle-orm";
 import { replayableCommit, type Db } from "../open.ts";
 import { loginFailures } from "../schema.ts";
+import type { LoginFailures } from "../../store/model/owner.ts";
 
 export const MAX_PEERS = 4096;
 
-export interface LoginFailures {
-  failures: number;
-  lastFailure: number;
-}
 
 export function loginFailuresOf(db: Db, peer: string): LoginFailures | undefined {
   return db.select({ failures: loginFailures.failures, lastFailure: loginFailures.lastFailure }).from(loginFailures).where(eq(loginFailures.peer, peer)).get();

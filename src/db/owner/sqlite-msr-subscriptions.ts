@@ -9,21 +9,11 @@ import { and, asc, eq, gte, lt, not, sql, type Placeholder, type SQL } from "dri
 import { sha256Hex } from "../../sha256.ts";
 import type { Db } from "../open.ts";
 import { msrSubscriptionPlayers, msrSubscriptions } from "../schema.ts";
+import type { MsrSubscription, SubscribedPair, SubscriptionList } from "../../store/model/owner.ts";
 
 /** A list nobody PUT again for a day is swept. */
 export const SUBSCRIPTION_KEEP_MS = 24 * 3600_000;
 
-export type SubscribedPair = { uid: string; mode: string };
-export interface SubscriptionList {
-  pairs: SubscribedPair[];
-  /** The address the list came from, and its length in bytes as sent. */
-  peer: string;
-  bytes: number;
-}
-export interface MsrSubscription extends SubscriptionList {
-  /** When it was last PUT. */
-  at: number;
-}
 
 /** What tells one list from another: the same pairs in the same order hash the same. */
 export const listSha256 = (pairs: SubscribedPair[]) => sha256Hex(JSON.stringify(pairs.map((pair) => [pair.uid, pair.mode])));

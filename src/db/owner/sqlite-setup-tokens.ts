@@ -7,6 +7,7 @@ import { asc, eq } from "drizzle-orm";
 import type { Db } from "../open.ts";
 import { sha256Hex } from "../../sha256.ts";
 import { players, settings } from "../schema.ts";
+import { TOKEN_SHAPE, type LinkedPlayer } from "../../store/model/owner.ts";
 
 export const SETUP_TOKEN_KEY = "setup_token";
 /** The PUBLIC_BASE_URL the service last started with: the CLI prints links under it without the server's env. */
@@ -14,8 +15,6 @@ export const SERVED_BASE_KEY = "public_base_url";
 
 export const newToken = () => randomBytes(24).toString("base64url");
 
-/** What a token in a URL path may look like; anything else is refused before a lookup. */
-export const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
 
 /** The current setup token: a read (the service creates it at start), written only if it is missing. */
 export function setupToken(db: Db, now = Date.now()): string {
@@ -48,12 +47,6 @@ export function servedBase(db: Db): string | null {
   return db.select({ value: settings.value }).from(settings).where(eq(settings.key, SERVED_BASE_KEY)).get()?.value ?? null;
 }
 
-export interface LinkedPlayer {
-  playerId: string;
-  name: string | null;
-  token: string;
-  createdAt: number;
-}
 
 /** Creates a player's link, or gives an existing player a new one (the old link stops working). */
 export function linkPlayer(db: Db, playerId: string, name: string | null, now = Date.now()): { player: LinkedPlayer; replaced: boolean } {

@@ -1,8 +1,13 @@
-/** The read models over SQLite, written once (pages.ts, capture-health.ts, spawns.ts) over its statements (src/db/dialect/). */
+/** The read models over SQLite, written once (pages.ts, capture-health.ts, spawns.ts, data-api.ts) over its statements (src/db/dialect/). */
+import type { ArchiveStore } from "../../archive/store.ts";
+import type { DataReads } from "../../store/ports/data-api.ts";
 import type { CaptureHealthReads, PageReads, SpawnReads } from "../../store/ports/pages.ts";
+import { apiTokenGrant, isPlayerPublic } from "../owner/sqlite-data-access.ts";
+import { msrSubscription, putMsrSubscription } from "../owner/sqlite-msr-subscriptions.ts";
 import { sqliteStatements } from "../dialect/sqlite.ts";
 import type { Db } from "../open.ts";
 import { captureHealthReads } from "./capture-health.ts";
+import { dataReads } from "./data-api.ts";
 import { pageReads } from "./pages.ts";
 import { spawnReads } from "./spawns.ts";
 
@@ -16,3 +21,11 @@ export function databaseBytes(db: Db): number {
 export const sqlitePageReads = (db: Db): PageReads => pageReads(sqliteStatements(db), async () => databaseBytes(db));
 export const sqliteCaptureHealthReads = (db: Db): CaptureHealthReads => captureHealthReads(sqliteStatements(db));
 export const sqliteSpawnReads = (db: Db): SpawnReads => spawnReads(sqliteStatements(db));
+
+export const sqliteDataReads = (db: Db, store: ArchiveStore, defaultRegion: string): DataReads =>
+  dataReads(sqliteStatements(db), store, defaultRegion, {
+    grant: async (token) => apiTokenGrant(db, token),
+    isPublic: async (playerId) => isPlayerPublic(db, playerId),
+    subscription: async (tokenName, region) => msrSubscription(db, tokenName, region),
+    subscribe: async (tokenName, region, list, now) => putMsrSubscription(db, tokenName, region, list, now),
+  });

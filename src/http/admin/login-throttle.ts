@@ -1,9 +1,9 @@
+import type { LoginFailures } from "../../store/model/owner.ts";
 /**
  * Per-peer throttle of owner-token guesses (the login form, Basic and Bearer credentials): the first
  * FREE_FAILURES wrong tokens cost nothing, then each one doubles the wait before the next try (up to MAX_DELAY_MS).
  * The counts live in the store (LoginFailureRecords), so every process of a hub throttles the same guesser.
  */
-import type { LoginFailures } from "../../db/owner/sqlite-login-failures.ts";
 
 export const FREE_FAILURES = 5;
 const BASE_DELAY_MS = 1000;

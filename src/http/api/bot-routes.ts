@@ -19,13 +19,12 @@
  */
 import { Hono, type Context } from "hono";
 import { isRegion } from "../../capture/regions.ts";
-import type { ApiToken } from "../../db/owner/sqlite-data-access.ts";
-import type { SubscribedPair } from "../../db/owner/sqlite-msr-subscriptions.ts";
 import { readCapped } from "../../ingest/capped-body.ts";
 import { logInfo } from "../../log.ts";
 import { peerOf } from "../peer.ts";
 import { detail, UID } from "./routes.ts";
-import type { DataReads } from "../../db/read-models/sqlite-data-api.ts";
+import type { ApiToken, SubscribedPair } from "../../store/model/owner.ts";
+import type { DataReads } from "../../store/ports/data-api.ts";
 
 export const MAX_UPLOAD_TIME_PAIRS = 1000;
 export const MAX_LISTED = 200;

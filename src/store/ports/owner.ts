@@ -4,11 +4,10 @@
  * PostgreSQL one (src/db/pg/owner-store.ts) does the same over the network. Both pass
  * tests/unit/owner-store.contract.test.ts. One small interface per concern.
  */
-import type { ApiToken } from "../../db/owner/sqlite-data-access.ts";
-import type { LinkedPlayer } from "../../db/owner/sqlite-setup-tokens.ts";
 import type { LoginFailureRecords } from "../../http/admin/login-throttle.ts";
 import type { SessionRecords } from "../../http/admin/sessions.ts";
 import type { DataWebhook, DataWebhookCarries } from "../model/deliveries.ts";
+import type { ApiToken, LinkedPlayer } from "../model/owner.ts";
 
 /** The setup token of module and script URLs, and hub players' personal links (/p/<token>). */
 export interface SetupLinks {
