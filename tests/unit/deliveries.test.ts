@@ -8,11 +8,11 @@ import {
   markAttemptFailed,
   markSent,
   recordPartsSent,
-  resetDeliveries,
-  retryFailedDeliveries,
 } from "../../src/db/deliveries/rows.ts";
 import type { Channel, ChannelTarget } from "../../src/notify/routing.ts";
 import { claimJob } from "../../src/db/jobs/index.ts";
+import { sqliteTransaction } from "../../src/db/dialect/sqlite.ts";
+import { resetDeliveries, retryFailedDeliveries } from "../../src/db/deliveries/owner-actions.ts";
 import { deliveriesOf, insertDelivery, insertJob, insertSave, jobRow, LEASE_MS, openHarness, type Harness } from "../helpers/pipeline-harness.ts";
 import type { LeaseHolder } from "../../src/store/model/jobs.ts";
 
@@ -164,11 +164,11 @@ describe("owner operations", () => {
     const sentOne = insertDelivery(h.db, one, "sent", T0, "discord");
     const failedTwo = insertDelivery(h.db, two, "failed", T0, "webhook");
 
-    expect(h.db.transaction((tx) => retryFailedDeliveries(tx, T0 + 100, two))).toEqual([two]);
+    expect(sqliteTransaction(h.db, retryFailedDeliveries(T0 + 100, two))).toEqual([two]);
     expect(row(failedTwo)).toMatchObject({ state: "pending", attempts: 0, next_attempt_at: T0 + 100, last_error: null });
     expect(row(failedOne).state).toBe("failed");
 
-    expect(h.db.transaction((tx) => retryFailedDeliveries(tx, T0 + 200))).toEqual([one]);
+    expect(sqliteTransaction(h.db, retryFailedDeliveries(T0 + 200))).toEqual([one]);
     expect(row(failedOne)).toMatchObject({ state: "pending", attempts: 0, next_attempt_at: T0 + 200, last_error: null });
     expect(row(sentOne)).toMatchObject({ state: "sent", attempts: 3 });
   });
@@ -179,7 +179,7 @@ describe("owner operations", () => {
     insertDelivery(h.db, mine, "sent", T0, "telegram");
     insertDelivery(h.db, mine, "failed", T0, "discord");
     insertDelivery(h.db, other, "sent", T0);
-    h.db.transaction((tx) => resetDeliveries(tx, mine));
+    sqliteTransaction(h.db, resetDeliveries(mine));
     expect(deliveriesOf(h.db, mine)).toHaveLength(0);
     expect(deliveriesOf(h.db, other)).toHaveLength(1);
 

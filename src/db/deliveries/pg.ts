@@ -117,18 +117,3 @@ function decision(save: PushCandidate, targets: RoutedTarget[], configured: Read
     SELECT (SELECT id FROM repeat) AS repeat_of, (SELECT count(*) FROM marked) AS marked,
       coalesce((SELECT json_agg(json_build_object(${DELIVERY_FIELDS}) ORDER BY id) FROM after), '[]'::json) AS deliveries`;
 }
-
-/** The owner's retry (rows.ts's retryFailedDeliveries) inside the job module's transaction: the saves of the deliveries due again. */
-export async function pgRetryFailedDeliveries(tx: PgTx, now: number, saveId?: number): Promise<number[]> {
-  const rows = await tx
-    .update(deliveries)
-    .set({ state: "pending", attempts: 0, nextAttemptAt: now, lastError: null })
-    .where(and(eq(deliveries.state, "failed"), saveId === undefined ? undefined : eq(deliveries.saveId, saveId)))
-    .returning({ saveId: deliveries.saveId });
-  return rows.map((row) => row.saveId);
-}
-
-/** Owner resend (rows.ts's resetDeliveries): the save's deliveries start over. */
-export async function pgResetDeliveries(tx: PgTx, saveId: number): Promise<void> {
-  await tx.delete(deliveries).where(eq(deliveries.saveId, saveId));
-}

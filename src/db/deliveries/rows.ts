@@ -163,22 +163,3 @@ export function markAttemptFailed(db: Db, attempt: FailedAttempt, reason: string
     .where(and(eq(deliveries.id, attempt.deliveryId), eq(deliveries.state, "pending"), eq(deliveries.attempts, attempt.attempt)))
     .run();
 }
-
-/**
- * Owner retry: failed deliveries (all, or one save's) are due again with a fresh budget; a delivery already
- * sent is never repeated. Returns the save of each delivery retried, so the caller can queue its notify stage.
- */
-export function retryFailedDeliveries(tx: Tx, now: number, saveId?: number): number[] {
-  return tx
-    .update(deliveries)
-    .set({ state: "pending", attempts: 0, nextAttemptAt: now, lastError: null })
-    .where(and(eq(deliveries.state, "failed"), saveId === undefined ? undefined : eq(deliveries.saveId, saveId)))
-    .returning({ saveId: deliveries.saveId })
-    .all()
-    .map((row) => row.saveId);
-}
-
-/** Owner resend: the save's deliveries start over, so its next notify stage pushes to every target again. */
-export function resetDeliveries(tx: Tx, saveId: number): void {
-  tx.delete(deliveries).where(eq(deliveries.saveId, saveId)).run();
-}

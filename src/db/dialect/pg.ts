@@ -11,6 +11,10 @@ async function execute(sql: postgres.Sql | postgres.TransactionSql, step: Step):
     await sql`SELECT pg_advisory_xact_lock(hashtext(${step.lock[0]}), hashtext(${step.lock[1]}))`;
     return [];
   }
+  if ("notify" in step) {
+    await sql`SELECT pg_notify(${step.notify}, '')`;
+    return [];
+  }
   const rows = await sql.unsafe(step.query.sql, step.params as postgres.ParameterOrJSON<never>[], { prepare: true });
   return decodeRows(Array.from(rows), step.query.kinds, decode);
 }

@@ -20,8 +20,11 @@ export const read = <R>(sql: string, kinds: { [K in keyof R]?: ColumnKind } = {}
 /** JSON columns take their value as JSON text; arrays are for `= ANY($n)`. */
 export type Param = string | number | boolean | null | readonly (string | number)[];
 
-/** One step of a flow: a statement, or a lock on (scope, key) until the transaction ends (PostgreSQL's; SQLite's writer is alone). */
-export type Step = { query: Read<unknown>; params: Param[] } | { lock: [scope: string, key: string] };
+/**
+ * One step of a flow: a statement; a lock on (scope, key) until the transaction ends; a notification to other
+ * processes on commit. The last two are PostgreSQL's: SQLite's one process holds its writer alone and wakes its own.
+ */
+export type Step = { query: Read<unknown>; params: Param[] } | { lock: [scope: string, key: string] } | { notify: string };
 export type Flow<T> = Generator<Step, T, Record<string, unknown>[]>;
 
 /** Within a flow: `const rows = yield* run(QUERY, params)`. */
@@ -32,6 +35,11 @@ export function* run<R>(query: Read<R>, params: Param[]): Generator<Step, R[], R
 /** Within a flow: serializes the flows of one key (two processes adding rules for one player count each other's). */
 export function* lock(scope: string, key: string): Generator<Step, void, Record<string, unknown>[]> {
   yield { lock: [scope, key] };
+}
+
+/** Within a flow: other processes listening on `channel` hear of this transaction once it commits. */
+export function* notify(channel: string): Generator<Step, void, Record<string, unknown>[]> {
+  yield { notify: channel };
 }
 
 export interface Reader {

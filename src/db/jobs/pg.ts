@@ -12,7 +12,8 @@ import { claimedJob, subjectlessFailure } from "./sqlite-claim.ts";
 import { leaseHeldIn } from "./lease.ts";
 import { LeaseLostError } from "../../store/model/jobs.ts";
 import { pgRejudgePlausibility, pgResumeWaitingForKey } from "./pg-lifecycle.ts";
-import { pgReprocess, pgRetryFailed } from "./pg-owner-actions.ts";
+import { pgStatements } from "../dialect/pg.ts";
+import { reprocess, retryFailed } from "./owner-actions.ts";
 import { NEW_WORK_CHANNEL, pgEnqueueReport, pgEnqueueSave, pgRequeueForRedraw } from "./pg-enqueue.ts";
 import { pgFenced, pgRecordChange } from "./pg-transitions.ts";
 
@@ -65,8 +66,8 @@ export function pgJobStore(db: PgDb): JobStore {
     enqueueSave: (saveId, at, implausible) => db.transaction((tx) => pgEnqueueSave(tx, saveId, at, implausible)),
     enqueueReport: (reportId, at) => db.transaction((tx) => pgEnqueueReport(tx, reportId, at)),
     requeueForRedraw: (saveId, now) => db.transaction((tx) => pgRequeueForRedraw(tx, saveId, now)),
-    retryFailed: (now, saveId) => pgRetryFailed(db, now, saveId),
-    reprocess: (saveId, notify, now) => pgReprocess(db, saveId, notify, now),
+    retryFailed: (now, saveId) => pgStatements(db).transaction(() => retryFailed(now, saveId)),
+    reprocess: (saveId, notify, now) => pgStatements(db).transaction(() => reprocess(saveId, notify, now)),
     reclaimAtStart: async (now) =>
       (
         await db

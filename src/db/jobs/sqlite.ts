@@ -9,8 +9,14 @@ import { claimJob, nextDueAt } from "./sqlite-claim.ts";
 import { enqueueReport, enqueueSave, requeueForRedraw } from "./sqlite-enqueue.ts";
 import { holdsLease, renewLease } from "./lease.ts";
 import { reclaimOrphans, rejudgePlausibility, releaseRunning, resumeWaitingForKey } from "./sqlite-lifecycle.ts";
-import { reprocess, retryFailed } from "./sqlite-owner-actions.ts";
+import { sqliteTransaction } from "../dialect/sqlite.ts";
+import * as ownerActions from "./owner-actions.ts";
 import { rerunIfFlagged, transition } from "./transitions.ts";
+
+/** The owner's retry (jobs/owner-actions.ts), as one synchronous transaction. */
+export const retryFailed = (db: Db, now: number, saveId?: number) => sqliteTransaction(db, ownerActions.retryFailed(now, saveId));
+/** The owner's reprocess (jobs/owner-actions.ts), as one synchronous transaction. */
+export const reprocess = (db: Db, saveId: number, notify: boolean, now: number) => sqliteTransaction(db, ownerActions.reprocess(saveId, notify, now));
 
 export function sqliteJobStore(db: Db): JobStore {
   // `body` is one of the synchronous functions below: db.transaction runs it to the end before returning.
