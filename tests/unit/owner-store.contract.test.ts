@@ -4,8 +4,8 @@
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { Hono } from "hono";
-import { MAX_PEERS } from "../../src/db/owner/sqlite-login-failures.ts";
-import { MAX_SESSIONS } from "../../src/db/owner/sqlite-sessions.ts";
+import { MAX_PEERS } from "../../src/db/owner/login-failures.ts";
+import { MAX_SESSIONS } from "../../src/db/owner/sessions.ts";
 import { FREE_FAILURES, StoredLoginAttempts } from "../../src/http/admin/login-throttle.ts";
 import { SessionStore } from "../../src/http/admin/sessions.ts";
 import type { OwnerStore } from "../../src/store/ports/owner.ts";

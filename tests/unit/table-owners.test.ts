@@ -68,12 +68,12 @@ test("a hub's API rate counts are written by their store only", () => {
  * `once` when one module written for both stores (src/db/dialect/) owns it.
  */
 const OWNER_TABLES = [
-  { table: "ownerSessions", sql: "owner_sessions", module: "owner/sessions" },
-  { table: "loginFailures", sql: "login_failures", module: "owner/login-failures" },
+  { table: "ownerSessions", sql: "owner_sessions", module: "owner/sessions", once: true },
+  { table: "loginFailures", sql: "login_failures", module: "owner/login-failures", once: true },
   { table: "settings", sql: "settings", module: "owner/setup-tokens" },
   { table: "players", sql: "players", module: "owner/setup-tokens" },
-  { table: "apiTokens", sql: "api_tokens", module: "owner/data-access" },
-  { table: "publicPlayers", sql: "public_players", module: "owner/data-access" },
+  { table: "apiTokens", sql: "api_tokens", module: "owner/data-access", once: true },
+  { table: "publicPlayers", sql: "public_players", module: "owner/data-access", once: true },
   { table: "uploads", sql: "upload_tasks", module: "uploads" },
   { table: "uploadChunks", sql: "upload_task_chunks", module: "uploads" },
   { table: "watchRules", sql: "watch_rules", module: "owner/watch", once: true },

@@ -1,36 +1,35 @@
 /**
- * The owner's and players' tables over SQLite: the synchronous functions of their modules, each call done on the
- * event loop's thread before the promise is made (no async callback ever reaches db.transaction).
+ * The owner's and players' tables over SQLite: the modules written once for both stores (sessions.ts,
+ * login-failures.ts, data-access.ts, watch.ts, nudges.ts) over SQLite's statements, and the setup links and
+ * consumer webhooks' synchronous functions.
  */
 import type { NudgeStore } from "../../store/ports/nudges.ts";
 import type { OwnerStore } from "../../store/ports/owner.ts";
 import type { WatchStore } from "../../store/ports/watch.ts";
-import { sqliteStatements } from "../dialect/sqlite.ts";
-import { nudgeStore } from "./nudges.ts";
-import { watchStore } from "./watch.ts";
-import { addApiToken, apiTokenGrant, isPlayerPublic, listApiTokens, revokeApiToken, setPlayerPublic } from "./sqlite-data-access.ts";
 import { addDataWebhook, listDataWebhooks, removeDataWebhook } from "../deliveries/sqlite-data-webhooks.ts";
-import { clearLoginFailures, loginFailuresOf, recordLoginFailures } from "./sqlite-login-failures.ts";
-import type { Db } from "../open.ts";
-import { closeSession, openSession, sessionOpen } from "./sqlite-sessions.ts";
+import { sqliteStatements, sqliteTransaction } from "../dialect/sqlite.ts";
+import type { Statements } from "../dialect/statements.ts";
+import { replayableCommit, type Db } from "../open.ts";
+import { dataAccess } from "./data-access.ts";
+import { loginFailureRecords } from "./login-failures.ts";
+import { nudgeStore } from "./nudges.ts";
+import { sessionRecords } from "./sessions.ts";
 import { linkedPlayer, linkedPlayers, linkPlayer, playerByToken, recordServedBase, rotateSetupToken, servedBase, setupToken } from "./sqlite-setup-tokens.ts";
+import { watchStore } from "./watch.ts";
+
+/** Sessions and the login throttle commit without waiting for the disk: a power cut at worst logs someone out or forgets a guess. */
+function withoutFsync(db: Db): Statements {
+  const statements = sqliteStatements(db);
+  return {
+    all: (query, params) => replayableCommit(db, () => statements.all(query, params)),
+    transaction: async (flow) => replayableCommit(db, () => sqliteTransaction(db, flow())),
+  };
+}
 
 export function sqliteOwnerStore(db: Db): OwnerStore {
   return {
-    sessions: {
-      open: async (idHash, expiresAt, now) => openSession(db, idHash, expiresAt, now),
-      isOpen: async (idHash, now) => sessionOpen(db, idHash, now),
-      close: async (idHash) => closeSession(db, idHash),
-    },
-    loginFailures: {
-      of: async (peer) => loginFailuresOf(db, peer),
-      // The read and the write run back to back on this thread, and the instance lock keeps other processes out.
-      record: async (peer, now, forgetBefore, count) => {
-        const current = loginFailuresOf(db, peer);
-        recordLoginFailures(db, peer, count(current !== undefined && current.lastFailure >= forgetBefore ? current : undefined), now, forgetBefore);
-      },
-      clear: async (peer) => clearLoginFailures(db, peer),
-    },
+    sessions: sessionRecords(withoutFsync(db)),
+    loginFailures: loginFailureRecords(withoutFsync(db)),
     links: {
       setupToken: async (now) => setupToken(db, now),
       rotateSetupToken: async (now) => rotateSetupToken(db, now),
@@ -41,14 +40,7 @@ export function sqliteOwnerStore(db: Db): OwnerStore {
       linkedPlayers: async () => linkedPlayers(db),
       linkedPlayer: async (playerId) => linkedPlayer(db, playerId),
     },
-    access: {
-      addApiToken: async (name, players, now) => addApiToken(db, name, players, now),
-      revokeApiToken: async (name) => revokeApiToken(db, name),
-      listApiTokens: async () => listApiTokens(db),
-      apiTokenGrant: async (token) => apiTokenGrant(db, token),
-      setPlayerPublic: async (playerId, on, now) => setPlayerPublic(db, playerId, on, now),
-      isPlayerPublic: async (playerId) => isPlayerPublic(db, playerId),
-    },
+    access: dataAccess(sqliteStatements(db)),
     webhooks: {
       add: async (url, bearer, now, carries) => addDataWebhook(db, url, bearer, now, carries),
       remove: async (id) => removeDataWebhook(db, id),

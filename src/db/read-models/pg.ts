@@ -2,7 +2,7 @@
 import type { ArchiveStore } from "../../archive/store.ts";
 import type { DataReads } from "../../store/ports/data-api.ts";
 import type { CaptureHealthReads, PageReads, SpawnReads } from "../../store/ports/pages.ts";
-import { pgDataAccess } from "../owner/pg-data-access.ts";
+import { dataAccess } from "../owner/data-access.ts";
 import { pgMsrSubscription, pgPutMsrSubscription } from "../owner/pg-msr-subscriptions.ts";
 import { pgStatements } from "../dialect/pg.ts";
 import type { PgDb } from "../pg/open.ts";
@@ -17,7 +17,7 @@ export const pgCaptureHealthReads = (db: PgDb): CaptureHealthReads => captureHea
 export const pgSpawnReads = (db: PgDb): SpawnReads => spawnReads(pgStatements(db));
 
 export function pgDataReads(db: PgDb, store: ArchiveStore, defaultRegion: string): DataReads {
-  const access = pgDataAccess(db);
+  const access = dataAccess(pgStatements(db));
   return dataReads(pgStatements(db), store, defaultRegion, {
     grant: (token) => access.apiTokenGrant(token),
     isPublic: (playerId) => access.isPlayerPublic(playerId),

@@ -2,7 +2,7 @@
 import type { ArchiveStore } from "../../archive/store.ts";
 import type { DataReads } from "../../store/ports/data-api.ts";
 import type { CaptureHealthReads, PageReads, SpawnReads } from "../../store/ports/pages.ts";
-import { apiTokenGrant, isPlayerPublic } from "../owner/sqlite-data-access.ts";
+import { dataAccess } from "../owner/data-access.ts";
 import { msrSubscription, putMsrSubscription } from "../owner/sqlite-msr-subscriptions.ts";
 import { sqliteStatements } from "../dialect/sqlite.ts";
 import type { Db } from "../open.ts";
@@ -24,8 +24,8 @@ export const sqliteSpawnReads = (db: Db): SpawnReads => spawnReads(sqliteStateme
 
 export const sqliteDataReads = (db: Db, store: ArchiveStore, defaultRegion: string): DataReads =>
   dataReads(sqliteStatements(db), store, defaultRegion, {
-    grant: async (token) => apiTokenGrant(db, token),
-    isPublic: async (playerId) => isPlayerPublic(db, playerId),
+    grant: (token) => dataAccess(sqliteStatements(db)).apiTokenGrant(token),
+    isPublic: (playerId) => dataAccess(sqliteStatements(db)).isPlayerPublic(playerId),
     subscription: async (tokenName, region) => msrSubscription(db, tokenName, region),
     subscribe: async (tokenName, region, list, now) => putMsrSubscription(db, tokenName, region, list, now),
   });

@@ -4,10 +4,34 @@
  * PostgreSQL one (src/db/pg/owner-store.ts) does the same over the network. Both pass
  * tests/unit/owner-store.contract.test.ts. One small interface per concern.
  */
-import type { LoginFailureRecords } from "../../http/admin/login-throttle.ts";
-import type { SessionRecords } from "../../http/admin/sessions.ts";
 import type { DataWebhook, DataWebhookCarries } from "../model/deliveries.ts";
-import type { ApiToken, LinkedPlayer } from "../model/owner.ts";
+import type { ApiToken, LinkedPlayer, LoginFailures } from "../model/owner.ts";
+
+/**
+ * The sessions as the store holds them, by the sha256 of the cookie's id (src/db/owner/sessions.ts). Bounded:
+ * past MAX_SESSIONS the one closest to expiry goes.
+ */
+export interface SessionRecords {
+  /** Records a session until `expiresAt`; expired ones go first. */
+  open(idHash: string, expiresAt: number, now: number): Promise<void>;
+  isOpen(idHash: string, now: number): Promise<boolean>;
+  close(idHash: string): Promise<void>;
+}
+
+/**
+ * Wrong tokens per peer as the store holds them (src/db/owner/login-failures.ts). Bounded: past MAX_PEERS the
+ * peer that failed longest ago goes first.
+ */
+export interface LoginFailureRecords {
+  of(peer: string): Promise<LoginFailures | undefined>;
+  /**
+   * Sets `peer`'s count to `count(its record)` at `now`, reading and writing as one step: guesses arriving at
+   * once on several processes are each counted. Records whose last failure is before `forgetBefore` go first
+   * (`count` sees none for such a peer).
+   */
+  record(peer: string, now: number, forgetBefore: number, count: (current: LoginFailures | undefined) => number): Promise<void>;
+  clear(peer: string): Promise<void>;
+}
 
 /** The setup token of module and script URLs, and hub players' personal links (/p/<token>). */
 export interface SetupLinks {
