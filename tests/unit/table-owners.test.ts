@@ -70,8 +70,8 @@ test("a hub's API rate counts are written by their store only", () => {
 const OWNER_TABLES = [
   { table: "ownerSessions", sql: "owner_sessions", module: "owner/sessions", once: true },
   { table: "loginFailures", sql: "login_failures", module: "owner/login-failures", once: true },
-  { table: "settings", sql: "settings", module: "owner/setup-tokens" },
-  { table: "players", sql: "players", module: "owner/setup-tokens" },
+  { table: "settings", sql: "settings", module: "owner/setup-tokens", once: true },
+  { table: "players", sql: "players", module: "owner/setup-tokens", once: true },
   { table: "apiTokens", sql: "api_tokens", module: "owner/data-access", once: true },
   { table: "publicPlayers", sql: "public_players", module: "owner/data-access", once: true },
   { table: "uploads", sql: "upload_tasks", module: "uploads" },

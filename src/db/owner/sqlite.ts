@@ -1,6 +1,6 @@
 /**
  * The owner's and players' tables over SQLite: the modules written once for both stores (sessions.ts,
- * login-failures.ts, data-access.ts, watch.ts, nudges.ts) over SQLite's statements, and the setup links and
+ * login-failures.ts, setup-tokens.ts, data-access.ts, watch.ts, nudges.ts) over SQLite's statements, and the
  * consumer webhooks' synchronous functions.
  */
 import type { NudgeStore } from "../../store/ports/nudges.ts";
@@ -14,7 +14,7 @@ import { dataAccess } from "./data-access.ts";
 import { loginFailureRecords } from "./login-failures.ts";
 import { nudgeStore } from "./nudges.ts";
 import { sessionRecords } from "./sessions.ts";
-import { linkedPlayer, linkedPlayers, linkPlayer, playerByToken, recordServedBase, rotateSetupToken, servedBase, setupToken } from "./sqlite-setup-tokens.ts";
+import { setupLinks } from "./setup-tokens.ts";
 import { watchStore } from "./watch.ts";
 
 /** Sessions and the login throttle commit without waiting for the disk: a power cut at worst logs someone out or forgets a guess. */
@@ -30,16 +30,7 @@ export function sqliteOwnerStore(db: Db): OwnerStore {
   return {
     sessions: sessionRecords(withoutFsync(db)),
     loginFailures: loginFailureRecords(withoutFsync(db)),
-    links: {
-      setupToken: async (now) => setupToken(db, now),
-      rotateSetupToken: async (now) => rotateSetupToken(db, now),
-      recordServedBase: async (base, now) => recordServedBase(db, base, now),
-      servedBase: async () => servedBase(db),
-      linkPlayer: async (playerId, name, now) => linkPlayer(db, playerId, name, now),
-      playerByToken: async (token) => playerByToken(db, token),
-      linkedPlayers: async () => linkedPlayers(db),
-      linkedPlayer: async (playerId) => linkedPlayer(db, playerId),
-    },
+    links: setupLinks(sqliteStatements(db)),
     access: dataAccess(sqliteStatements(db)),
     webhooks: {
       add: async (url, bearer, now, carries) => addDataWebhook(db, url, bearer, now, carries),
