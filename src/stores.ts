@@ -32,7 +32,7 @@ import { acquireInstanceLock } from "./instance-lock.ts";
 import type { DeliveryStore } from "./store/ports/deliveries.ts";
 import type { JobStore } from "./store/ports/jobs.ts";
 import type { StageStore } from "./pipeline/stage-store.ts";
-import { sqliteNotifyReads, type NotifyReads } from "./pipeline/stages/notify.ts";
+import { type NotifyReads } from "./pipeline/stages/notify.ts";
 import type { RetentionStore } from "./store/ports/retention.ts";
 import { pgWatchStore } from "./db/owner/pg.ts";
 import { sqliteWatchStore } from "./db/owner/sqlite.ts";
@@ -47,6 +47,7 @@ import { pgPageReads, pgCaptureHealthReads, pgSpawnReads } from "./db/read-model
 import type { DataReads } from "./store/ports/data-api.ts";
 import { sqliteDataReads } from "./db/read-models/sqlite.ts";
 import { pgDataReads } from "./db/read-models/pg.ts";
+import { sqliteNotifyReads } from "./db/read-models/sqlite-notify.ts";
 
 export interface Stores {
   jobs: JobStore;

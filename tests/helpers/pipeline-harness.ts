@@ -15,7 +15,6 @@ import { loadConfig } from "../../src/config/index.ts";
 import { sqliteDeliveryStore } from "../../src/db/deliveries/sqlite.ts";
 import { sqliteJobStore } from "../../src/db/jobs/sqlite.ts";
 import { sqliteStageStore } from "../../src/db/stage-writes.ts";
-import { sqliteNotifyReads } from "../../src/pipeline/stages/notify.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { loadNotifySetup } from "../../src/notify/setup.ts";
 import { claimJob } from "../../src/db/jobs/index.ts";
@@ -23,6 +22,7 @@ import { runJob, type Stages } from "../../src/pipeline/runner.ts";
 import type { PipelineDeps, Stage, StageResult } from "../../src/pipeline/stage.ts";
 import { WorkerPool } from "../../src/pipeline/worker-pool.ts";
 import type { ClaimedJob, JobSubject, SaveSubject } from "../../src/store/model/jobs.ts";
+import { sqliteNotifyReads } from "../../src/db/read-models/sqlite-notify.ts";
 
 export const LEASE_MS = 60_000;
 /** Two retries: attempt 1 waits ~1 s, attempt 2 ~2 s, attempt 3 is the last. */

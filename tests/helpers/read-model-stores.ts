@@ -16,13 +16,14 @@ import * as pg from "../../src/db/pg/schema.ts";
 import * as sqlite from "../../src/db/schema.ts";
 import type { DataAccess } from "../../src/store/ports/owner.ts";
 import { type PageReads } from "../../src/store/ports/pages.ts";
-import { sqliteNotifyReads, type NotifyReads } from "../../src/pipeline/stages/notify.ts";
+import { type NotifyReads } from "../../src/pipeline/stages/notify.ts";
 import { databaseForThisFile } from "./postgres.ts";
 import { sqlitePageReads } from "../../src/db/read-models/sqlite.ts";
 import { pgPageReads } from "../../src/db/read-models/pg.ts";
 import type { DataReads } from "../../src/store/ports/data-api.ts";
 import { sqliteDataReads } from "../../src/db/read-models/sqlite.ts";
 import { pgDataReads } from "../../src/db/read-models/pg.ts";
+import { sqliteNotifyReads } from "../../src/db/read-models/sqlite-notify.ts";
 
 export const DEFAULT_REGION = "jp";
 

@@ -16,7 +16,6 @@ import { openDatabase, type Db } from "../../src/db/open.ts";
 import { claimDeliveryAttempt } from "../../src/db/deliveries/rows.ts";
 import { sqliteDeliveryStore } from "../../src/db/deliveries/sqlite.ts";
 import { sqliteJobStore } from "../../src/db/jobs/sqlite.ts";
-import { sqliteNotifyReads } from "../../src/pipeline/stages/notify.ts";
 import { storeSaveOnce } from "../../src/db/saves.ts";
 import { sqliteStageStore } from "../../src/db/stage-writes.ts";
 import { archives, deliveries, jobs, saves } from "../../src/db/schema.ts";
@@ -29,6 +28,7 @@ import { material, save, site } from "../helpers/maps-fixtures.ts";
 import { saveJob } from "../helpers/pipeline-harness.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import type { ClaimedJob, SaveSubject } from "../../src/store/model/jobs.ts";
+import { sqliteNotifyReads } from "../../src/db/read-models/sqlite-notify.ts";
 
 const PLAYER = "7488393821744390161";
 const LEASE_MS = 60_000;

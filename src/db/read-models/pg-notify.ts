@@ -1,4 +1,4 @@
-/** What the notify stage reads of a save and its archive (src/pipeline/stages/notify.ts), on a hub's PostgreSQL. */
+/** What the notify stage reads of a save and its archive (src/pipeline/stages/notify.ts), on a hub's PostgreSQL (SQLite's: sqlite-notify.ts). */
 import { eq, getTableColumns } from "drizzle-orm";
 import type { NotifyReads } from "../../pipeline/stages/notify.ts";
 import type { PgDb } from "../pg/open.ts";
