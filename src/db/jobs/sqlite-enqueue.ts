@@ -1,6 +1,6 @@
 /** Jobs enter the queue here: a save's generate job, a report's evaluate job, and a save sent back to draw again. */
 import { and, eq, ne, sql } from "drizzle-orm";
-import { SUBSCRIPTION_KEEP_MS, subscribedSave } from "../owner/sqlite-msr-subscriptions.ts";
+import { SUBSCRIPTION_KEEP_MS, subscribedSave } from "../owner/msr-subscriptions.ts";
 import { prepared, type Tx } from "../open.ts";
 import { jobs } from "../schema.ts";
 

@@ -1,16 +1,15 @@
 /**
- * lunabot's `/msr` subscription lists on a hub's PostgreSQL, the same rows as SQLite's (../msr-subscriptions.ts),
+ * lunabot's `/msr` subscription lists on a hub's PostgreSQL, the same rows as SQLite's (sqlite-msr-subscriptions.ts),
  * so the PUT and the GET that follows may reach different processes. A PUT is one statement (one round trip): the
  * lists a day old swept (their pairs by the foreign key's cascade), the list's row upserted, and only when its
  * pairs changed, the pairs upserted by position and the old tail deleted. No two of its parts touch one row.
  * Two PUTs of one token and region at once (two bots sharing a token) may leave the longer list's tail behind the
  * shorter (neither saw the other's rows): a pair past the list's length counts as a change, so the next PUT mends it.
  */
-import { and, asc, eq, sql } from "drizzle-orm";
-import { listSha256, SUBSCRIPTION_KEEP_MS, subscriptionOf } from "./sqlite-msr-subscriptions.ts";
+import { sql } from "drizzle-orm";
+import { listSha256, SUBSCRIPTION_KEEP_MS } from "./msr-subscriptions.ts";
 import type { PgDb } from "../pg/open.ts";
-import { msrSubscriptionPlayers, msrSubscriptions } from "../pg/schema.ts";
-import type { MsrSubscription, SubscriptionList } from "../../store/model/owner.ts";
+import type { SubscriptionList } from "../../store/model/owner.ts";
 
 export async function pgPutMsrSubscription(db: PgDb, tokenName: string, region: string, list: SubscriptionList, now: number): Promise<void> {
   const ofList = sql`token_name = ${tokenName} AND region = ${region}`;
@@ -36,14 +35,4 @@ export async function pgPutMsrSubscription(db: PgDb, tokenName: string, region: 
     tail AS (DELETE FROM msr_subscription_players WHERE ${ofList} AND position >= ${list.pairs.length} AND (SELECT yes FROM changed))
     ${newPairs}
     SELECT 1`);
-}
-
-export async function pgMsrSubscription(db: PgDb, tokenName: string, region: string): Promise<MsrSubscription | null> {
-  const rows = await db
-    .select({ peer: msrSubscriptions.peer, listBytes: msrSubscriptions.listBytes, updatedAt: msrSubscriptions.updatedAt, playerId: msrSubscriptionPlayers.playerId, mode: msrSubscriptionPlayers.mode })
-    .from(msrSubscriptions)
-    .leftJoin(msrSubscriptionPlayers, and(eq(msrSubscriptionPlayers.tokenName, msrSubscriptions.tokenName), eq(msrSubscriptionPlayers.region, msrSubscriptions.region)))
-    .where(and(eq(msrSubscriptions.tokenName, tokenName), eq(msrSubscriptions.region, region)))
-    .orderBy(asc(msrSubscriptionPlayers.position));
-  return subscriptionOf(rows);
 }

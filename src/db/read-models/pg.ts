@@ -3,7 +3,8 @@ import type { ArchiveStore } from "../../archive/store.ts";
 import type { DataReads } from "../../store/ports/data-api.ts";
 import type { CaptureHealthReads, PageReads, SpawnReads } from "../../store/ports/pages.ts";
 import { dataAccess } from "../owner/data-access.ts";
-import { pgMsrSubscription, pgPutMsrSubscription } from "../owner/pg-msr-subscriptions.ts";
+import { msrSubscription } from "../owner/msr-subscriptions.ts";
+import { pgPutMsrSubscription } from "../owner/pg-msr-subscriptions.ts";
 import { pgStatements } from "../dialect/pg.ts";
 import type { PgDb } from "../pg/open.ts";
 import { captureHealthReads } from "./capture-health.ts";
@@ -21,7 +22,7 @@ export function pgDataReads(db: PgDb, store: ArchiveStore, defaultRegion: string
   return dataReads(pgStatements(db), store, defaultRegion, {
     grant: (token) => access.apiTokenGrant(token),
     isPublic: (playerId) => access.isPlayerPublic(playerId),
-    subscription: (tokenName, region) => pgMsrSubscription(db, tokenName, region),
+    subscription: (tokenName, region) => msrSubscription(pgStatements(db), tokenName, region),
     subscribe: (tokenName, region, list, now) => pgPutMsrSubscription(db, tokenName, region, list, now),
   });
 }

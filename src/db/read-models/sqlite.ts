@@ -3,7 +3,8 @@ import type { ArchiveStore } from "../../archive/store.ts";
 import type { DataReads } from "../../store/ports/data-api.ts";
 import type { CaptureHealthReads, PageReads, SpawnReads } from "../../store/ports/pages.ts";
 import { dataAccess } from "../owner/data-access.ts";
-import { msrSubscription, putMsrSubscription } from "../owner/sqlite-msr-subscriptions.ts";
+import { msrSubscription } from "../owner/msr-subscriptions.ts";
+import { putMsrSubscription } from "../owner/sqlite-msr-subscriptions.ts";
 import { sqliteStatements } from "../dialect/sqlite.ts";
 import type { Db } from "../open.ts";
 import { captureHealthReads } from "./capture-health.ts";
@@ -26,6 +27,6 @@ export const sqliteDataReads = (db: Db, store: ArchiveStore, defaultRegion: stri
   dataReads(sqliteStatements(db), store, defaultRegion, {
     grant: (token) => dataAccess(sqliteStatements(db)).apiTokenGrant(token),
     isPublic: (playerId) => dataAccess(sqliteStatements(db)).isPlayerPublic(playerId),
-    subscription: async (tokenName, region) => msrSubscription(db, tokenName, region),
+    subscription: (tokenName, region) => msrSubscription(sqliteStatements(db), tokenName, region),
     subscribe: async (tokenName, region, list, now) => putMsrSubscription(db, tokenName, region, list, now),
   });
