@@ -1,6 +1,6 @@
 /**
  * Consumer webhooks' registrations on a hub's PostgreSQL, the same rows as SQLite's (data-webhooks.ts); the
- * notify stage reads a hook through the delivery store (pg-store.ts).
+ * notify stage reads a hook through the delivery store (pg.ts).
  */
 import { asc, eq } from "drizzle-orm";
 import type { DataWebhookRegistry } from "../../store/ports/owner.ts";

@@ -1,7 +1,7 @@
 /**
  * Deliveries: one row per (save, channel, target), each attempted alone so a failing channel is retried by
  * itself and a channel already sent is never sent again. Every read and write of the table lives in this folder
- * (SQLite's here, a hub's PostgreSQL's in pg-store.ts, the same rules), but for the retention sweep's bulk delete
+ * (SQLite's here, a hub's PostgreSQL's in pg.ts, the same rules), but for the retention sweep's bulk delete
  * and the status page's day counts. An attempt, and each further part of it, is claimed in a transaction that
  * also requires the job's lease to be ours, `running` and unexpired, and extends it: a runner whose lease expired
  * or was taken over sends nothing more.

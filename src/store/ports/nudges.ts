@@ -1,6 +1,6 @@
 /**
- * Missed-refresh nudges as the CLI and the nudge loop use them: SQLite's store (src/db/nudges.ts) and a hub's
- * (src/db/pg/nudges.ts). A nudge is claimed by inserting its row: on a hub the database decides which process pushes.
+ * Missed-refresh nudges as the CLI and the nudge loop use them: both stores' (src/db/owner/nudges.ts, written
+ * once). A nudge is claimed by inserting its row: on a hub the database decides which process pushes.
  */
 import type { Region } from "../../capture/regions.ts";
 
