@@ -5,8 +5,8 @@
 export { claimJob, nextDueAt } from "./sqlite-claim.ts";
 export { enqueueReport, enqueueSave, ensureSaveJob, requeueForRedraw } from "./sqlite-enqueue.ts";
 export { holdsLease, leaseHeld, renewLease } from "./lease.ts";
-export { deleteDoneSaveJobs, reclaimOrphans, rejudgePlausibility, releaseRunning, resumeWaitingForKey } from "./sqlite-lifecycle.ts";
-export { reprocess, retryFailed } from "./sqlite.ts";
+export { deleteDoneSaveJobs, reclaimOrphans, releaseRunning } from "./sqlite-lifecycle.ts";
+export { reprocess, resumeWaitingForKey, retryFailed } from "./sqlite.ts";
 export { advanceTo, afterTaskProcessDied, rerunIfFlagged, retryOrFail, transition } from "./transitions.ts";
 export {
   advanceChange,

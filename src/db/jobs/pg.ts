@@ -11,7 +11,7 @@ import { jobs, saves } from "../pg/schema.ts";
 import { claimedJob, subjectlessFailure } from "./sqlite-claim.ts";
 import { leaseHeldIn } from "./lease.ts";
 import { LeaseLostError } from "../../store/model/jobs.ts";
-import { pgRejudgePlausibility, pgResumeWaitingForKey } from "./pg-lifecycle.ts";
+import { rejudgePlausibility, resumeWaitingForKey } from "./lifecycle.ts";
 import { pgStatements } from "../dialect/pg.ts";
 import { reprocess, retryFailed } from "./owner-actions.ts";
 import { NEW_WORK_CHANNEL, pgEnqueueReport, pgEnqueueSave, pgRequeueForRedraw } from "./pg-enqueue.ts";
@@ -76,8 +76,8 @@ export function pgJobStore(db: PgDb): JobStore {
           .where(and(eq(jobs.state, "running"), lt(jobs.leaseExpiresAt, now)))
           .returning({ id: jobs.id })
       ).length,
-    resumeWaitingForKey: (now) => pgResumeWaitingForKey(db, now),
-    rejudgePlausibility: (mayBeSave, now) => pgRejudgePlausibility(db, mayBeSave, now),
+    resumeWaitingForKey: (now) => pgStatements(db).transaction(() => resumeWaitingForKey(now)),
+    rejudgePlausibility: (mayBeSave, now) => pgStatements(db).transaction(() => rejudgePlausibility(mayBeSave, now)),
     releaseAtStop: async () => 0,
     listen: async (wake) => {
       // A dedicated connection, reconnected by postgres-js; a notification missed meanwhile waits for the poll.

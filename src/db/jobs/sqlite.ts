@@ -8,7 +8,8 @@ import { replayableCommit, type Db, type Tx } from "../open.ts";
 import { claimJob, nextDueAt } from "./sqlite-claim.ts";
 import { enqueueReport, enqueueSave, requeueForRedraw } from "./sqlite-enqueue.ts";
 import { holdsLease, renewLease } from "./lease.ts";
-import { reclaimOrphans, rejudgePlausibility, releaseRunning, resumeWaitingForKey } from "./sqlite-lifecycle.ts";
+import { reclaimOrphans, releaseRunning } from "./sqlite-lifecycle.ts";
+import * as lifecycle from "./lifecycle.ts";
 import { sqliteTransaction } from "../dialect/sqlite.ts";
 import * as ownerActions from "./owner-actions.ts";
 import { rerunIfFlagged, transition } from "./transitions.ts";
@@ -17,6 +18,9 @@ import { rerunIfFlagged, transition } from "./transitions.ts";
 export const retryFailed = (db: Db, now: number, saveId?: number) => sqliteTransaction(db, ownerActions.retryFailed(now, saveId));
 /** The owner's reprocess (jobs/owner-actions.ts), as one synchronous transaction. */
 export const reprocess = (db: Db, saveId: number, notify: boolean, now: number) => sqliteTransaction(db, ownerActions.reprocess(saveId, notify, now));
+
+/** Jobs that waited for a key are due again (jobs/lifecycle.ts), as one synchronous transaction. */
+export const resumeWaitingForKey = (db: Db, now: number) => sqliteTransaction(db, lifecycle.resumeWaitingForKey(now));
 
 export function sqliteJobStore(db: Db): JobStore {
   // `body` is one of the synchronous functions below: db.transaction runs it to the end before returning.
@@ -40,7 +44,7 @@ export function sqliteJobStore(db: Db): JobStore {
     reprocess: async (saveId, notify, now) => reprocess(db, saveId, notify, now),
     reclaimAtStart: async (now) => reclaimOrphans(db, now),
     resumeWaitingForKey: async (now) => resumeWaitingForKey(db, now),
-    rejudgePlausibility: async (mayBeSave, now) => rejudgePlausibility(db, mayBeSave, now),
+    rejudgePlausibility: async (mayBeSave, now) => sqliteTransaction(db, lifecycle.rejudgePlausibility(mayBeSave, now)),
     releaseAtStop: async (now) => releaseRunning(db, now),
     listen: async () => async () => {},
   };
