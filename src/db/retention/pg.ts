@@ -7,7 +7,7 @@ import { SAVE_JSON_FILE } from "../../archive/save-json-file.ts";
 import type { ArchiveStore } from "../../archive/store.ts";
 import type { RetentionStore } from "../../store/ports/retention.ts";
 import { pgDeleteDoneSaveJobs } from "../jobs/pg-lifecycle.ts";
-import { newSweepCursor, runRetentionRule, type DeleteStep, type ExpiredBody, type RetentionSteps } from "./sqlite.ts";
+import { newSweepCursor, runRetentionRule, type DeleteStep, type ExpiredBody, type RetentionSteps } from "./rules.ts";
 import { underHousekeepingLock } from "../pg/housekeeping-lock.ts";
 import type { PgDb } from "../pg/open.ts";
 
