@@ -1,12 +1,12 @@
 /**
- * Owner commands of the data API: API tokens and players' public reads (src/db/data-access.ts), consumer
- * webhooks (src/db/deliveries/data-webhooks.ts).
+ * Owner commands of the data API: API tokens and players' public reads (src/db/owner/data-access.ts), consumer
+ * webhooks (src/db/deliveries/sqlite-data-webhooks.ts, pg-data-webhooks.ts).
  */
 import { UsageError, type ParsedCommand } from "./cli-args.ts";
-import { API_TOKEN_NAME, PLAYER_ID_SHAPE } from "./db/data-access.ts";
-import type { DataAccess, DataWebhookRegistry } from "./http/owner-store.ts";
-import { DATA_WEBHOOK_PAYLOADS, type DataWebhookPayload } from "./db/deliveries/data-webhooks.ts";
+import type { DataAccess, DataWebhookRegistry } from "./store/ports/owner.ts";
 import { dataWebhookOrigin, dataWebhookProblem } from "./notify/data-webhook.ts";
+import { DATA_WEBHOOK_PAYLOADS, type DataWebhookPayload } from "./store/model/deliveries.ts";
+import { API_TOKEN_NAME, PLAYER_ID_SHAPE } from "./store/model/owner.ts";
 
 export const DATA_USAGE = `  api-tokens add <name> [--players <id,id,…>]
                                a token for bots and tools (Bearer) that reads every player, or only those; printed once

@@ -1,10 +1,10 @@
 /** The owner's `watch` command: a player's (or every player's, `*`) watch rules, by resource name in any language or type:id. */
-import { PLAYER_ID_SHAPE } from "./db/data-access.ts";
 import { MAX_RULES, resolveResource, ruleName } from "./watch/resources.ts";
-import { EVERY_PLAYER, type WatchStore } from "./watch/store.ts";
+import { EVERY_PLAYER, type WatchStore } from "./store/ports/watch.ts";
 import { DEFAULT_NUDGE_HOURS } from "./nudge/run.ts";
-import type { NudgeStore } from "./nudge/store.ts";
+import type { NudgeStore } from "./store/ports/nudges.ts";
 import { UsageError, type ParsedCommand } from "./cli-args.ts";
+import { PLAYER_ID_SHAPE } from "./store/model/owner.ts";
 
 export const WATCH_USAGE = `  watch add|remove <playerId|*> <resource…>
                                resources a player watches (* = every player), by name in any language or type:id;

@@ -4,9 +4,8 @@ import { join } from "node:path";
 import { openArchiveStore, type ArchiveStore } from "./archive/store.ts";
 import { ConfigError, loadConfig, type Config } from "./config/index.ts";
 import { mapLocaleFor, timeZoneFor } from "./config/maps.ts";
-import type { OwnerStore, SetupLinks } from "./http/owner-store.ts";
-import { JOB_STATES, type JobState } from "./db/schema.ts";
-import type { PageReads } from "./http/status/reads.ts";
+import type { OwnerStore, SetupLinks } from "./store/ports/owner.ts";
+import type { PageReads } from "./store/ports/pages.ts";
 import { describeSave, formatRareText } from "./maps/index.ts";
 import { isUnopened, openSave } from "./save/index.ts";
 import { prepareRuntimeFiles } from "./runtime-files.ts";
@@ -14,6 +13,7 @@ import { openStores, type Stores } from "./stores.ts";
 import { watchCommand, WATCH_USAGE } from "./cli-watch.ts";
 import { parseCommand, UsageError, type ParsedCommand } from "./cli-args.ts";
 import { apiTokensCommand, DATA_USAGE, dataWebhooksCommand, playerPublicCommand } from "./cli-data.ts";
+import { JOB_STATES, type JobState } from "./store/model/jobs.ts";
 
 const USAGE = `usage: npm run cli -- <command>   (one-file build: mysekai-ingest cli <command>)
   jobs [--state S]             list jobs (S: ${JOB_STATES.join(", ")})

@@ -15,7 +15,6 @@ import { secretsOf, type Config } from "./config/index.ts";
 import type { Db } from "./db/open.ts";
 import { watchDiskSpace } from "./disk-space.ts";
 import { createApp } from "./http/app.ts";
-import { dataApi } from "./http/api/store.ts";
 import { IngestActivity } from "./ingest/activity.ts";
 import { logInfo, logWarn } from "./log.ts";
 import type { NotifySetup } from "./notify/setup.ts";
@@ -24,6 +23,7 @@ import { WorkerPool } from "./pipeline/worker-pool.ts";
 import { prepareRuntimeFiles } from "./runtime-files.ts";
 import { mayBeSave } from "./save/plausible.ts";
 import { openStores, requestArchive } from "./stores.ts";
+import { dataApi } from "./http/api/options.ts";
 
 const STALE_TEMP_MS = 60 * 60 * 1000;
 /** The pipeline's next stage waits for uploads and reports to pause this long, and never longer than the max. */

@@ -23,7 +23,7 @@ export const players = sqliteTable(
   (t) => [uniqueIndex("players_token_sha256_unique").on(t.tokenSha256)],
 );
 
-/** Tokens that read players' saves through /api (src/db/data-access.ts): stored as sha256, shown once. */
+/** Tokens that read players' saves through /api (src/db/owner/data-access.ts): stored as sha256, shown once. */
 export const apiTokens = sqliteTable("api_tokens", {
   name: text("name").primaryKey(),
   tokenSha256: text("token_sha256").notNull().unique(),
@@ -76,7 +76,7 @@ export const publicPlayers = sqliteTable("public_players", {
 });
 
 /**
- * Consumer webhooks (src/db/deliveries/data-webhooks.ts): after each new save, a POST to `url` with {server},
+ * Consumer webhooks (src/db/deliveries/sqlite-data-webhooks.ts, pg-data-webhooks.ts): after each new save, a POST to `url` with {server},
  * {data_type} and {user_id} filled in: empty (the bot pulls the save), or carrying it as `payload` says (raw,
  * json-zstd), sent only when `checkUrl` (if any) answers 200. `url`, `bearer` and `checkUrl` are secrets: never
  * shown again.

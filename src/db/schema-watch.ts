@@ -1,4 +1,4 @@
-/** A player's watch rules and what they matched (src/db/watch.ts owns both). */
+/** A player's watch rules and what they matched (src/db/owner/watch.ts owns both). */
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { WatchMatch } from "../watch/match.ts";
 import { saves } from "./schema.ts";
@@ -24,7 +24,7 @@ export const watchMatches = sqliteTable("watch_matches", {
   createdAt: integer("created_at").notNull(),
 });
 
-/** Players who asked to be nudged when a refresh goes uncaptured (src/db/nudges.ts owns both nudge tables). */
+/** Players who asked to be nudged when a refresh goes uncaptured (src/db/owner/nudges.ts owns both nudge tables). */
 export const nudgePlayers = sqliteTable("nudge_players", {
   playerId: text("player_id").primaryKey(),
   /** How long after a refresh a full save may take before the nudge. */

@@ -112,11 +112,8 @@ export const reportCandidates = sqliteTable(
   (t) => [primaryKey({ columns: [t.reportId, t.seq] })],
 );
 
-/** `archive` only for jobs queued by an older version, which kept drawn files between generate and archive. */
-export const JOB_STAGES = ["evaluate", "generate", "archive", "notify", "done"] as const;
-export type JobStage = (typeof JOB_STAGES)[number];
-export const JOB_STATES = ["pending", "running", "pending_retry", "waiting_for_key", "failed", "done"] as const;
-export type JobState = (typeof JOB_STATES)[number];
+import { JOB_STAGES, JOB_STATES } from "../store/model/jobs.ts";
+export { JOB_STAGES, JOB_STATES, type JobStage, type JobState } from "../store/model/jobs.ts";
 
 /**
  * The pipeline's queue. A job belongs to a save (generate → notify) or to a report
@@ -131,7 +128,7 @@ export const jobs = sqliteTable(
     stage: text("stage", { enum: JOB_STAGES }).notNull(),
     state: text("state", { enum: JOB_STATES }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
-    /** Deaths of the service while this job ran (db/jobs/lifecycle.ts): from the first, its tasks run in a process of their own. */
+    /** Deaths of the service while this job ran (db/jobs/sqlite-lifecycle.ts, pg-lifecycle.ts): from the first, its tasks run in a process of their own. */
     processDeaths: integer("process_deaths").notNull().default(0),
     /** Deaths in a row of those tasks' own processes: a save that crashes what runs it; parked at POISON_CRASHES. */
     crashes: integer("crashes").notNull().default(0),
@@ -198,8 +195,8 @@ export const archiveFolders = sqliteTable(
   (t) => [index("archive_folders_save_idx").on(t.saveId)],
 );
 
-export const DELIVERY_STATES = ["pending", "sent", "failed", "skipped"] as const;
-export type DeliveryState = (typeof DELIVERY_STATES)[number];
+import { DELIVERY_STATES } from "../store/model/deliveries.ts";
+export { DELIVERY_STATES, type DeliveryState } from "../store/model/deliveries.ts";
 
 export const deliveries = sqliteTable(
   "deliveries",

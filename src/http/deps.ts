@@ -3,14 +3,14 @@ import type { Config } from "../config/index.ts";
 import type { ApiOptions } from "./api/routes.ts";
 import type { DiskWatch } from "../disk-space.ts";
 import type { IngestActivity } from "../ingest/activity.ts";
-import type { OwnerStore } from "./owner-store.ts";
+import type { OwnerStore } from "../store/ports/owner.ts";
 import type { ReportStore, UploadStore } from "../store/ports/ingest.ts";
-import type { PageReads } from "./status/reads.ts";
-import type { JobStore } from "../pipeline/job-store.ts";
-import type { WatchStore } from "../watch/store.ts";
-import type { CaptureHealthReads } from "./watch/health-reads.ts";
+import type { PageReads } from "../store/ports/pages.ts";
+import type { JobStore } from "../store/ports/jobs.ts";
+import type { WatchStore } from "../store/ports/watch.ts";
 import type { SpawnMonths } from "../spawns/month.ts";
-import type { NudgeStore } from "../nudge/store.ts";
+import type { NudgeStore } from "../store/ports/nudges.ts";
+import type { CaptureHealthReads } from "../store/ports/pages.ts";
 
 /** What the routes need: the store, the configuration, and a way to wake the pipeline after a commit. */
 export interface HttpDeps {

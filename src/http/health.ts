@@ -8,7 +8,7 @@ import { logWarn } from "../log.ts";
 import { renderMetrics, type GaugeReading } from "../metrics.ts";
 import { briefly, withDeadline } from "../store-unavailable.ts";
 import type { HttpDeps } from "./deps.ts";
-import type { QueueSnapshot } from "./status/queries.ts";
+import type { QueueSnapshot } from "../store/model/pages.ts";
 
 /** /healthz answers within a second whatever the database does: a balancer's check must not hang. */
 const HEALTH_DEADLINE_MS = 800;

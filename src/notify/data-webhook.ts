@@ -7,8 +7,8 @@
  * nothing is sent, anything else is retried. The URLs and the secret are never put in a message.
  */
 import { zstdCompressSync } from "node:zlib";
-import { DATA_WEBHOOK_CHANNEL, type DataWebhook } from "../db/deliveries/data-webhooks.ts";
 import { deliveryError, excerpt, failUnlessOk, send, type HttpContext } from "./http.ts";
+import { DATA_WEBHOOK_CHANNEL, type DataWebhook } from "../store/model/deliveries.ts";
 
 export const DATA_TYPE = "mysekai";
 

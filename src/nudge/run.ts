@@ -10,9 +10,9 @@ import { configuredChannels, sendTo } from "../notify/channels.ts";
 import { redact } from "../notify/errors.ts";
 import type { PushMessage } from "../notify/message.ts";
 import { routeFor, type Routing } from "../notify/routing.ts";
-import type { SetupLinks } from "../http/owner-store.ts";
+import type { SetupLinks } from "../store/ports/owner.ts";
 import { refreshAtOrBefore } from "./refresh-times.ts";
-import type { NudgeKind, NudgePlayer, NudgeStore } from "./store.ts";
+import type { NudgeKind, NudgePlayer, NudgeStore } from "../store/ports/nudges.ts";
 import { NUDGE_PUSH_TEXT } from "./strings.ts";
 import { mapLocaleFor } from "../config/maps.ts";
 

@@ -1,7 +1,6 @@
 /** The poller loop: N slots claim jobs, run their stage under a renewed lease, and record how each moved on. */
 import { logInfo, logWarn } from "../log.ts";
 import { metrics } from "../metrics.ts";
-import { advanceChange, holderOf, LeaseLostError, retryChange, taskProcessDiedChange, type ClaimedJob, type ReportSubject, type Transition } from "../db/jobs/index.ts";
 import { HeapSweeper } from "./heap-sweep.ts";
 import { redactError } from "./redact.ts";
 import type { PipelineDeps, Stage, StageContext, StageResult } from "./stage.ts";
@@ -13,6 +12,7 @@ import { runInTaskProcess, TaskProcessDied } from "./task-process.ts";
 import { unavailableStore } from "../store-unavailable.ts";
 import { afterTimeout } from "./timeout-policy.ts";
 import { TaskTimeoutError } from "./worker-pool.ts";
+import { advanceChange, holderOf, LeaseLostError, retryChange, taskProcessDiedChange, type ClaimedJob, type ReportSubject, type Transition } from "../store/model/jobs.ts";
 
 export interface Stages {
   evaluate: Stage<ReportSubject>;

@@ -5,10 +5,10 @@
  */
 import { SAVE_JSON_FILE, StoredSaveJson } from "../archive/save-json-file.ts";
 import { readArchiveBytes, type ArchiveStore } from "../archive/store.ts";
-import { DATA_WEBHOOK_CHANNEL } from "../db/deliveries/data-webhooks.ts";
 import type { SaveBodies } from "../notify/data-webhook.ts";
 import { DeliveryError } from "../notify/errors.ts";
 import { archivedSaveBytes } from "./encrypted-save.ts";
+import { DATA_WEBHOOK_CHANNEL } from "../store/model/deliveries.ts";
 
 export function archivedSaveBodies(store: ArchiveStore, relPath: string, sha256: string): SaveBodies {
   const missing = (what: string) => new DeliveryError(`${DATA_WEBHOOK_CHANNEL}: ${what}`, { permanent: true });

@@ -2,16 +2,15 @@
  * (recorded with the job's change in one transaction, src/store/ports/stage-writes.ts). */
 import type { ArchiveStore } from "../archive/store.ts";
 import type { Config } from "../config/index.ts";
-import type { JobStage } from "../db/schema.ts";
 import type { Routing } from "../notify/routing.ts";
-import type { DeliveryStore } from "./delivery-store.ts";
-import type { JobStore } from "./job-store.ts";
+import type { DeliveryStore } from "../store/ports/deliveries.ts";
+import type { JobStore } from "../store/ports/jobs.ts";
 import type { Recorded, StageStore, StageWrites } from "../store/ports/stage-writes.ts";
 import type { NotifyReads } from "./stages/notify.ts";
-import type { ClaimedJob, JobSubject, SaveSubject } from "../db/jobs/index.ts";
 import type { WorkerPool } from "./worker-pool.ts";
-import type { WatchStore } from "../watch/store.ts";
+import type { WatchStore } from "../store/ports/watch.ts";
 import type { NudgeDeps } from "../nudge/run.ts";
+import type { ClaimedJob, JobStage, JobSubject, SaveSubject } from "../store/model/jobs.ts";
 
 export interface PipelineDeps {
   config: Config;

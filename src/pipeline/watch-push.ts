@@ -3,12 +3,12 @@
  * refresh holding a resource the player watches, and then a message of its own: a first line naming the find,
  * its site and count, then the maps of those sites. The matches are recorded for the player's history.
  */
-import type { Delivery } from "../db/deliveries/rows.ts";
 import type { SaveOutputs } from "../maps/save-outputs.ts";
 import type { PushMessage } from "../notify/message.ts";
 import { routeFor, type ChannelTarget } from "../notify/routing.ts";
 import { matchText, watchMatches, type WatchMatch } from "../watch/match.ts";
 import type { PipelineDeps } from "./stage.ts";
+import type { Delivery } from "../store/model/deliveries.ts";
 
 type SaveRef = { id: number; playerId: string };
 

@@ -6,14 +6,14 @@
 import { readArchiveBytes, type ArchiveStore } from "../archive/store.ts";
 import type { Region } from "../capture/regions.ts";
 import { mapLocaleFor, timeZoneFor, type MapsConfig } from "../config/maps.ts";
-import { HISTORY_DAYS, historySince } from "../db/player-history.ts";
 import { siteName } from "../maps/catalog.ts";
 import { UI_STRINGS } from "../maps/i18n.ts";
 import { renderPng } from "../maps/render.ts";
 import type { SummaryJson } from "../maps/summary.ts";
 import { spawnSpots, type SpawnSpot } from "./collect.ts";
-import type { SpawnReads } from "./reads.ts";
 import { buildSpawnSvg } from "./svg.ts";
+import { HISTORY_DAYS, historySince } from "../store/model/pages.ts";
+import type { SpawnReads } from "../store/ports/pages.ts";
 
 const MAX_PLAYERS = 32;
 /** Wide enough for a phone at 2× and a desktop; the maps are drawn at 1000 px too. */

@@ -10,9 +10,9 @@ import { sqliteReportStore, sqliteUploadStore } from "../../src/db/uploads/sqlit
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { pgReportStore, pgUploadStore } from "../../src/db/uploads/pg-store.ts";
 import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
-import { pgJobStore } from "../../src/db/jobs/pg-store.ts";
-import { sqliteJobStore } from "../../src/db/jobs/sqlite-store.ts";
-import type { JobStore } from "../../src/pipeline/job-store.ts";
+import { pgJobStore } from "../../src/db/jobs/pg.ts";
+import { sqliteJobStore } from "../../src/db/jobs/sqlite.ts";
+import type { JobStore } from "../../src/store/ports/jobs.ts";
 import type { ReportStore, UploadStore } from "../../src/store/ports/ingest.ts";
 import { databaseForThisFile } from "./postgres.ts";
 

@@ -6,15 +6,15 @@ import { eq } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pgJobStore } from "../../src/db/jobs/pg-store.ts";
-import { sqliteJobStore } from "../../src/db/jobs/sqlite-store.ts";
-import { putMsrSubscription } from "../../src/db/msr-subscriptions.ts";
+import { pgJobStore } from "../../src/db/jobs/pg.ts";
+import { sqliteJobStore } from "../../src/db/jobs/sqlite.ts";
+import { putMsrSubscription } from "../../src/db/owner/sqlite-msr-subscriptions.ts";
 import { openDatabase } from "../../src/db/open.ts";
-import { pgPutMsrSubscription } from "../../src/db/pg/msr-subscriptions.ts";
+import { pgPutMsrSubscription } from "../../src/db/owner/pg-msr-subscriptions.ts";
 import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
 import * as pg from "../../src/db/pg/schema.ts";
 import * as sqlite from "../../src/db/schema.ts";
-import type { JobStore } from "../../src/pipeline/job-store.ts";
+import type { JobStore } from "../../src/store/ports/jobs.ts";
 import { databaseForThisFile } from "./postgres.ts";
 
 /** The job rules' vocabulary, for the suites that reach the stores only through this helper. */

@@ -1,9 +1,5 @@
 /** The HTTP app built in-process on a temp SQLite file, called with a chosen peer address (for the owner's access rules). */
-import { sqliteCaptureHealthReads } from "../../src/http/watch/health-reads.ts";
 import { SpawnMonths } from "../../src/spawns/month.ts";
-import { sqliteSpawnReads } from "../../src/spawns/reads.ts";
-import { sqliteNudgeStore } from "../../src/db/nudges.ts";
-import { sqliteWatchStore } from "../../src/db/watch.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,14 +7,15 @@ import { diskArchiveStore } from "../../src/archive/disk-store.ts";
 import { loadConfig, secretsOf } from "../../src/config/index.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
 import { sqliteReportStore, sqliteUploadStore } from "../../src/db/uploads/sqlite-store.ts";
-import { sqliteJobStore } from "../../src/db/jobs/sqlite-store.ts";
+import { sqliteJobStore } from "../../src/db/jobs/sqlite.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
-import { sqliteOwnerStore } from "../../src/db/owner-store.ts";
-import { sqlitePageReads } from "../../src/http/status/reads.ts";
+import { sqliteNudgeStore, sqliteOwnerStore, sqliteWatchStore } from "../../src/db/owner/sqlite.ts";
 import { storeSaveOnce } from "../../src/db/saves/sqlite.ts";
 import { createApp } from "../../src/http/app.ts";
 import type { HttpDeps } from "../../src/http/deps.ts";
-import { sqliteDataApi } from "../../src/http/api/store.ts";
+import { sqliteCaptureHealthReads, sqliteDataReads, sqliteSpawnReads, sqlitePageReads } from "../../src/db/read-models/sqlite.ts";
+import { dataApi } from "../../src/http/api/options.ts";
+import { memoryRateWindows } from "../../src/http/api/rate-limit.ts";
 
 export const OWNER_PLAYER = "7485938820123456789";
 
@@ -59,7 +56,7 @@ export function ownerApp(
     disk: { isFull: () => disk.full, reading: () => ({ freeBytes: disk.freeBytes, totalBytes: 4 * disk.freeBytes }), floorBytes: config.storage.minFreeDiskBytes },
     secrets: secretsOf(config),
     pushesOff: false,
-    api: sqliteDataApi(db, diskArchiveStore(join(dir, "archive")), config),
+    api: dataApi(sqliteDataReads(db, diskArchiveStore(join(dir, "archive")), config.api.defaultRegion), memoryRateWindows(), config),
   });
   return {
     db,

@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../src/db/open.ts";
-import { sqliteOwnerStore } from "../../src/db/owner-store.ts";
+import { sqliteOwnerStore } from "../../src/db/owner/sqlite.ts";
 import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
-import { pgOwnerStore } from "../../src/db/pg/owner-store.ts";
-import type { OwnerStore } from "../../src/http/owner-store.ts";
+import { pgOwnerStore } from "../../src/db/owner/pg.ts";
+import type { OwnerStore } from "../../src/store/ports/owner.ts";
 import { databaseForThisFile } from "./postgres.ts";
 
 /** The owner tables, emptied for each fixture on PostgreSQL. */

@@ -3,8 +3,8 @@
  * drain that runs jobs one at a time until none is due. Jobs and saves are inserted with plain SQL so the
  * tests read like the rows they check.
  */
-import { sqliteNudgeStore } from "../../src/db/nudges.ts";
-import { sqliteWatchStore } from "../../src/db/watch.ts";
+import { sqliteNudgeStore } from "../../src/db/owner/sqlite.ts";
+import { sqliteWatchStore } from "../../src/db/owner/sqlite.ts";
 import { spyOn } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,16 +12,17 @@ import { join } from "node:path";
 import { diskArchiveStore } from "../../src/archive/disk-store.ts";
 import { flushLog } from "../../src/log.ts";
 import { loadConfig } from "../../src/config/index.ts";
-import { sqliteDeliveryStore } from "../../src/db/deliveries/sqlite-store.ts";
-import { sqliteJobStore } from "../../src/db/jobs/sqlite-store.ts";
+import { sqliteDeliveryStore } from "../../src/db/deliveries/sqlite.ts";
+import { sqliteJobStore } from "../../src/db/jobs/sqlite.ts";
 import { sqliteStageStore } from "../../src/db/stage-writes/sqlite.ts";
-import { sqliteNotifyReads } from "../../src/pipeline/stages/notify.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { loadNotifySetup } from "../../src/notify/setup.ts";
-import { claimJob, type ClaimedJob, type JobSubject, type SaveSubject } from "../../src/db/jobs/index.ts";
+import { claimJob } from "../../src/db/jobs/index.ts";
 import { runJob, type Stages } from "../../src/pipeline/runner.ts";
 import type { PipelineDeps, Stage, StageResult } from "../../src/pipeline/stage.ts";
 import { WorkerPool } from "../../src/pipeline/worker-pool.ts";
+import type { ClaimedJob, JobSubject, SaveSubject } from "../../src/store/model/jobs.ts";
+import { sqliteNotifyReads } from "../../src/db/read-models/sqlite-notify.ts";
 
 export const LEASE_MS = 60_000;
 /** Two retries: attempt 1 waits ~1 s, attempt 2 ~2 s, attempt 3 is the last. */

@@ -4,7 +4,7 @@
  */
 import { memoryRateWindows, type RateWindows } from "../../src/http/api/rate-limit.ts";
 import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
-import { pgRateWindows } from "../../src/db/pg/rate-windows.ts";
+import { pgRateWindows } from "../../src/db/owner/pg-rate-windows.ts";
 import { databaseForThisFile } from "./postgres.ts";
 
 export { RateLimit, WINDOW_MS, type RateWindow, type RateWindows } from "../../src/http/api/rate-limit.ts";

@@ -13,14 +13,14 @@ import { diskArchiveStore } from "../../src/archive/disk-store.ts";
 import type { ArchiveStore } from "../../src/archive/store.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
-import { pgRetentionStore } from "../../src/db/pg/retention.ts";
+import { pgRetentionStore } from "../../src/db/retention/pg.ts";
 import * as pg from "../../src/db/pg/schema.ts";
-import { sqliteRetentionStore } from "../../src/db/retention.ts";
+import { sqliteRetentionStore } from "../../src/db/retention/sqlite.ts";
 import * as sqlite from "../../src/db/schema.ts";
-import type { JobState } from "../../src/db/schema.ts";
-import type { RetentionStore } from "../../src/retention-store.ts";
+import type { RetentionStore } from "../../src/store/ports/retention.ts";
 import { sha256Hex } from "../../src/sha256.ts";
 import { databaseForThisFile } from "./postgres.ts";
+import type { JobState } from "../../src/store/model/jobs.ts";
 
 export const PLAYER = "1234567890123456789";
 

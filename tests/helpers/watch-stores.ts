@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { openDatabase } from "../../src/db/open.ts";
 import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
 import { pgStoreSaveOnce } from "../../src/db/saves/pg.ts";
-import { pgWatchStore } from "../../src/db/pg/watch.ts";
+import { pgWatchStore } from "../../src/db/owner/pg.ts";
 import { storeSaveOnce } from "../../src/db/saves/sqlite.ts";
-import { sqliteWatchStore } from "../../src/db/watch.ts";
-import type { WatchStore } from "../../src/watch/store.ts";
+import { sqliteWatchStore } from "../../src/db/owner/sqlite.ts";
+import type { WatchStore } from "../../src/store/ports/watch.ts";
 import { databaseForThisFile } from "./postgres.ts";
 
 export interface WatchStoreFixture {

@@ -6,13 +6,13 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { POISON_CRASHES } from "../../src/db/jobs/index.ts";
 import { SAVE_LIMITS } from "../../src/save/limits.ts";
 import { one } from "../helpers/db.ts";
 import { saveAtCaps } from "../helpers/maps-fixtures.ts";
 import { isAlive } from "../helpers/proc.ts";
 import { encryptedSave, encryptRaw, rawSave, testKeys, uploadSave } from "../helpers/saves.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
+import { POISON_CRASHES } from "../../src/store/model/jobs.ts";
 
 const { pair, env } = testKeys();
 const serverEnv = { ...env, NOTIFY_DEFAULT: "none" };

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { diskArchiveStore } from "../../src/archive/disk-store.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
-import { applyRetention } from "../../src/db/retention.ts";
+import { applyRetention } from "../../src/db/retention/sqlite.ts";
 import { sha256Hex } from "../../src/sha256.ts";
 import { jobOfSave, one, writeStore } from "../helpers/db.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/server.ts";

@@ -11,12 +11,12 @@ import { openDatabase, type Db } from "../../src/db/open.ts";
 import type { SaveOutputs } from "../../src/maps/save-outputs.ts";
 import { makeEncryptedSample } from "../../src/samples/index.ts";
 import { SpawnMonths } from "../../src/spawns/month.ts";
-import { sqliteSpawnReads } from "../../src/spawns/reads.ts";
 import { buildSpawnSvg } from "../../src/spawns/svg.ts";
 import { jobOfSave, one, writeStore } from "../helpers/db.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
+import { sqliteSpawnReads } from "../../src/db/read-models/sqlite.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 const { pair, env: keyEnv } = testKeys();

@@ -11,13 +11,13 @@ import { s3ArchiveStore } from "../../src/archive/s3-store.ts";
 import { readArchiveBytes, type ArchiveStore } from "../../src/archive/store.ts";
 import type { HttpDeps } from "../../src/http/deps.ts";
 import { mapRoutes } from "../../src/http/maps.ts";
-import { sqlitePageReads } from "../../src/http/status/reads.ts";
 import { recordArchiveRow } from "../../src/db/stage-writes/sqlite.ts";
 import { claimArchiveFolder } from "../../src/pipeline/archive-folder.ts";
 import { recordSaveArchive } from "../../src/pipeline/archive-save.ts";
 import { insertSave, openHarness, type Harness } from "../helpers/pipeline-harness.ts";
 import { eventually } from "../helpers/server.ts";
 import { swiftBucket, swiftSkipReason } from "../helpers/swift.ts";
+import { sqlitePageReads } from "../../src/db/read-models/sqlite.ts";
 
 /** /maps answers its refusals in the reader's language: the routes read the page settings (none fixed here). */
 const PAGE_CONFIG = { pages: { locale: null } } as unknown as HttpDeps["config"];

@@ -4,12 +4,12 @@
  * job's lease, and one push per refresh, with two deciders racing on connections of their own.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import type { PushCandidate } from "../../src/db/deliveries/push-decision.ts";
-import { dueAt } from "../../src/db/deliveries/rows.ts";
-import type { DeliveryStore } from "../../src/pipeline/delivery-store.ts";
+import type { DeliveryStore } from "../../src/store/ports/deliveries.ts";
 import { postgresDeliveryStores, sqliteDeliveryStores, type DeliveryFixture, type DeliveryStoreKind } from "../helpers/delivery-stores.ts";
-import { advanceChange, holderOf, type ClaimedJob } from "../helpers/job-stores.ts";
+import { advanceChange } from "../helpers/job-stores.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres.ts";
+import { type PushCandidate, dueAt } from "../../src/store/model/deliveries.ts";
+import { holderOf, type ClaimedJob } from "../../src/store/model/jobs.ts";
 
 const T0 = 1_700_000_000_000;
 const LEASE = 60_000;

@@ -4,7 +4,7 @@
  * owner's retry and reprocess. (The backoff's jitter, a pure function, is in queue.test.ts.)
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import type { JobStore } from "../../src/pipeline/job-store.ts";
+import type { JobStore } from "../../src/store/ports/jobs.ts";
 import {
   advanceChange,
   holderOf,

@@ -4,11 +4,11 @@
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { Hono } from "hono";
-import { MAX_PEERS } from "../../src/db/login-failures.ts";
-import { MAX_SESSIONS } from "../../src/db/owner-sessions.ts";
+import { MAX_PEERS } from "../../src/db/owner/login-failures.ts";
+import { MAX_SESSIONS } from "../../src/db/owner/sessions.ts";
 import { delayAfter, FREE_FAILURES, StoredLoginAttempts } from "../../src/http/admin/login-throttle.ts";
 import { SessionStore } from "../../src/http/admin/sessions.ts";
-import type { OwnerStore } from "../../src/http/owner-store.ts";
+import type { OwnerStore } from "../../src/store/ports/owner.ts";
 import { sha256Hex } from "../../src/sha256.ts";
 import { postgresOwnerStores, sqliteOwnerStores, type OwnerStoreFixture, type OwnerStoreKind } from "../helpers/owner-stores.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres.ts";

@@ -7,12 +7,12 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
 import { eventually } from "../../scripts/lib/eventually.ts";
-import { pgDeliveryStore } from "../../src/db/deliveries/pg-store.ts";
-import { holderOf } from "../../src/db/jobs/index.ts";
-import { pgJobStore } from "../../src/db/jobs/pg-store.ts";
+import { pgDeliveryStore } from "../../src/db/deliveries/pg.ts";
+import { pgJobStore } from "../../src/db/jobs/pg.ts";
 import { openPostgres } from "../../src/db/pg/open.ts";
 import { deliveries, saves } from "../../src/db/pg/schema.ts";
 import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
+import { holderOf } from "../../src/store/model/jobs.ts";
 
 const T0 = 1_700_000_000_000;
 const LEASE = 60_000;

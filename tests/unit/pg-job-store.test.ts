@@ -8,11 +8,11 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
 import { eventually } from "../../scripts/lib/eventually.ts";
-import { advanceChange, type ClaimedJob } from "../../src/db/jobs/index.ts";
-import { pgJobStore } from "../../src/db/jobs/pg-store.ts";
+import { pgJobStore } from "../../src/db/jobs/pg.ts";
 import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
 import { saves } from "../../src/db/pg/schema.ts";
 import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
+import { advanceChange, type ClaimedJob } from "../../src/store/model/jobs.ts";
 
 const T0 = 1_700_000_000_000;
 const LEASE = 60_000;
@@ -81,7 +81,7 @@ describe.skipIf(POSTGRES_MISSING !== null)("redraw while the stage records, on P
 });
 
 describe.skipIf(POSTGRES_MISSING !== null)("new work wakes other processes, on PostgreSQL", () => {
-  test("a save enqueued or sent back to draw on one process wakes a listener on another", async () => {
+  test("a save enqueued, sent back to draw, reprocessed or retried by the owner on one process wakes a listener on another", async () => {
     const url = await databaseForThisFile("migrated");
     const [listenerDb, enqueuerDb] = [await openPostgres(url), await openPostgres(url)];
     try {
@@ -95,6 +95,12 @@ describe.skipIf(POSTGRES_MISSING !== null)("new work wakes other processes, on P
       await enqueuer.record(job, advanceChange("done", T0 + 1), T0 + 1);
       await enqueuer.requeueForRedraw(save!.id, T0 + 2);
       await eventually(() => wakes === 2, 5_000, "the redraw's wake-up");
+      await enqueuer.reprocess(save!.id, false, T0 + 3);
+      await eventually(() => wakes === 3, 5_000, "the owner's reprocess wake-up");
+      const again = (await enqueuer.claim(T0 + 4, LEASE, false))!;
+      await enqueuer.transition(again, { state: "failed", lastError: "broken" }, T0 + 4);
+      await enqueuer.retryFailed(T0 + 5);
+      await eventually(() => wakes === 4, 5_000, "the owner's retry wake-up");
       await stop();
     } finally {
       await Promise.all([listenerDb.$client.end(), enqueuerDb.$client.end()]);

@@ -7,16 +7,15 @@ import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:te
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sqliteNudgeStore } from "../../src/db/nudges.ts";
+import { sqliteNudgeStore } from "../../src/db/owner/sqlite.ts";
 import { openDatabase } from "../../src/db/open.ts";
-import { pgNudgeStore } from "../../src/db/pg/nudges.ts";
+import { pgNudgeStore } from "../../src/db/owner/pg.ts";
 import { openPostgres } from "../../src/db/pg/open.ts";
-import { pgCaptureHealthReads } from "../../src/db/pg/read-models/capture-health.ts";
-import { pgSpawnReads } from "../../src/db/pg/read-models/spawns.ts";
-import { sqliteCaptureHealthReads, type CaptureHealthReads } from "../../src/http/watch/health-reads.ts";
-import type { NudgeStore } from "../../src/nudge/store.ts";
-import { sqliteSpawnReads, type SpawnReads } from "../../src/spawns/reads.ts";
+import type { NudgeStore } from "../../src/store/ports/nudges.ts";
 import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
+import type { CaptureHealthReads, SpawnReads } from "../../src/store/ports/pages.ts";
+import { sqliteCaptureHealthReads, sqliteSpawnReads } from "../../src/db/read-models/sqlite.ts";
+import { pgCaptureHealthReads, pgSpawnReads } from "../../src/db/read-models/pg.ts";
 
 const PLAYER = "7485938820123456789";
 const T0 = 1_700_000_000_000;

@@ -7,7 +7,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:te
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SAVE_JSON_FILE } from "../../src/archive/save-json-file.ts";
-import { HISTORY_DAYS, HISTORY_ROWS } from "../../src/db/player-history.ts";
+import { HISTORY_DAYS, HISTORY_ROWS } from "../../src/store/model/pages.ts";
 import type { RefreshDigest } from "../../src/maps/refresh-digest.ts";
 import type { SaveOutputs } from "../../src/maps/save-outputs.ts";
 import { sha256Hex } from "../../src/sha256.ts";

@@ -7,10 +7,10 @@ import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { COMMANDS } from "../../src/cli-args.ts";
-import { HISTORY_DAYS } from "../../src/db/player-history.ts";
 import { DEFAULT_NUDGE_HOURS } from "../../src/nudge/run.ts";
 import { ROUTE_MODES } from "../../src/notify/routing.ts";
 import { MAX_SPOTS } from "../../src/spawns/svg.ts";
+import { HISTORY_DAYS } from "../../src/store/model/pages.ts";
 
 const root = join(import.meta.dir, "../..");
 /** The text with its line breaks joined (Chinese wraps without spaces, English with one). */

@@ -5,10 +5,11 @@
  */
 import { afterEach, beforeEach, describe, expect, spyOn, test } from "bun:test";
 import { replayableCommit } from "../../src/db/open.ts";
-import type { JobStage } from "../../src/db/schema.ts";
 import { claimJob, reclaimOrphans, releaseRunning } from "../../src/db/jobs/index.ts";
 import { countingStage, fakeStages, insertJob, insertSave, jobRow, LEASE_MS, openHarness, runUntilEmpty, type Harness } from "../helpers/pipeline-harness.ts";
 import { drawnWrites } from "../helpers/stage-stores.ts";
+import { POISON_CRASHES, type JobSubject } from "../../src/store/model/jobs.ts";
+import type { JobStage } from "../../src/store/model/jobs.ts";
 
 const MINUTE = 60_000;
 let h: Harness;

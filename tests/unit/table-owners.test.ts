@@ -11,7 +11,7 @@ const SRC = join(import.meta.dir, "../../src");
 const JOB_WRITES = /\b(?:insert|update|delete)\(jobs\)|\b(?:INSERT INTO|UPDATE|DELETE FROM) jobs\b/;
 const DELIVERY_WRITES = /\b(?:insert|update|delete)\((?:deliveries|dataWebhooks)\)|\b(?:INSERT INTO|UPDATE|DELETE FROM) (?:deliveries|data_webhooks)\b/;
 /** Delete the rows of saves past the retention rule, every table alike, in batches: SQLite's and PostgreSQL's. */
-const RETENTION_SWEEPS = ["db/pg/retention.ts", "db/retention.ts"];
+const RETENTION_SWEEPS = ["db/retention/pg.ts", "db/retention/sqlite.ts"];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -41,7 +41,7 @@ test("no module outside src/db/deliveries/ writes the deliveries or the consumer
     .map((path) => relative(SRC, path));
   expect(writers.sort()).toEqual(RETENTION_SWEEPS);
   const owners = sourceFiles(join(SRC, "db/deliveries")).filter((path) => DELIVERY_WRITES.test(readFileSync(path, "utf8")));
-  expect(owners.map((path) => relative(SRC, path)).sort()).toEqual(["db/deliveries/data-webhooks.ts", "db/deliveries/pg-data-webhooks.ts", "db/deliveries/pg-store.ts", "db/deliveries/rows.ts"]);
+  expect(owners.map((path) => relative(SRC, path)).sort()).toEqual(["db/deliveries/owner-actions.ts", "db/deliveries/pg-data-webhooks.ts", "db/deliveries/pg.ts", "db/deliveries/rows.ts", "db/deliveries/sqlite-data-webhooks.ts"]);
 });
 
 test("the archives rows are written by the stage stores only, but the retention sweeps (which drop save.json from their files)", () => {
@@ -59,31 +59,37 @@ test("the bucket folder claims are written by the stage stores only", () => {
 test("a hub's API rate counts are written by their store only", () => {
   const writes = /\b(?:insert|update|delete)\(apiRateWindows\)|\b(?:INSERT INTO|UPDATE|DELETE FROM) api_rate_windows\b/;
   const writers = sourceFiles(SRC).filter((path) => writes.test(readFileSync(path, "utf8"))).map((path) => relative(SRC, path));
-  expect(writers).toEqual(["db/pg/rate-windows.ts"]);
+  expect(writers).toEqual(["db/owner/pg-rate-windows.ts"]);
 });
 
-/** drizzle's name and SQL's name of each table owned by one module per store (the owner's tables, upload tasks), and that module. */
+/**
+ * drizzle's name and SQL's name of each table owned by one module per store (the owner's tables, upload tasks), and
+ * that module: `owner/x` is src/db/owner/sqlite-x.ts and src/db/owner/pg-x.ts, a flat `x` src/db/x.ts and src/db/pg/x.ts;
+ * `once` when one module written for both stores (src/db/dialect/) owns it.
+ */
 const OWNER_TABLES = [
-  { table: "ownerSessions", sql: "owner_sessions", module: "owner-sessions" },
-  { table: "loginFailures", sql: "login_failures", module: "login-failures" },
-  { table: "settings", sql: "settings", module: "setup-tokens" },
-  { table: "players", sql: "players", module: "setup-tokens" },
-  { table: "apiTokens", sql: "api_tokens", module: "data-access" },
-  { table: "publicPlayers", sql: "public_players", module: "data-access" },
-  { table: "watchRules", sql: "watch_rules", module: "watch" },
-  { table: "watchMatches", sql: "watch_matches", module: "watch" },
-  { table: "nudgePlayers", sql: "nudge_players", module: "nudges" },
-  { table: "nudges", sql: "nudges", module: "nudges" },
-  { table: "msrSubscriptions", sql: "msr_subscriptions", module: "msr-subscriptions" },
-  { table: "msrSubscriptionPlayers", sql: "msr_subscription_players", module: "msr-subscriptions" },
+  { table: "ownerSessions", sql: "owner_sessions", module: "owner/sessions", once: true },
+  { table: "loginFailures", sql: "login_failures", module: "owner/login-failures", once: true },
+  { table: "settings", sql: "settings", module: "owner/setup-tokens", once: true },
+  { table: "players", sql: "players", module: "owner/setup-tokens", once: true },
+  { table: "apiTokens", sql: "api_tokens", module: "owner/data-access", once: true },
+  { table: "publicPlayers", sql: "public_players", module: "owner/data-access", once: true },
+  { table: "watchRules", sql: "watch_rules", module: "owner/watch", once: true },
+  { table: "watchMatches", sql: "watch_matches", module: "owner/watch", once: true },
+  { table: "nudgePlayers", sql: "nudge_players", module: "owner/nudges", once: true },
+  { table: "nudges", sql: "nudges", module: "owner/nudges", once: true },
+  { table: "msrSubscriptions", sql: "msr_subscriptions", module: "owner/msr-subscriptions" },
+  { table: "msrSubscriptionPlayers", sql: "msr_subscription_players", module: "owner/msr-subscriptions" },
 ];
 
 describe("owner tables", () => {
-  for (const { table, sql, module } of OWNER_TABLES) {
-    test(`${sql} is written by db/${module}.ts and db/pg/${module}.ts only, and by both`, () => {
+  for (const { table, sql, module, once } of OWNER_TABLES as { table: string; sql: string; module: string; once?: boolean }[]) {
+    const [folder, name] = module.includes("/") ? module.split("/") : [undefined, module];
+    const owners = once ? [`db/${module}.ts`] : folder ? [`db/${folder}/pg-${name}.ts`, `db/${folder}/sqlite-${name}.ts`] : [`db/${module}.ts`, `db/pg/${module}.ts`];
+    test(`${sql} is written by ${owners.join(" and ")} only${once ? "" : ", and by both"}`, () => {
       const writes = new RegExp(`\\b(?:insert|update|delete)\\(${table}\\)|\\b(?:INSERT INTO|UPDATE|DELETE FROM) ${sql}\\b`);
       const writers = sourceFiles(SRC).filter((path) => writes.test(readFileSync(path, "utf8"))).map((path) => relative(SRC, path));
-      expect(writers.sort()).toEqual([`db/${module}.ts`, `db/pg/${module}.ts`].sort());
+      expect(writers.sort()).toEqual(owners.sort());
     });
   }
 });

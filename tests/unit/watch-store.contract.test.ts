@@ -2,7 +2,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { WatchMatch } from "../../src/watch/match.ts";
 import { MAX_RULES } from "../../src/watch/resources.ts";
-import type { WatchStore } from "../../src/watch/store.ts";
+import type { WatchStore } from "../../src/store/ports/watch.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres.ts";
 import { postgresWatchStores, sqliteWatchStores, type WatchStoreFixture, type WatchStoreKind } from "../helpers/watch-stores.ts";
 
@@ -41,6 +41,14 @@ for (const kind of [sqliteWatchStores, postgresWatchStores] satisfies WatchStore
       expect(await store.add(PLAYER, ["material:9998"])).toBe(1);
       expect((await store.list(PLAYER)).length).toBe(MAX_RULES);
       expect(await store.add(OTHER, ["material:1"])).toBe(1);
+    });
+
+    test("processes adding for one player at once never pass MAX_RULES together: one call lands, the others are too_many", async () => {
+      expect(await store.add(PLAYER, Array.from({ length: MAX_RULES - 2 }, (_, i) => `material:${i}`))).toBe(MAX_RULES - 2);
+      const others = await Promise.all(Array.from({ length: 4 }, () => f.another()));
+      const outcomes = await Promise.all([store, ...others].map((each, i) => each.add(PLAYER, [`material:a${i}`, `material:b${i}`])));
+      expect(outcomes.filter((outcome) => outcome === 2).length).toBe(1);
+      expect((await store.list(PLAYER)).length).toBe(MAX_RULES);
     });
 
     test("the page's form sets exactly the ticked ones among those offered, and leaves the rest alone", async () => {

@@ -1,12 +1,12 @@
 /**
  * Consumer webhooks' registrations on a hub's PostgreSQL, the same rows as SQLite's (data-webhooks.ts); the
- * notify stage reads a hook through the delivery store (pg-store.ts).
+ * notify stage reads a hook through the delivery store (pg.ts).
  */
 import { asc, eq } from "drizzle-orm";
-import type { DataWebhookRegistry } from "../../http/owner-store.ts";
-import { EMPTY_POST } from "./data-webhooks.ts";
+import type { DataWebhookRegistry } from "../../store/ports/owner.ts";
 import type { PgDb } from "../pg/open.ts";
 import { dataWebhooks } from "../pg/schema.ts";
+import { EMPTY_POST } from "../../store/model/deliveries.ts";
 
 export function pgDataWebhooks(db: PgDb): DataWebhookRegistry {
   return {

@@ -7,22 +7,12 @@
  * push". Consumer webhooks' rows are no push: every save gets them.
  */
 import { and, desc, eq, ne, sql } from "drizzle-orm";
-import { DATA_WEBHOOK_CHANNEL } from "./data-webhooks.ts";
-import { createDeliveries, type RoutedTarget } from "./rows.ts";
+import { DATA_WEBHOOK_CHANNEL, type PushCandidate, type PushDecision, type RoutedTarget } from "../../store/model/deliveries.ts";
+import { createDeliveries } from "./rows.ts";
 import type { Db, Tx } from "../open.ts";
 import { setRepeatOf } from "../saves/sqlite.ts";
 import { deliveries, saves } from "../schema.ts";
 
-export interface PushCandidate {
-  saveId: number;
-  playerId: string;
-  dropsFingerprint: string;
-  /** false: push whatever the drops (NOTIFY_REPEAT=1, or the owner's reprocess --notify). */
-  checkRepeat: boolean;
-}
-
-/** `repeatOf`: the player's last pushed save, whose drops this one repeats; it gets no deliveries. */
-export type PushDecision = { push: true } | { push: false; repeatOf: number };
 
 /** A save of the same data type as save `saveId` (the candidate's own row says it). */
 const sameDataTypeAs = (saveId: number) => sql`${saves.dataType} = (SELECT s2.data_type FROM saves s2 WHERE s2.id = ${saveId})`;

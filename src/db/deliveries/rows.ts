@@ -1,26 +1,18 @@
 /**
  * Deliveries: one row per (save, channel, target), each attempted alone so a failing channel is retried by
  * itself and a channel already sent is never sent again. Every read and write of the table lives in this folder
- * (SQLite's here, a hub's PostgreSQL's in pg-store.ts, the same rules), but for the retention sweep's bulk delete
+ * (SQLite's here, a hub's PostgreSQL's in pg.ts, the same rules), but for the retention sweep's bulk delete
  * and the status page's day counts. An attempt, and each further part of it, is claimed in a transaction that
  * also requires the job's lease to be ours, `running` and unexpired, and extends it: a runner whose lease expired
  * or was taken over sends nothing more.
  */
 import { and, eq, exists, inArray, ne, notInArray, sql } from "drizzle-orm";
-import { DATA_WEBHOOK_CHANNEL } from "./data-webhooks.ts";
-import { holdsLease, leaseHeld, renewLease, type LeaseHolder } from "../jobs/lease.ts";
+import { DATA_WEBHOOK_CHANNEL, dueAt, tallyOf, type ClaimOutcome, type Delivery, type DeliveryTally, type FailedAttempt, type RoutedTarget } from "../../store/model/deliveries.ts";
+import { holdsLease, leaseHeld, renewLease } from "../jobs/lease.ts";
+import type { LeaseHolder } from "../../store/model/jobs.ts";
 import type { Db, Tx } from "../open.ts";
 import { deliveries, jobs } from "../schema.ts";
 
-export type Delivery = typeof deliveries.$inferSelect;
-
-/** Where routing sends a save (notify/routing.ts's ChannelTarget fits). */
-export interface RoutedTarget {
-  channel: string;
-  target: string;
-  /** Why it cannot be delivered to (an unknown Bark alias): recorded as a skipped delivery. */
-  problem?: string;
-}
 
 /** The row a routed target gets: skipped with the reason when it cannot be sent to, else pending from `now`. */
 export function newDelivery(saveId: number, target: RoutedTarget, configured: ReadonlySet<string>, now: number) {
@@ -92,34 +84,14 @@ export function saveDeliveries(db: Db, saveId: number): Delivery[] {
   return db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(deliveries.id).all();
 }
 
-/** Of a save's deliveries, the pending ones whose next attempt is due at `now`. */
-export const dueAt = (rows: Delivery[], now: number): Delivery[] => rows.filter((row) => row.state === "pending" && row.nextAttemptAt <= now);
 
 export const dueDeliveries = (db: Db, saveId: number, now: number): Delivery[] => dueAt(saveDeliveries(db, saveId), now);
 
-export interface DeliveryTally {
-  sent: number;
-  failed: number;
-  skipped: number;
-  pending: number;
-  /** The earliest next attempt of a pending delivery; null when none is pending. */
-  nextAttemptAt: number | null;
-}
 
 export function deliveryTally(db: Db, saveId: number): DeliveryTally {
   return tallyOf(db.select({ state: deliveries.state, nextAttemptAt: deliveries.nextAttemptAt }).from(deliveries).where(eq(deliveries.saveId, saveId)).all());
 }
 
-export function tallyOf(rows: Pick<Delivery, "state" | "nextAttemptAt">[]): DeliveryTally {
-  const tally: DeliveryTally = { sent: 0, failed: 0, skipped: 0, pending: 0, nextAttemptAt: null };
-  for (const row of rows) {
-    tally[row.state] += 1;
-    if (row.state === "pending") tally.nextAttemptAt = Math.min(tally.nextAttemptAt ?? row.nextAttemptAt, row.nextAttemptAt);
-  }
-  return tally;
-}
-
-export type ClaimOutcome = "claimed" | "taken" | "lease_lost";
 
 /**
  * Marks the next attempt of a pending delivery whose attempt count is still `seenAttempts`, only under the
@@ -176,11 +148,6 @@ export function markSent(db: Db, deliveryId: number, at: number): void {
   db.update(deliveries).set({ state: "sent", sentAt: at, lastError: null }).where(eq(deliveries.id, deliveryId)).run();
 }
 
-export interface FailedAttempt {
-  deliveryId: number;
-  /** The attempt's number: its claim set `attempts` to it. */
-  attempt: number;
-}
 
 /** A failed attempt's change: pending again from `retryAt`, or failed for good when it is null. */
 export const failedChange = (reason: string, retryAt: number | null) =>
@@ -195,23 +162,4 @@ export function markAttemptFailed(db: Db, attempt: FailedAttempt, reason: string
     .set(failedChange(reason, retryAt))
     .where(and(eq(deliveries.id, attempt.deliveryId), eq(deliveries.state, "pending"), eq(deliveries.attempts, attempt.attempt)))
     .run();
-}
-
-/**
- * Owner retry: failed deliveries (all, or one save's) are due again with a fresh budget; a delivery already
- * sent is never repeated. Returns the save of each delivery retried, so the caller can queue its notify stage.
- */
-export function retryFailedDeliveries(tx: Tx, now: number, saveId?: number): number[] {
-  return tx
-    .update(deliveries)
-    .set({ state: "pending", attempts: 0, nextAttemptAt: now, lastError: null })
-    .where(and(eq(deliveries.state, "failed"), saveId === undefined ? undefined : eq(deliveries.saveId, saveId)))
-    .returning({ saveId: deliveries.saveId })
-    .all()
-    .map((row) => row.saveId);
-}
-
-/** Owner resend: the save's deliveries start over, so its next notify stage pushes to every target again. */
-export function resetDeliveries(tx: Tx, saveId: number): void {
-  tx.delete(deliveries).where(eq(deliveries.saveId, saveId)).run();
 }

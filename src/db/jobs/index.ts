@@ -1,22 +1,26 @@
 /**
  * The job table's one owner: claims, the lease predicate, transitions, retries, requeues and the owner's
- * actions. No other module writes `jobs`.
+ * actions. No other module writes `jobs`. The records and the changes themselves are src/store/model/jobs.ts's.
  */
-export { claimJob, holderOf, nextDueAt, type ClaimedJob, type Job, type JobSubject, type ReportSubject, type SaveSubject } from "./claim.ts";
-export { enqueueReport, enqueueSave, ensureSaveJob, requeueForRedraw } from "./enqueue.ts";
-export { holdsLease, leaseHeld, LeaseLostError, renewLease, type LeaseHolder } from "./lease.ts";
-export { deleteDoneSaveJobs, reclaimOrphans, rejudgePlausibility, releaseRunning, resumeWaitingForKey } from "./lifecycle.ts";
-export { reprocess, retryFailed } from "./owner-actions.ts";
+export { claimJob, nextDueAt } from "./sqlite-claim.ts";
+export { enqueueReport, enqueueSave, ensureSaveJob, requeueForRedraw } from "./sqlite-enqueue.ts";
+export { holdsLease, leaseHeld, renewLease } from "./lease.ts";
+export { deleteDoneSaveJobs, reclaimOrphans, releaseRunning } from "./sqlite-lifecycle.ts";
+export { reprocess, resumeWaitingForKey, retryFailed } from "./sqlite.ts";
+export { advanceTo, afterTaskProcessDied, rerunIfFlagged, retryOrFail, transition } from "./transitions.ts";
 export {
   advanceChange,
-  advanceTo,
-  afterTaskProcessDied,
   backoffDelay,
+  holderOf,
+  LeaseLostError,
   POISON_CRASHES,
-  rerunIfFlagged,
   retryChange,
-  retryOrFail,
   taskProcessDiedChange,
-  transition,
+  type ClaimedJob,
+  type JobRow as Job,
+  type JobSubject,
+  type LeaseHolder,
+  type ReportSubject,
+  type SaveSubject,
   type Transition,
-} from "./transitions.ts";
+} from "../../store/model/jobs.ts";

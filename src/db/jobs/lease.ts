@@ -6,18 +6,7 @@
 import { and, eq, gt, type Column } from "drizzle-orm";
 import type { Db, Tx } from "../open.ts";
 import { jobs } from "../schema.ts";
-
-/** Who holds a job: its id and the lease id its claim wrote. */
-export interface LeaseHolder {
-  jobId: number;
-  leaseId: string;
-}
-
-export class LeaseLostError extends Error {
-  constructor(jobId: number) {
-    super(`job ${jobId} lost its lease`);
-  }
-}
+import type { LeaseHolder } from "../../store/model/jobs.ts";
 
 /** The jobs table's columns the predicate reads, in either store's schema. */
 export interface LeaseColumns {

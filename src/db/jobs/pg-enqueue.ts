@@ -3,7 +3,7 @@
  * commit together), each with a notification that wakes every process's poller when that transaction commits.
  */
 import { eq, sql, type SQL } from "drizzle-orm";
-import { SUBSCRIPTION_KEEP_MS, subscribedPlayer, subscribedSave } from "../msr-subscriptions.ts";
+import { SUBSCRIPTION_KEEP_MS, subscribedPlayer, subscribedSave } from "../owner/msr-subscriptions.ts";
 import type { PgTx } from "../pg/open.ts";
 import { jobs } from "../pg/schema.ts";
 

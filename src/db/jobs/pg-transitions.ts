@@ -5,9 +5,9 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import type { PgDb, PgTx } from "../pg/open.ts";
 import { jobs } from "../pg/schema.ts";
-import { holderOf, type ClaimedJob } from "./claim.ts";
-import { leaseHeldIn, LeaseLostError } from "./lease.ts";
-import { redrawChange, transitionSet, type Transition } from "./transitions.ts";
+import { holderOf, LeaseLostError, redrawChange, type ClaimedJob, type Transition } from "../../store/model/jobs.ts";
+import { leaseHeldIn } from "./lease.ts";
+import { transitionSet } from "./transitions.ts";
 
 const fencedUpdate = (db: PgDb | PgTx, job: ClaimedJob, change: Transition, now: number, rerun?: boolean) =>
   db

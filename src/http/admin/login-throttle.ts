@@ -3,7 +3,8 @@
  * FREE_FAILURES wrong tokens cost nothing, then each one doubles the wait before the next try (up to MAX_DELAY_MS).
  * The counts live in the store (LoginFailureRecords), so every process of a hub throttles the same guesser.
  */
-import type { LoginFailures } from "../../db/login-failures.ts";
+import type { LoginFailures } from "../../store/model/owner.ts";
+import type { LoginFailureRecords } from "../../store/ports/owner.ts";
 
 export const FREE_FAILURES = 5;
 const BASE_DELAY_MS = 1000;
@@ -16,21 +17,6 @@ export interface LoginAttempts {
   waitMs(peer: string, now: number): Promise<number>;
   failed(peer: string, now: number): Promise<void>;
   succeeded(peer: string): Promise<void>;
-}
-
-/**
- * Wrong tokens per peer as the store holds them (src/db/login-failures.ts over SQLite, src/db/pg/login-failures.ts
- * over a hub's PostgreSQL). Bounded: past MAX_PEERS the peer that failed longest ago goes first.
- */
-export interface LoginFailureRecords {
-  of(peer: string): Promise<LoginFailures | undefined>;
-  /**
-   * Sets `peer`'s count to `count(its record)` at `now`, reading and writing as one step: guesses arriving at
-   * once on several processes are each counted. Records whose last failure is before `forgetBefore` go first
-   * (`count` sees none for such a peer).
-   */
-  record(peer: string, now: number, forgetBefore: number, count: (current: LoginFailures | undefined) => number): Promise<void>;
-  clear(peer: string): Promise<void>;
 }
 
 export function delayAfter(failures: number): number {

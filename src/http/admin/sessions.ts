@@ -5,21 +5,11 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { sha256Hex } from "../../sha256.ts";
+import type { SessionRecords } from "../../store/ports/owner.ts";
 
 export const SESSION_COOKIE = "mysk_owner";
 const SESSION_MS = 7 * 24 * 60 * 60 * 1000;
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
-
-/**
- * The sessions as the store holds them, by the sha256 of the cookie's id (src/db/owner-sessions.ts over SQLite,
- * src/db/pg/owner-sessions.ts over a hub's PostgreSQL). Bounded: past MAX_SESSIONS the one closest to expiry goes.
- */
-export interface SessionRecords {
-  /** Records a session until `expiresAt`; expired ones go first. */
-  open(idHash: string, expiresAt: number, now: number): Promise<void>;
-  isOpen(idHash: string, now: number): Promise<boolean>;
-  close(idHash: string): Promise<void>;
-}
 
 export class SessionStore {
   constructor(private readonly records: SessionRecords) {}

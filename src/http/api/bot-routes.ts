@@ -12,20 +12,19 @@
  * the same list with PUT just before each GET, serialized the same way: so a GET whose declared length equals
  * the list its token last PUT for that region, from the same address, in the last SUBSCRIPTION_FRESH_MS, is
  * answered for that list. Any other GET with a body gets a 400 that says to PUT the list first, or POST it.
- * The list is kept in the store (one per token and region, src/db/msr-subscriptions.ts), so on a hub the PUT and
+ * The list is kept in the store (one per token and region, src/db/owner/msr-subscriptions.ts), so on a hub the PUT and
  * the GET may reach different processes. A GET costs two reads whatever its length: its list by the primary keys,
  * and the upload times of all its players in one query. The job queue reads the same rows: a subscribed
  * player's save is processed first.
  */
 import { Hono, type Context } from "hono";
 import { isRegion } from "../../capture/regions.ts";
-import type { ApiToken } from "../../db/data-access.ts";
-import type { SubscribedPair } from "../../db/msr-subscriptions.ts";
 import { readCapped } from "../../ingest/capped-body.ts";
 import { logInfo } from "../../log.ts";
 import { peerOf } from "../peer.ts";
 import { detail, UID } from "./routes.ts";
-import type { DataReads } from "./store.ts";
+import type { ApiToken, SubscribedPair } from "../../store/model/owner.ts";
+import type { DataReads } from "../../store/ports/data-api.ts";
 
 export const MAX_UPLOAD_TIME_PAIRS = 1000;
 export const MAX_LISTED = 200;

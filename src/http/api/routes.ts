@@ -11,14 +11,14 @@
 import { Hono, type Context } from "hono";
 import type { DataType } from "../../capture/data-types.ts";
 import { isRegion } from "../../capture/regions.ts";
-import type { ApiToken } from "../../db/data-access.ts";
-import type { LatestSave } from "../../db/player-saves.ts";
 import { logInfo, logWarn } from "../../log.ts";
 import { peerOf } from "../peer.ts";
 import { botPollRoutes } from "./bot-routes.ts";
 import { RateLimit, type RateWindows } from "./rate-limit.ts";
 import { chooseCoding, encode, type SaveJson, type SaveJsonSource } from "./save-json.ts";
-import type { DataReads } from "./store.ts";
+import type { ApiToken } from "../../store/model/owner.ts";
+import type { LatestSave } from "../../store/model/data-api.ts";
+import type { DataReads } from "../../store/ports/data-api.ts";
 
 /** `source` in every answer: the short name of this service. */
 const SOURCE = "mysekai-ingest";

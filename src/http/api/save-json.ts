@@ -7,20 +7,15 @@
  */
 import { gzipSync, zstdCompressSync } from "node:zlib";
 import { packSaveJson, StoredSaveJson } from "../../archive/save-json-file.ts";
-import type { LatestSave } from "../../db/player-saves.ts";
 import { logWarn } from "../../log.ts";
 import type { KeyPair } from "../../save/keys.ts";
 import { openSave } from "../../save/open.ts";
 import { topLevelMembers, type JsonMember } from "./json-parts.ts";
+import type { LatestSave } from "../../store/model/data-api.ts";
+import type { SaveJsonReads } from "../../store/ports/data-api.ts";
 
 const MAX_BUILT = 8;
 const COMMA = Buffer.from(",");
-
-export interface SaveJsonReads {
-  /** The save's save.json.gz, or null when its archive lists none. */
-  storedJson(saveId: number): Promise<Uint8Array | null>;
-  encrypted(saveId: number): Promise<Uint8Array | null>;
-}
 
 export class SaveJsonSource {
   private readonly built = new Map<string, StoredSaveJson>();

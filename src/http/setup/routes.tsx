@@ -9,7 +9,6 @@
 import { Hono, type Context } from "hono";
 import { isRegion } from "../../capture/regions.ts";
 import { parseSetupFile, setupFileText, type SetupFileOptions } from "../../capture/setup-files.ts";
-import { TOKEN_SHAPE, type LinkedPlayer } from "../../db/setup-tokens.ts";
 import { logInfo } from "../../log.ts";
 import { fromThisOrigin, ownerOnly, type OwnerGate } from "../admin/access.ts";
 import type { HttpDeps } from "../deps.ts";
@@ -29,6 +28,7 @@ import { playerWatchView, WatchSection } from "../watch/section.tsx";
 import { CaptureHealthSection } from "../watch/capture-health.tsx";
 import { SpawnsSection } from "../watch/spawns.tsx";
 import { NudgeSection } from "../watch/nudge-section.tsx";
+import { TOKEN_SHAPE, type LinkedPlayer } from "../../store/model/owner.ts";
 
 const NO_STORE = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer" };
 const CONTENT_TYPES = { module: "text/plain; charset=utf-8", script: "application/javascript; charset=utf-8" };

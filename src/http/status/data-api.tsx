@@ -5,14 +5,14 @@
  * and hosts: their URLs and secrets are never shown again). POST /status/api-tokens and …/revoke.
  */
 import { Hono, type MiddlewareHandler } from "hono";
-import { API_TOKEN_NAME, PLAYER_ID_SHAPE, type ApiToken } from "../../db/data-access.ts";
-import type { DataWebhook } from "../../db/deliveries/data-webhooks.ts";
 import { logInfo } from "../../log.ts";
 import { dataWebhookOrigin } from "../../notify/data-webhook.ts";
 import type { HttpDeps } from "../deps.ts";
 import { pageLang, pageText, type PageLang } from "../page-lang.ts";
 import { formFields } from "./form.ts";
 import { Layout, Section, Time } from "./layout.tsx";
+import type { DataWebhook } from "../../store/model/deliveries.ts";
+import { API_TOKEN_NAME, PLAYER_ID_SHAPE, type ApiToken } from "../../store/model/owner.ts";
 
 const MAX_PLAYERS = 100;
 const NO_STORE = { "Cache-Control": "no-store" };

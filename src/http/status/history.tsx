@@ -3,13 +3,13 @@
  * A player's last 30 days, one row per refresh under its day: the time, the rare finds and new songs as chips,
  * and links to that refresh's maps. The same view on the player's page and the owner's player page.
  */
-import { HISTORY_DAYS, type PastRefresh } from "../../db/player-history.ts";
 import { findResource, knownSiteName, pickName, type Locale } from "../../maps/catalog.ts";
 import { musicRecordTitle } from "../../maps/music-titles.ts";
 import type { DigestFind, RefreshDigest } from "../../maps/refresh-digest.ts";
 import type { PageLang } from "../page-lang.ts";
 import { Section, Time } from "./layout.tsx";
 import { matchText, type WatchMatch } from "../../watch/match.ts";
+import { HISTORY_DAYS, type PastRefresh } from "../../store/model/pages.ts";
 
 const CSS = `
 .history{list-style:none;margin:0;padding:0}.history h3{font-size:14px;margin:12px 0 4px;color:#445}

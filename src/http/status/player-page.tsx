@@ -1,7 +1,6 @@
 /** @jsxImportSource hono/jsx */
 /** The owner's page of one player, GET /players/<playerId>: their latest maps and their last 30 days. */
 import { Hono, type MiddlewareHandler } from "hono";
-import { PLAYER_ID_SHAPE } from "../../db/data-access.ts";
 import type { HttpDeps } from "../deps.ts";
 import { pageLang } from "../page-lang.ts";
 import { HistorySection } from "./history.tsx";
@@ -9,6 +8,7 @@ import { Layout } from "./layout.tsx";
 import { MapsSection } from "./sections.tsx";
 import { playerWatchView } from "../watch/section.tsx";
 import { spawnRoutes, SpawnsSection } from "../watch/spawns.tsx";
+import { PLAYER_ID_SHAPE } from "../../store/model/owner.ts";
 
 /** Where the owner's pages link a player id to. */
 export const playerPagePath = (playerId: string) => `/players/${playerId}`;

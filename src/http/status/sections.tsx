@@ -1,8 +1,8 @@
 /** @jsxImportSource hono/jsx */
 /** The sections of the status page, each a small component over one read-side query. */
 import type { PageLang } from "../page-lang.ts";
-import type { QueueSnapshot, DayCounts, PlayerMaps, failedDeliveries, failedJobs, recentReports, recentSaves, retryingDeliveries, retryingJobs } from "./queries.ts";
 import { bytesText, Section, TableSection, Tag, Time } from "./layout.tsx";
+import type { QueueSnapshot, DayCounts, PlayerMaps, FailedDelivery, FailedJob, RecentReport, RecentSave, RetryingDelivery, RetryingJob } from "../../store/model/pages.ts";
 
 export interface Overview {
   counts: DayCounts;
@@ -73,7 +73,7 @@ function saveKind(row: { dataType: string; partial: boolean }, t: PageLang["t"])
   return row.partial ? t.kindPartial : null;
 }
 
-export function SavesSection({ rows, names, lang: { t, zoneOf } }: { rows: ReturnType<typeof recentSaves>; names: PlayerNames; lang: PageLang }) {
+export function SavesSection({ rows, names, lang: { t, zoneOf } }: { rows: RecentSave[]; names: PlayerNames; lang: PageLang }) {
   return (
     <TableSection title={t.recentSaves} empty={rows.length === 0 ? t.noSaves : null} head={[t.headTimeSource, t.headPlayer, t.headState]}>
       {rows.map((row) => (
@@ -105,10 +105,10 @@ function RetryButton({ saveId, label }: { saveId: number | null; label: string }
 type Redact = (text: string | null) => string;
 
 interface Failures {
-  jobs: ReturnType<typeof failedJobs>;
-  deliveries: ReturnType<typeof failedDeliveries>;
+  jobs: FailedJob[];
+  deliveries: FailedDelivery[];
   /** Jobs and pushes that met an error and wait for their next try (a channel down for now): not failed, not hidden either. */
-  retrying: { jobs: ReturnType<typeof retryingJobs>; deliveries: ReturnType<typeof retryingDeliveries> };
+  retrying: { jobs: RetryingJob[]; deliveries: RetryingDelivery[] };
   redact: Redact;
   lang: PageLang;
 }
@@ -161,7 +161,7 @@ export function FailuresSection({ jobs, deliveries, retrying, redact, lang }: Fa
   );
 }
 
-export function ReportsSection({ rows, lang: { t, zone } }: { rows: ReturnType<typeof recentReports>; lang: PageLang }) {
+export function ReportsSection({ rows, lang: { t, zone } }: { rows: RecentReport[]; lang: PageLang }) {
   return (
     <TableSection title={t.recentReports} empty={rows.length === 0 ? t.noReports : null} head={[t.headTime, t.headShape, t.headCandidates, t.headOutcome]}>
       {rows.map((row) => (

@@ -3,8 +3,8 @@
 import type { Messages } from "../../i18n/messages/index.ts";
 import type { PageLang } from "../page-lang.ts";
 import { Time } from "../status/layout.tsx";
-import type { CaptureHealth, LatestCapture } from "./health-reads.ts";
 import { failureKind, type FailureKind } from "./failure-kind.ts";
+import type { CaptureHealth, LatestCapture } from "../../store/model/pages.ts";
 
 /** The tool that reported: Reqable names its platform, ProxyPin its rule; an upload is a capture module's script. */
 function appOf(latest: LatestCapture): string | null {

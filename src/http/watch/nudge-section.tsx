@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 /** The player's own switch for missed-refresh nudges (the owner's is `cli watch nudge`); POST /p/<token>/nudge. */
-import type { NudgePlayer } from "../../nudge/store.ts";
+import type { NudgePlayer } from "../../store/ports/nudges.ts";
 import type { PageLang } from "../page-lang.ts";
 
 export function NudgeSection({ path, nudge, lang: { t } }: { path: string; nudge: NudgePlayer | null; lang: PageLang }) {

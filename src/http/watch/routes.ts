@@ -1,6 +1,5 @@
 /** POST /p/<token>/watch and /p/<token>/nudge: the player's own forms on their page, same-origin only like the page's other forms. */
 import { Hono, type Context } from "hono";
-import type { LinkedPlayer } from "../../db/setup-tokens.ts";
 import type { Messages } from "../../i18n/messages/index.ts";
 import { logInfo } from "../../log.ts";
 import { DEFAULT_NUDGE_HOURS } from "../../nudge/run.ts";
@@ -9,6 +8,7 @@ import type { HttpDeps } from "../deps.ts";
 import { pageText } from "../page-lang.ts";
 import { formFields } from "../status/form.ts";
 import { offeredKeys } from "./section.tsx";
+import type { LinkedPlayer } from "../../store/model/owner.ts";
 
 type PlayerForm = { linked: LinkedPlayer; form: URLSearchParams; t: Messages };
 

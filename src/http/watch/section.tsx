@@ -10,9 +10,9 @@ import { resourceKey } from "../../save/model.ts";
 import { ruleName, watchableResources } from "../../watch/resources.ts";
 import type { Messages } from "../../i18n/messages/index.ts";
 import type { PageLang } from "../page-lang.ts";
-import type { PastRefresh } from "../../db/player-history.ts";
-import { EVERY_PLAYER } from "../../watch/store.ts";
+import { EVERY_PLAYER } from "../../store/ports/watch.ts";
 import type { HttpDeps } from "../deps.ts";
+import type { PastRefresh } from "../../store/model/pages.ts";
 
 const CSS = `.watch details{margin:6px 0;border-top:1px solid #eee;padding-top:6px}.watch summary{font-weight:600;font-size:14px;padding:6px 0;cursor:pointer}
 .watch .ticks{display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,1fr));gap:0 12px}

@@ -4,13 +4,13 @@
  * (GET <page>/spawns/site_<id>.png, drawn on demand and cached until the next save).
  */
 import { Hono, type Context, type MiddlewareHandler } from "hono";
-import { PLAYER_ID_SHAPE } from "../../db/data-access.ts";
 import type { Region } from "../../capture/regions.ts";
-import { HISTORY_DAYS } from "../../db/player-history.ts";
 import { siteName } from "../../maps/catalog.ts";
 import type { SpawnSpot } from "../../spawns/collect.ts";
 import type { HttpDeps } from "../deps.ts";
 import { pageText, type PageLang } from "../page-lang.ts";
+import { HISTORY_DAYS } from "../../store/model/pages.ts";
+import { PLAYER_ID_SHAPE } from "../../store/model/owner.ts";
 
 const FILE = /^site_(\d{1,3})\.png$/;
 

@@ -9,9 +9,9 @@ import { regionOfUrl } from "../../capture/regions.ts";
 import { logInfo, logWarn } from "../../log.ts";
 import { metrics } from "../../metrics.ts";
 import { playerIdFromUrl } from "../../save/player-id.ts";
-import type { ReportSubject } from "../../db/jobs/index.ts";
 import type { Stage } from "../stage.ts";
 import type { ReportOutcome as Outcome } from "../../store/ports/stage-writes.ts";
+import type { ReportSubject } from "../../store/model/jobs.ts";
 
 export const evaluateStage: Stage<ReportSubject> = async ({ stageStore, config, workers }, job, { now }) => {
   const { keys } = config;

@@ -4,14 +4,10 @@
  * reprocess --notify push it anyway), any other gets a delivery per routed target (the delivery store decides
  * both at once). Then attempt each due delivery alone and record its result at once, a sent one in a step of its own
  * (sent-record.ts: a refused record is retried, never the push) (deps.deliveries keeps the
- * rows, src/pipeline/delivery-store.ts; every attempt and part is claimed under the lease). The save and its
- * archive are read through deps.notifyReads (SQLite's below, PostgreSQL's in src/db/pg/read-models/notify.ts).
+ * rows, src/store/ports/deliveries.ts; every attempt and part is claimed under the lease). The save and its
+ * archive are read through deps.notifyReads (src/db/read-models/sqlite-notify.ts, pg-notify.ts).
  */
-import { eq, getTableColumns } from "drizzle-orm";
-import { DATA_WEBHOOK_CHANNEL } from "../../db/deliveries/data-webhooks.ts";
-import { dueAt, tallyOf, type Delivery } from "../../db/deliveries/rows.ts";
-import type { Db } from "../../db/open.ts";
-import { archives, saves } from "../../db/schema.ts";
+import type { archives, saves } from "../../db/schema.ts";
 import { logInfo, logWarn } from "../../log.ts";
 import { storedOutputs, summaryFile, type SaveOutputs } from "../../maps/index.ts";
 import { metrics } from "../../metrics.ts";
@@ -24,13 +20,12 @@ import { pushMessage } from "../push-message.ts";
 import { messageForDelivery, targetsByMode } from "../watch-push.ts";
 import { nudgePartial } from "../../nudge/run.ts";
 import { archivedSaveBodies } from "../save-bodies.ts";
-import { backoffDelay, holderOf, LeaseLostError, type LeaseHolder } from "../../db/jobs/index.ts";
 import { redactError } from "../redact.ts";
 import type { PipelineDeps, Stage } from "../stage.ts";
 import { answeredUnrecorded, recordSent } from "./sent-record.ts";
+import { DATA_WEBHOOK_CHANNEL, dueAt, tallyOf, type Delivery } from "../../store/model/deliveries.ts";
+import { backoffDelay, holderOf, LeaseLostError, type LeaseHolder } from "../../store/model/jobs.ts";
 
-/** Every column of a save but its encrypted bytes, which a push never needs. */
-const { encrypted: _encrypted, ...SAVE_FIELDS } = getTableColumns(saves);
 export type NotifySave = Omit<typeof saves.$inferSelect, "encrypted">;
 type Save = NotifySave;
 export type NotifyArchive = typeof archives.$inferSelect;
@@ -38,16 +33,6 @@ export type NotifyArchive = typeof archives.$inferSelect;
 export interface NotifyReads {
   /** The save (without its encrypted bytes) and its archive; null when either is missing. */
   subject(saveId: number): Promise<{ save: NotifySave; archive: NotifyArchive } | null>;
-}
-
-export function sqliteNotifyReads(db: Db): NotifyReads {
-  return {
-    subject: async (saveId) => {
-      const save = db.select(SAVE_FIELDS).from(saves).where(eq(saves.id, saveId)).get();
-      const archive = db.select().from(archives).where(eq(archives.saveId, saveId)).get();
-      return save && archive ? { save, archive } : null;
-    },
-  };
 }
 
 export const notifyStage: Stage = async (deps, job, { now }) => {

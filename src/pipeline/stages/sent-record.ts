@@ -4,10 +4,10 @@
  * lease's time; past that the fact stays in this process, and the delivery's next attempt here records it instead
  * of sending. Only a process that dies meanwhile (or loses the job's lease to another) can push it again.
  */
-import type { Delivery } from "../../db/deliveries/rows.ts";
 import { logInfo, logWarn } from "../../log.ts";
 import { redactError } from "../redact.ts";
 import type { PipelineDeps } from "../stage.ts";
+import type { Delivery } from "../../store/model/deliveries.ts";
 
 /** Quick first: a store that comes back is used within a second; then every few seconds. */
 const RECORD_RETRY_MS = [250, 500, 1000, 2000, 4000, 5000];

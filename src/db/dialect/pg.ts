@@ -1,0 +1,27 @@
+/** PostgreSQL's side of the dialect layer (statements.ts): its decoding, its locks, its asynchronous runner. */
+import type postgres from "postgres";
+import type { PgDb } from "../pg/open.ts";
+import { decodeRows, runAsync, type ColumnKind, type Statements, type Step } from "./statements.ts";
+
+/** bigint and count(*) arrive as strings; booleans and jsonb as they are. */
+const decode = (kind: ColumnKind, value: unknown) => (kind === "int" ? Number(value) : value);
+
+async function execute(sql: postgres.Sql | postgres.TransactionSql, step: Step): Promise<Record<string, unknown>[]> {
+  if ("lock" in step) {
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${step.lock[0]}), hashtext(${step.lock[1]}))`;
+    return [];
+  }
+  if ("notify" in step) {
+    await sql`SELECT pg_notify(${step.notify}, '')`;
+    return [];
+  }
+  const rows = await sql.unsafe(step.query.sql, step.params as postgres.ParameterOrJSON<never>[], { prepare: true });
+  return decodeRows(Array.from(rows), step.query.kinds, decode);
+}
+
+export function pgStatements(db: PgDb): Statements {
+  return {
+    all: async (query, params) => (await execute(db.$client, { query: query as never, params })) as never,
+    transaction: async (flow) => (await db.$client.begin((tx) => runAsync(flow(), (step) => execute(tx, step)))) as never,
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The stores' small dialect layer (issue 37): a statement is one SQL text both stores run (PostgreSQL's `$n`
+ * placeholders, which SQLite takes as `?n`; `= ANY($n)` over an array, which SQLite reads as a JSON list;
+ * double-quoted camelCase aliases) with how to decode its columns, since the drivers hand values over differently
+ * (SQLite: booleans as 0/1, JSON as text; postgres-js: bigints as strings). A flow of several statements is a
+ * generator written once: SQLite's runner drives it synchronously inside one transaction (an async body would
+ * lose its atomicity), PostgreSQL's asynchronously on one connection (sqlite.ts, pg.ts).
+ */
+
+/** int: a number (PostgreSQL's bigint and count(*) arrive as strings); bool: SQLite's 0/1; json: SQLite's text. */
+export type ColumnKind = "int" | "bool" | "json";
+
+export interface Read<R> {
+  sql: string;
+  kinds: { [K in keyof R]?: ColumnKind };
+}
+
+export const read = <R>(sql: string, kinds: { [K in keyof R]?: ColumnKind } = {}): Read<R> => ({ sql, kinds });
+
+/** JSON columns take their value as JSON text; arrays are for `= ANY($n)`. */
+export type Param = string | number | boolean | null | readonly (string | number)[];
+
+/**
+ * One step of a flow: a statement; a lock on (scope, key) until the transaction ends; a notification to other
+ * processes on commit. The last two are PostgreSQL's: SQLite's one process holds its writer alone and wakes its own.
+ */
+export type Step = { query: Read<unknown>; params: Param[] } | { lock: [scope: string, key: string] } | { notify: string };
+export type Flow<T> = Generator<Step, T, Record<string, unknown>[]>;
+
+/** Within a flow: `const rows = yield* run(QUERY, params)`. */
+export function* run<R>(query: Read<R>, params: Param[]): Generator<Step, R[], Record<string, unknown>[]> {
+  return (yield { query: query as Read<unknown>, params }) as R[];
+}
+
+/** Within a flow: serializes the flows of one key (two processes adding rules for one player count each other's). */
+export function* lock(scope: string, key: string): Generator<Step, void, Record<string, unknown>[]> {
+  yield { lock: [scope, key] };
+}
+
+/** Within a flow: other processes listening on `channel` hear of this transaction once it commits. */
+export function* notify(channel: string): Generator<Step, void, Record<string, unknown>[]> {
+  yield { notify: channel };
+}
+
+export interface Reader {
+  all<R>(read: Read<R>, params: Param[]): Promise<R[]>;
+}
+
+/** A store's statements: single reads and writes (each its own transaction), and flows in one transaction. */
+export interface Statements extends Reader {
+  transaction<T>(flow: () => Flow<T>): Promise<T>;
+}
+
+export async function first<R>(reader: Reader, query: Read<R>, params: Param[]): Promise<R | null> {
+  return (await reader.all(query, params))[0] ?? null;
+}
+
+export function runSync<T>(flow: Flow<T>, execute: (step: Step) => Record<string, unknown>[]): T {
+  for (let next = flow.next(); ; ) {
+    if (next.done) return next.value;
+    next = flow.next(execute(next.value));
+  }
+}
+
+export async function runAsync<T>(flow: Flow<T>, execute: (step: Step) => Promise<Record<string, unknown>[]>): Promise<T> {
+  for (let next = flow.next(); ; ) {
+    if (next.done) return next.value;
+    next = flow.next(await execute(next.value));
+  }
+}
+
+/** Decodes each row's columns with `decode` (the store's own conversions), in place. */
+export function decodeRows<R>(rows: Record<string, unknown>[], kinds: Read<R>["kinds"], decode: (kind: ColumnKind, value: unknown) => unknown): R[] {
+  const columns = Object.entries(kinds) as [string, ColumnKind][];
+  for (const row of rows) for (const [column, kind] of columns) if (row[column] !== null && row[column] !== undefined) row[column] = decode(kind, row[column]);
+  return rows as R[];
+}
+
+/** A list of constants as SQL literals (states, data types): never user input. */
+export const literals = (values: readonly string[]) => values.map((value) => `'${value}'`).join(", ");

@@ -1,0 +1,21 @@
+/** The owner's and players' tables on a hub's PostgreSQL: the modules written once for both stores over its statements, and the consumer webhooks' own. */
+import type { NudgeStore } from "../../store/ports/nudges.ts";
+import type { OwnerStore } from "../../store/ports/owner.ts";
+import type { WatchStore } from "../../store/ports/watch.ts";
+import { pgDataWebhooks } from "../deliveries/pg-data-webhooks.ts";
+import { pgStatements } from "../dialect/pg.ts";
+import type { PgDb } from "../pg/open.ts";
+import { dataAccess } from "./data-access.ts";
+import { loginFailureRecords } from "./login-failures.ts";
+import { nudgeStore } from "./nudges.ts";
+import { sessionRecords } from "./sessions.ts";
+import { setupLinks } from "./setup-tokens.ts";
+import { watchStore } from "./watch.ts";
+
+export function pgOwnerStore(db: PgDb): OwnerStore {
+  const statements = pgStatements(db);
+  return { sessions: sessionRecords(statements), loginFailures: loginFailureRecords(statements), links: setupLinks(statements), access: dataAccess(statements), webhooks: pgDataWebhooks(db) };
+}
+
+export const pgWatchStore = (db: PgDb): WatchStore => watchStore(pgStatements(db));
+export const pgNudgeStore = (db: PgDb): NudgeStore => nudgeStore(pgStatements(db));

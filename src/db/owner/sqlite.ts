@@ -1,0 +1,44 @@
+/**
+ * The owner's and players' tables over SQLite: the modules written once for both stores (sessions.ts,
+ * login-failures.ts, setup-tokens.ts, data-access.ts, watch.ts, nudges.ts) over SQLite's statements, and the
+ * consumer webhooks' synchronous functions.
+ */
+import type { NudgeStore } from "../../store/ports/nudges.ts";
+import type { OwnerStore } from "../../store/ports/owner.ts";
+import type { WatchStore } from "../../store/ports/watch.ts";
+import { addDataWebhook, listDataWebhooks, removeDataWebhook } from "../deliveries/sqlite-data-webhooks.ts";
+import { sqliteStatements, sqliteTransaction } from "../dialect/sqlite.ts";
+import type { Statements } from "../dialect/statements.ts";
+import { replayableCommit, type Db } from "../open.ts";
+import { dataAccess } from "./data-access.ts";
+import { loginFailureRecords } from "./login-failures.ts";
+import { nudgeStore } from "./nudges.ts";
+import { sessionRecords } from "./sessions.ts";
+import { setupLinks } from "./setup-tokens.ts";
+import { watchStore } from "./watch.ts";
+
+/** Sessions and the login throttle commit without waiting for the disk: a power cut at worst logs someone out or forgets a guess. */
+function withoutFsync(db: Db): Statements {
+  const statements = sqliteStatements(db);
+  return {
+    all: (query, params) => replayableCommit(db, () => statements.all(query, params)),
+    transaction: async (flow) => replayableCommit(db, () => sqliteTransaction(db, flow())),
+  };
+}
+
+export function sqliteOwnerStore(db: Db): OwnerStore {
+  return {
+    sessions: sessionRecords(withoutFsync(db)),
+    loginFailures: loginFailureRecords(withoutFsync(db)),
+    links: setupLinks(sqliteStatements(db)),
+    access: dataAccess(sqliteStatements(db)),
+    webhooks: {
+      add: async (url, bearer, now, carries) => addDataWebhook(db, url, bearer, now, carries),
+      remove: async (id) => removeDataWebhook(db, id),
+      list: async () => listDataWebhooks(db),
+    },
+  };
+}
+
+export const sqliteWatchStore = (db: Db): WatchStore => watchStore(sqliteStatements(db));
+export const sqliteNudgeStore = (db: Db): NudgeStore => nudgeStore(sqliteStatements(db));

@@ -1,0 +1,32 @@
+/** The read models over SQLite, written once (pages.ts, capture-health.ts, spawns.ts, data-api.ts) over its statements (src/db/dialect/). */
+import type { ArchiveStore } from "../../archive/store.ts";
+import type { DataReads } from "../../store/ports/data-api.ts";
+import type { CaptureHealthReads, PageReads, SpawnReads } from "../../store/ports/pages.ts";
+import { dataAccess } from "../owner/data-access.ts";
+import { msrSubscription } from "../owner/msr-subscriptions.ts";
+import { putMsrSubscription } from "../owner/sqlite-msr-subscriptions.ts";
+import { sqliteStatements } from "../dialect/sqlite.ts";
+import type { Db } from "../open.ts";
+import { captureHealthReads } from "./capture-health.ts";
+import { dataReads } from "./data-api.ts";
+import { pageReads } from "./pages.ts";
+import { spawnReads } from "./spawns.ts";
+
+/** Bytes the SQLite file holds (pages in use and free pages). */
+export function databaseBytes(db: Db): number {
+  const pages = db.$client.query("PRAGMA page_count").get() as { page_count: number };
+  const size = db.$client.query("PRAGMA page_size").get() as { page_size: number };
+  return pages.page_count * size.page_size;
+}
+
+export const sqlitePageReads = (db: Db): PageReads => pageReads(sqliteStatements(db), async () => databaseBytes(db));
+export const sqliteCaptureHealthReads = (db: Db): CaptureHealthReads => captureHealthReads(sqliteStatements(db));
+export const sqliteSpawnReads = (db: Db): SpawnReads => spawnReads(sqliteStatements(db));
+
+export const sqliteDataReads = (db: Db, store: ArchiveStore, defaultRegion: string): DataReads =>
+  dataReads(sqliteStatements(db), store, defaultRegion, {
+    grant: (token) => dataAccess(sqliteStatements(db)).apiTokenGrant(token),
+    isPublic: (playerId) => dataAccess(sqliteStatements(db)).isPlayerPublic(playerId),
+    subscription: (tokenName, region) => msrSubscription(sqliteStatements(db), tokenName, region),
+    subscribe: async (tokenName, region, list, now) => putMsrSubscription(db, tokenName, region, list, now),
+  });

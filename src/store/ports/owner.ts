@@ -1,0 +1,79 @@
+/**
+ * The owner's and players' tables as the routes and the CLI use them, async so that a hub's PostgreSQL can stand
+ * behind them: each table's module in src/db/owner/ is written once for
+ * both stores (wired in src/db/owner/sqlite.ts and pg.ts). Both pass
+ * tests/unit/owner-store.contract.test.ts. One small interface per concern.
+ */
+import type { DataWebhook, DataWebhookCarries } from "../model/deliveries.ts";
+import type { ApiToken, LinkedPlayer, LoginFailures } from "../model/owner.ts";
+
+/**
+ * The sessions as the store holds them, by the sha256 of the cookie's id (src/db/owner/sessions.ts). Bounded:
+ * past MAX_SESSIONS the one closest to expiry goes.
+ */
+export interface SessionRecords {
+  /** Records a session until `expiresAt`; expired ones go first. */
+  open(idHash: string, expiresAt: number, now: number): Promise<void>;
+  isOpen(idHash: string, now: number): Promise<boolean>;
+  close(idHash: string): Promise<void>;
+}
+
+/**
+ * Wrong tokens per peer as the store holds them (src/db/owner/login-failures.ts). Bounded: past MAX_PEERS the
+ * peer that failed longest ago goes first.
+ */
+export interface LoginFailureRecords {
+  of(peer: string): Promise<LoginFailures | undefined>;
+  /**
+   * Sets `peer`'s count to `count(its record)` at `now`, reading and writing as one step: guesses arriving at
+   * once on several processes are each counted. Records whose last failure is before `forgetBefore` go first
+   * (`count` sees none for such a peer).
+   */
+  record(peer: string, now: number, forgetBefore: number, count: (current: LoginFailures | undefined) => number): Promise<void>;
+  clear(peer: string): Promise<void>;
+}
+
+/** The setup token of module and script URLs, and hub players' personal links (/p/<token>). */
+export interface SetupLinks {
+  /** The current setup token, made if there is none yet. */
+  setupToken(now?: number): Promise<string>;
+  /** A new setup token: every URL made with the old one answers 404 from now on. */
+  rotateSetupToken(now?: number): Promise<string>;
+  /** The PUBLIC_BASE_URL the service last started with (the CLI prints links under it). */
+  recordServedBase(base: string, now?: number): Promise<void>;
+  servedBase(): Promise<string | null>;
+  /** Creates a player's link, or gives an existing player a new one (the old link stops working). */
+  linkPlayer(playerId: string, name: string | null, now?: number): Promise<{ player: LinkedPlayer; replaced: boolean }>;
+  /** The player whose link token this is, matched on its sha256; null for an unknown or malformed token. */
+  playerByToken(token: string): Promise<LinkedPlayer | null>;
+  linkedPlayers(): Promise<LinkedPlayer[]>;
+  linkedPlayer(playerId: string): Promise<LinkedPlayer | null>;
+}
+
+/** Who may read saves through the data API: API tokens (stored as sha256) and players' public switches. */
+export interface DataAccess {
+  /** A new token under `name` (replacing one of that name), returned this once: only its hash is stored. */
+  addApiToken(name: string, players: string[] | null, now?: number): Promise<string>;
+  revokeApiToken(name: string): Promise<boolean>;
+  listApiTokens(): Promise<ApiToken[]>;
+  /** The token's grant, matched on its sha256; null when unknown. */
+  apiTokenGrant(token: string): Promise<ApiToken | null>;
+  setPlayerPublic(playerId: string, on: boolean, now?: number): Promise<void>;
+  isPlayerPublic(playerId: string): Promise<boolean>;
+}
+
+/** Consumer webhooks' registrations (the notify stage reads them, and writes their deliveries, through its DeliveryStore). */
+export interface DataWebhookRegistry {
+  /** `carries`: what each POST carries (empty by default) and the check URL asked first, if any. */
+  add(url: string, bearer: string | null, now?: number, carries?: DataWebhookCarries): Promise<number>;
+  remove(id: number): Promise<boolean>;
+  list(): Promise<DataWebhook[]>;
+}
+
+export interface OwnerStore {
+  sessions: SessionRecords;
+  loginFailures: LoginFailureRecords;
+  links: SetupLinks;
+  access: DataAccess;
+  webhooks: DataWebhookRegistry;
+}
