@@ -1,9 +1,10 @@
 /**
  * Counts the code lines of the SQLite store files that reappear in the PostgreSQL store files (issue 37's measure):
  * `await`, `.run()`, `.all()`, `.get()` and `.execute()` set aside, imports and lines of only punctuation not counted.
- * A file is on PostgreSQL's side when it names PgDb/PgTx or the pg schema, on SQLite's side when it imports drizzle or
- * a SQLite schema/handle otherwise; dialect-free files are on neither (so are the statements and rules written once,
- * which take from drizzle only its `sql` tag and name no store); the schema files (table declarations) are left out.
+ * Store files are under src/db/: PostgreSQL's are `pg.ts`, `pg-*.ts` and src/db/pg/; SQLite's are `sqlite.ts`,
+ * `sqlite-*.ts` and any other that takes SQLite's handle, transaction or schema; what is written once for both
+ * (rules, statements, the dialect layer's steps) is on neither side; the schema files (table declarations, held to
+ * one model by tests/unit/model-*.test.ts and pg-schema.test.ts) are left out.
  *
  *   bun scripts/dialect-duplicates.ts [--list]
  */
@@ -20,15 +21,11 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-const PG = /\bPg(Db|Tx)\b|pg\/schema|pg-core|drizzle-orm\/postgres-js/;
-const SQLITE = /from "drizzle-orm|sqlite-core|bun:sqlite|\btype (Db|Tx)\b/;
-const NAMES_A_STORE = /sqlite-core|bun:sqlite|from "[^"]*\/(open|schema[^"/]*)\.ts"|\b(Db|Tx)\b/;
-
-/** Written once for both stores: drizzle's `sql` tag is all it takes from drizzle, and it names neither store's schema nor handle. */
-function writtenOnce(text: string): boolean {
-  const fromDrizzle = [...text.matchAll(/import (?:type )?\{([^}]*)\} from "drizzle-orm"/g)].flatMap((m) => m[1]!.split(","));
-  return !NAMES_A_STORE.test(text) && fromDrizzle.every((name) => /^\s*(type\s+)?(sql|SQL)\s*$/.test(name));
-}
+const db = join(root, "db");
+const PG_FILE = /\/db\/(pg\/|.*\/pg(-[^/]*)?\.ts$)/;
+const SQLITE_FILE = /\/sqlite(-[^/]*)?\.ts$/;
+/** A store file of SQLite's that is not named so: it takes SQLite's handle, transaction or schema. */
+const SQLITE_HANDLE = /bun:sqlite|sqlite-core|import (type )?\{[^}]*\b(Db|Tx)\b[^}]*\} from "[^"]*\/open\.ts"|from "(\.\.?\/)+schema(-[a-z]+)?\.ts"/;
 
 function codeLines(text: string): string[] {
   return text
@@ -42,9 +39,9 @@ function codeLines(text: string): string[] {
 const sides = { sqlite: [] as string[], pg: [] as string[] };
 for (const file of filesUnder(root)) {
   if (/\/schema[^/]*\.ts$/.test(file)) continue; // table declarations, checked against one model by their own test
-  const text = readFileSync(file, "utf8");
-  if (PG.test(text)) sides.pg.push(file);
-  else if (SQLITE.test(text) && !writtenOnce(text)) sides.sqlite.push(file);
+  if (!file.startsWith(db)) continue; // no SQL lives outside src/db/ (src/stores.ts only picks the stores)
+  if (PG_FILE.test(file)) sides.pg.push(file);
+  else if (SQLITE_FILE.test(file) || SQLITE_HANDLE.test(readFileSync(file, "utf8"))) sides.sqlite.push(file);
 }
 
 const pgLines = new Set(sides.pg.flatMap((file) => codeLines(readFileSync(file, "utf8"))));

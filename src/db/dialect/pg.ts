@@ -1,7 +1,8 @@
 /** PostgreSQL's side of the dialect layer (statements.ts): its decoding, its locks, its asynchronous runner. */
 import type postgres from "postgres";
 import type { PgDb } from "../pg/open.ts";
-import { decodeRows, runAsync, type ColumnKind, type Statements, type Step } from "./statements.ts";
+import { driveAsync } from "./steps.ts";
+import { decodeRows, type ColumnKind, type Statements, type Step } from "./statements.ts";
 
 /** bigint and count(*) arrive as strings; booleans and jsonb as they are. */
 const decode = (kind: ColumnKind, value: unknown) => (kind === "int" ? Number(value) : value);
@@ -22,6 +23,6 @@ async function execute(sql: postgres.Sql | postgres.TransactionSql, step: Step):
 export function pgStatements(db: PgDb): Statements {
   return {
     all: async (query, params) => (await execute(db.$client, { query: query as never, params })) as never,
-    transaction: async (flow) => (await db.$client.begin((tx) => runAsync(flow(), (step) => execute(tx, step)))) as never,
+    transaction: async (flow) => (await db.$client.begin((tx) => driveAsync(flow(), (step) => execute(tx, step)))) as never,
   };
 }

@@ -1,6 +1,7 @@
 /** SQLite's side of the dialect layer (statements.ts): its text, its parameters, its decoding, its synchronous runner. */
 import type { Db } from "../open.ts";
-import { decodeRows, runSync, type ColumnKind, type Flow, type Param, type Statements, type Step } from "./statements.ts";
+import { drive } from "./steps.ts";
+import { decodeRows, type ColumnKind, type Flow, type Param, type Statements, type Step } from "./statements.ts";
 
 /** PostgreSQL's `$n` as SQLite's `?n` (the same numbered parameter); `= ANY($n)` over the JSON list SQLite is given. */
 export const sqliteText = (sql: string) => sql.replace(/= ANY\(\$(\d+)\)/g, "IN (SELECT value FROM json_each(?$1))").replace(/\$(\d+)/g, "?$1");
@@ -16,7 +17,7 @@ function execute(db: Db, step: Step): Record<string, unknown>[] {
 }
 
 /** Runs a flow in one transaction, synchronously (for SQLite's synchronous callers). */
-export const sqliteTransaction = <T>(db: Db, flow: Flow<T>): T => db.transaction(() => runSync(flow, (step) => execute(db, step)));
+export const sqliteTransaction = <T>(db: Db, flow: Flow<T>): T => db.transaction(() => drive(flow, (step) => execute(db, step)));
 
 export function sqliteStatements(db: Db): Statements {
   return {

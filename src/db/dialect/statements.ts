@@ -55,20 +55,6 @@ export async function first<R>(reader: Reader, query: Read<R>, params: Param[]):
   return (await reader.all(query, params))[0] ?? null;
 }
 
-export function runSync<T>(flow: Flow<T>, execute: (step: Step) => Record<string, unknown>[]): T {
-  for (let next = flow.next(); ; ) {
-    if (next.done) return next.value;
-    next = flow.next(execute(next.value));
-  }
-}
-
-export async function runAsync<T>(flow: Flow<T>, execute: (step: Step) => Promise<Record<string, unknown>[]>): Promise<T> {
-  for (let next = flow.next(); ; ) {
-    if (next.done) return next.value;
-    next = flow.next(await execute(next.value));
-  }
-}
-
 /** Decodes each row's columns with `decode` (the store's own conversions), in place. */
 export function decodeRows<R>(rows: Record<string, unknown>[], kinds: Read<R>["kinds"], decode: (kind: ColumnKind, value: unknown) => unknown): R[] {
   const columns = Object.entries(kinds) as [string, ColumnKind][];

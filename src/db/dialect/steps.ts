@@ -16,22 +16,29 @@ export function* step<T>(result: Maybe<T>): Steps<T> {
   return (yield result) as T;
 }
 
-/** Runs a rule inside a synchronous transaction body (SQLite). */
-export function runSteps<T>(steps: Steps<T>): T {
-  let next = steps.next();
-  while (!next.done) {
-    if (next.value instanceof Promise) throw new Error("an async statement in a synchronous transaction");
-    next = steps.next(next.value);
-  }
-  return next.value;
+/**
+ * Drives a generator to its end, handing back for each yielded value what `resolve` makes of it: the one loop under
+ * both forms of a rule written once (a rule yielding results here, a flow yielding statements in statements.ts).
+ */
+export function drive<Y, R, T>(steps: Generator<Y, T, R>, resolve: (yielded: Y) => R): T {
+  for (let next = steps.next(); ; next = steps.next(resolve(next.value))) if (next.done) return next.value;
 }
 
-/** Runs a rule over an async store (PostgreSQL), one statement at a time. */
-export async function runStepsAsync<T>(steps: Steps<T>): Promise<T> {
-  let next = steps.next();
-  while (!next.done) next = steps.next(await next.value);
-  return next.value;
+/** The same, awaiting each value `resolve` makes (an async store, one statement at a time). */
+export async function driveAsync<Y, R, T>(steps: Generator<Y, T, R>, resolve: (yielded: Y) => Maybe<R>): Promise<T> {
+  for (let next = steps.next(); ; next = steps.next(await resolve(next.value))) if (next.done) return next.value;
 }
+
+const synchronous = (value: unknown) => {
+  if (value instanceof Promise) throw new Error("an async statement in a synchronous transaction");
+  return value;
+};
+
+/** Runs a rule inside a synchronous transaction body (SQLite). */
+export const runSteps = <T>(steps: Steps<T>): T => drive(steps, synchronous);
+
+/** Runs a rule over an async store (PostgreSQL), one statement at a time. */
+export const runStepsAsync = <T>(steps: Steps<T>): Promise<T> => driveAsync(steps, (value) => value);
 
 /**
  * How one dialect runs a statement written once (plain SQL both dialects read alike): its rows, as the driver

@@ -7,7 +7,8 @@
  * rows, src/store/ports/deliveries.ts; every attempt and part is claimed under the lease). The save and its
  * archive are read through deps.notifyReads (src/db/read-models/sqlite-notify.ts, pg-notify.ts).
  */
-import type { archives, saves } from "../../db/schema.ts";
+import type { ArchivesRow } from "../../store/model/archives.ts";
+import type { SaveRow } from "../../store/model/saves.ts";
 import { logInfo, logWarn } from "../../log.ts";
 import { storedOutputs, summaryFile, type SaveOutputs } from "../../maps/index.ts";
 import { metrics } from "../../metrics.ts";
@@ -26,9 +27,9 @@ import { answeredUnrecorded, recordSent } from "./sent-record.ts";
 import { DATA_WEBHOOK_CHANNEL, dueAt, tallyOf, type Delivery } from "../../store/model/deliveries.ts";
 import { backoffDelay, holderOf, LeaseLostError, type LeaseHolder } from "../../store/model/jobs.ts";
 
-export type NotifySave = Omit<typeof saves.$inferSelect, "encrypted">;
+export type NotifySave = Omit<SaveRow, "encrypted">;
 type Save = NotifySave;
-export type NotifyArchive = typeof archives.$inferSelect;
+export type NotifyArchive = ArchivesRow;
 
 export interface NotifyReads {
   /** The save (without its encrypted bytes) and its archive; null when either is missing. */
