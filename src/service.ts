@@ -26,8 +26,11 @@ import { mayBeSave } from "./save/plausible.ts";
 import { openStores, requestArchive } from "./stores.ts";
 
 const STALE_TEMP_MS = 60 * 60 * 1000;
-/** The pipeline's next stage waits for uploads and reports to pause this long, and never longer than the max. */
-const INGEST_QUIET_MS = 5;
+/**
+ * The pipeline's next stage waits for uploads and reports to pause this long, and never longer than the max. A
+ * client's pause between back-to-back requests on loopback is well under a ms; each save's path waits it once.
+ */
+const INGEST_QUIET_MS = 2;
 const INGEST_MAX_WAIT_MS = 1000;
 
 export interface Service {
