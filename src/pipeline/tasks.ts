@@ -79,8 +79,15 @@ export async function runGenerate(request: GenerateRequest, onRendered: () => vo
   // the fsyncs overlap the renders still running rather than follow the last one.
   const { files, outputs } = opened.kind === "partial" ? partialOutputs(describeSave(opened.save, ctx)) : await startOutputs(opened.save, ctx);
   const jsonFile = opened.json === undefined ? [] : [{ name: SAVE_JSON_FILE, bytes: packSaveJson(opened.json) }];
-  const rendered = Promise.all(files.map((file) => file.bytes)).then(onRendered);
-  const [archived] = await Promise.all([archiveFiles(request, [{ name: "save.bin", bytes: request.encrypted }, ...jsonFile, ...files]), rendered]);
+  const maps = files.map((file) => file.bytes);
+  let archived: WrittenFolder;
+  try {
+    [archived] = await Promise.all([archiveFiles(request, [{ name: "save.bin", bytes: request.encrypted }, ...jsonFile, ...files]), Promise.all(maps).then(onRendered)]);
+  } catch (error) {
+    // A store that failed while maps still drew: they finish first, so the next task never renders beside them.
+    await Promise.allSettled(maps);
+    throw error;
+  }
   return { kind: opened.kind === "partial" ? "partial" : "generated", keyLabel: opened.keyLabel, archived, outputs, dropsFingerprint: dropsFingerprint(opened.save) };
 }
 
