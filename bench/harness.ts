@@ -5,13 +5,15 @@
  * with `--write`, puts it into BENCHMARKS.md between the `bench:harness` markers.
  *
  *   bun bench/harness.ts [--harness=../shared/bench] [--runs=2] [--before=REF] [--predecessor=GIT_DIR]
- *                        [--phases=latency,throughput,report] [--set=NAME=VALUE]… [--quick] [--write]
+ *                        [--phases=latency,throughput,report] [--set=NAME=VALUE]… [--poll-ms=N] [--quick] [--write]
  *
  * The harness is not part of the project: it is read from `--harness` (or BENCH_HARNESS) and, when it has
  * no node_modules, copied to a temp folder and installed there (`npm install`, msgpackr only).
  * With `--predecessor` (or PREDECESSOR_GIT: a git snapshot of mouse233/MySekaiMapper) the harness's
  * predecessor.sh exports it to a temp folder and it is measured in the same session, between our runs;
  * without it the table shows its recorded figures (bench/predecessor-figures.json, which `--write` renews).
+ * `--poll-ms` (harness default 25, at least 5) is how often the harness looks for the archive: upload → archived
+ * comes in steps of about that much. Give it to both sides (ours and the predecessor's) or to neither.
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
@@ -31,7 +33,8 @@ const PREDECESSOR_FIGURES = join(PROJECT_ROOT, "bench", "predecessor-figures.jso
 const quick = flag("quick");
 const PHASES = (arg("phases") ?? "latency,throughput,report").split(",");
 const SIZE = quick ? { latency: 5, throughput: 24, report: 20 } : { latency: 20, throughput: 200, report: 100 };
-const SIZES = ["--latency-n", String(SIZE.latency), "--tp-n", String(SIZE.throughput), "--report-n", String(SIZE.report)];
+const pollMs = arg("poll-ms");
+const SIZES = ["--latency-n", String(SIZE.latency), "--tp-n", String(SIZE.throughput), "--report-n", String(SIZE.report), ...(pollMs ? ["--poll-ms", pollMs] : [])];
 const KEYS = { AES_KEY: "BenchTestKey0001", AES_IV: "BenchTestIv00001" };
 /** `--set=NAME=VALUE` (repeatable): an environment setting for our servers, to compare launch settings. */
 const SETTINGS = Object.fromEntries(
@@ -158,7 +161,7 @@ const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, ${Math
 const recorded = predecessorWork ? null : recordedPredecessor();
 if (recorded) results.predecessor = recorded.runs;
 const predecessorNote = recorded?.note ?? "predecessor = the same session, between our runs";
-const heading = `Shared harness, ${taken}, ${machine}${quick ? " (--quick sizes)" : ""}: ${runs} run(s) each, one fresh server per phase; before = ${before ?? "not run"}, after = working tree${Object.keys(SETTINGS).length ? ` with ${Object.entries(SETTINGS).map(([k, v]) => `${k}=${v}`).join(" ")}` : ""}; ${predecessorNote}.`;
+const heading = `Shared harness, ${taken}, ${machine}${quick ? " (--quick sizes)" : ""}: ${runs} run(s) each, one fresh server per phase; before = ${before ?? "not run"}, after = working tree${pollMs ? `, archive polled every ${pollMs} ms` : ""}${Object.keys(SETTINGS).length ? ` with ${Object.entries(SETTINGS).map(([k, v]) => `${k}=${v}`).join(" ")}` : ""}; ${predecessorNote}.`;
 const table = `${heading}\n\n${formatTable(results, SIZE)}`;
 console.log(`\n${table}`);
 if (flag("write")) {

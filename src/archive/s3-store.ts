@@ -91,7 +91,12 @@ export function s3ArchiveStore(location: S3Location): ArchiveStore {
       const relPath = holder === null || holder === String(save.saveId) ? claimed : own;
       // The marker first: a folder with files always says whose they are.
       await writeWithRetries(() => client.write(key(relPath, MARKER), String(save.saveId)));
-      await Promise.all(files.map((file) => writeWithRetries(() => client.write(key(relPath, file.name), file.bytes))));
+      await Promise.all(
+        files.map(async (file) => {
+          const bytes = await file.bytes;
+          await writeWithRetries(() => client.write(key(relPath, file.name), bytes));
+        }),
+      );
       return relPath;
     },
     read: async (relPath, name) => {

@@ -11,6 +11,12 @@ export interface ArchiveFile {
   bytes: Uint8Array;
 }
 
+/** A file to archive whose bytes may still be drawing (the maps): its write begins once they are there. */
+export interface PendingArchiveFile {
+  name: string;
+  bytes: Uint8Array | Promise<Uint8Array>;
+}
+
 export interface ArchivedSave {
   playerId: string;
   saveId: number;
@@ -29,8 +35,12 @@ export interface ArchiveStore {
    * bucket has no atomic create to settle two saves of one stamp. Disk settles it itself with a rename.
    */
   readonly claimsFolders: boolean;
-  /** Writes (or rewrites) the files of one save; a second run for the same save writes into the same folder. Returns its relPath. */
-  put(save: ArchivedSave, files: ArchiveFile[]): Promise<string>;
+  /**
+   * Writes (or rewrites) the files of one save; a second run for the same save writes into the same folder. Returns
+   * its relPath once every file is written, and fails if any file's bytes fail. Files already there are written
+   * while the others are still drawing.
+   */
+  put(save: ArchivedSave, files: PendingArchiveFile[]): Promise<string>;
   /** The folder already holding this save under `save.playerId` (written by a run that died before its commit), or null. */
   find(save: ArchivedSave): Promise<string | null>;
   /** One file of a folder, or null when it is not there. Any other failure throws (a caller retries). */

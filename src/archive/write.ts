@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { archiveStamp, checkFileName, checkPlayerId, MARKER, SAFE_PLAYER } from "./layout.ts";
-import type { ArchiveFile } from "./store.ts";
+import type { ArchiveFile, PendingArchiveFile } from "./store.ts";
 
 export { archiveStamp } from "./layout.ts";
 
@@ -22,7 +22,8 @@ async function flush(path: string): Promise<void> {
   }
 }
 
-async function writeFlushed(path: string, bytes: Uint8Array): Promise<void> {
+async function writeFlushed(path: string, pending: Uint8Array | Promise<Uint8Array>): Promise<void> {
+  const bytes = await pending;
   const handle = await open(path, "w");
   try {
     await handle.writeFile(bytes);
@@ -60,7 +61,7 @@ export interface WriteArchiveInput {
   playerId: string;
   saveId: number;
   receivedAt: number;
-  files: ArchiveFile[];
+  files: PendingArchiveFile[];
 }
 
 /** Writes (or rewrites) the archive of one save; returns its path relative to `root`. */
@@ -81,7 +82,8 @@ export async function writeArchive(input: WriteArchiveInput): Promise<string> {
 
   const tmp = join(input.root, TMP_DIR, `${input.saveId}-${randomBytes(6).toString("hex")}`);
   await mkdir(tmp, { recursive: true });
-  // In parallel: the file system can then group the fsyncs (~1 ms each one after another).
+  // In parallel, each file as soon as its bytes are there (a map while the others still draw): the file system
+  // groups the fsyncs (~1 ms each one after another), and most of them are done before the last map is.
   const marker = { name: MARKER, bytes: new TextEncoder().encode(String(input.saveId)) };
   await Promise.all([...input.files, marker].map((file) => writeFlushed(join(tmp, file.name), file.bytes)));
 
@@ -104,7 +106,7 @@ export async function writeArchive(input: WriteArchiveInput): Promise<string> {
  * Rewrites the files of an existing archive one by one, each through a temp file and a rename. The temp files
  * live under archive/.tmp (same file system), where removeStaleTemp finds what a killed writer left.
  */
-async function replaceFiles(root: string, dir: string, files: ArchiveFile[]): Promise<void> {
+async function replaceFiles(root: string, dir: string, files: PendingArchiveFile[]): Promise<void> {
   await mkdir(join(root, TMP_DIR), { recursive: true });
   for (const file of files) {
     const tmp = join(root, TMP_DIR, `${file.name}.${randomBytes(6).toString("hex")}.tmp`);

@@ -35,6 +35,12 @@ export interface OutputFile {
   bytes: Uint8Array;
 }
 
+/** A file whose bytes may still be drawing: named at once, so its write can be set up before it is done. */
+export interface PendingFile {
+  name: string;
+  bytes: Uint8Array | Promise<Uint8Array>;
+}
+
 /** The archived files and the model they were drawn from. */
 export interface GeneratedOutputs {
   files: OutputFile[];
@@ -48,17 +54,32 @@ export interface GeneratedOutputs {
  * several saves' worth.
  */
 export async function generateOutputs(save: MySekaiSave, ctx: GenerateContext): Promise<GeneratedOutputs> {
+  const { files, outputs } = await startOutputs(save, ctx);
+  const drawn = await Promise.all(files.map(async (file) => ({ name: file.name, bytes: await file.bytes })));
+  return { files: drawn, outputs };
+}
+
+/**
+ * The same files, each map's bytes a promise that settles when that map is drawn and encoded: the pipeline writes
+ * each one as it comes (its fsync overlaps the renders still running) instead of all of them after the last.
+ */
+export async function startOutputs(save: MySekaiSave, ctx: GenerateContext): Promise<{ files: PendingFile[]; outputs: SaveOutputs }> {
   const assets = ctx.assetsDir ? await loadAssetPack(ctx.assetsDir, save) : null;
   const outputs = describeSave(save, ctx);
-  const overview = buildOverviewSvg(outputs, assets);
+  const render = (svg: string) => {
+    const png = renderPng(svg, { maxWidth: Math.min(ctx.maxWidthPx ?? MAP_MAX_WIDTH_PX, MAP_MAX_WIDTH_PX) });
+    // Whoever awaits it sees a failure; a render started before a later build threw must not go unhandled.
+    png.catch(() => {});
+    return png;
+  };
+  // resvg's async renders run in parallel on the libuv pool (one per core). The overview, the largest, starts
+  // first (started last, it would run alone at the end while the other core waits), and before the site maps
+  // are built: each render is handed over as soon as its SVG is, while this thread builds the next.
+  const overviewPng = render(buildOverviewSvg(outputs, assets));
   const drawing = { commonLabels: ctx.commonLabels ?? "none" } as const;
-  const sites = outputs.sites.map((site) => buildSiteSvg(outputs, site.siteId, assets, drawing));
-  // resvg's async renders run in parallel on the libuv pool (one per core). The overview, the largest,
-  // starts first: started last, it would run alone at the end while the other core waits.
-  const render = (svg: string) => renderPng(svg, { maxWidth: Math.min(ctx.maxWidthPx ?? MAP_MAX_WIDTH_PX, MAP_MAX_WIDTH_PX) });
-  const [overviewPng, ...sitePngs] = await Promise.all([overview, ...sites].map(render));
-  const pngs = [...sitePngs, overviewPng!];
-  const files: OutputFile[] = [
+  const sitePngs = outputs.sites.map((site) => render(buildSiteSvg(outputs, site.siteId, assets, drawing)));
+  const pngs = [...sitePngs, overviewPng];
+  const files: PendingFile[] = [
     ...mapFileNames(outputs).map((name, i) => ({ name, bytes: pngs[i]! })),
     summaryFile(outputs),
     { name: "rare_resources.txt", bytes: new TextEncoder().encode(formatRareText(outputs)) },

@@ -4,10 +4,10 @@
  * thread (its heap, its event loop), which only commits what was written.
  */
 import { packSaveJson, SAVE_JSON_FILE } from "../archive/save-json-file.ts";
-import { openArchiveStore, type ArchiveFile, type ArchiveLocation, type ArchiveStore } from "../archive/store.ts";
+import { openArchiveStore, type ArchiveLocation, type ArchiveStore, type PendingArchiveFile } from "../archive/store.ts";
 import type { DataType } from "../capture/data-types.ts";
 import type { MapLocale } from "../config/index.ts";
-import { describeSave, generateOutputs, summaryFile, type SaveOutputs } from "../maps/index.ts";
+import { describeSave, startOutputs, summaryFile, type SaveOutputs } from "../maps/index.ts";
 import { dropsFingerprint, INVALID_REASONS, isUnopened, openSave, type KeyPair } from "../save/index.ts";
 
 export interface GenerateRequest {
@@ -75,22 +75,31 @@ export async function runGenerate(request: GenerateRequest, onRendered: () => vo
     dataType: request.dataType,
     maxWidthPx: request.maxWidthPx,
   };
-  const { files, outputs } = opened.kind === "partial" ? partialOutputs(describeSave(opened.save, ctx)) : await generateOutputs(opened.save, ctx);
+  // The maps start drawing here; the archive's writes start with them, each map's as soon as it is encoded, so
+  // the fsyncs overlap the renders still running rather than follow the last one.
+  const { files, outputs } = opened.kind === "partial" ? partialOutputs(describeSave(opened.save, ctx)) : await startOutputs(opened.save, ctx);
   const jsonFile = opened.json === undefined ? [] : [{ name: SAVE_JSON_FILE, bytes: packSaveJson(opened.json) }];
-  onRendered();
-  const archived = await archiveFiles(request, [{ name: "save.bin", bytes: request.encrypted }, ...jsonFile, ...files]);
+  const maps = files.map((file) => file.bytes);
+  let archived: WrittenFolder;
+  try {
+    [archived] = await Promise.all([archiveFiles(request, [{ name: "save.bin", bytes: request.encrypted }, ...jsonFile, ...files]), Promise.all(maps).then(onRendered)]);
+  } catch (error) {
+    // A store that failed while maps still drew: they finish first, so the next task never renders beside them.
+    await Promise.allSettled(maps);
+    throw error;
+  }
   return { kind: opened.kind === "partial" ? "partial" : "generated", keyLabel: opened.keyLabel, archived, outputs, dropsFingerprint: dropsFingerprint(opened.save) };
 }
 
 /** A refresh without harvest maps: nothing to draw, only its summary. */
-function partialOutputs(outputs: SaveOutputs): { files: ArchiveFile[]; outputs: SaveOutputs } {
+function partialOutputs(outputs: SaveOutputs): { files: PendingArchiveFile[]; outputs: SaveOutputs } {
   return { files: [summaryFile(outputs)], outputs };
 }
 
 /** One store per location in this worker (an S3 client keeps its connections). */
 const stores = new Map<string, ArchiveStore>();
 
-async function archiveFiles(request: GenerateRequest, files: ArchiveFile[]): Promise<WrittenFolder> {
+async function archiveFiles(request: GenerateRequest, files: PendingArchiveFile[]): Promise<WrittenFolder> {
   const { location, saveId, folder } = request.archive;
   const id = JSON.stringify(location);
   const store = stores.get(id) ?? stores.set(id, openArchiveStore(location)).get(id)!;

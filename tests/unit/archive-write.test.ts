@@ -48,6 +48,28 @@ describe("writeArchive", () => {
     expect(readdirSync(join(root, ".tmp"))).toEqual([]);
   });
 
+  test("files still drawing: the ones there are written at once, the folder appears only once the last is in", async () => {
+    let finish!: (bytes: Uint8Array) => void;
+    const map = new Promise<Uint8Array>((resolve) => (finish = resolve));
+    const writing = writeArchive({ root, playerId: "456", saveId: 4, receivedAt: at, files: [file("save.bin", "four"), { name: "site_1.png", bytes: map }] });
+    const tmp = join(root, ".tmp");
+    const early = () => readdirSync(tmp).some((name) => name.startsWith("4-") && existsSync(join(tmp, name, "save.bin")));
+    for (let i = 0; i < 500 && !early(); i++) await Bun.sleep(5);
+    expect(early()).toBe(true);
+    expect(readdirSync(join(root, "by-id", "456"))).toEqual([]);
+    finish(new TextEncoder().encode("png"));
+    const relPath = await writing;
+    expect(readdirSync(join(root, relPath)).sort()).toEqual([".save-id", "save.bin", "site_1.png"].sort());
+    expect(readFileSync(join(root, relPath, "site_1.png"), "utf8")).toBe("png");
+  });
+
+  test("a file whose drawing fails fails the write, and no folder of the save appears", async () => {
+    const failed = new Promise<Uint8Array>((_, reject) => setTimeout(() => reject(new Error("render failed")), 20));
+    await expect(writeArchive({ root, playerId: "789", saveId: 5, receivedAt: at, files: [file("save.bin", "five"), { name: "site_1.png", bytes: failed }] })).rejects.toThrow(/render failed/);
+    expect(readdirSync(join(root, "by-id", "789"))).toEqual([]);
+    expect(await removeStaleTemp(root, 0, Date.now() + 1000)).toBe(1);
+  });
+
   test("player ids other than digits or unknown and unsafe file names are refused", async () => {
     const base = { root, saveId: 9, receivedAt: at };
     await expect(writeArchive({ ...base, playerId: "../etc", files: [] })).rejects.toThrow(/player id/);
