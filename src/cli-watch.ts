@@ -1,5 +1,6 @@
 /** The owner's `watch` command: a player's (or every player's, `*`) watch rules, by resource name in any language or type:id. */
-import { MAX_RULES, resolveResource, ruleName } from "./watch/resources.ts";
+import { MAX_RULES } from "./store/model/watch.ts";
+import { resolveResource, ruleName } from "./watch/resources.ts";
 import { EVERY_PLAYER, type WatchStore } from "./store/ports/watch.ts";
 import { DEFAULT_NUDGE_HOURS } from "./nudge/run.ts";
 import type { NudgeStore } from "./store/ports/nudges.ts";

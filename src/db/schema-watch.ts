@@ -1,6 +1,6 @@
 /** A player's watch rules and what they matched (src/db/owner/watch.ts owns both). */
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { WatchMatch } from "../watch/match.ts";
+import type { WatchMatch } from "../store/model/watch.ts";
 import { saves } from "./schema.ts";
 
 /** Resources a player watches, as `type:id`; player `*` watches for every player. */

@@ -7,7 +7,7 @@ import { SAVE_JSON_FILE, StoredSaveJson } from "../archive/save-json-file.ts";
 import { readArchiveBytes, type ArchiveStore } from "../archive/store.ts";
 import type { SaveBodies } from "../notify/data-webhook.ts";
 import { DeliveryError } from "../notify/errors.ts";
-import { archivedSaveBytes } from "./encrypted-save.ts";
+import { archivedSaveBytes } from "../archive/encrypted-save.ts";
 import { DATA_WEBHOOK_CHANNEL } from "../store/model/deliveries.ts";
 
 export function archivedSaveBodies(store: ArchiveStore, relPath: string, sha256: string): SaveBodies {

@@ -6,7 +6,7 @@ import type { Routing } from "../notify/routing.ts";
 import type { DeliveryStore } from "../store/ports/deliveries.ts";
 import type { JobStore } from "../store/ports/jobs.ts";
 import type { Recorded, StageStore, StageWrites } from "../store/ports/stage-writes.ts";
-import type { NotifyReads } from "./stages/notify.ts";
+import type { NotifyReads } from "../store/ports/notify.ts";
 import type { WorkerPool } from "./worker-pool.ts";
 import type { WatchStore } from "../store/ports/watch.ts";
 import type { NudgeDeps } from "../nudge/run.ts";

@@ -5,17 +5,10 @@
 import type { SaveOutputs } from "../maps/save-outputs.ts";
 import { knownSiteName, type Locale } from "../maps/catalog.ts";
 import { ruleName } from "./resources.ts";
+import type { WatchMatch } from "../store/model/watch.ts";
 
-export interface WatchMatch {
-  /** `type:id`. */
-  resource: string;
-  /** Its name in the map's language. */
-  name: string;
-  siteId: number;
-  siteName: string;
-  /** Drops not yet harvested on that site. */
-  count: number;
-}
+export type { WatchMatch };
+
 
 /** Matches in the outputs' importance order, one per resource and site. */
 export function watchMatches(outputs: SaveOutputs, watched: ReadonlySet<string>): WatchMatch[] {

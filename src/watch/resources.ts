@@ -5,8 +5,6 @@
 import { catalogResources, findResource, pickName, type CatalogResource, type Locale } from "../maps/catalog.ts";
 import { resourceKey, type ResourceKey } from "../save/model.ts";
 
-/** Rules a player may hold (the owner's `*` rules apart): far above the catalogue's rare and birthday resources. */
-export const MAX_RULES = 200;
 const TYPE_ID = /^([a-z_]{1,40}):(\d{1,6})$/;
 
 const fold = (text: string) => text.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();

@@ -2,12 +2,14 @@
  * The data API's rate windows on each deployment, for tests/unit/rate-windows.contract.test.ts: one process on SQLite
  * counts in its memory (no other process shares its file), a hub's processes in PostgreSQL's api_rate_windows.
  */
-import { memoryRateWindows, type RateWindows } from "../../src/http/api/rate-limit.ts";
+import { memoryRateWindows } from "../../src/http/api/rate-limit.ts";
+import type { RateWindows } from "../../src/store/ports/rate-windows.ts";
 import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
 import { pgRateWindows } from "../../src/db/owner/pg-rate-windows.ts";
 import { databaseForThisFile } from "./postgres.ts";
 
-export { RateLimit, WINDOW_MS, type RateWindow, type RateWindows } from "../../src/http/api/rate-limit.ts";
+export { RateLimit } from "../../src/http/api/rate-limit.ts";
+export { WINDOW_MS, type RateWindow, type RateWindows } from "../../src/store/ports/rate-windows.ts";
 
 export interface RateWindowFixture {
   windows: RateWindows;

@@ -16,7 +16,7 @@ import * as pg from "../../src/db/pg/schema.ts";
 import * as sqlite from "../../src/db/schema.ts";
 import type { DataAccess } from "../../src/store/ports/owner.ts";
 import { type PageReads } from "../../src/store/ports/pages.ts";
-import { type NotifyReads } from "../../src/pipeline/stages/notify.ts";
+import type { NotifyReads } from "../../src/store/ports/notify.ts";
 import { databaseForThisFile } from "./postgres.ts";
 import { sqlitePageReads } from "../../src/db/read-models/sqlite.ts";
 import { pgPageReads } from "../../src/db/read-models/pg.ts";

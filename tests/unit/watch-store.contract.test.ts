@@ -1,7 +1,7 @@
 /** The watch store's contract, the same tests on SQLite's and a hub's PostgreSQL store (two stores on one database: two processes). */
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { WatchMatch } from "../../src/watch/match.ts";
-import { MAX_RULES } from "../../src/watch/resources.ts";
+import { MAX_RULES } from "../../src/store/model/watch.ts";
 import type { WatchStore } from "../../src/store/ports/watch.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres.ts";
 import { postgresWatchStores, sqliteWatchStores, type WatchStoreFixture, type WatchStoreKind } from "../helpers/watch-stores.ts";

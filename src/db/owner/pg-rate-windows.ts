@@ -5,7 +5,7 @@
  * Each process deletes ended windows once a minute (the table holds the keys seen in the last minute or two).
  */
 import { lt, sql } from "drizzle-orm";
-import { WINDOW_MS, type RateWindows } from "../../http/api/rate-limit.ts";
+import { WINDOW_MS, type RateWindows } from "../../store/ports/rate-windows.ts";
 import { logWarn } from "../../log.ts";
 import type { PgDb } from "../pg/open.ts";
 import { apiRateWindows } from "../pg/schema.ts";

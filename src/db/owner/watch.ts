@@ -2,8 +2,8 @@
  * Watch rules and their matches, written once for both stores over their statements (src/db/dialect/): the one
  * owner of watch_rules and watch_matches.
  */
-import type { WatchMatch } from "../../watch/match.ts";
-import { MAX_RULES } from "../../watch/resources.ts";
+import type { WatchMatch } from "../../store/model/watch.ts";
+import { MAX_RULES } from "../../store/model/watch.ts";
 import { EVERY_PLAYER, type WatchRule, type WatchStore } from "../../store/ports/watch.ts";
 import { lock, read, run, type Statements } from "../dialect/statements.ts";
 

@@ -1,6 +1,6 @@
 /** A player's watch rules and what they matched on a hub's PostgreSQL, as ../schema-watch.ts (src/db/owner/watch.ts owns both). */
 import { bigint, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import type { WatchMatch } from "../../watch/match.ts";
+import type { WatchMatch } from "../../store/model/watch.ts";
 import { saves } from "./schema.ts";
 
 export const watchRules = pgTable(

@@ -7,7 +7,7 @@
  */
 import { SAVE_JSON_FILE } from "../../archive/save-json-file.ts";
 import type { ArchiveStore } from "../../archive/store.ts";
-import { archivedSaveBytes } from "../../pipeline/encrypted-save.ts";
+import { archivedSaveBytes } from "../../archive/encrypted-save.ts";
 import type { LatestSave, PlayerUpload } from "../../store/model/data-api.ts";
 import type { DataReads } from "../../store/ports/data-api.ts";
 import { first, read, type Statements } from "../dialect/statements.ts";

@@ -1,6 +1,6 @@
 /** What the notify stage reads of a save and its archive (src/pipeline/stages/notify.ts), on a hub's PostgreSQL (SQLite's: sqlite-notify.ts). */
 import { eq, getTableColumns } from "drizzle-orm";
-import type { NotifyReads } from "../../pipeline/stages/notify.ts";
+import type { NotifyReads } from "../../store/ports/notify.ts";
 import type { PgDb } from "../pg/open.ts";
 import { archives, saves } from "../pg/schema.ts";
 

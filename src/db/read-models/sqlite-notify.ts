@@ -1,6 +1,6 @@
 /** What the notify stage reads of a save and its archive (src/pipeline/stages/notify.ts), over SQLite. */
 import { eq, getTableColumns } from "drizzle-orm";
-import type { NotifyReads } from "../../pipeline/stages/notify.ts";
+import type { NotifyReads } from "../../store/ports/notify.ts";
 import type { Db } from "../open.ts";
 import { archives, saves } from "../schema.ts";
 

@@ -3,17 +3,7 @@
  * once its last window ended. The counts live in RateWindows: this process's memory beside SQLite (one process per
  * file), the database on a hub, so that N processes behind a balancer allow the rate once, not N times.
  */
-export const WINDOW_MS = 60_000;
-
-export interface RateWindow {
-  start: number;
-  count: number;
-}
-
-export interface RateWindows {
-  /** Counts one request of `key` at `now` in its window (a new one when the last began WINDOW_MS ago or more). */
-  count(key: string, now: number): RateWindow | Promise<RateWindow>;
-}
+import { WINDOW_MS, type RateWindow, type RateWindows } from "../../store/ports/rate-windows.ts";
 
 export class RateLimit {
   /** Keys refused in this process, until their window ends: a flood's further requests never reach the store. */

@@ -11,7 +11,7 @@ import { recordSaveArchive } from "../archive-save.ts";
 import { mapLocaleFor, timeZoneFor } from "../../config/maps.ts";
 import { refreshDigest } from "../../maps/refresh-digest.ts";
 import { implausibleReason } from "../../save/plausible.ts";
-import { encryptedBytesOf } from "../encrypted-save.ts";
+import { encryptedBytesOf } from "../../archive/encrypted-save.ts";
 import type { Stage } from "../stage.ts";
 
 export const generateStage: Stage = async ({ stageStore, config, workers, archive: store }, job) => {

@@ -7,8 +7,7 @@
  * rows, src/store/ports/deliveries.ts; every attempt and part is claimed under the lease). The save and its
  * archive are read through deps.notifyReads (src/db/read-models/sqlite-notify.ts, pg-notify.ts).
  */
-import type { ArchivesRow } from "../../store/model/archives.ts";
-import type { SaveRow } from "../../store/model/saves.ts";
+import type { NotifySave } from "../../store/ports/notify.ts";
 import { logInfo, logWarn } from "../../log.ts";
 import { storedOutputs, summaryFile, type SaveOutputs } from "../../maps/index.ts";
 import { metrics } from "../../metrics.ts";
@@ -27,14 +26,7 @@ import { answeredUnrecorded, recordSent } from "./sent-record.ts";
 import { DATA_WEBHOOK_CHANNEL, dueAt, tallyOf, type Delivery } from "../../store/model/deliveries.ts";
 import { backoffDelay, holderOf, LeaseLostError, type LeaseHolder } from "../../store/model/jobs.ts";
 
-export type NotifySave = Omit<SaveRow, "encrypted">;
 type Save = NotifySave;
-export type NotifyArchive = ArchivesRow;
-
-export interface NotifyReads {
-  /** The save (without its encrypted bytes) and its archive; null when either is missing. */
-  subject(saveId: number): Promise<{ save: NotifySave; archive: NotifyArchive } | null>;
-}
 
 export const notifyStage: Stage = async (deps, job, { now }) => {
   const subject = await deps.notifyReads.subject(job.subject.saveId);

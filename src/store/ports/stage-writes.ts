@@ -4,7 +4,7 @@
  * The writes are statements written once (src/db/stage-writes/rules.ts), run by SQLite's store in one synchronous
  * transaction and by PostgreSQL's over the network; both pass tests/unit/stage-store.contract.test.ts.
  */
-import type { ClaimedJob, Transition } from "../../db/jobs/index.ts";
+import type { ClaimedJob, Transition } from "../model/jobs.ts";
 import type { RefreshDigest } from "../../maps/refresh-digest.ts";
 import type { SaveOutputs } from "../../maps/save-outputs.ts";
 import type { NewSave, SaveRow } from "../model/saves.ts";

@@ -2,7 +2,7 @@
  * Watch rules and their matches as the CLI, the player's page and the notify stage use them: SQLite's store
  * and a hub's, written once (src/db/owner/watch.ts), held to tests/unit/watch-store.contract.test.ts.
  */
-import type { WatchMatch } from "../../watch/match.ts";
+import type { WatchMatch } from "../model/watch.ts";
 
 /** The player id of rules every player watches. */
 export const EVERY_PLAYER = "*";

@@ -2,7 +2,7 @@
  * The encrypted bytes of a save: the database copy, or once the retention rule cleared it, the archive's
  * save.bin (checked against the save's sha256, so a damaged file is never taken for the save).
  */
-import { readArchiveBytes, type ArchiveStore } from "../archive/store.ts";
+import { readArchiveBytes, type ArchiveStore } from "./store.ts";
 import { sha256Hex } from "../sha256.ts";
 import type { SaveRow as StoredSaveRow } from "../store/model/saves.ts";
 
