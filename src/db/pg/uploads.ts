@@ -18,7 +18,7 @@ import { RESEND_LOOKBACK } from "../upload-tasks.ts";
 import { COMPLETED_UPLOAD_RETENTION_MS, isLateFirstPart, realPlayer, taskToJoin, type ChunkOutcome, type IncomingChunk, type Part, type Placement, type UploadLimits } from "../uploads.ts";
 import { underHousekeepingLock } from "./housekeeping-lock.ts";
 import type { PgDb, PgTx } from "./open.ts";
-import { pgEnqueueSavesFrom, pgNotifyNewWorkFrom } from "../jobs/pg-enqueue.ts";
+import { pgEnqueueSavesFrom, pgNotifyNewWorkFrom, pgNotifySender } from "../jobs/pg-enqueue.ts";
 import { pgInsertSaveOnce, pgSaveWithSha, pgStoreSaveOnce } from "./saves.ts";
 import { uploadChunks, uploads } from "./schema.ts";
 
@@ -39,7 +39,7 @@ const partSizes = async (tx: PgTx, source: PartsSource | undefined) =>
 export async function pgAcceptChunk(db: PgDb, chunk: IncomingChunk, limits: UploadLimits): Promise<ChunkOutcome> {
   const sha256 = sha256Hex(chunk.body);
   const single = chunk.header.totalChunks === 1 && chunk.body.byteLength <= limits.maxUploadBytes;
-  return (single ? await storeNewSingleChunkSave(db, chunk, sha256, limits.mayBeSave) : null) ?? acceptInTransaction(db, chunk, sha256, limits);
+  return (single ? await storeNewSingleChunkSave(db, chunk, sha256, limits) : null) ?? acceptInTransaction(db, chunk, sha256, limits);
 }
 
 /**
@@ -48,7 +48,7 @@ export async function pgAcceptChunk(db: PgDb, chunk: IncomingChunk, limits: Uplo
  * save has this sha256. null, writing nothing, when one has: then the transaction decides (a resend, a duplicate,
  * an adoption).
  */
-async function storeNewSingleChunkSave(db: PgDb, chunk: IncomingChunk, sha256: string, mayBeSave: (encrypted: Uint8Array) => boolean): Promise<ChunkOutcome | null> {
+async function storeNewSingleChunkSave(db: PgDb, chunk: IncomingChunk, sha256: string, { mayBeSave, keepsNewSave }: UploadLimits): Promise<ChunkOutcome | null> {
   const { header, body, now } = chunk;
   const player = realPlayer(chunk.playerId);
   const playerId = player ?? UNKNOWN_PLAYER;
@@ -59,7 +59,7 @@ async function storeNewSingleChunkSave(db: PgDb, chunk: IncomingChunk, sha256: s
     new_job AS (${pgEnqueueSavesFrom(newSave, now, !mayBeSave(body))}),
     task AS (INSERT INTO upload_tasks (upload_id, total_chunks, player_id, save_id, bytes, chunk_hashes, completed_at, created_at, updated_at)
       SELECT ${header.uploadId}, 1, ${player}, id, 0, ${JSON.stringify([sha256])}::jsonb, ${now}, ${now}, ${now} FROM new_save RETURNING id, save_id)
-    SELECT task.id AS task_id, task.save_id, ${pgNotifyNewWorkFrom(newSave)} AS woken FROM task`);
+    SELECT task.id AS task_id, task.save_id, ${pgNotifyNewWorkFrom(newSave, keepsNewSave?.() ? null : pgNotifySender(db))} AS woken FROM task`);
   if (!row) return null;
   return { kind: "completed", taskId: row.task_id, saveId: row.save_id, created: true, adopted: false, playerId, saveBytes: body.byteLength };
 }
