@@ -10,11 +10,21 @@
  *   forgotten at the next poll, until when the process only wakes others more than it needs.
  * - `hear()`: another process committed new work (an upload it had no free slot for, an owner's retry): one
  *   sleeping slot. A slot woken by its poll timer that finds a job wakes one more: a backlog may be waiting.
+ * - One sleeping slot polls, not each: every poll is a claim and a read of the next due time, per process.
  */
 export type WakeReason = "job" | "news" | "timer" | "stop";
 
+interface Sleeper {
+  /** Its poll interval, and when it polls by performance.now() while it keeps the poll. */
+  ms: number;
+  deadline: number;
+  resolve: (reason: WakeReason) => void;
+  /** Set while it keeps the process's poll. */
+  timer?: ReturnType<typeof setTimeout>;
+}
+
 export class SlotWakes {
-  private readonly sleepers: ((reason: WakeReason) => void)[] = [];
+  private readonly sleepers: Sleeper[] = [];
   private promised = 0;
   private looking = 0;
   private missed = false;
@@ -33,7 +43,10 @@ export class SlotWakes {
   };
 
   wakeAll(): void {
-    for (const sleeper of this.sleepers.splice(0)) sleeper("stop");
+    for (const sleeper of this.sleepers.splice(0)) {
+      clearTimeout(sleeper.timer);
+      sleeper.resolve("stop");
+    }
   }
 
   /** A slot starts looking for a job (its claim, and when that finds none the next due time). */
@@ -53,27 +66,44 @@ export class SlotWakes {
     return missed;
   }
 
-  /** Sleeps up to `ms`; resolves with why the slot woke. */
+  /**
+   * Sleeps until woken, or up to `ms` when this slot keeps the process's poll: one sleeping slot polls (the one
+   * due first), not each, since a poll that finds a job wakes one more. When it leaves, another takes it on.
+   */
   sleep(ms: number): Promise<WakeReason> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        const at = this.sleepers.indexOf(done);
-        if (at >= 0) this.sleepers.splice(at, 1);
-        // A poll interval went by: any promise still open was not kept (its commit failed or found a duplicate).
-        this.promised = 0;
-        resolve("timer");
-      }, ms);
-      const done = (reason: WakeReason) => {
-        clearTimeout(timer);
-        resolve(reason);
-      };
-      this.sleepers.push(done);
+      const sleeper: Sleeper = { ms, deadline: performance.now() + ms, resolve };
+      this.sleepers.push(sleeper);
+      const polling = this.sleepers.filter((other) => other.timer !== undefined);
+      if (polling.every((other) => other.deadline > sleeper.deadline)) this.arm(sleeper);
     });
   }
 
+  private arm(sleeper: Sleeper): void {
+    sleeper.timer = setTimeout(() => {
+      // A poll interval went by: any promise still open was not kept (its commit failed or found a duplicate).
+      this.promised = 0;
+      this.take(sleeper, "timer");
+    }, Math.max(0, sleeper.deadline - performance.now()));
+  }
+
+  private take(sleeper: Sleeper, reason: WakeReason): void {
+    clearTimeout(sleeper.timer);
+    sleeper.timer = undefined;
+    this.sleepers.splice(this.sleepers.indexOf(sleeper), 1);
+    const next = this.sleepers[0];
+    if (next !== undefined && this.sleepers.every((other) => other.timer === undefined)) {
+      // A whole interval from now: the slot leaving polls now (its next sleep asks for the next due time anew).
+      next.deadline = performance.now() + next.ms;
+      this.arm(next);
+    }
+    sleeper.resolve(reason);
+  }
+
+  /** The newest sleeper: the poll stays with the slot that keeps it. */
   private wakeOne(reason: "job" | "news"): void {
-    const sleeper = this.sleepers.shift();
-    if (sleeper) sleeper(reason);
+    const sleeper = this.sleepers.at(-1);
+    if (sleeper) this.take(sleeper, reason);
     else if (this.looking > 0) this.missed = true;
   }
 }

@@ -4,6 +4,7 @@
  * was looking is not lost.
  */
 import { expect, test } from "bun:test";
+import { eventually } from "../../scripts/lib/eventually.ts";
 import { SlotWakes, type WakeReason } from "../../src/pipeline/slot-wakes.ts";
 
 const LONG = 60_000;
@@ -24,15 +25,29 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 10));
 test("a new job wakes one sleeping slot, not all of them; another process's news wakes one more", async () => {
   const wakes = new SlotWakes();
   const { woke } = sleepers(wakes, 3);
+  // The newest sleeper first: the oldest keeps the process's poll.
   wakes.wake();
   await tick();
-  expect(woke).toEqual(["job", null, null]);
+  expect(woke).toEqual([null, null, "job"]);
   wakes.hear();
   await tick();
-  expect(woke).toEqual(["job", "news", null]);
+  expect(woke).toEqual([null, "news", "job"]);
   wakes.wakeAll();
   await tick();
-  expect(woke).toEqual(["job", "news", "stop"]);
+  expect(woke).toEqual(["stop", "news", "job"]);
+});
+
+test("one sleeping slot polls, not each; when it leaves, another polls a whole interval later", async () => {
+  const wakes = new SlotWakes();
+  const { woke } = sleepers(wakes, 3, 200);
+  await eventually(() => woke[0] === "timer", 5_000, "the first poll");
+  expect(woke).toEqual(["timer", null, null]);
+  await eventually(() => woke[1] === "timer", 5_000, "the second poll");
+  expect(woke).toEqual(["timer", "timer", null]);
+  // A slot due sooner (a retry's run time) polls at its own time beside the one keeping the poll.
+  const soon = wakes.sleep(5);
+  expect(await soon).toBe("timer");
+  wakes.wakeAll();
 });
 
 test("each free slot is promised once: the commit after them wakes the other processes", async () => {
