@@ -6,20 +6,19 @@
  * on both stores the JSON texts of 1 KiB or more parsed and built on the HTTP thread (bench/json-counter-preload.ts)
  * and the CPU time (an upper bound on a shared machine). Then a burst at `--concurrency`: the same per save, the
  * most PostgreSQL connections busy at once (against the pool's size: at it, queries wait), LISTEN wake-ups. Idle:
- * what the poller sends a second. `--profile=DIR`: both services run under `bun --cpu-prof` (the HTTP thread),
+ * what the poller sends a second. And a save sent in two chunks: what each chunk's request costs. `--profile=DIR`: both services run under `bun --cpu-prof` (the HTTP thread),
  * written at stop; bench/cpu-profile-summary.ts sums them.
  * `bun bench/hub-counts.ts [--saves=10] [--burst=40] [--concurrency=8] [--profile=DIR]`
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import postgres from "postgres";
 import { databaseForThisFile } from "../scripts/lib/dev-postgres.ts";
 import { swiftBucket } from "../scripts/lib/dev-swift.ts";
 import { eventually } from "../scripts/lib/eventually.ts";
 import { startService, type RunningService } from "../scripts/lib/service-process.ts";
-import { uploadSave } from "../scripts/lib/upload-client.ts";
+import { uploadChunk, uploadSave } from "../scripts/lib/upload-client.ts";
 import { makeFreshEncryptedSample, randomKeys } from "../src/samples/index.ts";
-import { intArg, processStat, runConcurrent } from "./lib.ts";
+import { intArg, processStat, runConcurrent, threadCpu } from "./lib.ts";
 import { startPgWireCounter, wireDelta, type WireCounts } from "./pg-wire-counter.ts";
 import { s3Delta, startS3Counter, type S3Counts } from "./s3-counter.ts";
 
@@ -49,22 +48,6 @@ interface Probe {
   json: JsonCounts;
   cpu: number;
   threads: Record<string, number>;
-}
-
-/** CPU seconds so far of a process's threads, summed by the thread's name without its number ("Bun Pool 1"). */
-function threadCpu(pid: number): Record<string, number> {
-  const byName: Record<string, number> = {};
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")).replace(/\s*\d+$/, "");
-      const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
-      byName[name] = (byName[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100;
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return byName;
 }
 
 const probeProcess = (pid: number) => ({ cpu: processStat(pid).cpuSeconds, threads: threadCpu(pid) });
@@ -217,6 +200,20 @@ async function measure(deployment: Deployment): Promise<string> {
     addDelta(accept, before, answered);
     addDelta(pipeline, answered, after);
   }
+  // The same save in two chunks (a capture tool that splits its body): what each chunk's request costs.
+  const chunked = emptyPhase();
+  for (let i = 0; i < Math.min(saves, 5); i++) {
+    const body = makeFreshEncryptedSample(pair);
+    const half = Math.ceil(body.byteLength / 2);
+    for (const [index, part] of [body.subarray(0, half), body.subarray(half)].entries()) {
+      const before = await deployment.probe();
+      const response = await uploadChunk(service.url, part, `two-${i}`, index, 2);
+      if (response.status !== 200) throw new Error(`chunk ${index} of two-${i}: ${response.status} ${await response.text()}`);
+      addDelta(chunked, before, await deployment.probe());
+    }
+    expected++;
+    await allDone();
+  }
   const idle = emptyPhase();
   const idleBefore = await deployment.probe();
   await Bun.sleep(5_000);
@@ -235,6 +232,7 @@ async function measure(deployment: Deployment): Promise<string> {
     `### ${deployment.label}`,
     report("upload, one at a time: from sending it to its 200", accept, saves),
     report("pipeline, one at a time: from the 200 until the job is done", pipeline, saves),
+    report("upload in two chunks, one at a time: from sending a chunk to its 200", chunked, 2 * Math.min(saves, 5)),
     report("idle, per second (the poller)", idle, 5),
     report(`burst of ${burst} at concurrency ${concurrency}: upload and pipeline${peak}`, whole, burst),
   ].join("\n\n");

@@ -1,5 +1,5 @@
 /** Shared bits of the benchmarks: percentiles, a bounded-concurrency runner, and a server's peak RSS. */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -45,4 +45,20 @@ export function processStat(pid: number | "self"): { cpuSeconds: number; minorFa
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   const TICKS_PER_SECOND = 100;
   return { cpuSeconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND, minorFaults: Number(fields[7]) };
+}
+
+/** CPU seconds so far of a process's threads, summed by the thread's name without its number ("Bun Pool 1"). */
+export function threadCpu(pid: number): Record<string, number> {
+  const byName: Record<string, number> = {};
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")).replace(/\s*\d+$/, "");
+      const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+      byName[name] = (byName[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return byName;
 }

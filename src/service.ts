@@ -99,7 +99,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const pipeline = startPipeline({ config, workers, routing: notify.routing, secrets, archive, deliveries, jobs, stageStore, notifyReads, watch, nudge }, () => ingest.quiet());
   const nudgeTimer = startNudges(nudge);
   // Other processes' new work wakes this one's slots (SQLite has none to hear).
-  const stopListening = await jobs.listen(pipeline.wake);
+  const stopListening = await jobs.listen(pipeline.hear);
   const app = createApp({
     jobs,
     owner,
@@ -113,6 +113,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
     config,
     archive: requestArchive(config, archive),
     wakePipeline: pipeline.wake,
+    keepsNextJob: pipeline.keepsNextJob,
     ingest,
     disk,
     secrets,

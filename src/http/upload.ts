@@ -19,7 +19,7 @@ export const PLAYER_UPLOAD_PATHS = UPLOAD_PATHS.map((path) => `/p/:token${path}`
 
 const ONLY_OWN_PLAYER = "this link uploads for its own player only (X-Original-Url must name that player)";
 
-export function uploadRoutes({ uploads, config, wakePipeline, owner }: HttpDeps): Hono {
+export function uploadRoutes({ uploads, config, wakePipeline, keepsNextJob, owner }: HttpDeps): Hono {
   const app = new Hono();
   const limits: UploadLimits = {
     maxUploadBytes: MAX_UPLOAD_BYTES,
@@ -28,6 +28,7 @@ export function uploadRoutes({ uploads, config, wakePipeline, owner }: HttpDeps)
     maxOpenBytes: config.uploads.maxOpenBytes,
     peerShare: config.budget.peerShare,
     mayBeSave: (encrypted: Uint8Array) => mayBeSave(encrypted, config.keys),
+    keepsNewSave: keepsNextJob,
   };
   for (const path of UPLOAD_PATHS) {
     // UPLOAD_TOKEN is checked in front of every guard (src/http/app.ts).

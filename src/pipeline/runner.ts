@@ -2,6 +2,7 @@
 import { logInfo, logWarn } from "../log.ts";
 import { metrics } from "../metrics.ts";
 import { HeapSweeper } from "./heap-sweep.ts";
+import { SlotWakes, type WakeReason } from "./slot-wakes.ts";
 import { redactError } from "./redact.ts";
 import type { PipelineDeps, Stage, StageContext, StageResult } from "./stage.ts";
 import { archiveStage } from "./stages/archive.ts";
@@ -31,6 +32,10 @@ const STAGES: Stages = {
 export interface Pipeline {
   /** Call after committing a new job: a sleeping slot picks it up within a few ms (after the answer is written). */
   wake: () => void;
+  /** Another process committed new work (its LISTEN): one sleeping slot looks. */
+  hear: () => void;
+  /** Before committing a new job this process answers for: whether a free slot will take it (slot-wakes.ts). */
+  keepsNextJob: () => boolean;
   /** Stops claiming, waits up to `graceMs` for running stages, leaves the rest queued. */
   stop: (graceMs: number) => Promise<void>;
 }
@@ -43,35 +48,31 @@ export interface Pipeline {
 export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<void>, sweeper = new HeapSweeper()): Pipeline {
   const { jobs, config } = deps;
   let stopping = false;
-  const sleepers = new Set<() => void>();
-  const wake = () => {
-    for (const resolve of sleepers) resolve();
-    sleepers.clear();
-  };
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        sleepers.delete(done);
-        resolve();
-      }, ms);
-      const done = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      sleepers.add(done);
-    });
+  const wakes = new SlotWakes();
 
   /** Jobs of saves that can be saves running now in this process' slots. */
   let realRunning = 0;
   const slot = async () => {
+    let woke: WakeReason = "timer";
     while (!stopping) {
       try {
         await ingestQuiet();
         if (stopping) break;
         sweeper.sweepIfDue();
-        const job = await jobs.claim(Date.now(), config.pipeline.leaseMs, realRunning > 0);
+        wakes.looks();
+        let job: ClaimedJob | null = null;
+        let due: number | null = null;
+        let missed = false;
+        try {
+          job = await jobs.claim(Date.now(), config.pipeline.leaseMs, realRunning > 0);
+          if (!job) due = await jobs.nextDueAt();
+        } finally {
+          missed = wakes.doneLooking(job !== null);
+        }
         if (job) {
+          // A poll that found work: more may be queued, and the other slots sleep on.
+          if (woke === "timer") wakes.hear();
+          woke = "job";
           if (!job.implausible) realRunning++;
           try {
             await runJob(deps, job);
@@ -88,23 +89,25 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
           await new Promise<void>((resolve) => setImmediate(resolve));
           continue;
         }
-        const due = await jobs.nextDueAt();
+        if (missed) continue;
         const wait = due === null ? config.pipeline.pollMs : Math.min(config.pipeline.pollMs, Math.max(0, due - Date.now()));
-        await sleep(Math.max(wait, 5));
+        woke = await wakes.sleep(Math.max(wait, 5));
       } catch (error) {
         // The database refused (disk full, locked ...): keep the loop alive and try again later.
         logWarn("JOB", "pipeline loop error", { error: redactError(error, deps) });
-        await sleep(config.pipeline.pollMs);
+        woke = await wakes.sleep(config.pipeline.pollMs);
       }
     }
   };
   const slots = Array.from({ length: config.pipeline.concurrency }, () => slot());
 
   return {
-    wake,
+    wake: wakes.wake,
+    hear: wakes.hear,
+    keepsNextJob: wakes.keepsNextJob,
     stop: async (graceMs) => {
       stopping = true;
-      wake();
+      wakes.wakeAll();
       const finished = Promise.all(slots).then(() => true);
       // A timer, not Bun.sleep: once the stages finish it is cleared, so it cannot keep a stopped process alive.
       let timer: ReturnType<typeof setTimeout> | undefined;

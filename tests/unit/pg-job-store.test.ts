@@ -11,11 +11,15 @@ import { eventually } from "../../scripts/lib/eventually.ts";
 import { pgJobStore } from "../../src/db/jobs/pg.ts";
 import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
 import { saves } from "../../src/db/pg/schema.ts";
+import { pgUploadStore } from "../../src/db/uploads/pg-store.ts";
+import type { UploadLimits } from "../../src/store/ports/ingest.ts";
+import { randomBytes } from "node:crypto";
 import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
 import { advanceChange, type ClaimedJob } from "../../src/store/model/jobs.ts";
 
 const T0 = 1_700_000_000_000;
 const LEASE = 60_000;
+const UPLOAD_LIMITS: UploadLimits = { maxUploadBytes: 1 << 20, ttlMs: 60_000, maxOpen: 4, maxOpenBytes: 1 << 20, peerShare: 0.5, mayBeSave: () => true };
 
 describe.skipIf(POSTGRES_MISSING !== null)("redraw while the stage records, on PostgreSQL", () => {
   const opened: { end: () => Promise<void> }[] = [];
@@ -104,6 +108,33 @@ describe.skipIf(POSTGRES_MISSING !== null)("new work wakes other processes, on P
       await stop();
     } finally {
       await Promise.all([listenerDb.$client.end(), enqueuerDb.$client.end()]);
+    }
+  });
+
+  test("an upload wakes the other processes unless its own free slot takes it, and never its own listener", async () => {
+    const url = await databaseForThisFile("migrated");
+    const [otherDb, senderDb] = [await openPostgres(url), await openPostgres(url)];
+    try {
+      const heard = { other: 0, own: 0 };
+      const stops = [await pgJobStore(otherDb).listen(() => heard.other++), await pgJobStore(senderDb).listen(() => heard.own++)];
+      const upload = (uploadId: string, keeps: boolean, db = senderDb) =>
+        pgUploadStore(db).acceptChunk(
+          { header: { uploadId, chunkIndex: 0, totalChunks: 1, originalUrl: null }, body: new Uint8Array(randomBytes(64)), playerId: null, peer: "203.0.113.7", now: T0 },
+          { ...UPLOAD_LIMITS, keepsNewSave: () => keeps },
+        );
+      expect(await upload("busy", false)).toMatchObject({ kind: "completed", created: true });
+      await eventually(() => heard.other === 1, 5_000, "the other process's wake-up");
+      expect(await upload("kept", true)).toMatchObject({ kind: "completed", created: true });
+      expect(await upload("busy-again", false)).toMatchObject({ kind: "completed", created: true });
+      // Notifications arrive in commit order: the second one heard means the kept upload sent none.
+      await eventually(() => heard.other === 2, 5_000, "the third upload's wake-up");
+      // The other way round: the sender's listener hears an upload of the other process's after its own three.
+      await upload("from-the-other", false, otherDb);
+      await eventually(() => heard.own === 1, 5_000, "the other process's upload heard");
+      expect(heard).toEqual({ other: 2, own: 1 });
+      for (const stop of stops) await stop();
+    } finally {
+      await Promise.all([otherDb.$client.end(), senderDb.$client.end()]);
     }
   });
 });

@@ -22,12 +22,26 @@ export async function pgEnqueueSave(tx: PgTx, saveId: number, at: number, implau
 /**
  * The same first job and wake-up as pgEnqueueSave, as parts of one statement over the saves it inserts (`newSaves`,
  * a data-modifying CTE returning `id` and `player_id`): the INSERT for another CTE, and an expression for its final SELECT (a CTE
- * nobody reads would not run). For a request that commits in one round trip (pg/uploads.ts).
+ * nobody reads would not run). For a request that commits in one round trip (pg/uploads.ts). The wake-up names
+ * its `sender` (pgNotifySender), or is left out (null) when the sender's own free slot takes the job.
  */
 export const pgEnqueueSavesFrom = (newSaves: SQL, at: number, implausible: boolean) =>
   sql`INSERT INTO jobs (save_id, stage, state, implausible, subscribed, run_at, created_at, updated_at)
     SELECT id, 'generate', 'pending', ${implausible}, ${subscribedPlayer(sql`${newSaves}.player_id`, at - SUBSCRIPTION_KEEP_MS)}, ${at}, ${at}, ${at} FROM ${newSaves}`;
-export const pgNotifyNewWorkFrom = (newSaves: SQL) => sql`(SELECT count(*) FROM (SELECT pg_notify(${NEW_WORK_CHANNEL}, '') FROM ${newSaves}) AS woken)`;
+export const pgNotifyNewWorkFrom = (newSaves: SQL, sender: string | null) =>
+  sender === null ? sql`0` : sql`(SELECT count(*) FROM (SELECT pg_notify(${NEW_WORK_CHANNEL}, ${sender}) FROM ${newSaves}) AS woken)`;
+
+const senders = new WeakMap<object, string>();
+/**
+ * This process's name on NEW_WORK_CHANNEL (one per database handle: tests run several services in one process).
+ * An upload's wake-up carries it, and the sender's own listener skips it: the upload's answer wakes that
+ * process's slot already (slot-wakes.ts).
+ */
+export function pgNotifySender(db: object): string {
+  let sender = senders.get(db);
+  if (sender === undefined) senders.set(db, (sender = crypto.randomUUID()));
+  return sender;
+}
 
 export async function pgEnqueueReport(tx: PgTx, reportId: number, at: number): Promise<void> {
   await tx.insert(jobs).values({ reportId, stage: "evaluate", runAt: at, createdAt: at, updatedAt: at });

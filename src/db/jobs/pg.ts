@@ -14,7 +14,7 @@ import { LeaseLostError } from "../../store/model/jobs.ts";
 import { rejudgePlausibility, resumeWaitingForKey } from "./lifecycle.ts";
 import { pgStatements } from "../dialect/pg.ts";
 import { reprocess, retryFailed } from "./owner-actions.ts";
-import { NEW_WORK_CHANNEL, pgEnqueueReport, pgEnqueueSave, pgRequeueForRedraw } from "./pg-enqueue.ts";
+import { NEW_WORK_CHANNEL, pgNotifySender, pgEnqueueReport, pgEnqueueSave, pgRequeueForRedraw } from "./pg-enqueue.ts";
 import { pgFenced, pgRecordChange } from "./pg-transitions.ts";
 
 export function pgJobStore(db: PgDb): JobStore {
@@ -81,7 +81,8 @@ export function pgJobStore(db: PgDb): JobStore {
     releaseAtStop: async () => 0,
     listen: async (wake) => {
       // A dedicated connection, reconnected by postgres-js; a notification missed meanwhile waits for the poll.
-      const subscription = await db.$client.listen(NEW_WORK_CHANNEL, () => wake());
+      const own = pgNotifySender(db);
+      const subscription = await db.$client.listen(NEW_WORK_CHANNEL, (sender) => sender !== own && wake());
       return () => subscription.unlisten();
     },
   };

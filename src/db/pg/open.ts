@@ -7,6 +7,7 @@ import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { projectPath } from "../../runtime-files.ts";
+import { preparedStatements } from "./prepared-client.ts";
 import * as schema from "./schema.ts";
 
 export type PgDb = PostgresJsDatabase<typeof schema> & { $client: postgres.Sql };
@@ -36,7 +37,7 @@ export async function openPostgres(url: string, options: PgOptions = {}): Promis
     connect_timeout: (options.connectTimeoutMs ?? 30_000) / 1000,
     backoff: reconnectDelay,
   });
-  const db = drizzle({ client, schema });
+  const db = drizzle({ client: preparedStatements(client), schema });
   await migrateUnderLock(client, db);
   return db;
 }

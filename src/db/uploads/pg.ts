@@ -11,7 +11,7 @@ import { regionOfUrl } from "../../capture/regions.ts";
 import { UNKNOWN_PLAYER } from "../../save/player-id.ts";
 import { sha256Hex } from "../../sha256.ts";
 import type { ChunkOutcome, IncomingChunk, UploadLimits } from "../../store/ports/ingest.ts";
-import { pgEnqueueSavesFrom, pgNotifyNewWorkFrom } from "../jobs/pg-enqueue.ts";
+import { pgEnqueueSavesFrom, pgNotifyNewWorkFrom, pgNotifySender } from "../jobs/pg-enqueue.ts";
 import { underHousekeepingLock } from "../pg/housekeeping-lock.ts";
 import type { PgDb, PgTx } from "../pg/open.ts";
 import { pgInsertSaveOnce, pgSaveDialect } from "../saves/pg.ts";
@@ -33,7 +33,7 @@ export async function pgAcceptChunk(db: PgDb, chunk: IncomingChunk, limits: Uplo
   const sha256 = sha256Hex(chunk.body);
   const single = chunk.header.totalChunks === 1 && chunk.body.byteLength <= limits.maxUploadBytes;
   return (
-    (single ? await storeNewSingleChunkSave(db, chunk, sha256, limits.mayBeSave) : null) ??
+    (single ? await storeNewSingleChunkSave(db, chunk, sha256, limits) : null) ??
     db.transaction((tx) => runStepsAsync(acceptChunkSteps(pgUploadDialect(tx), chunk, sha256, limits)))
   );
 }
@@ -43,7 +43,7 @@ export async function pgAcceptChunk(db: PgDb, chunk: IncomingChunk, limits: Uplo
  * the save, its job and wake-up, and its completed task, just as the rule would write them when no save has this
  * sha256. null, writing nothing, when one has: then the transaction decides (a resend, a duplicate, an adoption).
  */
-async function storeNewSingleChunkSave(db: PgDb, chunk: IncomingChunk, sha256: string, mayBeSave: (encrypted: Uint8Array) => boolean): Promise<ChunkOutcome | null> {
+async function storeNewSingleChunkSave(db: PgDb, chunk: IncomingChunk, sha256: string, { mayBeSave, keepsNewSave }: UploadLimits): Promise<ChunkOutcome | null> {
   const { header, body, now } = chunk;
   const player = realPlayer(chunk.playerId);
   const playerId = player ?? UNKNOWN_PLAYER;
@@ -54,7 +54,7 @@ async function storeNewSingleChunkSave(db: PgDb, chunk: IncomingChunk, sha256: s
     new_job AS (${pgEnqueueSavesFrom(newSave, now, !mayBeSave(body))}),
     task AS (INSERT INTO upload_tasks (upload_id, total_chunks, player_id, save_id, bytes, chunk_hashes, completed_at, created_at, updated_at)
       SELECT ${header.uploadId}, 1, ${player}, id, 0, ${JSON.stringify([sha256])}::jsonb, ${now}, ${now}, ${now} FROM new_save RETURNING id, save_id)
-    SELECT task.id AS task_id, task.save_id, ${pgNotifyNewWorkFrom(newSave)} AS woken FROM task`);
+    SELECT task.id AS task_id, task.save_id, ${pgNotifyNewWorkFrom(newSave, keepsNewSave?.() ? null : pgNotifySender(db))} AS woken FROM task`);
   if (!row) return null;
   return { kind: "completed", taskId: row.task_id, saveId: row.save_id, created: true, adopted: false, playerId, saveBytes: body.byteLength };
 }

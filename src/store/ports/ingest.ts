@@ -39,6 +39,8 @@ export interface UploadLimits {
   peerShare: number;
   /** Whether merged bytes can be a save under the configured keys (src/save/plausible.ts). */
   mayBeSave: (encrypted: Uint8Array) => boolean;
+  /** Asked once before a new save commits: whether this process's own free slot takes its job, so that a hub's other processes need not be woken. */
+  keepsNewSave?: () => boolean;
 }
 
 export interface OverCap {
