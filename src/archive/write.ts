@@ -84,8 +84,14 @@ export async function writeArchive(input: WriteArchiveInput): Promise<string> {
   await mkdir(tmp, { recursive: true });
   // In parallel, each file as soon as its bytes are there (a map while the others still draw): the file system
   // groups the fsyncs (~1 ms each one after another), and most of them are done before the last map is.
+  // A map that fails (or a render cut off) takes the temp folder with it: nothing of this attempt stays behind.
   const marker = { name: MARKER, bytes: new TextEncoder().encode(String(input.saveId)) };
-  await Promise.all([...input.files, marker].map((file) => writeFlushed(join(tmp, file.name), file.bytes)));
+  const written = await Promise.allSettled([...input.files, marker].map((file) => writeFlushed(join(tmp, file.name), file.bytes)));
+  const failed = written.find((result) => result.status === "rejected");
+  if (failed) {
+    await rm(tmp, { recursive: true, force: true });
+    throw failed.reason;
+  }
 
   for (let n = 1; ; n++) {
     const name = candidateName(stamp, n);
@@ -103,12 +109,14 @@ export async function writeArchive(input: WriteArchiveInput): Promise<string> {
 }
 
 /**
- * Rewrites the files of an existing archive one by one, each through a temp file and a rename. The temp files
+ * Rewrites the files of an existing archive one by one, each through a temp file and a rename, once every file's
+ * bytes are there: a map that fails to draw leaves the committed folder as it was, never half new. The temp files
  * live under archive/.tmp (same file system), where removeStaleTemp finds what a killed writer left.
  */
 async function replaceFiles(root: string, dir: string, files: PendingArchiveFile[]): Promise<void> {
+  const ready = await Promise.all(files.map(async (file) => ({ name: file.name, bytes: await file.bytes })));
   await mkdir(join(root, TMP_DIR), { recursive: true });
-  for (const file of files) {
+  for (const file of ready) {
     const tmp = join(root, TMP_DIR, `${file.name}.${randomBytes(6).toString("hex")}.tmp`);
     await writeFlushed(tmp, file.bytes);
     await rename(tmp, join(dir, file.name));

@@ -117,6 +117,15 @@ for (const [name, open] of [
       expect(await f.folders(PLAYER)).toEqual(["20261123_061542"]);
     });
 
+    test("a rerun whose map fails to draw leaves the folder as the last run wrote it, no file half new", async () => {
+      const s = save();
+      const relPath = await f.store.put(s, [{ name: "save.bin", bytes: bytes("first") }, { name: "site_5.png", bytes: bytes("first map") }]);
+      const failed = new Promise<Uint8Array>((_, reject) => setTimeout(() => reject(new Error("render failed")), 20));
+      await expect(f.store.put(s, [{ name: "save.bin", bytes: bytes("second") }, { name: "site_5.png", bytes: failed }])).rejects.toThrow(/render failed/);
+      expect(await text(f.store, relPath, "save.bin")).toBe("first");
+      expect(await text(f.store, relPath, "site_5.png")).toBe("first map");
+    });
+
     test("another save of the player in the same second gets a folder of its own, and each rerun finds its own", async () => {
       const one = save();
       const two = save();

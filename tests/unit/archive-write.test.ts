@@ -67,7 +67,8 @@ describe("writeArchive", () => {
     const failed = new Promise<Uint8Array>((_, reject) => setTimeout(() => reject(new Error("render failed")), 20));
     await expect(writeArchive({ root, playerId: "789", saveId: 5, receivedAt: at, files: [file("save.bin", "five"), { name: "site_1.png", bytes: failed }] })).rejects.toThrow(/render failed/);
     expect(readdirSync(join(root, "by-id", "789"))).toEqual([]);
-    expect(await removeStaleTemp(root, 0, Date.now() + 1000)).toBe(1);
+    // Nor a temp folder waiting an hour for the sweep: each failed attempt would leave one.
+    expect(readdirSync(join(root, ".tmp")).filter((name) => name.startsWith("5-"))).toEqual([]);
   });
 
   test("player ids other than digits or unknown and unsafe file names are refused", async () => {
