@@ -113,6 +113,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
     config,
     archive: requestArchive(config, archive),
     wakePipeline: pipeline.wake,
+    wakePipelineFor: pipeline.wakeFor,
     keepsNextJob: pipeline.keepsNextJob,
     ingest,
     disk,

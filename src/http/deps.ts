@@ -26,6 +26,8 @@ export interface HttpDeps {
   /** Where /maps/<token>/<file> reads from. */
   archive: ArchiveStore;
   wakePipeline: () => void;
+  /** After the owner requeued `jobs` at once: a sleeping slot for each. */
+  wakePipelineFor: (jobs: number) => void;
   /** Whether a free slot of this process's pipeline will take the next new job (src/pipeline/slot-wakes.ts). */
   keepsNextJob?: () => boolean;
   /** Uploads and reports in flight: the pipeline waits for a pause in them before its next stage. */

@@ -34,6 +34,8 @@ export interface Pipeline {
   wake: () => void;
   /** Another process committed new work (its LISTEN): one sleeping slot looks. */
   hear: () => void;
+  /** Call after requeueing `jobs` at once (the owner's retry): a sleeping slot for each. */
+  wakeFor: (jobs: number) => void;
   /** Before committing a new job this process answers for: whether a free slot will take it (slot-wakes.ts). */
   keepsNextJob: () => boolean;
   /** Stops claiming, waits up to `graceMs` for running stages, leaves the rest queued. */
@@ -70,8 +72,9 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
           missed = wakes.doneLooking(job !== null);
         }
         if (job) {
-          // A poll that found work: more may be queued, and the other slots sleep on.
-          if (woke === "timer") wakes.hear();
+          // A poll or news that found work: more may be queued (an owner's retry is one wake-up for many jobs),
+          // and the other slots sleep on. A local job's own wake-up stands for that job alone.
+          if (woke === "timer" || woke === "news") wakes.hear();
           woke = "job";
           if (!job.implausible) realRunning++;
           try {
@@ -104,6 +107,7 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
   return {
     wake: wakes.wake,
     hear: wakes.hear,
+    wakeFor: wakes.wakeFor,
     keepsNextJob: wakes.keepsNextJob,
     stop: async (graceMs) => {
       stopping = true;

@@ -9,7 +9,8 @@
  *   so the commit need not wake other processes. A promise never kept (a duplicate upload, a failed statement) is
  *   forgotten at the next poll, until when the process only wakes others more than it needs.
  * - `hear()`: another process committed new work (an upload it had no free slot for, an owner's retry): one
- *   sleeping slot. A slot woken by its poll timer that finds a job wakes one more: a backlog may be waiting.
+ *   sleeping slot. A slot woken by its poll timer or by news that finds a job wakes one more: a backlog may be
+ *   waiting (an owner's retry is one NOTIFY for many jobs). `wakeFor(n)`: this process requeued n jobs at once.
  * - One sleeping slot polls, not each: every poll is a claim and a read of the next due time, per process.
  */
 export type WakeReason = "job" | "news" | "timer" | "stop";
@@ -35,6 +36,11 @@ export class SlotWakes {
   };
 
   hear = (): void => this.wakeOne("news");
+
+  /** `jobs` requeued at once (the owner's retry): a sleeping slot for each, as many as sleep. */
+  wakeFor = (jobs: number): void => {
+    for (let i = 0; i < jobs && this.sleepers.length > 0; i++) this.wakeOne("news");
+  };
 
   keepsNextJob = (): boolean => {
     if (this.sleepers.length <= this.promised) return false;

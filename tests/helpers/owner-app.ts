@@ -52,6 +52,7 @@ export function ownerApp(
     config,
     archive: diskArchiveStore(join(dir, "archive")),
     wakePipeline: () => {},
+    wakePipelineFor: () => {},
     ingest,
     disk: { isFull: () => disk.full, reading: () => ({ freeBytes: disk.freeBytes, totalBytes: 4 * disk.freeBytes }), floorBytes: config.storage.minFreeDiskBytes },
     secrets: secretsOf(config),

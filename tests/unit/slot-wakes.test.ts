@@ -37,6 +37,17 @@ test("a new job wakes one sleeping slot, not all of them; another process's news
   expect(woke).toEqual(["stop", "news", "job"]);
 });
 
+test("the owner's retry of many jobs wakes a sleeping slot for each, as many as sleep", async () => {
+  const wakes = new SlotWakes();
+  const { woke } = sleepers(wakes, 3);
+  wakes.wakeFor(2);
+  await tick();
+  expect(woke).toEqual([null, "news", "news"]);
+  wakes.wakeFor(5);
+  await tick();
+  expect(woke).toEqual(["news", "news", "news"]);
+});
+
 test("one sleeping slot polls, not each; when it leaves, another polls a whole interval later", async () => {
   const wakes = new SlotWakes();
   const { woke } = sleepers(wakes, 3, 200);

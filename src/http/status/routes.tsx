@@ -91,7 +91,7 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
     const saveId = field === null ? undefined : Number(field);
     const retried = await deps.jobs.retryFailed(Date.now(), saveId);
     logInfo("JOB", "owner retry from the status page", { save: saveId, jobs: retried.jobs, deliveries: retried.deliveries });
-    deps.wakePipeline();
+    deps.wakePipelineFor(retried.jobs);
     return c.redirect("/", 303);
   });
 
