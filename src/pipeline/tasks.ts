@@ -60,7 +60,7 @@ export interface EvaluateResult {
   decryptedAny: boolean;
 }
 
-/** `onRendered`: the maps are drawn and the archive writes begin (the render's timeout ends there, worker-pool.ts). */
+/** `onRendered`: the maps are drawn (the archive's writes began with them; the render's timeout ends here, worker-pool.ts). */
 export async function runGenerate(request: GenerateRequest, onRendered: () => void = () => {}): Promise<GenerateResult> {
   const opened = openSave(request.encrypted, request.keys, { json: request.storeJson });
   if (isUnopened(opened)) return opened;

@@ -6,7 +6,8 @@
 import type { SaveOutputs } from "../maps/save-outputs.ts";
 import type { PushMessage } from "../notify/message.ts";
 import { routeFor, type ChannelTarget } from "../notify/routing.ts";
-import { matchText, watchMatches, type WatchMatch } from "../watch/match.ts";
+import type { WatchMatch } from "../store/model/watch.ts";
+import { matchText, watchMatches } from "../watch/match.ts";
 import type { PipelineDeps } from "./stage.ts";
 import type { Delivery } from "../store/model/deliveries.ts";
 

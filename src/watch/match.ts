@@ -7,8 +7,6 @@ import { knownSiteName, type Locale } from "../maps/catalog.ts";
 import { ruleName } from "./resources.ts";
 import type { WatchMatch } from "../store/model/watch.ts";
 
-export type { WatchMatch };
-
 
 /** Matches in the outputs' importance order, one per resource and site. */
 export function watchMatches(outputs: SaveOutputs, watched: ReadonlySet<string>): WatchMatch[] {

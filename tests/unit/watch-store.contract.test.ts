@@ -1,6 +1,6 @@
 /** The watch store's contract, the same tests on SQLite's and a hub's PostgreSQL store (two stores on one database: two processes). */
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import type { WatchMatch } from "../../src/watch/match.ts";
+import type { WatchMatch } from "../../src/store/model/watch.ts";
 import { MAX_RULES } from "../../src/store/model/watch.ts";
 import type { WatchStore } from "../../src/store/ports/watch.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres.ts";

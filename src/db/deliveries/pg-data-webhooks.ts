@@ -1,5 +1,5 @@
 /**
- * Consumer webhooks' registrations on a hub's PostgreSQL, the same rows as SQLite's (data-webhooks.ts); the
+ * Consumer webhooks' registrations on a hub's PostgreSQL, the same rows as SQLite's (sqlite-data-webhooks.ts); the
  * notify stage reads a hook through the delivery store (pg.ts).
  */
 import { asc, eq } from "drizzle-orm";

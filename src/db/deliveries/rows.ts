@@ -85,7 +85,6 @@ export function saveDeliveries(db: Db, saveId: number): Delivery[] {
 }
 
 
-export const dueDeliveries = (db: Db, saveId: number, now: number): Delivery[] => dueAt(saveDeliveries(db, saveId), now);
 
 
 export function deliveryTally(db: Db, saveId: number): DeliveryTally {

@@ -3,7 +3,7 @@
  * actions. No other module writes `jobs`. The records and the changes themselves are src/store/model/jobs.ts's.
  */
 export { claimJob, nextDueAt } from "./sqlite-claim.ts";
-export { enqueueReport, enqueueSave, ensureSaveJob, requeueForRedraw } from "./sqlite-enqueue.ts";
+export { enqueueReport, enqueueSave, requeueForRedraw } from "./sqlite-enqueue.ts";
 export { holdsLease, leaseHeld, renewLease } from "./lease.ts";
 export { deleteDoneSaveJobs, reclaimOrphans, releaseRunning } from "./sqlite-lifecycle.ts";
 export { reprocess, resumeWaitingForKey, retryFailed } from "./sqlite.ts";

@@ -1,6 +1,7 @@
 /**
  * Jobs enter a hub's PostgreSQL queue here, inside the caller's transaction (the save or report row and its job
- * commit together), each with a notification that wakes every process's poller when that transaction commits.
+ * commit together), each with a notification that wakes a sleeping slot of each process when that transaction commits (a single-chunk
+ * upload's names its sender, and is left out when the sender's own free slot takes the job: src/pipeline/slot-wakes.ts).
  */
 import { eq, sql, type SQL } from "drizzle-orm";
 import { SUBSCRIPTION_KEEP_MS, subscribedPlayer, subscribedSave } from "../owner/msr-subscriptions.ts";
@@ -22,7 +23,7 @@ export async function pgEnqueueSave(tx: PgTx, saveId: number, at: number, implau
 /**
  * The same first job and wake-up as pgEnqueueSave, as parts of one statement over the saves it inserts (`newSaves`,
  * a data-modifying CTE returning `id` and `player_id`): the INSERT for another CTE, and an expression for its final SELECT (a CTE
- * nobody reads would not run). For a request that commits in one round trip (pg/uploads.ts). The wake-up names
+ * nobody reads would not run). For a request that commits in one round trip (uploads/pg.ts). The wake-up names
  * its `sender` (pgNotifySender), or is left out (null) when the sender's own free slot takes the job.
  */
 export const pgEnqueueSavesFrom = (newSaves: SQL, at: number, implausible: boolean) =>
@@ -48,7 +49,7 @@ export async function pgEnqueueReport(tx: PgTx, reportId: number, at: number): P
   await notifyNewWork(tx);
 }
 
-/** As enqueue.ts's requeueForRedraw: a job at rest goes back to generate, a running one is flagged for its holder. */
+/** As sqlite-enqueue.ts's requeueForRedraw: a job at rest goes back to generate, a running one is flagged for its holder. */
 export async function pgRequeueForRedraw(tx: PgTx, saveId: number, now: number): Promise<void> {
   await tx.insert(jobs).values({ saveId, stage: "done", state: "done", runAt: now, createdAt: now, updatedAt: now }).onConflictDoNothing();
   // Locked first: the holder's record then sees the flag, or the job is at rest when we look.

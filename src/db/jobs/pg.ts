@@ -8,9 +8,8 @@ import { and, desc, eq, getTableColumns, inArray, lt, lte, or, sql } from "drizz
 import type { JobStore } from "../../store/ports/jobs.ts";
 import type { PgDb } from "../pg/open.ts";
 import { jobs, saves } from "../pg/schema.ts";
-import { claimedJob, subjectlessFailure } from "./sqlite-claim.ts";
 import { leaseHeldIn } from "./lease.ts";
-import { LeaseLostError } from "../../store/model/jobs.ts";
+import { claimedJob, LeaseLostError, subjectlessFailure } from "../../store/model/jobs.ts";
 import { rejudgePlausibility, resumeWaitingForKey } from "./lifecycle.ts";
 import { pgStatements } from "../dialect/pg.ts";
 import { reprocess, retryFailed } from "./owner-actions.ts";
@@ -23,7 +22,7 @@ export function pgJobStore(db: PgDb): JobStore {
       or(and(inArray(jobs.state, ["pending", "pending_retry"]), lte(jobs.runAt, now)), and(eq(jobs.state, "running"), lt(jobs.leaseExpiresAt, now))),
       plausibleOnly ? eq(jobs.implausible, false) : undefined,
     );
-    // The same order as SQLite's claim (claim.ts): real saves first, fresh before retried, subscribed players', then the oldest.
+    // The same order as SQLite's claim (sqlite-claim.ts): real saves first, fresh before retried, subscribed players', then the oldest.
     const next = db
       .select({ id: jobs.id })
       .from(jobs)

@@ -5,7 +5,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../open.ts";
 import { jobs } from "../schema.ts";
-import type { ClaimedJob, JobRow, JobSubject } from "../../store/model/jobs.ts";
+import { claimedJob, subjectlessFailure, type ClaimedJob, type JobRow } from "../../store/model/jobs.ts";
 
 /**
  * Claims the oldest due job (or one whose lease expired): a save runs through its stages before younger saves
@@ -36,23 +36,6 @@ export function claimJob(db: Db, now: number, leaseMs: number, plausibleOnly = f
     // The schema allows such a row, though no writer makes one: it fails here once rather than on every attempt.
     db.update(jobs).set(subjectlessFailure(now)).where(and(eq(jobs.id, job.id), eq(jobs.leaseId, leaseId))).run();
   }
-}
-
-/** The claimed row as its holder sees it; null for a row without a single subject (subjectlessFailure). */
-export function claimedJob(job: JobRow, leaseId: string, player?: string | null): ClaimedJob | null {
-  const subject = subjectOf(job);
-  if (!subject) return null;
-  const claimed: ClaimedJob = { id: job.id, leaseId, stage: job.stage, attempts: job.attempts, notify: job.notify, forcePush: job.forcePush, lastError: job.lastError, implausible: job.implausible, isolated: job.processDeaths > 0, crashes: job.crashes, subject };
-  if (player != null) claimed.player = player;
-  return claimed;
-}
-
-export const subjectlessFailure = (now: number) => ({ state: "failed" as const, lastError: "job has no single subject (save_id xor report_id)", leaseId: null, leaseExpiresAt: null, updatedAt: now });
-
-function subjectOf(job: JobRow): JobSubject | null {
-  if (job.saveId !== null && job.reportId === null) return { kind: "save", saveId: job.saveId };
-  if (job.reportId !== null && job.saveId === null) return { kind: "report", reportId: job.reportId };
-  return null;
 }
 
 /** When the next job is due, for the poller's sleep; null when nothing waits. */

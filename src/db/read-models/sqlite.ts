@@ -23,10 +23,13 @@ export const sqlitePageReads = (db: Db): PageReads => pageReads(sqliteStatements
 export const sqliteCaptureHealthReads = (db: Db): CaptureHealthReads => captureHealthReads(sqliteStatements(db));
 export const sqliteSpawnReads = (db: Db): SpawnReads => spawnReads(sqliteStatements(db));
 
-export const sqliteDataReads = (db: Db, store: ArchiveStore, defaultRegion: string): DataReads =>
-  dataReads(sqliteStatements(db), store, defaultRegion, {
-    grant: (token) => dataAccess(sqliteStatements(db)).apiTokenGrant(token),
-    isPublic: (playerId) => dataAccess(sqliteStatements(db)).isPlayerPublic(playerId),
-    subscription: (tokenName, region) => msrSubscription(sqliteStatements(db), tokenName, region),
+export function sqliteDataReads(db: Db, store: ArchiveStore, defaultRegion: string): DataReads {
+  const statements = sqliteStatements(db);
+  const access = dataAccess(statements);
+  return dataReads(statements, store, defaultRegion, {
+    grant: (token) => access.apiTokenGrant(token),
+    isPublic: (playerId) => access.isPlayerPublic(playerId),
+    subscription: (tokenName, region) => msrSubscription(statements, tokenName, region),
     subscribe: async (tokenName, region, list, now) => putMsrSubscription(db, tokenName, region, list, now),
   });
+}

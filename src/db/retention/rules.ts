@@ -16,6 +16,36 @@ import { readArchiveBytes, type ArchiveStore } from "../../archive/store.ts";
 import { logWarn } from "../../log.ts";
 import type { RetentionCounts, RetentionRound } from "../../store/ports/retention.ts";
 import { sha256Hex } from "../../sha256.ts";
+import { saveSweeps } from "../saves/rules.ts";
+import { reportSweeps } from "../uploads/reports.ts";
+
+
+/** A report's job is finished (or gone): nothing will read its candidates again. */
+const REPORT_FINISHED = `COALESCE(r.processed_at, r.received_at) < $1
+  AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.report_id = r.id AND j.state NOT IN ('done', 'failed'))`;
+/** A save whose job is done (or gone): no stage will read its row again unless the owner reprocesses it. */
+const SAVE_FINISHED = (saveId: string) => `NOT EXISTS (SELECT 1 FROM jobs j WHERE j.save_id = ${saveId} AND j.state != 'done')`;
+
+/**
+ * The rule's statements, written once in PostgreSQL's placeholders (SQLite runs them through sqliteText):
+ * `candidateKey` is how a store names one candidate row (SQLite's rowid, PostgreSQL's (report_id, seq)).
+ */
+export function retentionStatements(candidateKey: "rowid" | "(report_id, seq)") {
+  return {
+    deletes: {
+      candidates: reportSweeps.candidates(REPORT_FINISHED, "$2", candidateKey),
+      reports: reportSweeps.reports(REPORT_FINISHED, "$2"),
+      deliveries: `DELETE FROM deliveries WHERE id IN (
+        SELECT d.id FROM deliveries d WHERE d.created_at < $1 AND d.state != 'pending' AND ${SAVE_FINISHED("d.save_id")} LIMIT $2)`,
+      junkSaves: saveSweeps.junk("$1", "$2"),
+    } satisfies Record<Exclude<DeleteStep, "jobs">, string>,
+    expiredBodies: `SELECT s.id, s.sha256, a.rel_path AS "relPath" FROM saves s JOIN archives a ON a.save_id = s.id
+      WHERE s.id > $1 AND s.encrypted IS NOT NULL AND a.created_at < $2 AND ${SAVE_FINISHED("s.id")}
+      ORDER BY s.id LIMIT $3`,
+    // Finished again at the commit: an adoption or a reprocess may have sent it back to work since the select.
+    clearBody: saveSweeps.clearBody("$1", "$2", SAVE_FINISHED),
+  };
+}
 
 export const ROW_BATCH = 500;
 /** Candidate bodies and encrypted saves are large: fewer per batch. */
@@ -34,7 +64,7 @@ export interface ExpiredBody {
   relPath: string;
 }
 
-/** One store's statements for the rule (SQLite's below, PostgreSQL's in pg/retention.ts); the rule's order and batches are runRetentionRule's. */
+/** One store's statements for the rule (SQLite's in sqlite.ts, PostgreSQL's in pg.ts); the rule's order and batches are runRetentionRule's. */
 export interface RetentionSteps {
   /** Deletes at most `limit` rows of `step` that expired before `cutoff`; how many went. */
   delete(step: DeleteStep, cutoff: number, limit: number): Promise<number>;

@@ -5,7 +5,7 @@ import type { PgTx } from "../pg/open.ts";
 import { pgRunner } from "../dialect/pg-runner.ts";
 import { runStepsAsync } from "../dialect/steps.ts";
 import type { NewSave, StoredSave } from "../../store/model/saves.ts";
-import { saveWithShaSteps, storeSaveOnceSteps, type SaveDialect } from "./rules.ts";
+import { storeSaveOnceSteps, type SaveDialect } from "./rules.ts";
 
 export const pgSaveDialect = (tx: PgTx): SaveDialect => ({
   sql: pgRunner(tx),
@@ -28,8 +28,4 @@ export function pgInsertSaveOnce(save: NewSave & { sha256: string }) {
   return sql`INSERT INTO saves (sha256, player_id, source, encrypted, size, received_at, region, data_type)
     VALUES (${sha256}, ${playerId}, ${source}, decode(${base64}, 'base64'), ${encrypted.byteLength}, ${receivedAt}, ${save.region ?? null}, ${save.dataType ?? "mysekai"})
     ON CONFLICT (sha256) DO NOTHING RETURNING id, player_id`;
-}
-
-export function pgSaveWithSha(tx: PgTx, sha256: string): Promise<{ id: number; playerId: string } | undefined> {
-  return runStepsAsync(saveWithShaSteps(pgRunner(tx), sha256));
 }

@@ -27,7 +27,7 @@ export const reportStatements = {
 };
 
 /**
- * The retention sweep's deletes (src/db/retention.ts, pg/retention.ts), as SQL text in the sweep's placeholders:
+ * The retention sweep's deletes (src/db/retention/sqlite.ts, pg.ts), as SQL text in the sweep's placeholders:
  * the candidates of finished reports (`finished`, its condition on `r`) in batches of `limit`, then the reports
  * left without any. `key`: how a store names a candidate row (SQLite's rowid; PostgreSQL's primary key).
  */

@@ -7,9 +7,6 @@ import { sqliteSaveDialect } from "../saves/sqlite.ts";
 import { runSteps } from "../dialect/steps.ts";
 import { acceptChunkSteps, expireUploadsSteps, type UploadDialect } from "./accept-chunk.ts";
 
-export { COMPLETED_UPLOAD_RETENTION_MS } from "./rules.ts";
-export type { ChunkOutcome, IncomingChunk, UploadLimits } from "../../store/ports/ingest.ts";
-
 /** SQLite's single writer places every chunk alone: no locks. */
 const sqliteUploadDialect = (tx: Tx): UploadDialect => ({ ...sqliteSaveDialect(tx), lockUpload: () => undefined, lockOpenCaps: () => undefined });
 

@@ -8,7 +8,8 @@ import { musicRecordTitle } from "../../maps/music-titles.ts";
 import type { DigestFind, RefreshDigest } from "../../maps/refresh-digest.ts";
 import type { PageLang } from "../page-lang.ts";
 import { Section, Time } from "./layout.tsx";
-import { matchText, type WatchMatch } from "../../watch/match.ts";
+import type { WatchMatch } from "../../store/model/watch.ts";
+import { matchText } from "../../watch/match.ts";
 import { HISTORY_DAYS, type PastRefresh } from "../../store/model/pages.ts";
 
 const CSS = `

@@ -110,3 +110,20 @@ export function taskProcessDiedChange(job: ClaimedJob, how: string, now: number)
   }
   return { ...kept, state: "pending", runAt: now, lastError: `its task's own process died (${how})` };
 }
+
+/** The claimed row as its holder sees it; null for a row without a single subject (subjectlessFailure). */
+export function claimedJob(job: JobRow, leaseId: string, player?: string | null): ClaimedJob | null {
+  const subject = subjectOf(job);
+  if (!subject) return null;
+  const claimed: ClaimedJob = { id: job.id, leaseId, stage: job.stage, attempts: job.attempts, notify: job.notify, forcePush: job.forcePush, lastError: job.lastError, implausible: job.implausible, isolated: job.processDeaths > 0, crashes: job.crashes, subject };
+  if (player != null) claimed.player = player;
+  return claimed;
+}
+
+export const subjectlessFailure = (now: number) => ({ state: "failed" as const, lastError: "job has no single subject (save_id xor report_id)", leaseId: null, leaseExpiresAt: null, updatedAt: now });
+
+function subjectOf(job: JobRow): JobSubject | null {
+  if (job.saveId !== null && job.reportId === null) return { kind: "save", saveId: job.saveId };
+  if (job.reportId !== null && job.saveId === null) return { kind: "report", reportId: job.reportId };
+  return null;
+}
