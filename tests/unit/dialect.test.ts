@@ -81,3 +81,31 @@ for (const kind of kinds) {
     });
   });
 }
+
+test("on SQLite a flow beside another process's write waits its turn, never 'database is locked' (the owner CLI beside the service)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mysk-dialect-lock-"));
+  const path = join(dir, "ingest.sqlite");
+  const db = openDatabase(path);
+  closers.push(async () => {
+    db.$client.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  // Another process holds SQLite's write lock for 300 ms, then commits a row: this flow's snapshot, if it took one
+  // before that commit, could not write after it (SQLITE_BUSY at once, busy_timeout or not).
+  const writer = Bun.spawn(
+    [process.execPath, "-e", `const { Database } = require("bun:sqlite"); const d = new Database(${JSON.stringify(path)}); d.exec("PRAGMA busy_timeout = 5000"); d.exec("BEGIN IMMEDIATE"); d.run("INSERT INTO settings (key, value, updated_at) VALUES ('other', 'x', 1)"); console.log("locked"); Bun.sleepSync(300); d.exec("COMMIT");`],
+    { stdout: "pipe", stderr: "inherit" },
+  );
+  const reader = writer.stdout.getReader();
+  for (let text = ""; !text.includes("locked"); ) text += new TextDecoder().decode((await reader.read()).value);
+  const statements = sqliteStatements(db);
+  const count = read<{ n: number }>(`SELECT count(*) AS n FROM settings`, { n: "int" });
+  const flow = function* () {
+    const [{ n }] = (yield* run(count, [])) as { n: number }[];
+    yield* run(PUT, [`mine-${n}`, "y", 2]);
+    return n;
+  };
+  await statements.transaction(flow);
+  expect(await writer.exited).toBe(0);
+  expect((await statements.all(SETTINGS, [["other", "mine-1"]])).map((row) => row.key)).toEqual(["mine-1", "other"]);
+});

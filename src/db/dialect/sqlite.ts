@@ -16,8 +16,12 @@ function execute(db: Db, step: Step): Record<string, unknown>[] {
   return decodeRows(rows, step.query.kinds, decode);
 }
 
-/** Runs a flow in one transaction, synchronously (for SQLite's synchronous callers). */
-export const sqliteTransaction = <T>(db: Db, flow: Flow<T>): T => db.transaction(() => drive(flow, (step) => execute(db, step)));
+/**
+ * Runs a flow in one transaction, synchronously (for SQLite's synchronous callers). IMMEDIATE: a flow reads, then
+ * writes, and a deferred transaction whose snapshot another connection's commit outdated (the service beside an
+ * owner CLI) fails at its first write with SQLITE_BUSY at once, which busy_timeout does not wait out.
+ */
+export const sqliteTransaction = <T>(db: Db, flow: Flow<T>): T => db.transaction(() => drive(flow, (step) => execute(db, step)), { behavior: "immediate" });
 
 export function sqliteStatements(db: Db): Statements {
   return {

@@ -17,5 +17,5 @@ export function acceptChunk(tx: Tx, chunk: IncomingChunk, limits: UploadLimits):
 
 /** The instance lock admits one process per file: this one always expires. */
 export function expireUploads(db: Db, now: number, ttlMs: number): number {
-  return db.transaction((tx) => runSteps(expireUploadsSteps(sqliteUploadDialect(tx), now, ttlMs, sql`true`)));
+  return db.transaction((tx) => runSteps(expireUploadsSteps(sqliteUploadDialect(tx), now, ttlMs, sql`true`)), { behavior: "immediate" });
 }
