@@ -101,7 +101,7 @@ test("on SQLite a flow beside another process's write waits its turn, never 'dat
   const statements = sqliteStatements(db);
   const count = read<{ n: number }>(`SELECT count(*) AS n FROM settings`, { n: "int" });
   const flow = function* () {
-    const [{ n }] = (yield* run(count, [])) as { n: number }[];
+    const n = ((yield* run(count, [])) as { n: number }[])[0]!.n;
     yield* run(PUT, [`mine-${n}`, "y", 2]);
     return n;
   };
