@@ -3,22 +3,17 @@
  * beside the job store of its database (a delivery attempt is fenced by its job's lease), with a way to add saves
  * and consumer webhooks and to read the rows, the same for both dialects.
  */
+import { pgDatabaseOfFile, pgHandles, sqliteHandles } from "./store-handles.ts";
 import type { DataType } from "../../src/capture/data-types.ts";
 import { asc, eq } from "drizzle-orm";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { pgDeliveryStore } from "../../src/db/deliveries/pg.ts";
 import { sqliteDeliveryStore } from "../../src/db/deliveries/sqlite.ts";
 import { pgJobStore } from "../../src/db/jobs/pg.ts";
 import { sqliteJobStore } from "../../src/db/jobs/sqlite.ts";
-import { openDatabase } from "../../src/db/open.ts";
-import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
 import * as pg from "../../src/db/pg/schema.ts";
 import * as sqlite from "../../src/db/schema.ts";
 import type { DeliveryStore } from "../../src/store/ports/deliveries.ts";
 import type { JobStore } from "../../src/store/ports/jobs.ts";
-import { databaseForThisFile } from "./postgres.ts";
 import type { Delivery } from "../../src/store/model/deliveries.ts";
 
 export type SaveView = typeof sqlite.saves.$inferSelect;
@@ -58,62 +53,42 @@ const saveValues = (playerId: string, dropsFingerprint: string, at: number, data
 export const sqliteDeliveryStores: DeliveryStoreKind = {
   name: "sqlite",
   open: async () => {
-    const dir = mkdtempSync(join(tmpdir(), "delivery-store-"));
-    const path = join(dir, "ingest.sqlite");
-    const db = openDatabase(path);
-    const others: ReturnType<typeof openDatabase>[] = [];
+    const { db, another: openAnother, close } = sqliteHandles("delivery-store-");
     const { dataWebhooks, deliveries, jobs, saves } = sqlite;
     return {
       deliveries: sqliteDeliveryStore(db),
       jobs: sqliteJobStore(db),
-      another: async () => {
-        const other = openDatabase(path);
-        others.push(other);
-        return sqliteDeliveryStore(other);
-      },
+      another: async () => sqliteDeliveryStore(await openAnother()),
       addSave: async (playerId, fingerprint, at, dataType) => db.insert(saves).values(saveValues(playerId, fingerprint, at, dataType)).returning({ id: saves.id }).get().id,
       rows: async (saveId) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(asc(deliveries.id)).all(),
       save: async (id) => db.select().from(saves).where(eq(saves.id, id)).get()!,
       job: async (id) => db.select().from(jobs).where(eq(jobs.id, id)).get()!,
       addDataWebhook: async (url) => db.insert(dataWebhooks).values({ url, createdAt: 0 }).returning({ id: dataWebhooks.id }).get().id,
       removeDataWebhook: async (id) => void db.delete(dataWebhooks).where(eq(dataWebhooks.id, id)).run(),
-      close: async () => {
-        for (const handle of [db, ...others]) handle.$client.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
+      close,
     };
   },
 };
 
 /** One database for the file, emptied for each fixture. */
-let pgUrl: Promise<string> | undefined;
+const pgDatabase = pgDatabaseOfFile();
 
 export const postgresDeliveryStores: DeliveryStoreKind = {
   name: "postgres",
   open: async () => {
-    pgUrl ??= databaseForThisFile("migrated");
-    const url = await pgUrl;
-    const db = await openPostgres(url, { maxConnections: 4 });
-    await db.execute("TRUNCATE jobs, deliveries, data_webhooks, saves RESTART IDENTITY CASCADE");
-    const others: PgDb[] = [];
+    const { db, another: openAnother, open: openOther, close } = await pgHandles(await pgDatabase(), "jobs, deliveries, data_webhooks, saves RESTART IDENTITY CASCADE", 4);
     const { dataWebhooks, deliveries, jobs, saves } = pg;
     return {
       deliveries: pgDeliveryStore(db),
       jobs: pgJobStore(db),
-      another: async () => {
-        const other = await openPostgres(url, { maxConnections: 4 });
-        others.push(other);
-        return pgDeliveryStore(other);
-      },
+      another: async () => pgDeliveryStore(await openAnother()),
       addSave: async (playerId, fingerprint, at, dataType) => (await db.insert(saves).values(saveValues(playerId, fingerprint, at, dataType)).returning({ id: saves.id }))[0]!.id,
       rows: (saveId) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(asc(deliveries.id)),
       save: async (id) => (await db.select().from(saves).where(eq(saves.id, id)))[0]!,
       job: async (id) => (await db.select().from(jobs).where(eq(jobs.id, id)))[0]!,
       addDataWebhook: async (url) => (await db.insert(dataWebhooks).values({ url, createdAt: 0 }).returning({ id: dataWebhooks.id }))[0]!.id,
       removeDataWebhook: async (id) => void (await db.delete(dataWebhooks).where(eq(dataWebhooks.id, id))),
-      close: async () => {
-        await Promise.all([db, ...others].map((handle) => handle.$client.end()));
-      },
+      close,
     };
   },
 };

@@ -2,19 +2,16 @@
  * The two ingest stores side by side for the contract suite (tests/unit/ingest-store.contract.test.ts): each
  * with a second store on connections of its own (a second process of a hub), and a raw count of rows.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { pgDatabaseOfFile, pgHandles, sqliteHandles } from "./store-handles.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
 import { sqliteReportStore, sqliteUploadStore } from "../../src/db/uploads/sqlite-store.ts";
-import { openDatabase, type Db } from "../../src/db/open.ts";
+import { type Db } from "../../src/db/open.ts";
 import { pgReportStore, pgUploadStore } from "../../src/db/uploads/pg-store.ts";
-import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
+import { type PgDb } from "../../src/db/pg/open.ts";
 import { pgJobStore } from "../../src/db/jobs/pg.ts";
 import { sqliteJobStore } from "../../src/db/jobs/sqlite.ts";
 import type { JobStore } from "../../src/store/ports/jobs.ts";
 import type { ReportStore, UploadStore } from "../../src/store/ports/ingest.ts";
-import { databaseForThisFile } from "./postgres.ts";
 
 /** The upload rules' vocabulary, for the suites that reach the stores only through this helper. */
 export { RESEND_LOOKBACK } from "../../src/db/uploads/statements.ts";
@@ -59,57 +56,39 @@ export const sqliteIngestStores: IngestStoreKind = {
   name: "sqlite",
   prepare: async () => {},
   open: async () => {
-    const dir = mkdtempSync(join(tmpdir(), "ingest-store-"));
-    const path = join(dir, "ingest.sqlite");
-    const db = openDatabase(path);
-    const others: Db[] = [];
+    const { db, another: openAnother, close } = sqliteHandles("ingest-store-");
     const firstColumn = (query: string) => (db.$client.query(query).values() as unknown[][]).map((row) => row[0]);
     return {
       ...sqliteStores(db),
       jobs: sqliteJobStore(db),
-      another: async () => {
-        const other = openDatabase(path);
-        others.push(other);
-        return sqliteStores(other);
-      },
+      another: async () => sqliteStores(await openAnother()),
       scalar: async (query) => Number(firstColumn(query)[0]),
       exec: async (statement) => void db.$client.run(statement),
       column: async (query) => firstColumn(query).map(String),
-      close: async () => {
-        for (const handle of [db, ...others]) handle.$client.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
+      close,
     };
   },
 };
 
-let pgUrl: Promise<string> | undefined;
-const pgDatabase = () => (pgUrl ??= databaseForThisFile("migrated"));
+/** One database for the file, emptied for each fixture. */
+const pgDatabase = pgDatabaseOfFile();
 const pgStores = (db: PgDb): IngestStores => ({ uploads: pgUploadStore(db), reports: pgReportStore(db) });
 
 export const postgresIngestStores: IngestStoreKind = {
   name: "postgres",
   prepare: pgDatabase,
   open: async () => {
-    const url = await pgDatabase();
-    const db = await openPostgres(url, { maxConnections: 8 });
-    await db.$client.unsafe("TRUNCATE upload_task_chunks, upload_tasks, report_candidates, reports, jobs, saves, msr_subscriptions RESTART IDENTITY CASCADE");
-    const others: PgDb[] = [];
+    const { db, another: openAnother, open: openOther, close } = await pgHandles(await pgDatabase(), "upload_task_chunks, upload_tasks, report_candidates, reports, jobs, saves, msr_subscriptions RESTART IDENTITY CASCADE", 8);
     const firstColumn = async (query: string) => (await db.$client.unsafe(query).values()).map((row) => row[0]);
     return {
       ...pgStores(db),
       jobs: pgJobStore(db),
-      another: async () => {
-        const other = await openPostgres(url, { maxConnections: 8 });
-        others.push(other);
-        return pgStores(other);
-      },
+      another: async () => pgStores(await openAnother()),
       scalar: async (query) => Number((await firstColumn(query))[0]),
       exec: async (statement) => void (await db.$client.unsafe(statement)),
       column: async (query) => (await firstColumn(query)).map(String),
       holdHousekeeping: async () => {
-        const other = await openPostgres(url, { maxConnections: 2 });
-        others.push(other);
+        const other = await openOther(2);
         const connection = await other.$client.reserve();
         await connection`SELECT pg_advisory_lock(${0x6d79_7367})`;
         return async () => {
@@ -118,8 +97,7 @@ export const postgresIngestStores: IngestStoreKind = {
         };
       },
       holdUploadId: async (uploadId) => {
-        const other = await openPostgres(url, { maxConnections: 2 });
-        others.push(other);
+        const other = await openOther(2);
         const connection = await other.$client.reserve();
         await connection`SELECT pg_advisory_lock(${0x6d79_7375}::int, hashtext(${uploadId}))`;
         return async () => {
@@ -127,9 +105,7 @@ export const postgresIngestStores: IngestStoreKind = {
           connection.release();
         };
       },
-      close: async () => {
-        await Promise.all([db, ...others].map((handle) => handle.$client.end()));
-      },
+      close,
     };
   },
 };

@@ -2,20 +2,15 @@
  * The two job stores side by side for the contract suite (tests/unit/job-store.contract.test.ts): each with a
  * way to add saves and reports, read a job row and set its fields directly, the same for both dialects.
  */
+import { pgDatabaseOfFile, pgHandles, sqliteHandles } from "./store-handles.ts";
 import { eq } from "drizzle-orm";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { pgJobStore } from "../../src/db/jobs/pg.ts";
 import { sqliteJobStore } from "../../src/db/jobs/sqlite.ts";
 import { putMsrSubscription } from "../../src/db/owner/sqlite-msr-subscriptions.ts";
-import { openDatabase } from "../../src/db/open.ts";
 import { pgPutMsrSubscription } from "../../src/db/owner/pg-msr-subscriptions.ts";
-import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
 import * as pg from "../../src/db/pg/schema.ts";
 import * as sqlite from "../../src/db/schema.ts";
 import type { JobStore } from "../../src/store/ports/jobs.ts";
-import { databaseForThisFile } from "./postgres.ts";
 
 /** The job rules' vocabulary, for the suites that reach the stores only through this helper. */
 export { advanceChange, backoffDelay, holderOf, LeaseLostError, POISON_CRASHES, retryChange, taskProcessDiedChange, type ClaimedJob } from "../../src/db/jobs/index.ts";
@@ -69,18 +64,11 @@ export const sqliteStores: StoreKind = {
   name: "sqlite",
   reclaimsLiveLeases: true,
   open: async () => {
-    const dir = mkdtempSync(join(tmpdir(), "job-store-"));
-    const path = join(dir, "ingest.sqlite");
-    const db = openDatabase(path);
-    const others: ReturnType<typeof openDatabase>[] = [];
+    const { db, another: openAnother, close } = sqliteHandles("job-store-");
     const { jobs, saves, reports, deliveries } = sqlite;
     return {
       store: sqliteJobStore(db),
-      another: async () => {
-        const other = openDatabase(path);
-        others.push(other);
-        return sqliteJobStore(other);
-      },
+      another: async () => sqliteJobStore(await openAnother()),
       addSave: async (at, encrypted, playerId) => db.insert(saves).values(saveValues(at, encrypted, playerId)).returning({ id: saves.id }).get().id,
       subscribe: async (playerIds, at, tokenName = "bot", mode) => putMsrSubscription(db, tokenName, "jp", subscribedList(playerIds, mode), at),
       addReport: async (at) => db.insert(reports).values(reportValues(at)).returning({ id: reports.id }).get().id,
@@ -89,34 +77,23 @@ export const sqliteStores: StoreKind = {
       setJob: async (id, fields) => void db.update(jobs).set(fields).where(eq(jobs.id, id)).run(),
       addDelivery: async (saveId, target, state, at) => void db.insert(deliveries).values(deliveryValues(saveId, target, state, at)).run(),
       deliveriesOf: async (saveId) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(deliveries.target).all(),
-      close: async () => {
-        for (const handle of [db, ...others]) handle.$client.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
+      close,
     };
   },
 };
 
 /** One database for the file, emptied for each fixture. */
-let pgUrl: Promise<string> | undefined;
+const pgDatabase = pgDatabaseOfFile();
 
 export const postgresStores: StoreKind = {
   name: "postgres",
   reclaimsLiveLeases: false,
   open: async () => {
-    pgUrl ??= databaseForThisFile("migrated");
-    const url = await pgUrl;
-    const db = await openPostgres(url, { maxConnections: 4 });
-    await db.execute("TRUNCATE jobs, deliveries, reports, saves, msr_subscriptions RESTART IDENTITY CASCADE");
-    const others: PgDb[] = [];
+    const { db, another: openAnother, open: openOther, close } = await pgHandles(await pgDatabase(), "jobs, deliveries, reports, saves, msr_subscriptions RESTART IDENTITY CASCADE", 4);
     const { jobs, saves, reports, deliveries } = pg;
     return {
       store: pgJobStore(db),
-      another: async () => {
-        const other = await openPostgres(url, { maxConnections: 4 });
-        others.push(other);
-        return pgJobStore(other);
-      },
+      another: async () => pgJobStore(await openAnother()),
       addSave: async (at, encrypted, playerId) => (await db.insert(saves).values(saveValues(at, encrypted, playerId)).returning({ id: saves.id }))[0]!.id,
       subscribe: async (playerIds, at, tokenName = "bot", mode) => pgPutMsrSubscription(db, tokenName, "jp", subscribedList(playerIds, mode), at),
       addReport: async (at) => (await db.insert(reports).values(reportValues(at)).returning({ id: reports.id }))[0]!.id,
@@ -125,9 +102,7 @@ export const postgresStores: StoreKind = {
       setJob: async (id, fields) => void (await db.update(jobs).set(fields).where(eq(jobs.id, id))),
       addDelivery: async (saveId, target, state, at) => void (await db.insert(deliveries).values(deliveryValues(saveId, target, state, at))),
       deliveriesOf: async (saveId) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(deliveries.target),
-      close: async () => {
-        await Promise.all([db, ...others].map((handle) => handle.$client.end()));
-      },
+      close,
     };
   },
 };

@@ -2,15 +2,11 @@
  * The two owner stores side by side for the contract suite (tests/unit/owner-store.contract.test.ts): each with a
  * second store on connections of its own (a second process of a hub), and a raw look at the rows.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { pgDatabaseOfFile, pgHandles, sqliteHandles } from "./store-handles.ts";
 import { join } from "node:path";
-import { openDatabase } from "../../src/db/open.ts";
 import { sqliteOwnerStore } from "../../src/db/owner/sqlite.ts";
-import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
 import { pgOwnerStore } from "../../src/db/owner/pg.ts";
 import type { OwnerStore } from "../../src/store/ports/owner.ts";
-import { databaseForThisFile } from "./postgres.ts";
 
 /** The owner tables, emptied for each fixture on PostgreSQL. */
 const TABLES = ["owner_sessions", "login_failures", "settings", "players", "api_tokens", "public_players", "data_webhooks"] as const;
@@ -38,17 +34,10 @@ export const sqliteOwnerStores: OwnerStoreKind = {
   name: "sqlite",
   prepare: async () => {},
   open: async () => {
-    const dir = mkdtempSync(join(tmpdir(), "owner-store-"));
-    const path = join(dir, "ingest.sqlite");
-    const db = openDatabase(path);
-    const others: ReturnType<typeof openDatabase>[] = [];
+    const { db, another: openAnother, close } = sqliteHandles("owner-store-");
     return {
       store: sqliteOwnerStore(db),
-      another: async () => {
-        const other = openDatabase(path);
-        others.push(other);
-        return sqliteOwnerStore(other);
-      },
+      another: async () => sqliteOwnerStore(await openAnother()),
       rows: async (table) => db.$client.query(`SELECT * FROM ${table}`).all() as Record<string, unknown>[],
       seedLoginFailures: async (count, at) => {
         const insert = db.$client.query("INSERT INTO login_failures (peer, failures, last_failure) VALUES (?, 1, ?)");
@@ -56,40 +45,27 @@ export const sqliteOwnerStores: OwnerStoreKind = {
           for (let i = 0; i < count; i++) insert.run(`p${i}`, at + i);
         })();
       },
-      close: async () => {
-        for (const handle of [db, ...others]) handle.$client.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
+      close,
     };
   },
 };
 
 /** One database for the file, emptied for each fixture. */
-let pgUrl: Promise<string> | undefined;
-const pgDatabase = () => (pgUrl ??= databaseForThisFile("migrated"));
+const pgDatabase = pgDatabaseOfFile();
 
 export const postgresOwnerStores: OwnerStoreKind = {
   name: "postgres",
   prepare: pgDatabase,
   open: async () => {
-    const url = await pgDatabase();
-    const db = await openPostgres(url, { maxConnections: 4 });
-    await db.$client.unsafe(`TRUNCATE ${TABLES.join(", ")} RESTART IDENTITY`);
-    const others: PgDb[] = [];
+    const { db, another: openAnother, close } = await pgHandles(await pgDatabase(), `${TABLES.join(", ")} RESTART IDENTITY`);
     return {
       store: pgOwnerStore(db),
-      another: async () => {
-        const other = await openPostgres(url, { maxConnections: 4 });
-        others.push(other);
-        return pgOwnerStore(other);
-      },
+      another: async () => pgOwnerStore(await openAnother()),
       // As JSON, so that bigint times come back as numbers, as SQLite's do.
       rows: async (table) => (await db.$client.unsafe(`SELECT row_to_json(t) AS row FROM ${table} t`)).map((r) => r.row as Record<string, unknown>),
       seedLoginFailures: async (count, at) =>
         void (await db.$client`INSERT INTO login_failures (peer, failures, last_failure) SELECT 'p' || i, 1, ${at}::bigint + i FROM generate_series(0, ${count - 1}) AS i`),
-      close: async () => {
-        await Promise.all([db, ...others].map((handle) => handle.$client.end()));
-      },
+      close,
     };
   },
 };

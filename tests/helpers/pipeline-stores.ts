@@ -3,10 +3,8 @@
  * (tests/unit/notify-stage.contract.test.ts, runner.contract.test.ts): the pipeline's store ports of one database,
  * saves, reports and jobs added as a test needs them, and their rows read back.
  */
+import { pgDatabaseOfFile, pgHandles, sqliteHandles } from "./store-handles.ts";
 import { eq } from "drizzle-orm";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { pgDeliveryStore } from "../../src/db/deliveries/pg.ts";
 import type { Delivery } from "../../src/store/model/deliveries.ts";
 import { sqliteDeliveryStore } from "../../src/db/deliveries/sqlite.ts";
@@ -16,8 +14,8 @@ import { GroupCommitter } from "../../src/db/group-commit.ts";
 import { sqliteReportStore } from "../../src/db/uploads/sqlite-store.ts";
 import { pgReportStore } from "../../src/db/uploads/pg-store.ts";
 import type { HarExtraction } from "../../src/ingest/har.ts";
-import { openDatabase, type Db } from "../../src/db/open.ts";
-import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
+import { type Db } from "../../src/db/open.ts";
+import { type PgDb } from "../../src/db/pg/open.ts";
 import { pgNotifyReads } from "../../src/db/read-models/pg-notify.ts";
 import * as pg from "../../src/db/pg/schema.ts";
 import { pgStageStore } from "../../src/db/stage-writes/pg.ts";
@@ -30,7 +28,6 @@ import type { SaveOutputs } from "../../src/maps/index.ts";
 import type { NudgeStore } from "../../src/store/ports/nudges.ts";
 import type { PipelineDeps } from "../../src/pipeline/stage.ts";
 import { sqliteNotifyReads } from "../../src/db/read-models/sqlite-notify.ts";
-import { databaseForThisFile } from "./postgres.ts";
 
 export type { Delivery };
 export type JobView = typeof sqlite.jobs.$inferSelect;
@@ -107,10 +104,8 @@ export const sqlitePipelineStores: PipelineStoreKind = {
   name: "sqlite",
   prepare: async () => {},
   open: async () => {
-    const dir = mkdtempSync(join(tmpdir(), "pipeline-stores-"));
-    const db = openDatabase(join(dir, "ingest.sqlite"));
+    const { db, another: openAnother, close } = sqliteHandles("pipeline-stores-");
     const { archives, deliveries, jobs, reports, saves } = sqlite;
-    const others: Db[] = [];
     const stores = storesOf(db);
     return {
       stores,
@@ -127,11 +122,7 @@ export const sqlitePipelineStores: PipelineStoreKind = {
       deliveries: async (saveId) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(deliveries.id).all(),
       archiveOf: async (saveId) => db.select().from(archives).where(eq(archives.saveId, saveId)).get(),
       addSave: async (at, playerId, region) => db.insert(saves).values(plainSave(at, playerId, region)).returning({ id: saves.id }).get().id,
-      another: async () => {
-        const other = openDatabase(join(dir, "ingest.sqlite"));
-        others.push(other);
-        return storesOf(other);
-      },
+      another: async () => storesOf(await openAnother()),
       addReport: async (at) => db.insert(reports).values(reportValues(at)).returning({ id: reports.id }).get().id,
       storeReport: (extraction, at) => sqliteReportStore(new GroupCommitter(db)).store(extraction, {}, at),
       addJob: async (fields) => {
@@ -141,25 +132,20 @@ export const sqlitePipelineStores: PipelineStoreKind = {
       addArchive: async (saveId, relPath) => void db.insert(archives).values(otherArchive(saveId, relPath)).run(),
       job: async (id) => db.select().from(jobs).where(eq(jobs.id, id)).get()!,
       outputsOf: async (saveId) => db.select({ outputs: saves.outputs }).from(saves).where(eq(saves.id, saveId)).get()!.outputs,
-      close: async () => {
-        for (const handle of [db, ...others]) handle.$client.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
+      close,
     };
   },
 };
 
-let pgUrl: Promise<string> | undefined;
-const pgDatabase = () => (pgUrl ??= databaseForThisFile("migrated"));
+/** One database for the file, emptied for each fixture. */
+const pgDatabase = pgDatabaseOfFile();
 
 export const postgresPipelineStores: PipelineStoreKind = {
   name: "postgres",
   prepare: pgDatabase,
   open: async () => {
-    const db: PgDb = await openPostgres(await pgDatabase(), { maxConnections: 4 });
-    await db.$client.unsafe("TRUNCATE deliveries, archives, jobs, report_candidates, reports, saves, nudges, nudge_players RESTART IDENTITY CASCADE");
+    const { db, another: openAnother, close } = await pgHandles(await pgDatabase(), "deliveries, archives, jobs, report_candidates, reports, saves, nudges, nudge_players RESTART IDENTITY CASCADE");
     const { archives, deliveries, jobs, reports, saves } = pg;
-    const others: PgDb[] = [];
     const stores = pgStoresOf(db);
     return {
       stores,
@@ -176,11 +162,7 @@ export const postgresPipelineStores: PipelineStoreKind = {
       deliveries: (saveId) => db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(deliveries.id),
       archiveOf: async (saveId) => (await db.select().from(archives).where(eq(archives.saveId, saveId)))[0],
       addSave: async (at, playerId, region) => (await db.insert(saves).values(plainSave(at, playerId, region)).returning({ id: saves.id }))[0]!.id,
-      another: async () => {
-        const other = await openPostgres(await pgDatabase(), { maxConnections: 4 });
-        others.push(other);
-        return pgStoresOf(other);
-      },
+      another: async () => pgStoresOf(await openAnother()),
       addReport: async (at) => (await db.insert(reports).values(reportValues(at)).returning({ id: reports.id }))[0]!.id,
       storeReport: (extraction, at) => pgReportStore(db).store(extraction, {}, at),
       addJob: async (fields) => {
@@ -190,7 +172,7 @@ export const postgresPipelineStores: PipelineStoreKind = {
       addArchive: async (saveId, relPath) => void (await db.insert(archives).values(otherArchive(saveId, relPath))),
       job: async (id) => (await db.select().from(jobs).where(eq(jobs.id, id)))[0]!,
       outputsOf: async (saveId) => (await db.select({ outputs: saves.outputs }).from(saves).where(eq(saves.id, saveId)))[0]!.outputs,
-      close: async () => void (await Promise.all([db, ...others].map((handle) => handle.$client.end()))),
+      close,
     };
   },
 };
