@@ -6,14 +6,19 @@
  * times: the archive row's against the save's receipt), upload accept p50/p99, saves/s from the first send until
  * every job is done, CPU per save of each service process and of the stores' servers (this run's PostgreSQL and its
  * backends, Swift and its memcached; utime+stime from /proc), peak RSS. Uploads go round-robin over the processes.
- * Two layouts (issue 39, point 3): `shared`, everything on every core; `pinned`, the stores' servers and this load
+ * Three layouts (issue 39, point 3): `shared`, everything on every core; `pinned`, the stores' servers and this load
  * generator on core 0 and the service processes on core 1 (taskset), so a service's own CPU a save and its scaling
- * from one to two processes are told apart from the stores'. SQLite runs in each layout as its reference.
+ * from one to two processes are told apart from the stores'; `spread`, each service process on a core of its own
+ * (the first on core 1, the second on core 0) and the stores and load on every core, as a hub's processes on
+ * machines or cores of their own: two processes that share a core spend ~5–8 % more CPU on the same work than one
+ * (cache and TLB refills after each switch between them; BENCHMARKS.md, issue 39, the control without stores).
+ * SQLite runs in each layout as its reference.
  * `--root=DIR` runs the services of another checkout (e.g. an older commit's tree, to compare under the same load).
- * `bun bench/hub.ts [--latency=10] [--saves=200] [--concurrency=8] [--warm=0] [--layout=shared|pinned|both] [--root=DIR]`
+ * `bun bench/hub.ts [--latency=10] [--saves=200] [--concurrency=8] [--warm=0] [--layout=shared|pinned|spread|both|all] [--root=DIR] [--threads] [--env=NAME=VALUE]`
  * (`--warm=N`: N saves a process in an unmeasured burst first, so that CPU a save is a running hub's, its JIT paid).
  */
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { breakdown, processCpu, readProcess } from "./thread-cpu.ts";
 import { availableParallelism } from "node:os";
 import postgres from "postgres";
 import { eventually } from "../scripts/lib/eventually.ts";
@@ -31,20 +36,25 @@ const concurrency = intArg("concurrency", 8);
 const warm = intArg("warm", 0);
 const root = process.argv.find((arg) => arg.startsWith("--root="))?.split("=")[1];
 const layoutArg = process.argv.find((arg) => arg.startsWith("--layout="))?.split("=")[1] ?? "both";
-const layouts = (layoutArg === "both" ? ["shared", "pinned"] : [layoutArg]) as Layout[];
-type Layout = "shared" | "pinned";
-if (layouts.some((layout) => layout !== "shared" && layout !== "pinned")) throw new Error(`--layout: shared, pinned or both, not ${layoutArg}`);
-if (layouts.includes("pinned") && availableParallelism() < 2) throw new Error("--layout=pinned needs two cores");
+const LAYOUTS = ["shared", "pinned", "spread"] as const;
+type Layout = (typeof LAYOUTS)[number];
+const layouts = (layoutArg === "all" ? [...LAYOUTS] : layoutArg === "both" ? ["shared", "pinned"] : [layoutArg]) as Layout[];
+if (layouts.some((layout) => !LAYOUTS.includes(layout))) throw new Error(`--layout: shared, pinned, spread, both or all, not ${layoutArg}`);
+if (layouts.some((layout) => layout !== "shared") && availableParallelism() < 2) throw new Error(`--layout=${layoutArg} needs two cores`);
 /** Cores of the pinned layout: the stores and the load generator, the services. */
 const STORES_CORE = "0";
 const SERVICE_CORE = "1";
-const TICKS_PER_SECOND = 100;
-
-/** CPU seconds (user + system) a process used so far. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-}
+const ALL_CORES = `0-${availableParallelism() - 1}`;
+/** `--threads`: after the table, each deployment's service CPU a save by thread name. */
+const threads = process.argv.includes("--threads");
+const threadTables: string[] = [];
+/** `--env=NAME=VALUE` (repeatable): a setting every service process of every deployment gets, to try one. */
+const extraEnv = Object.fromEntries(
+  process.argv.filter((arg) => arg.startsWith("--env=")).map((arg) => {
+    const [name, ...value] = arg.slice("--env=".length).split("=");
+    return [name!, value.join("=")];
+  }),
+);
 
 /** Every thread of `pid` (and what it starts later) runs on `cores` only. */
 function pin(pid: number, cores: string): void {
@@ -82,7 +92,7 @@ function storePids(pgPort: number, swiftPort: number): number[] {
 function storesCpuSeconds(pgPort: number, swiftPort: number): number {
   return storePids(pgPort, swiftPort).reduce((total, pid) => {
     try {
-      return total + cpuSeconds(pid);
+      return total + processCpu(pid);
     } catch {
       return total; // gone meanwhile
     }
@@ -162,13 +172,13 @@ async function run(deployment: Deployment, layout: Layout): Promise<string> {
   const { pair, env: keys } = randomKeys();
   // The default poll, as a hub runs (the launcher's 50 ms is for tests): each idle slot of each process would
   // otherwise claim and ask for the next due job 20 times a second, a cost that grows with the processes.
-  const env = { ...keys, ...deployment.env, NOTIFY_DEFAULT: "none", PIPELINE_POLL_MS: "1000" };
+  const env = { ...keys, ...deployment.env, NOTIFY_DEFAULT: "none", PIPELINE_POLL_MS: "1000", ...extraEnv };
   const services: RunningService[] = await Promise.all(Array.from({ length: processes }, () => startService({ env, ...(root ? { root } : {}) })));
-  if (layout === "pinned") {
-    // PostgreSQL's later backends fork from the pinned postmaster, a service's later threads from its pinned ones.
-    for (const pid of deployment.storePids()) pin(pid, STORES_CORE);
-    for (const service of services) pin(service.pid, SERVICE_CORE);
-  }
+  // The stores' servers outlive a run: a layout after `pinned` frees them again.
+  for (const pid of deployment.storePids()) pin(pid, layout === "pinned" ? STORES_CORE : ALL_CORES);
+  // PostgreSQL's later backends fork from the pinned postmaster, a service's later threads from its pinned ones.
+  if (layout === "pinned") for (const service of services) pin(service.pid, SERVICE_CORE);
+  if (layout === "spread") services.forEach((service, i) => pin(service.pid, String((Number(SERVICE_CORE) + i) % availableParallelism())));
   for (let i = 0; i < latencySaves; i++) {
     const response = await uploadSave(services[i % processes]!.url, makeFreshEncryptedSample(pair), `one-${i}`);
     if (response.status !== 200) throw new Error(`upload one-${i}: ${response.status} ${await response.text()}`);
@@ -187,7 +197,8 @@ async function run(deployment: Deployment, layout: Layout): Promise<string> {
   }
   const counted = latencySaves + warm * processes;
   const bodies = Array.from({ length: saves }, () => makeFreshEncryptedSample(pair));
-  const cpuBefore = services.map((service) => cpuSeconds(service.pid));
+  const cpuBefore = services.map((service) => processCpu(service.pid));
+  const threadsBefore = services.map((service) => readProcess(service.pid));
   const storesBefore = deployment.storesCpu();
   const started = performance.now();
   const accepts = await runConcurrent(saves, concurrency, async (i) => {
@@ -196,7 +207,11 @@ async function run(deployment: Deployment, layout: Layout): Promise<string> {
   });
   await eventually(async () => (await deployment.done(services)) === counted + saves, 900_000, "every save archived");
   const seconds = (performance.now() - started) / 1000;
-  const cpu = services.map((service, i) => cpuSeconds(service.pid) - cpuBefore[i]!);
+  const cpu = services.map((service, i) => processCpu(service.pid) - cpuBefore[i]!);
+  const threadsAfter = services.map((service) => readProcess(service.pid));
+  if (threads) {
+    threadTables.push(`${layout}, ${deployment.label} (ms user + sys a save): ${breakdown(threadsBefore, threadsAfter, saves)}`);
+  }
   const stores = deployment.storesCpu() - storesBefore;
   const rss = services.map((service) => peakRssMb(service.pid));
   const sorted = accepts.sort((a, b) => a - b);
@@ -213,8 +228,9 @@ console.log("| layout | processes | upload → archived p50, one at a time | upl
 console.log("|---|---|---|---|---|---|---|---|");
 for (const layout of layouts) {
   // The load generator sits with the stores: the services' core is theirs alone.
-  pin(process.pid, layout === "pinned" ? STORES_CORE : `0-${availableParallelism() - 1}`);
+  pin(process.pid, layout === "pinned" ? STORES_CORE : ALL_CORES);
   console.log(await run(sqlite(), layout));
   for (const processes of [1, 2]) console.log(await run(await hub(processes), layout));
 }
+for (const line of threadTables) console.log(`- ${line}`);
 process.exit(0);
