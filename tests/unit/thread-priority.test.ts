@@ -6,7 +6,7 @@ const SCHED_OTHER = 0;
 const SCHED_BATCH = 3;
 
 /** Nice value and scheduling policy of each thread of this process, by its name (fields 19 and 41 of /proc/<pid>/task/<tid>/stat). */
-function niceByThread(): { name: string; nice: number; policy: number }[] {
+function schedulingByThread(): { name: string; nice: number; policy: number }[] {
   return readdirSync("/proc/self/task").map((tid) => {
     const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
     const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
@@ -23,7 +23,7 @@ test.skipIf(process.platform !== "linux")("worker threads run at nice 10 as batc
   });
   try {
     lowerBackgroundThreads();
-    const threads = niceByThread();
+    const threads = schedulingByThread();
     const workers = threads.filter((thread) => thread.name.startsWith("Worker"));
     expect(workers.length).toBeGreaterThan(0);
     for (const thread of workers) expect([thread.nice, thread.policy]).toEqual([10, SCHED_BATCH]);
