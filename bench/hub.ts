@@ -10,15 +10,14 @@
  * generator on core 0 and the service processes on core 1 (taskset), so a service's own CPU a save and its scaling
  * from one to two processes are told apart from the stores'; `spread`, each service process on a core of its own
  * (the first on core 1, the second on core 0) and the stores and load on every core, as a hub's processes on
- * machines or cores of their own: two processes that share a core spend ~5–8 % more CPU on the same work than one
- * (cache and TLB refills after each switch between them; BENCHMARKS.md, issue 39, the control without stores).
+ * machines or cores of their own: two processes that share a core spend 4–7 % more CPU on the same work than one
+ * (cache and TLB refills after each switch between them; `bench/shared-core.ts`, BENCHMARKS.md session 34).
  * SQLite runs in each layout as its reference.
  * `--root=DIR` runs the services of another checkout (e.g. an older commit's tree, to compare under the same load).
  * `bun bench/hub.ts [--latency=10] [--saves=200] [--concurrency=8] [--warm=0] [--layout=shared|pinned|spread|both|all] [--root=DIR] [--threads] [--env=NAME=VALUE]`
  * (`--warm=N`: N saves a process in an unmeasured burst first, so that CPU a save is a running hub's, its JIT paid).
  */
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { breakdown, processCpu, readProcess } from "./thread-cpu.ts";
 import { availableParallelism } from "node:os";
 import postgres from "postgres";
 import { eventually } from "../scripts/lib/eventually.ts";
@@ -28,6 +27,7 @@ import { makeFreshEncryptedSample, randomKeys } from "../src/samples/index.ts";
 import { databaseForThisFile, postgresServer } from "../scripts/lib/dev-postgres.ts";
 import { swiftBucket } from "../scripts/lib/dev-swift.ts";
 import { intArg, peakRssMb, percentile, runConcurrent } from "./lib.ts";
+import { breakdown, processCpu, readProcess } from "./thread-cpu.ts";
 
 const latencySaves = intArg("latency", 10);
 const saves = intArg("saves", 200);
