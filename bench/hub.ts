@@ -27,7 +27,7 @@ import { makeFreshEncryptedSample, randomKeys } from "../src/samples/index.ts";
 import { databaseForThisFile, postgresServer } from "../scripts/lib/dev-postgres.ts";
 import { swiftBucket } from "../scripts/lib/dev-swift.ts";
 import { intArg, peakRssMb, percentile, runConcurrent } from "./lib.ts";
-import { breakdown, processCpu, readProcess } from "./thread-cpu.ts";
+import { breakdown, cpuOf, processCpu, readProcess } from "./thread-cpu.ts";
 
 const latencySaves = intArg("latency", 10);
 const saves = intArg("saves", 200);
@@ -197,8 +197,7 @@ async function run(deployment: Deployment, layout: Layout): Promise<string> {
   }
   const counted = latencySaves + warm * processes;
   const bodies = Array.from({ length: saves }, () => makeFreshEncryptedSample(pair));
-  const cpuBefore = services.map((service) => processCpu(service.pid));
-  const threadsBefore = services.map((service) => readProcess(service.pid));
+  const before = services.map((service) => readProcess(service.pid));
   const storesBefore = deployment.storesCpu();
   const started = performance.now();
   const accepts = await runConcurrent(saves, concurrency, async (i) => {
@@ -207,11 +206,9 @@ async function run(deployment: Deployment, layout: Layout): Promise<string> {
   });
   await eventually(async () => (await deployment.done(services)) === counted + saves, 900_000, "every save archived");
   const seconds = (performance.now() - started) / 1000;
-  const cpu = services.map((service, i) => processCpu(service.pid) - cpuBefore[i]!);
-  const threadsAfter = services.map((service) => readProcess(service.pid));
-  if (threads) {
-    threadTables.push(`${layout}, ${deployment.label} (ms user + sys a save): ${breakdown(threadsBefore, threadsAfter, saves)}`);
-  }
+  const after = services.map((service) => readProcess(service.pid));
+  const cpu = after.map((reading, i) => cpuOf(reading.total) - cpuOf(before[i]!.total));
+  if (threads) threadTables.push(`${layout}, ${deployment.label} (ms user + sys a save): ${breakdown(before, after, saves)}`);
   const stores = deployment.storesCpu() - storesBefore;
   const rss = services.map((service) => peakRssMb(service.pid));
   const sorted = accepts.sort((a, b) => a - b);

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 
 const TICKS_PER_SECOND = 100;
 
-interface Usage {
+export interface Usage {
   user: number;
   system: number;
   faults: number;
@@ -21,6 +21,9 @@ export interface ProcessReading {
 }
 
 const NONE: Usage = { user: 0, system: 0, faults: 0 };
+
+/** CPU seconds (user + system) of a usage. */
+export const cpuOf = (usage: Usage): number => usage.user + usage.system;
 
 function usageOf(stat: string): { name: string } & Usage {
   const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
@@ -39,8 +42,7 @@ function readTask(pid: number, tid: string, file: string): string {
 
 /** CPU seconds (user + system) a process used so far. */
 export function processCpu(pid: number): number {
-  const usage = usageOf(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  return usage.user + usage.system;
+  return cpuOf(usageOf(readFileSync(`/proc/${pid}/stat`, "utf8")));
 }
 
 export function readProcess(pid: number): ProcessReading {
@@ -60,7 +62,6 @@ export function readProcess(pid: number): ProcessReading {
 
 const minus = (a: Usage, b: Usage): Usage => ({ user: a.user - b.user, system: a.system - b.system, faults: a.faults - b.faults });
 const plus = (a: Usage, b: Usage): Usage => ({ user: a.user + b.user, system: a.system + b.system, faults: a.faults + b.faults });
-const cpu = (usage: Usage) => usage.user + usage.system;
 
 /** One line: the processes' CPU (ms user + sys), faults and lost time slices a save between two readings, then by thread name. */
 export function breakdown(before: ProcessReading[], after: ProcessReading[], saves: number): string {
@@ -72,12 +73,12 @@ export function breakdown(before: ProcessReading[], after: ProcessReading[], sav
     lostSlices += reading.lostSlices - before[i]!.lostSlices;
     for (const [name, usage] of reading.byThread) byThread.set(name, plus(byThread.get(name) ?? NONE, minus(usage, before[i]!.byThread.get(name) ?? NONE)));
   });
-  const counted = [...byThread.values()].reduce((sum, usage) => sum + cpu(usage), 0);
+  const counted = [...byThread.values()].reduce((sum, usage) => sum + cpuOf(usage), 0);
   const ms = (seconds: number) => ((seconds / saves) * 1000).toFixed(1);
-  const rows = [...byThread].filter(([, usage]) => cpu(usage) > 0).sort((a, b) => cpu(b[1]) - cpu(a[1]));
+  const rows = [...byThread].filter(([, usage]) => cpuOf(usage) > 0).sort((a, b) => cpuOf(b[1]) - cpuOf(a[1]));
   return [
     `all ${ms(total.user)} + ${ms(total.system)}, ${(total.faults / saves).toFixed(0)} faults, ${(lostSlices / saves).toFixed(0)} time slices lost`,
     ...rows.map(([name, usage]) => `${name} ${ms(usage.user)} + ${ms(usage.system)}`),
-    `ended threads ${ms(cpu(total) - counted)}`,
+    `ended threads ${ms(cpuOf(total) - counted)}`,
   ].join(" · ");
 }

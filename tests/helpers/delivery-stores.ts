@@ -3,7 +3,7 @@
  * beside the job store of its database (a delivery attempt is fenced by its job's lease), with a way to add saves
  * and consumer webhooks and to read the rows, the same for both dialects.
  */
-import { pgDatabaseOfFile, pgHandles, sqliteHandles } from "./store-handles.ts";
+import { pgDatabaseOfFile, pgHandles, sqliteHandles, type FixtureKind } from "./store-handles.ts";
 import type { DataType } from "../../src/capture/data-types.ts";
 import { asc, eq } from "drizzle-orm";
 import { pgDeliveryStore } from "../../src/db/deliveries/pg.ts";
@@ -34,10 +34,7 @@ export interface DeliveryFixture {
   close: () => Promise<void>;
 }
 
-export interface DeliveryStoreKind {
-  name: "sqlite" | "postgres";
-  open: () => Promise<DeliveryFixture>;
-}
+export type DeliveryStoreKind = FixtureKind<DeliveryFixture>;
 
 const saveValues = (playerId: string, dropsFingerprint: string, at: number, dataType: DataType = "mysekai") => ({
   dataType,

@@ -2,7 +2,7 @@
  * The two ingest stores side by side for the contract suite (tests/unit/ingest-store.contract.test.ts): each
  * with a second store on connections of its own (a second process of a hub), and a raw count of rows.
  */
-import { pgDatabaseOfFile, pgHandles, sqliteHandles } from "./store-handles.ts";
+import { pgDatabaseOfFile, pgHandles, sqliteHandles, type PreparedFixtureKind } from "./store-handles.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
 import { sqliteReportStore, sqliteUploadStore } from "../../src/db/uploads/sqlite-store.ts";
 import { type Db } from "../../src/db/open.ts";
@@ -41,11 +41,7 @@ export interface IngestFixture extends IngestStores {
   close: () => Promise<void>;
 }
 
-export interface IngestStoreKind {
-  name: "sqlite" | "postgres";
-  prepare: () => Promise<unknown>;
-  open: () => Promise<IngestFixture>;
-}
+export type IngestStoreKind = PreparedFixtureKind<IngestFixture>;
 
 const sqliteStores = (db: Db): IngestStores => {
   const committer = new GroupCommitter(db);

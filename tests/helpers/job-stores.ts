@@ -2,7 +2,7 @@
  * The two job stores side by side for the contract suite (tests/unit/job-store.contract.test.ts): each with a
  * way to add saves and reports, read a job row and set its fields directly, the same for both dialects.
  */
-import { pgDatabaseOfFile, pgHandles, sqliteHandles } from "./store-handles.ts";
+import { pgDatabaseOfFile, pgHandles, sqliteHandles, type FixtureKind } from "./store-handles.ts";
 import { eq } from "drizzle-orm";
 import { pgJobStore } from "../../src/db/jobs/pg.ts";
 import { sqliteJobStore } from "../../src/db/jobs/sqlite.ts";
@@ -37,11 +37,9 @@ export interface StoreFixture {
   close: () => Promise<void>;
 }
 
-export interface StoreKind {
-  name: "sqlite" | "postgres";
+export interface StoreKind extends FixtureKind<StoreFixture> {
   /** Every running job is its holder's orphan at start-up (one process per SQLite file), not only expired ones. */
   reclaimsLiveLeases: boolean;
-  open: () => Promise<StoreFixture>;
 }
 
 export const PLAYER = "1234567890123456789";

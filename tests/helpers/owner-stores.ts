@@ -2,7 +2,7 @@
  * The two owner stores side by side for the contract suite (tests/unit/owner-store.contract.test.ts): each with a
  * second store on connections of its own (a second process of a hub), and a raw look at the rows.
  */
-import { pgDatabaseOfFile, pgHandles, sqliteHandles } from "./store-handles.ts";
+import { pgDatabaseOfFile, pgHandles, sqliteHandles, type PreparedFixtureKind } from "./store-handles.ts";
 import { join } from "node:path";
 import { sqliteOwnerStore } from "../../src/db/owner/sqlite.ts";
 import { pgOwnerStore } from "../../src/db/owner/pg.ts";
@@ -23,12 +23,7 @@ export interface OwnerStoreFixture {
   close: () => Promise<void>;
 }
 
-export interface OwnerStoreKind {
-  name: "sqlite" | "postgres";
-  /** Readies what the fixtures share (PostgreSQL's server and database: seconds on a first start). */
-  prepare: () => Promise<unknown>;
-  open: () => Promise<OwnerStoreFixture>;
-}
+export type OwnerStoreKind = PreparedFixtureKind<OwnerStoreFixture>;
 
 export const sqliteOwnerStores: OwnerStoreKind = {
   name: "sqlite",

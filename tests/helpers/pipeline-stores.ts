@@ -3,7 +3,7 @@
  * (tests/unit/notify-stage.contract.test.ts, runner.contract.test.ts): the pipeline's store ports of one database,
  * saves, reports and jobs added as a test needs them, and their rows read back.
  */
-import { pgDatabaseOfFile, pgHandles, sqliteHandles } from "./store-handles.ts";
+import { pgDatabaseOfFile, pgHandles, sqliteHandles, type PreparedFixtureKind } from "./store-handles.ts";
 import { eq } from "drizzle-orm";
 import { pgDeliveryStore } from "../../src/db/deliveries/pg.ts";
 import type { Delivery } from "../../src/store/model/deliveries.ts";
@@ -75,11 +75,7 @@ export interface PipelineFixture {
   close: () => Promise<void>;
 }
 
-export interface PipelineStoreKind {
-  name: "sqlite" | "postgres";
-  prepare: () => Promise<unknown>;
-  open: () => Promise<PipelineFixture>;
-}
+export type PipelineStoreKind = PreparedFixtureKind<PipelineFixture>;
 
 const saveValues = (save: ArchivedSave) => ({
   sha256: crypto.randomUUID(),

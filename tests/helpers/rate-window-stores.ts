@@ -2,7 +2,7 @@
  * The data API's rate windows on each deployment, for tests/unit/rate-windows.contract.test.ts: one process on SQLite
  * counts in its memory (no other process shares its file), a hub's processes in PostgreSQL's api_rate_windows.
  */
-import { pgDatabaseOfFile, pgHandles } from "./store-handles.ts";
+import { pgDatabaseOfFile, pgHandles, type PreparedFixtureKind } from "./store-handles.ts";
 import { memoryRateWindows } from "../../src/http/api/rate-limit.ts";
 import type { RateWindows } from "../../src/store/ports/rate-windows.ts";
 import { pgRateWindows } from "../../src/db/owner/pg-rate-windows.ts";
@@ -17,11 +17,7 @@ export interface RateWindowFixture {
   close: () => Promise<void>;
 }
 
-export interface RateWindowKind {
-  name: "sqlite" | "postgres";
-  prepare: () => Promise<unknown>;
-  open: () => Promise<RateWindowFixture>;
-}
+export type RateWindowKind = PreparedFixtureKind<RateWindowFixture>;
 
 export const sqliteRateWindows: RateWindowKind = {
   name: "sqlite",

@@ -3,6 +3,7 @@
  * reads, the data API's and the notify stage's over one database, with rows inserted through each dialect's own
  * drizzle schema, so the same fixtures stand in both.
  */
+import type { PreparedFixtureKind } from "./store-handles.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -51,11 +52,7 @@ export interface ReadModelFixture {
   close: () => Promise<void>;
 }
 
-export interface ReadModelKind {
-  name: "sqlite" | "postgres";
-  prepare: () => Promise<unknown>;
-  open: () => Promise<ReadModelFixture>;
-}
+export type ReadModelKind = PreparedFixtureKind<ReadModelFixture>;
 
 export const sqliteReadModels: ReadModelKind = {
   name: "sqlite",

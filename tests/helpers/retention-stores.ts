@@ -4,6 +4,7 @@
  * state and read what is left, the same for both dialects (drizzle's builders are the same on both; the
  * PostgreSQL tables stand in for SQLite's types).
  */
+import type { FixtureKind } from "./store-handles.ts";
 import { and, count, eq } from "drizzle-orm";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
@@ -65,10 +66,7 @@ export interface RetentionFixture {
   close: () => Promise<void>;
 }
 
-export interface RetentionStoreKind {
-  name: "sqlite" | "postgres";
-  open: () => Promise<RetentionFixture>;
-}
+export type RetentionStoreKind = FixtureKind<RetentionFixture>;
 
 type Tables = typeof sqlite;
 

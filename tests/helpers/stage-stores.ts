@@ -3,6 +3,7 @@
  * its job store on the same database, ways to add saves and reports as uploads do, and the rows the stages write,
  * read the same way for both dialects.
  */
+import type { FixtureKind } from "./store-handles.ts";
 import { asc, eq } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -42,10 +43,7 @@ export interface StageFixture {
   close: () => Promise<void>;
 }
 
-export interface StageStoreKind {
-  name: "sqlite" | "postgres";
-  open: () => Promise<StageFixture>;
-}
+export type StageStoreKind = FixtureKind<StageFixture>;
 
 /** What a generate stage writes for `saveId` archived at `relPath`. */
 export const drawnWrites = (saveId: number, relPath: string, playerId = "1234567890123456789", partial = false): StageWrites => ({

@@ -10,6 +10,17 @@ import { openDatabase, type Db } from "../../src/db/open.ts";
 import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
 import { databaseForThisFile } from "./postgres.ts";
 
+/** One deployment's fixtures of a store's contract test: its name, and how a test opens a fresh fixture. */
+export interface FixtureKind<F> {
+  name: "sqlite" | "postgres";
+  open: () => Promise<F>;
+}
+
+/** A kind whose fixtures share what `prepare` readies once (PostgreSQL's server and database: seconds on a first start). */
+export interface PreparedFixtureKind<F> extends FixtureKind<F> {
+  prepare: () => Promise<unknown>;
+}
+
 export interface Handles<D> {
   db: D;
   another: () => Promise<D>;

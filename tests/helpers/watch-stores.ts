@@ -1,5 +1,5 @@
 /** The two watch stores side by side for tests/unit/watch-store.contract.test.ts, each with a second store (another process of a hub) and a way to make saves. */
-import { pgDatabaseOfFile, pgHandles, sqliteHandles } from "./store-handles.ts";
+import { pgDatabaseOfFile, pgHandles, sqliteHandles, type PreparedFixtureKind } from "./store-handles.ts";
 import { pgStoreSaveOnce } from "../../src/db/saves/pg.ts";
 import { pgWatchStore } from "../../src/db/owner/pg.ts";
 import { storeSaveOnce } from "../../src/db/saves/sqlite.ts";
@@ -14,11 +14,7 @@ export interface WatchStoreFixture {
   close: () => Promise<void>;
 }
 
-export interface WatchStoreKind {
-  name: "sqlite" | "postgres";
-  prepare: () => Promise<unknown>;
-  open: () => Promise<WatchStoreFixture>;
-}
+export type WatchStoreKind = PreparedFixtureKind<WatchStoreFixture>;
 
 const newSave = (playerId: string) => ({ encrypted: crypto.getRandomValues(new Uint8Array(32)), playerId, source: "upload" as const, receivedAt: Date.now() });
 
