@@ -14,7 +14,7 @@ import { eventually, serversForThisFile, type RunningServer } from "../helpers/s
 
 const PYTHON = "/usr/bin/python3";
 /** Why lunabot's own client cannot run here (printed once), or null (.ci/run installs Debian's python3-aiohttp). */
-const AIOHTTP_MISSING = Bun.spawnSync([PYTHON, "-c", "import aiohttp"], { stderr: "ignore" }).exitCode === 0 ? null : "lunabot client test skipped: /usr/bin/python3 has no aiohttp (apt-get install python3-aiohttp)";
+const AIOHTTP_MISSING = Bun.spawnSync([PYTHON, "-c", "import aiohttp, zstandard"], { stderr: "ignore" }).exitCode === 0 ? null : "lunabot client test skipped: /usr/bin/python3 lacks aiohttp or zstandard (apt-get install python3-aiohttp python3-zstandard)";
 if (AIOHTTP_MISSING) console.warn(AIOHTTP_MISSING);
 const CLIENT = join(import.meta.dir, "../helpers/lunabot-client.py");
 const OTHER_PLAYER = "1234567890123456789";
