@@ -1,4 +1,4 @@
-# One container, one volume: docker compose up -d (see compose.yaml and the README's "Deploy" section).
+# One container, one volume: docker compose up -d (see compose.yaml and docs/deploy.md).
 # Stage 1 installs the runtime dependencies from the lockfile (npm ci: exact versions, no dev tools).
 FROM node:22-bookworm-slim AS deps
 WORKDIR /app

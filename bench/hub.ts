@@ -11,7 +11,7 @@
  * from one to two processes are told apart from the stores'; `spread`, each service process on a core of its own
  * (the first on core 1, the second on core 0) and the stores and load on every core, as a hub's processes on
  * machines or cores of their own: two processes that share a core spend 4–7 % more CPU on the same work than one
- * (cache and TLB refills after each switch between them; `bench/shared-core.ts`, BENCHMARKS.md session 34).
+ * (cache and TLB refills after each switch between them; `bench/shared-core.ts`, docs/benchmarks-history.md session 34).
  * SQLite runs in each layout as its reference.
  * `--root=DIR` runs the services of another checkout (e.g. an older commit's tree, to compare under the same load).
  * `bun bench/hub.ts [--latency=10] [--saves=200] [--concurrency=8] [--warm=0] [--layout=shared|pinned|spread|both|all] [--root=DIR] [--threads] [--env=NAME=VALUE]`

@@ -10,7 +10,7 @@ export const LAUNCH_ENV = {
    * renders reuse the pages the last one freed instead of faulting in fresh ones: ~2,700 minor faults a save
    * instead of ~17,000 at 0 (given back at once), and ~20 % less CPU a save, more where a fault costs more.
    * Freed memory still goes back once the service is quiet for a moment, so peak RSS stays ≤ 256 MB (~20–50 MB
-   * above 0); at -1 (never given back) it passed 300 MB while maps rendered (BENCHMARKS.md, issue 24).
+   * above 0); at -1 (never given back) it passed 300 MB while maps rendered (docs/benchmarks-history.md, issue 24).
    */
   MIMALLOC_PURGE_DELAY: "250",
 } as const;

@@ -29,7 +29,7 @@ const STALE_TEMP_MS = 60 * 60 * 1000;
 /**
  * The pipeline's next stage waits for uploads and reports to pause this long, and never longer than the max. 2 ms
  * took 3 ms off each save's path but let renders start between back-to-back reports: report-while-render's peak
- * RSS rose from 245–249 to 255–265 MB (BENCHMARKS.md, session 33).
+ * RSS rose from 245–249 to 255–265 MB (docs/benchmarks-history.md, session 33).
  */
 const INGEST_QUIET_MS = 5;
 const INGEST_MAX_WAIT_MS = 1000;

@@ -5,7 +5,7 @@
  * its output would pass maxDecodedBytes (or 16 times the body's size, the lower), so a compression bomb costs
  * at most about the cap: a few ms, ~30 ms for a brotli bomb declaring a 16 MiB window (brotli fills its window
  * before it writes anything out). One call instead of a DecompressionStream, whose chunks each cost promises
- * and turns of the event loop: the slowest of 100 back-to-back reports went from ~10 to ~7 ms (BENCHMARKS.md,
+ * and turns of the event loop: the slowest of 100 back-to-back reports went from ~10 to ~7 ms (docs/benchmarks-history.md,
  * issue 11, seventh step).
  *
  * Decisions:

@@ -6,7 +6,7 @@
  * becomes {"type":-128,"data":"AA=="}).
  *
  * One native JSON.stringify with a replacer (a bigint as JSON.rawJSON) rather than a walk that joins strings:
- * the same text at ~half the CPU (1–2 ms a save; BENCHMARKS.md, issue 33 point 5). The replacer reads each value
+ * the same text at ~half the CPU (1–2 ms a save; docs/benchmarks-history.md, issue 33 point 5). The replacer reads each value
  * from its holder, before any toJSON: a timestamp extension (a Date) stays `{}` as the walk wrote it, and an
  * undefined stays `null`.
  */
