@@ -12,8 +12,9 @@ export interface ViewReader {
   close(): Promise<void>;
 }
 
-export function sqliteReader(path: string): ViewReader {
-  const db = new Database(path, { readonly: true });
+/** A file opened read-only, or a database already open (a changed copy, say). */
+export function sqliteReader(file: string | Database): ViewReader {
+  const db = typeof file === "string" ? new Database(file, { readonly: true }) : file;
   return { all: async (sql) => db.query(sql).all() as Row[], close: async () => db.close() };
 }
 
@@ -24,7 +25,8 @@ export const SQLITE_CLI = Bun.which("sqlite3");
 export function sqliteCliReader(path: string): ViewReader {
   return {
     all: async (sql) => {
-      const run = Bun.spawnSync([SQLITE_CLI!, "-readonly", "-json", path, sql], { stdout: "pipe", stderr: "pipe" });
+      // On its input, as typed: an argument starting with "--" (a comment) would be read as an option.
+      const run = Bun.spawnSync([SQLITE_CLI!, "-readonly", "-json", "-bail", path], { stdin: Buffer.from(sql), stdout: "pipe", stderr: "pipe" });
       if (run.exitCode !== 0) throw new Error(`sqlite3 -readonly failed: ${run.stderr.toString()}`);
       const text = run.stdout.toString().trim();
       return text === "" ? [] : (JSON.parse(text) as Row[]);
