@@ -219,9 +219,16 @@ async function brokenCopiesFail(path: string, facts: Facts): Promise<void> {
       copy.close();
       return sqliteReader(copyPath);
     };
-    await expect(runBlocks(broken("same", "AS failure,", "AS failure,"), "sqlite", facts)).resolves.toBeGreaterThanOrEqual(7);
-    await expect(runBlocks(broken("column", "AS failure,", "AS reason,"), "sqlite", facts)).rejects.toThrow(/no such column: failure/);
-    await expect(runBlocks(broken("answer", "THEN 'partial'", "THEN 'full save'"), "sqlite", facts)).rejects.toThrow();
+    const runOn = async (reader: ViewReader) => {
+      try {
+        return await runBlocks(reader, "sqlite", facts);
+      } finally {
+        await reader.close();
+      }
+    };
+    await expect(runOn(broken("same", "AS failure,", "AS failure,"))).resolves.toBeGreaterThanOrEqual(7);
+    await expect(runOn(broken("column", "AS failure,", "AS reason,"))).rejects.toThrow(/no such column: failure/);
+    await expect(runOn(broken("answer", "THEN 'partial'", "THEN 'full save'"))).rejects.toThrow();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
