@@ -33,11 +33,25 @@ export function openDatabase(path: string, walLimitBytes = DEFAULT_WAL_LIMIT_BYT
   // Migrations run inside one transaction, where `PRAGMA foreign_keys` is a no-op: a table rebuild (drop and
   // re-create) with the keys on would cascade-delete every row that refers to the rebuilt table.
   sqlite.exec("PRAGMA foreign_keys = OFF");
-  migrate(db, { migrationsFolder: projectPath("drizzle") });
+  migrateBesideViews(db, projectPath("drizzle"));
   const broken = sqlite.query("PRAGMA foreign_key_check").all();
   if (broken.length > 0) throw new Error(`database has ${broken.length} broken foreign key reference(s) after migration`);
   sqlite.exec("PRAGMA foreign_keys = ON");
   return db;
+}
+
+/**
+ * drizzle rebuilds a table (create `__new_x`, copy, drop `x`, rename) to change a column; since SQLite 3.26 a rename
+ * checks every view, and the owners' views (view_saves …) name the dropped table, so the rename would fail and the
+ * service would not start. The legacy rename leaves views alone: they name the table, which is there again after it.
+ */
+export function migrateBesideViews(db: Db, migrationsFolder: string): void {
+  db.$client.exec("PRAGMA legacy_alter_table = ON");
+  try {
+    migrate(db, { migrationsFolder });
+  } finally {
+    db.$client.exec("PRAGMA legacy_alter_table = OFF");
+  }
 }
 
 /** Distinct statements the service runs; bun:sqlite keeps the most recent this many compiled (LRU by SQL text). */

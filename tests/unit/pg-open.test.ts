@@ -15,7 +15,7 @@ describe.skipIf(POSTGRES_MISSING !== null)("openPostgres", () => {
     const opened = await Promise.all([1, 2, 3].map((maxConnections) => openPostgres(url, { maxConnections })));
     try {
       for (const db of opened) {
-        const rows = await db.$client<{ table_name: string }[]>`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`;
+        const rows = await db.$client<{ table_name: string }[]>`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`;
         expect(rows.map((row) => row.table_name).sort()).toEqual(tableNames);
       }
       const applied = await opened[0]!.$client`SELECT hash FROM drizzle.__drizzle_migrations`;

@@ -32,11 +32,11 @@ interface Section {
   links: Set<string>;
 }
 
-/** Code without its comments (`# …` to the end of a line) and blank lines. */
+/** Code without its comments (`# …` to the end of a line, and SQL's `-- …` lines) and blank lines. */
 const withoutComments = (code: string) =>
   code
     .split("\n")
-    .map((line) => line.replace(/(^|\s)#(?![!{]).*$/, "").trimEnd())
+    .map((line) => line.replace(/(^|\s)#(?![!{]).*$/, "").replace(/^\s*--\s.*$/, "").trimEnd())
     .filter((line) => line !== "")
     .join("\n");
 
