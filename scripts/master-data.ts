@@ -12,10 +12,10 @@
  */
 import { statSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { buildCatalogue } from "./master-data/catalogue.ts";
-import { buildMusicRecords } from "./master-data/music.ts";
-import { unusedTranslations, type Servers } from "./master-data/names.ts";
-import { loadServer, REGIONS, type Region } from "./master-data/read.ts";
+import { buildCatalogue } from "../src/catalogue/master-data/catalogue.ts";
+import { buildMusicRecords } from "../src/catalogue/master-data/music.ts";
+import { unusedTranslations, type Servers } from "../src/catalogue/master-data/names.ts";
+import { loadServer, REGIONS, type Region } from "../src/catalogue/master-data/read.ts";
 
 const dirs = new Map<string, string>();
 for (const arg of process.argv.slice(2)) {
