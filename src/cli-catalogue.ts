@@ -3,7 +3,7 @@ import type { ParsedCommand } from "./cli-args.ts";
 import { UsageError } from "./cli-args.ts";
 import { builtInCatalogue, parseOwnerCatalogue } from "./catalogue/loaded.ts";
 import { CATALOGUE_TEXT } from "./catalogue/messages.ts";
-import { loadSource, parseSources, SourceError } from "./catalogue/sources.ts";
+import { loadSource, parseSources, shownAddress, SourceError } from "./catalogue/sources.ts";
 import { buildUpdate } from "./catalogue/update.ts";
 import type { OwnerCatalogue } from "./catalogue/files.ts";
 import type { Server } from "./catalogue/master-data/read.ts";
@@ -36,11 +36,11 @@ async function update(records: CatalogueRecords, { values, positionals }: Parsed
     const result = loaded[index]!;
     if (result.status === "fulfilled") {
       given.push(result.value);
-      console.log(CATALOGUE_TEXT.loaded(region, result.value.dataVersion, address));
+      console.log(CATALOGUE_TEXT.loaded(region, result.value.dataVersion, result.value.repo));
     } else {
       refused = true;
       const reason = result.reason instanceof Error ? result.reason.message : String(result.reason);
-      console.error(CATALOGUE_TEXT.refused(region, address, reason));
+      console.error(CATALOGUE_TEXT.refused(region, shownAddress(address), reason));
     }
   }
   if (refused) return 1;

@@ -13,7 +13,7 @@ export const CATALOGUE_USAGE = `  catalogue update [--fetch] <region>=<folder|ur
 export const CATALOGUE_TEXT = {
   badArgument: (arg: string) => `not a source: ${JSON.stringify(arg.slice(0, 80))} (want <region>=<folder|url>, region one of jp, en, cn, tw, kr; a bare region only with --fetch)`,
   noSources: "name at least one server: <region>=<folder|url>, or --fetch",
-  noFolder: (address: string) => `${address}: no such folder (or give an http(s) URL)`,
+  noFolder: (address: string) => `${address}: no such folder, nor a valid http(s) URL`,
   missing: (file: string) => `${file} is missing: a partial source is refused`,
   empty: (file: string) => `${file} holds no rows: a partial source is refused`,
   notJson: (file: string) => `${file} is not valid JSON (cut short?)`,

@@ -106,14 +106,24 @@ function dataVersionOf(text: string | null): string {
   return version;
 }
 
-/** An update's source as the generator reads it; `repo` is its address (a folder's absolute path or the URL). */
+/** A URL as the status page and the stored update show it: no user, password, query or fragment (they may hold a secret). */
+export function shownAddress(address: string): string {
+  if (!isUrl(address)) return resolve(address);
+  if (!URL.canParse(address)) return "(not a URL)";
+  const url = new URL(address);
+  url.username = url.password = url.search = url.hash = "";
+  return url.href;
+}
+
+/** An update's source as the generator reads it; `repo` is its address as shown (shownAddress). */
 export async function loadSource(region: Region, address: string): Promise<Server> {
-  if (!isUrl(address) && !(existsSync(address) && statSync(address).isDirectory())) throw new SourceError(CATALOGUE_TEXT.noFolder(address));
-  const repo = isUrl(address) ? address : resolve(address);
-  const dataVersion = dataVersionOf(await readText(repo, "versions.json"));
+  if (isUrl(address) ? !URL.canParse(address) : !(existsSync(address) && statSync(address).isDirectory())) throw new SourceError(CATALOGUE_TEXT.noFolder(address.slice(0, 200)));
+  const base = isUrl(address) ? address : resolve(address);
+  const repo = shownAddress(address);
+  const dataVersion = dataVersionOf(await readText(base, "versions.json"));
   const files = new Map<string, Map<number, Row>>();
   for (const file of [...REQUIRED_FILES, ...OPTIONAL_FILES]) {
-    const text = await readText(repo, file);
+    const text = await readText(base, file);
     if (text === null && (REQUIRED_FILES as readonly string[]).includes(file)) throw new SourceError(CATALOGUE_TEXT.missing(file));
     const rows = text === null ? [] : parseRows(file, text);
     if (rows.length === 0 && (REQUIRED_FILES as readonly string[]).includes(file)) throw new SourceError(CATALOGUE_TEXT.empty(file));
