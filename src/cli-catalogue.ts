@@ -7,6 +7,7 @@ import { loadSource, parseSources, shownAddress, SourceError } from "./catalogue
 import { buildUpdate } from "./catalogue/update.ts";
 import type { OwnerCatalogue } from "./catalogue/files.ts";
 import type { Server } from "./catalogue/master-data/read.ts";
+import { subsetCharacters } from "./maps/font-coverage.ts";
 import type { CatalogueRecords } from "./store/ports/owner.ts";
 
 async function previousUpdate(records: CatalogueRecords): Promise<OwnerCatalogue | null> {
@@ -53,8 +54,18 @@ async function update(records: CatalogueRecords, { values, positionals }: Parsed
   }
   await records.write(JSON.stringify(built.owner));
   console.log(CATALOGUE_TEXT.added(built.added));
+  const uncovered = uncoveredCharacters(built.owner);
+  if (uncovered.length > 0) console.warn(CATALOGUE_TEXT.glyphsMissing(uncovered));
   console.log(CATALOGUE_TEXT.whenUsed);
   return 0;
+}
+
+/** Characters of the update's names the bundled map font (subset to the built-in's names) lacks. */
+function uncoveredCharacters(owner: OwnerCatalogue): string {
+  const covered = new Set(subsetCharacters());
+  const names = [...owner.catalog.sites, ...owner.catalog.resources, ...owner.catalog.phenomena].flatMap((entry) => Object.values(entry.name));
+  const titles = Object.values(owner.music.titles).flatMap((entry) => Object.values(entry));
+  return [...new Set([...names, ...titles].join(""))].filter((c) => !covered.has(c) && c.trim() !== "").join("");
 }
 
 async function show(records: CatalogueRecords): Promise<number> {

@@ -29,6 +29,8 @@ export const CATALOGUE_TEXT = {
   loaded: (region: string, version: string, address: string) => `${region}: master data ${version} from ${address}`,
   added: (c: UpdateCounts) =>
     `added ${c.resources} resource(s), ${c.sites} site(s), ${c.phenomena} weather(s), ${c.harvestFixtures} harvest point type(s), ${c.songTitles} song title(s)`,
+  glyphsMissing: (chars: string) =>
+    `the bundled map font lacks ${[...chars].length} character(s) of the new names (${[...chars].slice(0, 40).join("")}): the PNG maps cannot draw them (blanks) until a release brings a font with them; summary.json, rare_resources.txt and the pushes carry them whole`,
   whenUsed: "stored: a running service uses it within a minute (every process of a hub), a starting one at once",
   showBuiltIn: (region: string, version: string) => `${region}: built-in, master data ${version}`,
   showUpdated: (region: string, version: string, address: string, at: string) => `${region}: updated ${at}, master data ${version} from ${address}`,

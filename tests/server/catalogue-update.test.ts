@@ -76,7 +76,9 @@ for (const store of ["sqlite", "postgres"] as const) {
 
         const source = `${master.url}/cn/`;
         const update = await ownerCliWith(hub, server, "catalogue", "update", `cn=${source}`);
-        expect({ code: update.code, err: update.err }).toEqual({ code: 0, err: "" });
+        expect(update.code).toBe(0);
+        // 测 and 试 are in no built-in name: the owner is told the maps' font cannot draw them.
+        expect(update.err).toContain("map font lacks 2 character(s) of the new names (测试)");
         expect(update.out).toContain("added 1 resource(s)");
         expect(update.out).toContain("1 song title(s)");
 
