@@ -4,10 +4,11 @@
  * within CATALOGUE_CHECK_SECONDS (the worker threads too), the status page names the source and version, and a
  * partial source is refused with the reason and changes nothing.
  */
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { useStoredCatalogue } from "../../src/catalogue/loaded.ts";
 import type { SummaryJson } from "../../src/maps/summary.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { MASTER_DATA_FIXTURES, serveMasterData } from "../helpers/master-data-server.ts";
@@ -17,6 +18,8 @@ import { harvestMapsOf, realSave, uploadRealForm } from "../helpers/real-save.ts
 import { encryptRaw, testKeys } from "../helpers/saves.ts";
 
 const start = serversForThisFile({ NOTIFY_DEFAULT: "none", CATALOGUE_CHECK_SECONDS: "0.2" });
+// The in-process services used the update on this process's thread: the files after this one start from the built-in.
+afterAll(() => void useStoredCatalogue(null));
 const NEW_NAME = "更新测试素材";
 const NEW_TITLE = "更新测试曲";
 

@@ -3,7 +3,7 @@
  * Sekai-World's master-data repositories, only what the built-in lacks is added, each name under its own server's
  * language; a broken or partial source is refused with the reason; the maps' lookups use the update once loaded.
  */
-import { afterEach, expect, test } from "bun:test";
+import { afterEach, beforeEach, expect, test } from "bun:test";
 import { cpSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +18,8 @@ const CN = join(MASTER_DATA_FIXTURES, "cn");
 const NOW = new Date(Date.UTC(2026, 11, 7, 8, 0, 0));
 const NEW_MATERIAL = { type: "mysekai_material", id: 150, name: { zh: "更新测试素材" }, kind: "junk" };
 
+// The catalogue in use is this process's: another file's in-process service may have left an update in use.
+beforeEach(() => useStoredCatalogue(null));
 afterEach(() => useStoredCatalogue(null));
 
 function brokenCopy(breakIt: (dir: string) => void): string {

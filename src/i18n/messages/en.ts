@@ -70,7 +70,7 @@ export const en = {
   dataApiHint: (path: string) => `Bots read players' saves at ${path} with a token (README, "Use it from a bot").`,
   // Catalogue
   catalogue: "Catalogue",
-  catalogueHint: (command: string) => `Names and tiers of resources and songs, from the game's master data per server. A new party, material or song without a release: ${command} (README, "Follow the game").`,
+  catalogueHint: `Names and tiers of resources and songs, from the game's master data per server. A new party, material or song without a release (README, "Follow the game"):`,
   headServer: "server",
   headCatalogueSource: "source",
   headDataVersion: "master data",

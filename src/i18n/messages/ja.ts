@@ -60,7 +60,7 @@ export const ja: Messages = {
   dataApi: "データ API",
   dataApiHint: (path) => `ボットはトークンを使って ${path} でプレイヤーのセーブを読みます（README の「ボットから使う」）。`,
   catalogue: "カタログ",
-  catalogueHint: (command) => `素材と楽曲の名前とランク。サーバーごとにゲームのマスターデータから作ります。新しいパーティー・素材・楽曲はリリースを待たずに：${command}（README の「ゲームに追いつく」）。`,
+  catalogueHint: "素材と楽曲の名前とランク。サーバーごとにゲームのマスターデータから作ります。新しいパーティー・素材・楽曲はリリースを待たずに（README の「ゲームに追いつく」）：",
   headServer: "サーバー",
   headCatalogueSource: "出典",
   headDataVersion: "マスターデータ",

@@ -60,7 +60,7 @@ export const ko: Messages = {
   dataApi: "데이터 API",
   dataApiHint: (path) => `봇은 토큰으로 ${path}에서 플레이어의 세이브를 읽습니다(README의 「봇에서 사용하기」).`,
   catalogue: "카탈로그",
-  catalogueHint: (command) => `자원과 곡의 이름과 등급. 서버별로 게임의 마스터 데이터에서 만듭니다. 새 파티·자원·곡은 릴리스를 기다리지 않고: ${command}(README의 「게임 따라가기」).`,
+  catalogueHint: "자원과 곡의 이름과 등급. 서버별로 게임의 마스터 데이터에서 만듭니다. 새 파티·자원·곡은 릴리스를 기다리지 않고(README의 「게임 따라가기」):",
   headServer: "서버",
   headCatalogueSource: "출처",
   headDataVersion: "마스터 데이터",

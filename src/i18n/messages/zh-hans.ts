@@ -60,7 +60,7 @@ export const zhHans: Messages = {
   dataApi: "数据接口",
   dataApiHint: (path) => `机器人凭令牌在 ${path} 读取玩家的存档（见 README 的“供机器人使用”）。`,
   catalogue: "资源目录",
-  catalogueHint: (command) => `资源与歌曲的名称和稀有度，按服务器取自游戏的主数据。新的派对、素材或歌曲无需等新版本：${command}（见 README 的“跟上游戏”）。`,
+  catalogueHint: "资源与歌曲的名称和稀有度，按服务器取自游戏的主数据。新的派对、素材或歌曲无需等新版本（见 README 的“跟上游戏”）：",
   headServer: "服务器",
   headCatalogueSource: "来源",
   headDataVersion: "主数据",

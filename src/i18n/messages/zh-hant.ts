@@ -60,7 +60,7 @@ export const zhHant: Messages = {
   dataApi: "資料介面",
   dataApiHint: (path) => `機器人憑權杖在 ${path} 讀取玩家的存檔（見 README 的「供機器人使用」）。`,
   catalogue: "資源目錄",
-  catalogueHint: (command) => `資源與歌曲的名稱和稀有度，依伺服器取自遊戲的主資料。新的派對、素材或歌曲無需等新版本：${command}（見 README 的「跟上遊戲」）。`,
+  catalogueHint: "資源與歌曲的名稱和稀有度，依伺服器取自遊戲的主資料。新的派對、素材或歌曲無需等新版本（見 README 的「跟上遊戲」）：",
   headServer: "伺服器",
   headCatalogueSource: "來源",
   headDataVersion: "主資料",
