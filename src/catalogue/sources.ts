@@ -41,40 +41,46 @@ export class SourceError extends Error {}
 
 const isUrl = (address: string) => /^https?:\/\//i.test(address);
 
+export interface SourceLimits {
+  maxFileBytes: number;
+  fetchTimeoutMs: number;
+}
+const LIMITS: SourceLimits = { maxFileBytes: MAX_FILE_BYTES, fetchTimeoutMs: FETCH_TIMEOUT_MS };
+
 /** A file's text, or null when the source does not have it. */
-async function readText(address: string, file: string): Promise<string | null> {
+async function readText(address: string, file: string, limits: SourceLimits): Promise<string | null> {
   if (!isUrl(address)) {
     const path = join(address, file);
     if (!existsSync(path)) return null;
-    if (statSync(path).size > MAX_FILE_BYTES) throw new SourceError(CATALOGUE_TEXT.tooLarge(file, MAX_FILE_BYTES));
+    if (statSync(path).size > limits.maxFileBytes) throw new SourceError(CATALOGUE_TEXT.tooLarge(file, limits.maxFileBytes));
     return readFileSync(path, "utf8");
   }
   const url = new URL(file, address.endsWith("/") ? address : `${address}/`);
-  const signal = AbortSignal.timeout(FETCH_TIMEOUT_MS);
+  const signal = AbortSignal.timeout(limits.fetchTimeoutMs);
   try {
     const response = await fetch(url, { signal, redirect: "follow" });
     if (response.status === 404) return null;
     if (!response.ok) throw new SourceError(CATALOGUE_TEXT.httpStatus(file, response.status));
-    return await cappedText(response, file);
+    return await cappedText(response, file, limits.maxFileBytes);
   } catch (error) {
     if (error instanceof SourceError) throw error;
-    if (signal.aborted) throw new SourceError(CATALOGUE_TEXT.timedOut(file, FETCH_TIMEOUT_MS / 1000));
+    if (signal.aborted) throw new SourceError(CATALOGUE_TEXT.timedOut(file, limits.fetchTimeoutMs / 1000));
     throw new SourceError(CATALOGUE_TEXT.unreachable(file, error instanceof Error ? error.message : String(error)));
   }
 }
 
-async function cappedText(response: Response, file: string): Promise<string> {
-  if (Number(response.headers.get("content-length") ?? 0) > MAX_FILE_BYTES) {
+async function cappedText(response: Response, file: string, cap: number): Promise<string> {
+  if (Number(response.headers.get("content-length") ?? 0) > cap) {
     await response.body?.cancel();
-    throw new SourceError(CATALOGUE_TEXT.tooLarge(file, MAX_FILE_BYTES));
+    throw new SourceError(CATALOGUE_TEXT.tooLarge(file, cap));
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of response.body ?? []) {
     size += chunk.byteLength;
-    if (size > MAX_FILE_BYTES) {
+    if (size > cap) {
       await response.body?.cancel().catch(() => {});
-      throw new SourceError(CATALOGUE_TEXT.tooLarge(file, MAX_FILE_BYTES));
+      throw new SourceError(CATALOGUE_TEXT.tooLarge(file, cap));
     }
     chunks.push(chunk);
   }
@@ -116,14 +122,14 @@ export function shownAddress(address: string): string {
 }
 
 /** An update's source as the generator reads it; `repo` is its address as shown (shownAddress). */
-export async function loadSource(region: Region, address: string): Promise<Server> {
+export async function loadSource(region: Region, address: string, limits: SourceLimits = LIMITS): Promise<Server> {
   if (isUrl(address) ? !URL.canParse(address) : !(existsSync(address) && statSync(address).isDirectory())) throw new SourceError(CATALOGUE_TEXT.noFolder(address.slice(0, 200)));
   const base = isUrl(address) ? address : resolve(address);
   const repo = shownAddress(address);
-  const dataVersion = dataVersionOf(await readText(base, "versions.json"));
+  const dataVersion = dataVersionOf(await readText(base, "versions.json", limits));
   const files = new Map<string, Map<number, Row>>();
   for (const file of [...REQUIRED_FILES, ...OPTIONAL_FILES]) {
-    const text = await readText(base, file);
+    const text = await readText(base, file, limits);
     if (text === null && (REQUIRED_FILES as readonly string[]).includes(file)) throw new SourceError(CATALOGUE_TEXT.missing(file));
     const rows = text === null ? [] : parseRows(file, text);
     if (rows.length === 0 && (REQUIRED_FILES as readonly string[]).includes(file)) throw new SourceError(CATALOGUE_TEXT.empty(file));

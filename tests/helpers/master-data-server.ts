@@ -1,6 +1,6 @@
 /**
  * A local HTTP server serving master-data folders as raw GitHub does (GET <base>/<file>.json; 404 for a file it
- * lacks), for `catalogue update` from a URL. `override` answers a path its own way (a broken source).
+ * lacks), for `catalogue update` from a URL. `override` answers a path its own way (a broken source, or a promise that never settles: no answer).
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -13,7 +13,7 @@ export interface MasterDataServer {
   stop: () => void;
 }
 
-export function serveMasterData(root = MASTER_DATA_FIXTURES, override: (path: string) => Response | undefined = () => undefined): MasterDataServer {
+export function serveMasterData(root = MASTER_DATA_FIXTURES, override: (path: string) => Response | Promise<Response> | undefined = () => undefined): MasterDataServer {
   const requests: string[] = [];
   const server = Bun.serve({
     hostname: "127.0.0.1",

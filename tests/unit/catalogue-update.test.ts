@@ -130,10 +130,32 @@ test("over HTTP: an error status is refused, and a file past the byte cap stops 
     } finally {
       bigServer.stop();
     }
-    expect(streamed).toBeLessThan(MAX_FILE_BYTES + (8 << 20));
+    // What the server made: the cap, and what its socket buffers ran ahead of the reader (~8 MB here).
+    expect(streamed).toBeLessThan(2 * MAX_FILE_BYTES);
   } finally {
     server.stop();
     rmSync(big, { recursive: true, force: true });
+  }
+});
+
+test("over HTTP: a file whose answer or body stalls is refused at the fetch timeout", async () => {
+  const stalled = new ReadableStream({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode("[{"));
+    },
+  });
+  const server = serveMasterData(MASTER_DATA_FIXTURES, (path) => (path === "/cn/mysekaiItems.json" ? new Promise<Response>(() => {}) : undefined));
+  const limits = { maxFileBytes: MAX_FILE_BYTES, fetchTimeoutMs: 500 };
+  try {
+    await expect(loadSource("cn", `${server.url}/cn`, limits)).rejects.toThrow(/mysekaiItems\.json: no complete answer within 0\.5 s/);
+    const bodyStalls = serveMasterData(MASTER_DATA_FIXTURES, (path) => (path === "/cn/materials.json" ? new Response(stalled) : undefined));
+    try {
+      await expect(loadSource("cn", `${bodyStalls.url}/cn`, limits)).rejects.toThrow(/materials\.json: no complete answer within 0\.5 s/);
+    } finally {
+      bodyStalls.stop();
+    }
+  } finally {
+    server.stop();
   }
 });
 
