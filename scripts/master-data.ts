@@ -1,6 +1,6 @@
 /**
  * Regenerates src/maps/data/catalog.json and src/maps/data/music-records.json from local checkouts of the five
- * servers' public master-data repositories (see scripts/master-data/curation.ts for their names):
+ * servers' public master-data repositories (see src/catalogue/master-data/curation.ts for their names; `npm run cli -- catalogue update` runs the same generator for an owner's update):
  *
  *   bun run scripts/master-data.ts jp=../sekai-master-db-diff en=../sekai-master-db-en-diff \
  *     cn=../sekai-master-db-cn-diff tw=../sekai-master-db-tc-diff kr=../sekai-master-db-kr-diff
@@ -12,10 +12,10 @@
  */
 import { statSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { buildCatalogue } from "./master-data/catalogue.ts";
-import { buildMusicRecords } from "./master-data/music.ts";
-import { unusedTranslations, type Servers } from "./master-data/names.ts";
-import { loadServer, REGIONS, type Region } from "./master-data/read.ts";
+import { buildCatalogue } from "../src/catalogue/master-data/catalogue.ts";
+import { buildMusicRecords } from "../src/catalogue/master-data/music.ts";
+import { unusedTranslations, type Servers } from "../src/catalogue/master-data/names.ts";
+import { loadServer, REGIONS, type Region } from "../src/catalogue/master-data/read.ts";
 
 const dirs = new Map<string, string>();
 for (const arg of process.argv.slice(2)) {

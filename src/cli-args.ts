@@ -38,6 +38,9 @@ export const COMMANDS: Record<string, CommandShape> = {
   "watch remove": shape([2, 201]),
   "watch list": shape([0, 1]),
   "watch nudge": shape([2, 3]),
+  // Up to one source per server.
+  "catalogue update": shape([0, 5], { fetch: flag }),
+  "catalogue show": shape([0, 0]),
 };
 
 export class UsageError extends Error {}

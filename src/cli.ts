@@ -13,6 +13,8 @@ import { openStores, type Stores } from "./stores.ts";
 import { watchCommand, WATCH_USAGE } from "./cli-watch.ts";
 import { parseCommand, UsageError, type ParsedCommand } from "./cli-args.ts";
 import { apiTokensCommand, DATA_USAGE, dataWebhooksCommand, playerPublicCommand } from "./cli-data.ts";
+import { catalogueCommand } from "./cli-catalogue.ts";
+import { CATALOGUE_USAGE } from "./catalogue/messages.ts";
 import { JOB_STATES, type JobState } from "./store/model/jobs.ts";
 
 const USAGE = `usage: npm run cli -- <command>   (one-file build: mysekai-ingest cli <command>)
@@ -26,7 +28,8 @@ const USAGE = `usage: npm run cli -- <command>   (one-file build: mysekai-ingest
                                a hub player's personal setup link (again: a new link, the old one stops)
   players list                 players with a link, and their links
 ${DATA_USAGE}
-${WATCH_USAGE}`;
+${WATCH_USAGE}
+${CATALOGUE_USAGE}`;
 
 function saveIdArg(value: string | undefined): number {
   if (!value || !/^\d+$/.test(value)) throw new UsageError("a numeric save id is required");
@@ -209,6 +212,9 @@ async function runOn(stores: Stores, archive: ArchiveStore, config: Config, comm
     case "watch list":
     case "watch nudge":
       return watchCommand(stores.watch, stores.nudges, command);
+    case "catalogue update":
+    case "catalogue show":
+      return catalogueCommand(owner.catalogue, command);
     default:
       throw new UsageError(`unknown command "${command.name}"`);
   }

@@ -1,5 +1,5 @@
 /** One line per event: `[PREFIX] message key=value ...`. Callers never pass secrets or bodies. */
-export type LogPrefix = "UPLOAD" | "REPORT" | "JOB" | "NOTIFY" | "SERVER" | "CONFIG" | "GC" | "API";
+export type LogPrefix = "UPLOAD" | "REPORT" | "JOB" | "NOTIFY" | "SERVER" | "CONFIG" | "GC" | "API" | "CATALOGUE";
 
 type Field = string | number | boolean | null | undefined;
 

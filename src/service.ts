@@ -4,6 +4,7 @@
  * build it in-process (tests/helpers/in-process.ts). Route families are added in src/http/app.ts; the stores
  * (SQLite's or a hub's PostgreSQL) come from src/stores.ts.
  */
+import { followCatalogue } from "./catalogue/follow.ts";
 import { SpawnMonths } from "./spawns/month.ts";
 import { startNudges } from "./nudge/run.ts";
 import { availableParallelism } from "node:os";
@@ -53,6 +54,8 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   // Module and script URLs carry it; made once, at the first start.
   await owner.links.setupToken();
   if (config.publicBaseUrl !== null) await owner.links.recordServedBase(config.publicBaseUrl);
+  // Before the pipeline starts: the first save is drawn with the owner's catalogue update.
+  const stopFollowing = await followCatalogue(owner.catalogue, config.maps.catalogueCheckMs);
   const disk = watchDiskSpace(config.dataDir, config.storage.minFreeDiskBytes);
 
   for (const warning of notify.warnings) logWarn("CONFIG", warning);
@@ -126,6 +129,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const stop = async () => {
     clearInterval(sweepTimer);
     clearInterval(nudgeTimer);
+    stopFollowing();
     disk.stop();
     await stopListening();
     await pipeline.stop(config.pipeline.shutdownGraceMs);

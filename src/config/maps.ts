@@ -24,6 +24,8 @@ export interface MapsConfig {
   timeZone: string | null;
   /** MAP_MAX_WIDTH_PX: maps are drawn at most this wide (the phone-screen cap by default; less draws faster, text smaller). */
   maxWidthPx: number;
+  /** CATALOGUE_CHECK_SECONDS: how often a running process looks for the owner's catalogue update (at most a minute). */
+  catalogueCheckMs: number;
 }
 
 /** The language of one save's maps: MAP_LOCALE when set, else its region's. */
@@ -68,5 +70,6 @@ export function mapsConfig(env: Env): MapsConfig {
     assetsDir: text(env, "ASSETS_DIR") ? resolve(text(env, "ASSETS_DIR")!) : null,
     timeZone: timeZone(env),
     maxWidthPx: number(env, "MAP_MAX_WIDTH_PX", MAP_MAX_WIDTH_PX, 100, MAP_MAX_WIDTH_PX),
+    catalogueCheckMs: Math.round(number(env, "CATALOGUE_CHECK_SECONDS", 30, 0.1, 60, false) * 1000),
   };
 }

@@ -1,5 +1,6 @@
 /** The resource catalogue: site names, resource names and tiers keyed by (type, id), harvest-point kinds, weathers. */
-import catalogJson from "./data/catalog.json" with { type: "json" };
+import { loadedCatalogue } from "../catalogue/loaded.ts";
+import type { CatalogueFile } from "../catalogue/files.ts";
 import { resourceKey, type ResourceKey } from "../save/model.ts";
 
 import type { Locale } from "../i18n/locales.ts";
@@ -36,23 +37,24 @@ export interface SiteGeometryEntry {
   crop_bbox: [number, number, number, number];
 }
 
-interface CatalogFile {
-  sites: { id: number; key: string; name: LocalizedName }[];
-  resources: CatalogResource[];
-  phenomena: { id: number; name: LocalizedName }[];
-  harvestFixtures: { id: number; type: string }[];
-  siteGeometry: { convention: string; sites: SiteGeometryEntry[] };
+/** The lookups' indexes of one catalogue, rebuilt when the loaded catalogue is swapped (src/catalogue/loaded.ts). */
+function indexOf(file: CatalogueFile) {
+  return {
+    file,
+    resourcesByKey: new Map<ResourceKey, CatalogResource>(file.resources.map((r) => [resourceKey(r.type, r.id), r])),
+    sitesById: new Map(file.sites.map((s) => [s.id, s])),
+    fixtureTypeById: new Map(file.harvestFixtures.map((f) => [f.id, f.type])),
+    geometryBySite: new Map(file.siteGeometry.sites.map((g) => [g.siteId, g])),
+    phenomenaById: new Map(file.phenomena.map((p) => [p.id, p])),
+  };
 }
 
-const file = catalogJson as unknown as CatalogFile;
-
-const resourcesByKey = new Map<ResourceKey, CatalogResource>(
-  file.resources.map((r) => [resourceKey(r.type, r.id), r]),
-);
-const sitesById = new Map(file.sites.map((s) => [s.id, s]));
-const fixtureTypeById = new Map(file.harvestFixtures.map((f) => [f.id, f.type]));
-const geometryBySite = new Map(file.siteGeometry.sites.map((g) => [g.siteId, g]));
-const phenomenaById = new Map(file.phenomena.map((p) => [p.id, p]));
+let indexed = indexOf(loadedCatalogue());
+function index(): ReturnType<typeof indexOf> {
+  const file = loadedCatalogue();
+  if (indexed.file !== file) indexed = indexOf(file);
+  return indexed;
+}
 
 /** A name missing in the locale's own key: traditional Chinese reads simplified first; Korean reads the game's original, Japanese. */
 const LOCALE_FALLBACK: Record<Locale, NameKey[]> = {
@@ -72,12 +74,12 @@ export function pickName(name: LocalizedName, locale: Locale): string | null {
 }
 
 export function findResource(type: string, id: number): CatalogResource | null {
-  return resourcesByKey.get(resourceKey(type, id)) ?? null;
+  return index().resourcesByKey.get(resourceKey(type, id)) ?? null;
 }
 
 /** Every catalogue resource, in the catalogue's order (watch rules list and match them). */
 export function catalogResources(): readonly CatalogResource[] {
-  return file.resources;
+  return index().file.resources;
 }
 
 export function siteName(siteId: number, locale: Locale): string {
@@ -86,18 +88,18 @@ export function siteName(siteId: number, locale: Locale): string {
 
 /** The site's name in the locale (with its fallbacks), or null for a site the catalogue does not know. */
 export function knownSiteName(siteId: number, locale: Locale): string | null {
-  const site = sitesById.get(siteId);
+  const site = index().sitesById.get(siteId);
   return site ? pickName(site.name, locale) : null;
 }
 
 /** A weather (mysekaiPhenomenaId) by its game name, e.g. 流星雨; null for an id the catalogue does not know. */
 export function weatherName(phenomenaId: number, locale: Locale): string | null {
-  const entry = phenomenaById.get(phenomenaId);
+  const entry = index().phenomenaById.get(phenomenaId);
   return entry ? pickName(entry.name, locale) : null;
 }
 
 export function siteGeometryEntry(siteId: number): SiteGeometryEntry | null {
-  return geometryBySite.get(siteId) ?? null;
+  return index().geometryBySite.get(siteId) ?? null;
 }
 
 const FIXTURE_KIND_BY_TYPE: Record<string, FixtureKind> = {
@@ -108,13 +110,14 @@ const FIXTURE_KIND_BY_TYPE: Record<string, FixtureKind> = {
 };
 
 export function fixtureKind(fixtureId: number): FixtureKind {
-  const type = fixtureTypeById.get(fixtureId);
+  const type = index().fixtureTypeById.get(fixtureId);
   return (type && FIXTURE_KIND_BY_TYPE[type]) || "other";
 }
 
 /** Every name in the catalogue, for the font subset script. */
 export function allCatalogNames(): string[] {
   const names: string[] = [];
+  const { file } = index();
   for (const entry of [...file.sites, ...file.resources, ...file.phenomena]) {
     for (const value of Object.values(entry.name)) if (value) names.push(value);
   }

@@ -1,5 +1,6 @@
 /** Song titles of MySekai music records, keyed by record id (one numbering across regions). */
-import recordsJson from "./data/music-records.json" with { type: "json" };
+import { loadedMusic } from "../catalogue/loaded.ts";
+import type { MusicFile } from "../catalogue/files.ts";
 import type { Locale } from "./catalog.ts";
 
 /** The game servers whose titles the project keeps. */
@@ -18,15 +19,18 @@ function regionOrder(locale: Locale): TitleRegion[] {
   return [own, ...TITLE_REGIONS.filter((r) => r !== own)];
 }
 
-const titles = new Map(
-  Object.entries((recordsJson as { titles: Record<string, Partial<Record<TitleRegion, string>>> }).titles).map(
-    ([id, entry]) => [Number(id), entry],
-  ),
-);
+const titlesOf = (file: MusicFile) => ({ file, titles: new Map(Object.entries(file.titles).map(([id, entry]) => [Number(id), entry])) });
+let indexed = titlesOf(loadedMusic());
+/** The titles by id, rebuilt when the loaded catalogue is swapped (src/catalogue/loaded.ts). */
+function titles(): Map<number, Partial<Record<TitleRegion, string>>> {
+  const file = loadedMusic();
+  if (indexed.file !== file) indexed = titlesOf(file);
+  return indexed.titles;
+}
 
 /** The record's title in the locale's language, or null when the data does not know the id. */
 export function musicRecordTitle(recordId: number, locale: Locale): string | null {
-  const entry = titles.get(recordId);
+  const entry = titles().get(recordId);
   if (!entry) return null;
   for (const region of regionOrder(locale)) {
     const title = entry[region];
@@ -37,5 +41,5 @@ export function musicRecordTitle(recordId: number, locale: Locale): string | nul
 
 /** Every title the maps can show, for the font subset. */
 export function allMusicTitles(): string[] {
-  return [...titles.values()].flatMap((entry) => Object.values(entry).filter((title): title is string => typeof title === "string"));
+  return [...titles().values()].flatMap((entry) => Object.values(entry).filter((title): title is string => typeof title === "string"));
 }

@@ -7,6 +7,7 @@ import { packSaveJson, SAVE_JSON_FILE } from "../archive/save-json-file.ts";
 import { openArchiveStore, type ArchiveLocation, type ArchiveStore, type PendingArchiveFile } from "../archive/store.ts";
 import type { DataType } from "../capture/data-types.ts";
 import type { MapLocale } from "../config/index.ts";
+import { useStoredCatalogue, type StoredCatalogue } from "../catalogue/loaded.ts";
 import { describeSave, startOutputs, summaryFile, type SaveOutputs } from "../maps/index.ts";
 import { dropsFingerprint, INVALID_REASONS, isUnopened, openSave, type KeyPair } from "../save/index.ts";
 
@@ -30,6 +31,8 @@ export interface GenerateRequest {
   storeJson: boolean;
   /** The save, or a birthday party's delivery (its title says so). */
   dataType: DataType;
+  /** The owner's catalogue update the HTTP thread uses (null: the built-in alone): the maps are drawn with the same. */
+  catalogue: StoredCatalogue | null;
 }
 
 /** A folder written in full (not yet recorded in the database): its path under the archive root and its files. */
@@ -62,6 +65,7 @@ export interface EvaluateResult {
 
 /** `onRendered`: the maps are drawn (the archive's writes began with them; the render's timeout ends here, worker-pool.ts). */
 export async function runGenerate(request: GenerateRequest, onRendered: () => void = () => {}): Promise<GenerateResult> {
+  useStoredCatalogue(request.catalogue);
   const opened = openSave(request.encrypted, request.keys, { json: request.storeJson });
   if (isUnopened(opened)) return opened;
   const ctx = {

@@ -24,6 +24,7 @@ function request(root: string): GenerateRequest {
     archive: { location: { kind: "disk", root }, saveId: 1, folder: undefined },
     storeJson: true,
     dataType: "mysekai",
+    catalogue: null,
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { buildNames, type SeriesMember, type Servers } from "../../scripts/master-data/names.ts";
-import type { Region, Row, Server } from "../../scripts/master-data/read.ts";
+import { buildNames, type SeriesMember, type Servers } from "../../src/catalogue/master-data/names.ts";
+import type { Region, Row, Server } from "../../src/catalogue/master-data/read.ts";
 
 type Files = Record<string, Row[]>;
 

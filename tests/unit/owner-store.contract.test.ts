@@ -207,5 +207,18 @@ for (const kind of [sqliteOwnerStores, postgresOwnerStores] satisfies OwnerStore
       expect(await store.webhooks.remove(first)).toBe(false);
       expect((await store.webhooks.list()).map((hook) => hook.id)).toEqual([second]);
     });
+
+    test("the owner's catalogue update written on one process is read on every other; each write moves the stamp, even within one millisecond", async () => {
+      const other = (await f.another()).catalogue;
+      expect(await other.stamp()).toBeNull();
+      expect(await other.read()).toBeNull();
+      await store.catalogue.write('{"v":1}', T0);
+      const first = await other.stamp();
+      expect(await other.read()).toEqual({ stamp: String(first), text: '{"v":1}' });
+      await store.catalogue.write('{"v":2}', T0);
+      const second = await other.stamp();
+      expect(second).toBeGreaterThan(first!);
+      expect(await other.read()).toEqual({ stamp: String(second), text: '{"v":2}' });
+    });
   });
 }

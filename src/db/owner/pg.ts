@@ -5,6 +5,7 @@ import type { WatchStore } from "../../store/ports/watch.ts";
 import { pgDataWebhooks } from "../deliveries/pg-data-webhooks.ts";
 import { pgStatements } from "../dialect/pg.ts";
 import type { PgDb } from "../pg/open.ts";
+import { catalogueRecords } from "./catalogue.ts";
 import { dataAccess } from "./data-access.ts";
 import { loginFailureRecords } from "./login-failures.ts";
 import { nudgeStore } from "./nudges.ts";
@@ -14,7 +15,7 @@ import { watchStore } from "./watch.ts";
 
 export function pgOwnerStore(db: PgDb): OwnerStore {
   const statements = pgStatements(db);
-  return { sessions: sessionRecords(statements), loginFailures: loginFailureRecords(statements), links: setupLinks(statements), access: dataAccess(statements), webhooks: pgDataWebhooks(db) };
+  return { sessions: sessionRecords(statements), loginFailures: loginFailureRecords(statements), links: setupLinks(statements), access: dataAccess(statements), webhooks: pgDataWebhooks(db), catalogue: catalogueRecords(statements) };
 }
 
 export const pgWatchStore = (db: PgDb): WatchStore => watchStore(pgStatements(db));

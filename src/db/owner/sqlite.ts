@@ -10,6 +10,7 @@ import { addDataWebhook, listDataWebhooks, removeDataWebhook } from "../deliveri
 import { sqliteStatements, sqliteTransaction } from "../dialect/sqlite.ts";
 import type { Statements } from "../dialect/statements.ts";
 import { replayableCommit, type Db } from "../open.ts";
+import { catalogueRecords } from "./catalogue.ts";
 import { dataAccess } from "./data-access.ts";
 import { loginFailureRecords } from "./login-failures.ts";
 import { nudgeStore } from "./nudges.ts";
@@ -37,6 +38,7 @@ export function sqliteOwnerStore(db: Db): OwnerStore {
       remove: async (id) => removeDataWebhook(db, id),
       list: async () => listDataWebhooks(db),
     },
+    catalogue: catalogueRecords(sqliteStatements(db)),
   };
 }
 

@@ -16,6 +16,7 @@ import { tokenMatches } from "../token.ts";
 import { Layout } from "./layout.tsx";
 import { LoginPage } from "./login.tsx";
 import { Banners, serviceBanners } from "./banners.tsx";
+import { CatalogueSection } from "./catalogue.tsx";
 import { DataApiSection, dataApiRoutes, dataApiView } from "./data-api.tsx";
 import { formFields, MAX_FORM_BYTES } from "./form.ts";
 import { playerPagePath, playerPageRoutes } from "./player-page.tsx";
@@ -78,6 +79,7 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
         <FailuresSection jobs={jobs} deliveries={deliveries} retrying={{ jobs: retryingJobs, deliveries: retryingDeliveries }} redact={redactText} lang={lang} />
         <ReportsSection rows={reports} lang={lang} />
         <DataApiSection {...dataApi} lang={lang} />
+        <CatalogueSection lang={lang} />
       </Layout>
     );
     return c.html(page, 200, noStore);

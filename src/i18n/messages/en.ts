@@ -68,6 +68,16 @@ export const en = {
   // Data API
   dataApi: "Data API",
   dataApiHint: (path: string) => `Bots read players' saves at ${path} with a token (README, "Use it from a bot").`,
+  // Catalogue
+  catalogue: "Catalogue",
+  catalogueHint: `Names and tiers of resources and songs, from the game's master data per server. A new party, material or song without a release (README, "Follow the game"):`,
+  headServer: "server",
+  headCatalogueSource: "source",
+  headDataVersion: "master data",
+  headUpdatedAt: "updated",
+  catalogueBuiltIn: "built-in (this release)",
+  catalogueUpdated: "the owner's update from",
+  catalogueAdds: (resources: number, songs: number) => `The owner's update adds ${resources} resources and ${songs} songs to the built-in catalogue.`,
   noApiTokens: "No API tokens yet.",
   headToken: "token",
   headReads: "reads",

@@ -5,6 +5,7 @@
  * a crash before the commit draws them again into the same folder (disk finds it by the save's marker; a bucket's
  * is the one claimed for the save, src/pipeline/archive-folder.ts).
  */
+import { storedCatalogue } from "../../catalogue/loaded.ts";
 import { metrics } from "../../metrics.ts";
 import { claimArchiveFolder } from "../archive-folder.ts";
 import { recordSaveArchive } from "../archive-save.ts";
@@ -43,6 +44,7 @@ export const generateStage: Stage = async ({ stageStore, config, workers, archiv
     // The retention rule drops the stored JSON with the database copy: a save past it is not given one again.
     storeJson: save.encrypted !== null,
     dataType: save.dataType,
+    catalogue: storedCatalogue(),
   });
   metrics.rendered(performance.now() - renderStarted);
   if (result.kind === "invalid" || result.kind === "too_large" || result.kind === "unreadable") return { kind: "fail", reason: result.reason };

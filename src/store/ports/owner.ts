@@ -70,10 +70,18 @@ export interface DataWebhookRegistry {
   list(): Promise<DataWebhook[]>;
 }
 
+/** The owner's catalogue update (src/catalogue/update.ts) as JSON text; the stamp changes with every write. */
+export interface CatalogueRecords {
+  stamp(): Promise<number | null>;
+  read(): Promise<{ stamp: string; text: string } | null>;
+  write(text: string, now?: number): Promise<void>;
+}
+
 export interface OwnerStore {
   sessions: SessionRecords;
   loginFailures: LoginFailureRecords;
   links: SetupLinks;
   access: DataAccess;
   webhooks: DataWebhookRegistry;
+  catalogue: CatalogueRecords;
 }

@@ -1,5 +1,5 @@
 /** Builds src/maps/data/music-records.json: each music record's song or sound-track title per server. */
-import { TITLE_REGIONS, type TitleRegion } from "../../src/maps/music-titles.ts";
+import { TITLE_REGIONS, type TitleRegion } from "../../maps/music-titles.ts";
 import type { Servers } from "./names.ts";
 import { text, type Row } from "./read.ts";
 

@@ -10,7 +10,7 @@ import {
 import { buildNames, type Names, type SeriesMember, type Servers } from "./names.ts";
 import { LANG_REGION, REGIONS, text, type Server } from "./read.ts";
 
-const FILE_BY_TYPE: Record<string, string> = {
+export const FILE_BY_TYPE: Record<string, string> = {
   site: "mysekaiSites.json",
   mysekai_material: "mysekaiMaterials.json",
   mysekai_item: "mysekaiItems.json",
