@@ -10,8 +10,8 @@ export type Tier = "super" | "rare" | "common";
 export type NameKey = "zh" | "zh-Hant" | "ja" | "ko" | "en";
 export type LocalizedName = Partial<Record<NameKey, string>>;
 
-/** How a harvest point is drawn. */
-export type FixtureKind = "tree" | "rock" | "plant" | "other";
+/** How a harvest point is drawn; "party": a birthday party's own harvest point (a party-limited spawn). */
+export type FixtureKind = "tree" | "rock" | "plant" | "other" | "party";
 
 export const MUSIC_RECORD_TYPE = "mysekai_music_record";
 
@@ -36,9 +36,24 @@ export interface SiteGeometryEntry {
   crop_bbox: [number, number, number, number];
 }
 
+/** A birthday party (master data `birthdayParties`): what its party-limited spawns are called. */
+export interface CatalogParty {
+  id: number;
+  assetbundleName: string;
+  characterId: number;
+  /** The character's given name per language. */
+  character: LocalizedName;
+  year: number;
+  /** mysekaiSiteHarvestSpawnLimitedRelationGroupId of the party's harvest points and drops. */
+  spawnGroupId: number | null;
+  harvestFixtureId: number | null;
+  materials: { type: string; id: number }[];
+}
+
 interface CatalogFile {
   sites: { id: number; key: string; name: LocalizedName }[];
   resources: CatalogResource[];
+  parties?: CatalogParty[];
   phenomena: { id: number; name: LocalizedName }[];
   harvestFixtures: { id: number; type: string }[];
   siteGeometry: { convention: string; sites: SiteGeometryEntry[] };
@@ -53,6 +68,8 @@ const sitesById = new Map(file.sites.map((s) => [s.id, s]));
 const fixtureTypeById = new Map(file.harvestFixtures.map((f) => [f.id, f.type]));
 const geometryBySite = new Map(file.siteGeometry.sites.map((g) => [g.siteId, g]));
 const phenomenaById = new Map(file.phenomena.map((p) => [p.id, p]));
+const partiesBySpawnGroup = new Map((file.parties ?? []).flatMap((p) => (p.spawnGroupId === null ? [] : [[p.spawnGroupId, p] as const])));
+const partyFixtureIds = new Set((file.parties ?? []).flatMap((p) => (p.harvestFixtureId === null ? [] : [p.harvestFixtureId])));
 
 /** A name missing in the locale's own key: traditional Chinese reads simplified first; Korean reads the game's original, Japanese. */
 const LOCALE_FALLBACK: Record<Locale, NameKey[]> = {
@@ -100,6 +117,11 @@ export function siteGeometryEntry(siteId: number): SiteGeometryEntry | null {
   return geometryBySite.get(siteId) ?? null;
 }
 
+/** The party whose spawns carry this group id; null for a group no party in the catalogue knows. */
+export function partyBySpawnGroup(groupId: number): CatalogParty | null {
+  return partiesBySpawnGroup.get(groupId) ?? null;
+}
+
 const FIXTURE_KIND_BY_TYPE: Record<string, FixtureKind> = {
   wood: "tree",
   mineral: "rock",
@@ -107,7 +129,9 @@ const FIXTURE_KIND_BY_TYPE: Record<string, FixtureKind> = {
   birthday_plant: "plant",
 };
 
-export function fixtureKind(fixtureId: number): FixtureKind {
+/** A harvest point carrying a spawn group, or one a party names, is the party's; else by the fixture's type. */
+export function fixtureKind(fixtureId: number, spawnGroup: number | null = null): FixtureKind {
+  if (spawnGroup !== null || partyFixtureIds.has(fixtureId)) return "party";
   const type = fixtureTypeById.get(fixtureId);
   return (type && FIXTURE_KIND_BY_TYPE[type]) || "other";
 }
@@ -118,5 +142,6 @@ export function allCatalogNames(): string[] {
   for (const entry of [...file.sites, ...file.resources, ...file.phenomena]) {
     for (const value of Object.values(entry.name)) if (value) names.push(value);
   }
+  for (const party of file.parties ?? []) for (const value of Object.values(party.character)) if (value) names.push(value);
   return names;
 }
