@@ -92,6 +92,14 @@ export function findResource(type: string, id: number): CatalogResource | null {
   return resourcesByKey.get(resourceKey(type, id)) ?? null;
 }
 
+/** Of `type:id` keys, those the catalogue does not know now (a catalogue updated since may know some). */
+export function stillUnknown(keys: Iterable<string>): string[] {
+  return [...new Set(keys)].filter((key) => {
+    const at = key.lastIndexOf(":");
+    return findResource(key.slice(0, at), Number(key.slice(at + 1))) === null;
+  });
+}
+
 /** Every catalogue resource, in the catalogue's order (watch rules list and match them). */
 export function catalogResources(): readonly CatalogResource[] {
   return file.resources;

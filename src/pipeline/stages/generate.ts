@@ -13,6 +13,7 @@ import { refreshDigest } from "../../maps/refresh-digest.ts";
 import { implausibleReason } from "../../save/plausible.ts";
 import { encryptedBytesOf } from "../../archive/encrypted-save.ts";
 import type { Stage } from "../stage.ts";
+import { logUnknownResources } from "../unknown-resources.ts";
 
 export const generateStage: Stage = async ({ stageStore, config, workers, archive: store }, job) => {
   const { keys } = config;
@@ -48,6 +49,7 @@ export const generateStage: Stage = async ({ stageStore, config, workers, archiv
   if (result.kind === "invalid" || result.kind === "too_large" || result.kind === "unreadable") return { kind: "fail", reason: result.reason };
 
   const { archived, outputs, dropsFingerprint } = result;
+  logUnknownResources(outputs, save.id);
   const archive = await recordSaveArchive(store, save, archivePath, archived, refreshDigest(outputs));
   const where = archive.movedFrom ? `${archive.relPath} (moved from ${archive.movedFrom})` : archive.relPath;
   return {
