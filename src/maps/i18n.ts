@@ -154,7 +154,7 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     party: "{character} {year} 생일 파티",
     partyUnknown: "생일 파티 한정",
     unknownResource: "알 수 없는 {type} #{id}",
-    resourceTypes: { mysekai_material: "마이세카이 재료", material: "재료", mysekai_item: "아이템", mysekai_fixture: "가구", mysekai_music_record: "레코드", mysekai_blueprint: "설계도", other: "자원" },
+    resourceTypes: { mysekai_material: "마이세카이 재료", material: "재료", mysekai_item: "물품", mysekai_fixture: "가구", mysekai_music_record: "레코드", mysekai_blueprint: "설계도", other: "자원" },
     unplacedLabels: "지도에 표시하지 못한 항목",
     spawnSubtitle: { one: "최근 {days}일 희귀 자원: {spots}곳에서 {finds}회", other: "최근 {days}일 희귀 자원: {spots}곳에서 {finds}회" },
     spawnTiers: { super: "초희귀", rare: "희귀" },
