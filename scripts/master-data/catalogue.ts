@@ -76,11 +76,13 @@ function seriesMembers(jp: Server): Map<string, SeriesMember> {
     members.set(`mysekai_material:${party.deliveryRewardMysekaiMaterialId}`, { series: "flower", characterId });
     members.set(`material:${party.deliveryItemMaterialId}`, { series: "dew", characterId });
   }
+  // The first series' ids follow the character ids (flowers 67-92, dews 174-199); later ones (2026 on) do not, so
+  // past those ranges only a party names a member's character.
   for (const m of jp.rows("mysekaiMaterials.json").values()) {
-    if (m.mysekaiMaterialType === "birthday_party") add(members, `mysekai_material:${m.id}`, { series: "flower", characterId: m.id - 66 });
+    if (m.mysekaiMaterialType === "birthday_party" && m.id <= 92) add(members, `mysekai_material:${m.id}`, { series: "flower", characterId: m.id - 66 });
   }
   for (const m of jp.rows("materials.json").values()) {
-    if (m.materialType === "birthday_party_delivery") add(members, `material:${m.id}`, { series: "dew", characterId: m.id - 173 });
+    if (m.materialType === "birthday_party_delivery" && m.id <= 199) add(members, `material:${m.id}`, { series: "dew", characterId: m.id - 173 });
   }
   return members;
 }
