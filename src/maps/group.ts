@@ -1,7 +1,7 @@
 /** Groups a site's drops per position by (type, id), quantities summed; totals per resource. */
 import type { SiteHarvest } from "../save/model.ts";
 import { fixtureKind, siteName, type FixtureKind, type Locale } from "./catalog.ts";
-import { compareByImportance, describeResource, type ResourceView } from "./resources.ts";
+import { compareByImportance, describeResource, HARVEST_POINT_TYPE, type ResourceView } from "./resources.ts";
 
 export interface SpotItem {
   resource: ResourceView;
@@ -68,6 +68,22 @@ export function groupSite(site: SiteHarvest, opts: GroupOptions): SiteView {
     const item = spot.items.find((i) => i.resource.groupKey === resource.groupKey && i.harvested === drop.harvested);
     if (item) item.quantity += drop.quantity;
     else spot.items.push({ resource, quantity: drop.quantity, harvested: drop.harvested });
+    spots.set(spotKey, spot);
+  }
+
+  // A party's harvest point with no party drop on it is a find of its own: the player goes there all the same.
+  for (const f of site.fixtures) {
+    if (f.spawnGroup === null || f.harvested) continue;
+    const covered = [...totals.values()].some((t) => t.resource.find === "party" && t.positions.some((p) => p.x === f.positionX && p.z === f.positionZ));
+    if (covered) continue;
+    const resource = describe(HARVEST_POINT_TYPE, f.fixtureId, f.spawnGroup);
+    const total = totals.get(resource.groupKey) ?? { resource, total: 0, positions: [] };
+    total.total += 1;
+    total.positions.push({ x: f.positionX, z: f.positionZ, quantity: 1 });
+    totals.set(resource.groupKey, total);
+    const spotKey = `${f.positionX},${f.positionZ}`;
+    const spot = spots.get(spotKey) ?? { positionX: f.positionX, positionZ: f.positionZ, items: [] };
+    spot.items.push({ resource, quantity: 1, harvested: false });
     spots.set(spotKey, spot);
   }
 

@@ -33,7 +33,7 @@ export interface UiStrings {
   /** An id the catalogue does not know: {type} (a word of resourceTypes) and {id} filled in. */
   unknownResource: string;
   /** The drops' resource types in words; `other` for a type none of these names. */
-  resourceTypes: Record<"mysekai_material" | "material" | "mysekai_item" | "mysekai_fixture" | "mysekai_music_record" | "mysekai_blueprint" | "other", string>;
+  resourceTypes: Record<"mysekai_material" | "material" | "mysekai_item" | "mysekai_fixture" | "mysekai_music_record" | "mysekai_blueprint" | "mysekai_site_harvest_fixture" | "other", string>;
   /** Heading of the labels listed under a map for want of a free place on it. */
   unplacedLabels: string;
   /** A month-of-spawns image's subtitle (src/spawns): {days}, {finds}, {spots} filled in; `one` for one spot. */
@@ -68,7 +68,7 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     party: "{character} {year} 生日派对",
     partyUnknown: "生日派对限定",
     unknownResource: "未知{type} #{id}",
-    resourceTypes: { mysekai_material: "材料", material: "素材", mysekai_item: "道具", mysekai_fixture: "家具", mysekai_music_record: "唱片", mysekai_blueprint: "设计图", other: "资源" },
+    resourceTypes: { mysekai_material: "材料", material: "素材", mysekai_item: "道具", mysekai_fixture: "家具", mysekai_music_record: "唱片", mysekai_blueprint: "设计图", mysekai_site_harvest_fixture: "采集点", other: "资源" },
     unplacedLabels: "图中放不下",
     spawnSubtitle: { one: "最近 {days} 天稀有资源：{finds} 次，{spots} 个位置", other: "最近 {days} 天稀有资源：{finds} 次，{spots} 个位置" },
     spawnTiers: { super: "超稀有", rare: "稀有" },
@@ -96,7 +96,7 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     party: "{character} {year} 生日派對",
     partyUnknown: "生日派對限定",
     unknownResource: "未知{type} #{id}",
-    resourceTypes: { mysekai_material: "材料", material: "素材", mysekai_item: "道具", mysekai_fixture: "家具", mysekai_music_record: "唱片", mysekai_blueprint: "設計圖", other: "資源" },
+    resourceTypes: { mysekai_material: "材料", material: "素材", mysekai_item: "道具", mysekai_fixture: "家具", mysekai_music_record: "唱片", mysekai_blueprint: "設計圖", mysekai_site_harvest_fixture: "採集點", other: "資源" },
     unplacedLabels: "圖中放不下",
     spawnSubtitle: { one: "最近 {days} 天稀有資源：{finds} 次，{spots} 個位置", other: "最近 {days} 天稀有資源：{finds} 次，{spots} 個位置" },
     spawnTiers: { super: "超稀有", rare: "稀有" },
@@ -126,7 +126,7 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     party: "{character} {year} バースデーパーティー",
     partyUnknown: "バースデーパーティー限定",
     unknownResource: "未知の{type} #{id}",
-    resourceTypes: { mysekai_material: "マイセカイ素材", material: "素材", mysekai_item: "アイテム", mysekai_fixture: "家具", mysekai_music_record: "レコード", mysekai_blueprint: "設計図", other: "リソース" },
+    resourceTypes: { mysekai_material: "マイセカイ素材", material: "素材", mysekai_item: "アイテム", mysekai_fixture: "家具", mysekai_music_record: "レコード", mysekai_blueprint: "設計図", mysekai_site_harvest_fixture: "採集ポイント", other: "リソース" },
     unplacedLabels: "地図に書ききれないもの",
     spawnSubtitle: { one: "直近 {days} 日のレア資源：{spots} か所で {finds} 回", other: "直近 {days} 日のレア資源：{spots} か所で {finds} 回" },
     spawnTiers: { super: "超レア", rare: "レア" },
@@ -154,7 +154,7 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     party: "{character} {year} 생일 파티",
     partyUnknown: "생일 파티 한정",
     unknownResource: "알 수 없는 {type} #{id}",
-    resourceTypes: { mysekai_material: "마이세카이 재료", material: "재료", mysekai_item: "물품", mysekai_fixture: "가구", mysekai_music_record: "레코드", mysekai_blueprint: "설계도", other: "자원" },
+    resourceTypes: { mysekai_material: "마이세카이 재료", material: "재료", mysekai_item: "물품", mysekai_fixture: "가구", mysekai_music_record: "레코드", mysekai_blueprint: "설계도", mysekai_site_harvest_fixture: "채집 포인트", other: "자원" },
     unplacedLabels: "지도에 표시하지 못한 항목",
     spawnSubtitle: { one: "최근 {days}일 희귀 자원: {spots}곳에서 {finds}회", other: "최근 {days}일 희귀 자원: {spots}곳에서 {finds}회" },
     spawnTiers: { super: "초희귀", rare: "희귀" },
@@ -184,7 +184,7 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     party: "{character} {year} party",
     partyUnknown: "Birthday party spawn",
     unknownResource: "Unknown {type} #{id}",
-    resourceTypes: { mysekai_material: "MySekai material", material: "material", mysekai_item: "item", mysekai_fixture: "fixture", mysekai_music_record: "music record", mysekai_blueprint: "blueprint", other: "resource" },
+    resourceTypes: { mysekai_material: "MySekai material", material: "material", mysekai_item: "item", mysekai_fixture: "fixture", mysekai_music_record: "music record", mysekai_blueprint: "blueprint", mysekai_site_harvest_fixture: "harvest point", other: "resource" },
     unplacedLabels: "Not labelled on the map",
     spawnSubtitle: { one: "Rare finds, last {days} days: {finds} on {spots} spot", other: "Rare finds, last {days} days: {finds} on {spots} spots" },
     spawnTiers: { super: "super-rare", rare: "rare" },

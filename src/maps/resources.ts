@@ -4,6 +4,12 @@ import { findResource, MUSIC_RECORD_TYPE, partyBySpawnGroup, pickName, type Loca
 import { partyLabel, unknownResourceName, UI_STRINGS, type UiStrings } from "./i18n.ts";
 import { musicRecordTitle } from "./music-titles.ts";
 
+/**
+ * A party's harvest point as a find of its own (the game's `mysekaiSiteHarvestFixture`), for a party harvest point
+ * on which no party drop lies: it is never a resource of a drop.
+ */
+export const HARVEST_POINT_TYPE = "mysekai_site_harvest_fixture";
+
 /** Display emphasis: catalogue tier, except that a new music record is drawn as "record" (rare-styled). */
 export type Emphasis = "super" | "rare" | "record" | "common";
 
@@ -68,6 +74,10 @@ export function describeResource(
 
 function describeOrdinary(type: string, id: number, locale: Locale, ownedMusicRecords: ReadonlySet<number>): ResourceView {
   const key = resourceKey(type, id);
+  if (type === HARVEST_POINT_TYPE) {
+    const name = UI_STRINGS[locale].resourceTypes[HARVEST_POINT_TYPE];
+    return { type, id, key, name, tier: "common", emphasis: "common", kind: "fixture", find: null, spawnGroup: null, groupKey: key, musicRecord: null, title: null, known: true };
+  }
   if (type === MUSIC_RECORD_TYPE) {
     const isNew = !ownedMusicRecords.has(id);
     const ui = UI_STRINGS[locale];

@@ -9,11 +9,24 @@ import { describe, expect, test } from "bun:test";
 import { catalogResources, partyBySpawnGroup } from "../../src/maps/catalog.ts";
 import { buildSiteSvg, describeSave, formatRareText, summaryJson, type Locale } from "../../src/maps/index.ts";
 import { toMySekaiSave } from "../../src/save/parse.ts";
-import { MIKU_2026_GROUP, partyFindsSave, positionalRealSave, UNKNOWN_PARTY_GROUP } from "../helpers/real-save.ts";
+import { harvestMapsOf, MIKU_2026_GROUP, partyFindsSave, positionalRealSave, UNKNOWN_PARTY_GROUP } from "../helpers/real-save.ts";
+
+/** partyFindsSave with a second harvest point of miku_2026 (at 5, 12 on site 6) on which no party drop lies. */
+function withBarePartyPoint(): Record<string, unknown> {
+  const save = partyFindsSave();
+  const site = harvestMapsOf(save).find((map) => map.mysekaiSiteId === 6)!;
+  const point = (site.userMysekaiSiteHarvestFixtures as Record<string, unknown>[]).find((f) => f.positionX === 5 && f.positionZ === 12)!;
+  point.mysekaiSiteHarvestSpawnLimitedRelationGroupId = MIKU_2026_GROUP;
+  return save;
+}
 
 const FORMS = {
   object: () => partyFindsSave(),
   positional: () => positionalRealSave({ from: partyFindsSave() }),
+};
+const BARE_POINT_FORMS = {
+  object: () => withBarePartyPoint(),
+  positional: () => positionalRealSave({ from: withBarePartyPoint() }),
 };
 
 function outputs(tree: unknown, locale: Locale = "zh-Hans") {
@@ -75,6 +88,18 @@ for (const [form, tree] of Object.entries(FORMS)) {
       expect(finds).toContainEqual({ key: "material:194", tier: "super", find: "party", spawnGroup: MIKU_2026_GROUP });
       expect(finds).toContainEqual({ key: "mysekai_material:150", tier: "rare", find: "unknown", spawnGroup: null });
       expect(finds).toContainEqual({ key: "mysekai_blueprint:3", tier: "rare", find: "unknown", spawnGroup: null });
+    });
+
+    test("a party's harvest point with no party drop on it is a find of its own; the drop count stays the drops'", () => {
+      const plain = outputs(tree());
+      const model = outputs(BARE_POINT_FORMS[form as keyof typeof BARE_POINT_FORMS]());
+      const svg = buildSiteSvg(model, 6);
+      expect(svg).toContain(">★ 未来 2026 生日派对 · 采集点 ×1<");
+      expect(formatRareText(model)).toContain("  ★ 未来 2026 生日派对 · 采集点 ×1");
+      const dropCount = (text: string) => /掉落 (\d+)</.exec(text)![1];
+      expect(dropCount(svg)).toBe(dropCount(buildSiteSvg(plain, 6)));
+      // The party point that holds the party's drops is not counted again.
+      expect(summaryJson(model).rareFinds.filter((f) => f.type === "mysekai_site_harvest_fixture").map((f) => f.positions)).toEqual([[{ siteId: 6, x: 5, z: 12, quantity: 1 }]]);
     });
 
     test("every language names the party and the unknown ids in its own words", () => {
