@@ -25,6 +25,7 @@ import { prepareRuntimeFiles } from "./runtime-files.ts";
 import { mayBeSave } from "./save/plausible.ts";
 import { openStores, requestArchive } from "./stores.ts";
 import { dataApi } from "./http/api/options.ts";
+import { unknownResourceLog } from "./pipeline/unknown-resources.ts";
 
 const STALE_TEMP_MS = 60 * 60 * 1000;
 /**
@@ -99,7 +100,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const ingest = new IngestActivity(INGEST_QUIET_MS, INGEST_MAX_WAIT_MS);
   const { deliveries, stageStore, notifyReads, watch } = stores;
   const nudge = { nudges: stores.nudges, links: owner.links, routing: notify.routing, config, secrets };
-  const pipeline = startPipeline({ config, workers, routing: notify.routing, secrets, archive, deliveries, jobs, stageStore, notifyReads, watch, nudge }, () => ingest.quiet());
+  const pipeline = startPipeline({ config, workers, routing: notify.routing, secrets, archive, deliveries, jobs, stageStore, notifyReads, watch, nudge, logUnknownResources: unknownResourceLog() }, () => ingest.quiet());
   const nudgeTimer = startNudges(nudge);
   // Other processes' new work wakes this one's slots (SQLite has none to hear).
   const stopListening = await jobs.listen(pipeline.hear);

@@ -3,7 +3,7 @@
  * service reads them, and the checks an owner's copy passes before it is stored or used: a stored copy that
  * fails them is never drawn from.
  */
-import type { CatalogResource, LocalizedName, SiteGeometryEntry } from "../maps/catalog.ts";
+import type { CatalogParty, CatalogResource, LocalizedName, SiteGeometryEntry } from "../maps/catalog.ts";
 import type { TitleRegion } from "../maps/music-titles.ts";
 
 /** One server's master data behind the file; an owner's update adds its address's `updatedAt`. */
@@ -23,6 +23,10 @@ export interface CatalogueFile {
   resources: CatalogResource[];
   phenomena: { id: number; name: LocalizedName; timePeriod?: string }[];
   harvestFixtures: { id: number; type: string }[];
+  /** Birthday parties, by master data's `birthdayParties` (absent in a file from before they were read). */
+  parties?: CatalogParty[];
+  /** Where a tier rule and lunabot's id lists disagree, and which the file follows (read by people, not the service). */
+  tierDifferences?: object[];
   siteGeometry: { convention: string; source?: string; sites: SiteGeometryEntry[] };
 }
 
@@ -62,7 +66,8 @@ export function catalogueProblem(value: unknown): string | null {
     listProblem(value.sites, "sites", (s) => isText(s.key) && isName(s.name)) ??
     listProblem(value.resources, "resources", (r) => isText(r.type) && isName(r.name) && TIERS.has(r.tier as string) && isText(r.kind)) ??
     listProblem(value.phenomena, "phenomena", (p) => isName(p.name)) ??
-    listProblem(value.harvestFixtures, "harvestFixtures", (f) => isText(f.type))
+    listProblem(value.harvestFixtures, "harvestFixtures", (f) => isText(f.type)) ??
+    listProblem(value.parties ?? [], "parties", (p) => isName(p.character) && Number.isSafeInteger(p.year) && (p.spawnGroupId === null || isId(p.spawnGroupId)) && Array.isArray(p.materials))
   );
 }
 

@@ -41,6 +41,7 @@ export function overlayCatalogue(base: CatalogueFile, owner: CatalogueFile): Cat
     resources: [...base.resources, ...owner.resources.filter((r) => !known.has(`${r.type}:${r.id}`))],
     phenomena: byId(base.phenomena, owner.phenomena),
     harvestFixtures: byId(base.harvestFixtures, owner.harvestFixtures),
+    parties: byId(base.parties ?? [], owner.parties ?? []),
     siteGeometry: { ...base.siteGeometry, sites: [...base.siteGeometry.sites, ...owner.siteGeometry.sites.filter((g) => !geometry.has(g.siteId))] },
   };
 }

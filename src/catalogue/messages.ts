@@ -28,7 +28,7 @@ export const CATALOGUE_TEXT = {
   storedMalformed: (reason: string) => `the stored update is unreadable (${reason}); this update replaces it`,
   loaded: (region: string, version: string, address: string) => `${region}: master data ${version} from ${address}`,
   added: (c: UpdateCounts) =>
-    `added ${c.resources} resource(s), ${c.sites} site(s), ${c.phenomena} weather(s), ${c.harvestFixtures} harvest point type(s), ${c.songTitles} song title(s)`,
+    `added ${c.resources} resource(s), ${c.sites} site(s), ${c.phenomena} weather(s), ${c.harvestFixtures} harvest point type(s), ${c.parties} birthday part(ies), ${c.songTitles} song title(s)`,
   glyphsMissing: (chars: string) =>
     `the bundled map font lacks ${[...chars].length} character(s) of the new names (${[...chars].slice(0, 40).join("")}): the PNG maps cannot draw them (blanks) until a release brings a font with them; summary.json, rare_resources.txt and the pushes carry them whole`,
   whenUsed: "stored: a running service uses it within a minute (every process of a hub), a starting one at once",

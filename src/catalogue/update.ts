@@ -17,6 +17,7 @@ export interface UpdateCounts {
   resources: number;
   phenomena: number;
   harvestFixtures: number;
+  parties: number;
   songTitles: number;
 }
 
@@ -100,6 +101,7 @@ export function buildUpdate({ given, builtIn, previous, now }: UpdateInput): { o
   const resources = add((c) => c.resources as (CatalogResource & Named)[], (r) => `${r.type}:${r.id}`, (r) => `${r.type}:${r.id}`);
   const phenomena = add((c) => c.phenomena as (CatalogueFile["phenomena"][number] & Named)[], (p) => String(p.id), (p) => `phenomena:${p.id}`);
   const fixtures = newEntries([builtIn.catalog.harvestFixtures], [...(prior?.harvestFixtures ?? []), ...generated.harvestFixtures], (f) => String(f.id));
+  const parties = newEntries([builtIn.catalog.parties ?? []], [...(prior?.parties ?? []), ...(generated.parties ?? [])], (p) => String(p.id));
   const geometry = newEntries([builtIn.catalog.siteGeometry.sites], [...(prior?.siteGeometry.sites ?? []), ...generated.siteGeometry.sites], (g) => String(g.siteId));
   const updatedAt = now.toISOString();
   const masterData: MasterDataSource[] = given.map((s) => ({ region: s.region, repo: s.repo, commit: s.commit, dataVersion: s.dataVersion, updatedAt }));
@@ -115,6 +117,7 @@ export function buildUpdate({ given, builtIn, previous, now }: UpdateInput): { o
     resources: resources.all,
     phenomena: phenomena.all,
     harvestFixtures: fixtures,
+    parties,
     siteGeometry: { ...generated.siteGeometry, sites: geometry },
   };
   const owner: OwnerCatalogue = {
@@ -128,7 +131,7 @@ export function buildUpdate({ given, builtIn, previous, now }: UpdateInput): { o
   const problem = ownerCatalogueProblem(owner);
   if (problem !== null) throw new Error(`the update would be malformed: ${problem}`);
   const newFixtures = fixtures.length - newEntries([builtIn.catalog.harvestFixtures], prior?.harvestFixtures ?? [], (f) => String(f.id)).length;
-  return { owner, added: { sites: sites.added, resources: resources.added, phenomena: phenomena.added, harvestFixtures: newFixtures, songTitles: titles.added } };
+  return { owner, added: { sites: sites.added, resources: resources.added, phenomena: phenomena.added, harvestFixtures: newFixtures, parties: parties.length - newEntries([builtIn.catalog.parties ?? []], prior?.parties ?? [], (p) => String(p.id)).length, songTitles: titles.added } };
 }
 
 /** Per song and server: the titles the built-in lacks, the previous update's first; a title equal to the song's jp one is left out. */

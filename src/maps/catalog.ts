@@ -11,8 +11,8 @@ export type Tier = "super" | "rare" | "common";
 export type NameKey = "zh" | "zh-Hant" | "ja" | "ko" | "en";
 export type LocalizedName = Partial<Record<NameKey, string>>;
 
-/** How a harvest point is drawn. */
-export type FixtureKind = "tree" | "rock" | "plant" | "other";
+/** How a harvest point is drawn; "party": a birthday party's own harvest point (a party-limited spawn). */
+export type FixtureKind = "tree" | "rock" | "plant" | "other" | "party";
 
 export const MUSIC_RECORD_TYPE = "mysekai_music_record";
 
@@ -37,8 +37,23 @@ export interface SiteGeometryEntry {
   crop_bbox: [number, number, number, number];
 }
 
+/** A birthday party (master data `birthdayParties`): what its party-limited spawns are called. */
+export interface CatalogParty {
+  id: number;
+  assetbundleName: string;
+  characterId: number;
+  /** The character's given name per language. */
+  character: LocalizedName;
+  year: number;
+  /** mysekaiSiteHarvestSpawnLimitedRelationGroupId of the party's harvest points and drops. */
+  spawnGroupId: number | null;
+  harvestFixtureId: number | null;
+  materials: { type: string; id: number }[];
+}
+
 /** The lookups' indexes of one catalogue, rebuilt when the loaded catalogue is swapped (src/catalogue/loaded.ts). */
 function indexOf(file: CatalogueFile) {
+  const parties = file.parties ?? [];
   return {
     file,
     resourcesByKey: new Map<ResourceKey, CatalogResource>(file.resources.map((r) => [resourceKey(r.type, r.id), r])),
@@ -46,6 +61,8 @@ function indexOf(file: CatalogueFile) {
     fixtureTypeById: new Map(file.harvestFixtures.map((f) => [f.id, f.type])),
     geometryBySite: new Map(file.siteGeometry.sites.map((g) => [g.siteId, g])),
     phenomenaById: new Map(file.phenomena.map((p) => [p.id, p])),
+    partiesBySpawnGroup: new Map(parties.flatMap((p) => (p.spawnGroupId === null ? [] : [[p.spawnGroupId, p] as const]))),
+    partyFixtureIds: new Set(parties.flatMap((p) => (p.harvestFixtureId === null ? [] : [p.harvestFixtureId]))),
   };
 }
 
@@ -77,6 +94,14 @@ export function findResource(type: string, id: number): CatalogResource | null {
   return index().resourcesByKey.get(resourceKey(type, id)) ?? null;
 }
 
+/** Of `type:id` keys, those the catalogue does not know now (a catalogue updated since may know some). */
+export function stillUnknown(keys: Iterable<string>): string[] {
+  return [...new Set(keys)].filter((key) => {
+    const at = key.lastIndexOf(":");
+    return findResource(key.slice(0, at), Number(key.slice(at + 1))) === null;
+  });
+}
+
 /** Every catalogue resource, in the catalogue's order (watch rules list and match them). */
 export function catalogResources(): readonly CatalogResource[] {
   return index().file.resources;
@@ -102,6 +127,11 @@ export function siteGeometryEntry(siteId: number): SiteGeometryEntry | null {
   return index().geometryBySite.get(siteId) ?? null;
 }
 
+/** The party whose spawns carry this group id; null for a group no party in the catalogue knows. */
+export function partyBySpawnGroup(groupId: number): CatalogParty | null {
+  return index().partiesBySpawnGroup.get(groupId) ?? null;
+}
+
 const FIXTURE_KIND_BY_TYPE: Record<string, FixtureKind> = {
   wood: "tree",
   mineral: "rock",
@@ -109,8 +139,11 @@ const FIXTURE_KIND_BY_TYPE: Record<string, FixtureKind> = {
   birthday_plant: "plant",
 };
 
-export function fixtureKind(fixtureId: number): FixtureKind {
-  const type = index().fixtureTypeById.get(fixtureId);
+/** A harvest point carrying a spawn group, or one a party names, is the party's; else by the fixture's type. */
+export function fixtureKind(fixtureId: number, spawnGroup: number | null = null): FixtureKind {
+  const { partyFixtureIds, fixtureTypeById } = index();
+  if (spawnGroup !== null || partyFixtureIds.has(fixtureId)) return "party";
+  const type = fixtureTypeById.get(fixtureId);
   return (type && FIXTURE_KIND_BY_TYPE[type]) || "other";
 }
 
@@ -121,5 +154,6 @@ export function allCatalogNames(): string[] {
   for (const entry of [...file.sites, ...file.resources, ...file.phenomena]) {
     for (const value of Object.values(entry.name)) if (value) names.push(value);
   }
+  for (const party of file.parties ?? []) for (const value of Object.values(party.character)) if (value) names.push(value);
   return names;
 }

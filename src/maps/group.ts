@@ -1,7 +1,7 @@
 /** Groups a site's drops per position by (type, id), quantities summed; totals per resource. */
 import type { SiteHarvest } from "../save/model.ts";
 import { fixtureKind, siteName, type FixtureKind, type Locale } from "./catalog.ts";
-import { compareByImportance, describeResource, type ResourceView } from "./resources.ts";
+import { compareByImportance, describeResource, HARVEST_POINT_TYPE, type ResourceView } from "./resources.ts";
 
 export interface SpotItem {
   resource: ResourceView;
@@ -50,24 +50,40 @@ const byPosition = (a: { positionX: number; positionZ: number }, b: { positionX:
 export function groupSite(site: SiteHarvest, opts: GroupOptions): SiteView {
   const spots = new Map<string, Spot>();
   const totals = new Map<string, ResourceTotal>();
-  const describe = (type: string, id: number) => describeResource(type, id, opts.locale, opts.ownedMusicRecords);
+  const describe = (type: string, id: number, spawnGroup: number | null) => describeResource(type, id, opts.locale, opts.ownedMusicRecords, spawnGroup);
 
   for (const drop of site.drops) {
-    const resource = describe(drop.resourceType, drop.resourceId);
+    const resource = describe(drop.resourceType, drop.resourceId, drop.spawnGroup);
     if (!drop.harvested) {
-      const total = totals.get(resource.key) ?? { resource, total: 0, positions: [] };
+      const total = totals.get(resource.groupKey) ?? { resource, total: 0, positions: [] };
       total.total += drop.quantity;
       const at = total.positions.find((p) => p.x === drop.positionX && p.z === drop.positionZ);
       if (at) at.quantity += drop.quantity;
       else total.positions.push({ x: drop.positionX, z: drop.positionZ, quantity: drop.quantity });
-      totals.set(resource.key, total);
+      totals.set(resource.groupKey, total);
     }
     if (drop.harvested && !opts.showHarvested) continue;
     const spotKey = `${drop.positionX},${drop.positionZ}`;
     const spot = spots.get(spotKey) ?? { positionX: drop.positionX, positionZ: drop.positionZ, items: [] };
-    const item = spot.items.find((i) => i.resource.key === resource.key && i.harvested === drop.harvested);
+    const item = spot.items.find((i) => i.resource.groupKey === resource.groupKey && i.harvested === drop.harvested);
     if (item) item.quantity += drop.quantity;
     else spot.items.push({ resource, quantity: drop.quantity, harvested: drop.harvested });
+    spots.set(spotKey, spot);
+  }
+
+  // A party's harvest point with no party drop on it is a find of its own: the player goes there all the same.
+  for (const f of site.fixtures) {
+    if (f.spawnGroup === null || f.harvested) continue;
+    const covered = [...totals.values()].some((t) => t.resource.find === "party" && t.positions.some((p) => p.x === f.positionX && p.z === f.positionZ));
+    if (covered) continue;
+    const resource = describe(HARVEST_POINT_TYPE, f.fixtureId, f.spawnGroup);
+    const total = totals.get(resource.groupKey) ?? { resource, total: 0, positions: [] };
+    total.total += 1;
+    total.positions.push({ x: f.positionX, z: f.positionZ, quantity: 1 });
+    totals.set(resource.groupKey, total);
+    const spotKey = `${f.positionX},${f.positionZ}`;
+    const spot = spots.get(spotKey) ?? { positionX: f.positionX, positionZ: f.positionZ, items: [] };
+    spot.items.push({ resource, quantity: 1, harvested: false });
     spots.set(spotKey, spot);
   }
 
@@ -84,7 +100,7 @@ export function groupSite(site: SiteHarvest, opts: GroupOptions): SiteView {
 
   const fixtures = site.fixtures
     .filter((f) => opts.showHarvested || !f.harvested)
-    .map((f) => ({ kind: fixtureKind(f.fixtureId), positionX: f.positionX, positionZ: f.positionZ, harvested: f.harvested }))
+    .map((f) => ({ kind: fixtureKind(f.fixtureId, f.spawnGroup), positionX: f.positionX, positionZ: f.positionZ, harvested: f.harvested }))
     .sort(byPosition);
 
   return { siteId: site.siteId, name: siteName(site.siteId, opts.locale), spots: sortedSpots, totals: sortedTotals, fixtures };

@@ -36,9 +36,19 @@ export interface RefreshDigest {
   more: number;
   /** The name of each site with a map, by site id: what the history's map links say. */
   sites: { siteId: number; name: string }[];
+  /**
+   * `type:id` of each resource on the maps the catalogue did not know when drawn (at most DIGEST_ENTRIES; absent in
+   * digests kept before): what the owner's page and the player's capture health count.
+   */
+  unknown?: string[];
 }
 
 const clip = (text: string) => (text.length <= NAME_CHARS ? text : `${Array.from(text).slice(0, NAME_CHARS).join("")}…`);
+
+/** `type:id` of every resource the catalogue does not know, once each (a party spawn of one counts once). */
+export function unknownKeys(outputs: SaveOutputs): string[] {
+  return [...new Set(outputs.totals.filter((t) => !t.resource.known).map((t) => t.resource.key))];
+}
 
 export function refreshDigest(outputs: SaveOutputs): RefreshDigest {
   const rare = outputs.rareFinds.map(({ resource, total }) => ({ type: resource.type, id: resource.id, name: clip(resource.name), tier: resource.tier as DigestFind["tier"], total }));
@@ -54,5 +64,6 @@ export function refreshDigest(outputs: SaveOutputs): RefreshDigest {
     newSongs: keptSongs,
     more: rare.length + songs.length - keptRare.length - keptSongs.length,
     sites: outputs.partial ? [] : outputs.sites.map((site) => ({ siteId: site.siteId, name: clip(site.name) })),
+    unknown: unknownKeys(outputs).slice(0, DIGEST_ENTRIES),
   };
 }

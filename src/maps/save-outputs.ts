@@ -4,14 +4,14 @@
  * save (saves.outputs), so the push never reads archive text back.
  */
 import type { DataType } from "../capture/data-types.ts";
-import type { MySekaiSave, ResourceKey, SiteHarvest } from "../save/model.ts";
+import type { MySekaiSave, SiteHarvest } from "../save/model.ts";
 import type { Locale } from "./catalog.ts";
 import { groupSite, type SiteView } from "./group.ts";
 import { compareByImportance, type ResourceView } from "./resources.ts";
 import { refreshWeather, type RefreshWeather } from "./weather.ts";
 
 /** Bumped when the shape changes: a stored model of another version is computed again. */
-export const SAVE_OUTPUTS_VERSION = 2;
+export const SAVE_OUTPUTS_VERSION = 3;
 
 /** Extent of every position on a site, drawn or not: what the fallback projection fits. */
 export interface SiteFrame {
@@ -54,7 +54,7 @@ export interface SaveOutputs {
   sites: SiteOutputs[];
   /** Every resource left on any site, most important first. */
   totals: ResourceAcrossSites[];
-  /** The totals of tier rare or super. */
+  /** The totals of tier rare or super (party-limited spawns and unknown ids among them). */
   rareFinds: ResourceAcrossSites[];
   /** Ids of music records lying on a map that the player does not own yet, ascending. */
   newMusicRecords: number[];
@@ -84,14 +84,14 @@ export function describeSave(save: MySekaiSave, ctx: OutputsContext): SaveOutput
   const sites = [...save.sites]
     .sort((a, b) => a.siteId - b.siteId)
     .map((site) => ({ ...groupSite(site, { locale: ctx.locale, ownedMusicRecords, showHarvested: ctx.showHarvested }), frame: siteFrame(site) }));
-  const across = new Map<ResourceKey, ResourceAcrossSites>();
+  const across = new Map<string, ResourceAcrossSites>();
   for (const site of sites) {
     for (const t of site.totals) {
-      const entry = across.get(t.resource.key) ?? { resource: t.resource, total: 0, sites: [], positions: [] };
+      const entry = across.get(t.resource.groupKey) ?? { resource: t.resource, total: 0, sites: [], positions: [] };
       entry.total += t.total;
       entry.sites.push(site.siteId);
       entry.positions.push(...t.positions.map((p) => ({ siteId: site.siteId, x: p.x, z: p.z, quantity: p.quantity })));
-      across.set(t.resource.key, entry);
+      across.set(t.resource.groupKey, entry);
     }
   }
   const totals = [...across.values()].sort(compareByImportance);

@@ -21,6 +21,10 @@ interface SummaryResourceHead {
   musicRecord: "new" | "owned" | null;
   /** A music record's song title; null for other resources and record ids the title data does not know. */
   title: string | null;
+  /** "party": a party-limited spawn; "unknown": an id or type the catalogue does not know; null otherwise. */
+  find: ResourceView["find"];
+  /** The drops' mysekaiSiteHarvestSpawnLimitedRelationGroupId (party-limited spawns), else null. */
+  spawnGroup: number | null;
   total: number;
 }
 
@@ -38,6 +42,8 @@ export interface RareFind {
   key: ResourceKey;
   name: string;
   tier: Tier;
+  find: ResourceView["find"];
+  spawnGroup: number | null;
   total: number;
   sites: number[];
   positions: (SummaryPosition & { siteId: number })[];
@@ -72,7 +78,7 @@ export interface SummaryJson {
 }
 
 function head(r: ResourceView, total: number): SummaryResourceHead {
-  return { type: r.type, id: r.id, key: r.key, name: r.name, tier: r.tier, musicRecord: r.musicRecord, title: r.title, total };
+  return { type: r.type, id: r.id, key: r.key, name: r.name, tier: r.tier, musicRecord: r.musicRecord, title: r.title, find: r.find, spawnGroup: r.spawnGroup, total };
 }
 
 function musicRecords(outputs: SaveOutputs): SummaryMusicRecord[] {
@@ -100,6 +106,8 @@ export function summaryJson(outputs: SaveOutputs, repeatOf: number | null = null
       key: r.key,
       name: r.name,
       tier: r.tier,
+      find: r.find,
+      spawnGroup: r.spawnGroup,
       total,
       sites,
       positions,

@@ -3,7 +3,7 @@ import type { Locale } from "./catalog.ts";
 import type { ResourceTotal, SiteView } from "./group.ts";
 import { formatCaptureTime, formatClock, UI_STRINGS } from "./i18n.ts";
 import { MAP_LIMITS } from "./limits.ts";
-import { dropLabel, type Emphasis } from "./resources.ts";
+import { dropLabel, HARVEST_POINT_TYPE, type Emphasis } from "./resources.ts";
 import type { SaveOutputs } from "./save-outputs.ts";
 import { RARE_COLOUR, SUPER_COLOUR } from "./svg-markers.ts";
 import { n, text, textWidth, truncateToWidth } from "./svg-util.ts";
@@ -79,7 +79,7 @@ export function metaLine(outputs: SaveOutputs): string {
 
 export function titleBar(view: SiteView, width: number, outputs: SaveOutputs): { svg: string[]; height: number } {
   const ui = UI_STRINGS[outputs.locale];
-  const dropCount = view.totals.reduce((sum, t) => sum + t.total, 0);
+  const dropCount = view.totals.reduce((sum, t) => sum + (t.resource.type === HARVEST_POINT_TYPE ? 0 : t.total), 0);
   const meta = metaLine(outputs);
   const chips = flowChips(rareChips(view.totals, outputs.locale), width - 2 * MARGIN);
   const rows = chips.length === 0 ? 1 : Math.max(...chips.map((c) => c.row)) + 1;

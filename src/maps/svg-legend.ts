@@ -18,7 +18,7 @@ const COLUMNS = 3;
 const ROW = Math.round(TEXT_PX.legend * 1.5);
 const HEADING_H = Math.round(TEXT_PX.legendHeading * 1.6);
 const MARKER_W = 44;
-const FIXTURE_KINDS: readonly FixtureKind[] = ["tree", "rock", "plant", "other"];
+const FIXTURE_KINDS: readonly FixtureKind[] = ["party", "tree", "rock", "plant", "other"];
 
 /** The kinds of harvest point the map shows (drawn and not hidden under a drop), in legend order. */
 export function shownFixtureKinds(layout: MapLayout): FixtureKind[] {

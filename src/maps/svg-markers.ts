@@ -72,7 +72,7 @@ export function dropMarker(x: number, y: number, emphasis: Emphasis, kind: strin
  */
 export const FIXTURE_RADIUS = 19;
 
-/** Pale harvest-point shapes drawn behind the drops: triangle tree, pentagon rock, ring plant, square other. */
+/** Pale harvest-point shapes drawn behind the drops: triangle tree, pentagon rock, ring plant, square other, a magenta-edged star for a birthday party's. */
 export function fixtureMarker(x: number, y: number, kind: FixtureKind, faded: boolean, scale = 1): string {
   const o = faded ? 0.25 : 0.75;
   const r = FIXTURE_RADIUS * scale;
@@ -88,6 +88,14 @@ export function fixtureMarker(x: number, y: number, kind: FixtureKind, faded: bo
     }
     case "plant":
       return `<circle class="fx-plant" cx="${n(x)}" cy="${n(y)}" r="${n(r * 0.85)}" fill="#d5ebc9" stroke="#6aa05a" stroke-width="${n(3.5 * scale)}" opacity="${o}"/>`;
+    case "party": {
+      const pts = Array.from({ length: 10 }, (_, i) => {
+        const a = -Math.PI / 2 + (i * Math.PI) / 5;
+        const rr = i % 2 === 0 ? r * 1.15 : r * 0.55;
+        return `${n(x + rr * Math.cos(a))},${n(y + rr * Math.sin(a))}`;
+      });
+      return `<polygon class="fx-party" points="${pts.join(" ")}" fill="#f9d3e7" stroke="${SUPER_COLOUR}" stroke-width="${n(2.5 * scale)}" opacity="${faded ? 0.3 : 0.9}"/>`;
+    }
     case "other":
       return `<rect class="fx-other" x="${n(x - r * 0.8)}" y="${n(y - r * 0.8)}" width="${n(r * 1.6)}" height="${n(r * 1.6)}" rx="${n(3 * scale)}" fill="#e3d6c2" stroke="#a8916f" stroke-width="${n(2 * scale)}" opacity="${o}"/>`;
   }

@@ -10,6 +10,7 @@ import type { NotifyReads } from "../store/ports/notify.ts";
 import type { WorkerPool } from "./worker-pool.ts";
 import type { WatchStore } from "../store/ports/watch.ts";
 import type { NudgeDeps } from "../nudge/run.ts";
+import type { UnknownResourceLog } from "./unknown-resources.ts";
 import type { ClaimedJob, JobStage, JobSubject, SaveSubject } from "../store/model/jobs.ts";
 
 export interface PipelineDeps {
@@ -33,6 +34,8 @@ export interface PipelineDeps {
   watch: WatchStore;
   /** Missed-refresh nudges: a partial refresh nudges at once. */
   nudge: NudgeDeps;
+  /** Names each resource the catalogue does not know once. */
+  logUnknownResources: UnknownResourceLog;
 }
 
 /** Runs once the stage's writes and its job's change are committed, given what the store recorded. */

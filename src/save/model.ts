@@ -15,6 +15,8 @@ export interface HarvestFixture {
   hp: number;
   /** true when the point was already harvested today. */
   harvested: boolean;
+  /** mysekaiSiteHarvestSpawnLimitedRelationGroupId: set on a party-limited harvest point, else null. */
+  spawnGroup: number | null;
 }
 
 export interface ResourceDrop {
@@ -28,6 +30,8 @@ export interface ResourceDrop {
   status: string;
   /** true when the drop was already picked up. */
   harvested: boolean;
+  /** mysekaiSiteHarvestSpawnLimitedRelationGroupId: set on a party-limited drop, else null. */
+  spawnGroup: number | null;
 }
 
 export interface SiteHarvest {

@@ -14,6 +14,8 @@
  *   hp optional (0). harvested = status is anything but "spawned".
  * - drop: resourceType, resourceId, positionX, positionZ, mysekaiSiteHarvestResourceDropStatus;
  *   quantity optional (1, must be >= 1 when given), seq optional (0).
+ * - fixture and drop: mysekaiSiteHarvestSpawnLimitedRelationGroupId optional (a party-limited spawn; null when
+ *   absent, null or unreadable: never a reason to skip the record).
  *   harvested = status is anything but "before_drop".
  * - music record: mysekaiMusicRecordId; duplicates dropped, save order kept.
  * - a site id seen twice: the later harvest map is skipped (one map per site).
@@ -46,7 +48,7 @@ function readFixture(value: unknown): HarvestFixture | null {
   const status = readCappedString(row.userMysekaiSiteHarvestFixtureStatus, "a harvest point's status");
   const hp = readOptionalInteger(row.hp, 0);
   if (fixtureId === null || positionX === null || positionZ === null || status === null || hp === null) return null;
-  return { fixtureId, positionX, positionZ, hp, harvested: status !== FIXTURE_PRESENT_STATUS };
+  return { fixtureId, positionX, positionZ, hp, harvested: status !== FIXTURE_PRESENT_STATUS, spawnGroup: readSpawnGroup(row) };
 }
 
 function readDrop(value: unknown): ResourceDrop | null {
@@ -70,7 +72,14 @@ function readDrop(value: unknown): ResourceDrop | null {
     seq,
     status,
     harvested: status !== DROP_PRESENT_STATUS,
+    spawnGroup: readSpawnGroup(row),
   };
+}
+
+/** The party spawn group both forms carry (the positional form's last element, restored by name): null when absent or unreadable. */
+function readSpawnGroup(row: RecordValue): number | null {
+  const value = row.mysekaiSiteHarvestSpawnLimitedRelationGroupId;
+  return readInteger(typeof value === "bigint" ? Number(value) : value);
 }
 
 function readCappedString(value: unknown, what: string): string | null {

@@ -18,6 +18,7 @@ export function drop(
     seq: 0,
     status: harvested ? "after_drop" : "before_drop",
     harvested,
+    spawnGroup: null,
   };
 }
 
@@ -26,7 +27,7 @@ export function material(id: number, x: number, z: number, quantity = 1, harvest
 }
 
 export function fixture(fixtureId: number, positionX: number, positionZ: number, harvested = false): HarvestFixture {
-  return { fixtureId, positionX, positionZ, hp: harvested ? 0 : 90, harvested };
+  return { fixtureId, positionX, positionZ, hp: harvested ? 0 : 90, harvested, spawnGroup: null };
 }
 
 export function site(siteId: number, drops: ResourceDrop[], fixtures: HarvestFixture[] = []): SiteHarvest {

@@ -23,6 +23,7 @@ import type { PipelineDeps, Stage, StageResult } from "../../src/pipeline/stage.
 import { WorkerPool } from "../../src/pipeline/worker-pool.ts";
 import type { ClaimedJob, JobSubject, SaveSubject } from "../../src/store/model/jobs.ts";
 import { sqliteNotifyReads } from "../../src/db/read-models/sqlite-notify.ts";
+import { unknownResourceLog } from "../../src/pipeline/unknown-resources.ts";
 
 export const LEASE_MS = 60_000;
 /** Two retries: attempt 1 waits ~1 s, attempt 2 ~2 s, attempt 3 is the last. */
@@ -49,7 +50,7 @@ export function openHarness(): Harness {
   // No worker threads: the fake stages never ask the pool for work.
   const workers = new WorkerPool(0, 1_000);
   const archiveRoot = join(dir, "archive");
-  const deps: PipelineDeps = { config, workers, routing: notify.routing, secrets: [SECRET], archive: diskArchiveStore(archiveRoot), deliveries: sqliteDeliveryStore(db), jobs: sqliteJobStore(db), stageStore: sqliteStageStore(db), notifyReads: sqliteNotifyReads(db), watch: sqliteWatchStore(db), nudge: { nudges: sqliteNudgeStore(db), links: { linkedPlayer: async () => null }, routing: notify.routing, config, secrets: [SECRET] } };
+  const deps: PipelineDeps = { config, workers, routing: notify.routing, secrets: [SECRET], archive: diskArchiveStore(archiveRoot), deliveries: sqliteDeliveryStore(db), jobs: sqliteJobStore(db), stageStore: sqliteStageStore(db), notifyReads: sqliteNotifyReads(db), watch: sqliteWatchStore(db), nudge: { nudges: sqliteNudgeStore(db), links: { linkedPlayer: async () => null }, routing: notify.routing, config, secrets: [SECRET] }, logUnknownResources: unknownResourceLog() };
   const logs: string[] = [];
   const capture = (...parts: unknown[]) => void logs.push(parts.join(" "));
   const spies = [spyOn(console, "log").mockImplementation(capture), spyOn(console, "warn").mockImplementation(capture)];

@@ -35,7 +35,7 @@ interface Service {
 function refresh(seed: number): MySekaiSave {
   const typed = makeSampleMySekaiSave({ seed });
   const site = typed.sites.find((s) => s.siteId === 7)!;
-  site.drops.push({ resourceType: "mysekai_music_record", resourceId: UNKNOWN_RECORD, positionX: 1.5, positionZ: -2.5, quantity: 1, seq: 999, status: "before_drop", harvested: false });
+  site.drops.push({ resourceType: "mysekai_music_record", resourceId: UNKNOWN_RECORD, positionX: 1.5, positionZ: -2.5, quantity: 1, seq: 999, status: "before_drop", harvested: false, spawnGroup: null });
   return typed;
 }
 

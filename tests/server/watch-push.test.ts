@@ -49,7 +49,7 @@ function refresh(seed: number, add: { id: number; siteId: number; count: number 
   for (const { id, siteId, count } of add) {
     const site = typed.sites.find((s) => s.siteId === siteId)!;
     for (let i = 0; i < count; i++) {
-      site.drops.push({ resourceType: "mysekai_material", resourceId: id, positionX: 2 + i, positionZ: -3, quantity: 1, seq: 900 + i, status: "before_drop", harvested: false });
+      site.drops.push({ resourceType: "mysekai_material", resourceId: id, positionX: 2 + i, positionZ: -3, quantity: 1, seq: 900 + i, status: "before_drop", harvested: false, spawnGroup: null });
     }
   }
   return typed;

@@ -38,7 +38,7 @@ test("one server's folder adds what the built-in lacks, named in that server's l
   const { owner, added } = buildUpdate({ given: [await loadSource("cn", CN)], builtIn: builtInCatalogue(), previous: null, now: NOW });
   expect(owner.catalog.resources).toEqual([expect.objectContaining(NEW_MATERIAL)]);
   expect(owner.music.titles).toEqual({ "99001": { cn: "更新测试曲" } });
-  expect(added).toEqual({ sites: 0, resources: 1, phenomena: 0, harvestFixtures: 0, songTitles: 1 });
+  expect(added).toEqual({ sites: 0, resources: 1, phenomena: 0, harvestFixtures: 0, parties: 0, songTitles: 1 });
   expect(owner.catalog.masterData).toEqual([{ region: "cn", repo: CN, commit: "", dataVersion: "6.5.0.10", updatedAt: NOW.toISOString() }]);
 
   expect(useStoredCatalogue({ stamp: "1", text: JSON.stringify(owner) })).toBe(true);
@@ -165,4 +165,21 @@ test("a malformed stored update is never used: the catalogue in use stays", asyn
   expect(() => useStoredCatalogue({ stamp: "2", text: JSON.stringify({ ...owner, catalog: { ...owner.catalog, resources: [{ type: "x", id: -1 }] } }) })).toThrow(/malformed/);
   expect(() => useStoredCatalogue({ stamp: "3", text: "{" })).toThrow(/not JSON/);
   expect(findResource("mysekai_material", 150)).toMatchObject(NEW_MATERIAL);
+});
+
+test("a party new in the update names its spawns and makes its materials top tier", async () => {
+  const { partyBySpawnGroup } = await import("../../src/maps/catalog.ts");
+  const dir = brokenCopy((copy) =>
+    writeFileSync(
+      join(copy, "birthdayParties.json"),
+      JSON.stringify([{ id: 26, gameCharacterUnitId: 1, startAt: 1790000000000, birthdayStartAt: 1790200000000, closedAt: 1790400000000, deliveryItemMaterialId: null, deliveryRewardMysekaiMaterialId: 150, mysekaiSiteHarvestSpawnLimitedRelationGroupId: 2630, assetbundleName: "ichika_2027", mysekaiSiteHarvestFixtureId: 8027 }]),
+    ),
+  );
+  expect(partyBySpawnGroup(2630)).toBeNull();
+  const { owner, added } = buildUpdate({ given: [await loadSource("cn", dir)], builtIn: builtInCatalogue(), previous: null, now: NOW });
+  expect(added.parties).toBe(1);
+  expect(useStoredCatalogue({ stamp: "2", text: JSON.stringify(owner) })).toBe(true);
+  expect(partyBySpawnGroup(2630)).toMatchObject({ assetbundleName: "ichika_2027", year: 2027, harvestFixtureId: 8027, character: expect.objectContaining({ zh: "一歌" }) });
+  expect(findResource("mysekai_material", 150)?.tier).toBe("super");
+  rmSync(dir, { recursive: true, force: true });
 });

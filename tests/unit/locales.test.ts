@@ -7,7 +7,7 @@ import { MESSAGES } from "../../src/i18n/messages/index.ts";
 import { formatZonedTime } from "../../src/i18n/zones.ts";
 import { pickName } from "../../src/maps/catalog.ts";
 import { UI_STRINGS } from "../../src/maps/i18n.ts";
-import { storedOutputs, type SaveOutputs } from "../../src/maps/save-outputs.ts";
+import { SAVE_OUTPUTS_VERSION, storedOutputs, type SaveOutputs } from "../../src/maps/save-outputs.ts";
 
 describe("settings", () => {
   test("MAP_LOCALE and PAGE_LOCALE take the five (any case, zh-CN/zh-TW too); zh stays simplified; unset follows the region", () => {
@@ -72,7 +72,7 @@ describe("maps in five languages", () => {
       expect(UI_STRINGS[locale].rareTitle).toStartWith("MySekai ");
       expect(typeof MESSAGES[locale].latestMaps).toBe("string");
     }
-    const old = { version: 2, locale: "zh" } as unknown as SaveOutputs;
+    const old = { version: SAVE_OUTPUTS_VERSION, locale: "zh" } as unknown as SaveOutputs;
     expect(storedOutputs(old)?.locale).toBe("zh-Hans");
   });
 

@@ -68,7 +68,7 @@ describe("summary", () => {
       "playerId", "capturedAt", "saveTime", "hasHarvestMaps", "dataType", "sites", "totals", "rareFinds", "newMusicRecords", "musicRecords", "repeatOf",
     ]);
     expect(Object.keys(summary.sites[0]!.resources[0]!)).toEqual([
-      "type", "id", "key", "name", "tier", "musicRecord", "title", "total", "positions",
+      "type", "id", "key", "name", "tier", "musicRecord", "title", "find", "spawnGroup", "total", "positions",
     ]);
     expect(JSON.stringify(buildSummary(fixedSave(), ctx))).toBe(JSON.stringify(summary));
   });
@@ -95,12 +95,13 @@ describe("summary", () => {
     expect(JSON.parse(new TextDecoder().decode(file.bytes))).toEqual(JSON.parse(JSON.stringify(full)));
   });
 
-  test("unknown resources keep a readable label", () => {
+  test("unknown resources keep a readable label in the map's language, and are finds", () => {
     const summary = buildSummary(save([site(5, [material(999, 0, 0, 4), drop("mysekai_widget", 3, 0, 0)])]), ctx);
-    expect(summary.totals.map((t) => [t.name, t.total])).toEqual([
-      ["mysekai_material #999", 4],
-      ["mysekai_widget #3", 1],
+    expect(summary.totals.map((t) => [t.name, t.total, t.find])).toEqual([
+      ["未知材料 #999", 4, "unknown"],
+      ["未知资源 #3", 1, "unknown"],
     ]);
+    expect(summary.rareFinds.map((f) => f.key)).toEqual(["mysekai_material:999", "mysekai_widget:3"]);
   });
 });
 

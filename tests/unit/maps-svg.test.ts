@@ -85,17 +85,18 @@ describe("site SVG", () => {
     // Each count is the map's markers plus the kind's one legend entry.
     expect(svg.match(/class="fx-tree"/g)?.length).toBe(1 + 1);
     expect(svg.match(/class="fx-rock"/g)?.length).toBe(1 + 1);
-    expect(svg.match(/class="fx-plant"/g)?.length).toBe(2 + 1); // plant and birthday_plant
+    expect(svg.match(/class="fx-plant"/g)?.length).toBe(1 + 1);
+    expect(svg.match(/class="fx-party"/g)?.length).toBe(1 + 1); // 8001, haruka_2025's harvest point
     expect(svg.match(/class="fx-other"/g)?.length).toBe(1 + 1); // driftage
     const shown = buildSiteSvg(model(save([site(5, [], fixtures)]), { showHarvested: true }), 5);
     expect(shown.match(/class="fx-tree"[^>]*opacity="0.25"/g)?.length).toBe(1);
   });
 
-  test("unknown resources and unknown sites are drawn, never dropped", () => {
+  test("unknown resources and unknown sites are drawn as finds in the map's language, never dropped", () => {
     const s = save([site(99, [material(999, 0, 0, 3), drop("mysekai_widget", 4, 10, 10)])]);
     const svg = buildSiteSvg(model(s), 99);
-    expect(svg).toContain(">mysekai_material #999 ×3<");
-    expect(svg).toContain(">mysekai_widget #4 ×1<");
+    expect(svg).toContain(">◆ 未知材料 #999 ×3<");
+    expect(svg).toContain(">未知资源 #4 ×1<");
     expect(svg).toContain(">Site 99<");
   });
 

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, spyOn, te
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { unknownResourceLog } from "../../src/pipeline/unknown-resources.ts";
 import { diskArchiveStore } from "../../src/archive/disk-store.ts";
 import { loadConfig } from "../../src/config/index.ts";
 import { flushLog } from "../../src/log.ts";
@@ -68,6 +69,7 @@ for (const kind of [sqlitePipelineStores, postgresPipelineStores] satisfies Pipe
         secrets: [],
         archive: diskArchiveStore(join(dir, "archive")),
         nudge: { nudges, links: { linkedPlayer: async () => null }, routing: { players: new Map(), barkKeys: {} }, config, secrets: [] },
+        logUnknownResources: unknownResourceLog(),
       };
     }
 

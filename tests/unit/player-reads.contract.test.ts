@@ -141,7 +141,7 @@ for (const kind of [sqlite, postgres]) {
       await save(T0, { region: "jp", digest: digest(false), job: { state: "done" } });
       await save(T0 + 10, { region: "jp", archived: false, job: { state: "failed", error: "does not decrypt under any configured key (bad padding)" } });
       const health = await s.health.captureHealth(PLAYER);
-      expect(health).toEqual({ latest: { receivedAt: T0, source: "upload", region: "jp", partial: false, report: null }, failure: { receivedAt: T0 + 10, reason: "does not decrypt under any configured key (bad padding)", region: "jp" } });
+      expect(health).toEqual({ latest: { receivedAt: T0, source: "upload", region: "jp", partial: false, unknown: [], report: null }, failure: { receivedAt: T0 + 10, reason: "does not decrypt under any configured key (bad padding)", region: "jp" } });
     });
 
     test("spawn archives: since a time, newest first, with their digests", async () => {

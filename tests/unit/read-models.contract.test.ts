@@ -202,6 +202,17 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       expect((await f.pages.history(PLAYER, T0)).map((refresh) => refresh.saveId)).toEqual(ids.slice(0, HISTORY_ROWS));
     });
 
+    test("status page: the resources the catalogue did not know, in the digests of the archives since a time, once each; older ones and digests without the list count none", async () => {
+      const withUnknown = (unknown: string[]): RefreshDigest => ({ ...digest("x"), unknown });
+      await archive(await save(PLAYER, T0 - 8 * DAY), PLAYER, T0 - 8 * DAY, MAPS, withUnknown(["mysekai_material:151"]));
+      await archive(await save(PLAYER, T0 - 2 * HOUR), PLAYER, T0 - 2 * HOUR, MAPS, withUnknown(["mysekai_material:150", "mysekai_blueprint:3"]));
+      await archive(await save(OTHER, T0 - HOUR), OTHER, T0 - HOUR, MAPS, withUnknown(["mysekai_material:150"]));
+      await archived(THIRD, T0 - 30 * MINUTE);
+      await archive(await save(THIRD, T0 - 20 * MINUTE), THIRD, T0 - 20 * MINUTE, MAPS, null);
+      expect((await f.pages.unknownResourcesSince(T0 - 7 * DAY)).sort()).toEqual(["mysekai_blueprint:3", "mysekai_material:150"]);
+      expect(await f.pages.unknownResourcesSince(T0 - 90 * MINUTE)).toEqual(["mysekai_material:150"]);
+    });
+
     test("data API: the latest archived save per (region, player), a save without a host in the default region", async () => {
       await archived(PLAYER, T0 - 3 * HOUR, MAPS, { region: "en" });
       const defaultOne = await archived(PLAYER, T0 - 2 * HOUR);

@@ -34,5 +34,5 @@ test(`at most ${DIGEST_ENTRIES} entries, the rest counted; many rare finds never
 
 test("a partial refresh (no harvest maps): marked, with no finds and no sites", () => {
   const digest = refreshDigest(describeSave({ ...makeSampleMySekaiSave({ seed: 3 }), hasHarvestMaps: false, sites: [] }, ctx));
-  expect(digest).toEqual({ partial: true, rare: [], newSongs: [], more: 0, sites: [] });
+  expect(digest).toEqual({ partial: true, rare: [], newSongs: [], more: 0, sites: [], unknown: [] });
 });

@@ -9,6 +9,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, spyOn, test } from 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { unknownResourceLog } from "../../src/pipeline/unknown-resources.ts";
 import { diskArchiveStore } from "../../src/archive/disk-store.ts";
 import { loadConfig } from "../../src/config/index.ts";
 import { flushLog } from "../../src/log.ts";
@@ -45,7 +46,7 @@ for (const kind of [sqlitePipelineStores, postgresPipelineStores] satisfies Pipe
       const { nudges, ...stores } = f.stores;
       const routing = { players: new Map(), barkKeys: {} };
       const workers = { run: () => Promise.reject(new Error("the fake stages ask no worker")) };
-      deps = { ...stores, config, workers, routing, secrets: [SECRET], archive: diskArchiveStore(join(dir, "archive")), nudge: { nudges, links: { linkedPlayer: async () => null }, routing, config, secrets: [SECRET] } };
+      deps = { ...stores, config, workers, routing, secrets: [SECRET], archive: diskArchiveStore(join(dir, "archive")), nudge: { nudges, links: { linkedPlayer: async () => null }, routing, config, secrets: [SECRET] }, logUnknownResources: unknownResourceLog() };
       logs = [];
       const capture = (...parts: unknown[]) => void logs.push(parts.join(" "));
       spies = [spyOn(console, "log").mockImplementation(capture), spyOn(console, "warn").mockImplementation(capture)];

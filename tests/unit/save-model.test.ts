@@ -51,8 +51,8 @@ describe("toMySekaiSave", () => {
     const site = save?.sites[0];
     expect(site?.siteId).toBe(5);
     expect(site?.fixtures).toEqual([
-      { fixtureId: 1001, positionX: 3, positionZ: -4, hp: 40, harvested: false },
-      { fixtureId: 1001, positionX: 3, positionZ: -4, hp: 0, harvested: true },
+      { fixtureId: 1001, positionX: 3, positionZ: -4, hp: 40, harvested: false, spawnGroup: null },
+      { fixtureId: 1001, positionX: 3, positionZ: -4, hp: 0, harvested: true, spawnGroup: null },
     ]);
     expect(site?.drops[0]).toEqual({
       resourceType: "mysekai_material",
@@ -63,6 +63,7 @@ describe("toMySekaiSave", () => {
       seq: 1,
       status: "before_drop",
       harvested: false,
+      spawnGroup: null,
     });
     expect(site?.drops[1]?.harvested).toBe(true);
     expect(site?.drops[1]?.status).toBe("after_drop");

@@ -12,6 +12,8 @@ const find = (positions: number): RareFind => ({
   id: 12,
   key: "mysekai_material:12",
   name: "Diamond",
+  find: null,
+  spawnGroup: null,
   tier: "super",
   total: positions,
   sites: [5],

@@ -5,9 +5,11 @@ import {
   SITE_GEOMETRY,
   SITE_GEOMETRY_CONVENTION,
   SITE_GEOMETRY_SOURCE,
+  PARTY_NOTE,
   TIER_RULE,
 } from "./curation.ts";
 import { buildNames, type Names, type SeriesMember, type Servers } from "./names.ts";
+import { buildParties, partyMaterialKeys } from "./parties.ts";
 import { LANG_REGION, REGIONS, text, type Server } from "./read.ts";
 
 export const FILE_BY_TYPE: Record<string, string> = {
@@ -31,11 +33,38 @@ function inLunabotList(list: string[], type: string, id: number): boolean {
   });
 }
 
-function tierOf(type: string, id: number, row: Record<string, unknown>): "super" | "rare" | "common" {
+type Tier = "super" | "rare" | "common";
+
+function listTier(type: string, id: number): Tier | null {
   if (inLunabotList(LUNABOT_TIERS.super, type, id)) return "super";
   if (inLunabotList(LUNABOT_TIERS.rare, type, id)) return "rare";
+  return null;
+}
+
+/** The tier by rule first (a party's material is top tier), then lunabot's list, then the weather rule. */
+function tierOf(type: string, id: number, row: Record<string, unknown>, partyMaterials: ReadonlySet<string>): Tier {
+  if (partyMaterials.has(`${type}:${id}`)) return "super";
+  const listed = listTier(type, id);
+  if (listed) return listed;
   if (type === "mysekai_material" && row.mysekaiPhenomenaGroupId != null) return "rare";
   return "common";
+}
+
+/** lunabot's ranges (`type_min~max`): its birthday series, written as id ranges. */
+function inListedRange(type: string, id: number): boolean {
+  return inLunabotList(LUNABOT_TIERS.super.filter((k) => k.includes("~")), type, id);
+}
+
+/**
+ * Where the party rule and lunabot's list differ: a party's material the list does not rate top tier (the rule
+ * wins), and an id of the list's birthday ranges no party names (the list's tier is kept).
+ */
+function tierDifference(type: string, id: number, partyMaterials: ReadonlySet<string>) {
+  const listed = listTier(type, id);
+  const byRule = partyMaterials.has(`${type}:${id}`);
+  if (byRule && listed !== "super") return { type, id, list: listed ?? "common", rule: "super", tier: "super", note: "a birthday party names it; lunabot's list does not rate it top tier" };
+  if (!byRule && inListedRange(type, id)) return { type, id, list: "super", rule: null, tier: "super", note: "in lunabot's birthday range; no birthday party names it (yet): the list's tier is kept" };
+  return null;
 }
 
 /** Birthday flowers and dews by character, from the JP birthday parties; checked against the id offsets they follow. */
@@ -47,11 +76,13 @@ function seriesMembers(jp: Server): Map<string, SeriesMember> {
     members.set(`mysekai_material:${party.deliveryRewardMysekaiMaterialId}`, { series: "flower", characterId });
     members.set(`material:${party.deliveryItemMaterialId}`, { series: "dew", characterId });
   }
+  // The first series' ids follow the character ids (flowers 67-92, dews 174-199); later ones (2026 on) do not, so
+  // past those ranges only a party names a member's character.
   for (const m of jp.rows("mysekaiMaterials.json").values()) {
-    if (m.mysekaiMaterialType === "birthday_party") add(members, `mysekai_material:${m.id}`, { series: "flower", characterId: m.id - 66 });
+    if (m.mysekaiMaterialType === "birthday_party" && m.id <= 92) add(members, `mysekai_material:${m.id}`, { series: "flower", characterId: m.id - 66 });
   }
   for (const m of jp.rows("materials.json").values()) {
-    if (m.materialType === "birthday_party_delivery") add(members, `material:${m.id}`, { series: "dew", characterId: m.id - 173 });
+    if (m.materialType === "birthday_party_delivery" && m.id <= 199) add(members, `material:${m.id}`, { series: "dew", characterId: m.id - 173 });
   }
   return members;
 }
@@ -68,18 +99,25 @@ export function buildCatalogue(servers: Servers) {
   const jp = servers.jp;
   const members = seriesMembers(jp);
   const names = (key: string): Names => buildNames(key, servers, readName, members);
+  const parties = buildParties(servers);
+  const partyMaterials = partyMaterialKeys(parties);
 
   const sites = [...jp.rows("mysekaiSites.json").values()]
     .filter((s) => s.mysekaiSiteCategory === "harvest" || s.mysekaiSiteCategory === "delivery")
     .map((s) => ({ id: s.id, key: s.mysekaiSiteType as string, ...names(`site:${s.id}`) }));
 
   const resources: object[] = [];
-  const push = (type: string, row: Record<string, unknown> & { id: number }, kind: string) =>
-    resources.push({ type, id: row.id, ...names(`${type}:${row.id}`), tier: tierOf(type, row.id, row), kind });
+  const tierDifferences: object[] = [];
+  const push = (type: string, row: Record<string, unknown> & { id: number }, kind: string) => {
+    resources.push({ type, id: row.id, ...names(`${type}:${row.id}`), tier: tierOf(type, row.id, row, partyMaterials), kind });
+    const difference = tierDifference(type, row.id, partyMaterials);
+    if (difference) tierDifferences.push(difference);
+  };
   for (const m of jp.rows("mysekaiMaterials.json").values()) push("mysekai_material", m, m.mysekaiMaterialType as string);
   for (const i of jp.rows("mysekaiItems.json").values()) push("mysekai_item", i, "item");
   for (const f of jp.rows("mysekaiFixtures.json").values()) if (f.mysekaiFixtureType === "plant") push("mysekai_fixture", f, "fixture");
-  for (const id of HARVEST_MATERIAL_IDS) {
+  const partyMaterialIds = parties.flatMap((p) => p.materials.filter((m) => m.type === "material").map((m) => m.id));
+  for (const id of new Set([...HARVEST_MATERIAL_IDS, ...partyMaterialIds].sort((a, b) => a - b))) {
     const row = jp.rows("materials.json").get(id);
     if (row) push("material", row, "material");
   }
@@ -109,13 +147,15 @@ export function buildCatalogue(servers: Servers) {
     "listed per entry in `composed` (a birthday flower or dew in the pattern the server already uses, from its own " +
     "character names and memoria colours) or `translated` (made here, scripts/master-data/curation.ts). Tiers: " +
     `${TIER_RULE} Tier source: ${LUNABOT_TIERS.source.repo} ${LUNABOT_TIERS.source.path} ${LUNABOT_TIERS.source.key} ` +
-    `@${LUNABOT_TIERS.source.commit.slice(0, 8)}. Site geometry: see siteGeometry.source.`;
+    `@${LUNABOT_TIERS.source.commit.slice(0, 8)}. Birthday parties: ${PARTY_NOTE} Site geometry: see siteGeometry.source.`;
 
   return {
     source,
     masterData,
     sites,
     resources,
+    parties,
+    tierDifferences,
     phenomena,
     harvestFixtures,
     siteGeometry: { convention: SITE_GEOMETRY_CONVENTION, source: SITE_GEOMETRY_SOURCE, sites: SITE_GEOMETRY },

@@ -38,12 +38,20 @@ export const LUNABOT_TIERS = {
 };
 
 export const TIER_RULE =
-  "super and rare as lunabot's mysekai.rare_res_keys (levels 2 and 1); a mysekai_material it does not list but " +
+  "every material a birthday party names is super (the rule, see Birthday parties); otherwise super and rare as lunabot's mysekai.rare_res_keys (levels 2 and 1); a mysekai_material it does not list but " +
   "whose master data ties it to a weather (mysekaiPhenomenaGroupId, like every rare one lunabot lists: 32-34, 61, " +
   "64-66, 93, 94) is rare too: 95 and 96 came after lunabot's list, and Team-Haruki/Haruki-Drawing-API " +
   "(scripts/parity_payloads/gen_mysekai.py resourceRarity @d2109c35, which rates every rarity_2 material rare) " +
   "agrees; everything else common (Haruki's rule would also make 11, 62 and 63 rare; lunabot does not). Music " +
   "records are not tiered: a new record is drawn rare-styled, an owned one common.";
+
+export const PARTY_NOTE =
+  "`parties` is JP's birthdayParties (party id, assetbundleName, character and its given name per language, year, " +
+  "spawn group = mysekaiSiteHarvestSpawnLimitedRelationGroupId, harvest fixture id, the materials it names: " +
+  "deliveryItemMaterialId and deliveryRewardMysekaiMaterialId). Rule: every material a party names is top tier, " +
+  "whatever its id (2026 parties leave the old 174-203 range); a harvest point or drop carrying a party's spawn " +
+  "group is a party-limited spawn (the maps call it out). `tierDifferences` lists where this rule and lunabot's " +
+  "list differ.";
 
 /** English templates for the birthday series: EN's master data has no birthday party yet. The flower keeps the
  * English the Japanese name is written in (セレブレーションフラワー); 祝祭のあまつゆ is translated here. */

@@ -11,7 +11,7 @@ interface LatestRow {
   receivedAt: number;
   source: "upload" | "report";
   region: Region | null;
-  digest: { partial: boolean } | null;
+  digest: { partial: boolean; unknown?: string[] } | null;
   shape: string | null;
   meta: Record<string, string> | null;
 }
@@ -41,6 +41,7 @@ function captureHealthOf(latest: LatestRow | null, failure: FailedRow | null): C
           source: latest.source,
           region: latest.region,
           partial: latest.digest === null ? null : latest.digest.partial,
+          unknown: latest.digest?.unknown ?? [],
           report: latest.shape === null ? null : { shape: latest.shape, meta: latest.meta ?? {} },
         }
       : null,

@@ -4,7 +4,7 @@
  * with its owner.
  */
 import { JOB_STATES, type JobState } from "../../store/model/jobs.ts";
-import { HISTORY_ROWS, historySince, JOB_LIST_ROWS, MAP_PLAYERS, PAGE_ROWS, QUEUED, type DayCounts, type FailedDelivery, type FailedJob, type ListedJob, type PlayerMaps, type RecentReport, type RecentSave, type RetryingDelivery, type RetryingJob } from "../../store/model/pages.ts";
+import { HISTORY_ROWS, historySince, JOB_LIST_ROWS, MAP_PLAYERS, PAGE_ROWS, QUEUED, UNKNOWN_RESOURCE_ARCHIVES, type DayCounts, type FailedDelivery, type FailedJob, type ListedJob, type PlayerMaps, type RecentReport, type RecentSave, type RetryingDelivery, type RetryingJob } from "../../store/model/pages.ts";
 import type { PageReads } from "../../store/ports/pages.ts";
 import { HISTORY_QUERY, pastRefresh } from "./player-history.ts";
 import { first, literals, read, type Reader } from "../dialect/statements.ts";
@@ -79,6 +79,15 @@ const COUNTS_SINCE = read<DayCounts>(
   { saves: "int", reports: "int", deliveriesSent: "int", deliveriesFailed: "int", jobsFailed: "int" },
 );
 
+/**
+ * The digests of the newest $2 archives (by the primary key: the newest saves), those made since $1: each lists the
+ * resources the catalogue did not know. Reads at most $2 rows whatever the table holds.
+ */
+const RECENT_DIGESTS = read<{ digest: { unknown?: string[] } | null }>(
+  `SELECT digest FROM (SELECT digest, created_at FROM archives ORDER BY save_id DESC LIMIT $2) newest WHERE created_at >= $1`,
+  { digest: "json" },
+);
+
 /** An archive row with its save's time and region, as the maps sections show it (or nothing without maps). */
 function withPngs({ files, ...row }: ArchiveWithSave): PlayerMaps[] {
   const pngs = files.filter((name) => name.endsWith(".png"));
@@ -107,6 +116,7 @@ export function pageReads(reader: Reader, databaseBytes: () => Promise<number>):
     recentReports: (limit = PAGE_ROWS) => reader.all(RECENT_REPORTS, [limit]),
     countsSince: async (since) => (await first(reader, COUNTS_SINCE, [since]))!,
     databaseBytes,
+    unknownResourcesSince: async (since) => [...new Set((await reader.all(RECENT_DIGESTS, [since, UNKNOWN_RESOURCE_ARCHIVES])).flatMap((row) => row.digest?.unknown ?? []))],
     history: async (playerId, now = Date.now()) => (await reader.all(HISTORY_QUERY, [playerId, historySince(now), HISTORY_ROWS])).map(pastRefresh),
   };
 }

@@ -17,6 +17,8 @@ import { Layout } from "./layout.tsx";
 import { LoginPage } from "./login.tsx";
 import { Banners, serviceBanners } from "./banners.tsx";
 import { CatalogueSection } from "./catalogue.tsx";
+import { stillUnknown } from "../../maps/catalog.ts";
+import { UNKNOWN_RESOURCE_DAYS } from "../../store/model/pages.ts";
 import { DataApiSection, dataApiRoutes, dataApiView } from "./data-api.tsx";
 import { formFields, MAX_FORM_BYTES } from "./form.ts";
 import { playerPagePath, playerPageRoutes } from "./player-page.tsx";
@@ -44,7 +46,7 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
   app.get("/", owner, async (c) => {
     const now = Date.now();
     const dataApi = await dataApiView(deps);
-    const [counts, queue, databaseBytes, maps, recent, jobs, deliveries, retryingJobs, retryingDeliveries, reports, linked] = await Promise.all([
+    const [counts, queue, databaseBytes, maps, recent, jobs, deliveries, retryingJobs, retryingDeliveries, reports, linked, unknown] = await Promise.all([
       pages.countsSince(now - DAY_MS),
       pages.queueSnapshot(now),
       pages.databaseBytes(),
@@ -56,6 +58,7 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
       pages.retryingDeliveries(),
       pages.recentReports(),
       deps.owner.links.linkedPlayers(),
+      pages.unknownResourcesSince(now - UNKNOWN_RESOURCE_DAYS * DAY_MS),
     ]);
     const names: PlayerNames = new Map(linked.flatMap((player) => (player.name === null ? [] : [[player.playerId, player.name] as const])));
     const overview = { counts, queue, databaseBytes, disk: deps.disk.reading(), floorBytes: deps.disk.floorBytes };
@@ -72,7 +75,7 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
             </form>
           )}
         </header>
-        <Banners banners={serviceBanners(deps, t)} />
+        <Banners banners={serviceBanners(deps, t, stillUnknown(unknown).length)} />
         <OverviewSection {...overview} lang={lang} />
         <MapsSection players={maps} playerHref={playerPagePath} names={names} lang={lang} />
         <SavesSection rows={recent} names={names} lang={lang} />

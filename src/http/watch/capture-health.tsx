@@ -5,6 +5,7 @@ import type { PageLang } from "../page-lang.ts";
 import { Time } from "../status/layout.tsx";
 import { failureKind, type FailureKind } from "./failure-kind.ts";
 import type { CaptureHealth, LatestCapture } from "../../store/model/pages.ts";
+import { stillUnknown } from "../../maps/catalog.ts";
 
 /** The tool that reported: Reqable names its platform, ProxyPin its rule; an upload is a capture module's script. */
 function appOf(latest: LatestCapture): string | null {
@@ -25,6 +26,7 @@ export function CaptureHealthSection({ health, lang }: { health: CaptureHealth; 
   const { t } = lang;
   const { latest, failure } = health;
   const app = latest === null ? null : appOf(latest);
+  const unknown = latest === null ? 0 : stillUnknown(latest.unknown).length;
   return (
     <section id="capture-health">
       <h2>{t.healthHeading}</h2>
@@ -49,6 +51,11 @@ export function CaptureHealthSection({ health, lang }: { health: CaptureHealth; 
             {latest.partial === null ? t.healthDrawing : latest.partial ? t.healthPartial : t.healthFull}
             {latest.partial === true ? <p class="err">{t.healthPartialFix}</p> : null}
           </dd>
+          {unknown > 0 ? (
+            <dd class="err" id="unknown-resources">
+              {t.unknownResources(unknown)}
+            </dd>
+          ) : null}
         </dl>
       )}
       <dl>

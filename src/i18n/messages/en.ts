@@ -187,6 +187,8 @@ export const en = {
   healthJunk: "junk: not a MySekai save",
   healthHarvest: "unreadable harvest records",
   healthOther: "could not be read",
+  /** Resources seen on maps that the catalogue does not name (the player's capture health, the owner's page). */
+  unknownResources: (n: number) => `${n} ${n === 1 ? "resource" : "resources"} this server does not know yet: update the catalogue`,
 };
 
 export type Messages = typeof en;

@@ -172,4 +172,5 @@ export const ja: Messages = {
   healthJunk: "マイセカイのセーブではありません",
   healthHarvest: "採集データが読めません",
   healthOther: "読めませんでした",
+  unknownResources: (n: number) => `このサーバーがまだ知らない素材が ${n} 件あります：カタログを更新してください`,
 };

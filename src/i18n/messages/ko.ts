@@ -172,4 +172,5 @@ export const ko: Messages = {
   healthJunk: "마이세카이 세이브가 아닙니다",
   healthHarvest: "채집 기록을 읽을 수 없습니다",
   healthOther: "읽을 수 없습니다",
+  unknownResources: (n: number) => `이 서버가 아직 모르는 자원 ${n}개: 카탈로그를 업데이트하세요`,
 };

@@ -172,4 +172,5 @@ export const zhHans: Messages = {
   healthJunk: "不是 MySekai 存档",
   healthHarvest: "采集记录无法读取",
   healthOther: "无法读取",
+  unknownResources: (n: number) => `有 ${n} 种资源本服务器还不认识：请更新资源目录`,
 };

@@ -172,4 +172,5 @@ export const zhHant: Messages = {
   healthJunk: "不是 MySekai 存檔",
   healthHarvest: "採集紀錄無法讀取",
   healthOther: "無法讀取",
+  unknownResources: (n: number) => `有 ${n} 種資源本伺服器還不認識：請更新資源目錄`,
 };

@@ -15,7 +15,7 @@ import { implausibleReason } from "../../save/plausible.ts";
 import { encryptedBytesOf } from "../../archive/encrypted-save.ts";
 import type { Stage } from "../stage.ts";
 
-export const generateStage: Stage = async ({ stageStore, config, workers, archive: store }, job) => {
+export const generateStage: Stage = async ({ stageStore, config, workers, archive: store, logUnknownResources }, job) => {
   const { keys } = config;
   const found = await stageStore.saveToDraw(job.subject.saveId);
   if (!found) return { kind: "fail", reason: "save row is missing" };
@@ -50,6 +50,7 @@ export const generateStage: Stage = async ({ stageStore, config, workers, archiv
   if (result.kind === "invalid" || result.kind === "too_large" || result.kind === "unreadable") return { kind: "fail", reason: result.reason };
 
   const { archived, outputs, dropsFingerprint } = result;
+  logUnknownResources(outputs, save.id);
   const archive = await recordSaveArchive(store, save, archivePath, archived, refreshDigest(outputs));
   const where = archive.movedFrom ? `${archive.relPath} (moved from ${archive.movedFrom})` : archive.relPath;
   return {

@@ -138,6 +138,8 @@ export interface LatestCapture {
   region: Region | null;
   /** null: not drawn yet. */
   partial: boolean | null;
+  /** `type:id` of the resources its maps showed that the catalogue did not know when they were drawn. */
+  unknown: string[];
   /** The report's shape and the capture tool's headers (Reqable's platform, ProxyPin's rule name); null for uploads. */
   report: { shape: string; meta: Record<string, string> } | null;
 }
@@ -161,3 +163,7 @@ export interface SpawnArchive {
   /** null: archived before digests were kept (its summary.json is read all the same). */
   digest: RefreshDigest | null;
 }
+
+/** The owner's page counts the unknown resources of the archives of the last UNKNOWN_RESOURCE_DAYS days, newest first, at most UNKNOWN_RESOURCE_ARCHIVES of them. */
+export const UNKNOWN_RESOURCE_DAYS = 7;
+export const UNKNOWN_RESOURCE_ARCHIVES = 500;

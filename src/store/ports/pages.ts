@@ -42,6 +42,8 @@ export interface PageReads {
   countsSince(since: number): Promise<DayCounts>;
   /** Bytes the database holds. */
   databaseBytes(): Promise<number>;
+  /** `type:id` of the resources the catalogue did not know, in the digests of the archives made since `since` (newest UNKNOWN_RESOURCE_ARCHIVES), once each. */
+  unknownResourcesSince(since: number): Promise<string[]>;
   /** The player's archived refreshes of the last HISTORY_DAYS days, newest first. */
   history(playerId: string, now?: number): Promise<PastRefresh[]>;
 }
