@@ -42,6 +42,18 @@ interface CatalogFile {
   phenomena: { id: number; name: LocalizedName }[];
   harvestFixtures: { id: number; type: string }[];
   siteGeometry: { convention: string; sites: SiteGeometryEntry[] };
+  /** Birthday parties (scripts/master-data/parties.ts), absent in catalogues generated before them. */
+  parties?: CatalogParty[];
+}
+
+/** What the player's page reads of a catalogue party; any field may be missing from an older catalogue. */
+export interface CatalogParty {
+  id: number;
+  /** The character's given name per language. */
+  character?: LocalizedName;
+  year?: number;
+  /** The requirements (materials obtained) of the master data's `birthdayPartyDeliveryTotalRewards` for the party. */
+  deliveryTotalRewards?: number[];
 }
 
 const file = catalogJson as unknown as CatalogFile;
@@ -53,6 +65,7 @@ const sitesById = new Map(file.sites.map((s) => [s.id, s]));
 const fixtureTypeById = new Map(file.harvestFixtures.map((f) => [f.id, f.type]));
 const geometryBySite = new Map(file.siteGeometry.sites.map((g) => [g.siteId, g]));
 const phenomenaById = new Map(file.phenomena.map((p) => [p.id, p]));
+const partiesById = new Map((file.parties ?? []).map((p) => [p.id, p]));
 
 /** A name missing in the locale's own key: traditional Chinese reads simplified first; Korean reads the game's original, Japanese. */
 const LOCALE_FALLBACK: Record<Locale, NameKey[]> = {
@@ -94,6 +107,11 @@ export function knownSiteName(siteId: number, locale: Locale): string | null {
 export function weatherName(phenomenaId: number, locale: Locale): string | null {
   const entry = phenomenaById.get(phenomenaId);
   return entry ? pickName(entry.name, locale) : null;
+}
+
+/** A birthday party by its id (`birthdayPartyId`), or null when the catalogue does not know it. */
+export function catalogParty(partyId: number): CatalogParty | null {
+  return partiesById.get(partyId) ?? null;
 }
 
 export function siteGeometryEntry(siteId: number): SiteGeometryEntry | null {

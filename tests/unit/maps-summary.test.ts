@@ -83,6 +83,7 @@ describe("summary", () => {
       saveTime: "2025-03-01T00:30:00.000Z",
       hasHarvestMaps: false,
       dataType: "mysekai",
+      birthdayParties: [],
       sites: [],
       totals: [],
       rareFinds: [],
