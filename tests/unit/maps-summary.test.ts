@@ -65,7 +65,7 @@ describe("summary", () => {
   test("key order of summary.json is stable", () => {
     const summary = buildSummary(fixedSave(), ctx);
     expect(Object.keys(summary)).toEqual([
-      "playerId", "capturedAt", "saveTime", "hasHarvestMaps", "dataType", "sites", "totals", "rareFinds", "newMusicRecords", "musicRecords", "repeatOf",
+      "playerId", "capturedAt", "saveTime", "hasHarvestMaps", "dataType", "birthdayParties", "sites", "totals", "rareFinds", "newMusicRecords", "musicRecords", "repeatOf",
     ]);
     expect(Object.keys(summary.sites[0]!.resources[0]!)).toEqual([
       "type", "id", "key", "name", "tier", "musicRecord", "title", "total", "positions",
