@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { birthdayDelivery, DELIVERY_URL, OBTAINED, PARTY_ID } from "../helpers/birthday-party.ts";
-import { deployments, one } from "../helpers/deployments.ts";
+import { deployments, jsonValue, one } from "../helpers/deployments.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliLastLineWith } from "../helpers/owner-cli.ts";
 import { harvestMapsOf, REAL_SAVE_PLAYER, realSave, uploadRealForm } from "../helpers/real-save.ts";
@@ -91,6 +91,7 @@ for (const deployment of deployments("party")) {
       expect((await read(`/api/cn/user/${REAL_SAVE_PLAYER}/mysekai_birthday_party`)).status).toBe(404);
       const page = await (await fetch(`${server.url}/players/${REAL_SAVE_PLAYER}`)).text();
       expect(page).toContain("birthday party delivery (no refresh)");
+      expect(page).toContain("kept as a record: this delivery did not refresh the harvest maps");
     }, 180_000);
 
     test("a refresh is pushed once, is the data API's save with its maps in place, moves upload_times, calls the webhook; the next visit is no new push", async () => {
@@ -98,6 +99,9 @@ for (const deployment of deployments("party")) {
       const delivery = birthdayDelivery({ refreshed: true });
       const refresh = await upload(delivery, DELIVERY_URL);
       expect(refresh.state).toBe("done");
+      // Drawn with the sites its maps hold: no party site 9 of its own.
+      const files = jsonValue<string[]>((await one<{ files: unknown }>(deployment, server, "SELECT files FROM archives WHERE save_id = ?", refresh.id))!.files);
+      expect(files.filter((file) => file.startsWith("site_")).sort()).toEqual(["site_5.png", "site_6.png", "site_7.png", "site_8.png"]);
 
       // Pushed once, titled as a party refresh; the bots told.
       expect(pushes().map((p) => [p.summary.dataType, p.title])).toEqual([

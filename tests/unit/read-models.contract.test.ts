@@ -161,8 +161,9 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       expect(await f.pages.latestMaps()).toEqual([refreshed, latest]);
       expect(await f.pages.mapsOfPlayer(PLAYER)).toEqual([latest]);
       expect(await f.pages.mapsOfPlayer(OTHER)).toEqual([refreshed]);
-      // The history keeps all three, the party's marked as one.
-      expect((await f.pages.history(PLAYER, T0)).map((refresh) => refresh.party)).toEqual([true, false, false]);
+      // The history keeps all three, the party's marked as a record; the other player's as a refresh.
+      expect((await f.pages.history(PLAYER, T0)).map((refresh) => refresh.party)).toEqual(["record", null, null]);
+      expect((await f.pages.history(OTHER, T0)).map((refresh) => refresh.party)).toEqual(["refresh"]);
     });
 
     test(`history: the player's archived refreshes of the last ${HISTORY_DAYS} days, newest first, digest decoded`, async () => {
@@ -191,9 +192,9 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
           { file: "site_6.png", label: "Flower garden" },
         ],
         digest: digest(`find ${sameTime}`),
-        party: false,
+        party: null,
       });
-      expect(history[2]).toEqual({ saveId: undigested, receivedAt: T0 - 2 * DAY, region: null, token: `token-${undigested}`, maps: [{ file: "site_9.png", label: "Site 9" }], digest: null, party: false });
+      expect(history[2]).toEqual({ saveId: undigested, receivedAt: T0 - 2 * DAY, region: null, token: `token-${undigested}`, maps: [{ file: "site_9.png", label: "Site 9" }], digest: null, party: null });
       expect(await f.pages.history(THIRD, T0)).toEqual([]);
     });
 

@@ -31,9 +31,10 @@ function findName(find: DigestFind, locale: Locale): string {
   return (entry && pickName(entry.name, locale)) ?? find.name;
 }
 
-function Finds({ digest, party, lang: { t, locale } }: { digest: RefreshDigest | null; party: boolean; lang: PageLang }) {
+function Finds({ digest, party, lang: { t, locale } }: { digest: RefreshDigest | null; party: PastRefresh["party"]; lang: PageLang }) {
+  if (party === "record") return <span class="muted">{t.partyNotRefreshed}</span>;
   if (digest === null) return <span class="muted">{t.findsNotKept}</span>;
-  if (digest.partial) return <span class="muted">{party ? t.partyNotRefreshed : t.noHarvestMapsInRefresh}</span>;
+  if (digest.partial) return <span class="muted">{t.noHarvestMapsInRefresh}</span>;
   if (digest.rare.length + digest.newSongs.length === 0) return <span class="muted">{t.nothingRare}</span>;
   return (
     <span class="chips">
@@ -62,7 +63,7 @@ function Refresh({ refresh, lang, watched }: { refresh: PastRefresh; lang: PageL
   return (
     <li class="refresh">
       <Time ms={refresh.receivedAt} zone={lang.zoneOf(refresh.region)} day={false} />
-      {refresh.party ? <span class="chip party">{refresh.digest?.partial ? lang.t.kindPartyDelivery : lang.t.kindPartyRefresh}</span> : null}
+      {refresh.party === null ? null : <span class="chip party">{refresh.party === "record" ? lang.t.kindPartyDelivery : lang.t.kindPartyRefresh}</span>}
       {watched.length === 0 ? null : (
         <span class="chips">
           {watched.map((match) => (
