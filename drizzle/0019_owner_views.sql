@@ -14,9 +14,10 @@ SELECT save_id, player_id, player_name, region, kind, source,
 FROM (
   SELECT s.id AS save_id, s.player_id, p.name AS player_name, s.region, s.source, s.size AS size_bytes,
     CASE
-      WHEN s.data_type = 'mysekai_birthday_party' THEN 'party delivery'
+      WHEN s.data_type = 'mysekai_birthday_party' AND s.partial THEN 'party delivery'
       WHEN s.partial THEN 'partial'
       WHEN s.drops_fingerprint IS NULL AND a.save_id IS NULL THEN 'not read yet'
+      WHEN s.data_type = 'mysekai_birthday_party' THEN 'party refresh'
       ELSE 'full save'
     END AS kind,
     s.received_at / 1000 AS received_s,

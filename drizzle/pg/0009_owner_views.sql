@@ -22,9 +22,10 @@ $$;
 CREATE VIEW view_saves AS
 SELECT s.id AS save_id, s.player_id, p.name AS player_name, s.region,
   CASE
-    WHEN s.data_type = 'mysekai_birthday_party' THEN 'party delivery'
+    WHEN s.data_type = 'mysekai_birthday_party' AND s.partial THEN 'party delivery'
     WHEN s.partial THEN 'partial'
     WHEN s.drops_fingerprint IS NULL AND a.save_id IS NULL THEN 'not read yet'
+    WHEN s.data_type = 'mysekai_birthday_party' THEN 'party refresh'
     ELSE 'full save'
   END AS kind,
   s.source,

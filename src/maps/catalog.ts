@@ -49,6 +49,8 @@ export interface CatalogParty {
   spawnGroupId: number | null;
   harvestFixtureId: number | null;
   materials: { type: string; id: number }[];
+  /** The materials obtained each of the master data's `birthdayPartyDeliveryTotalRewards` asks, ascending (absent: not known). */
+  deliveryTotalRewards?: number[];
 }
 
 /** The lookups' indexes of one catalogue, rebuilt when the loaded catalogue is swapped (src/catalogue/loaded.ts). */
@@ -63,6 +65,7 @@ function indexOf(file: CatalogueFile) {
     phenomenaById: new Map(file.phenomena.map((p) => [p.id, p])),
     partiesBySpawnGroup: new Map(parties.flatMap((p) => (p.spawnGroupId === null ? [] : [[p.spawnGroupId, p] as const]))),
     partyFixtureIds: new Set(parties.flatMap((p) => (p.harvestFixtureId === null ? [] : [p.harvestFixtureId]))),
+    partiesById: new Map(parties.map((p) => [p.id, p])),
   };
 }
 
@@ -121,6 +124,11 @@ export function knownSiteName(siteId: number, locale: Locale): string | null {
 export function weatherName(phenomenaId: number, locale: Locale): string | null {
   const entry = index().phenomenaById.get(phenomenaId);
   return entry ? pickName(entry.name, locale) : null;
+}
+
+/** A birthday party by its id (`birthdayPartyId`), or null when the catalogue does not know it. */
+export function catalogParty(partyId: number): CatalogParty | null {
+  return index().partiesById.get(partyId) ?? null;
 }
 
 export function siteGeometryEntry(siteId: number): SiteGeometryEntry | null {

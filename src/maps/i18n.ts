@@ -4,8 +4,8 @@ import { pickName, type CatalogParty, type FixtureKind, type Locale } from "./ca
 
 export interface UiStrings {
   rareTitle: string;
-  /** The rare text's and the push's title for a birthday party's delivery. */
-  birthdayPartyTitle: string;
+  /** The rare text's and the push's title for a birthday party's delivery that refreshed the harvest maps. */
+  partyRefreshTitle: string;
   noRare: string;
   musicRecord: string;
   /** Around a record's song title: `唱片「title」`. */
@@ -47,7 +47,7 @@ export interface UiStrings {
 export const UI_STRINGS: Record<Locale, UiStrings> = {
   "zh-Hans": {
     rareTitle: "MySekai 稀有资源",
-    birthdayPartyTitle: "MySekai 生日派对",
+    partyRefreshTitle: "MySekai 生日派对刷新",
     noRare: "今日没有稀有资源",
     musicRecord: "唱片",
     titleOpen: "「",
@@ -101,11 +101,11 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     spawnSubtitle: { one: "最近 {days} 天稀有資源：{finds} 次，{spots} 個位置", other: "最近 {days} 天稀有資源：{finds} 次，{spots} 個位置" },
     spawnTiers: { super: "超稀有", rare: "稀有" },
     spawnCapped: "只畫出發現最多的 {shown} 個位置（共 {spots} 個）",
-    birthdayPartyTitle: "MySekai 生日派對",
+    partyRefreshTitle: "MySekai 生日派對刷新",
   },
   ja: {
     rareTitle: "MySekai レア素材",
-    birthdayPartyTitle: "MySekai バースデーパーティー",
+    partyRefreshTitle: "MySekai バースデーパーティーで更新",
     noRare: "今日はレア素材がありません",
     musicRecord: "レコード",
     titleOpen: "「",
@@ -159,11 +159,11 @@ export const UI_STRINGS: Record<Locale, UiStrings> = {
     spawnSubtitle: { one: "최근 {days}일 희귀 자원: {spots}곳에서 {finds}회", other: "최근 {days}일 희귀 자원: {spots}곳에서 {finds}회" },
     spawnTiers: { super: "초희귀", rare: "희귀" },
     spawnCapped: "발견이 많은 {shown}곳만 표시 (전체 {spots}곳)",
-    birthdayPartyTitle: "MySekai 생일 파티",
+    partyRefreshTitle: "MySekai 생일 파티 갱신",
   },
   en: {
     rareTitle: "MySekai rare resources",
-    birthdayPartyTitle: "MySekai birthday party",
+    partyRefreshTitle: "MySekai birthday party refresh",
     noRare: "No rare resources today",
     musicRecord: "Music record",
     titleOpen: " “",

@@ -16,7 +16,7 @@ export { buildSiteSvg, type SiteDrawing } from "./svg-site.ts";
 export { buildOverviewSvg } from "./svg-overview.ts";
 export { summaryFile, summaryJson, type SummaryJson } from "./summary.ts";
 export { formatRareText, rareText } from "./rare-text.ts";
-export { describeSave, mapFileNames, storedOutputs, type OutputsContext, type SaveOutputs } from "./save-outputs.ts";
+export { describeSave, isHarvestState, mapFileNames, storedOutputs, type OutputsContext, type SaveOutputs } from "./save-outputs.ts";
 export { renderPng } from "./render.ts";
 export { loadAssetPack } from "./assets.ts";
 export type { Locale } from "./catalog.ts";

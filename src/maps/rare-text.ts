@@ -29,7 +29,7 @@ const MARK: Record<Exclude<Emphasis, "common">, string> = { super: "★", rare: 
  */
 export function rareText(outputs: SaveOutputs): RareText {
   const ui = UI_STRINGS[outputs.locale];
-  const title = `${isBirthdayParty(outputs) ? ui.birthdayPartyTitle : ui.rareTitle} · ${outputs.playerId}`;
+  const title = `${isBirthdayParty(outputs) ? ui.partyRefreshTitle : ui.rareTitle} · ${outputs.playerId}`;
   const dataTime = `${ui.dataTime} ${formatCaptureTime(new Date(outputs.saveTime ?? outputs.capturedAt), outputs.timeZone)}`;
   const plain = (text: string): RareLine => ({ text: clipText(text), emphasis: null });
 

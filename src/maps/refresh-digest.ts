@@ -4,6 +4,7 @@
  * model, which the retention rule clears.
  */
 import type { Tier } from "./catalog.ts";
+import type { BirthdayPartyProgress } from "../save/model.ts";
 import type { SaveOutputs } from "./save-outputs.ts";
 
 /** Finds and songs kept per refresh; the rest are counted in `more`. Real refreshes have a handful. */
@@ -27,8 +28,10 @@ export interface DigestSong {
 }
 
 export interface RefreshDigest {
-  /** A refresh without harvest maps (no maps were drawn). */
+  /** No new harvest state (no maps were drawn): a refresh without harvest maps, or a party delivery that refreshed nothing. */
   partial: boolean;
+  /** `userBirthdayParties` of the body, when it carried any (absent in digests kept before). */
+  parties?: BirthdayPartyProgress[];
   /** Super-rare first, then rare, larger totals first. */
   rare: DigestFind[];
   newSongs: DigestSong[];
@@ -65,5 +68,6 @@ export function refreshDigest(outputs: SaveOutputs): RefreshDigest {
     more: rare.length + songs.length - keptRare.length - keptSongs.length,
     sites: outputs.partial ? [] : outputs.sites.map((site) => ({ siteId: site.siteId, name: clip(site.name) })),
     unknown: unknownKeys(outputs).slice(0, DIGEST_ENTRIES),
+    ...(outputs.parties !== undefined && outputs.parties.length > 0 && { parties: outputs.parties }),
   };
 }

@@ -4,7 +4,7 @@
  * save (saves.outputs), so the push never reads archive text back.
  */
 import type { DataType } from "../capture/data-types.ts";
-import type { MySekaiSave, SiteHarvest } from "../save/model.ts";
+import type { BirthdayPartyProgress, MySekaiSave, SiteHarvest } from "../save/model.ts";
 import type { Locale } from "./catalog.ts";
 import { groupSite, type SiteView } from "./group.ts";
 import { compareByImportance, type ResourceView } from "./resources.ts";
@@ -41,10 +41,17 @@ export interface SaveOutputs {
   capturedAt: string;
   /** ISO server time inside the save, when it carries one. */
   saveTime: string | null;
-  /** A refresh without harvest maps: no maps are drawn and nothing is pushed. */
+  /**
+   * No new harvest state: a MySekai answer without harvest maps, or a birthday party's delivery that refreshed
+   * nothing (kept as a record). No maps are drawn, nothing is pushed, nothing a bot reads changes.
+   */
   partial: boolean;
   /** A birthday party's delivery, not the MySekai save (absent in models stored before it: the save). */
   dataType?: DataType;
+  /** A delivery's `isRefreshed` (null: the body did not say; absent for saves and older models). */
+  refreshed?: boolean | null;
+  /** `userBirthdayParties` as the body carried it (absent in older models). */
+  parties?: BirthdayPartyProgress[];
   locale: Locale;
   /** IANA zone of the times drawn on the maps and written in the rare text. */
   timeZone: string;
@@ -79,9 +86,21 @@ function siteFrame(site: SiteHarvest): SiteFrame | null {
   return { minX: Math.min(...xs), maxX: Math.max(...xs), minZ: Math.min(...zs), maxZ: Math.max(...zs) };
 }
 
+/**
+ * Whether a capture is the player's newest harvest state: a save with harvest maps, or a birthday party's delivery
+ * saying `isRefreshed: true` with harvest maps (the largest hub stores a delivery only then, and writes its maps
+ * over the player's). Any other delivery is a record.
+ */
+export function isHarvestState(save: MySekaiSave, dataType: DataType): boolean {
+  return save.hasHarvestMaps && (dataType !== "mysekai_birthday_party" || save.isRefreshed === true);
+}
+
 export function describeSave(save: MySekaiSave, ctx: OutputsContext): SaveOutputs {
   const ownedMusicRecords = new Set(save.ownedMusicRecordIds);
-  const sites = [...save.sites]
+  const dataType = ctx.dataType ?? "mysekai";
+  const partial = !isHarvestState(save, dataType);
+  // A delivery kept as a record draws nothing, whatever maps it carries.
+  const sites = (partial ? [] : [...save.sites])
     .sort((a, b) => a.siteId - b.siteId)
     .map((site) => ({ ...groupSite(site, { locale: ctx.locale, ownedMusicRecords, showHarvested: ctx.showHarvested }), frame: siteFrame(site) }));
   const across = new Map<string, ResourceAcrossSites>();
@@ -100,8 +119,10 @@ export function describeSave(save: MySekaiSave, ctx: OutputsContext): SaveOutput
     playerId: ctx.playerId,
     capturedAt: ctx.capturedAt.toISOString(),
     saveTime: save.now === null ? null : new Date(save.now).toISOString(),
-    partial: !save.hasHarvestMaps,
-    dataType: ctx.dataType ?? "mysekai",
+    partial,
+    dataType,
+    ...(dataType === "mysekai_birthday_party" && { refreshed: save.isRefreshed }),
+    parties: save.birthdayParties,
     locale: ctx.locale,
     timeZone: ctx.timeZone ?? "UTC",
     weather: refreshWeather(save.weather, save.now ?? ctx.capturedAt.getTime(), ctx.locale),

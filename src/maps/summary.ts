@@ -63,10 +63,14 @@ export interface SummaryJson {
   playerId: string;
   capturedAt: string;
   saveTime: string | null;
-  /** false for a partial refresh (no harvest maps): every list is then empty. */
+  /** false when nothing was drawn (a partial refresh, a party delivery that refreshed nothing): every list is then empty. */
   hasHarvestMaps: boolean;
   /** `mysekai_birthday_party` for a birthday party's delivery, else `mysekai`. */
   dataType: DataType;
+  /** A delivery's `isRefreshed` (null when its body did not say); absent for a MySekai save. */
+  refreshed?: boolean | null;
+  /** `userBirthdayParties` as the body carried it: party id, materials obtained, delivery points. */
+  birthdayParties: { partyId: number; obtained: number; points: number | null }[];
   sites: { siteId: number; name: string; resources: SummaryResource[] }[];
   totals: SummaryTotal[];
   rareFinds: RareFind[];
@@ -94,6 +98,8 @@ export function summaryJson(outputs: SaveOutputs, repeatOf: number | null = null
     saveTime: outputs.saveTime,
     hasHarvestMaps: !outputs.partial,
     dataType: outputs.dataType ?? "mysekai",
+    ...(outputs.refreshed !== undefined && { refreshed: outputs.refreshed }),
+    birthdayParties: outputs.parties ?? [],
     sites: outputs.sites.map((site) => ({
       siteId: site.siteId,
       name: site.name,

@@ -41,7 +41,7 @@ function panel(view: SiteOutputs, locale: Locale, assets: AssetImages | null): P
  */
 function header(outputs: SaveOutputs, width: number): string[] {
   const ui = UI_STRINGS[outputs.locale];
-  const title = isBirthdayParty(outputs) ? ui.birthdayPartyTitle : ui.overviewTitle;
+  const title = isBirthdayParty(outputs) ? ui.partyRefreshTitle : ui.overviewTitle;
   const room = width - 2 * GAP;
   const size = Math.max(TEXT_PX.meta, Math.min(TEXT_PX.siteTitle, Math.floor((TEXT_PX.siteTitle * room) / textWidth(title, TEXT_PX.siteTitle, true))));
   const meta = metaLine(outputs);

@@ -8,7 +8,7 @@ import { openArchiveStore, type ArchiveLocation, type ArchiveStore, type Pending
 import type { DataType } from "../capture/data-types.ts";
 import type { MapLocale } from "../config/index.ts";
 import { useStoredCatalogue, type StoredCatalogue } from "../catalogue/loaded.ts";
-import { describeSave, startOutputs, summaryFile, type SaveOutputs } from "../maps/index.ts";
+import { describeSave, isHarvestState, startOutputs, summaryFile, type SaveOutputs } from "../maps/index.ts";
 import { dropsFingerprint, INVALID_REASONS, isUnopened, openSave, type KeyPair } from "../save/index.ts";
 
 export interface GenerateRequest {
@@ -66,8 +66,10 @@ export interface EvaluateResult {
 /** `onRendered`: the maps are drawn (the archive's writes began with them; the render's timeout ends here, worker-pool.ts). */
 export async function runGenerate(request: GenerateRequest, onRendered: () => void = () => {}): Promise<GenerateResult> {
   useStoredCatalogue(request.catalogue);
-  const opened = openSave(request.encrypted, request.keys, { json: request.storeJson });
+  const opened = openSave(request.encrypted, request.keys, { json: request.storeJson, delivery: request.dataType === "mysekai_birthday_party" });
   if (isUnopened(opened)) return opened;
+  // A partial refresh, or a party delivery that refreshed nothing (kept as a record): its summary alone.
+  const drawn = isHarvestState(opened.save, request.dataType);
   const ctx = {
     playerId: request.playerId,
     capturedAt: new Date(request.capturedAt),
@@ -81,7 +83,7 @@ export async function runGenerate(request: GenerateRequest, onRendered: () => vo
   };
   // The maps start drawing here; the archive's writes start with them, each map's as soon as it is encoded, so
   // the fsyncs overlap the renders still running rather than follow the last one.
-  const { files, outputs } = opened.kind === "partial" ? partialOutputs(describeSave(opened.save, ctx)) : await startOutputs(opened.save, ctx);
+  const { files, outputs } = drawn ? await startOutputs(opened.save, ctx) : partialOutputs(describeSave(opened.save, ctx));
   const jsonFile = opened.json === undefined ? [] : [{ name: SAVE_JSON_FILE, bytes: packSaveJson(opened.json) }];
   const maps = files.map((file) => file.bytes);
   let archived: WrittenFolder;
@@ -92,10 +94,10 @@ export async function runGenerate(request: GenerateRequest, onRendered: () => vo
     await Promise.allSettled(maps);
     throw error;
   }
-  return { kind: opened.kind === "partial" ? "partial" : "generated", keyLabel: opened.keyLabel, archived, outputs, dropsFingerprint: dropsFingerprint(opened.save) };
+  return { kind: drawn ? "generated" : "partial", keyLabel: opened.keyLabel, archived, outputs, dropsFingerprint: dropsFingerprint(opened.save) };
 }
 
-/** A refresh without harvest maps: nothing to draw, only its summary. */
+/** No new harvest state: nothing to draw, only its summary. */
 function partialOutputs(outputs: SaveOutputs): { files: PendingArchiveFile[]; outputs: SaveOutputs } {
   return { files: [summaryFile(outputs)], outputs };
 }

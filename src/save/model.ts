@@ -55,4 +55,17 @@ export interface MySekaiSave {
   hasHarvestMaps: boolean;
   ownedMusicRecordIds: number[];
   weather: WeatherSchedule[];
+  /** A birthday party delivery's top-level `isRefreshed` (the party refreshed the harvest maps); null when absent. */
+  isRefreshed: boolean | null;
+  /** `userBirthdayParties`: each running party's progress, as the body carries it (deliveries and saves alike). */
+  birthdayParties: BirthdayPartyProgress[];
+}
+
+/** One row of `userBirthdayParties` (field names as the largest hub's renderer reads them). */
+export interface BirthdayPartyProgress {
+  partyId: number;
+  /** `obtainedMysekaiMaterialCount`: the party's materials obtained so far (its level). */
+  obtained: number;
+  /** `deliveryTotalPoint`, when given. */
+  points: number | null;
 }

@@ -38,7 +38,7 @@ export const INVALID_REASONS = {
 const PROGRESS = { badPadding: 0, notMsgpack: 1, notSave: 2 } as const;
 type Failure = keyof typeof PROGRESS;
 
-function tryKey(encrypted: Uint8Array, pair: KeyPair, withJson: boolean): { save: MySekaiSave; json?: string } | SaveLimitError | HarvestRecordError | Failure {
+function tryKey(encrypted: Uint8Array, pair: KeyPair, withJson: boolean, delivery: boolean): { save: MySekaiSave; json?: string } | SaveLimitError | HarvestRecordError | Failure {
   let plain: Uint8Array;
   try {
     plain = decryptAesCbc(encrypted, pair.key, pair.iv);
@@ -52,7 +52,7 @@ function tryKey(encrypted: Uint8Array, pair: KeyPair, withJson: boolean): { save
     // The JSON is the object form whatever the game sent: the data API's readers read named fields.
     restoreHarvestMaps(tree);
     const json = withJson ? exactJson(tree) : undefined;
-    const save = toMySekaiSave(withJson ? normaliseTree(tree) : tree);
+    const save = toMySekaiSave(withJson ? normaliseTree(tree) : tree, { delivery });
     return save === null ? "notSave" : { save, json };
   } catch (error) {
     if (error instanceof MsgpackDecodeError) return "notMsgpack";
@@ -61,13 +61,14 @@ function tryKey(encrypted: Uint8Array, pair: KeyPair, withJson: boolean): { save
   }
 }
 
-export function openSave(encrypted: Uint8Array, keys: readonly KeyPair[], { json = false }: { json?: boolean } = {}): OpenedSave {
+/** `delivery`: the body is a birthday party's delivery (parse.ts reads one without harvest maps too). */
+export function openSave(encrypted: Uint8Array, keys: readonly KeyPair[], { json = false, delivery = false }: { json?: boolean; delivery?: boolean } = {}): OpenedSave {
   if (keys.length === 0) return { kind: "invalid", reason: INVALID_REASONS.noKey };
   if (encrypted.length === 0) return { kind: "invalid", reason: INVALID_REASONS.empty };
   if (encrypted.length % AES_BLOCK_SIZE !== 0) return { kind: "invalid", reason: INVALID_REASONS.badLength };
   let furthest: Failure = "badPadding";
   for (const pair of keys) {
-    const outcome = tryKey(encrypted, pair, json);
+    const outcome = tryKey(encrypted, pair, json, delivery);
     if (outcome instanceof SaveLimitError) return { kind: "too_large", reason: outcome.message };
     if (outcome instanceof HarvestRecordError) return { kind: "unreadable", reason: outcome.message };
     if (typeof outcome !== "string") {

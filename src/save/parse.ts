@@ -20,10 +20,13 @@
  * - music record: mysekaiMusicRecordId; duplicates dropped, save order kept.
  * - a site id seen twice: the later harvest map is skipped (one map per site).
  * `now` is `updatedResources.now`, else the top-level `now`, else null.
+ * A birthday party's delivery (`{ delivery: true }`) is read even without harvest maps (a map holding
+ * `updatedResources` or a boolean `isRefreshed`): kept as a record, never drawn. Its top-level `isRefreshed` and
+ * any body's `userBirthdayParties` (in `updatedResources`, else top level) are read for what they are.
  * Lists and strings past SAVE_LIMITS throw SaveLimitError: such a save is refused whole, never cut.
  * The tree's harvest maps are restored in place: the caller's tree is then in the object form.
  */
-import type { HarvestFixture, MySekaiSave, ResourceDrop, SiteHarvest } from "./model.ts";
+import type { BirthdayPartyProgress, HarvestFixture, MySekaiSave, ResourceDrop, SiteHarvest } from "./model.ts";
 import {
   asRecord,
   readCoordinate,
@@ -131,15 +134,29 @@ function readNow(top: RecordValue, updated: RecordValue): number | null {
   return readInteger(updated.now) ?? readInteger(top.now);
 }
 
-/** The typed save, or null when `decoded` is not a MySekai save. Throws SaveLimitError and HarvestRecordError. */
-export function toMySekaiSave(decoded: unknown): MySekaiSave | null {
+function readBirthdayParties(value: unknown): BirthdayPartyProgress[] {
+  return readList(cappedRows(value, SAVE_LIMITS.birthdayParties, "birthday parties"), (item) => {
+    const row = asRecord(item);
+    const partyId = readInteger(row?.birthdayPartyId);
+    const obtained = readOptionalInteger(row?.obtainedMysekaiMaterialCount, 0);
+    const points = readInteger(row?.deliveryTotalPoint);
+    return partyId === null || obtained === null ? null : { partyId, obtained, points };
+  });
+}
+
+/** The typed save, or null when `decoded` is not a MySekai save (nor, asked for, a delivery). Throws SaveLimitError and HarvestRecordError. */
+export function toMySekaiSave(decoded: unknown, { delivery = false }: { delivery?: boolean } = {}): MySekaiSave | null {
   restoreHarvestMaps(decoded);
   const top = asRecord(decoded);
-  const updated = asRecord(top?.updatedResources);
-  if (top === null || updated === null) return null;
-  if (!Array.isArray(updated.userMysekaiHarvestMaps)) return null;
+  if (top === null) return null;
+  const isRefreshed = typeof top.isRefreshed === "boolean" ? top.isRefreshed : null;
+  const updated = asRecord(top.updatedResources) ?? (delivery && isRefreshed !== null ? {} : null);
+  if (updated === null) return null;
+  if (!Array.isArray(updated.userMysekaiHarvestMaps) && !delivery) return null;
   const harvestMaps = cappedRows(updated.userMysekaiHarvestMaps, SAVE_LIMITS.sites, "harvest maps (sites)");
   return {
+    isRefreshed,
+    birthdayParties: readBirthdayParties(updated.userBirthdayParties ?? top.userBirthdayParties),
     now: readNow(top, updated),
     sites: readSites(harvestMaps),
     hasHarvestMaps: harvestMaps.length > 0,

@@ -35,7 +35,7 @@ export function site(siteId: number, drops: ResourceDrop[], fixtures: HarvestFix
 }
 
 export function save(sites: SiteHarvest[], ownedMusicRecordIds: number[] = []): MySekaiSave {
-  return { now: Date.UTC(2025, 2, 1, 0, 30), sites, hasHarvestMaps: true, ownedMusicRecordIds, weather: [] };
+  return { now: Date.UTC(2025, 2, 1, 0, 30), sites, hasHarvestMaps: true, ownedMusicRecordIds, weather: [], isRefreshed: null, birthdayParties: [] };
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * A birthday party's delivery end to end: captured by the generated module's rule of its own and the served
- * upload script, archived apart from the player's MySekai save, drawn with its site's name from the catalogue,
- * pushed as a birthday party, served at mysekai_birthday_party (API token, and the public read once the player
- * opted in), and never what /api/{region}/user/{uid}/mysekai answers. A report holding both keeps the save.
+ * upload script, archived apart from the player's MySekai save; a refresh whose maps hold site 9 draws site 9 with
+ * its name from the catalogue, is pushed as a party refresh, served at mysekai_birthday_party (API token, and the
+ * public read once the player opted in), and its maps are in place in what /api/{region}/user/{uid}/mysekai
+ * answers. A report holding both keeps the save. (Refreshes and records on both stores: party-refresh.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -32,7 +33,7 @@ const saveBySha = (server: RunningServer, bytes: Uint8Array) =>
   one<{ id: number; data_type: string }>(server, "SELECT id, data_type FROM saves WHERE sha256 = ?", new Bun.CryptoHasher("sha256").update(bytes).digest("hex"))!;
 
 describe("a birthday party's delivery", () => {
-  test("captured, archived apart, drawn with its site's name, pushed as a party, served on its own route; /mysekai unchanged", async () => {
+  test("captured, archived apart, site 9 drawn with its name when its maps hold it, pushed as a party refresh, served on its own route and in /mysekai", async () => {
     const { pair, env } = testKeys();
     const server = await start({ ...env, NOTIFY_DEFAULT: "webhook", WEBHOOK_URL: `${hooks.url}/party` });
     const pushes = () => hooks.requests.filter((r) => r.path === "/party").map((r) => r.json as { summary: { dataType: string; sites: { siteId: number; name: string }[] } });
@@ -51,7 +52,7 @@ describe("a birthday party's delivery", () => {
     const module = MODULE_FORMATS.surge.generate("cn", { scriptUrl: "https://maps.example.org/setup/s/capture.js" });
     const partyRule = /^mysekai-capture-birthday-party-cn = type=http-response,pattern=([^,]+),/m.exec(module)![1]!;
     expect(new RegExp(partyRule).test(DELIVERY_URL)).toBe(true);
-    const body = encryptRaw(pair, birthdayDelivery());
+    const body = encryptRaw(pair, birthdayDelivery({ partySite: true }));
     const run = runInApp("surge", httpClientUploadScript({ serverUrl: server.url }), { url: DELIVERY_URL }, body);
     expect((await run.upload).status).toBe(200);
     const party = saveBySha(server, body);
@@ -65,18 +66,20 @@ describe("a birthday party's delivery", () => {
     const summary = JSON.parse(archived("summary.json"));
     expect(summary.dataType).toBe("mysekai_birthday_party");
     expect(summary.sites.map((s: { siteId: number; name: string }) => [s.siteId, s.name])).toEqual([[PARTY_SITE, siteName(PARTY_SITE, "zh-Hans")]]);
-    expect(archived("rare_resources.txt").split("\n")[0]).toBe(`MySekai 生日派对 · ${REAL_SAVE_PLAYER}`);
+    expect(archived("rare_resources.txt").split("\n")[0]).toBe(`MySekai 生日派对刷新 · ${REAL_SAVE_PLAYER}`);
 
-    // Pushed once, as a party (the save's push before it was the save's).
+    // Pushed once, as a party refresh (the save's push before it was the save's).
     expect(pushes().map((p) => p.summary.dataType)).toEqual(["mysekai", "mysekai_birthday_party"]);
     // Bots are told which data type is new: each is read at its own route.
     await eventually(() => hooks.requests.filter((r) => r.path.startsWith("/data/")).length === 2, 20_000, "two data webhooks");
     expect(hooks.requests.filter((r) => r.path.startsWith("/data/")).map((r) => r.path)).toEqual([`/data/mysekai/${REAL_SAVE_PLAYER}`, `/data/mysekai_birthday_party/${REAL_SAVE_PLAYER}`]);
 
-    // The save a bot reads is unchanged; the delivery has its own route.
+    // The save a bot reads holds the refresh's harvest maps (the largest hub writes them over the player's); the
+    // delivery has its own route too.
     const after = await read(`/api/cn/user/${REAL_SAVE_PLAYER}/mysekai`);
-    expect(after.headers.get("etag")).toBe(before.headers.get("etag")!);
-    expect(((await after.json()) as { updatedResources: { userMysekaiHarvestMaps: unknown[] } }).updatedResources.userMysekaiHarvestMaps).toHaveLength(4);
+    expect(after.headers.get("etag")).not.toBe(before.headers.get("etag")!);
+    const maps = ((await after.json()) as { updatedResources: { userMysekaiHarvestMaps: { mysekaiSiteId: number }[] } }).updatedResources.userMysekaiHarvestMaps;
+    expect(maps.map((m) => m.mysekaiSiteId)).toEqual([PARTY_SITE]);
     const served = (await (await read(`/api/cn/user/${REAL_SAVE_PLAYER}/mysekai_birthday_party`)).json()) as { updatedResources: { userMysekaiHarvestMaps: { mysekaiSiteId: number }[] }; upload_time: number };
     expect(served.updatedResources.userMysekaiHarvestMaps.map((m) => m.mysekaiSiteId)).toEqual([PARTY_SITE]);
 
@@ -96,7 +99,7 @@ describe("a birthday party's delivery", () => {
   test("a report holding a delivery and the save keeps the save; a report of the delivery alone keeps it as a delivery", async () => {
     const { pair, env } = testKeys();
     const server = await start({ ...env, NOTIFY_DEFAULT: "none" });
-    const delivery = encryptRaw(pair, birthdayDelivery());
+    const delivery = encryptRaw(pair, birthdayDelivery({ partySite: true }));
     const save = encryptRaw(pair, realSave());
     const entry = (url: string, bytes: Uint8Array) => ({
       request: { method: "GET", url, headers: [] },

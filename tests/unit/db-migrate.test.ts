@@ -50,3 +50,22 @@ test("every later migration keeps the saves, jobs, archives, deliveries and open
   expect((db.$client.query("PRAGMA foreign_keys").get() as { foreign_keys: number }).foreign_keys).toBe(1);
   db.$client.close();
 });
+
+test("birthday party deliveries stored before the refresh rule become records (saves.partial); saves stay as they were", () => {
+  const before = join(dir, "before-party-rule");
+  mkdirSync(join(before, "meta"), { recursive: true });
+  const journal = JSON.parse(readFileSync(join(MIGRATIONS, "meta", "_journal.json"), "utf8"));
+  const index = journal.entries.findIndex((entry: { tag: string }) => entry.tag.endsWith("_party_deliveries_as_records"));
+  journal.entries = journal.entries.slice(0, index);
+  for (const entry of journal.entries as { tag: string }[]) cpSync(join(MIGRATIONS, `${entry.tag}.sql`), join(before, `${entry.tag}.sql`));
+  writeFileSync(join(before, "meta", "_journal.json"), JSON.stringify(journal));
+  const path = join(dir, "party.sqlite");
+  const sqlite = new Database(path);
+  migrate(drizzle({ client: sqlite }), { migrationsFolder: before });
+  sqlite.exec(`INSERT INTO saves (sha256, player_id, source, encrypted, size, received_at, data_type) VALUES
+    ('save', '7488393821744390161', 'upload', x'00', 1, 1, 'mysekai'), ('party', '7488393821744390161', 'upload', x'00', 1, 2, 'mysekai_birthday_party')`);
+  sqlite.close();
+  const db = openDatabase(path);
+  expect(db.$client.query("SELECT sha256, partial FROM saves ORDER BY id").all()).toEqual([{ sha256: "save", partial: 0 }, { sha256: "party", partial: 1 }]);
+  db.$client.close();
+});

@@ -249,6 +249,18 @@ for (const kind of [sqliteDeliveryStores, postgresDeliveryStores] satisfies Deli
       expect(await decide(candidate(partyAgain, "party drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: false, repeatOf: party });
     });
 
+    test("a party refresh is the newest harvest state: the save's next visit, holding its drops, repeats it", async () => {
+      const player = "1234000000000000043";
+      const first = await f.addSave(player, "drops", T0);
+      const refresh = await f.addSave(player, "refreshed drops", T0 + 1, "mysekai_birthday_party");
+      const visit = await f.addSave(player, "refreshed drops", T0 + 2);
+      const next = await f.addSave(player, "next refresh", T0 + 3);
+      expect(await decide(candidate(first, "drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+      expect(await decide(candidate(refresh, "refreshed drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+      expect(await decide(candidate(visit, "refreshed drops", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: false, repeatOf: refresh });
+      expect(await decide(candidate(next, "next refresh", player), WEBHOOK, CONFIGURED, T0)).toEqual({ push: true });
+    });
+
     test("two saves of one refresh decided at once on two connections: exactly one is pushed, each time", async () => {
       const another = await f.another();
       for (let round = 0; round < 8; round++) {

@@ -65,7 +65,7 @@ describe("summary", () => {
   test("key order of summary.json is stable", () => {
     const summary = buildSummary(fixedSave(), ctx);
     expect(Object.keys(summary)).toEqual([
-      "playerId", "capturedAt", "saveTime", "hasHarvestMaps", "dataType", "sites", "totals", "rareFinds", "newMusicRecords", "musicRecords", "repeatOf",
+      "playerId", "capturedAt", "saveTime", "hasHarvestMaps", "dataType", "birthdayParties", "sites", "totals", "rareFinds", "newMusicRecords", "musicRecords", "repeatOf",
     ]);
     expect(Object.keys(summary.sites[0]!.resources[0]!)).toEqual([
       "type", "id", "key", "name", "tier", "musicRecord", "title", "find", "spawnGroup", "total", "positions",
@@ -83,6 +83,7 @@ describe("summary", () => {
       saveTime: "2025-03-01T00:30:00.000Z",
       hasHarvestMaps: false,
       dataType: "mysekai",
+      birthdayParties: [],
       sites: [],
       totals: [],
       rareFinds: [],

@@ -22,17 +22,17 @@ describe("the refresh's weather", () => {
     expect(metaLine(buildSiteSvg(describeSave(save, ctx("en", "UTC")), 6, null))).toEndWith(" · Night 09:00-21:00");
   });
 
-  test("the overview's header shows the weather as the site maps do, and says when it is a birthday party", () => {
+  test("the overview's header shows the weather as the site maps do, and says when it is a birthday party refresh", () => {
     const outputs = describeSave(save, ctx("zh-Hans", "Asia/Shanghai"));
     const overview = buildOverviewSvg(outputs);
     expect(metaLine(overview)).toBe("玩家 7000000000000000001 · 2026-03-23 18:31 UTC+8 · 夜晚 17:00-05:00");
     expect(overview).toContain(`>${UI_STRINGS["zh-Hans"].overviewTitle}<`);
     const party = buildOverviewSvg({ ...outputs, dataType: "mysekai_birthday_party" });
-    expect(party).toContain(`>${UI_STRINGS["zh-Hans"].birthdayPartyTitle}<`);
+    expect(party).toContain(`>${UI_STRINGS["zh-Hans"].partyRefreshTitle}<`);
     expect(party).not.toContain(UI_STRINGS["zh-Hans"].overviewTitle);
     // A party's overview is one panel wide (site 9 only): the title and the weather still show whole.
     const narrow = buildOverviewSvg({ ...describeSave(save, ctx("ja", "Asia/Tokyo")), dataType: "mysekai_birthday_party", sites: outputs.sites.slice(0, 1) });
-    expect(narrow).toContain(`>${UI_STRINGS.ja.birthdayPartyTitle}<`);
+    expect(narrow).toContain(`>${UI_STRINGS.ja.partyRefreshTitle}<`);
     expect(narrow).toContain(">2026-03-23 19:31 UTC+9 · 夜 18:00-06:00<");
   });
 

@@ -147,7 +147,7 @@ for (const store of stores) {
         { save_id: 5, kind: "full save", state: "running", stage: "notify", failure: null },
         // No job: retention removed it once done.
         { save_id: 6, kind: "full save", state: "done", stage: null, failure: null },
-        { save_id: 19, kind: "party delivery", state: "done", stage: null, failure: null },
+        { save_id: 19, kind: "party refresh", state: "done", stage: null, failure: null },
         { save_id: 20, kind: "partial", state: "done", stage: null, failure: null },
         { save_id: 21, kind: "not read yet", state: "failed", stage: "generate", failure: "does not decrypt under any configured key (bad padding)" },
       ]);

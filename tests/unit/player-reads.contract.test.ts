@@ -119,7 +119,7 @@ for (const kind of [sqlite, postgres]) {
       expect(await s.nudges.nudgePlayer(PLAYER)).toBeNull();
     });
 
-    test("nudges: a full save counts, a partial or failed one or a birthday party's delivery does not, one still being drawn does; the newest save's region", async () => {
+    test("nudges: a full save or a party refresh counts, a partial or failed one or a party delivery kept as a record does not, one still being drawn does; the newest save's region", async () => {
       expect(await s.nudges.latestRegion(PLAYER)).toBeNull();
       await save(T0, { region: "en", digest: digest(false) });
       await save(T0 + 10, { region: "jp", digest: digest(true) });
@@ -127,13 +127,17 @@ for (const kind of [sqlite, postgres]) {
       expect(await s.nudges.latestRegion(PLAYER)).toBe("jp");
       expect(await s.nudges.fullSaveSince(PLAYER, T0)).toBe(true);
       expect(await s.nudges.fullSaveSince(PLAYER, T0 + 1)).toBe(false);
-      // A birthday party's delivery is not the refresh's save: it leaves the nudge due.
-      await save(T0 + 22, { region: "jp", digest: digest(false), dataType: "mysekai_birthday_party", job: { state: "done" } });
+      // A party delivery that refreshed nothing (digest partial), or one still being drawn, leaves the nudge due.
+      await save(T0 + 21, { region: "jp", digest: digest(true), dataType: "mysekai_birthday_party", job: { state: "done" } });
+      await save(T0 + 22, { region: "jp", archived: false, dataType: "mysekai_birthday_party", job: { state: "running" } });
       expect(await s.nudges.fullSaveSince(PLAYER, T0 + 1)).toBe(false);
       await save(T0 + 25, { archived: false, job: { state: "failed", error: "does not decrypt under any configured key (bad padding)" } });
       expect(await s.nudges.fullSaveSince(PLAYER, T0 + 1)).toBe(false);
       await save(T0 + 30, { archived: false, job: { state: "running" } });
       expect(await s.nudges.fullSaveSince(PLAYER, T0 + 1)).toBe(true);
+      // A party refresh is the refresh: it counts.
+      await save(T0 + 40, { region: "jp", digest: digest(false), dataType: "mysekai_birthday_party", job: { state: "done" } });
+      expect(await s.nudges.fullSaveSince(PLAYER, T0 + 31)).toBe(true);
     });
 
     test("capture health: the newest save that did not fail, and the newest failure with its reason", async () => {
@@ -142,6 +146,10 @@ for (const kind of [sqlite, postgres]) {
       await save(T0 + 10, { region: "jp", archived: false, job: { state: "failed", error: "does not decrypt under any configured key (bad padding)" } });
       const health = await s.health.captureHealth(PLAYER);
       expect(health).toEqual({ latest: { receivedAt: T0, source: "upload", region: "jp", partial: false, unknown: [], report: null }, failure: { receivedAt: T0 + 10, reason: "does not decrypt under any configured key (bad padding)", region: "jp" } });
+      // A party delivery kept as a record is no capture of the save: the latest stays.
+      const record = await save(T0 + 20, { region: "jp", digest: digest(true), dataType: "mysekai_birthday_party", job: { state: "done" } });
+      await s.exec("UPDATE saves SET partial = TRUE WHERE id = $1", record);
+      expect((await s.health.captureHealth(PLAYER)).latest?.receivedAt).toBe(T0);
     });
 
     test("spawn archives: since a time, newest first, with their digests", async () => {

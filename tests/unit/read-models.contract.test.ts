@@ -151,17 +151,19 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       expect(await f.pages.archiveByToken("token-0")).toBeNull();
     });
 
-    test("maps: the latest are the newest full save's, never a newer birthday party's delivery or partial refresh", async () => {
+    test("maps: the latest are the newest harvest state's (a full save, a party refresh), never a party delivery kept as a record or a partial refresh", async () => {
       const full = await archived(PLAYER, T0 - 3 * HOUR);
       await archived(PLAYER, T0 - 2 * HOUR, ["save.bin", "summary.json"], { partial: true });
-      await archived(PLAYER, T0 - HOUR, ["save.bin", "site_9.png", "overview.png"], { dataType: "mysekai_birthday_party" });
-      await archived(OTHER, T0 - 30 * MINUTE, ["save.bin", "site_9.png"], { dataType: "mysekai_birthday_party" });
+      await archived(PLAYER, T0 - HOUR, ["save.bin", "summary.json"], { dataType: "mysekai_birthday_party", partial: true });
+      const refresh = await archived(OTHER, T0 - 30 * MINUTE, ["save.bin", "site_5.png"], { dataType: "mysekai_birthday_party" });
       const latest = { playerId: PLAYER, createdAt: T0 - 3 * HOUR, receivedAt: T0 - 3 * HOUR, region: null, token: `token-${full}`, pngs: ["site_6.png", "site_5.png", "overview.png"] };
-      expect(await f.pages.latestMaps()).toEqual([latest]);
+      const refreshed = { playerId: OTHER, createdAt: T0 - 30 * MINUTE, receivedAt: T0 - 30 * MINUTE, region: null, token: `token-${refresh}`, pngs: ["site_5.png"] };
+      expect(await f.pages.latestMaps()).toEqual([refreshed, latest]);
       expect(await f.pages.mapsOfPlayer(PLAYER)).toEqual([latest]);
-      expect(await f.pages.mapsOfPlayer(OTHER)).toEqual([]);
-      // The history keeps all three, the party's marked as one.
-      expect((await f.pages.history(PLAYER, T0)).map((refresh) => refresh.party)).toEqual([true, false, false]);
+      expect(await f.pages.mapsOfPlayer(OTHER)).toEqual([refreshed]);
+      // The history keeps all three, the party's marked as a record; the other player's as a refresh.
+      expect((await f.pages.history(PLAYER, T0)).map((refresh) => refresh.party)).toEqual(["record", null, null]);
+      expect((await f.pages.history(OTHER, T0)).map((refresh) => refresh.party)).toEqual(["refresh"]);
     });
 
     test(`history: the player's archived refreshes of the last ${HISTORY_DAYS} days, newest first, digest decoded`, async () => {
@@ -190,9 +192,9 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
           { file: "site_6.png", label: "Flower garden" },
         ],
         digest: digest(`find ${sameTime}`),
-        party: false,
+        party: null,
       });
-      expect(history[2]).toEqual({ saveId: undigested, receivedAt: T0 - 2 * DAY, region: null, token: `token-${undigested}`, maps: [{ file: "site_9.png", label: "Site 9" }], digest: null, party: false });
+      expect(history[2]).toEqual({ saveId: undigested, receivedAt: T0 - 2 * DAY, region: null, token: `token-${undigested}`, maps: [{ file: "site_9.png", label: "Site 9" }], digest: null, party: null });
       expect(await f.pages.history(THIRD, T0)).toEqual([]);
     });
 
@@ -233,17 +235,29 @@ for (const kind of [sqliteReadModels, postgresReadModels] satisfies ReadModelKin
       expect(await f.data.uploadTimes("en", [])).toEqual([]);
     });
 
-    test("data API: a partial refresh never replaces a full save as the latest; a birthday party's delivery is its own latest", async () => {
+    test("data API: a partial refresh never replaces a full save as the latest, nor a party delivery kept as a record; a party refresh after it brings its maps", async () => {
       const full = await archived(PLAYER, T0 - 3 * HOUR);
       await archived(PLAYER, T0 - 2 * HOUR, ["save.bin", "summary.json"], { partial: true });
-      const party = await archived(PLAYER, T0 - HOUR, ["save.bin", "site_9.png"], { dataType: "mysekai_birthday_party" });
-      expect((await f.data.latest(DEFAULT_REGION, PLAYER))?.id).toBe(full);
-      expect((await f.data.latest(DEFAULT_REGION, PLAYER, "mysekai"))?.id).toBe(full);
+      await archived(PLAYER, T0 - 90 * MINUTE, ["save.bin", "summary.json"], { dataType: "mysekai_birthday_party", partial: true });
+      const bare = async (id: number) => (await f.data.latest(DEFAULT_REGION, PLAYER))?.id === id && (await f.data.latest(DEFAULT_REGION, PLAYER))?.harvestMaps === undefined;
+      expect(await bare(full)).toBe(true);
+      expect(await f.data.latest(DEFAULT_REGION, PLAYER, "mysekai_birthday_party")).toBeNull();
+      expect(await f.data.uploadTimes(DEFAULT_REGION, [PLAYER])).toEqual([{ playerId: PLAYER, receivedAt: T0 - 3 * HOUR }]);
+
+      const party = await archived(PLAYER, T0 - HOUR, ["save.bin", "site_5.png"], { dataType: "mysekai_birthday_party" });
+      const latest = await f.data.latest(DEFAULT_REGION, PLAYER, "mysekai");
+      expect([latest?.id, latest?.harvestMaps?.id, latest?.harvestMaps?.receivedAt]).toEqual([full, party, T0 - HOUR]);
       expect((await f.data.latest(DEFAULT_REGION, PLAYER, "mysekai_birthday_party"))?.id).toBe(party);
       expect(await f.data.latest(DEFAULT_REGION, OTHER, "mysekai_birthday_party")).toBeNull();
-      // The older bots' plain upload_times lists the same save a bot would read: neither the partial one nor the party.
-      expect(await f.data.recentUploads(DEFAULT_REGION, 10)).toEqual([{ playerId: PLAYER, receivedAt: T0 - 3 * HOUR }]);
-      expect(await f.data.uploadTimes(DEFAULT_REGION, [PLAYER])).toEqual([{ playerId: PLAYER, receivedAt: T0 - 3 * HOUR }]);
+      // upload_times moves with the refresh, both lists.
+      expect(await f.data.recentUploads(DEFAULT_REGION, 10)).toEqual([{ playerId: PLAYER, receivedAt: T0 - HOUR }]);
+      expect(await f.data.uploadTimes(DEFAULT_REGION, [PLAYER])).toEqual([{ playerId: PLAYER, receivedAt: T0 - HOUR }]);
+
+      // A full save after the refresh is the latest alone; a refresh without any full save before it is answered alone.
+      const next = await archived(PLAYER, T0 - 30 * MINUTE);
+      expect(await bare(next)).toBe(true);
+      const alone = await archived(OTHER, T0 - HOUR, ["save.bin", "site_5.png"], { dataType: "mysekai_birthday_party" });
+      expect(await f.data.latest(DEFAULT_REGION, OTHER)).toEqual({ id: alone, sha256: expect.any(String), source: "upload", receivedAt: T0 - HOUR });
     });
 
     test("data API: a save's bytes from the database, or its archived save.bin once cleared (checked against its sha256); its stored JSON", async () => {

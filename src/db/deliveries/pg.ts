@@ -85,7 +85,7 @@ const DELIVERY_FIELDS = sql.raw(
 
 /**
  * push-decision.ts's rule as one statement (run under the player's lock): a save not pushed yet whose drops repeat the
- * player's last push of its data type gets `repeat_of` and no deliveries; any other gets `repeat_of` NULL, a row per
+ * player's last push, or their last push of its data type, gets `repeat_of` and no deliveries; any other gets `repeat_of` NULL, a row per
  * routed target (rows.ts's newDelivery) and its pending push rows routed no more skipped. Its one snapshot sees
  * every row the lock's previous holder committed; the rows it adds are routed, so never among the stale. It returns
  * the save's deliveries as it leaves them: its snapshot's rows but the stale, which come back from their update, and
@@ -95,12 +95,14 @@ function decision(save: PushCandidate, targets: RoutedTarget[], configured: Read
   const routed = JSON.stringify(targets.map((target) => newDelivery(save.saveId, target, configured, now)).map(({ channel, target, state, lastError }) => ({ channel, target, state, last_error: lastError })));
   return sql`
     WITH already AS (SELECT 1 FROM ${deliveries} WHERE save_id = ${save.saveId} AND state <> 'skipped' AND channel <> ${DATA_WEBHOOK_CHANNEL}),
+    pushes AS (
+      SELECT s.id, s.drops_fingerprint, s.data_type, d.id AS delivery_id FROM ${deliveries} d JOIN ${saves} s ON s.id = d.save_id
+      WHERE s.player_id = ${save.playerId} AND s.id <> ${save.saveId} AND d.state <> 'skipped' AND d.channel <> ${DATA_WEBHOOK_CHANNEL}),
     last AS (
-      SELECT s.id, s.drops_fingerprint FROM ${deliveries} d JOIN ${saves} s ON s.id = d.save_id
-      WHERE s.player_id = ${save.playerId} AND s.id <> ${save.saveId} AND s.data_type = (SELECT s2.data_type FROM ${saves} s2 WHERE s2.id = ${save.saveId})
-        AND d.state <> 'skipped' AND d.channel <> ${DATA_WEBHOOK_CHANNEL}
-      ORDER BY d.id DESC LIMIT 1),
-    repeat AS (SELECT id FROM last WHERE ${sql.raw(save.checkRepeat ? "true" : "false")} AND NOT EXISTS (SELECT 1 FROM already) AND drops_fingerprint = ${save.dropsFingerprint}),
+      (SELECT id, drops_fingerprint, 0 AS rank FROM pushes ORDER BY delivery_id DESC LIMIT 1)
+      UNION ALL
+      (SELECT id, drops_fingerprint, 1 AS rank FROM pushes WHERE data_type = (SELECT s2.data_type FROM ${saves} s2 WHERE s2.id = ${save.saveId}) ORDER BY delivery_id DESC LIMIT 1)),
+    repeat AS (SELECT id FROM last WHERE ${sql.raw(save.checkRepeat ? "true" : "false")} AND NOT EXISTS (SELECT 1 FROM already) AND drops_fingerprint = ${save.dropsFingerprint} ORDER BY rank LIMIT 1),
     marked AS (${saveStatements.repeatOf(save.saveId, sql`(SELECT id FROM repeat)`)}),
     routed AS (SELECT * FROM jsonb_to_recordset(${routed}::jsonb) AS r(channel text, target text, state text, last_error text)),
     added AS (

@@ -19,19 +19,29 @@ const sameDataTypeAs = (saveId: number) => sql`${saves.dataType} = (SELECT s2.da
 
 const pushed = and(ne(deliveries.state, "skipped"), ne(deliveries.channel, DATA_WEBHOOK_CHANNEL));
 
-/**
- * The player's save of `exclude`'s data type (other than `exclude`) that got the latest delivery to be sent, with
- * its fingerprint: a birthday party pushed in between never makes the next visit of the same refresh a new push.
- */
-function lastPushedSave(tx: Tx, playerId: string, exclude: number): { id: number; dropsFingerprint: string | null } | undefined {
+/** The player's save (other than `exclude`, of its data type when `sameType`) that got the latest delivery to be sent. */
+function lastPushedSave(tx: Tx, playerId: string, exclude: number, sameType: boolean): { id: number; dropsFingerprint: string | null } | undefined {
   return tx
     .select({ id: saves.id, dropsFingerprint: saves.dropsFingerprint })
     .from(deliveries)
     .innerJoin(saves, eq(saves.id, deliveries.saveId))
-    .where(and(eq(saves.playerId, playerId), ne(saves.id, exclude), sameDataTypeAs(exclude), pushed))
+    .where(and(eq(saves.playerId, playerId), ne(saves.id, exclude), sameType ? sameDataTypeAs(exclude) : undefined, pushed))
     .orderBy(desc(deliveries.id))
     .limit(1)
     .get();
+}
+
+/**
+ * The push a save repeats: the player's last push, or their last push of the save's data type. A party refresh is
+ * the newest harvest state, so the next visit of the save shows its drops (the last push); the second keeps a
+ * delivery whose maps hold fewer sites than the save from making the next visit of the same refresh a new push.
+ */
+function repeatedPush(tx: Tx, save: PushCandidate): number | null {
+  for (const sameType of [false, true]) {
+    const last = lastPushedSave(tx, save.playerId, save.saveId, sameType);
+    if (last && last.dropsFingerprint === save.dropsFingerprint) return last.id;
+  }
+  return null;
 }
 
 /**
@@ -43,10 +53,10 @@ export function decidePush(db: Db, save: PushCandidate, targets: RoutedTarget[],
     (tx) => {
       const alreadyPushed = tx.select({ id: deliveries.id }).from(deliveries).where(and(eq(deliveries.saveId, save.saveId), pushed)).get();
       if (!alreadyPushed && save.checkRepeat) {
-        const last = lastPushedSave(tx, save.playerId, save.saveId);
-        if (last && last.dropsFingerprint === save.dropsFingerprint) {
-          setRepeatOf(tx, save.saveId, last.id);
-          return { push: false, repeatOf: last.id };
+        const repeatOf = repeatedPush(tx, save);
+        if (repeatOf !== null) {
+          setRepeatOf(tx, save.saveId, repeatOf);
+          return { push: false, repeatOf };
         }
       }
       setRepeatOf(tx, save.saveId, null);

@@ -14,10 +14,12 @@ const PLAYER = read<NudgePlayer>(`SELECT player_id AS "playerId", hours, since F
 const CLAIM = read<{ playerId: string }>(`INSERT INTO nudges (player_id, refresh_at, kind, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING player_id AS "playerId"`);
 /**
  * A MySekai save counts unless its archive's digest says partial or its job failed (a wrong key, junk: what a nudge
- * is for); a birthday party's delivery is not the refresh's save. (`->> 'partial'` as text: SQLite's '0', PostgreSQL's 'false'.)
+ * is for); a birthday party's delivery counts once its digest says it refreshed the harvest maps (not partial).
+ * (`->> 'partial'` as text: SQLite's '0', PostgreSQL's 'false'.)
  */
 const FULL_SAVE_SINCE = read<{ one: number }>(`SELECT 1 AS "one" FROM saves s LEFT JOIN archives a ON a.save_id = s.id
-  WHERE s.player_id = $1 AND s.received_at >= $2 AND s.data_type = 'mysekai' AND (a.digest IS NULL OR CAST(a.digest ->> 'partial' AS TEXT) IN ('0', 'false'))
+  WHERE s.player_id = $1 AND s.received_at >= $2
+    AND ((a.digest IS NULL AND s.data_type = 'mysekai') OR CAST(a.digest ->> 'partial' AS TEXT) IN ('0', 'false'))
     AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.save_id = s.id AND j.state = 'failed') LIMIT 1`);
 const LATEST_REGION = read<{ region: Region }>(`SELECT region FROM saves WHERE player_id = $1 AND region IS NOT NULL ORDER BY received_at DESC, id DESC LIMIT 1`);
 

@@ -18,11 +18,12 @@ interface LatestRow {
 
 type FailedRow = { receivedAt: number; reason: string | null; region: Region | null };
 
-/** The newest save that did not fail, with its archive's digest and the report it came in, if any. */
+/** The newest save that did not fail (a party delivery kept as a record is no capture of the save), with its archive's digest and the report it came in, if any. */
 const LATEST_CAPTURE = read<LatestRow>(
   `SELECT s.received_at AS "receivedAt", s.source, s.region, a.digest, r.shape, r.meta
   FROM saves s LEFT JOIN archives a ON a.save_id = s.id LEFT JOIN reports r ON r.save_id = s.id
   WHERE s.player_id = $1 AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.save_id = s.id AND j.state = 'failed')
+    AND NOT (s.data_type = 'mysekai_birthday_party' AND s.partial)
   ORDER BY s.received_at DESC, s.id DESC LIMIT 1`,
   { receivedAt: "int", digest: "json", meta: "json" },
 );

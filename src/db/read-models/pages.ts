@@ -13,10 +13,11 @@ type ArchiveWithSave = Omit<PlayerMaps, "pngs"> & { files: string[] };
 const archiveKinds = { createdAt: "int", receivedAt: "int", files: "json" } as const;
 const ARCHIVE_WITH_SAVE = `a.player_id AS "playerId", a.created_at AS "createdAt", s.received_at AS "receivedAt", s.region, a.token, a.files`;
 /**
- * The "latest maps" are a player's newest full MySekai save's: a birthday party's delivery (its one site) and a
- * partial refresh (no maps) are left to the history, which marks them.
+ * The "latest maps" are a player's newest harvest state's: a full MySekai save, or a birthday party's delivery that
+ * refreshed the harvest maps; a partial refresh and a delivery that refreshed nothing (no maps) are left to the
+ * history, which marks them.
  */
-const FULL_SAVE = `s.data_type = 'mysekai' AND s.partial = FALSE`;
+const FULL_SAVE = `s.partial = FALSE`;
 
 /** Each player's newest full save's archive, newest players first. */
 const LATEST_MAPS = read<ArchiveWithSave>(

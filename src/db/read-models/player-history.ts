@@ -17,6 +17,7 @@ export interface HistoryRow {
   region: Region | null;
   token: string;
   dataType: DataType;
+  partial: boolean;
   files: string[];
   digest: RefreshDigest | null;
   /** Only for archives without a digest (made before it was kept). */
@@ -25,12 +26,12 @@ export interface HistoryRow {
 
 /** Exported for the test that holds it to the index. */
 export const HISTORY_QUERY = read<HistoryRow>(
-  `SELECT s.id AS "saveId", s.received_at AS "receivedAt", s.region, s.data_type AS "dataType", a.token, a.files, a.digest,
+  `SELECT s.id AS "saveId", s.received_at AS "receivedAt", s.region, s.data_type AS "dataType", s.partial, a.token, a.files, a.digest,
     CASE WHEN a.digest IS NULL THEN s.outputs END AS "outputs"
   FROM saves s JOIN archives a ON a.save_id = s.id
   WHERE s.player_id = $1 AND s.received_at >= $2
   ORDER BY s.received_at DESC, s.id DESC LIMIT $3`,
-  { receivedAt: "int", files: "json", digest: "json", outputs: "json" },
+  { receivedAt: "int", partial: "bool", files: "json", digest: "json", outputs: "json" },
 );
 
 const SITE_MAP = /^site_(\d+)\.png$/;
@@ -53,5 +54,5 @@ function digestOf(row: HistoryRow): RefreshDigest | null {
 /** What the page shows of one history row, the same from either store. */
 export function pastRefresh(row: HistoryRow): PastRefresh {
   const digest = digestOf(row);
-  return { saveId: row.saveId, receivedAt: row.receivedAt, region: row.region, token: row.token, maps: mapLinks(row.files, digest), digest, party: row.dataType === "mysekai_birthday_party" };
+  return { saveId: row.saveId, receivedAt: row.receivedAt, region: row.region, token: row.token, maps: mapLinks(row.files, digest), digest, party: row.dataType !== "mysekai_birthday_party" ? null : row.partial ? "record" : "refresh" };
 }

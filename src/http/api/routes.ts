@@ -5,8 +5,9 @@
  *   GET|POST /api/{region}/mysekai/upload_times,
  *   PUT /api/{region}/mysekai/update_msr_sub          lunabot's poll (bot-routes.ts)
  *   GET /public/{server}/mysekai/{uid}?key=a,b        Haruki-style, no token, only players who opted in
- * and the latest birthday party delivery (src/capture/data-types.ts), by the same rules:
- *   GET /api/{region}/user/{uid}/mysekai_birthday_party, GET /public/{server}/mysekai_birthday_party/{uid}
+ * and the latest birthday party delivery that refreshed the harvest maps (src/capture/data-types.ts), by the same
+ * rules: GET /api/{region}/user/{uid}/mysekai_birthday_party, GET /public/{server}/mysekai_birthday_party/{uid}.
+ * After such a refresh, `…/mysekai` answers the full save with its harvest maps in place, ETag and upload_time its.
  */
 import { Hono, type Context } from "hono";
 import type { DataType } from "../../capture/data-types.ts";
@@ -16,7 +17,7 @@ import { peerOf } from "../peer.ts";
 import { botPollRoutes } from "./bot-routes.ts";
 import type { RateWindows } from "../../store/ports/rate-windows.ts";
 import { RateLimit } from "./rate-limit.ts";
-import { chooseCoding, encode, type SaveJson, type SaveJsonSource } from "./save-json.ts";
+import { chooseCoding, encode, etagOf, uploadOf, type SaveJson, type SaveJsonSource } from "./save-json.ts";
 import type { ApiToken } from "../../store/model/owner.ts";
 import type { LatestSave } from "../../store/model/data-api.ts";
 import type { DataReads } from "../../store/ports/data-api.ts";
@@ -82,7 +83,7 @@ export function apiRoutes({ reads, saveJson, perMinute, rateWindows, trustProxy 
     logInfo("API", `${dataType} read`, { token: grant.name, region, player: uid, found: json !== null });
     if (save === null || json === null) return detail(c, 404, { local_err: `no ${WHAT[dataType]} of ${uid} in ${region} on this server` });
     const filter = c.req.query("filter")?.split(",").map((key) => key.trim()).filter((key) => key !== "") ?? null;
-    return answer(c, save, json, filter, { upload_time: save.receivedAt, source: SOURCE, local_source: save.source });
+    return answer(c, save, json, filter, { upload_time: uploadOf(save).receivedAt, source: SOURCE, local_source: uploadOf(save).source });
   });
 
   app.route("/", botPollRoutes(reads, trustProxy));
@@ -100,7 +101,7 @@ export function apiRoutes({ reads, saveJson, perMinute, rateWindows, trustProxy 
     const save = await reads.latest(server, uid, dataType);
     const json = save === null ? null : await saveJson.get(save);
     if (save === null || json === null) return notFound();
-    const extra = { upload_time: Math.floor(save.receivedAt / 1000), source: SOURCE, local_source: save.source };
+    const extra = { upload_time: Math.floor(uploadOf(save).receivedAt / 1000), source: SOURCE, local_source: uploadOf(save).source };
     if (keys === null) return answer(c, save, json, null, extra);
     const members = await json.members();
     const missing = keys.some((key) => !members.has(key) && !Object.hasOwn(extra, key));
@@ -120,7 +121,7 @@ export function apiRoutes({ reads, saveJson, perMinute, rateWindows, trustProxy 
  * file with the added fields appended: nothing of the save is compressed again.
  */
 async function answer(c: Context, save: LatestSave, json: SaveJson, keys: string[] | null, extra: Record<string, unknown>): Promise<Response> {
-  const etag = `"${save.sha256}"`;
+  const etag = `"${etagOf(save)}"`;
   c.header("ETag", etag);
   c.header("Vary", "Accept-Encoding");
   if (c.req.header("if-none-match")?.split(",").some((tag) => tag.trim() === etag)) return c.body(null, 304);

@@ -18,6 +18,7 @@ import { Banners, setupBanners } from "../status/banners.tsx";
 import { Layout } from "../status/layout.tsx";
 import { LoginPage } from "../status/login.tsx";
 import { HistorySection } from "../status/history.tsx";
+import { PartyProgressSection } from "../status/party-progress.tsx";
 import { playerPagePath } from "../status/player-page.tsx";
 import { MapsSection } from "../status/sections.tsx";
 import { tokenMatches } from "../token.ts";
@@ -132,6 +133,7 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
         <h1 translate="no">{linked.name ?? linked.playerId}</h1>
         <CaptureHealthSection health={health} lang={lang} />
         <MapsSection players={maps} lang={lang} />
+        <PartyProgressSection refreshes={history} lang={lang} />
         <HistorySection refreshes={history} lang={lang} watched={watch.matches} />
         <SpawnsSection base={path} spots={spawns} lang={lang} />
         <WatchSection path={path} lang={lang} own={watch.own} everyone={watch.everyone} />

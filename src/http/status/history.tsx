@@ -31,7 +31,8 @@ function findName(find: DigestFind, locale: Locale): string {
   return (entry && pickName(entry.name, locale)) ?? find.name;
 }
 
-function Finds({ digest, lang: { t, locale } }: { digest: RefreshDigest | null; lang: PageLang }) {
+function Finds({ digest, party, lang: { t, locale } }: { digest: RefreshDigest | null; party: PastRefresh["party"]; lang: PageLang }) {
+  if (party === "record") return <span class="muted">{t.partyNotRefreshed}</span>;
   if (digest === null) return <span class="muted">{t.findsNotKept}</span>;
   if (digest.partial) return <span class="muted">{t.noHarvestMapsInRefresh}</span>;
   if (digest.rare.length + digest.newSongs.length === 0) return <span class="muted">{t.nothingRare}</span>;
@@ -62,7 +63,7 @@ function Refresh({ refresh, lang, watched }: { refresh: PastRefresh; lang: PageL
   return (
     <li class="refresh">
       <Time ms={refresh.receivedAt} zone={lang.zoneOf(refresh.region)} day={false} />
-      {refresh.party ? <span class="chip party">{lang.t.kindBirthdayParty}</span> : null}
+      {refresh.party === null ? null : <span class="chip party">{refresh.party === "record" ? lang.t.kindPartyDelivery : lang.t.kindPartyRefresh}</span>}
       {watched.length === 0 ? null : (
         <span class="chips">
           {watched.map((match) => (
@@ -70,7 +71,7 @@ function Refresh({ refresh, lang, watched }: { refresh: PastRefresh; lang: PageL
           ))}
         </span>
       )}
-      <Finds digest={refresh.digest} lang={lang} />
+      <Finds digest={refresh.digest} party={refresh.party} lang={lang} />
       {refresh.maps.length === 0 ? null : (
         <span class="links">
           {refresh.maps.map((map) => (

@@ -5,6 +5,7 @@ import type { HttpDeps } from "../deps.ts";
 import { pageLang } from "../page-lang.ts";
 import { HistorySection } from "./history.tsx";
 import { Layout } from "./layout.tsx";
+import { PartyProgressSection } from "./party-progress.tsx";
 import { MapsSection } from "./sections.tsx";
 import { playerWatchView } from "../watch/section.tsx";
 import { spawnRoutes, SpawnsSection } from "../watch/spawns.tsx";
@@ -31,6 +32,7 @@ export function playerPageRoutes(deps: HttpDeps, owner: MiddlewareHandler): Hono
         </header>
         {name === null ? null : <p class="muted id" translate="no">{playerId}</p>}
         <MapsSection players={maps} lang={lang} />
+        <PartyProgressSection refreshes={history} lang={lang} />
         <HistorySection refreshes={history} lang={lang} watched={matches} />
         <SpawnsSection base={playerPagePath(playerId)} spots={spawns} lang={lang} />
       </Layout>

@@ -67,9 +67,9 @@ export function MapsSection({ players, playerHref, names, lang }: { players: Pla
   );
 }
 
-/** A save that is not a full MySekai save says so: a partial refresh draws and pushes nothing. */
+/** A save that is not a full MySekai save says so: a partial refresh, and a party delivery that refreshed nothing, draw and push nothing. */
 function saveKind(row: { dataType: string; partial: boolean }, t: PageLang["t"]): string | null {
-  if (row.dataType === "mysekai_birthday_party") return t.kindBirthdayParty;
+  if (row.dataType === "mysekai_birthday_party") return row.partial ? t.kindPartyDelivery : t.kindPartyRefresh;
   return row.partial ? t.kindPartial : null;
 }
 

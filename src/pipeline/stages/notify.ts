@@ -10,6 +10,7 @@
 import type { NotifySave } from "../../store/ports/notify.ts";
 import { logInfo, logWarn } from "../../log.ts";
 import { storedOutputs, summaryFile, type SaveOutputs } from "../../maps/index.ts";
+import { isBirthdayParty } from "../../maps/save-outputs.ts";
 import { metrics } from "../../metrics.ts";
 import { configuredChannels, sendTo } from "../../notify/channels.ts";
 import { sendDataWebhook } from "../../notify/data-webhook.ts";
@@ -40,11 +41,13 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
   }
   // Generated before the outputs model (or the drops' fingerprint) was stored: generate it again.
   if (!outputs || save.dropsFingerprint === null) return { kind: "advance", next: "generate", note: "no stored outputs model; generating again" };
-  // A partial refresh changes nothing a bot reads (the data API's latest stays the full save).
+  // A partial refresh, or a party delivery that refreshed nothing, changes nothing a bot reads (the data API's
+  // latest stays the last harvest state); only a partial refresh of the save is worth a nudge.
   if (PLAYER_ID.test(save.playerId) && !outputs.partial) await deps.deliveries.addDataWebhookDeliveries(save.id, now);
-  if (outputs.partial) await nudgePartial(deps.nudge, save.playerId, save.receivedAt);
+  const delivery = isBirthdayParty(outputs);
+  if (outputs.partial && !delivery) await nudgePartial(deps.nudge, save.playerId, save.receivedAt);
   const decided = outputs.partial ? null : await decideAndRecordPush(deps, save, archive, outputs, job.forcePush, now);
-  const pushNote = decided === null ? "no maps to push (partial refresh)" : decided.note;
+  const pushNote = decided !== null ? decided.note : delivery ? "no maps to push (party delivery that refreshed nothing: kept as a record)" : "no maps to push (partial refresh)";
 
   // The decision returned the save's deliveries as it left them.
   const rows = decided?.deliveries ?? (await deps.deliveries.ofSave(save.id));

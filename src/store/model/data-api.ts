@@ -5,6 +5,11 @@ export interface LatestSave {
   sha256: string;
   source: "upload" | "report";
   receivedAt: number;
+  /**
+   * A birthday party's delivery that refreshed the harvest maps after this save: the answer is this save with the
+   * delivery's `updatedResources.userMysekaiHarvestMaps` in place (src/http/api/harvest-maps.ts).
+   */
+  harvestMaps?: LatestSave;
 }
 
 export interface PlayerUpload {

@@ -128,8 +128,8 @@ export interface PastRefresh {
   maps: { file: string; label: string }[];
   /** null: archived before digests were kept and its outputs model since cleared. */
   digest: RefreshDigest | null;
-  /** A birthday party's delivery (its one site), not the player's MySekai save. */
-  party: boolean;
+  /** A birthday party's delivery, not the player's MySekai save: a refresh of the harvest maps, or a record; null for a save. */
+  party: "refresh" | "record" | null;
 }
 
 export interface LatestCapture {

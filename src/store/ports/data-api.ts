@@ -15,7 +15,10 @@ export interface SaveJsonReads {
 }
 
 export interface DataReads extends SaveJsonReads {
-  /** The player's latest archived full save (or birthday party delivery) in `region` (saves without a game host count for the default region). */
+  /**
+   * The player's latest archived full save in `region` (saves without a game host count for the default region),
+   * with the maps of a party refresh received after it; or their latest party refresh, for `mysekai_birthday_party`.
+   */
   latest(region: string, playerId: string, dataType?: DataType): Promise<LatestSave | null>;
   /** Players with an archived save in `region` and their latest upload time, the newest first, at most `limit`. */
   recentUploads(region: string, limit: number): Promise<PlayerUpload[]>;
