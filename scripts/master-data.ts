@@ -6,9 +6,9 @@
  *     cn=../sekai-master-db-cn-diff tw=../sekai-master-db-tc-diff kr=../sekai-master-db-kr-diff
  *
  * Each path is a git checkout (its HEAD commit is written into the files); the files it needs are versions.json,
- * mysekai*.json, materials.json, musics.json, musicSoundTracks.json, gameCharacters.json, gameCharacterUnits.json
- * and birthdayParties.json, so a sparse checkout of those is enough. Nothing reads the checkouts at run or test
- * time: the JSON written here is committed. Then run scripts/subset-font.ts (new names may need new glyphs).
+ * mysekai*.json, materials.json, musics.json, musicSoundTracks.json, gameCharacters.json, gameCharacterUnits.json,
+ * birthdayParties.json and birthdayPartyDeliveryTotalRewards.json, so a sparse checkout of those is enough. Nothing
+ * reads the checkouts at run or test time: the JSON written here is committed. Then run scripts/subset-font.ts (new names may need new glyphs).
  */
 import { statSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";

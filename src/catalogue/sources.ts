@@ -27,7 +27,7 @@ export const REQUIRED_FILES = [
   "mysekaiMaterialGameCharacterRelations.json",
 ] as const;
 /** Files an older server does not have yet (EN has no birthdayParties.json): absent is empty. */
-export const OPTIONAL_FILES = ["birthdayParties.json"] as const;
+export const OPTIONAL_FILES = ["birthdayParties.json", "birthdayPartyDeliveryTotalRewards.json"] as const;
 
 /** The largest master-data file read (JP's mysekaiFixtures.json is 1.7 MB in 2026). */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;

@@ -123,11 +123,13 @@ for (const deployment of deployments("party")) {
       const party = await read(`/api/cn/user/${REAL_SAVE_PLAYER}/mysekai_birthday_party`);
       expect(((await party.json()) as Json).isRefreshed).toBe(true);
 
-      // The history marks it, and the page shows the party's progress (a party the catalogue lacks: by id and count).
+      // The history marks it, and the page shows the party's progress against its master data's largest delivery reward.
       const page = await (await fetch(`${server.url}/players/${REAL_SAVE_PLAYER}`)).text();
       expect(page).toContain("birthday party refresh");
       expect(page).toContain(`data-party="${PARTY_ID}"`);
-      expect(page).toContain(`${OBTAINED} materials obtained`);
+      expect(page).toContain("Miku 2026");
+      expect(page).toContain(`${OBTAINED} / 400 materials obtained`);
+      expect(page).toMatch(/<progress max="400" value="30"/);
 
       // The game's next answer to a visit holds the refreshed drops: archived, no second push.
       const visit = realSave();

@@ -1,7 +1,8 @@
 /**
  * The generator's party rule (scripts/master-data): a party of ids outside lunabot's list (a 2026 party's material
  * 297 and flower 99) makes both top tier, puts material 297 in the catalogue (no id list names it), writes the party
- * into `parties` and says in `tierDifferences` where the rule and the list differ.
+ * into `parties` (with its delivery rewards' requirements, ascending) and says in `tierDifferences` where the rule
+ * and the list differ.
  */
 import { expect, test } from "bun:test";
 import { buildCatalogue } from "../../src/catalogue/master-data/catalogue.ts";
@@ -20,6 +21,7 @@ function server(region: Region): Server {
       region === "jp"
         ? [{ id: 30, gameCharacterUnitId: 6, birthdayStartAt: 1_808_000_000_000, deliveryItemMaterialId: 297, deliveryRewardMysekaiMaterialId: 99, mysekaiSiteHarvestSpawnLimitedRelationGroupId: 2706, assetbundleName: "haruka_2027", mysekaiSiteHarvestFixtureId: 8030 }]
         : [],
+    "birthdayPartyDeliveryTotalRewards.json": region === "jp" ? [{ id: 1, birthdayPartyId: 30, requirement: 400 }, { id: 2, birthdayPartyId: 30, requirement: 2 }, { id: 3, birthdayPartyId: 31, requirement: 9 }] : [],
   };
   return { region, repo: `test/${region}`, commit: "0".repeat(40), dataVersion: "1.0.0.0", rows: (file) => new Map((files[file] ?? []).map((row) => [row.id, row])) };
 }
@@ -41,6 +43,7 @@ test("a party's materials are top tier whatever their ids; the party and the dif
       spawnGroupId: 2706,
       harvestFixtureId: 8030,
       materials: [{ type: "material", id: 297 }, { type: "mysekai_material", id: 99 }],
+      deliveryTotalRewards: [2, 400],
     },
   ]);
   expect(catalogue.tierDifferences).toEqual([

@@ -25,6 +25,8 @@ export interface CataloguePartyRow {
   harvestFixtureId: number | null;
   /** deliveryItemMaterialId (a `material`) and deliveryRewardMysekaiMaterialId (a `mysekai_material`). */
   materials: PartyMaterial[];
+  /** The materials obtained each of `birthdayPartyDeliveryTotalRewards` asks, ascending (empty where the server has none). */
+  deliveryTotalRewards: number[];
 }
 
 const JST_MS = 9 * 3600_000;
@@ -48,9 +50,21 @@ function characterNames(servers: Servers, characterId: number): Record<NameLang,
   return names;
 }
 
+function totalRewardsByParty(jp: Server): Map<number, number[]> {
+  const byParty = new Map<number, Set<number>>();
+  for (const reward of jp.rows("birthdayPartyDeliveryTotalRewards.json").values()) {
+    const party = intOrNull(reward.birthdayPartyId);
+    const requirement = intOrNull(reward.requirement);
+    if (party === null || requirement === null) continue;
+    byParty.set(party, (byParty.get(party) ?? new Set()).add(requirement));
+  }
+  return new Map([...byParty].map(([party, set]) => [party, [...set].sort((a, b) => a - b)]));
+}
+
 export function buildParties(servers: Servers): CataloguePartyRow[] {
   const jp: Server = servers.jp;
   const units = jp.rows("gameCharacterUnits.json");
+  const totalRewards = totalRewardsByParty(jp);
   return [...jp.rows("birthdayParties.json").values()]
     .sort((a, b) => a.id - b.id)
     .map((party) => {
@@ -70,6 +84,7 @@ export function buildParties(servers: Servers): CataloguePartyRow[] {
         spawnGroupId: intOrNull(party.mysekaiSiteHarvestSpawnLimitedRelationGroupId),
         harvestFixtureId: intOrNull(party.mysekaiSiteHarvestFixtureId),
         materials,
+        deliveryTotalRewards: totalRewards.get(party.id) ?? [],
       };
     });
 }
