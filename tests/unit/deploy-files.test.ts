@@ -69,9 +69,9 @@ test("compose's own environment wins over .env for the address, port and folders
   expect(service.volumes).toEqual(expect.arrayContaining([`mysekai-data:${env.DATA_DIR}`, `./config:${env.CONFIG_DIR}:ro`]));
 });
 
-test("the README's owner commands under the systemd unit run as its dynamic user, with its folders and settings", () => {
+test("the owner commands under the systemd unit (docs/deploy.md) run as its dynamic user, with its folders and settings", () => {
   const unit = read("deploy/mysekai-ingest.service");
-  const helper = /mysekai-cli\(\) \{[\s\S]+?\n\}/.exec(read("README.md"))?.[0] ?? "";
+  const helper = /mysekai-cli\(\) \{[\s\S]+?\n\}/.exec(read("docs/deploy.md"))?.[0] ?? "";
   for (const setting of ["DynamicUser=yes", "StateDirectory=mysekai-ingest", "ConfigurationDirectory=mysekai-ingest", "EnvironmentFile=/etc/mysekai-ingest.env"]) {
     expect([setting, unit.includes(`\n${setting}\n`), helper.includes(`-p ${setting}`)]).toEqual([setting, true, true]);
   }
