@@ -27,6 +27,7 @@ export const COMMANDS: Record<string, CommandShape> = {
   "players add": shape([1, 1], { name: text, route: text }),
   "players list": shape([0, 0]),
   "players public": shape([2, 2]),
+  "players unlock": shape([1, 1]),
   "api-tokens add": shape([1, 1], { players: text }),
   "api-tokens list": shape([0, 0]),
   "api-tokens revoke": shape([1, 1]),

@@ -25,6 +25,7 @@ const USAGE = `usage: npm run cli -- <command>   (one-file build: mysekai-ingest
   players add <playerId> [--name N] [--route R]
                                a hub player's personal setup link (again: a new link, the old one stops)
   players list                 players with a link, and their links
+  players unlock <playerId>    take uploads naming the player without their link again, until their next upload through it
 ${DATA_USAGE}
 ${WATCH_USAGE}`;
 
@@ -70,6 +71,11 @@ async function players(config: Config, owner: OwnerStore, { name: command, value
     return 0;
   }
   if (!playerId || !/^\d{1,32}$/.test(playerId)) throw new UsageError("a numeric player id is required");
+  if (command === "players unlock") {
+    const unlocked = await owner.links.resetLinkOnly(playerId);
+    console.log(unlocked ? `${playerId}: uploads without their link are taken again, until their next upload through it` : `${playerId} has no link, or takes uploads without it already`);
+    return 0;
+  }
   const name = (values.name as string | undefined) ?? null;
   if (name !== null && name.length > 64) throw new UsageError("--name is at most 64 characters");
   const route = (values.route as string | undefined) ?? null;
@@ -195,6 +201,7 @@ async function runOn(stores: Stores, archive: ArchiveStore, config: Config, comm
     case "players add":
     case "players list":
     case "players public":
+    case "players unlock":
       return players(config, owner, command);
     case "api-tokens add":
     case "api-tokens list":

@@ -143,6 +143,7 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
           t={t}
         />
         <h2>{t.captureSetup}</h2>
+        <p id="link-only">{linked.linkOnlySince === null ? t.linkOnlyOff : t.linkOnlyOn}</p>
         <SetupView root={`${baseUrl(c)}${path}`} choice={setupChoice(c.req.query(), maps[0]?.region ?? undefined)} path={path} report={null} t={t} />
       </Layout>
     );

@@ -177,6 +177,8 @@ export const en = {
   healthJunk: "junk: not a MySekai save",
   healthHarvest: "unreadable harvest records",
   healthOther: "could not be read",
+  linkOnlyOn: "Uploads for your player id are taken only through your own link (since your first upload through it): an upload or report naming you without it is refused. New phone or reinstall: install the module below again. The server's owner can lift this.",
+  linkOnlyOff: "Until your first upload through the module below, the server also takes uploads naming your player id without your link; from then on, only those through your link.",
 };
 
 export type Messages = typeof en;

@@ -163,4 +163,6 @@ export const zhHans: Messages = {
   healthJunk: "不是 MySekai 存档",
   healthHarvest: "采集记录无法读取",
   healthOther: "无法读取",
+  linkOnlyOn: "你的玩家 ID 只接受通过你自己的链接上传（从你第一次通过它上传起）：不带链接、冒用你 ID 的上传或上报都会被拒绝。换手机或重装：重新安装下面的模块即可。服主可以解除此限制。",
+  linkOnlyOff: "在你第一次通过下面的模块上传之前，服务器也接受不带你链接、以你玩家 ID 名义的上传；之后只接受通过你链接的上传。",
 };

@@ -163,4 +163,6 @@ export const zhHant: Messages = {
   healthJunk: "不是 MySekai 存檔",
   healthHarvest: "採集紀錄無法讀取",
   healthOther: "無法讀取",
+  linkOnlyOn: "你的玩家 ID 只接受透過你自己的連結上傳（從你第一次透過它上傳起）：不帶連結、冒用你 ID 的上傳或回報都會被拒絕。換手機或重裝：重新安裝下方的模組即可。伺服器管理者可以解除此限制。",
+  linkOnlyOff: "在你第一次透過下方的模組上傳之前，伺服器也接受不帶你連結、以你玩家 ID 名義的上傳；之後只接受透過你連結的上傳。",
 };
