@@ -24,6 +24,7 @@ export const COMMANDS: Record<string, CommandShape> = {
   inspect: shape([1, 1]),
   gc: shape([0, 0]),
   "setup rotate": shape([0, 0]),
+  "sessions end": shape([0, 0]),
   "players add": shape([1, 1], { name: text, route: text }),
   "players list": shape([0, 0]),
   "players public": shape([2, 2]),

@@ -22,6 +22,7 @@ const USAGE = `usage: npm run cli -- <command>   (one-file build: mysekai-ingest
   inspect <file.bin>           decrypt a save file and print its summary; writes nothing
   gc                           remove expired uploads, stale temp folders and what the retention rule expires
   setup rotate                 new setup token: every module and script URL made before answers 404
+  sessions end                 log the owner out everywhere: every login session ends (changing ADMIN_TOKEN does too)
   players add <playerId> [--name N] [--route R]
                                a hub player's personal setup link (again: a new link, the old one stops)
   players list                 players with a link, and their links
@@ -197,6 +198,9 @@ async function runOn(stores: Stores, archive: ArchiveStore, config: Config, comm
     case "setup rotate":
       await owner.links.rotateSetupToken();
       console.log(`new setup token: install the modules again from ${await baseOf(config, owner.links)}/setup`);
+      return 0;
+    case "sessions end":
+      console.log(`${await owner.sessions.closeAll()} owner session(s) ended; log in again with ADMIN_TOKEN`);
       return 0;
     case "players add":
     case "players list":

@@ -71,7 +71,7 @@ export function createApp(deps: HttpDeps): Hono {
   if (report.enabled) app.on("POST", report.path, refuseWhenFull, gateBodies("REPORT"));
   app.route("/", healthRoutes(deps));
   // One login opens every owner page.
-  const gate = { sessions: new SessionStore(deps.owner.sessions), logins: new StoredLoginAttempts(deps.owner.loginFailures), peer: (c: Context) => peerOf(c, deps.config.trustProxy), text: (c: Context) => pageText(c, deps.config) };
+  const gate = { sessions: new SessionStore(deps.owner.sessions, deps.config.admin.token), logins: new StoredLoginAttempts(deps.owner.loginFailures), peer: (c: Context) => peerOf(c, deps.config.trustProxy), text: (c: Context) => pageText(c, deps.config) };
   app.route("/", statusRoutes(deps, gate));
   app.route("/", watchRoutes(deps));
   app.route("/", setupRoutes(deps, gate));

@@ -52,6 +52,23 @@ for (const kind of [sqliteOwnerStores, postgresOwnerStores] satisfies OwnerStore
       expect(await f.rows("owner_sessions")).toEqual([]);
     });
 
+    test("every session ends at once, on every process; a session's hash is bound to the ADMIN_TOKEN in force", async () => {
+      const other = await f.another();
+      await store.sessions.open("a", T0 + 9_000, T0);
+      await store.sessions.open("b", T0 + 9_000, T0);
+      expect(await other.sessions.closeAll()).toBe(2);
+      expect(await store.sessions.isOpen("a", T0 + 1)).toBe(false);
+      expect(await f.rows("owner_sessions")).toEqual([]);
+      const [under, after] = [new SessionStore(store.sessions, "token-one-0000"), new SessionStore(store.sessions, "token-two-0000")];
+      const app = new Hono();
+      app.post("/open", async (c) => (await under.open(c), c.text("opened")));
+      app.get("/under", async (c) => c.text(String(await under.valid(c))));
+      app.get("/after", async (c) => c.text(String(await after.valid(c))));
+      const cookie = (await app.request("/open", { method: "POST" })).headers.get("set-cookie")!.split(";")[0]!;
+      expect(await (await app.request("/under", { headers: { cookie } })).text()).toBe("true");
+      expect(await (await app.request("/after", { headers: { cookie } })).text()).toBe("false");
+    });
+
     test("a session ends at its expiry; expired ones are dropped at the next login", async () => {
       await store.sessions.open("a", T0 + 1_000, T0);
       expect(await store.sessions.isOpen("a", T0 + 999)).toBe(true);

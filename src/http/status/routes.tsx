@@ -70,6 +70,11 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
               <button type="submit">{t.logOut}</button>
             </form>
           )}
+          {config.admin.token === null ? null : (
+            <form class="inline" method="post" action="/logout/everywhere">
+              <button type="submit">{t.logOutEverywhere}</button>
+            </form>
+          )}
         </header>
         <Banners banners={serviceBanners(deps, t)} />
         <OverviewSection {...overview} lang={lang} />
@@ -110,6 +115,11 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
   });
   app.post("/logout", owner, async (c) => {
     await sessions.close(c);
+    return c.redirect("/login", 303);
+  });
+  app.post("/logout/everywhere", owner, async (c) => {
+    const ended = await sessions.closeAll(c);
+    logInfo("SERVER", "owner logged out everywhere", { sessions: ended });
     return c.redirect("/login", 303);
   });
 

@@ -9,6 +9,7 @@ export const en = {
   statusLink: "status",
   setupLink: "capture setup",
   logOut: "log out",
+  logOutEverywhere: "log out everywhere",
   // Banners
   bannerNoKey: (key: string, iv: string) => `No AES key is set: saves are kept but wait. Set ${key} and ${iv} (environment or .env) and restart; the waiting saves then run.`,
   bannerNoChannel: (token: string, chat: string) => `No push channel is configured: maps are archived but pushed nowhere. Set ${token} and ${chat} (or Discord, OneBot, a webhook, Bark) and restart.`,

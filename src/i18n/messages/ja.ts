@@ -7,6 +7,7 @@ export const ja: Messages = {
   statusLink: "ステータス",
   setupLink: "キャプチャ設定",
   logOut: "ログアウト",
+  logOutEverywhere: "すべての端末からログアウト",
   bannerNoKey: (key, iv) => `AES キーが設定されていません：セーブは保存されていますが、復号を待っています。${key} と ${iv} を環境変数か .env に設定して再起動すると、待機中のセーブが処理されます。`,
   bannerNoChannel: (token, chat) => `通知先が設定されていません：マップは保存されますが、どこにも送られません。${token} と ${chat}（または Discord、OneBot、Webhook、Bark）を設定して再起動してください。`,
   bannerDiskFull: (name) => `ディスクの空きが ${name} を下回っています：空きができるまで、新しいアップロードとレポートには 507 を返します。受け付け済みのセーブは無事です。`,

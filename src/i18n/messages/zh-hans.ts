@@ -7,6 +7,7 @@ export const zhHans: Messages = {
   statusLink: "状态",
   setupLink: "抓包设置",
   logOut: "退出登录",
+  logOutEverywhere: "退出所有设备的登录",
   bannerNoKey: (key, iv) => `未设置 AES 密钥：存档已保存，但在等待解密。请在环境变量或 .env 中设置 ${key} 和 ${iv} 并重启，等待中的存档随即处理。`,
   bannerNoChannel: (token, chat) => `未配置推送渠道：地图已归档，但不会推送到任何地方。请设置 ${token} 和 ${chat}（或 Discord、OneBot、Webhook、Bark）并重启。`,
   bannerDiskFull: (name) => `磁盘剩余空间低于 ${name}：在腾出空间之前，新的上传和报告会收到 507。已接收的存档不受影响。`,

@@ -7,6 +7,7 @@ export const zhHant: Messages = {
   statusLink: "狀態",
   setupLink: "抓包設定",
   logOut: "登出",
+  logOutEverywhere: "登出所有裝置",
   bannerNoKey: (key, iv) => `未設定 AES 金鑰：存檔已保存，但在等待解密。請在環境變數或 .env 中設定 ${key} 和 ${iv} 並重新啟動，等待中的存檔隨即處理。`,
   bannerNoChannel: (token, chat) => `未設定推播管道：地圖已封存，但不會推播到任何地方。請設定 ${token} 和 ${chat}（或 Discord、OneBot、Webhook、Bark）並重新啟動。`,
   bannerDiskFull: (name) => `磁碟剩餘空間低於 ${name}：在騰出空間之前，新的上傳和報告會收到 507。已接收的存檔不受影響。`,

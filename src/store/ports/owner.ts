@@ -16,6 +16,8 @@ export interface SessionRecords {
   open(idHash: string, expiresAt: number, now: number): Promise<void>;
   isOpen(idHash: string, now: number): Promise<boolean>;
   close(idHash: string): Promise<void>;
+  /** Ends every session (`cli sessions end`, "log out everywhere"); how many there were. */
+  closeAll(): Promise<number>;
 }
 
 /**
