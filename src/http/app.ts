@@ -4,7 +4,7 @@ import { UPLOAD_PATHS } from "../contract.ts";
 import { metrics } from "../metrics.ts";
 import { redact } from "../notify/errors.ts";
 import { logError, logWarn } from "../log.ts";
-import { briefly, STORE_RETRY_AFTER_SECONDS, unavailableStore } from "../store-unavailable.ts";
+import { briefly, outOfSpace, STORE_RETRY_AFTER_SECONDS, unavailableStore } from "../store-unavailable.ts";
 import { reportPathForLog } from "../report-path.ts";
 import type { HttpDeps } from "./deps.ts";
 import { bodyGates } from "./body-gate.ts";
@@ -93,6 +93,11 @@ export function createApp(deps: HttpDeps): Hono {
       return c.text(`the ${store} is unavailable just now; try again later`, 503, { "Retry-After": String(STORE_RETRY_AFTER_SECONDS) });
     }
     const text = redact(error instanceof Error ? briefly(error) : String(error), secrets).slice(0, 200);
+    // The disk filled under a commit (below MIN_FREE_DISK_MB's guard, or with it at 0): as the guard answers.
+    if (outOfSpace(text)) {
+      logWarn("SERVER", "storage full; answered 507", { path: pathForLog(c.req.path), error: text });
+      return c.text("server storage is full; try again later", 507, { "Retry-After": String(STORE_RETRY_AFTER_SECONDS) });
+    }
     logError("SERVER", "unhandled error", { path: pathForLog(c.req.path), error: text });
     return c.text("internal error", 500);
   });

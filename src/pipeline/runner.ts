@@ -10,9 +10,10 @@ import { evaluateStage } from "./stages/evaluate.ts";
 import { generateStage } from "./stages/generate.ts";
 import { notifyStage } from "./stages/notify.ts";
 import { runInTaskProcess, TaskProcessDied } from "./task-process.ts";
-import { unavailableStore } from "../store-unavailable.ts";
+import { outOfSpace, unavailableStore } from "../store-unavailable.ts";
 import { changeFor, storeAwayChange, type RecordedResult, type RunResult } from "./job-change.ts";
 import { ConsumerLane } from "./consumer-lane.ts";
+import { WriteHealth } from "./write-health.ts";
 import { TaskTimeoutError } from "./worker-pool.ts";
 import { holderOf, LeaseLostError, retryChange, type ClaimedJob, type ReportSubject } from "../store/model/jobs.ts";
 
@@ -39,6 +40,8 @@ export interface Pipeline {
   wakeFor: (jobs: number) => void;
   /** Before committing a new job this process answers for: whether a free slot will take it (slot-wakes.ts). */
   keepsNextJob: () => boolean;
+  /** Why this process's pipeline cannot write (a full disk, a database refusing writes), or null (write-health.ts). */
+  writeProblem: () => string | null;
   /** Stops claiming, waits up to `graceMs` for running stages, leaves the rest queued. */
   stop: (graceMs: number) => Promise<void>;
 }
@@ -52,7 +55,7 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
   const { jobs, config } = deps;
   let stopping = false;
   const wakes = new SlotWakes();
-  const lane = new ConsumerLane(config.notify.consumers.concurrency);
+  const around: JobSurroundings = { lane: new ConsumerLane(config.notify.consumers.concurrency), writes: new WriteHealth() };
 
   /** Jobs of saves that can be saves running now in this process' slots. */
   let realRunning = 0;
@@ -69,6 +72,7 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
         let missed = false;
         try {
           job = await jobs.claim(Date.now(), config.pipeline.leaseMs, realRunning > 0);
+          around.writes.claimed();
           if (!job) due = await jobs.nextDueAt();
         } finally {
           missed = wakes.doneLooking(job !== null);
@@ -80,7 +84,7 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
           woke = "job";
           if (!job.implausible) realRunning++;
           try {
-            await runJob(deps, job, STAGES, lane);
+            await runJob(deps, job, STAGES, around);
           } finally {
             if (!job.implausible) realRunning--;
           }
@@ -98,8 +102,8 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
         const wait = due === null ? config.pipeline.pollMs : Math.min(config.pipeline.pollMs, Math.max(0, due - Date.now()));
         woke = await wakes.sleep(Math.max(wait, 5));
       } catch (error) {
-        // The database refused (disk full, locked ...): keep the loop alive and try again later.
-        logWarn("JOB", "pipeline loop error", { error: redactError(error, deps) });
+        // The database refused (disk full, locked ...): keep the loop alive and try again later; said once.
+        around.writes.failed(redactError(error, deps), "claim");
         woke = await wakes.sleep(config.pipeline.pollMs);
       }
     }
@@ -111,11 +115,12 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
     hear: wakes.hear,
     wakeFor: wakes.wakeFor,
     keepsNextJob: wakes.keepsNextJob,
+    writeProblem: () => around.writes.current(),
     stop: async (graceMs) => {
       stopping = true;
       wakes.wakeAll();
       const finished = Promise.all(slots)
-        .then(() => lane.drain())
+        .then(() => around.lane.drain())
         .then(() => true);
       // A timer, not Bun.sleep: once the stages finish it is cleared, so it cannot keep a stopped process alive.
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -127,6 +132,12 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
   };
 }
 
+/** What a process's slots share: consumer webhooks' lane, and whether writes go through. */
+export interface JobSurroundings {
+  lane: ConsumerLane;
+  writes: WriteHealth;
+}
+
 /** A consumer lane full: the job comes back this much later (its chat pushes already went out). */
 const LANE_FULL_RETRY_MS = 1000;
 
@@ -134,7 +145,7 @@ const LANE_FULL_RETRY_MS = 1000;
  * Runs a claimed job's stage and records how it moved on (`stages` lets tests run the loop's logic with their own).
  * A stage that leaves only consumer webhooks hands them to `lane` and returns at once; without a lane they run here.
  */
-export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages = STAGES, lane: ConsumerLane | null = null): Promise<void> {
+export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages = STAGES, around: JobSurroundings | null = null): Promise<void> {
   const { config } = deps;
   const started = performance.now();
   const heartbeat = setInterval(() => {
@@ -147,17 +158,17 @@ export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages
   const result = await settle(deps, () => runStage(stages, job.isolated ? isolated : deps, job, { now: Date.now() }));
   const finish = async (settled: RecordedResult) => {
     clearInterval(heartbeat);
-    await recordResult(deps, job, settled, Math.round(performance.now() - started));
+    await recordResult(deps, job, settled, Math.round(performance.now() - started), around?.writes ?? null);
   };
   if (result.kind !== "consumer_lane") return finish(result);
   const rest = async () => {
     const settled = await settle(deps, result.rest);
     await finish(settled.kind === "consumer_lane" ? { kind: "error", error: "consumer lane handed on twice" } : settled);
   };
-  if (lane === null) return rest();
+  if (around === null) return rest();
   // As the slot's loop does: the job's lease runs out and it comes back.
   const inLane = () => rest().catch((error) => logWarn("JOB", "consumer lane error", { job: job.id, error: redactError(error, deps) }));
-  if (lane.tryRun(inLane)) return;
+  if (around.lane.tryRun(inLane)) return;
   await finish({ kind: "later", runAt: Date.now() + LANE_FULL_RETRY_MS, note: "consumer webhooks wait for room in their lane" });
 }
 
@@ -173,7 +184,7 @@ async function settle(deps: PipelineDeps, stage: () => Promise<StageResult>): Pr
 }
 
 /** Records how the job moved on, with the stage's writes, and logs it. */
-async function recordResult(deps: PipelineDeps, job: ClaimedJob, result: RecordedResult, ms: number): Promise<void> {
+async function recordResult(deps: PipelineDeps, job: ClaimedJob, result: RecordedResult, ms: number, health: WriteHealth | null): Promise<void> {
   const { jobs, stageStore, config } = deps;
   const { subject } = job;
   const saveId = subject.kind === "save" ? subject.saveId : undefined;
@@ -189,6 +200,8 @@ async function recordResult(deps: PipelineDeps, job: ClaimedJob, result: Recorde
     const { change, outcome, note } = changeFor(deps, job, result, now);
     const writes = result.kind === "advance" || result.kind === "fail" ? result.writes : undefined;
     const recorded = await stageStore.record(job, writes, change, now, durable);
+    if (result.kind === "error" && outOfSpace(result.error)) health?.failed(result.error);
+    else health?.recorded();
     try {
       if ("afterCommit" in result) result.afterCommit?.(recorded);
     } catch (error) {
@@ -205,6 +218,7 @@ async function recordResult(deps: PipelineDeps, job: ClaimedJob, result: Recorde
     // The stage's writes could not be committed (disk full, a constraint): count it as a failed attempt; a
     // database away costs no attempt (this transition may well fail too: then the lease runs out and it comes back).
     const reason = `could not record the stage: ${redactError(error, deps)}`;
+    health?.failed(reason);
     const change = unavailableStore(error) !== null ? storeAwayChange(job, reason, now) : retryChange(job, reason, config.pipeline.backoffMs, now);
     await jobs.transition(job, change, now);
     logWarn("JOB", "stage finished", { ...fields, ms, outcome: change.state === "failed" ? "failed" : "retry", note: reason });

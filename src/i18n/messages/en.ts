@@ -13,6 +13,7 @@ export const en = {
   // Banners
   bannerNoKey: (key: string, iv: string) => `No AES key is set: saves are kept but wait. Set ${key} and ${iv} (environment or .env) and restart; the waiting saves then run.`,
   bannerNoChannel: (token: string, chat: string) => `No push channel is configured: maps are archived but pushed nowhere. Set ${token} and ${chat} (or Discord, OneBot, a webhook, Bark) and restart.`,
+  bannerCannotWrite: (reason: string) => `The pipeline cannot write (${reason}): saves already answered 200 are kept and processed once it can; /healthz answers 503 meanwhile.`,
   bannerDiskFull: (name: string) => `Free disk is below ${name}: new uploads and reports get 507 until space is freed. Saves already accepted are safe.`,
   bannerNoPublicUrl: (name: string, example: string) => `${name} is not set: these URLs use the address this page was opened at. Set ${name} to the address your phone reaches (e.g. ${example}) and restart.`,
   bannerLoopbackPublicUrl: (name: string, url: string) => `${name} is ${url}, this machine itself: a phone cannot reach it. Set it to the address your phone reaches and restart.`,

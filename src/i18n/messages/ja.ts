@@ -10,6 +10,7 @@ export const ja: Messages = {
   logOutEverywhere: "すべての端末からログアウト",
   bannerNoKey: (key, iv) => `AES キーが設定されていません：セーブは保存されていますが、復号を待っています。${key} と ${iv} を環境変数か .env に設定して再起動すると、待機中のセーブが処理されます。`,
   bannerNoChannel: (token, chat) => `通知先が設定されていません：マップは保存されますが、どこにも送られません。${token} と ${chat}（または Discord、OneBot、Webhook、Bark）を設定して再起動してください。`,
+  bannerCannotWrite: (reason) => `パイプラインが書き込めません（${reason}）：200 を返したセーブは保たれ、書き込めるようになってから処理されます。それまで /healthz は 503 を返します。`,
   bannerDiskFull: (name) => `ディスクの空きが ${name} を下回っています：空きができるまで、新しいアップロードとレポートには 507 を返します。受け付け済みのセーブは無事です。`,
   bannerNoPublicUrl: (name, example) => `${name} が未設定です：以下の URL はこのページを開いたアドレスを使っています。${name} をスマホから届くアドレス（例：${example}）に設定して再起動してください。`,
   bannerLoopbackPublicUrl: (name, url) => `${name} は ${url}、つまりこのマシン自身です：スマホからは届きません。スマホから届くアドレスに設定して再起動してください。`,

@@ -10,6 +10,7 @@ export const ko: Messages = {
   logOutEverywhere: "모든 기기에서 로그아웃",
   bannerNoKey: (key, iv) => `AES 키가 설정되지 않았습니다: 세이브는 보관되지만 복호화를 기다립니다. ${key}와 ${iv}를 환경 변수나 .env에 설정하고 다시 시작하면 대기 중인 세이브가 처리됩니다.`,
   bannerNoChannel: (token, chat) => `알림 채널이 설정되지 않았습니다: 맵은 보관되지만 어디에도 보내지 않습니다. ${token}와 ${chat}(또는 Discord, OneBot, Webhook, Bark)를 설정하고 다시 시작하세요.`,
+  bannerCannotWrite: (reason) => `파이프라인이 쓸 수 없습니다(${reason}): 200을 받은 세이브는 보존되고 쓸 수 있게 되면 처리됩니다. 그동안 /healthz는 503을 반환합니다.`,
   bannerDiskFull: (name) => `디스크 여유 공간이 ${name}보다 적습니다: 공간이 생길 때까지 새 업로드와 리포트는 507을 받습니다. 이미 받은 세이브는 안전합니다.`,
   bannerNoPublicUrl: (name, example) => `${name}가 설정되지 않았습니다: 아래 주소는 이 페이지를 연 주소를 씁니다. ${name}를 휴대폰에서 접속할 수 있는 주소(예: ${example})로 설정하고 다시 시작하세요.`,
   bannerLoopbackPublicUrl: (name, url) => `${name}가 ${url}, 즉 이 기기 자신입니다: 휴대폰에서는 접속할 수 없습니다. 휴대폰에서 접속할 수 있는 주소로 설정하고 다시 시작하세요.`,

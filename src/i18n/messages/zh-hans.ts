@@ -10,6 +10,7 @@ export const zhHans: Messages = {
   logOutEverywhere: "退出所有设备的登录",
   bannerNoKey: (key, iv) => `未设置 AES 密钥：存档已保存，但在等待解密。请在环境变量或 .env 中设置 ${key} 和 ${iv} 并重启，等待中的存档随即处理。`,
   bannerNoChannel: (token, chat) => `未配置推送渠道：地图已归档，但不会推送到任何地方。请设置 ${token} 和 ${chat}（或 Discord、OneBot、Webhook、Bark）并重启。`,
+  bannerCannotWrite: (reason) => `处理流水线无法写入（${reason}）：已返回 200 的存档会保留，能写入后再处理；在此期间 /healthz 返回 503。`,
   bannerDiskFull: (name) => `磁盘剩余空间低于 ${name}：在腾出空间之前，新的上传和报告会收到 507。已接收的存档不受影响。`,
   bannerNoPublicUrl: (name, example) => `未设置 ${name}：下面的地址使用的是打开本页时的地址。请把 ${name} 设为手机能访问的地址（例如 ${example}）并重启。`,
   bannerLoopbackPublicUrl: (name, url) => `${name} 是 ${url}，即本机：手机无法访问。请改为手机能访问的地址并重启。`,

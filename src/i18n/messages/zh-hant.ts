@@ -10,6 +10,7 @@ export const zhHant: Messages = {
   logOutEverywhere: "登出所有裝置",
   bannerNoKey: (key, iv) => `未設定 AES 金鑰：存檔已保存，但在等待解密。請在環境變數或 .env 中設定 ${key} 和 ${iv} 並重新啟動，等待中的存檔隨即處理。`,
   bannerNoChannel: (token, chat) => `未設定推播管道：地圖已封存，但不會推播到任何地方。請設定 ${token} 和 ${chat}（或 Discord、OneBot、Webhook、Bark）並重新啟動。`,
+  bannerCannotWrite: (reason) => `處理流程無法寫入（${reason}）：已回傳 200 的存檔會保留，能寫入後再處理；在此期間 /healthz 回傳 503。`,
   bannerDiskFull: (name) => `磁碟剩餘空間低於 ${name}：在騰出空間之前，新的上傳和報告會收到 507。已接收的存檔不受影響。`,
   bannerNoPublicUrl: (name, example) => `未設定 ${name}：下面的網址使用的是開啟本頁時的位址。請把 ${name} 設為手機連得到的位址（例如 ${example}）並重新啟動。`,
   bannerLoopbackPublicUrl: (name, url) => `${name} 是 ${url}，也就是本機：手機連不到。請改為手機連得到的位址並重新啟動。`,
