@@ -17,7 +17,7 @@ import { REPORT_TOKEN_HEADERS, reportRoutes } from "./report.ts";
 import { requireToken } from "./token.ts";
 import { StoredLoginAttempts } from "./admin/login-throttle.ts";
 import { SessionStore } from "./admin/sessions.ts";
-import { refuseFraming, validHost } from "./front-door.ts";
+import { noSniff, refuseFraming, validHost } from "./front-door.ts";
 import { peerOf } from "./peer.ts";
 import { pageText } from "./page-lang.ts";
 import { setupRoutes } from "./setup/routes.tsx";
@@ -55,7 +55,7 @@ export function createApp(deps: HttpDeps): Hono {
   const gateBodies = bodyGates(budget.decodeBytes, { ...budget, maxBodies: budget.peerMaxBodies, trustProxy: deps.config.trustProxy });
   const refuseWhenFull = diskFloor(deps.disk.isFull);
   const uploadPaths = [...UPLOAD_PATHS, ...PLAYER_UPLOAD_PATHS];
-  app.use("*", refuseFraming(), validHost());
+  app.use("*", refuseFraming(), noSniff(), validHost());
   // Rejections are counted here (guards included); the upload route counts its own kinds of success.
   app.on("POST", uploadPaths, countAnswer((ok) => {
     if (!ok) metrics.upload("rejected");

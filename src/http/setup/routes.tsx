@@ -139,7 +139,7 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
         <PublicReadsSection
           path={path}
           on={on}
-          publicUrl={`${baseUrl(c)}/public/${config.api.defaultRegion}/mysekai/${linked.playerId}`}
+          publicUrl={`${baseUrl(c)}/public/${health.latest?.region ?? config.api.defaultRegion}/mysekai/${linked.playerId}`}
           t={t}
         />
         <h2>{t.captureSetup}</h2>

@@ -13,6 +13,8 @@ import { HISTORY_DAYS } from "../../store/model/pages.ts";
 import { PLAYER_ID_SHAPE } from "../../store/model/owner.ts";
 
 const FILE = /^site_(\d{1,3})\.png$/;
+/** The site ids FILE names: an image is linked only for those (a save's site id may be anything). */
+const servable = (siteId: number) => Number.isInteger(siteId) && siteId >= 0 && siteId <= 999;
 
 export function SpawnsSection({ base, spots, lang: { t, locale } }: { base: string; spots: Map<number, SpawnSpot[]>; lang: PageLang }) {
   return (
@@ -21,7 +23,7 @@ export function SpawnsSection({ base, spots, lang: { t, locale } }: { base: stri
       <p class="muted">{spots.size === 0 ? t.spawnsNone(HISTORY_DAYS) : t.spawnsIntro(HISTORY_DAYS)}</p>
       <style>{".spawns{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:8px}.spawns img{display:block;width:100%;height:auto;border-radius:4px;border:1px solid #ddd}"}</style>
       <div class="spawns">
-        {[...spots.keys()].map((siteId) => (
+        {[...spots.keys()].filter(servable).map((siteId) => (
           <a href={`${base}/spawns/site_${siteId}.png`} target="_blank" rel="noopener">
             <img src={`${base}/spawns/site_${siteId}.png`} alt={siteName(siteId, locale)} loading="lazy" />
           </a>

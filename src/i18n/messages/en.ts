@@ -137,6 +137,7 @@ export const en = {
   errCrossSite: "cross-site request refused",
   errTokenName: "a token name is 1 to 64 letters, digits, '.', '_' or '-'",
   errPlayers: (max: number) => `players are numeric ids, comma-separated (at most ${max})`,
+  errTokenExists: (name: string) => `a token named ${name} exists: revoke it first, or choose another name`,
   errNoSuchToken: "no such token",
   errPlayerId: "a player id is 1 to 32 digits",
   errSaveId: "save must be a save id",

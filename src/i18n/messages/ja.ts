@@ -124,6 +124,7 @@ export const ja: Messages = {
   errCrossSite: "クロスサイトのリクエストは拒否しました",
   errTokenName: "トークン名は 1〜64 文字の英数字、「.」「_」「-」です",
   errPlayers: (max) => `プレイヤーは数字の ID をカンマ区切りで（最大 ${max} 件）`,
+  errTokenExists: (name) => `${name} という名前のトークンはすでにあります：先に取り消すか、別の名前にしてください`,
   errNoSuchToken: "そのトークンはありません",
   errPlayerId: "プレイヤー ID は 1〜32 桁の数字です",
   errSaveId: "save はセーブ ID でなければなりません",

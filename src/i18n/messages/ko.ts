@@ -124,6 +124,7 @@ export const ko: Messages = {
   errCrossSite: "사이트 간 요청은 거부합니다",
   errTokenName: "토큰 이름은 1~64자의 영문자, 숫자, '.', '_', '-'입니다",
   errPlayers: (max) => `플레이어는 숫자 ID를 쉼표로 구분해 주세요(최대 ${max}개)`,
+  errTokenExists: (name) => `${name} 이름의 토큰이 이미 있습니다: 먼저 취소하거나 다른 이름을 고르세요`,
   errNoSuchToken: "그런 토큰은 없습니다",
   errPlayerId: "플레이어 ID는 1~32자리 숫자입니다",
   errSaveId: "save는 세이브 ID여야 합니다",

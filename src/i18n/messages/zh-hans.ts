@@ -124,6 +124,7 @@ export const zhHans: Messages = {
   errCrossSite: "拒绝跨站请求",
   errTokenName: "令牌名称为 1 到 64 个字母、数字、“.”、“_” 或 “-”",
   errPlayers: (max) => `玩家须为数字 ID，用逗号分隔（最多 ${max} 个）`,
+  errTokenExists: (name) => `已有名为 ${name} 的令牌：请先吊销它，或换一个名字`,
   errNoSuchToken: "没有这个令牌",
   errPlayerId: "玩家 ID 为 1 到 32 位数字",
   errSaveId: "save 必须是存档 ID",

@@ -124,6 +124,7 @@ export const zhHant: Messages = {
   errCrossSite: "拒絕跨站請求",
   errTokenName: "權杖名稱為 1 到 64 個字母、數字、「.」、「_」或「-」",
   errPlayers: (max) => `玩家須為數字 ID，以逗號分隔（最多 ${max} 個）`,
+  errTokenExists: (name) => `已有名為 ${name} 的權杖：請先撤銷它，或換一個名字`,
   errNoSuchToken: "沒有這個權杖",
   errPlayerId: "玩家 ID 為 1 到 32 位數字",
   errSaveId: "save 必須是存檔 ID",
