@@ -50,7 +50,7 @@ export function createApp(deps: HttpDeps): Hono {
   const pathForLog = (path: string) =>
     path.startsWith(reportPath)
       ? `${reportPathForLog(reportPath)}${path.slice(reportPath.length)}`
-      : path.replace(/^\/(setup|p|maps)\/[^/]+/, "/$1/…");
+      : path.replace(/^\/(setup|p|maps)\/[^/]+/, "/$1/…").replace(/^\/spawns\/([^/]+)\/[^/]+/, "/spawns/$1/…");
   const { budget, report } = deps.config;
   const gateBodies = bodyGates(budget.decodeBytes, { ...budget, maxBodies: budget.peerMaxBodies, trustProxy: deps.config.trustProxy });
   const refuseWhenFull = diskFloor(deps.disk.isFull);

@@ -26,7 +26,7 @@ import { setupChoice, SetupView } from "./page.tsx";
 import { PublicReadsSection } from "./public-reads.tsx";
 import { playerWatchView, WatchSection } from "../watch/section.tsx";
 import { CaptureHealthSection } from "../watch/capture-health.tsx";
-import { SpawnsSection } from "../watch/spawns.tsx";
+import { playerSpawnsBase, SpawnsSection } from "../watch/spawns.tsx";
 import { NudgeSection } from "../watch/nudge-section.tsx";
 import { TOKEN_SHAPE, type LinkedPlayer } from "../../store/model/owner.ts";
 
@@ -133,7 +133,7 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
         <CaptureHealthSection health={health} lang={lang} />
         <MapsSection players={maps} lang={lang} />
         <HistorySection refreshes={history} lang={lang} watched={watch.matches} />
-        <SpawnsSection base={path} spots={spawns} lang={lang} />
+        <SpawnsSection base={playerSpawnsBase(linked)} spots={spawns} lang={lang} />
         <WatchSection path={path} lang={lang} own={watch.own} everyone={watch.everyone} />
         <NudgeSection path={path} nudge={nudge} lang={lang} />
         <PublicReadsSection
