@@ -9,14 +9,14 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { encode } from "@msgpack/msgpack";
 import { makeEncryptedSample, makeSampleMySekaiSave } from "../../src/samples/index.ts";
 import { encryptAesCbc } from "../../src/save/index.ts";
-import { jobOfSave, one } from "../helpers/db.ts";
+import { one } from "../helpers/db.ts";
+import { uploadFinished } from "../helpers/regional-upload.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCli } from "../helpers/owner-cli.ts";
 import { encryptRaw, rawSave, testKeys } from "../helpers/saves.ts";
 
 const CN_PLAYER = "1000000000000000481";
 const JP_PLAYER = "1000000000000000482";
-const HOSTS = { cn: "mkcn-prod-public-60001-1.dailygn.com", jp: "production-game-api.sekai.colorfulpalette.org" };
 const ADMIN_TOKEN = "owner-token-small-findings-1234";
 const { pair, env: keyEnv } = testKeys();
 const start = serversForThisFile({ ...keyEnv, NOTIFY_DEFAULT: "none", DEFAULT_REGION: "jp" });
@@ -24,17 +24,9 @@ let server: RunningServer;
 let guarded: RunningServer;
 let cnLink: string;
 
-/** An upload under the region's game host; the save's job finished (done or failed). */
-async function send(playerId: string, region: keyof typeof HOSTS, body: Uint8Array): Promise<{ state: string; last_error: string | null }> {
-  const uploadId = crypto.randomUUID();
-  const response = await fetch(`${server.url}/uploadSaveData`, {
-    method: "POST",
-    body,
-    headers: { "X-Upload-Id": uploadId, "X-Chunk-Index": "0", "X-Total-Chunks": "1", "X-Original-Url": `https://${HOSTS[region]}/api/user/${playerId}/mysekai?isForceAllReloadOnlyMysekai=True` },
-  });
-  expect(response.status).toBe(200);
-  const id = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId)!.save_id;
-  await eventually(() => ["done", "failed"].includes(jobOfSave(server, id)?.state ?? ""), 30_000, `save ${id} finished`);
+/** An upload from the region's game host, its job finished: how it ended. */
+async function send(playerId: string, region: "cn" | "jp", body: Uint8Array): Promise<{ state: string; last_error: string | null }> {
+  const id = await uploadFinished(server, playerId, region, body);
   return one<{ state: string; last_error: string | null }>(server, "SELECT state, last_error FROM jobs WHERE save_id = ?", id)!;
 }
 
