@@ -43,7 +43,10 @@ export function uploadRoutes({ uploads, config, wakePipeline, keepsNextJob, owne
       const linked = await owner.links.playerByToken(c.req.param("token") ?? "");
       if (linked === null) return c.text("not found", 404);
       const answer = await accept(c, linked.playerId);
-      if (answer.status === 200 && linked.linkOnlySince === null) await owner.links.markLinkOnly(linked.playerId);
+      if (answer.status === 200 && linked.linkOnlySince === null) {
+        // The chunk is committed whatever happens here: a failed mark is made by the player's next upload.
+        await owner.links.markLinkOnly(linked.playerId).catch((error) => logWarn("UPLOAD", "could not mark the player link-only; the next upload through the link does", { player: linked.playerId, error: String(error).slice(0, 200) }));
+      }
       return answer;
     });
   }

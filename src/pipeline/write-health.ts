@@ -14,8 +14,9 @@ export class WriteHealth {
   /** A write failed: the first of a run is logged. */
   failed(reason: string, where: "claim" | "stage" = "stage"): void {
     if (this.problem === null) logWarn("JOB", "the pipeline cannot write; /healthz answers 503 until it can (logged once)", { reason });
+    // A stage's problem stays until a stage is recorded, even when the loop then fails too.
+    this.fromClaim = (this.problem === null || this.fromClaim) && where === "claim";
     this.problem = reason;
-    this.fromClaim = where === "claim";
   }
 
   /** A stage was recorded: writes go through again. */
