@@ -4,7 +4,7 @@
  */
 import { UsageError, type ParsedCommand } from "./cli-args.ts";
 import type { DataAccess, DataWebhookRegistry } from "./store/ports/owner.ts";
-import { dataWebhookOrigin, dataWebhookProblem } from "./notify/data-webhook.ts";
+import { dataWebhookOrigin, dataWebhookProblem, hasUserinfo } from "./notify/data-webhook.ts";
 import { DATA_WEBHOOK_PAYLOADS, type DataWebhookPayload } from "./store/model/deliveries.ts";
 import { API_TOKEN_NAME, PLAYER_ID_SHAPE } from "./store/model/owner.ts";
 
@@ -83,5 +83,8 @@ export async function dataWebhooksCommand(webhooks: DataWebhookRegistry, { name:
   const id = await webhooks.add(value!, bearer, Date.now(), { payload, checkUrl });
   const carries = payload === "empty" ? "an empty POST" : `the save as ${payload}`;
   console.log(`data webhook ${id} added (${dataWebhookOrigin(value!)}/…): ${carries} after each new save${checkUrl === null ? "" : ", when its check URL answers 200"}`);
+  if ([value!, checkUrl].some((url) => url !== null && hasUserinfo(url))) {
+    console.log("note: the user:password in the URL is sent as HTTP Basic auth (an Authorization header) with each request; it is hidden from logs, errors and pages like the URL");
+  }
   return 0;
 }

@@ -24,9 +24,11 @@ const USAGE = `usage: npm run cli -- <command>   (one-file build: mysekai-ingest
   inspect <file.bin>           decrypt a save file and print its summary; writes nothing
   gc                           remove expired uploads, stale temp folders and what the retention rule expires
   setup rotate                 new setup token: every module and script URL made before answers 404
+  sessions end                 log the owner out everywhere: every login session ends (changing ADMIN_TOKEN does too)
   players add <playerId> [--name N] [--route R]
                                a hub player's personal setup link (again: a new link, the old one stops)
   players list                 players with a link, and their links
+  players unlock <playerId>    take uploads naming the player without their link again, until their next upload through it
 ${DATA_USAGE}
 ${WATCH_USAGE}
 ${CATALOGUE_USAGE}`;
@@ -73,6 +75,11 @@ async function players(config: Config, owner: OwnerStore, { name: command, value
     return 0;
   }
   if (!playerId || !/^\d{1,32}$/.test(playerId)) throw new UsageError("a numeric player id is required");
+  if (command === "players unlock") {
+    const unlocked = await owner.links.resetLinkOnly(playerId);
+    console.log(unlocked ? `${playerId}: uploads without their link are taken again, until their next upload through it` : `${playerId} has no link, or takes uploads without it already`);
+    return 0;
+  }
   const name = (values.name as string | undefined) ?? null;
   if (name !== null && name.length > 64) throw new UsageError("--name is at most 64 characters");
   const route = (values.route as string | undefined) ?? null;
@@ -195,9 +202,13 @@ async function runOn(stores: Stores, archive: ArchiveStore, config: Config, comm
       await owner.links.rotateSetupToken();
       console.log(`new setup token: install the modules again from ${await baseOf(config, owner.links)}/setup`);
       return 0;
+    case "sessions end":
+      console.log(`${await owner.sessions.closeAll()} owner session(s) ended; log in again with ADMIN_TOKEN`);
+      return 0;
     case "players add":
     case "players list":
     case "players public":
+    case "players unlock":
       return players(config, owner, command);
     case "api-tokens add":
     case "api-tokens list":

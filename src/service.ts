@@ -119,6 +119,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
     wakePipeline: pipeline.wake,
     wakePipelineFor: pipeline.wakeFor,
     keepsNextJob: pipeline.keepsNextJob,
+    pipelineWriteProblem: pipeline.writeProblem,
     ingest,
     disk,
     secrets,

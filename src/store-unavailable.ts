@@ -102,3 +102,8 @@ export function surviveStoreRejections(log: (message: string, fields: Record<str
     log(`${store} failure nobody awaited (its connection dropped); carrying on`, { error: reason instanceof Error ? briefly(reason) : String(reason).slice(0, 120) });
   });
 }
+
+const OUT_OF_SPACE = /ENOSPC|no space left|disk is full|SQLITE_FULL|could not extend file|\b53100\b/i;
+
+/** An error text that says the disk (or the database's) is full: SQLite's SQLITE_FULL, ENOSPC, PostgreSQL's disk_full. */
+export const outOfSpace = (reason: string) => OUT_OF_SPACE.test(reason);

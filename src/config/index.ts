@@ -129,6 +129,9 @@ export function loadConfig(env: Env = process.env): Config {
   if (timeoutMs >= config.pipeline.leaseMs) {
     throw new ConfigError(`NOTIFY_TIMEOUT_MS (${timeoutMs}) must be below JOB_LEASE_MS (${config.pipeline.leaseMs})`);
   }
+  if (config.notify.consumers.timeoutMs >= config.pipeline.leaseMs) {
+    throw new ConfigError(`DATA_WEBHOOK_TIMEOUT_MS (${config.notify.consumers.timeoutMs}) must be below JOB_LEASE_MS (${config.pipeline.leaseMs})`);
+  }
   return config;
 }
 

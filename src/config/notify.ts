@@ -24,8 +24,10 @@ export interface NotifyConfig {
   discord: DiscordConfig | null;
   onebot: OneBotConfig | null;
   webhook: WebhookConfig | null;
-  /** NOTIFY_TIMEOUT_MS, for targets whose settings live in the database (consumer webhooks). */
+  /** NOTIFY_TIMEOUT_MS, for targets whose settings live in the database. */
   timeoutMs: number;
+  /** Consumer webhooks' own lane (src/pipeline/consumer-lane.ts): a receiver that hangs never holds a chat push back. */
+  consumers: { timeoutMs: number; concurrency: number };
 }
 
 /** NOTIFY_TIMEOUT_MS; every channel carries it. */
@@ -68,5 +70,9 @@ export function notifyConfig(env: Env): NotifyConfig {
     onebot: onebotUrl && onebotTarget ? { url: onebotUrl, token: text(env, "ONEBOT_TOKEN"), target: onebotTarget, timeoutMs } : null,
     webhook: webhookUrl ? { url: webhookUrl, secret: text(env, "WEBHOOK_SECRET"), timeoutMs } : null,
     timeoutMs,
+    consumers: {
+      timeoutMs: number(env, "DATA_WEBHOOK_TIMEOUT_MS", Math.min(10_000, timeoutMs), 100, 600_000),
+      concurrency: number(env, "DATA_WEBHOOK_CONCURRENCY", 4, 1, 64),
+    },
   };
 }

@@ -14,12 +14,18 @@ self.onmessage = (event: MessageEvent<{ path: string; intervalMs: number; walLim
   db.exec("PRAGMA busy_timeout = 5000");
   db.exec(`PRAGMA journal_size_limit = ${walLimitBytes}`);
   const walBytes = () => statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+  // A full disk fails every checkpoint: said when it starts and when it ends, not every second.
+  let failing: string | null = null;
   setInterval(() => {
     try {
       db.exec("PRAGMA wal_checkpoint(PASSIVE)");
       if (walBytes() > walLimitBytes) db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+      if (failing !== null) console.error(`[SERVER] INFO checkpoints work again after=${JSON.stringify(failing)}`);
+      failing = null;
     } catch (error) {
-      console.error(`[SERVER] WARN checkpoint failed error=${JSON.stringify(String(error).slice(0, 200))}`);
+      const reason = String(error).slice(0, 200);
+      if (failing === null) console.error(`[SERVER] WARN checkpoint failed; said again only once they work error=${JSON.stringify(reason)}`);
+      failing = reason;
     }
   }, intervalMs);
 };

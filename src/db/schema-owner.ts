@@ -18,6 +18,11 @@ export const players = sqliteTable(
     token: text("token").notNull(),
     /** sha256 hex of the token: requests are matched on it, so a lookup's timing says nothing about the token. */
     tokenSha256: text("token_sha256").notNull(),
+    /**
+     * When the player first uploaded through their link: from then on an upload or report naming them without it
+     * is refused (cannot be forged); null until then, and again once the owner resets it.
+     */
+    linkOnlySince: integer("link_only_since"),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [uniqueIndex("players_token_sha256_unique").on(t.tokenSha256)],

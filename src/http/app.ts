@@ -4,7 +4,7 @@ import { UPLOAD_PATHS } from "../contract.ts";
 import { metrics } from "../metrics.ts";
 import { redact } from "../notify/errors.ts";
 import { logError, logWarn } from "../log.ts";
-import { briefly, STORE_RETRY_AFTER_SECONDS, unavailableStore } from "../store-unavailable.ts";
+import { briefly, outOfSpace, STORE_RETRY_AFTER_SECONDS, unavailableStore } from "../store-unavailable.ts";
 import { reportPathForLog } from "../report-path.ts";
 import type { HttpDeps } from "./deps.ts";
 import { bodyGates } from "./body-gate.ts";
@@ -17,7 +17,7 @@ import { REPORT_TOKEN_HEADERS, reportRoutes } from "./report.ts";
 import { requireToken } from "./token.ts";
 import { StoredLoginAttempts } from "./admin/login-throttle.ts";
 import { SessionStore } from "./admin/sessions.ts";
-import { refuseFraming, validHost } from "./front-door.ts";
+import { noSniff, refuseFraming, validHost } from "./front-door.ts";
 import { peerOf } from "./peer.ts";
 import { pageText } from "./page-lang.ts";
 import { setupRoutes } from "./setup/routes.tsx";
@@ -50,12 +50,12 @@ export function createApp(deps: HttpDeps): Hono {
   const pathForLog = (path: string) =>
     path.startsWith(reportPath)
       ? `${reportPathForLog(reportPath)}${path.slice(reportPath.length)}`
-      : path.replace(/^\/(setup|p|maps)\/[^/]+/, "/$1/…");
+      : path.replace(/^\/(setup|p|maps)\/[^/]+/, "/$1/…").replace(/^\/spawns\/([^/]+)\/[^/]+/, "/spawns/$1/…");
   const { budget, report } = deps.config;
   const gateBodies = bodyGates(budget.decodeBytes, { ...budget, maxBodies: budget.peerMaxBodies, trustProxy: deps.config.trustProxy });
   const refuseWhenFull = diskFloor(deps.disk.isFull);
   const uploadPaths = [...UPLOAD_PATHS, ...PLAYER_UPLOAD_PATHS];
-  app.use("*", refuseFraming(), validHost());
+  app.use("*", refuseFraming(), noSniff(), validHost());
   // Rejections are counted here (guards included); the upload route counts its own kinds of success.
   app.on("POST", uploadPaths, countAnswer((ok) => {
     if (!ok) metrics.upload("rejected");
@@ -71,7 +71,7 @@ export function createApp(deps: HttpDeps): Hono {
   if (report.enabled) app.on("POST", report.path, refuseWhenFull, gateBodies("REPORT"));
   app.route("/", healthRoutes(deps));
   // One login opens every owner page.
-  const gate = { sessions: new SessionStore(deps.owner.sessions), logins: new StoredLoginAttempts(deps.owner.loginFailures), peer: (c: Context) => peerOf(c, deps.config.trustProxy), text: (c: Context) => pageText(c, deps.config) };
+  const gate = { sessions: new SessionStore(deps.owner.sessions, deps.config.admin.token), logins: new StoredLoginAttempts(deps.owner.loginFailures), peer: (c: Context) => peerOf(c, deps.config.trustProxy), text: (c: Context) => pageText(c, deps.config) };
   app.route("/", statusRoutes(deps, gate));
   app.route("/", watchRoutes(deps));
   app.route("/", setupRoutes(deps, gate));
@@ -93,6 +93,11 @@ export function createApp(deps: HttpDeps): Hono {
       return c.text(`the ${store} is unavailable just now; try again later`, 503, { "Retry-After": String(STORE_RETRY_AFTER_SECONDS) });
     }
     const text = redact(error instanceof Error ? briefly(error) : String(error), secrets).slice(0, 200);
+    // The disk filled under a commit (below MIN_FREE_DISK_MB's guard, or with it at 0): as the guard answers.
+    if (outOfSpace(text)) {
+      logWarn("SERVER", "storage full; answered 507", { path: pathForLog(c.req.path), error: text });
+      return c.text("server storage is full; try again later", 507, { "Retry-After": String(STORE_RETRY_AFTER_SECONDS) });
+    }
     logError("SERVER", "unhandled error", { path: pathForLog(c.req.path), error: text });
     return c.text("internal error", 500);
   });

@@ -36,6 +36,8 @@ export interface HttpDeps {
   disk: Pick<DiskWatch, "isFull" | "reading" | "floorBytes">;
   /** Every configured secret (keys, tokens, webhook URLs, Bark device keys), to redact from any shown text. */
   secrets: string[];
+  /** Why this process's pipeline cannot write, or null (src/pipeline/write-health.ts): /healthz and the status page say it. */
+  pipelineWriteProblem?: () => string | null;
   /** No push channel is configured (the owner's page says so). */
   pushesOff: boolean;
   /** What the owner's pages, the players' pages, /healthz and /metrics show. */

@@ -37,6 +37,14 @@ export function validHost(): MiddlewareHandler {
 }
 
 /** An owner page framed by another site could be clicked through (a setup-token rotation is one click). */
+/** Every answer's Content-Type is the one to read it by (JSON answers too, which browsers would otherwise sniff). */
+export function noSniff(): MiddlewareHandler {
+  return async (c, next) => {
+    c.header("X-Content-Type-Options", "nosniff");
+    await next();
+  };
+}
+
 export function refuseFraming(): MiddlewareHandler {
   // Set before the route answers: set after, Hono rebuilds the answer and loses its implicit Content-Type.
   return async (c, next) => {

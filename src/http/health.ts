@@ -1,5 +1,6 @@
 /**
- * GET /healthz (JSON; 503 with the reasons when the database cannot be read or DATA_DIR is below its floor)
+ * GET /healthz (JSON; 503 with the reasons when the database cannot be read, DATA_DIR is below its floor or the
+ * pipeline cannot write)
  * and GET /metrics (Prometheus text). /healthz is open (Docker's HEALTHCHECK, uptime monitors) and shows no
  * player data; /metrics sits behind the owner's access rule (see app.ts).
  */
@@ -35,9 +36,11 @@ export function healthRoutes(deps: HttpDeps): Hono {
   app.get("/healthz", async (c) => {
     const queue = await readQueue(deps, HEALTH_DEADLINE_MS);
     const disk = deps.disk.reading();
+    const cannotWrite = deps.pipelineWriteProblem?.() ?? null;
     const reasons = [
       ...(queue === null ? ["database cannot be read"] : []),
       ...(deps.disk.isFull() ? ["free disk space below MIN_FREE_DISK_MB"] : []),
+      ...(cannotWrite === null ? [] : [`the pipeline cannot write: ${cannotWrite}`]),
     ];
     const body: Health = {
       status: reasons.length === 0 ? "ok" : "unhealthy",

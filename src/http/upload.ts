@@ -18,6 +18,9 @@ import type { HttpDeps } from "./deps.ts";
 export const PLAYER_UPLOAD_PATHS = UPLOAD_PATHS.map((path) => `/p/:token${path}`);
 
 const ONLY_OWN_PLAYER = "this link uploads for its own player only (X-Original-Url must name that player)";
+/** A player who has uploaded through their own link is never uploaded for without it again (issue 49). */
+const linkOnly = (playerId: string) =>
+  `player ${playerId} uploads only through their own link: install the module from their page (/p/…) again, or the owner runs \`cli players unlock ${playerId}\``;
 
 export function uploadRoutes({ uploads, config, wakePipeline, keepsNextJob, owner }: HttpDeps): Hono {
   const app = new Hono();
@@ -39,7 +42,12 @@ export function uploadRoutes({ uploads, config, wakePipeline, keepsNextJob, owne
     app.post(path, async (c) => {
       const linked = await owner.links.playerByToken(c.req.param("token") ?? "");
       if (linked === null) return c.text("not found", 404);
-      return accept(c, linked.playerId);
+      const answer = await accept(c, linked.playerId);
+      if (answer.status === 200 && linked.linkOnlySince === null) {
+        // The chunk is committed whatever happens here: a failed mark is made by the player's next upload.
+        await owner.links.markLinkOnly(linked.playerId).catch((error) => logWarn("UPLOAD", "could not mark the player link-only; the next upload through the link does", { player: linked.playerId, error: String(error).slice(0, 200) }));
+      }
+      return answer;
     });
   }
   return app;
@@ -57,6 +65,10 @@ export function uploadRoutes({ uploads, config, wakePipeline, keepsNextJob, owne
     if (onlyPlayer !== null && named !== onlyPlayer) {
       logWarn("UPLOAD", "rejected: another player through a player link", { status: 403, player: onlyPlayer, named: named ?? undefined });
       return c.text(ONLY_OWN_PLAYER, 403);
+    }
+    if (onlyPlayer === null && named !== null && (await owner.links.linkedPlayer(named))?.linkOnlySince != null) {
+      logWarn("UPLOAD", "rejected: no link for a player who uploads through theirs", { status: 403, player: named, peer: peerOf(c, config.trustProxy) });
+      return c.text(linkOnly(named), 403);
     }
     const chunkLabel = `${header.chunkIndex + 1}/${header.totalChunks}`;
     const tooLarge = () => {

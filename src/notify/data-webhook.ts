@@ -50,6 +50,16 @@ export function dataWebhookOrigin(template: string): string {
   }
 }
 
+/** Whether `template` carries a user name or password (which fetch sends as Basic auth). */
+export function hasUserinfo(template: string): boolean {
+  try {
+    const url = new URL(template.replace(/[{}]/g, ""));
+    return url.username !== "" || url.password !== "";
+  } catch {
+    return false;
+  }
+}
+
 /** The save as a push may carry it, read only when a hook asks for it. */
 export interface SaveBodies {
   /** The encrypted body as received. */

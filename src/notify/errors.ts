@@ -27,7 +27,42 @@ function urlSecretParts(secret: string): { full: string; origin: string; rest: s
   if (url.protocol !== "http:" && url.protocol !== "https:") return [];
   const rest = secret.slice(secret.indexOf(url.host) + url.host.length);
   if (rest === "" || rest === "/") return [];
-  return [{ full: secret, origin: secret.slice(0, secret.length - rest.length), rest }];
+  // The origin shown keeps no user:password (userinfoForms hides those wherever they appear).
+  return [{ full: secret, origin: `${url.protocol}//${url.host}`, rest }];
+}
+
+const decoded = (part: string) => {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+};
+
+/**
+ * A URL's user:password in every form it may come back in: as written, percent-decoded, URL-encoded, and as the
+ * Basic auth header's base64 (fetch sends userinfo as `Authorization: Basic …`, which a receiver may echo).
+ */
+function userinfoForms(secret: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(secret);
+  } catch {
+    return [];
+  }
+  if (url.password === "" && url.username === "") return [];
+  const forms = new Set<string>();
+  for (const pair of [`${url.username}:${url.password}`, `${decoded(url.username)}:${decoded(url.password)}`]) {
+    const base64 = Buffer.from(pair).toString("base64");
+    for (const form of [pair, base64, base64.replace(/=+$/, ""), Buffer.from(pair).toString("base64url")]) {
+      forms.add(form);
+      forms.add(encodeURIComponent(form));
+    }
+  }
+  // The password alone, or a user name standing for a token when there is no password.
+  const secretPart = url.password !== "" ? url.password : url.username;
+  for (const form of [secretPart, decoded(secretPart), encodeURIComponent(decoded(secretPart))]) forms.add(form);
+  return [...forms];
 }
 
 /**
@@ -42,6 +77,7 @@ export function redact(text: string, secrets: readonly string[]): string {
       replacements.push([part.full, `${part.origin}/***`]);
       if (part.rest.length >= MIN_SECRET_LENGTH) replacements.push([part.rest, "/***"]);
     }
+    for (const form of userinfoForms(secret)) if (form.length >= MIN_SECRET_LENGTH) replacements.push([form, "***"]);
     replacements.push([secret, "***"]);
     // The same secret as it appears inside a URL (a Bark key with "/" is sent escaped).
     const escaped = encodeURIComponent(secret);

@@ -49,10 +49,12 @@ function targetsForWord(word: string, barkKeys: Record<string, string>): Channel
   return [{ channel: "bark", target: word, problem: `Bark alias "${word}" is not in bark_map.json` }];
 }
 
+const targetKey = (t: ChannelTarget) => `${t.channel}\u0000${t.target}`;
+
 function dedupe(targets: ChannelTarget[]): ChannelTarget[] {
   const seen = new Set<string>();
   return targets.filter((t) => {
-    const key = `${t.channel}\u0000${t.target}`;
+    const key = targetKey(t);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -138,6 +140,19 @@ export function parseRoutingFiles(
 export function routeFor(routing: Routing, playerId: string, defaultRoute: string): ChannelTarget[] {
   const listed = routing.players.get(playerId);
   return (listed ?? parseRoute(defaultRoute, routing.barkKeys)).map((t) => ({ ...t }));
+}
+
+/**
+ * Whether `playerId`'s pushes go only where nobody else's do: listed in push_map.json, and none of its targets in
+ * another player's route or the default route (which anyone unlisted gets). Only then may a push carry what is the
+ * player's alone, such as their personal link.
+ */
+export function routeIsOwn(routing: Routing, playerId: string, defaultRoute: string): boolean {
+  const own = routing.players.get(playerId);
+  if (own === undefined) return false;
+  const shared = new Set(parseRoute(defaultRoute, routing.barkKeys).map(targetKey));
+  for (const [other, targets] of routing.players) if (other !== playerId) for (const t of targets) shared.add(targetKey(t));
+  return own.every((t) => !shared.has(targetKey(t)));
 }
 
 /** Said once at start when no channel is configured: the routes are not wrong, there is nothing to push to yet. */

@@ -9,7 +9,7 @@ import { logInfo, logWarn } from "../log.ts";
 import { configuredChannels, sendTo } from "../notify/channels.ts";
 import { redact } from "../notify/errors.ts";
 import type { PushMessage } from "../notify/message.ts";
-import { routeFor, type Routing } from "../notify/routing.ts";
+import { routeFor, routeIsOwn, type Routing } from "../notify/routing.ts";
 import type { SetupLinks } from "../store/ports/owner.ts";
 import { refreshAtOrBefore } from "./refresh-times.ts";
 import type { NudgeKind, NudgePlayer, NudgeStore } from "../store/ports/nudges.ts";
@@ -61,10 +61,10 @@ async function nudge(deps: NudgeDeps, player: NudgePlayer, refreshAt: number, ki
   const link = await deps.links.linkedPlayer(player.playerId);
   const S = NUDGE_PUSH_TEXT[mapLocaleFor(deps.config.maps, await regionOf(deps, player.playerId))];
   const base = deps.config.publicBaseUrl;
-  // The personal link opens the player's own settings: only on a route of the player's own, never the default
-  // route (often a shared group), where /setup is linked instead.
-  const ownRoute = deps.routing.players.has(player.playerId);
-  const setup = link !== null && base && ownRoute ? S.setup(`${base}/p/${link.token}`) : base ? S.setup(`${base}/setup`) : null;
+  // The personal link opens the player's own settings and uploads as them: only on a route nobody else shares,
+  // never a group's or the default route, where the player is told to ask the owner instead.
+  const ownRoute = routeIsOwn(deps.routing, player.playerId, deps.config.notify.defaultRoute);
+  const setup = !base ? null : link !== null && ownRoute ? S.setup(`${base}/p/${link.token}`) : S.askOwner(`${base}/setup`);
   const text = kind === "missed" ? S.missed(player.hours) : S.partial;
   const message: PushMessage = {
     playerId: player.playerId,

@@ -10,6 +10,8 @@ export interface NudgePushText {
   partialTitle: string;
   partial: string;
   setup: (url: string) => string;
+  /** On a route others share (a group, the default route): never the personal link, which opens their settings. */
+  askOwner: (url: string) => string;
 }
 
 export const NUDGE_PUSH_TEXT: Record<MapLocale, NudgePushText> = {
@@ -19,6 +21,7 @@ export const NUDGE_PUSH_TEXT: Record<MapLocale, NudgePushText> = {
     partialTitle: "MySekai：抓到的是部分刷新",
     partial: "游戏发来的刷新没有采集地图。解决：从标题画面重新进入 MySekai。",
     setup: (url) => `抓包配置：${url}`,
+    askOwner: (url) => `抓包配置：向服主要你的个人链接，或打开 ${url}`,
   },
   "zh-Hant": {
     missedTitle: "MySekai：沒有擷取到刷新",
@@ -26,6 +29,7 @@ export const NUDGE_PUSH_TEXT: Record<MapLocale, NudgePushText> = {
     partialTitle: "MySekai：擷取到的是部分刷新",
     partial: "遊戲送來的刷新沒有採集地圖。解決：從標題畫面重新進入 MySekai。",
     setup: (url) => `擷取設定：${url}`,
+    askOwner: (url) => `擷取設定：向服主索取你的個人連結，或開啟 ${url}`,
   },
   ja: {
     missedTitle: "MySekai：更新を取り逃しました",
@@ -33,6 +37,7 @@ export const NUDGE_PUSH_TEXT: Record<MapLocale, NudgePushText> = {
     partialTitle: "MySekai：部分更新を受け取りました",
     partial: "ゲームから採集マップのない更新が届きました。直し方：タイトル画面からマイセカイを開き直してください。",
     setup: (url) => `キャプチャ設定：${url}`,
+    askOwner: (url) => `キャプチャ設定：管理者に個人用リンクをもらうか、${url} を開いてください`,
   },
   ko: {
     missedTitle: "MySekai: 갱신을 놓쳤습니다",
@@ -40,6 +45,7 @@ export const NUDGE_PUSH_TEXT: Record<MapLocale, NudgePushText> = {
     partialTitle: "MySekai: 부분 갱신을 받았습니다",
     partial: "게임이 채집 맵 없는 갱신을 보냈습니다. 해결: 타이틀 화면에서 마이세카이를 다시 여세요.",
     setup: (url) => `캡처 설정: ${url}`,
+    askOwner: (url) => `캡처 설정: 관리자에게 개인 링크를 받거나 ${url} 을(를) 여세요`,
   },
   en: {
     missedTitle: "MySekai: no refresh captured",
@@ -47,5 +53,6 @@ export const NUDGE_PUSH_TEXT: Record<MapLocale, NudgePushText> = {
     partialTitle: "MySekai: partial refresh captured",
     partial: "The game sent a refresh without harvest maps. Fix: open MySekai again from the title screen.",
     setup: (url) => `Capture setup: ${url}`,
+    askOwner: (url) => `Capture setup: ask the owner for your personal link, or open ${url}`,
   },
 };

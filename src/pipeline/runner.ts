@@ -10,10 +10,12 @@ import { evaluateStage } from "./stages/evaluate.ts";
 import { generateStage } from "./stages/generate.ts";
 import { notifyStage } from "./stages/notify.ts";
 import { runInTaskProcess, TaskProcessDied } from "./task-process.ts";
-import { unavailableStore } from "../store-unavailable.ts";
-import { afterTimeout } from "./timeout-policy.ts";
+import { outOfSpace, unavailableStore } from "../store-unavailable.ts";
+import { changeFor, storeAwayChange, type RecordedResult, type RunResult } from "./job-change.ts";
+import { ConsumerLane } from "./consumer-lane.ts";
+import { WriteHealth } from "./write-health.ts";
 import { TaskTimeoutError } from "./worker-pool.ts";
-import { advanceChange, holderOf, LeaseLostError, retryChange, taskProcessDiedChange, type ClaimedJob, type ReportSubject, type Transition } from "../store/model/jobs.ts";
+import { holderOf, LeaseLostError, retryChange, type ClaimedJob, type ReportSubject } from "../store/model/jobs.ts";
 
 export interface Stages {
   evaluate: Stage<ReportSubject>;
@@ -38,6 +40,8 @@ export interface Pipeline {
   wakeFor: (jobs: number) => void;
   /** Before committing a new job this process answers for: whether a free slot will take it (slot-wakes.ts). */
   keepsNextJob: () => boolean;
+  /** Why this process's pipeline cannot write (a full disk, a database refusing writes), or null (write-health.ts). */
+  writeProblem: () => string | null;
   /** Stops claiming, waits up to `graceMs` for running stages, leaves the rest queued. */
   stop: (graceMs: number) => Promise<void>;
 }
@@ -51,6 +55,7 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
   const { jobs, config } = deps;
   let stopping = false;
   const wakes = new SlotWakes();
+  const around: JobSurroundings = { lane: new ConsumerLane(config.notify.consumers.concurrency), writes: new WriteHealth() };
 
   /** Jobs of saves that can be saves running now in this process' slots. */
   let realRunning = 0;
@@ -67,6 +72,7 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
         let missed = false;
         try {
           job = await jobs.claim(Date.now(), config.pipeline.leaseMs, realRunning > 0);
+          around.writes.claimed();
           if (!job) due = await jobs.nextDueAt();
         } finally {
           missed = wakes.doneLooking(job !== null);
@@ -78,7 +84,7 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
           woke = "job";
           if (!job.implausible) realRunning++;
           try {
-            await runJob(deps, job);
+            await runJob(deps, job, STAGES, around);
           } finally {
             if (!job.implausible) realRunning--;
           }
@@ -96,8 +102,8 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
         const wait = due === null ? config.pipeline.pollMs : Math.min(config.pipeline.pollMs, Math.max(0, due - Date.now()));
         woke = await wakes.sleep(Math.max(wait, 5));
       } catch (error) {
-        // The database refused (disk full, locked ...): keep the loop alive and try again later.
-        logWarn("JOB", "pipeline loop error", { error: redactError(error, deps) });
+        // The database refused (disk full, locked ...): keep the loop alive and try again later; said once.
+        around.writes.failed(redactError(error, deps), "claim");
         woke = await wakes.sleep(config.pipeline.pollMs);
       }
     }
@@ -109,10 +115,13 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
     hear: wakes.hear,
     wakeFor: wakes.wakeFor,
     keepsNextJob: wakes.keepsNextJob,
+    writeProblem: () => around.writes.current(),
     stop: async (graceMs) => {
       stopping = true;
       wakes.wakeAll();
-      const finished = Promise.all(slots).then(() => true);
+      const finished = Promise.all(slots)
+        .then(() => around.lane.drain())
+        .then(() => true);
       // A timer, not Bun.sleep: once the stages finish it is cleared, so it cannot keep a stopped process alive.
       let timer: ReturnType<typeof setTimeout> | undefined;
       const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)));
@@ -123,34 +132,65 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
   };
 }
 
-/** Runs a claimed job's stage and records how it moved on (`stages` lets tests run the loop's logic with their own). */
-export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages = STAGES): Promise<void> {
-  const { jobs, stageStore, config } = deps;
-  const started = performance.now();
-  const { subject } = job;
-  const saveId = subject.kind === "save" ? subject.saveId : undefined;
-  const player = saveId === undefined ? undefined : (job.player ?? (await stageStore.playerOf(saveId)));
-  const report = subject.kind === "report" ? subject.reportId : undefined;
-  const fields = { job: job.id, save: saveId, report, player, stage: job.stage, attempt: job.attempts };
+/** What a process's slots share: consumer webhooks' lane, and whether writes go through. */
+export interface JobSurroundings {
+  lane: ConsumerLane;
+  writes: WriteHealth;
+}
 
+/** A consumer lane full: the job comes back this much later (its chat pushes already went out). */
+const LANE_FULL_RETRY_MS = 1000;
+
+/**
+ * Runs a claimed job's stage and records how it moved on (`stages` lets tests run the loop's logic with their own).
+ * A stage that leaves only consumer webhooks hands them to `lane` and returns at once; without a lane they run here.
+ */
+export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages = STAGES, around: JobSurroundings | null = null): Promise<void> {
+  const { config } = deps;
+  const started = performance.now();
   const heartbeat = setInterval(() => {
     // A busy database: the next beat tries again, and the lease outlasts a few missed beats.
-    jobs.renew(holderOf(job), Date.now(), config.pipeline.leaseMs).catch(() => {});
+    deps.jobs.renew(holderOf(job), Date.now(), config.pipeline.leaseMs).catch(() => {});
   }, Math.max(500, config.pipeline.leaseMs / 3));
 
   // The service died while this job ran before: its tasks run in a process of their own (task-process.ts).
   const isolated: PipelineDeps = { ...deps, workers: { run: (task, request) => runInTaskProcess(task, request, config.pipeline.taskTimeoutMs) } };
-  let result: RunResult;
-  try {
-    result = await runStage(stages, job.isolated ? isolated : deps, job, { now: Date.now() });
-  } catch (error) {
-    if (error instanceof TaskProcessDied) result = { kind: "task_process_died", how: error.how };
-    else if (unavailableStore(error) !== null) result = { kind: "store_away", error: redactError(error, deps) };
-    else result = error instanceof TaskTimeoutError ? { kind: "timeout", timeout: error } : { kind: "error", error: redactError(error, deps) };
-  }
-  clearInterval(heartbeat);
+  const result = await settle(deps, () => runStage(stages, job.isolated ? isolated : deps, job, { now: Date.now() }));
+  const finish = async (settled: RecordedResult) => {
+    clearInterval(heartbeat);
+    await recordResult(deps, job, settled, Math.round(performance.now() - started), around?.writes ?? null);
+  };
+  if (result.kind !== "consumer_lane") return finish(result);
+  const rest = async () => {
+    const settled = await settle(deps, result.rest);
+    await finish(settled.kind === "consumer_lane" ? { kind: "error", error: "consumer lane handed on twice" } : settled);
+  };
+  if (around === null) return rest();
+  // As the slot's loop does: the job's lease runs out and it comes back.
+  const inLane = () => rest().catch((error) => logWarn("JOB", "consumer lane error", { job: job.id, error: redactError(error, deps) }));
+  if (around.lane.tryRun(inLane)) return;
+  await finish({ kind: "later", runAt: Date.now() + LANE_FULL_RETRY_MS, note: "consumer webhooks wait for room in their lane" });
+}
 
-  const ms = Math.round(performance.now() - started);
+/** What the stage said, or what its failure means. */
+async function settle(deps: PipelineDeps, stage: () => Promise<StageResult>): Promise<RunResult> {
+  try {
+    return await stage();
+  } catch (error) {
+    if (error instanceof TaskProcessDied) return { kind: "task_process_died", how: error.how };
+    if (unavailableStore(error) !== null) return { kind: "store_away", error: redactError(error, deps) };
+    return error instanceof TaskTimeoutError ? { kind: "timeout", timeout: error } : { kind: "error", error: redactError(error, deps) };
+  }
+}
+
+/** Records how the job moved on, with the stage's writes, and logs it. */
+async function recordResult(deps: PipelineDeps, job: ClaimedJob, result: RecordedResult, ms: number, health: WriteHealth | null): Promise<void> {
+  const { jobs, stageStore, config } = deps;
+  const { subject } = job;
+  const saveId = subject.kind === "save" ? subject.saveId : undefined;
+  const player = saveId === undefined ? undefined : (job.player ?? (await stageStore.playerOf(saveId).catch(() => undefined)));
+  const report = subject.kind === "report" ? subject.reportId : undefined;
+  const fields = { job: job.id, save: saveId, report, player, stage: job.stage, attempt: job.attempts };
   metrics.stageFinished(job.stage, ms);
   const now = Date.now();
   try {
@@ -160,6 +200,8 @@ export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages
     const { change, outcome, note } = changeFor(deps, job, result, now);
     const writes = result.kind === "advance" || result.kind === "fail" ? result.writes : undefined;
     const recorded = await stageStore.record(job, writes, change, now, durable);
+    if (result.kind === "error" && outOfSpace(result.error)) health?.failed(result.error);
+    else health?.recorded();
     try {
       if ("afterCommit" in result) result.afterCommit?.(recorded);
     } catch (error) {
@@ -176,6 +218,7 @@ export async function runJob(deps: PipelineDeps, job: ClaimedJob, stages: Stages
     // The stage's writes could not be committed (disk full, a constraint): count it as a failed attempt; a
     // database away costs no attempt (this transition may well fail too: then the lease runs out and it comes back).
     const reason = `could not record the stage: ${redactError(error, deps)}`;
+    health?.failed(reason);
     const change = unavailableStore(error) !== null ? storeAwayChange(job, reason, now) : retryChange(job, reason, config.pipeline.backoffMs, now);
     await jobs.transition(job, change, now);
     logWarn("JOB", "stage finished", { ...fields, ms, outcome: change.state === "failed" ? "failed" : "retry", note: reason });
@@ -190,44 +233,4 @@ function runStage(stages: Stages, deps: PipelineDeps, job: ClaimedJob, ctx: Stag
   return Promise.resolve({ kind: "fail", reason: `stage ${stage} cannot run a ${subject.kind} job` });
 }
 
-type RunResult = StageResult | { kind: "error"; error: string } | { kind: "store_away"; error: string } | { kind: "timeout"; timeout: TaskTimeoutError } | { kind: "task_process_died"; how: string };
-
 const REDRAWN = { outcome: "next=generate", note: "the save took a real player id while the stage ran: drawing again" };
-
-/**
- * A store was away or too slow: the stage runs again in a few seconds without spending a retry, however long the
- * store stays away (its objects are rewritten into the same claimed folder), and soon after it is back.
- */
-const STORE_WAIT_MS = 5000;
-function storeAwayChange(job: ClaimedJob, error: string, now: number): Transition {
-  return { state: "pending_retry", runAt: now + Math.round(STORE_WAIT_MS * (0.8 + Math.random() * 0.4)), attempts: Math.max(0, job.attempts - 1), lastError: error };
-}
-
-/** The job's change for the stage's result, and how the log line names it. */
-function changeFor(deps: PipelineDeps, job: ClaimedJob, result: RunResult, now: number): { change: Transition; outcome: string; note?: string } {
-  switch (result.kind) {
-    case "advance":
-      return { change: advanceChange(result.next, now), outcome: result.next === "done" ? "done" : `next=${result.next}`, note: result.note };
-    case "later":
-      return { change: { state: "pending_retry", runAt: result.runAt, attempts: 0, lastError: null }, outcome: "later", note: result.note };
-    case "fail":
-      return { change: { state: "failed", lastError: result.reason }, outcome: "failed", note: result.reason };
-    case "wait_for_key":
-      return { change: { state: "waiting_for_key", lastError: "no AES key configured" }, outcome: "waiting_for_key", note: "set AES_KEY and AES_IV, then restart" };
-    case "error": {
-      const change = retryChange(job, result.error, deps.config.pipeline.backoffMs, now);
-      return { change, outcome: change.state === "failed" ? "failed" : "retry", note: result.error };
-    }
-    case "store_away":
-      return { change: storeAwayChange(job, result.error, now), outcome: "waiting", note: `${result.error}; tried again soon, no retry spent` };
-    case "task_process_died": {
-      const change = taskProcessDiedChange(job, result.how, now);
-      const parked = change.state === "failed";
-      return { change, outcome: parked ? "failed" : "retry", note: `its task's own process died (${result.how})${parked ? "; parked" : ""}` };
-    }
-    case "timeout": {
-      const change = afterTimeout(job.lastError, result.timeout, now);
-      return { change, outcome: change.state === "failed" ? "failed" : "retry", note: change.lastError ?? undefined };
-    }
-  }
-}

@@ -52,7 +52,12 @@ export type StageResult =
   /** A permanent failure: no retries (a save that does not decrypt, a bad report). */
   | { kind: "fail"; reason: string; writes?: StageWrites; afterCommit?: AfterCommit }
   /** No AES key is configured: park until the service starts with keys. */
-  | { kind: "wait_for_key" };
+  | { kind: "wait_for_key" }
+  /**
+   * The save's chat pushes are done; what is left is its consumer webhooks: `rest` runs in their own lane
+   * (consumer-lane.ts), still under the job's lease, and says how the job moves on.
+   */
+  | { kind: "consumer_lane"; rest: () => Promise<StageResult> };
 
 export interface StageContext {
   now: number;

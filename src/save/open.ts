@@ -31,11 +31,12 @@ export const INVALID_REASONS = {
   badLength: "body length is not a multiple of 16 bytes (truncated?)",
   badPadding: "does not decrypt under any configured key (bad padding)",
   notMsgpack: "decrypted but is not MessagePack",
+  protoKey: "MessagePack with a __proto__ map key, which no save has: refused",
   notSave: "MessagePack but not a MySekai save (no updatedResources.userMysekaiHarvestMaps)",
 } as const;
 
 /** How far an attempt got; when every key fails, the furthest attempt explains the failure best. */
-const PROGRESS = { badPadding: 0, notMsgpack: 1, notSave: 2 } as const;
+const PROGRESS = { badPadding: 0, notMsgpack: 1, notSave: 2, protoKey: 2 } as const;
 type Failure = keyof typeof PROGRESS;
 
 function tryKey(encrypted: Uint8Array, pair: KeyPair, withJson: boolean, delivery: boolean): { save: MySekaiSave; json?: string } | SaveLimitError | HarvestRecordError | Failure {
@@ -55,7 +56,8 @@ function tryKey(encrypted: Uint8Array, pair: KeyPair, withJson: boolean, deliver
     const save = toMySekaiSave(withJson ? normaliseTree(tree) : tree, { delivery });
     return save === null ? "notSave" : { save, json };
   } catch (error) {
-    if (error instanceof MsgpackDecodeError) return "notMsgpack";
+    // The decoder refuses the key that would reach an object's prototype: the bytes are MessagePack all the same.
+    if (error instanceof MsgpackDecodeError) return /\b__proto__\b/.test(error.message) ? "protoKey" : "notMsgpack";
     if (error instanceof SaveLimitError || error instanceof HarvestRecordError) return error;
     throw error;
   }

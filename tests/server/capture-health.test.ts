@@ -9,14 +9,13 @@ import { encode } from "@msgpack/msgpack";
 import { makeEncryptedSample, makeSampleMySekaiSave, randomKeys } from "../../src/samples/index.ts";
 import { encryptAesCbc } from "../../src/save/index.ts";
 import { noChromium, phoneBrowsersForThisFile } from "../helpers/chromium.ts";
-import { jobOfSave, one } from "../helpers/db.ts";
+import { uploadFinished } from "../helpers/regional-upload.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCli, ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { encryptRaw, rawSave, testKeys } from "../helpers/saves.ts";
 
 const JP_PLAYER = "1000000000000000021";
 const EN_PLAYER = "1000000000000000022";
-const HOSTS = { jp: "production-game-api.sekai.colorfulpalette.org", en: "n-production-game-api.sekai-en.com" };
 const SHOTS = "/tmp/shots";
 const { pair, env: keyEnv } = testKeys();
 const start = serversForThisFile({ ...keyEnv, NOTIFY_DEFAULT: "none" });
@@ -24,18 +23,7 @@ const openBrowser = phoneBrowsersForThisFile();
 let server: RunningServer;
 const paths: Record<string, string> = {};
 
-async function send(playerId: string, region: keyof typeof HOSTS, body: Uint8Array): Promise<number> {
-  const uploadId = crypto.randomUUID();
-  const response = await fetch(`${server.url}/uploadSaveData`, {
-    method: "POST",
-    body,
-    headers: { "X-Upload-Id": uploadId, "X-Chunk-Index": "0", "X-Total-Chunks": "1", "X-Original-Url": `https://${HOSTS[region]}/api/user/${playerId}/mysekai?isForceAllReloadOnlyMysekai=True` },
-  });
-  expect(response.status).toBe(200);
-  const id = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId)!.save_id;
-  await eventually(() => ["done", "failed"].includes(jobOfSave(server, id)?.state ?? ""), 30_000, `save ${id} finished`);
-  return id;
-}
+const send = (playerId: string, region: "jp" | "en", body: Uint8Array) => uploadFinished(server, playerId, region, body);
 const page = async (playerId: string, acceptLanguage = "en") => (await fetch(`${server.url}${paths[playerId]}`, { headers: { "accept-language": acceptLanguage } })).text();
 const health = (html: string) => html.slice(html.indexOf('id="capture-health"'), html.indexOf("</section>", html.indexOf('id="capture-health"')));
 

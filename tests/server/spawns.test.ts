@@ -68,17 +68,23 @@ describe("a month of rare spawns", () => {
     const path = /\/p\/[A-Za-z0-9_-]+/.exec(await ownerCliLastLine(server, "players", "add", PLAYER_ID))![0];
     const ownerPage = await (await fetch(`${server.url}/players/${PLAYER_ID}`)).text();
     expect(ownerPage).toContain(`/players/${PLAYER_ID}/spawns/site_5.png`);
-    expect(await (await fetch(`${server.url}${path}`)).text()).toContain(`${path}/spawns/site_5.png`);
-    const first = await fetch(`${server.url}${path}/spawns/site_5.png`);
+    // The player's images have a key of their own: their addresses carry nothing of the page's token.
+    const playerPage = await (await fetch(`${server.url}${path}`)).text();
+    const images = new RegExp(`/spawns/${PLAYER_ID}/[0-9a-f]{32}`).exec(playerPage)![0];
+    expect(playerPage).toContain(`${images}/site_5.png`);
+    expect(playerPage).not.toContain(`${path}/spawns/`);
+    expect(images).not.toContain(path.slice(3));
+    expect((await fetch(`${server.url}${path}/spawns/site_5.png`)).status).toBe(404);
+    const first = await fetch(`${server.url}${images}/site_5.png`);
     expect([first.status, first.headers.get("content-type")]).toEqual([200, "image/png"]);
     const bytes = new Uint8Array(await first.arrayBuffer());
     mkdirSync("/tmp/shots", { recursive: true });
     writeFileSync("/tmp/shots/polish-spawns.png", bytes);
     expect((await fetch(`${server.url}/players/${PLAYER_ID}/spawns/site_5.png`)).status).toBe(200);
-    for (const wrong of ["site_99.png", "site_5.svg", "..%2Fsummary.json"]) expect((await fetch(`${server.url}${path}/spawns/${wrong}`)).status).toBe(404);
-    expect((await fetch(`${server.url}/p/${"x".repeat(43)}/spawns/site_5.png`)).status).toBe(404);
+    for (const wrong of ["site_99.png", "site_5.svg", "..%2Fsummary.json"]) expect((await fetch(`${server.url}${images}/${wrong}`)).status).toBe(404);
+    expect((await fetch(`${server.url}/spawns/${PLAYER_ID}/${"0".repeat(32)}/site_5.png`)).status).toBe(404);
     await archived(71);
-    const again = new Uint8Array(await (await fetch(`${server.url}${path}/spawns/site_5.png`)).arrayBuffer());
+    const again = new Uint8Array(await (await fetch(`${server.url}${images}/site_5.png`)).arrayBuffer());
     expect(Buffer.from(again).equals(Buffer.from(bytes))).toBe(false);
   });
 });

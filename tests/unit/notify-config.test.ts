@@ -14,7 +14,15 @@ describe("notify configuration", () => {
       onebot: null,
       webhook: null,
       timeoutMs: 30_000,
+      consumers: { timeoutMs: 10_000, concurrency: 4 },
     });
+  });
+
+  test("consumer webhooks' lane: its own timeout (at most NOTIFY_TIMEOUT_MS's by default) and concurrency, below the lease", () => {
+    expect(loadConfig({ NOTIFY_TIMEOUT_MS: "3000" }).notify.consumers).toEqual({ timeoutMs: 3000, concurrency: 4 });
+    expect(loadConfig({ DATA_WEBHOOK_TIMEOUT_MS: "2500", DATA_WEBHOOK_CONCURRENCY: "2" }).notify.consumers).toEqual({ timeoutMs: 2500, concurrency: 2 });
+    expect(() => loadConfig({ DATA_WEBHOOK_CONCURRENCY: "0" })).toThrow(/DATA_WEBHOOK_CONCURRENCY/);
+    expect(() => loadConfig({ DATA_WEBHOOK_TIMEOUT_MS: "5000", NOTIFY_TIMEOUT_MS: "1000", JOB_LEASE_MS: "5000" })).toThrow(/DATA_WEBHOOK_TIMEOUT_MS \(5000\) must be below JOB_LEASE_MS/);
   });
 
   test("NOTIFY_REPEAT is a flag; a bad value stops the start naming it", () => {

@@ -87,7 +87,7 @@ for (const kind of [sqlitePipelineStores, postgresPipelineStores] satisfies Pipe
       for (const now of [at("2026-03-08T15:00:00Z"), at("2026-03-09T03:30:00Z")]) expect(await runMissedNudges(restarted.deps, now)).toBe(0);
       const body = api.requests.find((r) => r.path === hook)!.json as { title: string; rareText: string };
       expect(body.title).toBe("MySekai: no refresh captured");
-      expect(body.rareText).toContain("Capture setup: https://maps.example/setup");
+      expect(body.rareText).toContain("Capture setup: ask the owner for your personal link, or open https://maps.example/setup");
     });
 
     test("a partial refresh nudges at once with the fix, once; the missed nudge of that refresh is not sent after it", async () => {
@@ -129,8 +129,9 @@ for (const kind of [sqlitePipelineStores, postgresPipelineStores] satisfies Pipe
       const shared = api.requests.filter((r) => r.path === hook).at(-1)!.json as { rareText: string };
       expect(shared.rareText).toContain("https://maps.example/setup");
       expect(shared.rareText).not.toContain("/p/");
-      // On a route of the player's own, it is the link to their page.
-      const own = { ...linked, routing: { ...linked.routing, players: new Map([[player, linked.routing.players.get(player) ?? routeOfDefault(linked)]]) } } as NudgeDeps;
+      // On a route of the player's own (which the default route, here none, does not share), it is the link to their page.
+      const config = { ...linked.config, notify: { ...linked.config.notify, defaultRoute: "none" } };
+      const own = { ...linked, config, routing: { ...linked.routing, players: new Map([[player, linked.routing.players.get(player) ?? routeOfDefault(linked)]]) } } as NudgeDeps;
       const next = at("2026-06-02T08:10:00Z");
       expect(await nudgePartial(own, player, next, next + MIN)).toBe(true);
       expect((api.requests.filter((r) => r.path === hook).at(-1)!.json as { rareText: string }).rareText).toContain(`https://maps.example/p/${"t".repeat(32)}`);

@@ -52,6 +52,23 @@ for (const kind of [sqliteOwnerStores, postgresOwnerStores] satisfies OwnerStore
       expect(await f.rows("owner_sessions")).toEqual([]);
     });
 
+    test("every session ends at once, on every process; a session's hash is bound to the ADMIN_TOKEN in force", async () => {
+      const other = await f.another();
+      await store.sessions.open("a", T0 + 9_000, T0);
+      await store.sessions.open("b", T0 + 9_000, T0);
+      expect(await other.sessions.closeAll()).toBe(2);
+      expect(await store.sessions.isOpen("a", T0 + 1)).toBe(false);
+      expect(await f.rows("owner_sessions")).toEqual([]);
+      const [under, after] = [new SessionStore(store.sessions, "token-one-0000"), new SessionStore(store.sessions, "token-two-0000")];
+      const app = new Hono();
+      app.post("/open", async (c) => (await under.open(c), c.text("opened")));
+      app.get("/under", async (c) => c.text(String(await under.valid(c))));
+      app.get("/after", async (c) => c.text(String(await after.valid(c))));
+      const cookie = (await app.request("/open", { method: "POST" })).headers.get("set-cookie")!.split(";")[0]!;
+      expect(await (await app.request("/under", { headers: { cookie } })).text()).toBe("true");
+      expect(await (await app.request("/after", { headers: { cookie } })).text()).toBe("false");
+    });
+
     test("a session ends at its expiry; expired ones are dropped at the next login", async () => {
       await store.sessions.open("a", T0 + 1_000, T0);
       expect(await store.sessions.isOpen("a", T0 + 999)).toBe(true);
@@ -143,7 +160,7 @@ for (const kind of [sqliteOwnerStores, postgresOwnerStores] satisfies OwnerStore
     test("a player's link opens on every process, matched on its sha256; a new link ends the old one", async () => {
       const other = await f.another();
       const made = await store.links.linkPlayer(PLAYER, "Mizuki", T0);
-      expect(made).toEqual({ player: { playerId: PLAYER, name: "Mizuki", token: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/), createdAt: T0 }, replaced: false });
+      expect(made).toEqual({ player: { playerId: PLAYER, name: "Mizuki", token: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/), createdAt: T0, linkOnlySince: null }, replaced: false });
       expect(await other.links.playerByToken(made.player.token)).toEqual(made.player);
       expect((await f.rows("players"))[0]).toMatchObject({ token_sha256: sha256Hex(made.player.token) });
       expect(await other.links.playerByToken("not a token!")).toBeNull();
@@ -157,6 +174,19 @@ for (const kind of [sqliteOwnerStores, postgresOwnerStores] satisfies OwnerStore
       expect((await other.links.linkedPlayers()).map((player) => player.playerId)).toEqual(["1000", PLAYER]);
       expect(await other.links.linkedPlayer("1000")).toMatchObject({ name: "Ena" });
       expect(await other.links.linkedPlayer("999")).toBeNull();
+    });
+
+    test("a player's uploads become link-only once, on every process; a new link keeps it; the owner's reset lifts it", async () => {
+      const other = await f.another();
+      await store.links.linkPlayer(PLAYER, null, T0);
+      await store.links.markLinkOnly(PLAYER, T0 + 5);
+      await other.links.markLinkOnly(PLAYER, T0 + 9);
+      expect(await other.links.linkedPlayer(PLAYER)).toMatchObject({ linkOnlySince: T0 + 5 });
+      expect((await other.links.linkPlayer(PLAYER, null, T0 + 10)).player.linkOnlySince).toBe(T0 + 5);
+      expect(await other.links.resetLinkOnly(PLAYER)).toBe(true);
+      expect(await store.links.resetLinkOnly(PLAYER)).toBe(false);
+      expect(await store.links.linkedPlayer(PLAYER)).toMatchObject({ linkOnlySince: null });
+      expect(await store.links.resetLinkOnly("999")).toBe(false);
     });
 
     test("an API token is shown once and stored as its sha256 only; it reads what it was given, on every process, until revoked", async () => {

@@ -15,6 +15,7 @@ const DROP_OLDEST = read(`DELETE FROM owner_sessions WHERE id_hash IN (SELECT id
 const OPEN = read(`INSERT INTO owner_sessions (id_hash, expires_at) VALUES ($1, $2)`);
 const IS_OPEN = read<{ idHash: string }>(`SELECT id_hash AS "idHash" FROM owner_sessions WHERE id_hash = $1 AND expires_at > $2`);
 const CLOSE = read(`DELETE FROM owner_sessions WHERE id_hash = $1`);
+const CLOSE_ALL = read<{ idHash: string }>(`DELETE FROM owner_sessions RETURNING id_hash AS "idHash"`);
 
 export function sessionRecords(db: Statements): SessionRecords {
   return {
@@ -28,5 +29,6 @@ export function sessionRecords(db: Statements): SessionRecords {
       }),
     isOpen: async (idHash, now) => (await first(db, IS_OPEN, [idHash, now])) !== null,
     close: async (idHash) => void (await db.all(CLOSE, [idHash])),
+    closeAll: async () => (await db.all(CLOSE_ALL, [])).length,
   };
 }

@@ -19,16 +19,19 @@ const SETTING = read<{ value: string }>(`SELECT value FROM settings WHERE key = 
 /** Processes starting at once: the first insert wins and every one reads it back. */
 const PUT_IF_MISSING = read(`INSERT INTO settings (key, value, updated_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`);
 const PUT = read(`INSERT INTO settings (key, value, updated_at) VALUES ($1, $2, $3) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`);
-const LINKED = `player_id AS "playerId", name, token, created_at AS "createdAt"`;
+const LINKED = `player_id AS "playerId", name, token, created_at AS "createdAt", link_only_since AS "linkOnlySince"`;
+const LINKED_KINDS = { createdAt: "int", linkOnlySince: "int" } as const;
 const IS_LINKED = read<{ playerId: string }>(`SELECT player_id AS "playerId" FROM players WHERE player_id = $1`);
 const LINK = read(
   `INSERT INTO players (player_id, name, token, token_sha256, created_at) VALUES ($1, $2, $3, $4, $5)
    ON CONFLICT (player_id) DO UPDATE SET name = excluded.name, token = excluded.token, token_sha256 = excluded.token_sha256, created_at = excluded.created_at`,
 );
+const LINK_ONLY = read(`UPDATE players SET link_only_since = $2 WHERE player_id = $1 AND link_only_since IS NULL`);
+const RESET_LINK_ONLY = read<{ playerId: string }>(`UPDATE players SET link_only_since = NULL WHERE player_id = $1 AND link_only_since IS NOT NULL RETURNING player_id AS "playerId"`);
 /** Matched on the token's sha256, so the index lookup leaks nothing of the token. */
-const BY_TOKEN = read<LinkedPlayer>(`SELECT ${LINKED} FROM players WHERE token_sha256 = $1`, { createdAt: "int" });
-const ALL = read<LinkedPlayer>(`SELECT ${LINKED} FROM players ORDER BY player_id`, { createdAt: "int" });
-const ONE = read<LinkedPlayer>(`SELECT ${LINKED} FROM players WHERE player_id = $1`, { createdAt: "int" });
+const BY_TOKEN = read<LinkedPlayer>(`SELECT ${LINKED} FROM players WHERE token_sha256 = $1`, LINKED_KINDS);
+const ALL = read<LinkedPlayer>(`SELECT ${LINKED} FROM players ORDER BY player_id`, LINKED_KINDS);
+const ONE = read<LinkedPlayer>(`SELECT ${LINKED} FROM players WHERE player_id = $1`, LINKED_KINDS);
 
 export function setupLinks(db: Statements): SetupLinks {
   const setting = async (key: string) => (await first(db, SETTING, [key]))?.value;
@@ -52,10 +55,14 @@ export function setupLinks(db: Statements): SetupLinks {
         const token = newToken();
         const replaced = (yield* run(IS_LINKED, [playerId])).length === 1;
         yield* run(LINK, [playerId, name, token, sha256Hex(token), now]);
-        return { player: { playerId, name, token, createdAt: now }, replaced };
+        // A new link keeps the player's link-only state: their uploads stay unforgeable while they reinstall.
+        const [kept] = yield* run(ONE, [playerId]);
+        return { player: { playerId, name, token, createdAt: now, linkOnlySince: kept?.linkOnlySince ?? null }, replaced };
       }),
     playerByToken: async (given) => (TOKEN_SHAPE.test(given) ? first(db, BY_TOKEN, [sha256Hex(given)]) : null),
     linkedPlayers: () => db.all(ALL, []),
     linkedPlayer: (playerId) => first(db, ONE, [playerId]),
+    markLinkOnly: async (playerId, now = Date.now()) => void (await db.all(LINK_ONLY, [playerId, now])),
+    resetLinkOnly: async (playerId) => (await db.all(RESET_LINK_ONLY, [playerId])).length === 1,
   };
 }

@@ -57,9 +57,10 @@ function presentsCredentials(c: Context): boolean {
 
 /** 429 while this peer must wait after too many wrong tokens (the token is not even checked then). */
 export async function loginThrottled(c: Context, gate: OwnerGate): Promise<Response | null> {
-  const waitMs = await gate.logins.waitMs(gate.peer(c), Date.now());
+  const peer = gate.peer(c);
+  const waitMs = await gate.logins.waitMs(peer, Date.now());
   if (waitMs === 0) return null;
-  logWarn("SERVER", "owner login refused: too many wrong tokens from this peer", { status: 429, waitMs });
+  logWarn("SERVER", "owner login refused: too many wrong tokens from this peer", { status: 429, peer, waitMs });
   c.header("Retry-After", String(Math.ceil(waitMs / 1000)));
   return c.text(gate.text(c).errTooManyTokens, 429);
 }
@@ -76,8 +77,8 @@ export async function accessOf(c: Context, admin: AdminConfig, sessions: Session
     const forwarded = FORWARDING_HEADERS.some((name) => c.req.header(name) !== undefined);
     return !forwarded && isLoopback(socketPeer(c)) && isLoopbackHost(c.req.header("host")) ? "loopback" : null;
   }
-  const authorization = c.req.header("authorization") ?? "";
-  const [scheme = "", value = ""] = authorization.split(/\s+/, 2);
+  // Exactly a scheme and one credential: anything after it ("Bearer <token> junk") is no credential.
+  const [, scheme = "", value = ""] = /^(\S+) +(\S+)$/.exec(c.req.header("authorization") ?? "") ?? [];
   if (scheme.toLowerCase() === "bearer" && tokenMatches(value, admin.token)) return "bearer";
   if (scheme.toLowerCase() === "basic" && tokenMatches(basicPassword(value), admin.token)) return "basic";
   return (await sessions.valid(c)) ? "session" : null;
@@ -92,8 +93,11 @@ export function fromThisOrigin(c: Context): boolean {
   if (site !== undefined) return site === "same-origin" || site === "none";
   const origin = c.req.header("origin");
   if (origin === undefined) return false;
+  // Behind a TLS-terminating proxy the request is plain HTTP: its X-Forwarded-Proto says what the browser used.
+  const scheme = c.req.header("x-forwarded-proto") === "https" ? "https:" : new URL(c.req.url).protocol;
   try {
-    return new URL(origin).host === c.req.header("host");
+    const from = new URL(origin);
+    return from.protocol === scheme && from.host === c.req.header("host");
   } catch {
     return false;
   }

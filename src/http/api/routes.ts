@@ -28,7 +28,8 @@ export const UID = /^\d{1,32}$/;
 const MODES = new Set(["latest", "default", "local"]);
 const PUBLIC_NOT_FOUND = { status: 404, message: "not found" };
 /** The data types a route answers: the save, or a birthday party's delivery (never the one for the other). */
-const DATA_TYPE = ":dataType{mysekai_birthday_party|mysekai}";
+// Grouped: an alternation left bare is read by the router unanchored (…/xmysekai, …/mysekai_birthday_party_admin).
+const DATA_TYPE = ":dataType{(?:mysekai_birthday_party|mysekai)}";
 const WHAT: Record<DataType, string> = { mysekai: "MySekai data", mysekai_birthday_party: "MySekai birthday party data" };
 
 export interface ApiOptions {

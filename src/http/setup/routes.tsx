@@ -27,7 +27,7 @@ import { setupChoice, SetupView } from "./page.tsx";
 import { PublicReadsSection } from "./public-reads.tsx";
 import { playerWatchView, WatchSection } from "../watch/section.tsx";
 import { CaptureHealthSection } from "../watch/capture-health.tsx";
-import { SpawnsSection } from "../watch/spawns.tsx";
+import { playerSpawnsBase, SpawnsSection } from "../watch/spawns.tsx";
 import { NudgeSection } from "../watch/nudge-section.tsx";
 import { TOKEN_SHAPE, type LinkedPlayer } from "../../store/model/owner.ts";
 
@@ -135,16 +135,17 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
         <MapsSection players={maps} lang={lang} />
         <PartyProgressSection refreshes={history} lang={lang} />
         <HistorySection refreshes={history} lang={lang} watched={watch.matches} />
-        <SpawnsSection base={path} spots={spawns} lang={lang} />
+        <SpawnsSection base={playerSpawnsBase(linked)} spots={spawns} lang={lang} />
         <WatchSection path={path} lang={lang} own={watch.own} everyone={watch.everyone} />
         <NudgeSection path={path} nudge={nudge} lang={lang} />
         <PublicReadsSection
           path={path}
           on={on}
-          publicUrl={`${baseUrl(c)}/public/${config.api.defaultRegion}/mysekai/${linked.playerId}`}
+          publicUrl={`${baseUrl(c)}/public/${health.latest?.region ?? config.api.defaultRegion}/mysekai/${linked.playerId}`}
           t={t}
         />
         <h2>{t.captureSetup}</h2>
+        <p id="link-only">{linked.linkOnlySince === null ? t.linkOnlyOff : t.linkOnlyOn}</p>
         <SetupView root={`${baseUrl(c)}${path}`} choice={setupChoice(c.req.query(), maps[0]?.region ?? undefined)} path={path} report={null} t={t} />
       </Layout>
     );

@@ -7,16 +7,18 @@ import { isLoopbackName } from "../front-door.ts";
 
 export interface Banner {
   /** Short, stable: tests and styles find it by this. */
-  id: "no-key" | "no-channel" | "disk-full" | "no-public-url" | "loopback-public-url" | "unknown-resources";
+  id: "no-key" | "no-channel" | "disk-full" | "cannot-write" | "no-public-url" | "loopback-public-url" | "unknown-resources";
   text: string;
 }
 
 /** What the owner's page warns about; `unknownResources`: resources recent maps showed that the catalogue does not know. */
-export function serviceBanners(deps: Pick<HttpDeps, "config" | "disk" | "pushesOff">, t: Messages, unknownResources = 0): Banner[] {
+export function serviceBanners(deps: Pick<HttpDeps, "config" | "disk" | "pushesOff" | "pipelineWriteProblem">, t: Messages, unknownResources = 0): Banner[] {
   const banners: Banner[] = [];
   if (deps.config.keys.length === 0) banners.push({ id: "no-key", text: t.bannerNoKey("AES_KEY", "AES_IV") });
   if (deps.pushesOff) banners.push({ id: "no-channel", text: t.bannerNoChannel("TELEGRAM_BOT_TOKEN", "TELEGRAM_CHAT_ID") });
   if (deps.disk.isFull()) banners.push({ id: "disk-full", text: t.bannerDiskFull("MIN_FREE_DISK_MB") });
+  const cannotWrite = deps.pipelineWriteProblem?.() ?? null;
+  if (cannotWrite !== null) banners.push({ id: "cannot-write", text: t.bannerCannotWrite(cannotWrite) });
   if (unknownResources > 0) banners.push({ id: "unknown-resources", text: t.unknownResources(unknownResources) });
   return banners;
 }

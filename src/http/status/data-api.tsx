@@ -70,6 +70,8 @@ export function dataApiRoutes(deps: HttpDeps, owner: MiddlewareHandler): Hono {
     const ids = players === "" ? null : players.split(",");
     if (!API_TOKEN_NAME.test(name)) return c.text(t.errTokenName, 400);
     if (ids !== null && (ids.length > MAX_PLAYERS || !ids.every((id) => PLAYER_ID_SHAPE.test(id)))) return c.text(t.errPlayers(MAX_PLAYERS), 400);
+    // The form never replaces a token: one of that name is revoked first, on purpose.
+    if ((await access.listApiTokens()).some((token) => token.name === name)) return c.text(t.errTokenExists(name), 409);
     const token = await access.addApiToken(name, ids);
     logInfo("API", "API token made on the status page", { name });
     const page = (

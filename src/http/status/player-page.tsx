@@ -34,7 +34,7 @@ export function playerPageRoutes(deps: HttpDeps, owner: MiddlewareHandler): Hono
         <MapsSection players={maps} lang={lang} />
         <PartyProgressSection refreshes={history} lang={lang} />
         <HistorySection refreshes={history} lang={lang} watched={matches} />
-        <SpawnsSection base={playerPagePath(playerId)} spots={spawns} lang={lang} />
+        <SpawnsSection base={`${playerPagePath(playerId)}/spawns`} spots={spawns} lang={lang} />
       </Layout>
     );
     return c.html(page, 200, { "Cache-Control": "no-store" });

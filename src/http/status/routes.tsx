@@ -74,6 +74,11 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
               <button type="submit">{t.logOut}</button>
             </form>
           )}
+          {config.admin.token === null ? null : (
+            <form class="inline" method="post" action="/logout/everywhere">
+              <button type="submit">{t.logOutEverywhere}</button>
+            </form>
+          )}
         </header>
         <Banners banners={serviceBanners(deps, t, stillUnknown(unknown).length)} />
         <OverviewSection {...overview} lang={lang} />
@@ -115,6 +120,11 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
   });
   app.post("/logout", owner, async (c) => {
     await sessions.close(c);
+    return c.redirect("/login", 303);
+  });
+  app.post("/logout/everywhere", owner, async (c) => {
+    const ended = await sessions.closeAll(c);
+    logInfo("SERVER", "owner logged out everywhere", { sessions: ended });
     return c.redirect("/login", 303);
   });
 

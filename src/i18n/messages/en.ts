@@ -9,9 +9,11 @@ export const en = {
   statusLink: "status",
   setupLink: "capture setup",
   logOut: "log out",
+  logOutEverywhere: "log out everywhere",
   // Banners
   bannerNoKey: (key: string, iv: string) => `No AES key is set: saves are kept but wait. Set ${key} and ${iv} (environment or .env) and restart; the waiting saves then run.`,
   bannerNoChannel: (token: string, chat: string) => `No push channel is configured: maps are archived but pushed nowhere. Set ${token} and ${chat} (or Discord, OneBot, a webhook, Bark) and restart.`,
+  bannerCannotWrite: (reason: string) => `The pipeline cannot write (${reason}): saves already answered 200 are kept and processed once it can; /healthz answers 503 meanwhile.`,
   bannerDiskFull: (name: string) => `Free disk is below ${name}: new uploads and reports get 507 until space is freed. Saves already accepted are safe.`,
   bannerNoPublicUrl: (name: string, example: string) => `${name} is not set: these URLs use the address this page was opened at. Set ${name} to the address your phone reaches (e.g. ${example}) and restart.`,
   bannerLoopbackPublicUrl: (name: string, url: string) => `${name} is ${url}, this machine itself: a phone cannot reach it. Set it to the address your phone reaches and restart.`,
@@ -151,6 +153,7 @@ export const en = {
   errCrossSite: "cross-site request refused",
   errTokenName: "a token name is 1 to 64 letters, digits, '.', '_' or '-'",
   errPlayers: (max: number) => `players are numeric ids, comma-separated (at most ${max})`,
+  errTokenExists: (name: string) => `a token named ${name} exists: revoke it first, or choose another name`,
   errNoSuchToken: "no such token",
   errPlayerId: "a player id is 1 to 32 digits",
   errSaveId: "save must be a save id",
@@ -195,6 +198,8 @@ export const en = {
   healthOther: "could not be read",
   /** Resources seen on maps that the catalogue does not name (the player's capture health, the owner's page). */
   unknownResources: (n: number) => `${n} ${n === 1 ? "resource" : "resources"} this server does not know yet: update the catalogue`,
+  linkOnlyOn: "Uploads for your player id are taken only through your own link (since your first upload through it): an upload or report naming you without it is refused. New phone or reinstall: install the module below again. The server's owner can lift this.",
+  linkOnlyOff: "Until your first upload through the module below, the server also takes uploads naming your player id without your link; from then on, only those through your link.",
 };
 
 export type Messages = typeof en;

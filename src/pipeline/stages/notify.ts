@@ -2,7 +2,8 @@
  * notify: every new save of a known player gets a delivery per consumer webhook (bots pull each save). Then
  * route the save; a save whose drops repeat the player's last push is only archived (NOTIFY_REPEAT=1 and
  * reprocess --notify push it anyway), any other gets a delivery per routed target (the delivery store decides
- * both at once). Then attempt each due delivery alone and record its result at once, a sent one in a step of its own
+ * both at once). Then attempt each due delivery alone and record its result at once (the chat pushes first, then
+ * the consumer webhooks in their own lane, where a receiver that hangs never holds a pipeline slot), a sent one in a step of its own
  * (sent-record.ts: a refused record is retried, never the push) (deps.deliveries keeps the
  * rows, src/store/ports/deliveries.ts; every attempt and part is claimed under the lease). The save and its
  * archive are read through deps.notifyReads (src/db/read-models/sqlite-notify.ts, pg-notify.ts).
@@ -52,24 +53,38 @@ export const notifyStage: Stage = async (deps, job, { now }) => {
   // The decision returned the save's deliveries as it left them.
   const rows = decided?.deliveries ?? (await deps.deliveries.ofSave(save.id));
   const due = dueAt(rows, now);
-  if (due.length > 0) {
-    // Consumer webhooks carry no message: a save with only those due builds none.
-    const message = due.some((delivery) => delivery.channel !== DATA_WEBHOOK_CHANNEL) ? await pushMessage(deps, save, archive, outputs) : null;
-    const messageFor = await messageForDelivery(deps, save, message);
-    const holder = holderOf(job);
-    for (const delivery of due) {
+  // The chat pushes first, here; consumer webhooks after them, in their own lane (runner.ts, consumer-lane.ts).
+  const chats = due.filter((delivery) => delivery.channel !== DATA_WEBHOOK_CHANNEL);
+  const consumers = due.filter((delivery) => delivery.channel === DATA_WEBHOOK_CHANNEL);
+  const holder = holderOf(job);
+  let held = true;
+  if (chats.length > 0) {
+    const messageFor = await messageForDelivery(deps, save, await pushMessage(deps, save, archive, outputs));
+    for (const delivery of chats) {
       // Another runner owns the job now: it sends what is left.
-      if ((await attempt(deps, holder, delivery, save, archive.relPath, messageFor(delivery))) === "lease_lost") break;
+      if ((await attempt(deps, holder, delivery, save, archive.relPath, messageFor(delivery))) === "lease_lost") {
+        held = false;
+        break;
+      }
     }
   }
-
-  // Nothing attempted: the rows just read are the tally (a read fewer on a hub).
-  const tally = due.length > 0 ? await deps.deliveries.tally(save.id) : tallyOf(rows);
-  const counts = `sent=${tally.sent} failed=${tally.failed} skipped=${tally.skipped}`;
-  const anyDelivery = tally.sent + tally.failed + tally.skipped + tally.pending > 0;
-  const note = pushNote === null ? counts : anyDelivery ? `${pushNote}; ${counts}` : pushNote;
-  if (tally.nextAttemptAt !== null) return { kind: "later", runAt: tally.nextAttemptAt, note: `${note} pending=${tally.pending}` };
-  return { kind: "advance", next: "done", note };
+  const moveOn = async (attempted: boolean) => {
+    // Nothing attempted: the rows just read are the tally (a read fewer on a hub).
+    const tally = attempted ? await deps.deliveries.tally(save.id) : tallyOf(rows);
+    const counts = `sent=${tally.sent} failed=${tally.failed} skipped=${tally.skipped}`;
+    const anyDelivery = tally.sent + tally.failed + tally.skipped + tally.pending > 0;
+    const note = pushNote === null ? counts : anyDelivery ? `${pushNote}; ${counts}` : pushNote;
+    if (tally.nextAttemptAt !== null) return { kind: "later" as const, runAt: tally.nextAttemptAt, note: `${note} pending=${tally.pending}` };
+    return { kind: "advance" as const, next: "done" as const, note };
+  };
+  if (consumers.length === 0 || !held) return moveOn(due.length > 0);
+  return {
+    kind: "consumer_lane",
+    rest: async () => {
+      for (const delivery of consumers) if ((await attempt(deps, holder, delivery, save, archive.relPath, null)) === "lease_lost") break;
+      return moveOn(true);
+    },
+  };
 };
 
 /** Consumer webhooks name a player the data API can be asked for ("unknown" is none). */
@@ -106,7 +121,7 @@ async function deliver(deps: PipelineDeps, delivery: Delivery, save: Save, archi
   const hook = await deps.deliveries.dataWebhook(Number(delivery.target));
   if (!hook) throw new DeliveryError(`${DATA_WEBHOOK_CHANNEL}: data webhook ${delivery.target} was removed`, { permanent: true });
   const server = save.region ?? deps.config.api.defaultRegion;
-  return sendDataWebhook(hook, { server, userId: save.playerId, dataType: save.dataType }, deps.config.notify.timeoutMs, archivedSaveBodies(deps.archive, archivePath, save.sha256));
+  return sendDataWebhook(hook, { server, userId: save.playerId, dataType: save.dataType }, deps.config.notify.consumers.timeoutMs, archivedSaveBodies(deps.archive, archivePath, save.sha256));
 }
 
 async function attempt(

@@ -18,6 +18,8 @@ export interface LinkedPlayer {
   name: string | null;
   token: string;
   createdAt: number;
+  /** Since when uploads for this player are taken only through their link (null: tokenless ones are still taken). */
+  linkOnlySince: number | null;
 }
 
 export interface LoginFailures {

@@ -16,6 +16,8 @@ export interface SessionRecords {
   open(idHash: string, expiresAt: number, now: number): Promise<void>;
   isOpen(idHash: string, now: number): Promise<boolean>;
   close(idHash: string): Promise<void>;
+  /** Ends every session (`cli sessions end`, "log out everywhere"); how many there were. */
+  closeAll(): Promise<number>;
 }
 
 /**
@@ -48,6 +50,10 @@ export interface SetupLinks {
   playerByToken(token: string): Promise<LinkedPlayer | null>;
   linkedPlayers(): Promise<LinkedPlayer[]>;
   linkedPlayer(playerId: string): Promise<LinkedPlayer | null>;
+  /** An upload came through the player's link: from now on uploads naming them need it (kept if already set). */
+  markLinkOnly(playerId: string, now?: number): Promise<void>;
+  /** The owner's reset: tokenless uploads for the player are taken again until their next upload through the link. */
+  resetLinkOnly(playerId: string): Promise<boolean>;
 }
 
 /** Who may read saves through the data API: API tokens (stored as sha256) and players' public switches. */

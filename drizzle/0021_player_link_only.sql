@@ -1,0 +1,1 @@
+ALTER TABLE `players` ADD `link_only_since` integer;

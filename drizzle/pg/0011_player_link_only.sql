@@ -1,0 +1,1 @@
+ALTER TABLE "players" ADD COLUMN "link_only_since" bigint;
