@@ -63,6 +63,7 @@ for (const kind of [sqlitePipelineStores, postgresPipelineStores] satisfies Pipe
       return {
         ...stores,
         config,
+        links: { linkedPlayer: async () => null },
         workers: {} as WorkerPool,
         routing: { players: new Map([[PLAYER, targets]]), barkKeys: { phone: "device-key" } },
         secrets: [],

@@ -84,7 +84,7 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
           <h1>{t.captureSetup}</h1>
           <a href="/">{t.statusLink}</a>
         </header>
-        <Banners banners={setupBanners(config, new URL(c.req.url).origin, t)} />
+        <Banners banners={setupBanners(config, t)} />
         <SetupView root={`${base}/setup/${await links.setupToken()}`} choice={choice} path="/setup" report={reporting} t={t} />
         <section>
           <h2>{t.setupLinks}</h2>

@@ -15,6 +15,7 @@ export const en = {
   bannerDiskFull: (name: string) => `Free disk is below ${name}: new uploads and reports get 507 until space is freed. Saves already accepted are safe.`,
   bannerNoPublicUrl: (name: string, example: string) => `${name} is not set: these URLs use the address this page was opened at. Set ${name} to the address your phone reaches (e.g. ${example}) and restart.`,
   bannerLoopbackPublicUrl: (name: string, url: string) => `${name} is ${url}, this machine itself: a phone cannot reach it. Set it to the address your phone reaches and restart.`,
+  bannerPrivatePublicUrl: (name: string, url: string) => `${name} is ${url}, an address of a private network: a phone reaches it (and opens Bark's images and links) only on that network.`,
   // Login
   logInTitle: "log in",
   logIn: "Log in",

@@ -12,6 +12,7 @@ export const ja: Messages = {
   bannerDiskFull: (name) => `ディスクの空きが ${name} を下回っています：空きができるまで、新しいアップロードとレポートには 507 を返します。受け付け済みのセーブは無事です。`,
   bannerNoPublicUrl: (name, example) => `${name} が未設定です：以下の URL はこのページを開いたアドレスを使っています。${name} をスマホから届くアドレス（例：${example}）に設定して再起動してください。`,
   bannerLoopbackPublicUrl: (name, url) => `${name} は ${url}、つまりこのマシン自身です：スマホからは届きません。スマホから届くアドレスに設定して再起動してください。`,
+  bannerPrivatePublicUrl: (name, url) => `${name} は ${url}、プライベートネットワークのアドレスです：スマホから届く（Bark の画像やリンクが開く）のは同じネットワークにいるときだけです。`,
   logInTitle: "ログイン",
   logIn: "ログイン",
   wrongToken: "トークンが違います。",

@@ -12,6 +12,7 @@ export const ko: Messages = {
   bannerDiskFull: (name) => `디스크 여유 공간이 ${name}보다 적습니다: 공간이 생길 때까지 새 업로드와 리포트는 507을 받습니다. 이미 받은 세이브는 안전합니다.`,
   bannerNoPublicUrl: (name, example) => `${name}가 설정되지 않았습니다: 아래 주소는 이 페이지를 연 주소를 씁니다. ${name}를 휴대폰에서 접속할 수 있는 주소(예: ${example})로 설정하고 다시 시작하세요.`,
   bannerLoopbackPublicUrl: (name, url) => `${name}가 ${url}, 즉 이 기기 자신입니다: 휴대폰에서는 접속할 수 없습니다. 휴대폰에서 접속할 수 있는 주소로 설정하고 다시 시작하세요.`,
+  bannerPrivatePublicUrl: (name, url) => `${name}가 ${url}, 사설 네트워크 주소입니다: 휴대폰은 같은 네트워크에서만 접속할 수 있습니다(Bark의 이미지와 링크도 마찬가지).`,
   logInTitle: "로그인",
   logIn: "로그인",
   wrongToken: "토큰이 틀렸습니다.",

@@ -12,6 +12,7 @@ export const zhHans: Messages = {
   bannerDiskFull: (name) => `磁盘剩余空间低于 ${name}：在腾出空间之前，新的上传和报告会收到 507。已接收的存档不受影响。`,
   bannerNoPublicUrl: (name, example) => `未设置 ${name}：下面的地址使用的是打开本页时的地址。请把 ${name} 设为手机能访问的地址（例如 ${example}）并重启。`,
   bannerLoopbackPublicUrl: (name, url) => `${name} 是 ${url}，即本机：手机无法访问。请改为手机能访问的地址并重启。`,
+  bannerPrivatePublicUrl: (name, url) => `${name} 是 ${url}，一个内网地址：只有在同一网络里手机才能访问（Bark 的图片和链接也一样）。`,
   logInTitle: "登录",
   logIn: "登录",
   wrongToken: "令牌错误。",

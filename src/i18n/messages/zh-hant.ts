@@ -12,6 +12,7 @@ export const zhHant: Messages = {
   bannerDiskFull: (name) => `磁碟剩餘空間低於 ${name}：在騰出空間之前，新的上傳和報告會收到 507。已接收的存檔不受影響。`,
   bannerNoPublicUrl: (name, example) => `未設定 ${name}：下面的網址使用的是開啟本頁時的位址。請把 ${name} 設為手機連得到的位址（例如 ${example}）並重新啟動。`,
   bannerLoopbackPublicUrl: (name, url) => `${name} 是 ${url}，也就是本機：手機連不到。請改為手機連得到的位址並重新啟動。`,
+  bannerPrivatePublicUrl: (name, url) => `${name} 是 ${url}，一個內網位址：只有在同一網路裡手機才連得到（Bark 的圖片和連結也一樣）。`,
   logInTitle: "登入",
   logIn: "登入",
   wrongToken: "權杖錯誤。",
