@@ -35,7 +35,7 @@ describe("bark", () => {
     const pics = images(3, "https://maps.example/a").slice(0, 2).map((image, i) => ({ ...image, sites: [`Site ${i + 1}`] }));
     await sendBark(message({ images: pics }), bark, deviceKey);
     const push = server.requests[0]!.json as BarkPush;
-    expect([server.requests.length, push.subtitle, push.image, push.url]).toEqual([1, "Site 1", pics[0]!.url, pics[0]!.url]);
+    expect([server.requests.length, push.subtitle, push.image, push.url]).toEqual([1, "Site 1", pics[0]!.url!, pics[0]!.url!]);
   });
 
   test("the device key travels in the JSON body, never in the URL, so '/' and '?' survive", async () => {

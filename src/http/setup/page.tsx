@@ -9,6 +9,7 @@ import type { ProxyApp } from "../../capture/modules.ts";
 import { REGION_HOSTS, REGIONS, type Region } from "../../capture/regions.ts";
 import { APP_LABELS, installLink, moduleUrl, PROXY_APPS } from "../../capture/setup-files.ts";
 import type { Messages } from "../../i18n/messages/index.ts";
+import type { Locale } from "../../i18n/locales.ts";
 import { Section } from "../status/layout.tsx";
 
 const CSS = `
@@ -73,12 +74,12 @@ function Pickers({ choice, path, t }: { choice: SetupChoice; path: string; t: Me
   );
 }
 
-function ModuleCard({ root, choice, path, t }: { root: string; choice: SetupChoice; path: string; t: Messages }) {
-  const url = moduleUrl(root, choice.region, choice.app, choice.full);
+function ModuleCard({ root, choice, path, t, locale }: { root: string; choice: SetupChoice; path: string; t: Messages; locale: Locale }) {
+  const url = moduleUrl(root, choice.region, choice.app, choice.full, locale);
   const label = APP_LABELS[choice.app];
   return (
     <Section title={`${label} · ${choice.region.toUpperCase()}`}>
-      <a class="install" id="install" href={installLink(choice.app, url, choice.region)}>
+      <a class="install" id="install" href={installLink(choice.app, url, choice.region, locale)}>
         {t.installIn(label)}
       </a>
       <CopyField id="module-url" label={t.moduleUrl} value={url} t={t} />
@@ -122,12 +123,12 @@ function ReportToolsCard({ report, region, t }: { report: ReportSettings; region
   );
 }
 
-export function SetupView({ root, choice, path, report, t }: { root: string; choice: SetupChoice; path: string; report: ReportSettings | null; t: Messages }) {
+export function SetupView({ root, choice, path, report, t, locale }: { root: string; choice: SetupChoice; path: string; report: ReportSettings | null; t: Messages; locale: Locale }) {
   return (
     <>
       <style>{CSS}</style>
       <Pickers choice={choice} path={path} t={t} />
-      <ModuleCard root={root} choice={choice} path={path} t={t} />
+      <ModuleCard root={root} choice={choice} path={path} t={t} locale={locale} />
       {report === null ? null : <ReportToolsCard report={report} region={choice.region} t={t} />}
       <script>{raw(COPY_SCRIPT)}</script>
     </>

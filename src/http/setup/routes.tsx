@@ -8,6 +8,8 @@
  */
 import { Hono, type Context } from "hono";
 import { isRegion } from "../../capture/regions.ts";
+import { mapLocaleFor } from "../../config/maps.ts";
+import { localeOf } from "../../i18n/locales.ts";
 import { parseSetupFile, setupFileText, type SetupFileOptions } from "../../capture/setup-files.ts";
 import { logInfo } from "../../log.ts";
 import { fromThisOrigin, ownerOnly, type OwnerGate } from "../admin/access.ts";
@@ -40,7 +42,7 @@ function PlayerLinks({ base, players, t }: { base: string; players: LinkedPlayer
       <h2>{t.playerLinks}</h2>
       {players.length === 0 ? (
         <p class="muted">
-          {t.noPlayerLinks} <code translate="no">cli players add &lt;playerId&gt; --name …</code>
+          {t.noPlayerLinks} <code translate="no">npm run cli -- players add &lt;playerId&gt; --name …</code>
         </p>
       ) : null}
       <ul translate="no">
@@ -64,11 +66,13 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
   const baseUrl = (c: Context) => config.publicBaseUrl ?? new URL(c.req.url).origin;
   const notFound = (c: Context) => c.text(pageText(c, config).errNotFound, 404, NO_STORE);
 
-  function serveFile(c: Context, options: SetupFileOptions): Response {
+  function serveFile(c: Context, where: Omit<SetupFileOptions, "locale">): Response {
     const region = c.req.param("region") ?? "";
     const file = parseSetupFile(c.req.param("file") ?? "");
     if (!isRegion(region) || file === null) return notFound(c);
-    return c.body(setupFileText(file, region, options), 200, { ...NO_STORE, "Content-Type": CONTENT_TYPES[file.kind] });
+    // The page's language it was installed from (?lang=), else its region's: a proxy app sends no useful Accept-Language.
+    const locale = localeOf(c.req.query("lang") ?? "") ?? mapLocaleFor({ locale: null }, region);
+    return c.body(setupFileText(file, region, { ...where, locale }), 200, { ...NO_STORE, "Content-Type": CONTENT_TYPES[file.kind] });
   }
 
   app.get("/setup", owner, async (c) => {
@@ -85,7 +89,7 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
           <a href="/">{t.statusLink}</a>
         </header>
         <Banners banners={setupBanners(config, t)} />
-        <SetupView root={`${base}/setup/${await links.setupToken()}`} choice={choice} path="/setup" report={reporting} t={t} />
+        <SetupView root={`${base}/setup/${await links.setupToken()}`} choice={choice} path="/setup" report={reporting} t={t} locale={lang.locale} />
         <section>
           <h2>{t.setupLinks}</h2>
           <p class="muted">{t.setupLinksHint}</p>
@@ -143,7 +147,7 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
           t={t}
         />
         <h2>{t.captureSetup}</h2>
-        <SetupView root={`${baseUrl(c)}${path}`} choice={setupChoice(c.req.query(), maps[0]?.region ?? undefined)} path={path} report={null} t={t} />
+        <SetupView root={`${baseUrl(c)}${path}`} choice={setupChoice(c.req.query(), maps[0]?.region ?? undefined)} path={path} report={null} t={t} locale={lang.locale} />
       </Layout>
     );
     return c.html(page, 200, NO_STORE);

@@ -14,11 +14,10 @@ export interface Banner {
 /** What the owner's page warns about. */
 export function serviceBanners(deps: Pick<HttpDeps, "config" | "disk" | "pushesOff">, t: Messages): Banner[] {
   const banners: Banner[] = [];
-  const base = deps.config.publicBaseUrl;
-  if (base !== null) banners.push(...unreachableBanner(base, t));
   if (deps.config.keys.length === 0) banners.push({ id: "no-key", text: t.bannerNoKey("AES_KEY", "AES_IV") });
   if (deps.pushesOff) banners.push({ id: "no-channel", text: t.bannerNoChannel("TELEGRAM_BOT_TOKEN", "TELEGRAM_CHAT_ID") });
   if (deps.disk.isFull()) banners.push({ id: "disk-full", text: t.bannerDiskFull("MIN_FREE_DISK_MB") });
+  if (deps.config.publicBaseUrl !== null) banners.push(...unreachableBanner(deps.config.publicBaseUrl, t));
   return banners;
 }
 
