@@ -64,7 +64,7 @@ async function serve(): Promise<void> {
   const unreachable = config.publicBaseUrl === null ? null : unreachableBase(config.publicBaseUrl);
   if (unreachable !== null) logWarn("CONFIG", m.publicBaseUnreachable("PUBLIC_BASE_URL", config.publicBaseUrl!, unreachable), { reach: unreachable });
   flushLog(); // the endpoints below follow it
-  console.log(`  ${m.endpointUpload}: POST ${UPLOAD_PATHS.map((path) => `${base}${path}`).join(" (or ")})`);
+  console.log(`  ${m.endpointUpload}: POST ${UPLOAD_PATHS.map((path) => `${base}${path}`).join(` (${m.or} `)})`);
   console.log(`  ${m.endpointSetup}: ${config.publicBaseUrl ?? base}/setup`);
   console.log(config.report.enabled ? `  ${m.endpointReport}: POST ${base}${reportPathForLog(config.report.path)}` : `  ${m.reportDisabled}`);
 }

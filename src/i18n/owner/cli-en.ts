@@ -42,6 +42,12 @@ export const cliEn = {
   cannotReprocess: (id: number) => `save ${id} has no job that can be reprocessed (unknown, or running now)`,
   reprocessed: (id: number, notify: boolean) => `save ${id} queued for generate (draw and archive) → notify${notify ? "" : " (no push)"}`,
   newSetupToken: (url: string) => `new setup token: install the modules again from ${url}`,
+  unknownAction: (command: string, action: string, known: string) => `unknown ${command} action ${action} (one of: ${known})`,
+  unexpectedArgument: (name: string, arg: string) => `${name}: unexpected argument ${arg}`,
+  moreArguments: (name: string, n: number) => `${name}: ${n} more argument${n === 1 ? "" : "s"} needed`,
+  unknownOption: (name: string, flag: string, takes: string | null) => `${name}: unknown option ${flag} (${takes === null ? "it takes none" : `it takes ${takes}`})`,
+  takesNoValue: (name: string, flag: string) => `${name}: ${flag} takes no value`,
+  needsValue: (name: string, flag: string, dash: boolean) => `${name}: ${flag} needs a value${dash ? ` (one that starts with "-" goes as ${flag}=<value>)` : ""}`,
   unknownCommand: (name: string) => `unknown command "${name}"`,
 };
 

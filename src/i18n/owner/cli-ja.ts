@@ -40,5 +40,11 @@ export const cliJa: CliMessages = {
   cannotReprocess: (id) => `セーブ ${id} にはやり直せるジョブがありません（存在しないか実行中）`,
   reprocessed: (id, notify) => `セーブ ${id} をキューに入れました：生成（描画とアーカイブ）→ 通知${notify ? "" : "（通知なし）"}`,
   newSetupToken: (url) => `新しいセットアップトークン：${url} からモジュールを入れ直してください`,
+  unknownAction: (command, action, known) => `${command} に ${action} という操作はありません（使えるもの：${known}）`,
+  unexpectedArgument: (name, arg) => `${name}：余分な引数 ${arg}`,
+  moreArguments: (name, n) => `${name}：引数があと ${n} 個必要です`,
+  unknownOption: (name, flag, takes) => `${name}：不明なオプション ${flag}（${takes === null ? "オプションはありません" : `使えるもの：${takes}`}）`,
+  takesNoValue: (name, flag) => `${name}：${flag} に値は付けられません`,
+  needsValue: (name, flag, dash) => `${name}：${flag} には値が必要です${dash ? `（「-」で始まる値は ${flag}=<value> と書きます）` : ""}`,
   unknownCommand: (name) => `不明なコマンド「${name}」`,
 };

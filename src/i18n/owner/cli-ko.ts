@@ -40,5 +40,11 @@ export const cliKo: CliMessages = {
   cannotReprocess: (id) => `세이브 ${id}에는 다시 실행할 수 있는 작업이 없습니다 (없거나 실행 중)`,
   reprocessed: (id, notify) => `세이브 ${id}을(를) 대기열에 넣었습니다: 생성(그리기와 보관) → 알림${notify ? "" : " (알림 없음)"}`,
   newSetupToken: (url) => `새 설정 토큰: ${url}에서 모듈을 다시 설치하세요`,
+  unknownAction: (command, action, known) => `${command}에 ${action} 동작이 없습니다 (가능: ${known})`,
+  unexpectedArgument: (name, arg) => `${name}: 필요 없는 인수 ${arg}`,
+  moreArguments: (name, n) => `${name}: 인수가 ${n}개 더 필요합니다`,
+  unknownOption: (name, flag, takes) => `${name}: 알 수 없는 옵션 ${flag} (${takes === null ? "옵션이 없습니다" : `가능: ${takes}`})`,
+  takesNoValue: (name, flag) => `${name}: ${flag}에는 값을 붙일 수 없습니다`,
+  needsValue: (name, flag, dash) => `${name}: ${flag}에 값이 필요합니다${dash ? ` ("-"로 시작하는 값은 ${flag}=<value>로 씁니다)` : ""}`,
   unknownCommand: (name) => `알 수 없는 명령 "${name}"`,
 };

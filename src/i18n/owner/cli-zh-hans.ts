@@ -40,5 +40,11 @@ export const cliZhHans: CliMessages = {
   cannotReprocess: (id) => `存档 ${id} 没有可以重跑的任务（不存在，或正在运行）`,
   reprocessed: (id, notify) => `存档 ${id} 已排队：生成（绘制并归档）→ 推送${notify ? "" : "（不推送）"}`,
   newSetupToken: (url) => `新的设置令牌：请从 ${url} 重新安装模块`,
+  unknownAction: (command, action, known) => `${command} 没有 ${action} 这个操作（可用：${known}）`,
+  unexpectedArgument: (name, arg) => `${name}：多余的参数 ${arg}`,
+  moreArguments: (name, n) => `${name}：还缺 ${n} 个参数`,
+  unknownOption: (name, flag, takes) => `${name}：未知选项 ${flag}（${takes === null ? "它不接受选项" : `可用：${takes}`}）`,
+  takesNoValue: (name, flag) => `${name}：${flag} 不接受值`,
+  needsValue: (name, flag, dash) => `${name}：${flag} 需要一个值${dash ? `（以“-”开头的值写成 ${flag}=<value>）` : ""}`,
   unknownCommand: (name) => `未知命令“${name}”`,
 };

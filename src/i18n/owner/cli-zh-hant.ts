@@ -40,5 +40,11 @@ export const cliZhHant: CliMessages = {
   cannotReprocess: (id) => `存檔 ${id} 沒有可以重跑的工作（不存在，或正在執行）`,
   reprocessed: (id, notify) => `存檔 ${id} 已排隊：產生（繪製並歸檔）→ 推送${notify ? "" : "（不推送）"}`,
   newSetupToken: (url) => `新的設定權杖：請從 ${url} 重新安裝模組`,
+  unknownAction: (command, action, known) => `${command} 沒有 ${action} 這個操作（可用：${known}）`,
+  unexpectedArgument: (name, arg) => `${name}：多餘的參數 ${arg}`,
+  moreArguments: (name, n) => `${name}：還缺 ${n} 個參數`,
+  unknownOption: (name, flag, takes) => `${name}：未知選項 ${flag}（${takes === null ? "它不接受選項" : `可用：${takes}`}）`,
+  takesNoValue: (name, flag) => `${name}：${flag} 不接受值`,
+  needsValue: (name, flag, dash) => `${name}：${flag} 需要一個值${dash ? `（以「-」開頭的值寫成 ${flag}=<value>）` : ""}`,
   unknownCommand: (name) => `未知指令「${name}」`,
 };

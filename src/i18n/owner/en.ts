@@ -30,6 +30,7 @@ export const ownerEn = {
   noKey: "no AES key configured (AES_KEY/AES_IV): saves are accepted and wait for keys",
   launchEnv: "started without its launch settings: set MIMALLOC_PURGE_DELAY=250 as npm start does (README, Configuration)",
   cannotStart: (why: string) => `cannot start: ${why}`,
+  or: "or",
   endpointUpload: "upload",
   endpointSetup: "capture setup (owner)",
   endpointReport: "report",

@@ -25,6 +25,7 @@ export const ownerJa: OwnerMessages = {
   noKey: "AES キーが設定されていません（AES_KEY/AES_IV）：セーブは受け付け、キーを待ちます",
   launchEnv: "起動設定なしで起動しました：npm start と同じく MIMALLOC_PURGE_DELAY=250 を設定してください（README「設定」）",
   cannotStart: (why) => `起動できません：${why}`,
+  or: "または",
   endpointUpload: "アップロード",
   endpointSetup: "キャプチャ設定（オーナー）",
   endpointReport: "レポート",

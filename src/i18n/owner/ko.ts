@@ -25,6 +25,7 @@ export const ownerKo: OwnerMessages = {
   noKey: "AES 키가 설정되지 않았습니다 (AES_KEY/AES_IV): 세이브는 받아 두고 키를 기다립니다",
   launchEnv: "시작 설정 없이 시작했습니다: npm start처럼 MIMALLOC_PURGE_DELAY=250을 설정하세요 (README, 설정)",
   cannotStart: (why) => `시작할 수 없습니다: ${why}`,
+  or: "또는",
   endpointUpload: "업로드",
   endpointSetup: "캡처 설정 (운영자)",
   endpointReport: "리포트",

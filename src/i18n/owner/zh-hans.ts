@@ -25,6 +25,7 @@ export const ownerZhHans: OwnerMessages = {
   noKey: "没有配置 AES 密钥（AES_KEY/AES_IV）：存档会被接收，等待密钥",
   launchEnv: "启动时缺少启动设置：请像 npm start 那样设置 MIMALLOC_PURGE_DELAY=250（见 README“配置”）",
   cannotStart: (why) => `无法启动：${why}`,
+  or: "或",
   endpointUpload: "上传",
   endpointSetup: "抓包设置（站长）",
   endpointReport: "报告",

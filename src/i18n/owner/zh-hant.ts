@@ -25,6 +25,7 @@ export const ownerZhHant: OwnerMessages = {
   noKey: "沒有設定 AES 金鑰（AES_KEY/AES_IV）：存檔會被接收，等待金鑰",
   launchEnv: "啟動時缺少啟動設定：請像 npm start 那樣設定 MIMALLOC_PURGE_DELAY=250（見 README「設定」）",
   cannotStart: (why) => `無法啟動：${why}`,
+  or: "或",
   endpointUpload: "上傳",
   endpointSetup: "擷取設定（站長）",
   endpointReport: "報告",
