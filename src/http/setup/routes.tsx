@@ -18,7 +18,8 @@ import type { Messages } from "../../i18n/messages/index.ts";
 import { pageLang, pageText } from "../page-lang.ts";
 import { Banners, setupBanners } from "../status/banners.tsx";
 import { Layout } from "../status/layout.tsx";
-import { LoginPage } from "../status/login.tsx";
+import { loginInstead } from "../status/login.tsx";
+import { firstSaveAnswer } from "./steps.tsx";
 import { HistorySection } from "../status/history.tsx";
 import { playerPagePath } from "../status/player-page.tsx";
 import { MapsSection } from "../status/sections.tsx";
@@ -61,7 +62,7 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
   const { config, pages } = deps;
   const { links, access } = deps.owner;
   const app = new Hono();
-  const owner = ownerOnly(config.admin, gate, (c) => c.html(<LoginPage wrong={false} lang={pageLang(c, config, "/login")} />, 401));
+  const owner = ownerOnly(config.admin, gate, (c) => loginInstead(c, config));
   /** PUBLIC_BASE_URL, else the origin the request came to. */
   const baseUrl = (c: Context) => config.publicBaseUrl ?? new URL(c.req.url).origin;
   const notFound = (c: Context) => c.text(pageText(c, config).errNotFound, 404, NO_STORE);
@@ -77,11 +78,12 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
 
   app.get("/setup", owner, async (c) => {
     const base = baseUrl(c);
-    const choice = setupChoice(c.req.query());
     const { report } = config;
     const reporting = report.enabled ? { url: `${base}${report.path}`, token: report.token } : null;
     const lang = pageLang(c, config);
     const { t } = lang;
+    const [newest] = await pages.recentSaves(1);
+    const choice = setupChoice(c.req.query(), lang.locale, newest?.region ?? null);
     const page = (
       <Layout title={t.setupLink} lang={lang}>
         <header>
@@ -89,7 +91,7 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
           <a href="/">{t.statusLink}</a>
         </header>
         <Banners banners={setupBanners(config, t)} />
-        <SetupView root={`${base}/setup/${await links.setupToken()}`} choice={choice} path="/setup" report={reporting} t={t} locale={lang.locale} />
+        <SetupView root={`${base}/setup/${await links.setupToken()}`} choice={choice} path="/setup" report={reporting} t={t} locale={lang.locale} check={{ url: `/setup/first-save?since=${Date.now()}` }} />
         <section>
           <h2>{t.setupLinks}</h2>
           <p class="muted">{t.setupLinksHint}</p>
@@ -101,6 +103,18 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
       </Layout>
     );
     return c.html(page, 200, NO_STORE);
+  });
+
+  // What the setup views poll until the first save arrives: any player's on the owner's page, the player's own on theirs.
+  app.get("/setup/first-save", owner, async (c) => {
+    const [newest] = await pages.recentSaves(1);
+    return c.json(firstSaveAnswer(c.req.query("since"), newest?.receivedAt ?? null), 200, NO_STORE);
+  });
+  app.get("/p/:token/first-save", async (c) => {
+    const linked = await player(c);
+    if (linked === null) return notFound(c);
+    const { latest } = await deps.captureHealth.captureHealth(linked.playerId);
+    return c.json(firstSaveAnswer(c.req.query("since"), latest?.receivedAt ?? null), 200, NO_STORE);
   });
 
   app.post("/setup/rotate", owner, async (c) => {
@@ -147,7 +161,15 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
           t={t}
         />
         <h2>{t.captureSetup}</h2>
-        <SetupView root={`${baseUrl(c)}${path}`} choice={setupChoice(c.req.query(), maps[0]?.region ?? undefined)} path={path} report={null} t={t} locale={lang.locale} />
+        <SetupView
+          root={`${baseUrl(c)}${path}`}
+          choice={setupChoice(c.req.query(), lang.locale, health.latest?.region ?? maps[0]?.region ?? null)}
+          path={path}
+          report={null}
+          t={t}
+          locale={lang.locale}
+          check={{ url: `${path}/first-save?since=${Date.now()}` }}
+        />
       </Layout>
     );
     return c.html(page, 200, NO_STORE);
