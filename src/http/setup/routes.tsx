@@ -145,11 +145,13 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
     ]);
     const lang = pageLang(c, config);
     const { t } = lang;
+    const setupDone = maps.length > 0 || health.latest !== null;
     const page = (
       <Layout title={t.yourMaps} lang={lang}>
         <h1 translate="no">{linked.name ?? linked.playerId}</h1>
-        <CaptureHealthSection health={health} lang={lang} />
+        {/* The latest maps first: what a player opens the page for. */}
         <MapsSection players={maps} lang={lang} />
+        <CaptureHealthSection health={health} lang={lang} />
         <HistorySection refreshes={history} lang={lang} watched={watch.matches} />
         <SpawnsSection base={path} spots={spawns} lang={lang} />
         <WatchSection path={path} lang={lang} own={watch.own} everyone={watch.everyone} />
@@ -160,16 +162,21 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
           publicUrl={`${baseUrl(c)}/public/${config.api.defaultRegion}/mysekai/${linked.playerId}`}
           t={t}
         />
-        <h2>{t.captureSetup}</h2>
-        <SetupView
-          root={`${baseUrl(c)}${path}`}
-          choice={setupChoice(c.req.query(), lang.locale, health.latest?.region ?? maps[0]?.region ?? null)}
-          path={path}
-          report={null}
-          t={t}
-          locale={lang.locale}
-          check={{ url: `${path}/first-save?since=${Date.now()}` }}
-        />
+        {/* Folded once the player's saves arrive: then the setup is done. */}
+        <details class="setup" id="capture-setup" open={!setupDone}>
+          <summary>
+            <h2>{t.captureSetup}</h2>
+          </summary>
+          <SetupView
+            root={`${baseUrl(c)}${path}`}
+            choice={setupChoice(c.req.query(), lang.locale, health.latest?.region ?? maps[0]?.region ?? null)}
+            path={path}
+            report={null}
+            t={t}
+            locale={lang.locale}
+            check={setupDone ? null : { url: `${path}/first-save?since=${Date.now()}` }}
+          />
+        </details>
       </Layout>
     );
     return c.html(page, 200, NO_STORE);
