@@ -33,7 +33,7 @@ const ACCEPT: Record<Locale, string> = { "zh-Hans": "zh-CN", "zh-Hant": "zh-TW",
  * ASCII words a translated page may show: names (of the service's world, the apps, the channels, the tools),
  * formats. Words in capitals (acronyms, setting names, units, regions) and anything with a "/" (URLs, paths) pass.
  */
-const NAMES = new Set(["Mizuki" /* the player's name, in the page's title */, "MySekai", "Surge", "Shadowrocket", "Loon", "Quantumult", "Stash", "Reqable", "ProxyPin", "Discord", "OneBot", "Webhook", "Bark", "gzip", "br", "zstd", "deflate", "env"]);
+const NAMES = new Set(["Mizuki" /* the player's name, in the page's title */, "MySekai", "iOS", "Surge", "Shadowrocket", "Loon", "Quantumult", "Stash", "Reqable", "ProxyPin", "Discord", "OneBot", "Webhook", "Bark", "gzip", "br", "zstd", "deflate", "env"]);
 
 /** The page's visible text and title, without what is marked translate="no" or written in another language. */
 async function translatableText(page: Page): Promise<string> {
