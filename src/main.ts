@@ -47,10 +47,10 @@ async function serve(): Promise<void> {
   async function shutdown(signal: string) {
     if (stopping) return;
     stopping = true;
-    logInfo("SERVER", "shutting down", { signal, graceMs: config.pipeline.shutdownGraceMs });
+    logInfo("SERVER", ownerMessages(config.ownerLocale).shuttingDown, { signal, graceMs: config.pipeline.shutdownGraceMs });
     await server.stop();
     await service.stop();
-    logInfo("SERVER", "stopped");
+    logInfo("SERVER", ownerMessages(config.ownerLocale).stopped);
     process.exit(0);
   }
   process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -27,6 +27,8 @@ export const ownerEn = {
   inAll: (n: number) => `(${n} in all)`,
   // Start (src/main.ts, src/service.ts)
   listening: "listening",
+  shuttingDown: "shutting down",
+  stopped: "stopped",
   noKey: "no AES key configured (AES_KEY/AES_IV): saves are accepted and wait for keys",
   launchEnv: "started without its launch settings: set MIMALLOC_PURGE_DELAY=250 as npm start does (README, Configuration)",
   cannotStart: (why: string) => `cannot start: ${why}`,

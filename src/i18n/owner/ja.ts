@@ -22,6 +22,8 @@ export const ownerJa: OwnerMessages = {
   aliasShadowed: (alias) => `bark_map.json：別名「${alias}」はチャンネル名と同じなので使われません`,
   inAll: (n) => `（全 ${n} 件）`,
   listening: "待ち受け開始",
+  shuttingDown: "停止しています",
+  stopped: "停止しました",
   noKey: "AES キーが設定されていません（AES_KEY/AES_IV）：セーブは受け付け、キーを待ちます",
   launchEnv: "起動設定なしで起動しました：npm start と同じく MIMALLOC_PURGE_DELAY=250 を設定してください（README「設定」）",
   cannotStart: (why) => `起動できません：${why}`,

@@ -22,6 +22,8 @@ export const ownerKo: OwnerMessages = {
   aliasShadowed: (alias) => `bark_map.json: 별칭 "${alias}"은(는) 채널 이름과 같아 쓰이지 않습니다`,
   inAll: (n) => `(모두 ${n}개)`,
   listening: "수신 대기 시작",
+  shuttingDown: "종료하는 중",
+  stopped: "종료됨",
   noKey: "AES 키가 설정되지 않았습니다 (AES_KEY/AES_IV): 세이브는 받아 두고 키를 기다립니다",
   launchEnv: "시작 설정 없이 시작했습니다: npm start처럼 MIMALLOC_PURGE_DELAY=250을 설정하세요 (README, 설정)",
   cannotStart: (why) => `시작할 수 없습니다: ${why}`,

@@ -22,6 +22,8 @@ export const ownerZhHans: OwnerMessages = {
   aliasShadowed: (alias) => `bark_map.json：别名“${alias}”与渠道名相同，永远不会被用到`,
   inAll: (n) => `（共 ${n} 个）`,
   listening: "已开始监听",
+  shuttingDown: "正在停止",
+  stopped: "已停止",
   noKey: "没有配置 AES 密钥（AES_KEY/AES_IV）：存档会被接收，等待密钥",
   launchEnv: "启动时缺少启动设置：请像 npm start 那样设置 MIMALLOC_PURGE_DELAY=250（见 README“配置”）",
   cannotStart: (why) => `无法启动：${why}`,

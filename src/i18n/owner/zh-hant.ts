@@ -22,6 +22,8 @@ export const ownerZhHant: OwnerMessages = {
   aliasShadowed: (alias) => `bark_map.json：別名「${alias}」與管道名稱相同，永遠不會被用到`,
   inAll: (n) => `（共 ${n} 個）`,
   listening: "已開始監聽",
+  shuttingDown: "正在停止",
+  stopped: "已停止",
   noKey: "沒有設定 AES 金鑰（AES_KEY/AES_IV）：存檔會被接收，等待金鑰",
   launchEnv: "啟動時缺少啟動設定：請像 npm start 那樣設定 MIMALLOC_PURGE_DELAY=250（見 README「設定」）",
   cannotStart: (why) => `無法啟動：${why}`,
