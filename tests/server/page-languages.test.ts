@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { REGION_HOSTS } from "../../src/capture/regions.ts";
 import type { Locale } from "../../src/i18n/locales.ts";
+import { MESSAGES } from "../../src/i18n/messages/index.ts";
 import { noChromium, phoneBrowsersForThisFile } from "../helpers/chromium.ts";
 import { jobOfSave, one } from "../helpers/db.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
@@ -200,6 +201,16 @@ describe.skipIf(noChromium)("the reader's language: Accept-Language, the remembe
  * `[PREFIX]` and `key=value` fields stay as they are (for grep), a command line is what the owner types, and job
  * states are values typed after --state: the rest is held to the pages' rule.
  */
+test("a failure's reason is its kind in the page's language, its raw text (as logged) behind a toggle", async () => {
+  const html = await (await fetch(`${server.url}/`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "accept-language": "zh-CN" } })).text();
+  const cell = /<details data-kind="(\w+)"><summary>([^<]+)<\/summary><code translate="no">([^<]+)<\/code><\/details>/.exec(html);
+  expect(cell).not.toBeNull();
+  const [, kind, summary, raw] = cell!;
+  // The junk save: it decrypts under no key; the English detail stays for whoever needs it.
+  expect([kind, summary]).toEqual(["decrypt", MESSAGES["zh-Hans"].errorKinds.decrypt]);
+  expect(raw).toMatch(/[a-z]{3,}/);
+});
+
 describe("the start log and the CLI in the owner's language (LANG=zh_CN.UTF-8)", () => {
   const typed = new Set(["pending", "running", "pending_retry", "waiting_for_key", "failed", "done", "on", "off", "raw", "json", "zstd", "type", "id", "mode", "watched", "telegram", "tg", "bark", "discord", "onebot", "webhook", "none", "cli", "Authorization", "Bearer"]);
   const sentences = (text: string) =>
