@@ -4,6 +4,11 @@
  * parseArgs, strict), never silently ignored.
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { ownerLocaleOf } from "./config/owner-locale.ts";
+import { cliMessages } from "./i18n/owner/index.ts";
+
+/** The owner's language (OWNER_LOCALE, LANG …): read when a message is made, as the CLI's. */
+const said = () => cliMessages(ownerLocaleOf());
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 export interface CommandShape {
@@ -63,9 +68,9 @@ export function parseCommand(args: string[]): ParsedCommand {
   const [name, rest] = actions.length === 0 ? [command, afterCommand] : [`${command} ${afterCommand[0] ?? ""}`, afterCommand.slice(1)];
   const shaped = Object.hasOwn(COMMANDS, name) ? COMMANDS[name]! : null;
   if (shaped === null) {
-    if (actions.length === 0) throw new UsageError(`unknown command ${quoted(command)}`);
+    if (actions.length === 0) throw new UsageError(said().unknownCommand(command.slice(0, 40)));
     const known = actions.map((action) => action.slice(command.length + 1)).join(", ");
-    throw new UsageError(`unknown ${command} action ${quoted(afterCommand[0] ?? "")} (one of: ${known})`);
+    throw new UsageError(said().unknownAction(command, quoted(afterCommand[0] ?? ""), known));
   }
   return parseShaped(name, shaped, rest);
 }
@@ -80,8 +85,8 @@ export function parseShaped(name: string, shaped: CommandShape, args: string[]):
   }
   const [fewest, most] = shaped.positionals;
   const count = parsed.positionals.length;
-  if (count > most) throw new UsageError(`${name}: unexpected argument ${quoted(parsed.positionals[most]!)}`);
-  if (count < fewest) throw new UsageError(`${name}: ${fewest - count} more argument${fewest - count === 1 ? "" : "s"} needed`);
+  if (count > most) throw new UsageError(said().unexpectedArgument(name, quoted(parsed.positionals[most]!)));
+  if (count < fewest) throw new UsageError(said().moreArguments(name, fewest - count));
   return { name, ...parsed };
 }
 
@@ -89,12 +94,12 @@ function argumentProblem(error: Error & { code?: string }, name: string, options
   const flagName = /'(-[^' ]+)/.exec(error.message)?.[1] ?? "an option";
   const takes = Object.keys(options).map((option) => `--${option}`);
   if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
-    return `${name}: unknown option ${flagName.slice(0, 40)} (${takes.length === 0 ? "it takes none" : `it takes ${takes.join(", ")}`})`;
+    return said().unknownOption(name, flagName.slice(0, 40), takes.length === 0 ? null : takes.join(", "));
   }
   if (error.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
     const kind = (options[flagName.replace(/^-+/, "")] as { type?: string } | undefined)?.type;
-    if (kind === "boolean") return `${name}: ${flagName} takes no value`;
-    return `${name}: ${flagName} needs a value${/ambiguous/.test(error.message) ? ` (one that starts with "-" goes as ${flagName}=<value>)` : ""}`;
+    if (kind === "boolean") return said().takesNoValue(name, flagName);
+    return said().needsValue(name, flagName, /ambiguous/.test(error.message));
   }
   return `${name}: ${error.message.split("\n")[0]}`;
 }

@@ -8,19 +8,6 @@ import { dataWebhookOrigin, dataWebhookProblem, hasUserinfo } from "./notify/dat
 import { DATA_WEBHOOK_PAYLOADS, type DataWebhookPayload } from "./store/model/deliveries.ts";
 import { API_TOKEN_NAME, PLAYER_ID_SHAPE } from "./store/model/owner.ts";
 
-export const DATA_USAGE = `  api-tokens add <name> [--players <id,id,…>]
-                               a token for bots and tools (Bearer) that reads every player, or only those; printed once
-  api-tokens list | revoke <name>
-  players public <playerId> on|off
-                               whether anyone may read this player's latest save at /public/…
-  data-webhooks add <url> [--payload raw|json-zstd] [--bearer <secret>] [--check-url <url>]
-                               after each new save, a POST to the URL with {server}, {data_type} and {user_id}
-                               filled in (and Authorization: Bearer <secret>): empty, so a bot pulls the save, or
-                               carrying it (raw: the encrypted body as received; json-zstd: its JSON in zstd;
-                               header X-Haruki-Upload-Data-Format); with --check-url, only when a GET there
-                               ({server}, {user_id} filled in) answers 200 (404: not sent)
-  data-webhooks list | remove <id>`;
-
 export class DataUsageError extends UsageError {}
 
 export async function apiTokensCommand(access: DataAccess, { name: command, values, positionals: [name] }: ParsedCommand): Promise<number> {

@@ -7,14 +7,6 @@ import type { NudgeStore } from "./store/ports/nudges.ts";
 import { UsageError, type ParsedCommand } from "./cli-args.ts";
 import { PLAYER_ID_SHAPE } from "./store/model/owner.ts";
 
-export const WATCH_USAGE = `  watch add|remove <playerId|*> <resource…>
-                               resources a player watches (* = every player), by name in any language or type:id;
-                               a push_map.json route with "mode": "watched" pushes only refreshes holding one
-  watch list [<playerId|*>]
-  watch nudge <playerId> on [hours] | off
-                               a push when no full save arrived within hours (default 3) of a refresh of the
-                               player's region, and at once on a partial refresh`;
-
 function playerArg(value: string | undefined): string {
   if (value === EVERY_PLAYER || (value !== undefined && PLAYER_ID_SHAPE.test(value))) return value;
   throw new UsageError("a numeric player id or * is required");

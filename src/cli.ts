@@ -10,39 +10,29 @@ import { describeSave, formatRareText } from "./maps/index.ts";
 import { isUnopened, openSave } from "./save/index.ts";
 import { prepareRuntimeFiles } from "./runtime-files.ts";
 import { openStores, type Stores } from "./stores.ts";
-import { watchCommand, WATCH_USAGE } from "./cli-watch.ts";
+import { watchCommand } from "./cli-watch.ts";
+import { cliUsage } from "./cli-help.ts";
+import { ownerLocaleOf } from "./config/owner-locale.ts";
+import { cliMessages } from "./i18n/owner/index.ts";
 import { parseCommand, UsageError, type ParsedCommand } from "./cli-args.ts";
-import { apiTokensCommand, DATA_USAGE, dataWebhooksCommand, playerPublicCommand } from "./cli-data.ts";
+import { apiTokensCommand, dataWebhooksCommand, playerPublicCommand } from "./cli-data.ts";
 import { catalogueCommand } from "./cli-catalogue.ts";
-import { CATALOGUE_USAGE } from "./catalogue/messages.ts";
 import { JOB_STATES, type JobState } from "./store/model/jobs.ts";
 
-const USAGE = `usage: npm run cli -- <command>   (one-file build: mysekai-ingest cli <command>)
-  jobs [--state S]             list jobs (S: ${JOB_STATES.join(", ")})
-  retry <saveId> | --failed    run failed jobs again from their failed stage, and resend failed deliveries
-  reprocess <saveId> [--notify] run every stage of a save again (pushes only with --notify)
-  inspect <file.bin>           decrypt a save file and print its summary; writes nothing
-  gc                           remove expired uploads, stale temp folders and what the retention rule expires
-  setup rotate                 new setup token: every module and script URL made before answers 404
-  sessions end                 log the owner out everywhere: every login session ends (changing ADMIN_TOKEN does too)
-  players add <playerId> [--name N] [--route R]
-                               a hub player's personal setup link (again: a new link, the old one stops)
-  players list                 players with a link, and their links
-  players unlock <playerId>    take uploads naming the player without their link again, until their next upload through it
-${DATA_USAGE}
-${WATCH_USAGE}
-${CATALOGUE_USAGE}`;
+/** The owner's language: OWNER_LOCALE, else LC_ALL / LC_MESSAGES / LANG (read before the configuration: help needs none). */
+const c = cliMessages(ownerLocaleOf());
+const USAGE = cliUsage(c);
 
 function saveIdArg(value: string | undefined): number {
-  if (!value || !/^\d+$/.test(value)) throw new UsageError("a numeric save id is required");
+  if (!value || !/^\d+$/.test(value)) throw new UsageError(c.needSaveId);
   return Number(value);
 }
 
 async function listJobs(pages: PageReads, state: string | undefined): Promise<void> {
-  if (state !== undefined && !(JOB_STATES as readonly string[]).includes(state)) throw new UsageError(`unknown state "${state}"`);
+  if (state !== undefined && !(JOB_STATES as readonly string[]).includes(state)) throw new UsageError(c.unknownState(state));
   const rows = await pages.jobList(state as JobState | undefined);
   if (rows.length === 0) {
-    console.log(state ? `no ${state} jobs` : "no jobs");
+    console.log(c.noJobs(state ?? null));
     return;
   }
   const table = rows.map((job) => ({
@@ -69,45 +59,46 @@ async function players(config: Config, owner: OwnerStore, { name: command, value
   if (command === "players public") return playerPublicCommand(owner.access, playerId, positionals[1]);
   if (command === "players list") {
     const rows = await owner.links.linkedPlayers();
-    if (rows.length === 0) console.log("no players with a link");
+    if (rows.length === 0) console.log(c.noLinkedPlayers);
     const base = await baseOf(config, owner.links);
     for (const row of rows) console.log(`${row.playerId}\t${row.name ?? "-"}\t${base}/p/${row.token}`);
     return 0;
   }
-  if (!playerId || !/^\d{1,32}$/.test(playerId)) throw new UsageError("a numeric player id is required");
+  if (!playerId || !/^\d{1,32}$/.test(playerId)) throw new UsageError(c.needPlayerId);
   if (command === "players unlock") {
-    const unlocked = await owner.links.resetLinkOnly(playerId);
-    console.log(unlocked ? `${playerId}: uploads without their link are taken again, until their next upload through it` : `${playerId} has no link, or takes uploads without it already`);
+    console.log(c.unlocked(playerId, await owner.links.resetLinkOnly(playerId)));
     return 0;
   }
   const name = (values.name as string | undefined) ?? null;
-  if (name !== null && name.length > 64) throw new UsageError("--name is at most 64 characters");
+  if (name !== null && name.length > 64) throw new UsageError(c.nameTooLong);
   const route = (values.route as string | undefined) ?? null;
   const { player, replaced } = await owner.links.linkPlayer(playerId, name);
-  console.log(`${replaced ? "new link (the old one stops working)" : "link"} for ${playerId}: ${await baseOf(config, owner.links)}/p/${player.token}`);
+  // The link last: scripts take the command's last line.
+  if (name !== null) console.log(c.named(name));
+  console.log(c.link(playerId, `${await baseOf(config, owner.links)}/p/${player.token}`, replaced));
   // Routing stays in push_map.json (read at start), one home for it.
-  if (route !== null) console.log(`pushes: add to ${join(config.configDir, "push_map.json")}: ${JSON.stringify({ [playerId]: route })} and restart`);
+  if (route !== null) console.log(c.routeHint(join(config.configDir, "push_map.json"), JSON.stringify({ [playerId]: route })));
   return 0;
 }
 
 function inspect(config: Config, path: string | undefined): number {
   if (!path) throw new UsageError("a save file is required");
   if (config.keys.length === 0) {
-    console.error("no AES key configured: set AES_KEY and AES_IV (in the environment or .env) to decrypt a save");
+    console.error(c.noKey);
     return 1;
   }
   const opened = openSave(new Uint8Array(readFileSync(path)), config.keys);
   if (isUnopened(opened)) {
-    console.error(`${opened.kind === "invalid" ? "not a save" : opened.kind === "unreadable" ? "unreadable" : "refused"}: ${opened.reason}`);
+    console.error(c.notASave(opened.kind, opened.reason));
     return 1;
   }
   const { maps } = config;
   const capturedAt = new Date(opened.save.now ?? Date.now());
   const outputs = describeSave(opened.save, { playerId: "unknown", capturedAt, locale: mapLocaleFor(maps, null), showHarvested: maps.showHarvested, timeZone: timeZoneFor(maps, null) });
-  console.log(`decrypted with ${opened.keyLabel}; ${outputs.partial ? "partial refresh (no harvest maps)" : `${outputs.sites.length} sites`}`);
+  console.log(c.decrypted(opened.keyLabel, outputs.partial ? null : outputs.sites.length));
   for (const site of outputs.sites) {
     const drops = site.totals.reduce((sum, t) => sum + t.total, 0);
-    console.log(`  site ${site.siteId} ${site.name}: ${site.totals.length} resources, ${drops} drops`);
+    console.log(c.siteLine(site.siteId, site.name, site.totals.length, drops));
   }
   console.log(formatRareText(outputs).trimEnd());
   return 0;
@@ -118,7 +109,7 @@ export async function runCli(args: string[]): Promise<number> {
     return await run(args);
   } catch (error) {
     if (error instanceof UsageError) console.error(`${error.message}\n${USAGE}`);
-    else if (error instanceof ConfigError) console.error(`configuration: ${error.message}`);
+    else if (error instanceof ConfigError) console.error(c.configuration(error.message));
     else console.error(error instanceof Error ? error.message : String(error));
     return 1;
   }
@@ -155,25 +146,23 @@ async function runOn(stores: Stores, archive: ArchiveStore, config: Config, comm
       return 0;
     case "retry": {
       const all = values.failed === true;
-      if (all === (positionals[0] !== undefined)) throw new UsageError("retry takes a save id or --failed (one of them)");
+      if (all === (positionals[0] !== undefined)) throw new UsageError(c.retryWhich);
       if (!all && (await stores.stageStore.playerOf(saveIdArg(positionals[0]))) === undefined) {
-        console.error(`save ${positionals[0]} does not exist (cli jobs lists saves and their jobs)`);
+        console.error(c.noSuchSave(positionals[0]!));
         return 1;
       }
       const count = all ? await queue.retryFailed(now) : await queue.retryFailed(now, saveIdArg(positionals[0]));
-      const jobsText = `${count.jobs} failed job${count.jobs === 1 ? "" : "s"}`;
-      const deliveriesText = `${count.deliveries} failed deliver${count.deliveries === 1 ? "y" : "ies"}`;
-      console.log(`${jobsText} and ${deliveriesText} queued again`);
+      console.log(c.requeued(count.jobs, count.deliveries));
       return count.jobs + count.deliveries > 0 || all ? 0 : 1;
     }
     case "reprocess": {
       const saveId = saveIdArg(positionals[0]);
       const notify = values.notify === true;
       if (!(await queue.reprocess(saveId, notify, now))) {
-        console.error(`save ${saveId} has no job that can be reprocessed (unknown, or running now)`);
+        console.error(c.cannotReprocess(saveId));
         return 1;
       }
-      console.log(`save ${saveId} queued for generate (draw and archive) → notify${notify ? "" : " (no push)"}`);
+      console.log(c.reprocessed(saveId, notify));
       return 0;
     }
     case "gc": {
@@ -200,10 +189,10 @@ async function runOn(stores: Stores, archive: ArchiveStore, config: Config, comm
     }
     case "setup rotate":
       await owner.links.rotateSetupToken();
-      console.log(`new setup token: install the modules again from ${await baseOf(config, owner.links)}/setup`);
+      console.log(c.newSetupToken(`${await baseOf(config, owner.links)}/setup`));
       return 0;
     case "sessions end":
-      console.log(`${await owner.sessions.closeAll()} owner session(s) ended; log in again with ADMIN_TOKEN`);
+      console.log(c.sessionsEnded(await owner.sessions.closeAll()));
       return 0;
     case "players add":
     case "players list":
@@ -227,7 +216,7 @@ async function runOn(stores: Stores, archive: ArchiveStore, config: Config, comm
     case "catalogue show":
       return catalogueCommand(owner.catalogue, command);
     default:
-      throw new UsageError(`unknown command "${command.name}"`);
+      throw new UsageError(c.unknownCommand(command.name));
   }
 }
 

@@ -55,7 +55,7 @@ async function runHere(dataDir: string): Promise<number> {
   const config = loadConfig({ ...env, DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: "0", NOTIFY_DEFAULT: "none", CONFIG_DIR: join(dataDir, "config") });
   const logs: string[] = [];
   setLogSink((line) => logs.push(line));
-  const service = await createService(config, loadNotifySetup(config.notify, config.configDir));
+  const service = await createService(config, loadNotifySetup(config.notify, config.configDir, config.ownerLocale));
   const server = startHttpServer(service.app, config);
   console.log(`the service runs on ${server.url} for this demo, data in ${dataDir}`);
   try {

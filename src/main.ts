@@ -7,6 +7,9 @@ import { startHttpServer } from "./http/server.ts";
 import { missingLaunchEnv } from "./launch-env.ts";
 import { flushLog, logInfo, logWarn } from "./log.ts";
 import { loadNotifySetup, type NotifySetup } from "./notify/setup.ts";
+import { ownerLocaleOf } from "./config/owner-locale.ts";
+import { unreachableBase } from "./config/public-base.ts";
+import { ownerMessages } from "./i18n/owner/index.ts";
 import { reportPathForLog } from "./report-path.ts";
 import { TASK_PROCESS_ENV } from "./pipeline/task-process.ts";
 import { createService, type Service } from "./service.ts";
@@ -15,14 +18,14 @@ import { version } from "../package.json";
 
 function fail(message: string): never {
   flushLog();
-  console.error(`[SERVER] cannot start: ${message}`);
+  console.error(`[SERVER] ${ownerMessages(ownerLocaleOf()).cannotStart(message)}`);
   process.exit(1);
 }
 
 function readConfig(): { config: Config; notify: NotifySetup } {
   try {
     const config = loadConfig();
-    return { config, notify: loadNotifySetup(config.notify, config.configDir) };
+    return { config, notify: loadNotifySetup(config.notify, config.configDir, config.ownerLocale) };
   } catch (error) {
     if (error instanceof ConfigError || error instanceof Error) fail(error.message);
     throw error;
@@ -44,23 +47,26 @@ async function serve(): Promise<void> {
   async function shutdown(signal: string) {
     if (stopping) return;
     stopping = true;
-    logInfo("SERVER", "shutting down", { signal, graceMs: config.pipeline.shutdownGraceMs });
+    logInfo("SERVER", ownerMessages(config.ownerLocale).shuttingDown, { signal, graceMs: config.pipeline.shutdownGraceMs });
     await server.stop();
     await service.stop();
-    logInfo("SERVER", "stopped");
+    logInfo("SERVER", ownerMessages(config.ownerLocale).stopped);
     process.exit(0);
   }
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
+  const m = ownerMessages(config.ownerLocale);
   const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
-  logInfo("SERVER", "listening", { url: base, db: describeDatabase(config.database), archive: describeArchive(config.archive), keys: config.keys.length });
+  logInfo("SERVER", m.listening, { url: base, db: describeDatabase(config.database), archive: describeArchive(config.archive), keys: config.keys.length });
   const missingEnv = missingLaunchEnv();
-  if (missingEnv.length > 0) logWarn("SERVER", "started without its launch settings: set MIMALLOC_PURGE_DELAY=250 as npm start does (README, Configuration)", { missing: missingEnv.join(",") });
+  if (missingEnv.length > 0) logWarn("SERVER", m.launchEnv, { missing: missingEnv.join(",") });
+  const unreachable = config.publicBaseUrl === null ? null : unreachableBase(config.publicBaseUrl);
+  if (unreachable !== null) logWarn("CONFIG", m.publicBaseUnreachable("PUBLIC_BASE_URL", config.publicBaseUrl!, unreachable), { reach: unreachable });
   flushLog(); // the endpoints below follow it
-  console.log(`  upload: POST ${UPLOAD_PATHS.map((path) => `${base}${path}`).join(" (or ")})`);
-  console.log(`  capture setup (owner): ${config.publicBaseUrl ?? base}/setup`);
-  console.log(config.report.enabled ? `  report: POST ${base}${reportPathForLog(config.report.path)}` : "  report: disabled (REPORT_ENABLED=0)");
+  console.log(`  ${m.endpointUpload}: POST ${UPLOAD_PATHS.map((path) => `${base}${path}`).join(` (${m.or} `)})`);
+  console.log(`  ${m.endpointSetup}: ${config.publicBaseUrl ?? base}/setup`);
+  console.log(config.report.enabled ? `  ${m.endpointReport}: POST ${base}${reportPathForLog(config.report.path)}` : `  ${m.reportDisabled}`);
 }
 
 const HELP = `mysekai-ingest ${version}: MySekai save ingestion (decrypt, draw harvest maps, archive, push)

@@ -18,6 +18,7 @@ import { watchDiskSpace } from "./disk-space.ts";
 import { createApp } from "./http/app.ts";
 import { IngestActivity } from "./ingest/activity.ts";
 import { logInfo, logWarn } from "./log.ts";
+import { ownerMessages } from "./i18n/owner/index.ts";
 import type { NotifySetup } from "./notify/setup.ts";
 import { startPipeline } from "./pipeline/runner.ts";
 import { WorkerPool } from "./pipeline/worker-pool.ts";
@@ -67,7 +68,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const reclaimed = await jobs.reclaimAtStart(now);
   if (reclaimed > 0) logInfo("JOB", "reclaimed jobs of a process that died", { count: reclaimed });
   if (config.keys.length === 0) {
-    logWarn("CONFIG", "no AES key configured (AES_KEY/AES_IV): saves are accepted and wait for keys");
+    logWarn("CONFIG", ownerMessages(config.ownerLocale).noKey);
   } else {
     // Keys may have changed since these saves were judged: what can be a save now runs in its turn.
     const again = await jobs.rejudgePlausibility((tail) => mayBeSave(tail, config.keys), now);
@@ -100,7 +101,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const ingest = new IngestActivity(INGEST_QUIET_MS, INGEST_MAX_WAIT_MS);
   const { deliveries, stageStore, notifyReads, watch } = stores;
   const nudge = { nudges: stores.nudges, links: owner.links, routing: notify.routing, config, secrets };
-  const pipeline = startPipeline({ config, workers, routing: notify.routing, secrets, archive, deliveries, jobs, stageStore, notifyReads, watch, nudge, logUnknownResources: unknownResourceLog() }, () => ingest.quiet());
+  const pipeline = startPipeline({ config, workers, routing: notify.routing, secrets, archive, deliveries, jobs, stageStore, notifyReads, watch, links: owner.links, nudge, logUnknownResources: unknownResourceLog() }, () => ingest.quiet());
   const nudgeTimer = startNudges(nudge);
   // Other processes' new work wakes this one's slots (SQLite has none to hear).
   const stopListening = await jobs.listen(pipeline.hear);

@@ -89,11 +89,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     throw new Error(`timed out waiting for ${pattern}:\n${output}`);
   };
 
-  const listening = await waitForOutput(/listening url=(\S+)/).catch((error) => {
+  // The line's words follow the owner's language (OWNER_LOCALE, LANG): its url= field does not.
+  const listening = await waitForOutput(/\[SERVER\] [^\n=]* url=\S+/).catch((error) => {
     proc.kill("SIGKILL");
     throw error;
   });
-  const url = listening.replace("listening url=", "").replace("localhost", "127.0.0.1");
+  const url = listening.replace(/^.* url=/, "").replace("localhost", "127.0.0.1");
   return {
     url,
     pid: proc.pid,

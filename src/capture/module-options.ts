@@ -3,6 +3,7 @@
  * token, so no error here ever quotes it.
  */
 import { MAX_UPLOAD_BYTES } from "../contract.ts";
+import type { Locale } from "../i18n/locales.ts";
 
 export interface ModuleOptions {
   /** The upload script's URL (http or https; secret: it holds the setup token). */
@@ -13,6 +14,8 @@ export interface ModuleOptions {
   maxBytes?: number;
   /** How long the app lets the script run, in seconds (1..300). */
   timeoutSeconds?: number;
+  /** The language the module names and describes itself in (default English). */
+  locale?: Locale;
 }
 
 export interface ResolvedModuleOptions {
@@ -20,6 +23,7 @@ export interface ResolvedModuleOptions {
   forceFullPayload: boolean;
   maxBytes: number;
   timeoutSeconds: number;
+  locale: Locale;
 }
 
 export const DEFAULT_SCRIPT_TIMEOUT_SECONDS = 30;
@@ -40,5 +44,5 @@ export function resolveModuleOptions(options: ModuleOptions): ResolvedModuleOpti
   if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > MAX_SCRIPT_TIMEOUT_SECONDS) {
     throw new Error(`timeoutSeconds must be a whole number from 1 to ${MAX_SCRIPT_TIMEOUT_SECONDS}`);
   }
-  return { scriptUrl: options.scriptUrl, forceFullPayload: options.forceFullPayload ?? false, maxBytes, timeoutSeconds };
+  return { scriptUrl: options.scriptUrl, forceFullPayload: options.forceFullPayload ?? false, maxBytes, timeoutSeconds, locale: options.locale ?? "en" };
 }

@@ -10,16 +10,16 @@
  *   binary, size or timeout switch: its script reads $response.bodyBytes and checks the size itself.
  * - Stash override (.stoverride): https://stash.wiki/en/script/rewrite-requests, /configuration/override
  */
-import { resolveModuleOptions, type ModuleOptions } from "./module-options.ts";
+import { resolveModuleOptions, type ModuleOptions, type ResolvedModuleOptions } from "./module-options.ts";
+import { CAPTURE_TEXT } from "./strings.ts";
 import { birthdayPartyUrlPattern, fullPayloadRewrite, mitmHosts, saveUrlPattern } from "./patterns.ts";
 import type { Region } from "./regions.ts";
 
 export type ProxyApp = "surge" | "shadowrocket" | "loon" | "quantumultx" | "stash";
 
 const SCRIPT_NAME = "mysekai-capture";
-const DESCRIPTION = "Sends the MySekai save and birthday party deliveries to your server; the game gets its response untouched.";
-
-const title = (region: Region) => `MySekai capture (${region.toUpperCase()})`;
+const title = (region: Region, o: ResolvedModuleOptions) => CAPTURE_TEXT[o.locale].title(region.toUpperCase());
+const description = (o: ResolvedModuleOptions) => CAPTURE_TEXT[o.locale].description;
 
 /** The rules' names and URL patterns: the save, and a birthday party's delivery (kept apart by the server). */
 const captured = (region: Region) => [
@@ -33,8 +33,8 @@ function surgeStyleModule(region: Region, options: ModuleOptions): string {
   const script = (pattern: string) =>
     ["type=http-response", `pattern=${pattern}`, "requires-body=1", "binary-body-mode=1", `max-size=${o.maxBytes}`, `timeout=${o.timeoutSeconds}`, `script-path=${o.scriptUrl}`].join(",");
   return lines([
-    `#!name=${title(region)}`,
-    `#!desc=${DESCRIPTION}`,
+    `#!name=${title(region, o)}`,
+    `#!desc=${description(o)}`,
     "",
     ...(o.forceFullPayload ? ["[URL Rewrite]", `${rewrite.pattern} ${rewrite.replacement} header`, ""] : []),
     "[Script]",
@@ -54,8 +54,8 @@ export function loonPlugin(region: Region, options: ModuleOptions): string {
   const params = (tag: string) =>
     [`script-path=${o.scriptUrl}`, "requires-body=true", "binary-body-mode=true", `max-size=${o.maxBytes}`, `timeout=${o.timeoutSeconds}`, `tag=${tag}`].join(", ");
   return lines([
-    `#!name=${title(region)}`,
-    `#!desc=${DESCRIPTION}`,
+    `#!name=${title(region, o)}`,
+    `#!desc=${description(o)}`,
     "",
     ...(o.forceFullPayload ? ["[Rewrite]", `${rewrite.pattern} header ${rewrite.replacement}`, ""] : []),
     "[Script]",
@@ -70,8 +70,8 @@ export function quantumultXRewrite(region: Region, options: ModuleOptions): stri
   const o = resolveModuleOptions(options);
   const rewrite = fullPayloadRewrite(region);
   return lines([
-    `# ${title(region)}`,
-    `# ${DESCRIPTION}`,
+    `# ${title(region, o)}`,
+    `# ${description(o)}`,
     "",
     "[rewrite_local]",
     // QX has no transparent URL rewrite; a 307 keeps the method and body.
@@ -91,8 +91,8 @@ export function stashOverride(region: Region, options: ModuleOptions): string {
   const rewrite = fullPayloadRewrite(region);
   const name = `${SCRIPT_NAME}-${region}`;
   return lines([
-    `name: ${yamlString(title(region))}`,
-    `desc: ${yamlString(DESCRIPTION)}`,
+    `name: ${yamlString(title(region, o))}`,
+    `desc: ${yamlString(description(o))}`,
     "",
     "http:",
     ...(o.forceFullPayload ? ["  url-rewrite:", `    - ${yamlString(`${rewrite.pattern} ${rewrite.replacement} header`)}`] : []),

@@ -12,6 +12,8 @@
  */
 import { MODULE_FORMATS, type ProxyApp } from "./modules.ts";
 import type { Region } from "./regions.ts";
+import type { Locale } from "../i18n/locales.ts";
+import { CAPTURE_TEXT } from "./strings.ts";
 import { httpClientUploadScript, quantumultXUploadScript } from "./upload-script.ts";
 
 export const PROXY_APPS = Object.keys(MODULE_FORMATS) as ProxyApp[];
@@ -38,10 +40,13 @@ export function parseSetupFile(name: string): SetupFile | null {
   return match[3] === MODULE_FORMATS[app].extension ? { kind: "module", app, full } : null;
 }
 
-export const moduleUrl = (root: string, region: Region, app: ProxyApp, full: boolean) =>
-  `${root}/${region}/${app}${full ? "-full" : ""}.${MODULE_FORMATS[app].extension}`;
+/** `?lang=`: the module (and the script it names) speak the language of the page it came from. */
+const langQuery = (locale: Locale | undefined) => (locale === undefined ? "" : `?lang=${locale}`);
 
-export const scriptUrl = (root: string, region: Region, app: ProxyApp) => `${root}/${region}/${app}.js`;
+export const moduleUrl = (root: string, region: Region, app: ProxyApp, full: boolean, locale?: Locale) =>
+  `${root}/${region}/${app}${full ? "-full" : ""}.${MODULE_FORMATS[app].extension}${langQuery(locale)}`;
+
+export const scriptUrl = (root: string, region: Region, app: ProxyApp, locale?: Locale) => `${root}/${region}/${app}.js${langQuery(locale)}`;
 
 export interface SetupFileOptions {
   /** The link root the file was served under. */
@@ -49,19 +54,22 @@ export interface SetupFileOptions {
   /** Where the script posts: the service's base URL (or a player link's root). */
   serverUrl: string;
   uploadToken?: string;
+  /** The language the file names itself and logs in. */
+  locale: Locale;
 }
 
 /** The text of a served file. */
 export function setupFileText(file: SetupFile, region: Region, options: SetupFileOptions): string {
   if (file.kind === "module") {
-    return MODULE_FORMATS[file.app].generate(region, { scriptUrl: scriptUrl(options.root, region, file.app), forceFullPayload: file.full });
+    const { locale } = options;
+    return MODULE_FORMATS[file.app].generate(region, { scriptUrl: scriptUrl(options.root, region, file.app, locale), forceFullPayload: file.full, locale });
   }
   const script = file.app === "quantumultx" ? quantumultXUploadScript : httpClientUploadScript;
-  return script({ serverUrl: options.serverUrl, uploadToken: options.uploadToken });
+  return script({ serverUrl: options.serverUrl, uploadToken: options.uploadToken, locale: options.locale });
 }
 
 /** The link that opens the app on its install screen for a module URL. */
-export function installLink(app: ProxyApp, url: string, region: Region): string {
+export function installLink(app: ProxyApp, url: string, region: Region, locale: Locale = "en"): string {
   const encoded = encodeURIComponent(url);
   switch (app) {
     case "surge":
@@ -73,7 +81,7 @@ export function installLink(app: ProxyApp, url: string, region: Region): string 
     case "stash":
       return `stash://install-override?url=${encoded}`;
     case "quantumultx": {
-      const resource = { rewrite_remote: [`${url}, tag=MySekai capture (${region.toUpperCase()}), update-interval=86400, opt-parser=false, enabled=true`] };
+      const resource = { rewrite_remote: [`${url}, tag=${CAPTURE_TEXT[locale].title(region.toUpperCase())}, update-interval=86400, opt-parser=false, enabled=true`] };
       return `quantumult-x:///add-resource?remote-resource=${encodeURIComponent(JSON.stringify(resource))}`;
     }
   }

@@ -10,6 +10,8 @@
  * The server URL and the upload token are baked in as JS string literals.
  */
 import { MAX_UPLOAD_BYTES, UPLOAD_PATHS } from "../contract.ts";
+import type { Locale } from "../i18n/locales.ts";
+import { CAPTURE_TEXT } from "./strings.ts";
 
 export interface UploadScriptOptions {
   /** The service's public base URL (http or https, may end in a path prefix; no query). */
@@ -18,6 +20,8 @@ export interface UploadScriptOptions {
   uploadToken?: string;
   /** How long the upload request may take, in seconds (1..300). */
   timeoutSeconds?: number;
+  /** The language of its log lines (default English). */
+  locale?: Locale;
 }
 
 export const DEFAULT_UPLOAD_TIMEOUT_SECONDS = 20;
@@ -45,6 +49,8 @@ function settings(options: UploadScriptOptions): string {
     `  var UPLOAD_TOKEN = ${token === undefined ? "null" : jsStringLiteral(token)};`,
     `  var MAX_BYTES = ${MAX_UPLOAD_BYTES};`,
     `  var TIMEOUT_SECONDS = ${timeout};`,
+    // An object of string literals (JSON is JS, once the two line separators are escaped).
+    `  var T = ${JSON.stringify(CAPTURE_TEXT[options.locale ?? "en"].log).replaceAll("\u2028", "\\u2028").replaceAll("\u2029", "\\u2029")};`,
   ].join("\n");
 }
 
@@ -54,9 +60,10 @@ const prepare = (bodyExpression: string) => `
   var response = $response;
   var body = ${bodyExpression};
   $done({});
+  function say(text, a, b) { return text.replace("%1", a).replace("%2", b); }
   function log(message) { console.log("[mysekai-capture] " + message); }
   var status = response.status !== undefined ? response.status : response.statusCode;
-  if (typeof status === "number" && (status < 200 || status > 299)) { log("skipped: game answered " + status); return; }
+  if (typeof status === "number" && (status < 200 || status > 299)) { log(say(T.gameStatus, status)); return; }
   var uploadId = "cap-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 10) + Math.random().toString(36).slice(2, 10);
   var headers = {
     "Content-Type": "application/octet-stream",
@@ -67,8 +74,8 @@ const prepare = (bodyExpression: string) => `
   };
   if (UPLOAD_TOKEN !== null) headers["X-Upload-Token"] = UPLOAD_TOKEN;
   function outOfBounds(size) {
-    if (size === 0) { log("skipped: empty body"); return true; }
-    if (size > MAX_BYTES) { log("skipped: body of " + size + " bytes is over the upload limit"); return true; }
+    if (size === 0) { log(T.emptyBody); return true; }
+    if (size > MAX_BYTES) { log(say(T.overLimit, size)); return true; }
     return false;
   }`;
 
@@ -78,15 +85,15 @@ export function httpClientUploadScript(options: UploadScriptOptions): string {
 (function () {
 ${settings(options)}
 ${prepare("response.body")}
-  if (!body || typeof body === "string") { log("skipped: the body is not binary (turn on binary-body-mode)"); return; }
+  if (!body || typeof body === "string") { log(T.notBinary); return; }
   if (outOfBounds(body.byteLength)) return;
   // A view with an offset is sent as its whole buffer by one app: post a copy of exactly its bytes.
   var bytes = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : body.slice();
   // Loon takes the request timeout in milliseconds, the others in seconds.
   var timeout = typeof $loon !== "undefined" ? TIMEOUT_SECONDS * 1000 : TIMEOUT_SECONDS;
   $httpClient.post({ url: UPLOAD_URL, headers: headers, body: bytes, timeout: timeout }, function (error, reply) {
-    if (error) log("upload " + uploadId + " failed: " + error);
-    else log("upload " + uploadId + " answered " + reply.status);
+    if (error) log(say(T.failed, uploadId, error));
+    else log(say(T.answered, uploadId, reply.status));
   });
 })();
 `;
@@ -98,12 +105,12 @@ export function quantumultXUploadScript(options: UploadScriptOptions): string {
 (function () {
 ${settings(options)}
 ${prepare("response.bodyBytes")}
-  if (!body) { log("skipped: no body"); return; }
+  if (!body) { log(T.noBody); return; }
   if (outOfBounds(body.byteLength)) return;
   var bytes = ArrayBuffer.isView(body) ? body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) : body;
   $task.fetch({ url: UPLOAD_URL, method: "POST", headers: headers, bodyBytes: bytes }).then(
-    function (reply) { log("upload " + uploadId + " answered " + reply.statusCode); },
-    function (reason) { log("upload " + uploadId + " failed: " + (reason && reason.error)); }
+    function (reply) { log(say(T.answered, uploadId, reply.statusCode)); },
+    function (reason) { log(say(T.failed, uploadId, reason && reason.error)); }
   );
 })();
 `;

@@ -3,13 +3,6 @@ import type { UpdateCounts } from "./update.ts";
 
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
-export const CATALOGUE_USAGE = `  catalogue update [--fetch] <region>=<folder|url>...
-                               add what the game's master data has and the catalogue lacks (region: jp, en, cn,
-                               tw, kr; a folder or http(s) base URL in the layout of Sekai-World's master-data
-                               repositories); --fetch: the public repositories' addresses for the regions named
-                               bare (or all five when none is named)
-  catalogue show               the catalogue's source and version per server`;
-
 export const CATALOGUE_TEXT = {
   badArgument: (arg: string) => `not a source: ${JSON.stringify(arg.slice(0, 80))} (want <region>=<folder|url>, region one of jp, en, cn, tw, kr; a bare region only with --fetch)`,
   noSources: "name at least one server: <region>=<folder|url>, or --fetch",

@@ -12,6 +12,7 @@ import { archiveConfig } from "./archive.ts";
 import { databaseConfig, databaseSecrets, type DatabaseLocation } from "./database.ts";
 import { reportConfig, uploadsConfig, type ReportConfig, type UploadsConfig } from "./endpoints.ts";
 import { localeSetting, mapsConfig, type MapsConfig } from "./maps.ts";
+import { ownerLocaleSetting } from "./owner-locale.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { notifyConfig, notifyTimeoutMs, type NotifyConfig } from "./notify.ts";
 import { baseUrl, ConfigError, flag, number, text, type Env } from "./parse.ts";
@@ -50,6 +51,8 @@ export interface Config {
   maps: MapsConfig;
   /** PAGE_LOCALE: every page in this language (no switch); null: each reader's choice, else Accept-Language. */
   pages: { locale: Locale | null };
+  /** The start log's and the CLI's language: OWNER_LOCALE, else LC_ALL / LC_MESSAGES / LANG (src/config/owner-locale.ts). */
+  ownerLocale: Locale;
   /**
    * Bytes that in-flight upload and report requests may hold at once (counted as they arrive or are decoded),
    * how long one waits for room, and the share of it (and of the open-upload caps) one peer address may hold.
@@ -99,6 +102,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     maps: mapsConfig(env),
     pages: { locale: localeSetting(env, "PAGE_LOCALE") },
+    ownerLocale: ownerLocaleSetting(env),
     budget: {
       decodeBytes: Math.round(number(env, "DECODE_BUDGET_MB", 8, 0.01, 65_536, false) * MIB),
       waitMs: number(env, "DECODE_WAIT_MS", 2000, 0, 60_000),

@@ -20,6 +20,9 @@ const YEAR_SECONDS = 365 * 24 * 60 * 60;
 /** Where a reader of each language most likely plays: the zone of times that belong to no save. */
 const LOCALE_REGION: Record<Locale, Region> = { "zh-Hans": "cn", "zh-Hant": "tw", ja: "jp", ko: "kr", en: "en" };
 
+/** The game server a reader of this language most likely plays on. */
+export const regionOfLocale = (locale: Locale): Region => LOCALE_REGION[locale];
+
 export interface PageLang {
   locale: Locale;
   t: Messages;

@@ -5,7 +5,7 @@
 import { formatCaptureTime, UI_STRINGS } from "./i18n.ts";
 import { clipText, MAP_LIMITS } from "./limits.ts";
 import type { Emphasis } from "./resources.ts";
-import { isBirthdayParty, type SaveOutputs } from "./save-outputs.ts";
+import { isBirthdayParty, playerLabel, type SaveOutputs } from "./save-outputs.ts";
 
 export interface RareLine {
   text: string;
@@ -29,7 +29,7 @@ const MARK: Record<Exclude<Emphasis, "common">, string> = { super: "★", rare: 
  */
 export function rareText(outputs: SaveOutputs): RareText {
   const ui = UI_STRINGS[outputs.locale];
-  const title = `${isBirthdayParty(outputs) ? ui.partyRefreshTitle : ui.rareTitle} · ${outputs.playerId}`;
+  const title = `${isBirthdayParty(outputs) ? ui.partyRefreshTitle : ui.rareTitle} · ${playerLabel(outputs)}`;
   const dataTime = `${ui.dataTime} ${formatCaptureTime(new Date(outputs.saveTime ?? outputs.capturedAt), outputs.timeZone)}`;
   const plain = (text: string): RareLine => ({ text: clipText(text), emphasis: null });
 

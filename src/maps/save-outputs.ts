@@ -37,6 +37,8 @@ export interface ResourceAcrossSites {
 export interface SaveOutputs {
   version: typeof SAVE_OUTPUTS_VERSION;
   playerId: string;
+  /** The owner's name for the player (`players add --name`), else the in-game name; what maps and pushes show (playerLabel). */
+  playerName?: string | null;
   /** ISO time the save was received. */
   capturedAt: string;
   /** ISO server time inside the save, when it carries one. */
@@ -69,6 +71,8 @@ export interface SaveOutputs {
 
 export interface OutputsContext {
   playerId: string;
+  /** The owner's name for the player, which wins over the save's in-game name. */
+  ownerName?: string | null;
   capturedAt: Date;
   locale: Locale;
   showHarvested: boolean;
@@ -117,6 +121,7 @@ export function describeSave(save: MySekaiSave, ctx: OutputsContext): SaveOutput
   return {
     version: SAVE_OUTPUTS_VERSION,
     playerId: ctx.playerId,
+    playerName: ctx.ownerName ?? save.playerName ?? null,
     capturedAt: ctx.capturedAt.toISOString(),
     saveTime: save.now === null ? null : new Date(save.now).toISOString(),
     partial,
@@ -135,6 +140,9 @@ export function describeSave(save: MySekaiSave, ctx: OutputsContext): SaveOutput
       .sort((a, b) => a - b),
   };
 }
+
+/** Who the maps and pushes name: the player's name, else the id (the id stays in summary.json and the archive). */
+export const playerLabel = (outputs: Pick<SaveOutputs, "playerId" | "playerName">): string => outputs.playerName ?? outputs.playerId;
 
 export const isBirthdayParty = (outputs: SaveOutputs) => outputs.dataType === "mysekai_birthday_party";
 

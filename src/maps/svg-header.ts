@@ -4,7 +4,7 @@ import type { ResourceTotal, SiteView } from "./group.ts";
 import { formatCaptureTime, formatClock, UI_STRINGS } from "./i18n.ts";
 import { MAP_LIMITS } from "./limits.ts";
 import { dropLabel, HARVEST_POINT_TYPE, type Emphasis } from "./resources.ts";
-import type { SaveOutputs } from "./save-outputs.ts";
+import { playerLabel, type SaveOutputs } from "./save-outputs.ts";
 import { RARE_COLOUR, SUPER_COLOUR } from "./svg-markers.ts";
 import { n, text, textWidth, truncateToWidth } from "./svg-util.ts";
 import { TEXT_PX } from "./text-sizes.ts";
@@ -74,7 +74,7 @@ function weatherText({ weather, timeZone }: SaveOutputs): string {
 /** "玩家 … · 2026-03-23 18:31 UTC+8 · 夜晚 17:00-05:00": the title bars' second line (site maps and the overview). */
 export function metaLine(outputs: SaveOutputs): string {
   const ui = UI_STRINGS[outputs.locale];
-  return `${ui.player} ${outputs.playerId} · ${formatCaptureTime(new Date(outputs.capturedAt), outputs.timeZone)}${weatherText(outputs)}`;
+  return `${ui.player} ${playerLabel(outputs)} · ${formatCaptureTime(new Date(outputs.capturedAt), outputs.timeZone)}${weatherText(outputs)}`;
 }
 
 export function titleBar(view: SiteView, width: number, outputs: SaveOutputs): { svg: string[]; height: number } {

@@ -1,6 +1,7 @@
 /**
- * Bark (iOS push): one notification with the title and rare-resource summary, then one per map image
- * that has a public URL (Bark shows `image` inline and opens `url` on tap).
+ * Bark (iOS push): one notification a refresh: the title, the names of the sites its map shows, the finds as its
+ * text, the overview inline (`image`, when it has a public URL) and the player's page on a tap (`url`: the site
+ * maps are there). One a refresh, not one per map: six a refresh buried the finds.
  *
  * Uses bark-server's V2 form, `POST {server}/push` with `device_key` in the JSON body, which both the
  * public https://api.day.app and self-hosted bark-server accept. Keeping the key out of the URL keeps it
@@ -20,6 +21,8 @@ export interface BarkConfig {
   timeoutMs: number;
 }
 
+const OVERVIEW_FILE = "overview.png";
+
 /** APNs payloads are capped at 4 KB; 1000 UTF-16 units stays under it even for CJK text. */
 export const BARK_BODY_LIMIT = 1000;
 
@@ -32,11 +35,19 @@ export async function sendBark(message: PushMessage, bark: BarkConfig, deviceKey
     ...(bark.group ? { group: bark.group } : {}),
   };
   const summary = message.summaryText.trim() === "" ? message.title : message.summaryText.trim();
-  const parts = [() => push(endpoint, ctx, { ...common, title: message.title, body: truncateText(summary, BARK_BODY_LIMIT) })];
-  for (const { name, url } of message.images) {
-    if (url) parts.push(() => push(endpoint, ctx, { ...common, title: message.title, body: name, image: url, url }));
-  }
-  await sendParts(parts, progress);
+  // The overview, else (a watched push carries its sites' maps alone) the first map with a URL.
+  const withUrl = message.images.filter((image) => image.url !== null);
+  const map = withUrl.find((image) => image.name === OVERVIEW_FILE) ?? withUrl[0];
+  const payload = {
+    ...common,
+    title: message.title,
+    // The sites the sent map shows, named as on the map; none when no map is sent.
+    ...(map?.sites && map.sites.length > 0 ? { subtitle: map.sites.join(" · ") } : {}),
+    body: truncateText(summary, BARK_BODY_LIMIT),
+    ...(map ? { image: map.url! } : {}),
+    ...(message.pageUrl !== null || map ? { url: message.pageUrl ?? map!.url! } : {}),
+  };
+  await sendParts([() => push(endpoint, ctx, payload)], progress);
 }
 
 async function push(endpoint: string, ctx: HttpContext, payload: Record<string, string>): Promise<void> {

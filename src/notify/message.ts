@@ -5,6 +5,8 @@ export interface PushImage {
   png: Uint8Array;
   /** Absolute URL where a phone (Bark) or a webhook consumer can fetch the image; null when images are not served. */
   url: string | null;
+  /** The names of the sites the image shows, in the maps' language (the overview: every site; absent: none known). */
+  sites?: string[];
 }
 
 export interface PushMessage {
@@ -18,6 +20,8 @@ export interface PushMessage {
   /** The summary.json object, passed through untouched to machine consumers (webhook). */
   summary: unknown;
   images: PushImage[];
+  /** The player's page (their link's /p/<token>, else the owner's /players/<id>) under PUBLIC_BASE_URL; null without one. */
+  pageUrl: string | null;
 }
 
 /** The text most channels show: title, then the rare-resource summary. */

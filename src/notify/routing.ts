@@ -8,6 +8,8 @@
  * "always" (every refresh, the default), "watched" (only a refresh holding a watched resource) or "off".
  */
 
+import { ownerEn, type OwnerMessages } from "../i18n/owner/en.ts";
+
 export const CHANNELS = ["telegram", "bark", "discord", "onebot", "webhook"] as const;
 export type Channel = (typeof CHANNELS)[number];
 
@@ -155,37 +157,31 @@ export function routeIsOwn(routing: Routing, playerId: string, defaultRoute: str
   return own.every((t) => !shared.has(targetKey(t)));
 }
 
-/** Said once at start when no channel is configured: the routes are not wrong, there is nothing to push to yet. */
-export const PUSHES_OFF =
-  "pushes are off: no push channel is configured (set TELEGRAM_BOT_TOKEN and TELEGRAM_CHAT_ID, DISCORD_WEBHOOK_URL, ONEBOT_URL, WEBHOOK_URL, or Bark keys in bark_map.json); saves are still archived";
-
-const DEFAULT_ROUTE = "(default route)";
-
 /**
- * Start-up warnings: routes to channels that are not configured, unknown aliases, shadowed aliases. With no
- * channel at all (a first start) the routes are not wrong, there is nothing to push to yet: `PUSHES_OFF` says so.
+ * Start-up warnings, in the owner's language: routes to channels that are not configured, unknown aliases, shadowed
+ * aliases. With no channel at all (a first start) the routes are not wrong, there is nothing to push to yet: the
+ * start line says pushes are off instead.
  */
-export function validateRouting(routing: Routing, configured: Set<Channel>, defaultRoute?: string): string[] {
+export function validateRouting(routing: Routing, configured: Set<Channel>, defaultRoute?: string, m: OwnerMessages = ownerEn): string[] {
   const warnings: string[] = [];
   const byChannel = new Map<Channel, string[]>();
   const sources: [string, ChannelTarget[]][] = [...routing.players];
-  if (defaultRoute !== undefined) sources.push([DEFAULT_ROUTE, parseRoute(defaultRoute, routing.barkKeys)]);
+  if (defaultRoute !== undefined) sources.push([m.defaultRouteName, parseRoute(defaultRoute, routing.barkKeys)]);
   for (const [who, targets] of sources) {
     for (const t of targets) {
-      if (t.problem !== undefined) warnings.push(`${who}: ${t.problem}`);
+      // The one problem a target has: an alias bark_map.json does not name.
+      if (t.problem !== undefined) warnings.push(`${who}: ${m.unknownAlias(t.target)}`);
       if (!configured.has(t.channel)) byChannel.set(t.channel, [...(byChannel.get(t.channel) ?? []), who]);
     }
   }
   for (const [channel, who] of configured.size === 0 ? [] : byChannel) {
-    const shown = who.slice(0, 5).join(", ") + (who.length > 5 ? `, … (${who.length} in all)` : "");
-    // The default route is NOTIFY_DEFAULT (telegram when unset): say so, since a newcomer never wrote that route.
-    const hint = who.includes(DEFAULT_ROUTE) ? `; NOTIFY_DEFAULT sets the default route (configured: ${[...configured].join(", ")})` : "";
-    warnings.push(`routes to ${channel} for ${shown}, but ${channel} is not configured${hint}`);
+    const shown = who.slice(0, 5).join(", ") + (who.length > 5 ? `, … ${m.inAll(who.length)}` : "");
+    // The default route is NOTIFY_DEFAULT's: say so, since a newcomer never wrote that route.
+    const hint = who.includes(m.defaultRouteName) ? m.defaultRouteHint([...configured].join(", ")) : "";
+    warnings.push(m.routesToUnconfigured(channel, shown) + hint);
   }
   for (const alias of Object.keys(routing.barkKeys)) {
-    if (KEYWORDS[alias.toLowerCase()] !== undefined) {
-      warnings.push(`bark_map.json: alias "${alias}" is also a channel word and can never be routed to`);
-    }
+    if (KEYWORDS[alias.toLowerCase()] !== undefined) warnings.push(m.aliasShadowed(alias));
   }
   return warnings;
 }

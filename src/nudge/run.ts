@@ -73,6 +73,7 @@ async function nudge(deps: NudgeDeps, player: NudgePlayer, refreshAt: number, ki
     title: kind === "missed" ? S.missedTitle : S.partialTitle,
     summaryText: [text, setup].filter((line) => line !== null).join("\n"),
     summary: { nudge: kind, refreshAt: new Date(refreshAt).toISOString() },
+    pageUrl: null,
     images: [],
   };
   const configured = configuredChannels(deps.config.notify, deps.routing.barkKeys);

@@ -14,11 +14,23 @@ type Archive = ArchivesRow;
 type SaveFields = Pick<SaveRow, "id" | "playerId" | "receivedAt">;
 
 export async function pushMessage(deps: PipelineDeps, save: SaveFields, archive: Archive, outputs: SaveOutputs): Promise<PushMessage> {
-  const images = await Promise.all(mapFileNames(outputs).map(async (name) => ({ name, png: await readPng(deps, archive.relPath, name), url: imageUrl(deps, archive, name) })));
+  const names = new Map<string, string[]>(outputs.sites.map((site) => [`site_${site.siteId}.png`, [site.name]]));
+  const allSites = outputs.sites.map((site) => site.name);
+  const images = await Promise.all(
+    mapFileNames(outputs).map(async (name) => ({ name, png: await readPng(deps, archive.relPath, name), url: imageUrl(deps, archive, name), sites: names.get(name) ?? allSites })),
+  );
   // rare_resources.txt without its first line (the title), so the push and the file say the same.
   const { title, lines, dataTime } = rareText(outputs);
   const summaryText = [...lines.map((line) => line.text), dataTime].join("\n");
-  return { playerId: save.playerId, saveId: save.id, capturedAt: new Date(save.receivedAt), title, summaryText, summary: summaryJson(outputs), images };
+  return { playerId: save.playerId, saveId: save.id, capturedAt: new Date(save.receivedAt), title, summaryText, summary: summaryJson(outputs), images, pageUrl: await pageUrl(deps, save.playerId) };
+}
+
+/** Where a tap on a push opens: the player's own page when they have a link, else the owner's page of them. */
+async function pageUrl(deps: PipelineDeps, playerId: string): Promise<string | null> {
+  const base = deps.config.publicBaseUrl;
+  if (base === null || playerId === "unknown") return null;
+  const linked = await deps.links.linkedPlayer(playerId);
+  return linked ? `${base}/p/${linked.token}` : `${base}/players/${playerId}`;
 }
 
 /** A missing map throws: the stage retries, as for any failed read. */

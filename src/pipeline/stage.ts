@@ -9,6 +9,7 @@ import type { Recorded, StageStore, StageWrites } from "../store/ports/stage-wri
 import type { NotifyReads } from "../store/ports/notify.ts";
 import type { WorkerPool } from "./worker-pool.ts";
 import type { WatchStore } from "../store/ports/watch.ts";
+import type { SetupLinks } from "../store/ports/owner.ts";
 import type { NudgeDeps } from "../nudge/run.ts";
 import type { UnknownResourceLog } from "./unknown-resources.ts";
 import type { ClaimedJob, JobStage, JobSubject, SaveSubject } from "../store/model/jobs.ts";
@@ -32,6 +33,8 @@ export interface PipelineDeps {
   notifyReads: NotifyReads;
   /** Players' watch rules (route modes) and the matches the notify stage records. */
   watch: WatchStore;
+  /** The owner's names for players (`players add --name`): maps and pushes show them. */
+  links: Pick<SetupLinks, "linkedPlayer">;
   /** Missed-refresh nudges: a partial refresh nudges at once. */
   nudge: NudgeDeps;
   /** Names each resource the catalogue does not know once. */

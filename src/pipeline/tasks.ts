@@ -15,6 +15,8 @@ export interface GenerateRequest {
   encrypted: Uint8Array;
   keys: KeyPair[];
   playerId: string;
+  /** The owner's name for the player (`players add --name`), or null. */
+  ownerName: string | null;
   capturedAt: number;
   locale: MapLocale;
   showHarvested: boolean;
@@ -72,6 +74,7 @@ export async function runGenerate(request: GenerateRequest, onRendered: () => vo
   const drawn = isHarvestState(opened.save, request.dataType);
   const ctx = {
     playerId: request.playerId,
+    ownerName: request.ownerName,
     capturedAt: new Date(request.capturedAt),
     locale: request.locale,
     showHarvested: request.showHarvested,

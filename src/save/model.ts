@@ -54,6 +54,8 @@ export interface MySekaiSave {
   /** false when `updatedResources.userMysekaiHarvestMaps` was an empty array (partial refresh). */
   hasHarvestMaps: boolean;
   ownedMusicRecordIds: number[];
+  /** The in-game name (`userGamedata.name`) when the save carries one; the MySekai response usually does not. */
+  playerName?: string | null;
   weather: WeatherSchedule[];
   /** A birthday party delivery's top-level `isRefreshed` (the party refreshed the harvest maps); null when absent. */
   isRefreshed: boolean | null;

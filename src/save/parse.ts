@@ -130,6 +130,14 @@ function readMusicRecordIds(value: unknown): number[] {
   return [...ids];
 }
 
+/** A name is shown on maps and in pushes: at most this many characters of it. */
+const PLAYER_NAME_CHARS = 32;
+
+function readPlayerName(top: RecordValue, updated: RecordValue): string | null {
+  const name = readString(asRecord(updated.userGamedata ?? top.userGamedata)?.name)?.trim();
+  return name ? [...name].slice(0, PLAYER_NAME_CHARS).join("") : null;
+}
+
 function readNow(top: RecordValue, updated: RecordValue): number | null {
   return readInteger(updated.now) ?? readInteger(top.now);
 }
@@ -162,5 +170,6 @@ export function toMySekaiSave(decoded: unknown, { delivery = false }: { delivery
     hasHarvestMaps: harvestMaps.length > 0,
     ownedMusicRecordIds: readMusicRecordIds(updated.userMysekaiMusicRecords ?? top.userMysekaiMusicRecords),
     weather: readWeather(top.mysekaiPhenomenaSchedules ?? updated.mysekaiPhenomenaSchedules),
+    playerName: readPlayerName(top, updated),
   };
 }

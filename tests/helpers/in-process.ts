@@ -44,7 +44,7 @@ export async function startInProcess(options: Pick<ServiceOptions, "env" | "data
   const config = loadConfig({ HOST: "127.0.0.1", PORT: "0", DATA_DIR: dataDir, CONFIG_DIR: join(dataDir, "config"), PIPELINE_POLL_MS: "50", ...options.env });
   const log = attachLog();
   let stopped: Promise<number> | null = null;
-  const service = await createService(config, loadNotifySetup(config.notify, config.configDir)).catch((error) => {
+  const service = await createService(config, loadNotifySetup(config.notify, config.configDir, config.ownerLocale)).catch((error) => {
     detachLog(log);
     throw error;
   });

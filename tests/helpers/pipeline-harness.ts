@@ -50,7 +50,7 @@ export function openHarness(): Harness {
   // No worker threads: the fake stages never ask the pool for work.
   const workers = new WorkerPool(0, 1_000);
   const archiveRoot = join(dir, "archive");
-  const deps: PipelineDeps = { config, workers, routing: notify.routing, secrets: [SECRET], archive: diskArchiveStore(archiveRoot), deliveries: sqliteDeliveryStore(db), jobs: sqliteJobStore(db), stageStore: sqliteStageStore(db), notifyReads: sqliteNotifyReads(db), watch: sqliteWatchStore(db), nudge: { nudges: sqliteNudgeStore(db), links: { linkedPlayer: async () => null }, routing: notify.routing, config, secrets: [SECRET] }, logUnknownResources: unknownResourceLog() };
+  const deps: PipelineDeps = { config, workers, routing: notify.routing, secrets: [SECRET], archive: diskArchiveStore(archiveRoot), deliveries: sqliteDeliveryStore(db), jobs: sqliteJobStore(db), stageStore: sqliteStageStore(db), notifyReads: sqliteNotifyReads(db), watch: sqliteWatchStore(db), links: { linkedPlayer: async () => null }, nudge: { nudges: sqliteNudgeStore(db), links: { linkedPlayer: async () => null }, routing: notify.routing, config, secrets: [SECRET] }, logUnknownResources: unknownResourceLog() };
   const logs: string[] = [];
   const capture = (...parts: unknown[]) => void logs.push(parts.join(" "));
   const spies = [spyOn(console, "log").mockImplementation(capture), spyOn(console, "warn").mockImplementation(capture)];

@@ -68,8 +68,9 @@ describe("module and script URLs", () => {
         expect(answer.status).toBe(200);
         expect(answer.headers.get("cache-control")).toBe("no-store");
         expect(answer.headers.get("content-type")).toBe("text/plain; charset=utf-8");
-        const scriptUrl = `${open.url}/setup/${token}/en/${app}.js`;
-        expect(await answer.text()).toBe(format.generate("en", { scriptUrl, forceFullPayload: full }));
+        // No ?lang= (an install from before it): the region's language, carried on to the script.
+        const scriptUrl = `${open.url}/setup/${token}/en/${app}.js?lang=en`;
+        expect(await answer.text()).toBe(format.generate("en", { scriptUrl, forceFullPayload: full, locale: "en" }));
       }
     }
     expect((await fetch(`${open.url}/setup/${token}/xx/surge.sgmodule`)).status).toBe(404);
@@ -80,9 +81,19 @@ describe("module and script URLs", () => {
     const token = tokenOf(open);
     const surge = await fetch(`${open.url}/setup/${token}/kr/surge.js`);
     expect(surge.headers.get("content-type")).toBe("application/javascript; charset=utf-8");
-    expect(await surge.text()).toBe(httpClientUploadScript({ serverUrl: open.url, uploadToken: UPLOAD_TOKEN }));
-    const qx = await (await fetch(`${open.url}/setup/${token}/kr/quantumultx.js`)).text();
-    expect(qx).toBe(quantumultXUploadScript({ serverUrl: open.url, uploadToken: UPLOAD_TOKEN }));
+    expect(await surge.text()).toBe(httpClientUploadScript({ serverUrl: open.url, uploadToken: UPLOAD_TOKEN, locale: "ko" }));
+    const qx = await (await fetch(`${open.url}/setup/${token}/kr/quantumultx.js?lang=en`)).text();
+    expect(qx).toBe(quantumultXUploadScript({ serverUrl: open.url, uploadToken: UPLOAD_TOKEN, locale: "en" }));
+  });
+
+  test("a module and its script name themselves in the language of the page they came from", async () => {
+    const token = tokenOf(open);
+    const module = await (await fetch(`${open.url}/setup/${token}/jp/shadowrocket.sgmodule?lang=zh-Hans`)).text();
+    expect(module).toStartWith("#!name=MySekai 抓包上传（JP）\n#!desc=把 MySekai 存档");
+    expect(module).toContain(`script-path=${open.url}/setup/${token}/jp/shadowrocket.js?lang=zh-Hans`);
+    const script = await (await fetch(`${open.url}/setup/${token}/jp/shadowrocket.js?lang=zh-Hans`)).text();
+    expect(script).toContain('"emptyBody":"跳过：内容为空"');
+    expect(script).not.toContain("skipped");
   });
 
   for (const app of ["loon", "quantumultx"] as const) {
@@ -138,7 +149,7 @@ describe("/setup behind the owner's rules", () => {
     }
     const page = await fetch(`${guarded.url}/setup`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain(`/setup/${token}/jp/surge.sgmodule`);
+    expect(await page.text()).toMatch(new RegExp(`/setup/${token}/[a-z]{2}/surge\\.sgmodule`));
   });
 });
 

@@ -122,7 +122,7 @@ describe("owner CLI messages", () => {
     const inspected = cli(["inspect", join(cwd, "save.bin")], { DATA_DIR: server.dataDir });
     expect([inspected.code, inspected.err.trim()]).toEqual([1, "no AES key configured: set AES_KEY and AES_IV (in the environment or .env) to decrypt a save"]);
     const retried = cli(["retry", "999"], { DATA_DIR: server.dataDir });
-    expect([retried.code, retried.err.trim()]).toEqual([1, "save 999 does not exist (cli jobs lists saves and their jobs)"]);
+    expect([retried.code, retried.err.trim()]).toEqual([1, "save 999 does not exist (npm run cli -- jobs lists saves and their jobs)"]);
   });
 
   test("an option, command or action the CLI does not know is an error that names it, and nothing is done", async () => {

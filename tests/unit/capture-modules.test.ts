@@ -230,7 +230,7 @@ function thrown(run: () => unknown): string {
 
 describe("module options", () => {
   test("defaults: the upload limit and a 30 s timeout, no rewrite", () => {
-    expect(resolveModuleOptions({ scriptUrl: SCRIPT_URL })).toEqual({ scriptUrl: SCRIPT_URL, forceFullPayload: false, maxBytes: 1024 * 1024, timeoutSeconds: 30 });
+    expect(resolveModuleOptions({ scriptUrl: SCRIPT_URL })).toEqual({ scriptUrl: SCRIPT_URL, forceFullPayload: false, maxBytes: 1024 * 1024, timeoutSeconds: 30, locale: "en" });
   });
 
   test.each([

@@ -14,6 +14,7 @@ function request(root: string): GenerateRequest {
     encrypted: makeFreshEncryptedSample(pair),
     keys: [{ label: "test", key: pair.key, iv: pair.iv }],
     playerId: "7412589630147258963",
+    ownerName: null,
     capturedAt: Date.UTC(2026, 10, 28, 4, 0, 0),
     locale: "zh-Hans",
     showHarvested: false,

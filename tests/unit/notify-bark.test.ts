@@ -14,26 +14,28 @@ beforeEach(() => server.reset());
 type BarkPush = Record<string, string>;
 
 describe("bark", () => {
-  test("one summary push, then one push per image that has a URL", async () => {
-    const pics = images(3, "https://maps.example/by-id/1/20250304_050607");
-    const first = pics[0];
-    if (first) first.url = null;
-    const msg = message({ images: pics });
+  test("one push a refresh: the finds as text, the overview inline under its sites' names, the player's page on a tap", async () => {
+    const pics = images(3, "https://maps.example/by-id/1/20250304_050607").map((image, i) => ({ ...image, sites: i === 2 ? ["Field", "Beach"] : [`Site ${i + 1}`] }));
+    const msg = message({ images: pics, pageUrl: "https://maps.example/p/link-token" });
     await sendBark(msg, { ...bark, group: "mysekai" }, deviceKey);
-    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /push", "POST /push", "POST /push"]);
-    const pushes = server.requests.map((r) => r.json as BarkPush);
-    expect(pushes[0]).toEqual({
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /push"]);
+    expect(server.requests[0]!.json).toEqual({
       device_key: deviceKey,
       icon,
       group: "mysekai",
       title: msg.title,
+      subtitle: "Field · Beach",
       body: msg.summaryText,
+      image: pics[2]!.url,
+      url: "https://maps.example/p/link-token",
     });
-    expect(pushes.slice(1).map((p) => [p.body, p.image, p.url])).toEqual([
-      ["site_2.png", pics[1]?.url ?? "", pics[1]?.url ?? ""],
-      ["overview.png", pics[2]?.url ?? "", pics[2]?.url ?? ""],
-    ]);
-    expect(pushes.every((p) => p.device_key === deviceKey)).toBe(true);
+  });
+
+  test("a push with site maps alone (a watched route) shows the first and names its site; no page: the tap opens the map", async () => {
+    const pics = images(3, "https://maps.example/a").slice(0, 2).map((image, i) => ({ ...image, sites: [`Site ${i + 1}`] }));
+    await sendBark(message({ images: pics }), bark, deviceKey);
+    const push = server.requests[0]!.json as BarkPush;
+    expect([server.requests.length, push.subtitle, push.image, push.url]).toEqual([1, "Site 1", pics[0]!.url!, pics[0]!.url!]);
   });
 
   test("the device key travels in the JSON body, never in the URL, so '/' and '?' survive", async () => {

@@ -27,6 +27,7 @@ export function message(overrides: Partial<PushMessage> = {}): PushMessage {
     summaryText: "Site 5: Crystal ×2\nSite 6: Rainbow glass ×1",
     summary: { sites: [{ siteId: 5, rare: { "mysekai_material:12": 2 } }] },
     images: images(3),
+    pageUrl: null,
     ...overrides,
   };
 }

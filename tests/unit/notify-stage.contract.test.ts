@@ -64,6 +64,7 @@ for (const kind of [sqlitePipelineStores, postgresPipelineStores] satisfies Pipe
       return {
         ...stores,
         config,
+        links: { linkedPlayer: async () => null },
         workers: {} as WorkerPool,
         routing: { players: new Map([[PLAYER, targets]]), barkKeys: { phone: "device-key" } },
         secrets: [],
@@ -98,7 +99,7 @@ for (const kind of [sqlitePipelineStores, postgresPipelineStores] satisfies Pipe
         expect(await deliveryOf(saveId)).toMatchObject({ state: "sent", attempts: 1 });
       });
 
-      test("a takeover mid-delivery: the old holder stops after the part in flight, the new one sends only the rest", async () => {
+      test("a takeover mid-delivery: the old holder stops after the part in flight, the new one never sends it again", async () => {
         const saveId = await archivedSave();
         const old = await claim(Date.now());
         const takeover: { job?: ClaimedJob | null } = {};
@@ -114,10 +115,9 @@ for (const kind of [sqlitePipelineStores, postgresPipelineStores] satisfies Pipe
         const current = saveJob(takeover.job ?? null);
         expect(current.leaseId).not.toBe(old.leaseId);
         expect(await notifyStage(deps("bark"), current, { now: Date.now() })).toMatchObject({ kind: "advance", next: "done" });
-        const bodies = api.requestsTo("/bark/push").map((request) => (request.json as { body: string }).body);
-        // Summary, then one push per map, each exactly once.
-        expect(bodies.slice(1)).toEqual(["site_5.png", "overview.png"]);
-        expect(await deliveryOf(saveId)).toMatchObject({ state: "sent", partsSent: 3, attempts: 2 });
+        // Bark's one notification a refresh, answered to the old holder: sent exactly once.
+        expect(api.requestsTo("/bark/push")).toHaveLength(1);
+        expect(await deliveryOf(saveId)).toMatchObject({ state: "sent", partsSent: 1, attempts: 2 });
       });
 
       test("a failure answered to the old holder does not overwrite the attempt the new holder claimed", async () => {
@@ -169,8 +169,8 @@ for (const kind of [sqlitePipelineStores, postgresPipelineStores] satisfies Pipe
           return api.requests.map((request) => [request.path, request.json]);
         };
         const withText = await pushed();
-        expect(withText.length).toBe(5); // Bark: the text, then one per map; the webhook
-        expect(withText.map(([path]) => path)).toEqual(["/bark/push", "/bark/push", "/bark/push", "/bark/push", "/hook"]);
+        expect(withText.length).toBe(2); // Bark: one notification a refresh; the webhook
+        expect(withText.map(([path]) => path)).toEqual(["/bark/push", "/hook"]);
         rmSync(join(folder, "rare_resources.txt"));
         rmSync(join(folder, "summary.json"));
         expect(await pushed()).toEqual(withText);

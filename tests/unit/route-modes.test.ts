@@ -27,7 +27,7 @@ test("a wrong mode or a route object without a route string names the file and t
 
 test("the watched message: the first match as its title, the others as its text, the matched sites' maps alone", () => {
   const image = (name: string) => ({ name, png: new Uint8Array(1), url: null });
-  const message: PushMessage = { playerId: "1", saveId: 1, capturedAt: new Date(0), title: "MySekai rare resources", summaryText: "● x", summary: {}, images: ["site_5.png", "site_6.png", "site_7.png", "overview.png"].map(image) };
+  const message: PushMessage = { playerId: "1", saveId: 1, capturedAt: new Date(0), title: "MySekai rare resources", summaryText: "● x", summary: {}, pageUrl: null, images: ["site_5.png", "site_6.png", "site_7.png", "overview.png"].map(image) };
   const watched = watchedMessage(message, [
     { resource: "mysekai_material:12", name: "Diamond", siteId: 7, siteName: "Colorful Canyon", count: 2 },
     { resource: "mysekai_material:33", name: "Moonstone", siteId: 5, siteName: "Fledgling Field", count: 1 },

@@ -46,7 +46,7 @@ for (const kind of [sqlitePipelineStores, postgresPipelineStores] satisfies Pipe
       const { nudges, ...stores } = f.stores;
       const routing = { players: new Map(), barkKeys: {} };
       const workers = { run: () => Promise.reject(new Error("the fake stages ask no worker")) };
-      deps = { ...stores, config, workers, routing, secrets: [SECRET], archive: diskArchiveStore(join(dir, "archive")), nudge: { nudges, links: { linkedPlayer: async () => null }, routing, config, secrets: [SECRET] }, logUnknownResources: unknownResourceLog() };
+      deps = { ...stores, config, workers, routing, links: { linkedPlayer: async () => null }, secrets: [SECRET], archive: diskArchiveStore(join(dir, "archive")), nudge: { nudges, links: { linkedPlayer: async () => null }, routing, config, secrets: [SECRET] }, logUnknownResources: unknownResourceLog() };
       logs = [];
       const capture = (...parts: unknown[]) => void logs.push(parts.join(" "));
       spies = [spyOn(console, "log").mockImplementation(capture), spyOn(console, "warn").mockImplementation(capture)];

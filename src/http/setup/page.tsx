@@ -9,7 +9,10 @@ import type { ProxyApp } from "../../capture/modules.ts";
 import { REGION_HOSTS, REGIONS, type Region } from "../../capture/regions.ts";
 import { APP_LABELS, installLink, moduleUrl, PROXY_APPS } from "../../capture/setup-files.ts";
 import type { Messages } from "../../i18n/messages/index.ts";
+import type { Locale } from "../../i18n/locales.ts";
 import { Section } from "../status/layout.tsx";
+import { regionOfLocale } from "../page-lang.ts";
+import { SetupSteps, type FirstSaveCheck } from "./steps.tsx";
 
 const CSS = `
 .picker{display:flex;flex-wrap:wrap;gap:6px;margin:4px 0 10px}.picker a{padding:4px 10px;border-radius:14px;background:#e8ecf3;color:inherit;text-decoration:none}
@@ -73,12 +76,12 @@ function Pickers({ choice, path, t }: { choice: SetupChoice; path: string; t: Me
   );
 }
 
-function ModuleCard({ root, choice, path, t }: { root: string; choice: SetupChoice; path: string; t: Messages }) {
-  const url = moduleUrl(root, choice.region, choice.app, choice.full);
+function ModuleCard({ root, choice, path, t, locale, check }: { root: string; choice: SetupChoice; path: string; t: Messages; locale: Locale; check: FirstSaveCheck | null }) {
+  const url = moduleUrl(root, choice.region, choice.app, choice.full, locale);
   const label = APP_LABELS[choice.app];
   return (
     <Section title={`${label} · ${choice.region.toUpperCase()}`}>
-      <a class="install" id="install" href={installLink(choice.app, url, choice.region)}>
+      <a class="install" id="install" href={installLink(choice.app, url, choice.region, locale)}>
         {t.installIn(label)}
       </a>
       <CopyField id="module-url" label={t.moduleUrl} value={url} t={t} />
@@ -92,7 +95,7 @@ function ModuleCard({ root, choice, path, t }: { root: string; choice: SetupChoi
       </p>
       <p class="muted">{t.scanQr}</p>
       <div class="qr">{raw(renderSVG(url, { border: 2 }))}</div>
-      <p class="muted">{t.thenMitm}</p>
+      <SetupSteps app={choice.app} t={t} check={check} />
     </Section>
   );
 }
@@ -122,21 +125,38 @@ function ReportToolsCard({ report, region, t }: { report: ReportSettings; region
   );
 }
 
-export function SetupView({ root, choice, path, report, t }: { root: string; choice: SetupChoice; path: string; report: ReportSettings | null; t: Messages }) {
+interface SetupViewProps {
+  root: string;
+  choice: SetupChoice;
+  path: string;
+  report: ReportSettings | null;
+  t: Messages;
+  locale: Locale;
+  /** The first-save check the page runs; null: none. */
+  check: FirstSaveCheck | null;
+}
+
+export function SetupView({ root, choice, path, report, t, locale, check }: SetupViewProps) {
   return (
     <>
       <style>{CSS}</style>
       <Pickers choice={choice} path={path} t={t} />
-      <ModuleCard root={root} choice={choice} path={path} t={t} />
+      <ModuleCard root={root} choice={choice} path={path} t={t} locale={locale} check={check} />
       {report === null ? null : <ReportToolsCard report={report} region={choice.region} t={t} />}
       <script>{raw(COPY_SCRIPT)}</script>
     </>
   );
 }
 
-/** The choice in a page's query; bad values fall back to the defaults (`region`: a player's own, else JP). */
-export function setupChoice(params: { region?: string; app?: string; full?: string }, defaultRegion: Region = "jp"): SetupChoice {
-  const region = (REGIONS as string[]).includes(params.region ?? "") ? (params.region as Region) : defaultRegion;
-  const app = (PROXY_APPS as string[]).includes(params.app ?? "") ? (params.app as ProxyApp) : "surge";
+/** The app most readers of a language use: Shadowrocket among Chinese readers, else Surge. */
+const APP_OF_LOCALE: Record<Locale, ProxyApp> = { "zh-Hans": "shadowrocket", "zh-Hant": "shadowrocket", ja: "surge", ko: "surge", en: "surge" };
+
+/**
+ * The choice in a page's query; what it leaves out is preselected: the region of the player's saves (`savesRegion`),
+ * else the reader's language's, and the app its readers use most.
+ */
+export function setupChoice(params: { region?: string; app?: string; full?: string }, locale: Locale, savesRegion: Region | null = null): SetupChoice {
+  const region = (REGIONS as string[]).includes(params.region ?? "") ? (params.region as Region) : (savesRegion ?? regionOfLocale(locale));
+  const app = (PROXY_APPS as string[]).includes(params.app ?? "") ? (params.app as ProxyApp) : APP_OF_LOCALE[locale];
   return { region, app, full: params.full === "1" };
 }

@@ -8,6 +8,8 @@
  */
 import { Hono, type Context } from "hono";
 import { isRegion } from "../../capture/regions.ts";
+import { mapLocaleFor } from "../../config/maps.ts";
+import { localeOf } from "../../i18n/locales.ts";
 import { parseSetupFile, setupFileText, type SetupFileOptions } from "../../capture/setup-files.ts";
 import { logInfo } from "../../log.ts";
 import { fromThisOrigin, ownerOnly, type OwnerGate } from "../admin/access.ts";
@@ -16,7 +18,8 @@ import type { Messages } from "../../i18n/messages/index.ts";
 import { pageLang, pageText } from "../page-lang.ts";
 import { Banners, setupBanners } from "../status/banners.tsx";
 import { Layout } from "../status/layout.tsx";
-import { LoginPage } from "../status/login.tsx";
+import { loginInstead } from "../status/login.tsx";
+import { firstSaveAnswer } from "./steps.tsx";
 import { HistorySection } from "../status/history.tsx";
 import { PartyProgressSection } from "../status/party-progress.tsx";
 import { playerPagePath } from "../status/player-page.tsx";
@@ -41,7 +44,7 @@ function PlayerLinks({ base, players, t }: { base: string; players: LinkedPlayer
       <h2>{t.playerLinks}</h2>
       {players.length === 0 ? (
         <p class="muted">
-          {t.noPlayerLinks} <code translate="no">cli players add &lt;playerId&gt; --name …</code>
+          {t.noPlayerLinks} <code translate="no">npm run cli -- players add &lt;playerId&gt; --name …</code>
         </p>
       ) : null}
       <ul translate="no">
@@ -60,33 +63,36 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
   const { config, pages } = deps;
   const { links, access } = deps.owner;
   const app = new Hono();
-  const owner = ownerOnly(config.admin, gate, (c) => c.html(<LoginPage wrong={false} lang={pageLang(c, config, "/login")} />, 401));
+  const owner = ownerOnly(config.admin, gate, (c) => loginInstead(c, config));
   /** PUBLIC_BASE_URL, else the origin the request came to. */
   const baseUrl = (c: Context) => config.publicBaseUrl ?? new URL(c.req.url).origin;
   const notFound = (c: Context) => c.text(pageText(c, config).errNotFound, 404, NO_STORE);
 
-  function serveFile(c: Context, options: SetupFileOptions): Response {
+  function serveFile(c: Context, where: Omit<SetupFileOptions, "locale">): Response {
     const region = c.req.param("region") ?? "";
     const file = parseSetupFile(c.req.param("file") ?? "");
     if (!isRegion(region) || file === null) return notFound(c);
-    return c.body(setupFileText(file, region, options), 200, { ...NO_STORE, "Content-Type": CONTENT_TYPES[file.kind] });
+    // The page's language it was installed from (?lang=), else its region's: a proxy app sends no useful Accept-Language.
+    const locale = localeOf(c.req.query("lang") ?? "") ?? mapLocaleFor({ locale: null }, region);
+    return c.body(setupFileText(file, region, { ...where, locale }), 200, { ...NO_STORE, "Content-Type": CONTENT_TYPES[file.kind] });
   }
 
   app.get("/setup", owner, async (c) => {
     const base = baseUrl(c);
-    const choice = setupChoice(c.req.query());
     const { report } = config;
     const reporting = report.enabled ? { url: `${base}${report.path}`, token: report.token } : null;
     const lang = pageLang(c, config);
     const { t } = lang;
+    const [newest] = await pages.recentSaves(1);
+    const choice = setupChoice(c.req.query(), lang.locale, newest?.region ?? null);
     const page = (
       <Layout title={t.setupLink} lang={lang}>
         <header>
           <h1>{t.captureSetup}</h1>
           <a href="/">{t.statusLink}</a>
         </header>
-        <Banners banners={setupBanners(config, new URL(c.req.url).origin, t)} />
-        <SetupView root={`${base}/setup/${await links.setupToken()}`} choice={choice} path="/setup" report={reporting} t={t} />
+        <Banners banners={setupBanners(config, t)} />
+        <SetupView root={`${base}/setup/${await links.setupToken()}`} choice={choice} path="/setup" report={reporting} t={t} locale={lang.locale} check={{ url: `/setup/first-save?since=${Date.now()}` }} />
         <section>
           <h2>{t.setupLinks}</h2>
           <p class="muted">{t.setupLinksHint}</p>
@@ -98,6 +104,18 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
       </Layout>
     );
     return c.html(page, 200, NO_STORE);
+  });
+
+  // What the setup views poll until the first save arrives: any player's on the owner's page, the player's own on theirs.
+  app.get("/setup/first-save", owner, async (c) => {
+    const [newest] = await pages.recentSaves(1);
+    return c.json(firstSaveAnswer(c.req.query("since"), newest?.receivedAt ?? null), 200, NO_STORE);
+  });
+  app.get("/p/:token/first-save", async (c) => {
+    const linked = await player(c);
+    if (linked === null) return notFound(c);
+    const { latest } = await deps.captureHealth.captureHealth(linked.playerId);
+    return c.json(firstSaveAnswer(c.req.query("since"), latest?.receivedAt ?? null), 200, NO_STORE);
   });
 
   app.post("/setup/rotate", owner, async (c) => {
@@ -128,11 +146,13 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
     ]);
     const lang = pageLang(c, config);
     const { t } = lang;
+    const setupDone = maps.length > 0 || health.latest !== null;
     const page = (
       <Layout title={t.yourMaps} lang={lang}>
         <h1 translate="no">{linked.name ?? linked.playerId}</h1>
-        <CaptureHealthSection health={health} lang={lang} />
+        {/* The latest maps first: what a player opens the page for. */}
         <MapsSection players={maps} lang={lang} />
+        <CaptureHealthSection health={health} lang={lang} />
         <PartyProgressSection refreshes={history} lang={lang} />
         <HistorySection refreshes={history} lang={lang} watched={watch.matches} />
         <SpawnsSection base={playerSpawnsBase(linked)} spots={spawns} lang={lang} />
@@ -144,9 +164,22 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
           publicUrl={`${baseUrl(c)}/public/${health.latest?.region ?? config.api.defaultRegion}/mysekai/${linked.playerId}`}
           t={t}
         />
-        <h2>{t.captureSetup}</h2>
-        <p id="link-only">{linked.linkOnlySince === null ? t.linkOnlyOff : t.linkOnlyOn}</p>
-        <SetupView root={`${baseUrl(c)}${path}`} choice={setupChoice(c.req.query(), maps[0]?.region ?? undefined)} path={path} report={null} t={t} />
+        {/* Folded once the player's saves arrive: then the setup is done. */}
+        <details class="setup" id="capture-setup" open={!setupDone}>
+          <summary>
+            <h2>{t.captureSetup}</h2>
+          </summary>
+          <p id="link-only">{linked.linkOnlySince === null ? t.linkOnlyOff : t.linkOnlyOn}</p>
+          <SetupView
+            root={`${baseUrl(c)}${path}`}
+            choice={setupChoice(c.req.query(), lang.locale, health.latest?.region ?? maps[0]?.region ?? null)}
+            path={path}
+            report={null}
+            t={t}
+            locale={lang.locale}
+            check={setupDone ? null : { url: `${path}/first-save?since=${Date.now()}` }}
+          />
+        </details>
       </Layout>
     );
     return c.html(page, 200, NO_STORE);

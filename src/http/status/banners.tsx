@@ -3,11 +3,11 @@
 import type { Config } from "../../config/index.ts";
 import type { Messages } from "../../i18n/messages/index.ts";
 import type { HttpDeps } from "../deps.ts";
-import { isLoopbackName } from "../front-door.ts";
+import { unreachableBase } from "../../config/public-base.ts";
 
 export interface Banner {
   /** Short, stable: tests and styles find it by this. */
-  id: "no-key" | "no-channel" | "disk-full" | "cannot-write" | "no-public-url" | "loopback-public-url" | "unknown-resources";
+  id: "no-key" | "no-channel" | "disk-full" | "cannot-write" | "no-public-url" | "loopback-public-url" | "private-public-url" | "unknown-resources";
   text: string;
 }
 
@@ -20,15 +20,21 @@ export function serviceBanners(deps: Pick<HttpDeps, "config" | "disk" | "pushesO
   const cannotWrite = deps.pipelineWriteProblem?.() ?? null;
   if (cannotWrite !== null) banners.push({ id: "cannot-write", text: t.bannerCannotWrite(cannotWrite) });
   if (unknownResources > 0) banners.push({ id: "unknown-resources", text: t.unknownResources(unknownResources) });
+  if (deps.config.publicBaseUrl !== null) banners.push(...unreachableBanner(deps.config.publicBaseUrl, t));
   return banners;
 }
 
 /** What the setup page warns about: URLs a phone cannot reach. */
-export function setupBanners(config: Pick<Config, "publicBaseUrl">, requestOrigin: string, t: Messages): Banner[] {
-  const base = config.publicBaseUrl ?? requestOrigin;
-  const noPublicUrl: Banner = { id: "no-public-url", text: t.bannerNoPublicUrl("PUBLIC_BASE_URL", "https://sekai.example.com") };
-  if (!isLoopbackName(new URL(base).hostname)) return config.publicBaseUrl === null ? [noPublicUrl] : [];
-  return [config.publicBaseUrl === null ? noPublicUrl : { id: "loopback-public-url", text: t.bannerLoopbackPublicUrl("PUBLIC_BASE_URL", config.publicBaseUrl) }];
+export function setupBanners(config: Pick<Config, "publicBaseUrl">, t: Messages): Banner[] {
+  if (config.publicBaseUrl === null) return [{ id: "no-public-url", text: t.bannerNoPublicUrl("PUBLIC_BASE_URL", "https://sekai.example.com") }];
+  return unreachableBanner(config.publicBaseUrl, t);
+}
+
+/** A PUBLIC_BASE_URL only this machine, or only a private network, reaches: Bark's images and links fail on the road. */
+function unreachableBanner(base: string, t: Messages): Banner[] {
+  const reach = unreachableBase(base);
+  if (reach === "loopback") return [{ id: "loopback-public-url", text: t.bannerLoopbackPublicUrl("PUBLIC_BASE_URL", base) }];
+  return reach === "private" ? [{ id: "private-public-url", text: t.bannerPrivatePublicUrl("PUBLIC_BASE_URL", base) }] : [];
 }
 
 export function Banners({ banners }: { banners: Banner[] }) {

@@ -49,7 +49,7 @@ export function DataApiSection({ tokens, hooks, lang: { t, zone } }: { tokens: A
         {t.consumerWebhooks}{" "}
         {hooks.length === 0 ? (
           <>
-            {t.noWebhooksYet} <code translate="no">cli data-webhooks add</code>
+            {t.noWebhooksYet} <code translate="no">npm run cli -- data-webhooks add &lt;url&gt;</code>
           </>
         ) : <span translate="no">{hooks.map((hook) => `${hook.id} → ${dataWebhookOrigin(hook.url)}`).join(", ")}</span>}
       </p>

@@ -100,24 +100,36 @@ function byDay(refreshes: PastRefresh[], lang: PageLang): { day: string; refresh
   return days;
 }
 
+/** Refreshes shown open; the older ones are folded (a month of them is several phone screens). */
+const SHOWN_REFRESHES = 3;
+
 /** `watched`: each refresh's matches of the player's watch rules (by save id). */
 export function HistorySection({ refreshes, lang, watched }: { refreshes: PastRefresh[]; lang: PageLang; watched?: Map<number, WatchMatch[]> }) {
   const { t } = lang;
+  const days = (shown: PastRefresh[]) =>
+    byDay(shown, lang).map((group) => (
+      <>
+        <h3>{group.day}</h3>
+        <ol class="history">
+          {group.refreshes.map((refresh) => (
+            <Refresh refresh={refresh} lang={lang} watched={watched?.get(refresh.saveId) ?? []} />
+          ))}
+        </ol>
+      </>
+    ));
+  const older = refreshes.slice(SHOWN_REFRESHES);
   return (
     <Section title={t.lastDays(HISTORY_DAYS)}>
       <style>{CSS}</style>
       <p class="muted">{refreshes.length === 0 ? t.noRefreshes(HISTORY_DAYS) : t.refreshCount(refreshes.length)}</p>
       <div class="history" id="history">
-        {byDay(refreshes, lang).map((group) => (
-          <>
-            <h3>{group.day}</h3>
-            <ol class="history">
-              {group.refreshes.map((refresh) => (
-                <Refresh refresh={refresh} lang={lang} watched={watched?.get(refresh.saveId) ?? []} />
-              ))}
-            </ol>
-          </>
-        ))}
+        {days(refreshes.slice(0, SHOWN_REFRESHES))}
+        {older.length === 0 ? null : (
+          <details class="older">
+            <summary>{t.olderRefreshes(older.length)}</summary>
+            {days(older)}
+          </details>
+        )}
       </div>
     </Section>
   );

@@ -24,6 +24,8 @@ form.inline{display:inline}form.new-token{margin-top:14px}input{font:inherit;pad
 header{display:flex;justify-content:space-between;align-items:center;flex-wrap:wrap;gap:6px}
 nav.lang{display:flex;flex-wrap:wrap;justify-content:flex-end;gap:2px 10px;font-size:13px;margin:-4px 0 6px}nav.lang a{color:#2f5fd0;text-decoration:none}nav.lang a[aria-current]{color:inherit;font-weight:600}
 time{white-space:nowrap}time .zone{color:#667;font-size:.85em}
+details.setup{background:#fff;border-radius:8px;padding:0 12px 10px;margin-bottom:12px;box-shadow:0 1px 2px #0001}summary{cursor:pointer}summary h2{display:inline-block}
+details.older>summary{margin:10px 0 4px;color:#2f5fd0}td.err details>code{display:block;margin-top:4px;color:#667}
 @media (max-width:600px){.scroll table,.scroll tbody,.scroll tr,.scroll td{display:block}.scroll tr:has(th){display:none}
 .scroll tr{padding:6px 0;border-bottom:1px solid #eee}.scroll td{border:0;padding:1px 0;white-space:normal}td.err{min-width:0}}
 `;

@@ -14,7 +14,7 @@ import { metricsRoute } from "../health.ts";
 import { pageLang, pageText } from "../page-lang.ts";
 import { tokenMatches } from "../token.ts";
 import { Layout } from "./layout.tsx";
-import { LoginPage } from "./login.tsx";
+import { afterLogin, LoginPage, loginInstead } from "./login.tsx";
 import { Banners, serviceBanners } from "./banners.tsx";
 import { CatalogueSection } from "./catalogue.tsx";
 import { stillUnknown } from "../../maps/catalog.ts";
@@ -36,7 +36,7 @@ async function formField(c: Context, name: string): Promise<string | null | "too
 export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
   const { config, pages } = deps;
   const app = new Hono();
-  const loginPage = (c: Context, wrong = false) => c.html(<LoginPage wrong={wrong} lang={pageLang(c, config, "/login")} />, 401);
+  const loginPage = (c: Context, wrong = false) => loginInstead(c, config, wrong);
   const owner = ownerOnly(config.admin, gate, loginPage);
   const { sessions } = gate;
   const { secrets } = deps;
@@ -116,7 +116,7 @@ export function statusRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
     await recordLogin(c, gate, right);
     if (!right) return loginPage(c, true);
     await sessions.open(c);
-    return c.redirect("/", 303);
+    return c.redirect(afterLogin(c), 303);
   });
   app.post("/logout", owner, async (c) => {
     await sessions.close(c);

@@ -1,6 +1,7 @@
 /** @jsxImportSource hono/jsx */
 /** The sections of the status page, each a small component over one read-side query. */
 import type { PageLang } from "../page-lang.ts";
+import { ErrorCell } from "./error-kind.tsx";
 import { bytesText, Section, TableSection, Tag, Time } from "./layout.tsx";
 import type { QueueSnapshot, DayCounts, PlayerMaps, FailedDelivery, FailedJob, RecentReport, RecentSave, RetryingDelivery, RetryingJob } from "../../store/model/pages.ts";
 
@@ -127,7 +128,7 @@ export function FailuresSection({ jobs, deliveries, retrying, redact, lang }: Fa
             <tr>
               <td>{job.saveId === null ? t.reportN(job.reportId) : t.saveN(job.saveId)} · {named(t.stages, job.stage)}<br /><span class="muted"><Time ms={job.updatedAt} zone={job.saveId === null ? lang.zone : zoneOf(job.region)} /></span></td>
               <td class="id" translate="no">{job.playerId ?? "–"}</td>
-              <td class="err" translate="no">{redact(job.lastError)}</td>
+              <ErrorCell raw={redact(job.lastError)} t={t} />
               <td>{job.saveId === null ? null : <RetryButton saveId={job.saveId} label={t.retry} />}</td>
             </tr>
           ))}
@@ -135,7 +136,7 @@ export function FailuresSection({ jobs, deliveries, retrying, redact, lang }: Fa
             <tr>
               <td>{job.saveId === null ? t.reportN(job.reportId) : t.saveN(job.saveId)} · {named(t.stages, job.stage)}<br /><span class="muted">{t.waitingRetryAt} <Time ms={job.runAt} zone={job.saveId === null ? lang.zone : zoneOf(job.region)} /></span></td>
               <td class="id" translate="no">{job.playerId ?? "–"}</td>
-              <td class="err" translate="no">{redact(job.lastError)}</td>
+              <ErrorCell raw={redact(job.lastError)} t={t} />
               <td></td>
             </tr>
           ))}
@@ -143,7 +144,7 @@ export function FailuresSection({ jobs, deliveries, retrying, redact, lang }: Fa
             <tr>
               <td>{t.pushTo(`${delivery.channel}/${delivery.target}`)} · {t.saveN(delivery.saveId)}<br /><span class="muted">{t.waitingRetryAt} <Time ms={delivery.nextAttemptAt} zone={zoneOf(delivery.region)} /> ({t.attempts(delivery.attempts)})</span></td>
               <td class="id" translate="no">{delivery.playerId}</td>
-              <td class="err" translate="no">{redact(delivery.lastError)}</td>
+              <ErrorCell raw={redact(delivery.lastError)} t={t} />
               <td></td>
             </tr>
           ))}
@@ -151,7 +152,7 @@ export function FailuresSection({ jobs, deliveries, retrying, redact, lang }: Fa
             <tr>
               <td>{t.pushTo(`${delivery.channel}/${delivery.target}`)} · {t.saveN(delivery.saveId)}<br /><span class="muted">{t.attempts(delivery.attempts)}</span></td>
               <td class="id" translate="no">{delivery.playerId}</td>
-              <td class="err" translate="no">{redact(delivery.lastError)}</td>
+              <ErrorCell raw={redact(delivery.lastError)} t={t} />
               <td><RetryButton saveId={delivery.saveId} label={t.retry} /></td>
             </tr>
           ))}

@@ -33,13 +33,19 @@ export function SpawnsSection({ base, spots, lang: { t, locale } }: { base: stri
       <h2>{t.spawnsHeading(HISTORY_DAYS)}</h2>
       <p class="muted">{spots.size === 0 ? t.spawnsNone(HISTORY_DAYS) : t.spawnsIntro(HISTORY_DAYS)}</p>
       <style>{".spawns{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:8px}.spawns img{display:block;width:100%;height:auto;border-radius:4px;border:1px solid #ddd}"}</style>
-      <div class="spawns">
-        {[...spots.keys()].filter(servable).map((siteId) => (
-          <a href={`${base}/site_${siteId}.png`} target="_blank" rel="noopener">
-            <img src={`${base}/site_${siteId}.png`} alt={siteName(siteId, locale)} loading="lazy" />
-          </a>
-        ))}
-      </div>
+      {/* Folded: a site's month is a phone screen or more each; closed, its images are not even fetched. */}
+      {spots.size === 0 ? null : (
+        <details class="older">
+          <summary>{t.spawnsShow(spots.size)}</summary>
+          <div class="spawns">
+            {[...spots.keys()].filter(servable).map((siteId) => (
+              <a href={`${base}/site_${siteId}.png`} target="_blank" rel="noopener">
+                <img src={`${base}/site_${siteId}.png`} alt={siteName(siteId, locale)} loading="lazy" />
+              </a>
+            ))}
+          </div>
+        </details>
+      )}
     </section>
   );
 }

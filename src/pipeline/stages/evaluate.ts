@@ -89,7 +89,7 @@ export const evaluateStage: Stage<ReportSubject> = async ({ stageStore, config, 
   if (!found.decryptedAny) {
     return {
       kind: "fail",
-      reason: "no candidate decrypts under the configured keys; candidates kept: fix AES_KEY/AES_IV, then `cli retry --failed`",
+      reason: "no candidate decrypts under the configured keys; candidates kept: fix AES_KEY/AES_IV, then `npm run cli -- retry --failed`",
       writes: close("no_save", false),
       afterCommit: () => logOutcome("no_save", null),
     };

@@ -15,7 +15,7 @@ import { implausibleReason } from "../../save/plausible.ts";
 import { encryptedBytesOf } from "../../archive/encrypted-save.ts";
 import type { Stage } from "../stage.ts";
 
-export const generateStage: Stage = async ({ stageStore, config, workers, archive: store, logUnknownResources }, job) => {
+export const generateStage: Stage = async ({ stageStore, config, workers, archive: store, logUnknownResources, links }, job) => {
   const { keys } = config;
   const found = await stageStore.saveToDraw(job.subject.saveId);
   if (!found) return { kind: "fail", reason: "save row is missing" };
@@ -33,6 +33,7 @@ export const generateStage: Stage = async ({ stageStore, config, workers, archiv
     encrypted: encrypted.bytes,
     keys,
     playerId: save.playerId,
+    ownerName: save.playerId === "unknown" ? null : ((await links.linkedPlayer(save.playerId))?.name ?? null),
     capturedAt: save.receivedAt,
     locale: mapLocaleFor(config.maps, save.region),
     showHarvested: config.maps.showHarvested,

@@ -1,0 +1,24 @@
+/** The owner's text outside the pages (start log, CLI), by locale: `ownerMessages(config.ownerLocale)`. */
+import type { Locale } from "../locales.ts";
+import { cliEn, type CliMessages } from "./cli-en.ts";
+import { cliJa } from "./cli-ja.ts";
+import { cliKo } from "./cli-ko.ts";
+import { cliZhHans } from "./cli-zh-hans.ts";
+import { cliZhHant } from "./cli-zh-hant.ts";
+import { ownerEn, type OwnerMessages } from "./en.ts";
+import { ownerJa } from "./ja.ts";
+import { ownerKo } from "./ko.ts";
+import { ownerZhHans } from "./zh-hans.ts";
+import { ownerZhHant } from "./zh-hant.ts";
+
+export type { OwnerMessages } from "./en.ts";
+export type { CliMessages } from "./cli-en.ts";
+
+const OWNER_MESSAGES: Record<Locale, OwnerMessages> = { "zh-Hans": ownerZhHans, "zh-Hant": ownerZhHant, ja: ownerJa, ko: ownerKo, en: ownerEn };
+
+export const ownerMessages = (locale: Locale): OwnerMessages => OWNER_MESSAGES[locale];
+
+const CLI_MESSAGES: Record<Locale, CliMessages> = { "zh-Hans": cliZhHans, "zh-Hant": cliZhHant, ja: cliJa, ko: cliKo, en: cliEn };
+
+/** The owner CLI's words (src/cli.ts): `cliMessages(ownerLocaleOf())`. */
+export const cliMessages = (locale: Locale): CliMessages => CLI_MESSAGES[locale];

@@ -1,0 +1,39 @@
+/** 站长在页面之外读到的文字（启动日志、命令行），简体中文。 */
+import type { OwnerMessages } from "./en.ts";
+
+export const ownerZhHans: OwnerMessages = {
+  pushesTo: (where, why) => `不在 push_map.json 里的玩家推送到：${where}（${why}）`,
+  pushesToNoOne: (why) => `不在 push_map.json 里的玩家不推送（${why}）`,
+  pushMapRoutes: (n) => `push_map.json 单独指定了 ${n} 位玩家`,
+  pushesOff:
+    "推送已关闭：没有配置任何推送渠道（设置 TELEGRAM_BOT_TOKEN 和 TELEGRAM_CHAT_ID、DISCORD_WEBHOOK_URL、ONEBOT_URL、WEBHOOK_URL，或在 bark_map.json 里写 Bark 密钥）；存档仍会归档",
+  whyNotifyDefault: "NOTIFY_DEFAULT",
+  whyOneChannel: "唯一配置的渠道",
+  whyEveryChannel: "所有已配置的渠道；NOTIFY_DEFAULT 可另设",
+  whyOneBark: "bark_map.json 里唯一的 Bark 设备",
+  whyFallback: "默认路由；NOTIFY_DEFAULT 可另设",
+  barkLeftOut: "Bark 设备只收 push_map.json 指给它的玩家",
+  notConfigured: (channel) => `${channel}（未配置）`,
+  at: (what, host) => `${what}（${host}）`,
+  defaultRouteName: "（默认路由）",
+  unknownAlias: (alias) => `Bark 别名“${alias}”不在 bark_map.json 里`,
+  routesToUnconfigured: (channel, who) => `${who} 推送到 ${channel}，但 ${channel} 没有配置`,
+  defaultRouteHint: (configured) => `；NOTIFY_DEFAULT 设置默认路由（已配置：${configured}）`,
+  aliasShadowed: (alias) => `bark_map.json：别名“${alias}”与渠道名相同，永远不会被用到`,
+  inAll: (n) => `（共 ${n} 个）`,
+  listening: "已开始监听",
+  shuttingDown: "正在停止",
+  stopped: "已停止",
+  noKey: "没有配置 AES 密钥（AES_KEY/AES_IV）：存档会被接收，等待密钥",
+  launchEnv: "启动时缺少启动设置：请像 npm start 那样设置 MIMALLOC_PURGE_DELAY=250（见 README“配置”）",
+  cannotStart: (why) => `无法启动：${why}`,
+  or: "或",
+  endpointUpload: "上传",
+  endpointSetup: "抓包设置（站长）",
+  endpointReport: "报告",
+  reportDisabled: "报告：已关闭（REPORT_ENABLED=0）",
+  publicBaseUnreachable: (name, url, kind) =>
+    kind === "loopback"
+      ? `${name} 是 ${url}，即本机：手机连不上，Bark 的图片和链接也打不开。请改成手机能访问的地址后重启`
+      : `${name} 是 ${url}，一个内网地址：只有在同一网络里手机才能访问，Bark 的图片和链接也只在那里能打开`,
+};
