@@ -9,7 +9,7 @@ export function CatalogueSection({ lang: { t, zone } }: { lang: PageLang }) {
   const rows = builtInCatalogue().catalog.masterData.map((builtIn) => ({ builtIn, updated: owner?.catalog.masterData.find((m) => m.region === builtIn.region) }));
   return (
     <Section title={t.catalogue}>
-      <p class="muted">{t.catalogueHint} <code translate="no">cli catalogue update --fetch</code></p>
+      <p class="muted">{t.catalogueHint} <code translate="no">npm run cli -- catalogue update --fetch</code></p>
       <div class="scroll">
         <table class="catalogue">
           <tr><th>{t.headServer}</th><th>{t.headCatalogueSource}</th><th>{t.headDataVersion}</th><th>{t.headUpdatedAt}</th></tr>
