@@ -136,7 +136,7 @@ describe("owner CLI messages", () => {
     expect([typo.code, typo.err.split("\n")[0]]).toEqual([1, "players add: unknown option --nmae (it takes --name, --route)"]);
     expect(cli(["players", "list"], env).out.trim()).toBe("no players with a link");
     expect(cli(["jbos"], env).err.split("\n")[0]).toBe('unknown command "jbos"');
-    expect(cli(["players", "remove", "1"], env).err.split("\n")[0]).toBe('unknown players action "remove" (one of: add, list, public)');
+    expect(cli(["players", "remove", "1"], env).err.split("\n")[0]).toBe('unknown players action "remove" (one of: add, list, public, unlock)');
     expect(cli(["reprocess", "1", "--notfiy"], env).err.split("\n")[0]).toBe("reprocess: unknown option --notfiy (it takes --notify)");
   });
 });

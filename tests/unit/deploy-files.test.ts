@@ -24,7 +24,7 @@ test(".env.example starts as it is (every blank is optional) and names only vari
   const channels = ["TELEGRAM_BOT_TOKEN", "TELEGRAM_CHAT_ID", "DISCORD_WEBHOOK_URL", "ONEBOT_URL", "ONEBOT_TOKEN", "ONEBOT_TARGET", "WEBHOOK_URL", "WEBHOOK_SECRET", "BARK_SERVER", "NOTIFY_DEFAULT"];
   expect(Object.keys(optional)).toEqual(expect.arrayContaining(channels));
   expect(() => loadConfig(optional)).not.toThrow();
-  const sources = ["index", "admin", "endpoints", "notify", "maps"].map((name) => read(`src/config/${name}.ts`)).join("\n");
+  const sources = ["index", "admin", "endpoints", "notify", "maps", "owner-locale"].map((name) => read(`src/config/${name}.ts`)).join("\n");
   for (const name of Object.keys(optional)) expect(sources).toContain(`"${name}"`);
 });
 

@@ -21,7 +21,8 @@ describe("a save at the caps", () => {
     const listed = /<g class="unplaced">(.*?)<\/g>/s.exec(svg)![1]!.match(/<text /g)!.length;
     expect(listed).toBe(1 + MAP_LIMITS.unplacedEntries + 1); // heading, entries, "+N"
     const withoutCounts = svg.replace(/<g class="cluster-count">.*?<\/g>/gs, ""); // a patch's count shows its kind's mark too
-    const markers = withoutCounts.match(/<g class="drop-(super|record)"|class="drop-common"/g)?.length ?? 0;
+    // The long-typed drops are of a type the catalogue does not know: rare finds, each with its mark.
+    const markers = withoutCounts.match(/<g class="drop-(super|rare|record)"|class="drop-common"/g)?.length ?? 0;
     expect(markers).toBe(SAVE_LIMITS.dropsPerSite + MAP_LIMITS.legendEntries - 1);
   });
 
@@ -71,16 +72,18 @@ describe("text", () => {
   });
 
   test("a label block shows its first lines and counts the rest", () => {
+    // Twenty resources the catalogue does not know, on one spot: rare finds, one label block.
     const drops = Array.from({ length: 20 }, (_, i) => drop("mysekai_unknown", i, 0, 0));
-    const svg = buildSiteSvg(model(save([site(5, [...drops, material(5, 3, 3)])])), 5, null, { commonLabels: "all" });
-    const block = /<g class="label label-common">(.*?)<\/g>/.exec(svg)![1]!;
+    const svg = buildSiteSvg(model(save([site(5, [...drops, material(5, 3, 3)])])), 5);
+    const block = /<g class="label label-rare">(.*?)<\/g>/.exec(svg)![1]!;
     expect(block.match(/<text /g)).toHaveLength(MAP_LIMITS.linesPerLabel);
     expect(block).toContain(`>+${20 - (MAP_LIMITS.linesPerLabel - 1)}</text>`);
   });
 
-  test("a very long resource name is cut before it is measured or drawn", () => {
+  test("a very long resource type never reaches the map: it is named by the words for an unknown resource and its id", () => {
     const svg = buildSiteSvg(model(save([site(5, [drop("t".repeat(50_000), 1, 0, 0)])])), 5, null, { commonLabels: "all" });
     expect(svg.length).toBeLessThan(20_000);
-    expect(svg).toContain(`${"t".repeat(MAP_LIMITS.textChars)}…`);
+    expect(svg).not.toContain("t".repeat(MAP_LIMITS.textChars));
+    expect(svg).toContain("Unknown resource #1");
   });
 });

@@ -41,7 +41,7 @@ for (const kind of [sqlitePipelineStores, postgresPipelineStores] satisfies Pipe
       const reportId = await f.storeReport({ shape: "har", entryCount: 3, candidates, emptyBodies: 0, otherBodies: 0, skippedEntries: 0, skippedBodies: 0, notes: [] }, Date.now());
       const tried: Uint8Array[][] = [];
       const workers = { run: async (_task: string, request: EvaluateRequest) => (tried.push(request.bodies), answer) } as unknown as WorkerPool;
-      const deps = { stageStore: f.stores.stageStore, config: loadConfig({ DATA_DIR: dir, ...keys }), workers, secrets: [] } as unknown as PipelineDeps;
+      const deps = { stageStore: f.stores.stageStore, config: loadConfig({ DATA_DIR: dir, ...keys }), workers, links: { linkedPlayer: async () => null }, secrets: [] } as unknown as PipelineDeps;
       const job = (await f.stores.jobs.claim(Date.now(), 60_000, false)) as ClaimedJob<{ kind: "report"; reportId: number }>;
       expect(job.subject).toEqual({ kind: "report", reportId });
       const result = await evaluateStage(deps, job, { now: Date.now() });

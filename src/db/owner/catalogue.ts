@@ -5,16 +5,12 @@
  */
 import type { CatalogueRecords } from "../../store/ports/owner.ts";
 import { first, read, type Statements } from "../dialect/statements.ts";
+import { putSettingMovingStamp } from "./setup-tokens.ts";
 
 const KEY = "catalogue_update";
 
 const STAMP = read<{ updatedAt: number }>(`SELECT updated_at AS "updatedAt" FROM settings WHERE key = $1`, { updatedAt: "int" });
 const TEXT = read<{ value: string; updatedAt: number }>(`SELECT value, updated_at AS "updatedAt" FROM settings WHERE key = $1`, { updatedAt: "int" });
-/** updated_at only moves forward: two updates within one millisecond still change the stamp every process compares. */
-const PUT = read(
-  `INSERT INTO settings (key, value, updated_at) VALUES ($1, $2, $3)
-   ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = CASE WHEN excluded.updated_at > settings.updated_at THEN excluded.updated_at ELSE settings.updated_at + 1 END`,
-);
 
 export function catalogueRecords(db: Statements): CatalogueRecords {
   return {
@@ -23,6 +19,6 @@ export function catalogueRecords(db: Statements): CatalogueRecords {
       const row = await first(db, TEXT, [KEY]);
       return row === null ? null : { stamp: String(row.updatedAt), text: row.value };
     },
-    write: async (text, now = Date.now()) => void (await db.all(PUT, [KEY, text, now])),
+    write: (text, now = Date.now()) => putSettingMovingStamp(db, KEY, text, now),
   };
 }

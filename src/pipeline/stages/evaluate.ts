@@ -13,7 +13,7 @@ import type { Stage } from "../stage.ts";
 import type { ReportOutcome as Outcome } from "../../store/ports/stage-writes.ts";
 import type { ReportSubject } from "../../store/model/jobs.ts";
 
-export const evaluateStage: Stage<ReportSubject> = async ({ stageStore, config, workers, nudge }, job, { now }) => {
+export const evaluateStage: Stage<ReportSubject> = async ({ stageStore, config, workers, links }, job, { now }) => {
   const { keys } = config;
   const read = await stageStore.reportToEvaluate(job.subject.reportId);
   if (!read) return { kind: "fail", reason: "report row is missing" };
@@ -62,7 +62,7 @@ export const evaluateStage: Stage<ReportSubject> = async ({ stageStore, config, 
     const candidate = decodable[found.save]!;
     const playerId = playerIdFromUrl(candidate.url);
     // A report carries no player's credential: one naming a player who uploads through their own link is refused.
-    if ((await nudge.links.linkedPlayer(playerId))?.linkOnlySince != null) {
+    if ((await links.linkedPlayer(playerId))?.linkOnlySince != null) {
       return {
         kind: "fail",
         reason: `a report names player ${playerId}, who uploads only through their own link; not taken (\`cli players unlock ${playerId}\` to take such reports again)`,
