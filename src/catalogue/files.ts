@@ -47,7 +47,9 @@ export interface OwnerCatalogue {
 const TIERS = new Set(["super", "rare", "common"]);
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isId = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
-const isName = (v: unknown) => isRecord(v) && Object.values(v).length > 0 && Object.values(v).every((n) => typeof n === "string" && n.length > 0 && n.length <= 200);
+/** Control and direction-override characters would reach chat texts and terminals as they are: never in a name. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const isName = (v: unknown) => isRecord(v) && Object.values(v).length > 0 && Object.values(v).every((n) => typeof n === "string" && n.length > 0 && n.length <= 200 && !CONTROL.test(n));
 const isText = (v: unknown) => typeof v === "string" && v.length > 0 && v.length <= 100;
 
 function listProblem(list: unknown, what: string, ok: (entry: Record<string, unknown>) => boolean): string | null {

@@ -13,6 +13,8 @@ export const CATALOGUE_TEXT = {
   notRows: (file: string) => `${file} is not a list of rows with numeric ids`,
   noDataVersion: "versions.json has no dataVersion",
   tooLarge: (file: string, cap: number) => `${file} is over ${mb(cap)}`,
+  notAFile: (file: string) => `${file} is not a regular file`,
+  duplicateIds: (file: string) => `${file} names one id twice`,
   httpStatus: (file: string, status: number) => `${file}: the server answered HTTP ${status}`,
   timedOut: (file: string, seconds: number) => `${file}: no complete answer within ${seconds} s`,
   unreachable: (file: string, reason: string) => `${file}: ${reason.slice(0, 160)}`,

@@ -52,7 +52,10 @@ async function readText(address: string, file: string, limits: SourceLimits): Pr
   if (!isUrl(address)) {
     const path = join(address, file);
     if (!existsSync(path)) return null;
-    if (statSync(path).size > limits.maxFileBytes) throw new SourceError(CATALOGUE_TEXT.tooLarge(file, limits.maxFileBytes));
+    // A pipe or a device (a link to /dev/zero) has no size to check and may never end: regular files only.
+    const stat = statSync(path);
+    if (!stat.isFile()) throw new SourceError(CATALOGUE_TEXT.notAFile(file));
+    if (stat.size > limits.maxFileBytes) throw new SourceError(CATALOGUE_TEXT.tooLarge(file, limits.maxFileBytes));
     return readFileSync(path, "utf8");
   }
   const url = new URL(file, address.endsWith("/") ? address : `${address}/`);
@@ -133,7 +136,9 @@ export async function loadSource(region: Region, address: string, limits: Source
     if (text === null && (REQUIRED_FILES as readonly string[]).includes(file)) throw new SourceError(CATALOGUE_TEXT.missing(file));
     const rows = text === null ? [] : parseRows(file, text);
     if (rows.length === 0 && (REQUIRED_FILES as readonly string[]).includes(file)) throw new SourceError(CATALOGUE_TEXT.empty(file));
-    files.set(file, new Map(rows.map((row) => [row.id, row])));
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    if (byId.size !== rows.length) throw new SourceError(CATALOGUE_TEXT.duplicateIds(file));
+    files.set(file, byId);
   }
   return {
     region,

@@ -9,6 +9,8 @@ import type { SaveOutputs } from "./save-outputs.ts";
 
 /** Finds and songs kept per refresh; the rest are counted in `more`. Real refreshes have a handful. */
 export const DIGEST_ENTRIES = 12;
+/** Parties a digest keeps, the newest (highest ids) first: the player's page shows these; summary.json has them all. */
+export const DIGEST_PARTIES = 4;
 const NAME_CHARS = 40;
 
 export interface DigestFind {
@@ -68,6 +70,6 @@ export function refreshDigest(outputs: SaveOutputs): RefreshDigest {
     more: rare.length + songs.length - keptRare.length - keptSongs.length,
     sites: outputs.partial ? [] : outputs.sites.map((site) => ({ siteId: site.siteId, name: clip(site.name) })),
     unknown: unknownKeys(outputs).slice(0, DIGEST_ENTRIES),
-    ...(outputs.parties !== undefined && outputs.parties.length > 0 && { parties: outputs.parties }),
+    ...(outputs.parties !== undefined && outputs.parties.length > 0 && { parties: [...outputs.parties].sort((a, b) => b.partyId - a.partyId).slice(0, DIGEST_PARTIES) }),
   };
 }

@@ -14,6 +14,17 @@ export { DeliveryError, redact };
 /** Bark alias → device key, from bark_map.json (`Routing.barkKeys`). */
 type BarkKeys = Record<string, string>;
 
+/**
+ * Whether a target reaches one person only: a Bark device, a OneBot private chat, a Telegram chat with a user's
+ * (positive) id. A group, a Discord channel or a webhook may reach many.
+ */
+export function isOnePersonsChat(target: ChannelTarget, config: NotifyConfig): boolean {
+  if (target.channel === "bark") return true;
+  if (target.channel === "onebot") return config.onebot?.target.startsWith("private:") ?? false;
+  if (target.channel === "telegram") return /^\d+$/.test(config.telegram?.chatId ?? "");
+  return false;
+}
+
 /** The channels that can deliver (bark: when at least one device key is known). */
 export function configuredChannels(config: NotifyConfig, barkKeys: BarkKeys): Set<Channel> {
   const channels = new Set<Channel>();

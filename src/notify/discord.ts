@@ -23,6 +23,8 @@ export async function sendDiscord(message: PushMessage, discord: DiscordConfig, 
     const form = new FormData();
     const payload = {
       ...(index === 0 ? { content } : {}),
+      // A name in the text (a catalogue update's, a player's) never pings a channel.
+      allowed_mentions: { parse: [] },
       attachments: batch.map((image, i) => ({ id: i, filename: image.name })),
     };
     form.append("payload_json", JSON.stringify(payload));

@@ -41,7 +41,8 @@ const decoded = (part: string) => {
 
 /**
  * A URL's user:password in every form it may come back in: as written, percent-decoded, URL-encoded, and as the
- * Basic auth header's base64 (fetch sends userinfo as `Authorization: Basic …`, which a receiver may echo).
+ * Basic auth header's base64 (fetch sends userinfo as `Authorization: Basic …`, which a receiver may echo), each
+ * also as a receiver's JSON escapes it.
  */
 function userinfoForms(secret: string): string[] {
   let url: URL;
@@ -57,12 +58,24 @@ function userinfoForms(secret: string): string[] {
     for (const form of [pair, base64, base64.replace(/=+$/, ""), Buffer.from(pair).toString("base64url")]) {
       forms.add(form);
       forms.add(encodeURIComponent(form));
+      for (const escaped of jsonEscaped(form)) forms.add(escaped);
     }
   }
   // The password alone, or a user name standing for a token when there is no password.
   const secretPart = url.password !== "" ? url.password : url.username;
-  for (const form of [secretPart, decoded(secretPart), encodeURIComponent(decoded(secretPart))]) forms.add(form);
+  for (const form of [secretPart, decoded(secretPart), encodeURIComponent(decoded(secretPart))]) {
+    forms.add(form);
+    for (const escaped of jsonEscaped(form)) forms.add(escaped);
+  }
   return [...forms];
+}
+
+/** How a receiver's JSON may escape a value it echoes: `\/` (PHP), `\u0026` for `&<>` (Go), both, or every non-ASCII. */
+function jsonEscaped(form: string): string[] {
+  const json = JSON.stringify(form).slice(1, -1);
+  const go = json.replace(/[&<>]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const ascii = json.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return [json, json.replaceAll("/", "\\/"), go, go.replaceAll("/", "\\/"), ascii].filter((escaped) => escaped !== form);
 }
 
 /**

@@ -145,13 +145,14 @@ export function routeFor(routing: Routing, playerId: string, defaultRoute: strin
 }
 
 /**
- * Whether `playerId`'s pushes go only where nobody else's do: listed in push_map.json, and none of its targets in
- * another player's route or the default route (which anyone unlisted gets). Only then may a push carry what is the
- * player's alone, such as their personal link.
+ * Whether `playerId`'s pushes go only where nobody else's do: listed in push_map.json, every target one person's
+ * by nature (`isPrivate`: a Bark device, a private chat; never a group, a Discord channel or a webhook), and none
+ * of them in another player's route or the default route (which anyone unlisted gets). Only then may a push carry
+ * what is the player's alone, such as their personal link.
  */
-export function routeIsOwn(routing: Routing, playerId: string, defaultRoute: string): boolean {
+export function routeIsOwn(routing: Routing, playerId: string, defaultRoute: string, isPrivate: (target: ChannelTarget) => boolean): boolean {
   const own = routing.players.get(playerId);
-  if (own === undefined) return false;
+  if (own === undefined || !own.every(isPrivate)) return false;
   const shared = new Set(parseRoute(defaultRoute, routing.barkKeys).map(targetKey));
   for (const [other, targets] of routing.players) if (other !== playerId) for (const t of targets) shared.add(targetKey(t));
   return own.every((t) => !shared.has(targetKey(t)));

@@ -6,7 +6,7 @@
  */
 import type { Config } from "../config/index.ts";
 import { logInfo, logWarn } from "../log.ts";
-import { configuredChannels, sendTo } from "../notify/channels.ts";
+import { configuredChannels, isOnePersonsChat, sendTo } from "../notify/channels.ts";
 import { redact } from "../notify/errors.ts";
 import type { PushMessage } from "../notify/message.ts";
 import { routeFor, routeIsOwn, type Routing } from "../notify/routing.ts";
@@ -63,7 +63,7 @@ async function nudge(deps: NudgeDeps, player: NudgePlayer, refreshAt: number, ki
   const base = deps.config.publicBaseUrl;
   // The personal link opens the player's own settings and uploads as them: only on a route nobody else shares,
   // never a group's or the default route, where the player is told to ask the owner instead.
-  const ownRoute = routeIsOwn(deps.routing, player.playerId, deps.config.notify.defaultRoute);
+  const ownRoute = routeIsOwn(deps.routing, player.playerId, deps.config.notify.defaultRoute, (target) => isOnePersonsChat(target, deps.config.notify));
   const setup = !base ? null : link !== null && ownRoute ? S.setup(`${base}/p/${link.token}`) : S.askOwner(`${base}/setup`);
   const text = kind === "missed" ? S.missed(player.hours) : S.partial;
   const message: PushMessage = {

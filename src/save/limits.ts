@@ -40,8 +40,8 @@ export const SAVE_LIMITS = {
   musicRecords: 5_000,
   /** Weather schedule rows; real: a handful. */
   weatherRows: 256,
-  /** `userBirthdayParties` rows; at most two parties run at once (Rin and Len). */
-  birthdayParties: 16,
+  /** `userBirthdayParties` rows: a row a party a player ever joined may stay in the list (JP had 25 parties by 2026-08). */
+  birthdayParties: 512,
 } as const;
 
 /** A save past one of the caps: it will never fit, so it is failed at once with this reason, never retried. */

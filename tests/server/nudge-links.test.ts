@@ -63,21 +63,33 @@ describe("the partial nudge's link", () => {
     expect(nudgeTo("/alone", DEFAULTED)!.text).not.toContain("/p/");
   });
 
-  test("a route of the player's own (shared with nobody and not the default) carries the link", async () => {
-    const alone = await startRecordingServer({ defaultResponse: { status: 204 } });
+  /** A second service whose push_map.json routes ALONE to `route`: the text of ALONE's partial nudge, as QQ got it. */
+  async function aloneNudgeOn(route: string, onebotTarget: string): Promise<{ text: string; link: string }> {
+    const alone = await startRecordingServer({ defaultResponse: { status: 200, body: { status: "ok", retcode: 0 } } });
     const own = mkdtempSync(join(tmpdir(), "nudge-links-own-"));
-    writeFileSync(join(own, "push_map.json"), JSON.stringify({ [ALONE]: "discord", [GROUP_A]: "webhook" }));
+    writeFileSync(join(own, "push_map.json"), JSON.stringify({ [ALONE]: route, [GROUP_A]: "webhook" }));
     const previous = server;
     try {
-      server = await start({ CONFIG_DIR: own, WEBHOOK_URL: `${alone.url}/group`, DISCORD_WEBHOOK_URL: `${alone.url}/alone`, NOTIFY_DEFAULT: "webhook" });
+      server = await start({ CONFIG_DIR: own, WEBHOOK_URL: `${alone.url}/group`, ONEBOT_URL: `${alone.url}/qq`, ONEBOT_TARGET: onebotTarget, NOTIFY_DEFAULT: "webhook" });
       const link = (await ownerCli(server, "players", "add", ALONE)).out.match(/\/p\/[A-Za-z0-9_-]+/)![0];
       expect((await ownerCli(server, "watch", "nudge", ALONE, "on", "3")).code).toBe(0);
-      await partialRefresh(ALONE, 4903);
-      await eventually(() => alone.requests.some((r) => r.path === "/alone" && r.text.includes("partial refresh")), 30_000, "the player's own nudge");
-      expect(alone.requests.find((r) => r.path === "/alone")!.text).toContain(`${BASE}${link}`);
+      await partialRefresh(ALONE, 4903 + onebotTarget.length);
+      await eventually(() => alone.requests.some((r) => r.path.startsWith("/qq/") && r.text.includes("partial refresh")), 30_000, "the player's own nudge");
+      return { text: alone.requests.find((r) => r.path.startsWith("/qq/"))!.text, link };
     } finally {
       server = previous;
       await alone.stop();
     }
+  }
+
+  test("a private chat of the player's own (shared with nobody, not the default) carries the link", async () => {
+    const { text, link } = await aloneNudgeOn("onebot", "private:10001");
+    expect(text).toContain(`${BASE}${link}`);
+  });
+
+  test("a group chat only this player is routed to gets no link either: others read a group", async () => {
+    const { text } = await aloneNudgeOn("onebot", "group:20002");
+    expect(text).not.toContain("/p/");
+    expect(text).toContain(`ask the owner for your personal link, or open ${BASE}/setup`);
   });
 });

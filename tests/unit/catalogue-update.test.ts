@@ -4,7 +4,7 @@
  * language; a broken or partial source is refused with the reason; the maps' lookups use the update once loaded.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { cpSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { builtInCatalogue, useStoredCatalogue } from "../../src/catalogue/loaded.ts";
@@ -93,7 +93,33 @@ const BROKEN: [string, (dir: string) => void, RegExp][] = [
   ["rows without ids", (dir) => writeFileSync(join(dir, "materials.json"), '[{"name":"x"}]'), /materials\.json is not a list of rows/],
   ["an emptied file", (dir) => writeFileSync(join(dir, "mysekaiSites.json"), "[]"), /mysekaiSites\.json holds no rows/],
   ["no dataVersion", (dir) => writeFileSync(join(dir, "versions.json"), "{}"), /no dataVersion/],
+  ["one id twice", (dir) => writeFileSync(join(dir, "mysekaiMaterials.json"), '[{"id":150,"name":"a"},{"id":150,"name":"b"}]'), /mysekaiMaterials\.json names one id twice/],
 ];
+
+test("a folder's file that is a pipe (or a device) is refused at once, never read", async () => {
+  const dir = brokenCopy((copy) => {
+    unlinkSync(join(copy, "materials.json"));
+    expect(Bun.spawnSync(["mkfifo", join(copy, "materials.json")]).exitCode).toBe(0);
+  });
+  try {
+    await expect(loadSource("cn", dir)).rejects.toThrow(/materials\.json is not a regular file/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a name with control or direction-override characters makes the update malformed: nothing is stored", async () => {
+  const dir = brokenCopy((copy) => {
+    const rows = JSON.parse(readFileSync(join(copy, "mysekaiMaterials.json"), "utf8")) as { id: number; name: string }[];
+    writeFileSync(join(copy, "mysekaiMaterials.json"), JSON.stringify(rows.map((row) => (row.id === 150 ? { ...row, name: "evil\u202e\u001b[2Jname" } : row))));
+  });
+  try {
+    const given = [await loadSource("cn", dir)];
+    expect(() => buildUpdate({ given, builtIn: builtInCatalogue(), previous: null, now: NOW })).toThrow(/malformed/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 for (const [what, breakIt, reason] of BROKEN) {
   test(`${what} is refused with the reason, from a folder and from a URL`, async () => {

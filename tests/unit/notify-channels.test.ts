@@ -55,6 +55,12 @@ describe("redact", () => {
     );
     expect(redact("chat 12 ok", ["12"])).toBe("chat 12 ok");
   });
+
+  test("a webhook URL's user:password is hidden as a receiver's JSON echoes it too (PHP's \\/, Go's \\u0026)", () => {
+    const url = "https://dw3:Tig%26er%2F99pass@hooks.example/echo";
+    const echoed = [`{"php":"dw3:Tig&er\\/99pass"}`, `{"go":"dw3:Tig\\u0026er/99pass"}`, `{"both":"Tig\\u0026er\\/99pass"}`];
+    for (const text of echoed) expect(redact(text, [url])).not.toMatch(/Tig|99pass/);
+  });
 });
 
 describe("text helpers", () => {

@@ -29,6 +29,7 @@ describe("discord", () => {
     expect([request?.method, request?.path, request?.query.wait]).toEqual(["POST", hookPath, "true"]);
     expect(payload(request?.form ?? null)).toEqual({
       content: `${msg.title}\n${msg.summaryText}`,
+      allowed_mentions: { parse: [] },
       attachments: msg.images.map((image, i) => ({ id: i, filename: image.name })),
     });
     const file = await fileBytes(request?.form ?? null, "files[2]");

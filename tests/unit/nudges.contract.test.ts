@@ -114,7 +114,7 @@ for (const kind of [sqlitePipelineStores, postgresPipelineStores] satisfies Pipe
       expect(await nudgePartial(deps, "1000000000000000099", at("2026-06-01T20:10:00Z"), at("2026-06-01T20:10:00Z") + MIN)).toBe(false);
     });
 
-    test("a reprocessed old partial save nudges nobody now; the personal link goes only to the player's own route", async () => {
+    test("a reprocessed old partial save nudges nobody now; the personal link goes to no shared route nor a webhook", async () => {
       const hook = "/privacy";
       const { deps } = await process(hook);
       const player = "1000000000000000015";
@@ -129,12 +129,13 @@ for (const kind of [sqlitePipelineStores, postgresPipelineStores] satisfies Pipe
       const shared = api.requests.filter((r) => r.path === hook).at(-1)!.json as { rareText: string };
       expect(shared.rareText).toContain("https://maps.example/setup");
       expect(shared.rareText).not.toContain("/p/");
-      // On a route of the player's own (which the default route, here none, does not share), it is the link to their page.
+      // A route of the player's own (which the default route, here none, does not share) that is a webhook, which may
+      // reach many, still gets no link: only a one-person chat does (tests/server/nudge-links.test.ts).
       const config = { ...linked.config, notify: { ...linked.config.notify, defaultRoute: "none" } };
       const own = { ...linked, config, routing: { ...linked.routing, players: new Map([[player, linked.routing.players.get(player) ?? routeOfDefault(linked)]]) } } as NudgeDeps;
       const next = at("2026-06-02T08:10:00Z");
       expect(await nudgePartial(own, player, next, next + MIN)).toBe(true);
-      expect((api.requests.filter((r) => r.path === hook).at(-1)!.json as { rareText: string }).rareText).toContain(`https://maps.example/p/${"t".repeat(32)}`);
+      expect((api.requests.filter((r) => r.path === hook).at(-1)!.json as { rareText: string }).rareText).not.toContain("/p/");
     });
   });
 }
