@@ -14,6 +14,7 @@ beforeEach(() => server.reset());
 
 interface Payload {
   content?: string;
+  allowed_mentions?: { parse: string[] };
   attachments: { id: number; filename: string }[];
 }
 
