@@ -8,6 +8,8 @@ import { lowerBackgroundThreads } from "./thread-priority.ts";
 declare const self: Worker;
 
 interface TaskMessage {
+  /** Names the task in the answers: a worker draws one save while earlier ones still write (worker-pool.ts). */
+  id: number;
   task: TaskName;
   request: unknown;
 }
@@ -30,18 +32,18 @@ function collectNow(): void {
 }
 
 self.onmessage = async (event: MessageEvent<TaskMessage>) => {
-  const { task, request } = event.data;
+  const { id, task, request } = event.data;
   collectNow();
   try {
     await prepareRuntimeFiles();
     if (task === "evaluate") {
-      self.postMessage({ result: runEvaluate(request as Parameters<typeof runEvaluate>[0]) });
+      self.postMessage({ id, result: runEvaluate(request as Parameters<typeof runEvaluate>[0]) });
     } else {
-      self.postMessage({ result: await runGenerate(request as Parameters<typeof runGenerate>[0], () => self.postMessage({ rendered: true })) });
+      self.postMessage({ id, result: await runGenerate(request as Parameters<typeof runGenerate>[0], () => self.postMessage({ id, rendered: true })) });
     }
   } catch (error) {
     // A store away crosses as its name: the runner waits for it instead of spending a retry.
-    self.postMessage({ error: error instanceof Error ? error.message : String(error), store: unavailableStore(error) ?? undefined });
+    self.postMessage({ id, error: error instanceof Error ? error.message : String(error), store: unavailableStore(error) ?? undefined });
   }
   // After the answer, off the save's path: pool threads started by this task yield to HTTP from the next
   // one on (the pool's threads come and go), and soon after the renders' native pixmaps are freed
