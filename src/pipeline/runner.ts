@@ -2,6 +2,7 @@
 import { logInfo, logWarn } from "../log.ts";
 import { metrics } from "../metrics.ts";
 import { HeapSweeper } from "./heap-sweep.ts";
+import { jobsInFlight } from "./concurrency.ts";
 import { SlotWakes, type WakeReason } from "./slot-wakes.ts";
 import { redactError } from "./redact.ts";
 import type { PipelineDeps, Stage, StageContext, StageResult } from "./stage.ts";
@@ -102,7 +103,7 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
       }
     }
   };
-  const slots = Array.from({ length: config.pipeline.concurrency }, () => slot());
+  const slots = Array.from({ length: jobsInFlight(config) }, () => slot());
 
   return {
     wake: wakes.wake,
