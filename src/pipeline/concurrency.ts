@@ -36,3 +36,37 @@ export function jobsInFlight(config: Settings, cores = availableParallelism()): 
 export function hubConnections(config: Settings): number {
   return jobsInFlight(config) + 8;
 }
+
+/**
+ * Stages that draw (generate, evaluate) at once: per render worker, one drawing, one readying (its reads and folder
+ * claim) and one writing its archive. A slot takes a ticket before it claims and gives it back at once when the job
+ * does not draw, so the other slots wait on the stores (notify, records) while the claimed saves never queue long
+ * for a worker (a queued job holds its lease, and a burst's jobs are left to the processes with room to draw).
+ */
+export function drawingStages(config: Settings, cores = availableParallelism()): number {
+  return Math.min(3 * drawingAtOnce(config, cores), jobsInFlight(config, cores));
+}
+
+/** The tickets of drawingStages: `take` resolves with a release (safe to call twice) once one is free. */
+export class DrawTickets {
+  private taken = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly count: number) {}
+
+  take(): Promise<() => void> {
+    return new Promise((resolve) => {
+      const grant = () => {
+        this.taken++;
+        let held = true;
+        resolve(() => {
+          if (!held) return;
+          held = false;
+          this.taken--;
+          this.waiting.shift()?.();
+        });
+      };
+      if (this.taken < this.count) grant();
+      else this.waiting.push(grant);
+    });
+  }
+}
