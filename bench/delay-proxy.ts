@@ -41,6 +41,13 @@ export async function startStoreDistance(options: DistanceOptions): Promise<Stor
   const first = await lines.next();
   if (first.done) throw new Error("delay proxy ended before it listened");
   const { pgPort, s3Url } = JSON.parse(first.value) as { pgPort: number; s3Url: string };
+  // Without it the services cannot reach their stores and the run would wait for saves that never come: end it loudly.
+  let stopping = false;
+  void child.exited.then((code) => {
+    if (stopping) return;
+    console.error(`the delay proxy (pid ${child.pid}) ended mid-run: exit ${code}${child.signalCode ? `, ${child.signalCode}` : ""}`);
+    process.exit(1);
+  });
   return {
     pid: child.pid,
     pgPort,
@@ -53,6 +60,7 @@ export async function startStoreDistance(options: DistanceOptions): Promise<Stor
       return JSON.parse(line.value) as DistanceCounts;
     },
     stop: async () => {
+      stopping = true;
       child.stdin.end();
       await child.exited;
     },
