@@ -14,10 +14,12 @@
  * (cache and TLB refills after each switch between them; `bench/shared-core.ts`, docs/benchmarks-history.md session 34).
  * SQLite runs in each layout as its reference.
  * `--root=DIR` runs the services of another checkout (e.g. an older commit's tree, to compare under the same load).
- * `bun bench/hub.ts [--latency=10] [--saves=200] [--concurrency=8] [--warm=0] [--layout=shared|pinned|spread|both|all] [--root=DIR] [--threads] [--env=NAME=VALUE]`
+ * Distance (issue 46): `--pg-rtt-ms=N --s3-rtt-ms=M` put the hubs' stores that far away (bench/delay-proxy.ts, a process
+ * of its own, with the stores' core in the pinned layout), and after the table each hub deployment's PostgreSQL
+ * round trips and bucket requests a save, one at a time and in the burst. SQLite runs in the same run, as before.
+ * `bun bench/hub.ts [--latency=10] [--saves=200] [--concurrency=8] [--warm=0] [--layout=shared|pinned|spread|both|all] [--root=DIR] [--threads] [--env=NAME=VALUE] [--pg-rtt-ms=0] [--s3-rtt-ms=0] [--processes=1,2]`
  * (`--warm=N`: N saves a process in an unmeasured burst first, so that CPU a save is a running hub's, its JIT paid).
  */
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import postgres from "postgres";
 import { eventually } from "../scripts/lib/eventually.ts";
@@ -27,7 +29,9 @@ import { makeFreshEncryptedSample, randomKeys } from "../src/samples/index.ts";
 import { databaseForThisFile, postgresServer } from "../scripts/lib/dev-postgres.ts";
 import { swiftBucket } from "../scripts/lib/dev-swift.ts";
 import { intArg, peakRssMb, percentile, runConcurrent } from "./lib.ts";
-import { breakdown, cpuOf, processCpu, readProcess } from "./thread-cpu.ts";
+import { breakdown, cpuOf, readProcess } from "./thread-cpu.ts";
+import { pin, storePids, storesCpuSeconds } from "./hub-pids.ts";
+import { describeCounts, startStoreDistance, type DistanceCounts, type StoreDistance } from "./delay-proxy.ts";
 
 const latencySaves = intArg("latency", 10);
 const saves = intArg("saves", 200);
@@ -48,6 +52,14 @@ const ALL_CORES = `0-${availableParallelism() - 1}`;
 /** `--threads`: after the table, each deployment's service CPU a save by thread name. */
 const threads = process.argv.includes("--threads");
 const threadTables: string[] = [];
+/** The stores' distance, a round trip each (null: on this machine's loopback, no proxy between). */
+const rttArg = (name: string) => (process.argv.some((arg) => arg.startsWith(`--${name}=`)) ? intArg(name, 0) : null);
+const pgRttMs = rttArg("pg-rtt-ms");
+const s3RttMs = rttArg("s3-rtt-ms");
+const distant = pgRttMs !== null || s3RttMs !== null;
+const countLines: string[] = [];
+/** `--processes=1`: the hub deployments to run (default 1 and 2). */
+const processCounts = (process.argv.find((arg) => arg.startsWith("--processes="))?.split("=")[1] ?? "1,2").split(",").map(Number);
 /** `--env=NAME=VALUE` (repeatable): a setting every service process of every deployment gets, to try one. */
 const extraEnv = Object.fromEntries(
   process.argv.filter((arg) => arg.startsWith("--env=")).map((arg) => {
@@ -55,49 +67,6 @@ const extraEnv = Object.fromEntries(
     return [name!, value.join("=")];
   }),
 );
-
-/** Every thread of `pid` (and what it starts later) runs on `cores` only. */
-function pin(pid: number, cores: string): void {
-  const result = Bun.spawnSync(["taskset", "-a", "-p", "-c", cores, String(pid)], { stdout: "ignore", stderr: "pipe" });
-  if (result.exitCode !== 0) throw new Error(`taskset ${pid}: ${result.stderr.toString().trim()}`);
-}
-
-/**
- * This run's stores (other sessions may run their own): the PostgreSQL listening on `pgPort` and its backends, and
- * the Swift servers and memcached started in the folder whose proxy.conf binds `swiftPort`.
- */
-function storePids(pgPort: number, swiftPort: number): number[] {
-  const pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number);
-  const read = (pid: number, what: string) => {
-    try {
-      return readFileSync(`/proc/${pid}/${what}`, "utf8");
-    } catch {
-      return ""; // gone meanwhile, or not ours to read
-    }
-  };
-  const postmaster = pids.find((pid) => read(pid, "cmdline").includes(`\0-p\0${pgPort}\0`));
-  const parentOf = (pid: number) => Number(read(pid, "stat").split(") ")[1]?.split(" ")[1]);
-  const inSwift = (pid: number) => {
-    try {
-      return readFileSync(`${readlinkSync(`/proc/${pid}/cwd`)}/proxy.conf`, "utf8").includes(`bind_port = ${swiftPort}\n`);
-    } catch {
-      return false;
-    }
-  };
-  // Swift's servers chdir away: they are found as children of the supervisor shell, which stays in the folder.
-  return pids.filter((pid) => pid === postmaster || parentOf(pid) === postmaster || inSwift(pid) || inSwift(parentOf(pid)));
-}
-
-/** CPU seconds so far of this run's stores. */
-function storesCpuSeconds(pgPort: number, swiftPort: number): number {
-  return storePids(pgPort, swiftPort).reduce((total, pid) => {
-    try {
-      return total + processCpu(pid);
-    } catch {
-      return total; // gone meanwhile
-    }
-  }, 0);
-}
 
 interface Deployment {
   label: string;
@@ -109,8 +78,10 @@ interface Deployment {
   archivedAfter(services: RunningService[]): Promise<number[]>;
   /** CPU seconds of the deployment's own servers so far (0 on SQLite: none). */
   storesCpu(): number;
-  /** The deployment's own servers (PostgreSQL's postmaster and backends, Swift's), none on SQLite. */
+  /** The deployment's own servers (PostgreSQL's postmaster and backends, Swift's, the delay proxy), none on SQLite. */
   storePids(): number[];
+  /** What passed between the services and the stores so far (only with the stores at a distance). */
+  counts?(): Promise<DistanceCounts>;
   end(): Promise<void>;
 }
 
@@ -148,13 +119,16 @@ async function hub(processes: number): Promise<Deployment> {
   const [url, bucket] = await Promise.all([databaseForThisFile("empty"), swiftBucket()]);
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   const ports = [(await postgresServer()).port, Number(new URL(bucket.endpoint).port)] as const;
+  const distance: StoreDistance | null = distant ? await startStoreDistance({ pgPort: ports[0], s3Endpoint: bucket.endpoint, pgRttMs: pgRttMs ?? 0, s3RttMs: s3RttMs ?? 0 }) : null;
+  const serviceUrl = new URL(url);
+  if (distance) serviceUrl.port = String(distance.pgPort);
   return {
     label: `${processes} on PostgreSQL + Swift`,
     processes,
     env: {
-      DATABASE_URL: url,
+      DATABASE_URL: serviceUrl.href,
       ARCHIVE_URL: `s3://${bucket.bucket}/bench`,
-      S3_ENDPOINT: bucket.endpoint,
+      S3_ENDPOINT: distance?.s3Url ?? bucket.endpoint,
       S3_REGION: bucket.region,
       S3_ACCESS_KEY_ID: bucket.accessKeyId,
       S3_SECRET_ACCESS_KEY: bucket.secretAccessKey,
@@ -162,8 +136,12 @@ async function hub(processes: number): Promise<Deployment> {
     done: async () => (await sql.unsafe<{ n: number }[]>(DONE.replace("count(*)", "count(*)::int")))[0]!.n,
     archivedAfter: async () => (await sql.unsafe<{ ms: string }[]>(ARCHIVED_AFTER)).map((row) => Number(row.ms)),
     storesCpu: () => storesCpuSeconds(...ports),
-    storePids: () => storePids(...ports),
-    end: async () => void (await sql.end()),
+    storePids: () => [...storePids(...ports), ...(distance ? [distance.pid] : [])],
+    ...(distance ? { counts: distance.counts } : {}),
+    end: async () => {
+      await sql.end();
+      await distance?.stop();
+    },
   };
 }
 
@@ -179,12 +157,14 @@ async function run(deployment: Deployment, layout: Layout): Promise<string> {
   // PostgreSQL's later backends fork from the pinned postmaster, a service's later threads from its pinned ones.
   if (layout === "pinned") for (const service of services) pin(service.pid, SERVICE_CORE);
   if (layout === "spread") services.forEach((service, i) => pin(service.pid, String((Number(SERVICE_CORE) + i) % availableParallelism())));
+  const oneAtATime = await deployment.counts?.();
   for (let i = 0; i < latencySaves; i++) {
     const response = await uploadSave(services[i % processes]!.url, makeFreshEncryptedSample(pair), `one-${i}`);
     if (response.status !== 200) throw new Error(`upload one-${i}: ${response.status} ${await response.text()}`);
     await eventually(async () => (await deployment.done(services)) === i + 1, 60_000, `save one-${i} archived`);
   }
   const archivedAfter = (await deployment.archivedAfter(services)).sort((a, b) => a - b);
+  const oneAtATimeDone = await deployment.counts?.();
   // A running hub's processes have long since compiled their hot code: each process's JIT and first-use costs are
   // paid here, once per process, and not counted a save.
   if (warm > 0) {
@@ -199,6 +179,7 @@ async function run(deployment: Deployment, layout: Layout): Promise<string> {
   const bodies = Array.from({ length: saves }, () => makeFreshEncryptedSample(pair));
   const before = services.map((service) => readProcess(service.pid));
   const storesBefore = deployment.storesCpu();
+  const burstBefore = await deployment.counts?.();
   const started = performance.now();
   const accepts = await runConcurrent(saves, concurrency, async (i) => {
     const response = await uploadSave(services[i % processes]!.url, bodies[i]!, `hub-${i}`);
@@ -210,6 +191,11 @@ async function run(deployment: Deployment, layout: Layout): Promise<string> {
   const cpu = after.map((reading, i) => cpuOf(reading.total) - cpuOf(before[i]!.total));
   if (threads) threadTables.push(`${layout}, ${deployment.label} (ms user + sys a save): ${breakdown(before, after, saves)}`);
   const stores = deployment.storesCpu() - storesBefore;
+  const burstDone = await deployment.counts?.();
+  if (oneAtATime && oneAtATimeDone && burstBefore && burstDone) {
+    countLines.push(`${layout}, ${deployment.label}: one at a time, ${describeCounts(oneAtATime, oneAtATimeDone, latencySaves)}`);
+    countLines.push(`${layout}, ${deployment.label}: the burst, ${describeCounts(burstBefore, burstDone, saves)}`);
+  }
   const rss = services.map((service) => peakRssMb(service.pid));
   const sorted = accepts.sort((a, b) => a - b);
   await deployment.end();
@@ -220,14 +206,15 @@ async function run(deployment: Deployment, layout: Layout): Promise<string> {
   return `| ${layout} | ${deployment.label} | ${percentile(archivedAfter, 50).toFixed(0)} ms | ${percentile(sorted, 50).toFixed(1)} / ${percentile(sorted, 99).toFixed(1)} ms | ${(saves / seconds).toFixed(2)} | ${perProcess} ms | ${storesPerSave} | ${rss.join(" / ")} MB |`;
 }
 
-console.log(`${saves} saves (~${(makeFreshEncryptedSample(randomKeys().pair).byteLength / 1024).toFixed(0)} KB) at concurrency ${concurrency}, round-robin over the processes`);
+const away = distant ? `; a hub's PostgreSQL ${pgRttMs ?? 0} ms and bucket ${s3RttMs ?? 0} ms away (round trip)` : "";
+console.log(`${saves} saves (~${(makeFreshEncryptedSample(randomKeys().pair).byteLength / 1024).toFixed(0)} KB) at concurrency ${concurrency}, round-robin over the processes${away}`);
 console.log("| layout | processes | upload → archived p50, one at a time | upload accept p50 / p99 | saves/s until all archived | CPU per save (each process) | CPU per save (PostgreSQL + Swift) | peak RSS |");
 console.log("|---|---|---|---|---|---|---|---|");
 for (const layout of layouts) {
   // The load generator sits with the stores: the services' core is theirs alone.
   pin(process.pid, layout === "pinned" ? STORES_CORE : ALL_CORES);
   console.log(await run(sqlite(), layout));
-  for (const processes of [1, 2]) console.log(await run(await hub(processes), layout));
+  for (const processes of processCounts) console.log(await run(await hub(processes), layout));
 }
-for (const line of threadTables) console.log(`- ${line}`);
+for (const line of [...threadTables, ...countLines]) console.log(`- ${line}`);
 process.exit(0);

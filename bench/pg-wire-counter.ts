@@ -7,7 +7,7 @@
  * opened, and the peak number busy at once (awaiting an answer or inside a transaction): when it reaches the
  * pool's size, queries waited for a connection.
  */
-import { startTcpTap, type Tap } from "./tcp-tap.ts";
+import { startTcpTap, type Delay, type TcpTap, type Tap } from "./tcp-tap.ts";
 
 export interface StatementCount {
   runs: number;
@@ -35,6 +35,7 @@ export interface WireCounter {
   /** The most connections busy at once since the last reset. */
   peakBusy(): number;
   resetPeak(): void;
+  served: TcpTap["served"];
   stop(): Promise<void>;
 }
 
@@ -54,7 +55,8 @@ const cstring = (buf: Buffer, from: number): [string, number] => {
   return [buf.toString("utf8", from, end), end + 1];
 };
 
-export async function startPgWireCounter(upstreamPort: number, upstreamHost = "127.0.0.1"): Promise<WireCounter> {
+/** `delay`: the distance to the server (tcp-tap.ts). */
+export async function startPgWireCounter(upstreamPort: number, upstreamHost = "127.0.0.1", delay?: Delay): Promise<WireCounter> {
   const totals: WireCounts = { readyForQuery: 0, turns: 0, notifications: 0, connections: 0, bytesToServer: 0, bytesFromServer: 0, statements: {} };
   let busy = 0;
   let peak = 0;
@@ -169,12 +171,13 @@ export async function startPgWireCounter(upstreamPort: number, upstreamHost = "1
     };
   };
 
-  const tap = await startTcpTap({ host: upstreamHost, port: upstreamPort }, tapFor);
+  const tap = await startTcpTap({ host: upstreamHost, port: upstreamPort }, tapFor, delay);
   return {
     port: tap.port,
     snapshot: () => structuredClone(totals),
     peakBusy: () => peak,
     resetPeak: () => void (peak = busy),
+    served: tap.served,
     stop: tap.stop,
   };
 }

@@ -4,7 +4,7 @@
  * client's signature (which covers the Host header) stays valid upstream; each request is one signature.
  * HTTP/1.1 request heads are parsed and their Content-Length skipped, so a body is never read as a request.
  */
-import { startTcpTap, type Tap } from "./tcp-tap.ts";
+import { startTcpTap, type Delay, type TcpTap, type Tap } from "./tcp-tap.ts";
 
 export interface S3RequestCount {
   requests: number;
@@ -18,6 +18,7 @@ export interface S3Counter {
   /** http://127.0.0.1:<port>, to use as S3_ENDPOINT. */
   url: string;
   snapshot(): S3Counts;
+  served: TcpTap["served"];
   stop(): Promise<void>;
 }
 
@@ -29,7 +30,8 @@ export function s3Label(method: string, target: string): string {
   return `${method} ${name.endsWith(".png") ? "*.png" : name}`;
 }
 
-export async function startS3Counter(upstream: string): Promise<S3Counter> {
+/** `delay`: the distance to the bucket (tcp-tap.ts). */
+export async function startS3Counter(upstream: string, delay?: Delay): Promise<S3Counter> {
   const target = new URL(upstream);
   const counts: S3Counts = {};
   const tapFor = (): Tap => {
@@ -63,10 +65,11 @@ export async function startS3Counter(upstream: string): Promise<S3Counter> {
       },
     };
   };
-  const tap = await startTcpTap({ host: target.hostname, port: Number(target.port) }, tapFor);
+  const tap = await startTcpTap({ host: target.hostname, port: Number(target.port) }, tapFor, delay);
   return {
     url: `http://127.0.0.1:${tap.port}`,
     snapshot: () => structuredClone(counts),
+    served: tap.served,
     stop: tap.stop,
   };
 }

@@ -7,7 +7,6 @@
 import { followCatalogue } from "./catalogue/follow.ts";
 import { SpawnMonths } from "./spawns/month.ts";
 import { startNudges } from "./nudge/run.ts";
-import { availableParallelism } from "node:os";
 import type { Hono } from "hono";
 import { openArchiveStore } from "./archive/store.ts";
 import { describeArchive } from "./config/archive.ts";
@@ -22,6 +21,7 @@ import { ownerMessages } from "./i18n/owner/index.ts";
 import type { NotifySetup } from "./notify/setup.ts";
 import { startPipeline } from "./pipeline/runner.ts";
 import { WorkerPool } from "./pipeline/worker-pool.ts";
+import { drawingAtOnce } from "./pipeline/concurrency.ts";
 import { prepareRuntimeFiles } from "./runtime-files.ts";
 import { mayBeSave } from "./save/plausible.ts";
 import { openStores, requestArchive } from "./stores.ts";
@@ -95,8 +95,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   await sweep();
   const sweepTimer = setInterval(() => void sweep(), Math.min(60_000, Math.max(250, config.uploadTtlMs / 4)));
 
-  // Leave one core to the HTTP thread: the capture tool must be answered at once even while maps render.
-  const workers = new WorkerPool(Math.max(1, Math.min(config.pipeline.concurrency, availableParallelism() - 1)), config.pipeline.taskTimeoutMs);
+  const workers = new WorkerPool(drawingAtOnce(config), config.pipeline.taskTimeoutMs);
   const secrets = [...secretsOf(config), ...Object.values(notify.routing.barkKeys)];
   const ingest = new IngestActivity(INGEST_QUIET_MS, INGEST_MAX_WAIT_MS);
   const { deliveries, stageStore, notifyReads, watch } = stores;

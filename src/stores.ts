@@ -48,6 +48,7 @@ import type { DataReads } from "./store/ports/data-api.ts";
 import { sqliteDataReads } from "./db/read-models/sqlite.ts";
 import { pgDataReads } from "./db/read-models/pg.ts";
 import { sqliteNotifyReads } from "./db/read-models/sqlite-notify.ts";
+import { hubConnections } from "./pipeline/concurrency.ts";
 
 export interface Stores {
   jobs: JobStore;
@@ -80,7 +81,7 @@ export async function openStores(config: Config, archive: ArchiveStore, beside =
   const defaultRegion = config.api.defaultRegion;
   if (config.database.kind === "postgres") {
     // Each process holds a few connections: its slots' claims and records, the request path, and LISTEN's own.
-    const db = await openPostgres(config.database.url, { maxConnections: beside ? 2 : config.pipeline.concurrency + 8, connectTimeoutMs: config.storage.storeTimeoutMs });
+    const db = await openPostgres(config.database.url, { maxConnections: beside ? 2 : hubConnections(config), connectTimeoutMs: config.storage.storeTimeoutMs });
     // What a request waits for answers within STORE_TIMEOUT_MS, or 503 (the pipeline's stores wait and retry).
     const request = <T extends object>(store: T) => withDeadline(store, config.storage.storeTimeoutMs, "database");
     return {

@@ -89,11 +89,12 @@ export function s3ArchiveStore(location: S3Location): ArchiveStore {
       const { own } = stampFolders(save);
       const holder = claimed === own ? null : await readMarker(claimed);
       const relPath = holder === null || holder === String(save.saveId) ? claimed : own;
-      // Every map drawn before the first PUT: a bucket has no rename, so a map that fails to draw must not leave
-      // a folder (or a rewritten one) holding part of this attempt's files.
-      const ready = await Promise.all(files.map(async (file) => ({ name: file.name, bytes: await file.bytes })));
-      // The marker first: a folder with files always says whose they are.
-      await writeWithRetries(() => client.write(key(relPath, MARKER), String(save.saveId)));
+      // The marker first, while the maps still draw (its round trip off the save's path): a folder with files
+      // always says whose they are, and one with the marker alone is this save's claimed folder, found by its next run.
+      const marked = writeWithRetries(() => client.write(key(relPath, MARKER), String(save.saveId)));
+      // Every map drawn before the first file's PUT: a bucket has no rename, so a map that fails to draw must not
+      // leave a folder (or a rewritten one) holding part of this attempt's files.
+      const [ready] = await Promise.all([Promise.all(files.map(async (file) => ({ name: file.name, bytes: await file.bytes }))), marked]);
       await Promise.all(ready.map((file) => writeWithRetries(() => client.write(key(relPath, file.name), file.bytes))));
       return relPath;
     },

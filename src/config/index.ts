@@ -39,7 +39,10 @@ export interface Config {
   /** The raw AES_* texts, kept only to redact them. */
   keyTexts: string[];
   pipeline: {
+    /** Render workers (saves drawn at once, at most cores − 1): src/pipeline/concurrency.ts. */
     concurrency: number;
+    /** Job slots (saves in flight), null for the store's default: src/pipeline/concurrency.ts. */
+    inFlight: number | null;
     pollMs: number;
     leaseMs: number;
     shutdownGraceMs: number;
@@ -94,6 +97,7 @@ export function loadConfig(env: Env = process.env): Config {
       .filter((part) => part !== "" && part !== "hex" && part !== "base64"),
     pipeline: {
       concurrency: number(env, "PIPELINE_CONCURRENCY", 2, 1, 16),
+      inFlight: text(env, "PIPELINE_IN_FLIGHT") === null ? null : number(env, "PIPELINE_IN_FLIGHT", 2, 1, 64),
       pollMs: number(env, "PIPELINE_POLL_MS", 1000, 10, 600_000),
       leaseMs: number(env, "JOB_LEASE_MS", 120_000, 1000, 3_600_000),
       shutdownGraceMs: number(env, "SHUTDOWN_GRACE_MS", 15_000, 0, 600_000),

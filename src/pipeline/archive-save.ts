@@ -23,12 +23,26 @@ export interface WrittenArchive {
   afterCommit: (() => void) | undefined;
 }
 
-/** `recorded`: the folder the save's archives row points at, or null when it has none yet. */
-export async function recordSaveArchive(store: ArchiveStore, save: SaveRow, recorded: string | null, written: WrittenFolder, digest: RefreshDigest): Promise<WrittenArchive> {
+/**
+ * The folder the save's archive replaces: `recorded` (its archives row's), or for a save with none yet a folder
+ * under `unknown`, left by a process that died after drawing there and before its commit (the save may have taken
+ * its player id since). A read of the store: the generate stage starts it before the drawing, off the save's path.
+ */
+export async function priorFolder(store: ArchiveStore, save: SaveRow, recorded: string | null): Promise<string | null> {
+  return recorded ?? (save.playerId === UNKNOWN_PLAYER ? null : await store.find({ playerId: UNKNOWN_PLAYER, saveId: save.id, receivedAt: save.receivedAt }));
+}
+
+/** `recorded`: the folder the save's archives row points at, or null when it has none yet; `prior`: priorFolder's answer. */
+export async function recordSaveArchive(
+  store: ArchiveStore,
+  save: SaveRow,
+  recorded: string | null,
+  written: WrittenFolder,
+  digest: RefreshDigest,
+  prior: Promise<string | null> = priorFolder(store, save, recorded),
+): Promise<WrittenArchive> {
   const { relPath, files: names } = written;
-  // A process that died after drawing under `unknown` and before its commit left that folder with no row; the
-  // save may have taken its player id since.
-  const previous = recorded ?? (save.playerId === UNKNOWN_PLAYER ? null : await store.find({ playerId: UNKNOWN_PLAYER, saveId: save.id, receivedAt: save.receivedAt }));
+  const previous = await prior;
   const movedFrom = previous && previous !== relPath ? previous : null;
   return {
     relPath,

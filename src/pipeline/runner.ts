@@ -2,6 +2,7 @@
 import { logInfo, logWarn } from "../log.ts";
 import { metrics } from "../metrics.ts";
 import { HeapSweeper } from "./heap-sweep.ts";
+import { DrawTickets, drawingStages, jobsInFlight } from "./concurrency.ts";
 import { SlotWakes, type WakeReason } from "./slot-wakes.ts";
 import { redactError } from "./redact.ts";
 import type { PipelineDeps, Stage, StageContext, StageResult } from "./stage.ts";
@@ -54,16 +55,21 @@ export interface Pipeline {
 export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<void>, sweeper = new HeapSweeper()): Pipeline {
   const { jobs, config } = deps;
   let stopping = false;
+  let stopped!: (release: () => void) => void;
+  const stopSignal = new Promise<() => void>((resolve) => (stopped = resolve));
   const wakes = new SlotWakes();
   const around: JobSurroundings = { lane: new ConsumerLane(config.notify.consumers.concurrency), writes: new WriteHealth() };
+  const tickets = new DrawTickets(drawingStages(config));
 
   /** Jobs of saves that can be saves running now in this process' slots. */
   let realRunning = 0;
   const slot = async () => {
     let woke: WakeReason = "timer";
     while (!stopping) {
+      let release = () => {};
       try {
         await ingestQuiet();
+        release = await Promise.race([tickets.take(), stopSignal]);
         if (stopping) break;
         sweeper.sweepIfDue();
         wakes.looks();
@@ -76,6 +82,7 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
           if (!job) due = await jobs.nextDueAt();
         } finally {
           missed = wakes.doneLooking(job !== null);
+          if (job === null || (job.stage !== "generate" && job.stage !== "evaluate")) release();
         }
         if (job) {
           // A poll or news that found work: more may be queued (an owner's retry is one wake-up for many jobs),
@@ -87,6 +94,7 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
             await runJob(deps, job, STAGES, around);
           } finally {
             if (!job.implausible) realRunning--;
+            release();
           }
           // Junk holds next to nothing here: thousands of them must not buy a full collection every 8. Nor
           // do reports: evaluate holds a report's bodies only while the worker reads them (a save it finds
@@ -102,13 +110,14 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
         const wait = due === null ? config.pipeline.pollMs : Math.min(config.pipeline.pollMs, Math.max(0, due - Date.now()));
         woke = await wakes.sleep(Math.max(wait, 5));
       } catch (error) {
+        release();
         // The database refused (disk full, locked ...): keep the loop alive and try again later; said once.
         around.writes.failed(redactError(error, deps), "claim");
         woke = await wakes.sleep(config.pipeline.pollMs);
       }
     }
   };
-  const slots = Array.from({ length: config.pipeline.concurrency }, () => slot());
+  const slots = Array.from({ length: jobsInFlight(config) }, () => slot());
 
   return {
     wake: wakes.wake,
@@ -118,6 +127,7 @@ export function startPipeline(deps: PipelineDeps, ingestQuiet: () => Promise<voi
     writeProblem: () => around.writes.current(),
     stop: async (graceMs) => {
       stopping = true;
+      stopped(() => {});
       wakes.wakeAll();
       const finished = Promise.all(slots)
         .then(() => around.lane.drain())

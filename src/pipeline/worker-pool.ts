@@ -1,8 +1,10 @@
 /**
- * A small pool of task workers, one task in flight per worker (the rest wait in the pool's queue). A task
- * that runs past the timeout (a hung render; the archive writes after it have their own bound, and fail as the
- * store being away) fails with TaskTimeoutError, a worker that crashes fails its task; either way the worker is
- * replaced. What happens to the job is the runner's call (timeout-policy.ts).
+ * A small pool of task workers, one task drawing per worker (the rest wait in the pool's queue). A generate task
+ * whose maps are drawn lets its worker take the next one while its archive writes finish (src/pipeline/concurrency.ts:
+ * drawing and waiting apart), so a worker draws one save at a time and writes a few. A task that runs past the timeout
+ * (a hung render; the archive writes after it have their own bound, and fail as the store being away) fails with
+ * TaskTimeoutError, a worker that crashes fails its tasks; either way the worker is replaced. What happens to the job
+ * is the runner's call (timeout-policy.ts).
  */
 import { PUT_TRY_MS } from "../archive/s3-store.ts";
 import { StoreUnavailableError, type StoreName } from "../store-unavailable.ts";
@@ -30,11 +32,30 @@ interface QueuedTask {
   reject: (error: Error) => void;
 }
 
+/** A task on a worker, and the timer that bounds its current phase (drawing, then writing). */
+interface RunningTask {
+  task: QueuedTask;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+/** The message a worker answers with; `id` names the task (src/pipeline/worker.ts). */
+interface WorkerReply {
+  id?: number;
+  ready?: true;
+  rendered?: true;
+  result?: unknown;
+  error?: string;
+  store?: StoreName;
+}
+
 class TaskWorker {
   private worker: Worker;
   /** The thread has loaded its code: a task dispatched now is timed from its own start. */
   private ready = false;
-  private current: { task: QueuedTask; timer: ReturnType<typeof setTimeout> } | null = null;
+  private nextId = 0;
+  /** The task drawing (at most one), and those whose maps are drawn and whose writes go on. */
+  private drawing: number | null = null;
+  private readonly running = new Map<number, RunningTask>();
 
   constructor(
     private readonly timeoutMs: number,
@@ -43,42 +64,49 @@ class TaskWorker {
     this.worker = this.spawn();
   }
 
+  /** Free to draw: its tasks, if any, only write. */
   get idle(): boolean {
-    return this.ready && this.current === null;
+    return this.ready && this.drawing === null;
   }
 
   dispatch(task: QueuedTask): void {
-    const timer = setTimeout(() => this.replace(new TaskTimeoutError(task.task, this.timeoutMs)), this.timeoutMs);
-    this.current = { task, timer };
-    this.worker.postMessage({ task: task.task, request: task.request });
+    const id = this.nextId++;
+    const timer = setTimeout(() => this.replace(new TaskTimeoutError(task.task, this.timeoutMs), id), this.timeoutMs);
+    this.running.set(id, { task, timer });
+    this.drawing = id;
+    this.worker.postMessage({ id, task: task.task, request: task.request });
   }
 
   terminate(): void {
     this.worker.terminate();
-    this.finish(new Error("pipeline worker stopped"));
+    for (const id of [...this.running.keys()]) this.finish(id, new Error("pipeline worker stopped"));
   }
 
-  /** Drawn: the archive writes have their own bound (their retries, s3-store.ts), not the render's. */
-  private writing(): void {
-    if (!this.current) return;
-    clearTimeout(this.current.timer);
-    this.current.timer = setTimeout(() => this.replace(new StoreUnavailableError("bucket", `archive writes took longer than ${WRITE_TIMEOUT_MS / 1000} s`)), WRITE_TIMEOUT_MS);
+  /** Drawn: the archive writes have their own bound (their retries, s3-store.ts), not the render's; the next save may draw. */
+  private writing(id: number): void {
+    const running = this.running.get(id);
+    if (!running) return;
+    clearTimeout(running.timer);
+    running.timer = setTimeout(() => this.replace(new StoreUnavailableError("bucket", `archive writes took longer than ${WRITE_TIMEOUT_MS / 1000} s`), id), WRITE_TIMEOUT_MS);
+    if (this.drawing === id) this.drawing = null;
+    this.onIdle();
   }
 
   private spawn(): Worker {
     this.ready = false;
     const worker = new Worker(workerEntry("render"));
-    worker.onmessage = (event: MessageEvent<{ ready?: true; rendered?: true; result?: unknown; error?: string; store?: StoreName }>) => {
+    worker.onmessage = (event: MessageEvent<WorkerReply>) => {
       if (worker !== this.worker) return;
-      if (event.data.ready) {
+      const { id, ready, rendered, error, store, result } = event.data;
+      if (ready) {
         this.ready = true;
         this.onIdle();
         return;
       }
-      if (event.data.rendered) return this.writing();
-      const { error, store } = event.data;
+      if (id === undefined) return;
+      if (rendered) return this.writing(id);
       const failure = error === undefined ? null : store === undefined ? new Error(error) : new StoreUnavailableError(store, error.replace(/^\w+ unavailable: /, ""));
-      this.finish(failure, event.data.result);
+      this.finish(id, failure, result);
     };
     worker.onerror = (event) => {
       if (worker === this.worker) this.replace(new Error(`pipeline worker crashed: ${event.message}`));
@@ -86,19 +114,27 @@ class TaskWorker {
     return worker;
   }
 
-  private replace(reason: Error): void {
+  /**
+   * Ends the thread and every task on it: `culprit` (the one past its bound) with `reason`, the others (a save
+   * drawing beside a write that hung) as their store being away, so they run again soon at no retry's cost.
+   */
+  private replace(reason: Error, culprit?: number): void {
     this.worker.terminate();
     this.worker = this.spawn();
-    this.finish(reason);
+    for (const id of [...this.running.keys()]) {
+      const bystander = culprit !== undefined && id !== culprit;
+      this.finish(id, bystander ? new StoreUnavailableError("bucket", "its worker was replaced: another task on it ran past its bound") : reason);
+    }
   }
 
-  private finish(error: Error | null, result?: unknown): void {
-    const current = this.current;
-    if (!current) return;
-    clearTimeout(current.timer);
-    this.current = null;
-    if (error) current.task.reject(error);
-    else current.task.resolve(result as never);
+  private finish(id: number, error: Error | null, result?: unknown): void {
+    const running = this.running.get(id);
+    if (!running) return;
+    clearTimeout(running.timer);
+    this.running.delete(id);
+    if (this.drawing === id) this.drawing = null;
+    if (error) running.task.reject(error);
+    else running.task.resolve(result as never);
     this.onIdle();
   }
 }

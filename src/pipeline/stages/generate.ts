@@ -8,7 +8,7 @@
 import { storedCatalogue } from "../../catalogue/loaded.ts";
 import { metrics } from "../../metrics.ts";
 import { claimArchiveFolder } from "../archive-folder.ts";
-import { recordSaveArchive } from "../archive-save.ts";
+import { priorFolder, recordSaveArchive } from "../archive-save.ts";
 import { mapLocaleFor, timeZoneFor } from "../../config/maps.ts";
 import { refreshDigest } from "../../maps/refresh-digest.ts";
 import { implausibleReason } from "../../save/plausible.ts";
@@ -28,6 +28,9 @@ export const generateStage: Stage = async ({ stageStore, config, workers, archiv
   if (implausible !== null) return { kind: "fail", reason: implausible };
 
   const folder = await claimArchiveFolder(stageStore, store, save);
+  // Read while the maps draw (a bucket's round trip): awaited only once they are archived; a failure then fails the stage.
+  const prior = priorFolder(store, save, archivePath);
+  prior.catch(() => {});
   const renderStarted = performance.now();
   const result = await workers.run("generate", {
     encrypted: encrypted.bytes,
@@ -52,7 +55,7 @@ export const generateStage: Stage = async ({ stageStore, config, workers, archiv
 
   const { archived, outputs, dropsFingerprint } = result;
   logUnknownResources(outputs, save.id);
-  const archive = await recordSaveArchive(store, save, archivePath, archived, refreshDigest(outputs));
+  const archive = await recordSaveArchive(store, save, archivePath, archived, refreshDigest(outputs), prior);
   const where = archive.movedFrom ? `${archive.relPath} (moved from ${archive.movedFrom})` : archive.relPath;
   return {
     kind: "advance",
