@@ -46,7 +46,11 @@ self.onmessage = async (event: MessageEvent<TaskMessage>) => {
     if (task === "evaluate") {
       self.postMessage({ id, result: runEvaluate(request as Parameters<typeof runEvaluate>[0]) });
     } else {
-      self.postMessage({ id, result: await runGenerate(request as Parameters<typeof runGenerate>[0], () => self.postMessage({ id, rendered: true })) });
+      const generate = request as Parameters<typeof runGenerate>[0];
+      // Only a bucket's writes are worth drawing the next save beside: a local disk's are an fsync away, and a save
+      // whose render runs past its bound would take a bystander's writes down with this thread.
+      const overlap = generate.archive.location.kind === "s3";
+      self.postMessage({ id, result: await runGenerate(generate, () => overlap && self.postMessage({ id, rendered: true })) });
     }
   } catch (error) {
     // A store away crosses as its name: the runner waits for it instead of spending a retry.
