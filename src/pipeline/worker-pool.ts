@@ -1,6 +1,6 @@
 /**
  * A small pool of task workers, one task drawing per worker (the rest wait in the pool's queue). A generate task
- *  whose maps are drawn lets its worker take the next one while its archive writes to a bucket finish (concurrency.ts:
+ * whose maps are drawn lets its worker take the next one while its archive writes to a bucket finish (concurrency.ts:
  * drawing and waiting apart), so a worker draws one save at a time and writes a few. A task that runs past the timeout
  * (a hung render; the archive writes after it have their own bound, and fail as the store being away) fails with
  * TaskTimeoutError, a worker that crashes fails its tasks; either way the worker is replaced. What happens to the job
