@@ -17,19 +17,14 @@ export function drawingAtOnce(config: Settings, cores = availableParallelism()):
 }
 
 /**
- * A hub's stores are on other machines: a save spends most of its time in a stage waiting on them (at 1 ms to
- * PostgreSQL and 30 ms to the bucket, ~3 saves wait for each one drawing). Enough slots that the workers never
- * idle while saves wait, few enough that a burst does not claim what another process could draw sooner.
- */
-const HUB_IN_FLIGHT = 8;
-
-/**
- * Jobs a process keeps in flight (its slots): PIPELINE_IN_FLIGHT, else on SQLite PIPELINE_CONCURRENCY (its stores
- * are local: waiting is an fsync), on a hub at least HUB_IN_FLIGHT. Never fewer than the saves drawn at once.
+ * Jobs a process keeps in flight (its slots): PIPELINE_IN_FLIGHT, else PIPELINE_CONCURRENCY; never fewer than the
+ * saves drawn at once. A hub whose stores are far raises it (docs/hub.md): more saves wait on the stores while the
+ * workers draw, at the cost of claim order (a subscribed player's save claimed first may be drawn second) and a
+ * PostgreSQL connection a slot. Not raised by default: on this project's 2-core machines, with the stores beside the
+ * service, 8 slots drew no more saves a second than 2 (BENCHMARKS.md, issue 46).
  */
 export function jobsInFlight(config: Settings, cores = availableParallelism()): number {
-  const chosen = config.pipeline.inFlight ?? (config.database.kind === "postgres" ? Math.max(HUB_IN_FLIGHT, config.pipeline.concurrency) : config.pipeline.concurrency);
-  return Math.max(chosen, drawingAtOnce(config, cores));
+  return Math.max(config.pipeline.inFlight ?? config.pipeline.concurrency, drawingAtOnce(config, cores));
 }
 
 /** A hub process's PostgreSQL connections: one per slot (a stage's statements and records), 8 for requests and LISTEN. */

@@ -5,10 +5,11 @@ import { DrawTickets, drawingAtOnce, drawingStages, hubConnections, jobsInFlight
 const settings = (concurrency: number, inFlight: number | null, kind: "sqlite" | "postgres") =>
   ({ pipeline: { concurrency, inFlight }, database: kind === "sqlite" ? { kind, path: "x" } : { kind, url: "postgres://h/db", host: "h", database: "db", password: null } }) as unknown as Parameters<typeof jobsInFlight>[0];
 
-test("SQLite keeps a slot per worker; a hub keeps 8 in flight; PIPELINE_IN_FLIGHT decides, never below the workers", () => {
+test("PIPELINE_CONCURRENCY slots unless PIPELINE_IN_FLIGHT says more (a hub with far stores), never below the workers", () => {
   expect([drawingAtOnce(settings(2, null, "sqlite"), 2), jobsInFlight(settings(2, null, "sqlite"), 2)]).toEqual([1, 2]);
-  expect([drawingAtOnce(settings(2, null, "postgres"), 2), jobsInFlight(settings(2, null, "postgres"), 2), drawingStages(settings(2, null, "postgres"), 2)]).toEqual([1, 8, 3]);
+  expect([drawingAtOnce(settings(2, null, "postgres"), 2), jobsInFlight(settings(2, null, "postgres"), 2), drawingStages(settings(2, null, "postgres"), 2)]).toEqual([1, 2, 2]);
   expect(jobsInFlight(settings(12, null, "postgres"), 16)).toBe(12);
+  expect([jobsInFlight(settings(2, 8, "postgres"), 2), drawingStages(settings(2, 8, "postgres"), 2)]).toEqual([8, 3]);
   expect(jobsInFlight(settings(2, 20, "postgres"), 2)).toBe(20);
   expect(jobsInFlight(settings(4, 1, "sqlite"), 8)).toBe(4);
   // SQLite's two slots never wait for a ticket: its pipeline runs as before.
