@@ -59,7 +59,7 @@ function listProblem(list: unknown, what: string, ok: (entry: Record<string, unk
 }
 
 /** Why `value` is not a catalogue file the maps can draw from, or null. */
-export function catalogueProblem(value: unknown): string | null {
+function catalogueProblem(value: unknown): string | null {
   if (!isRecord(value)) return "the catalogue is not a JSON object";
   if (!Array.isArray(value.masterData) || !value.masterData.every((m) => isRecord(m) && isText(m.region) && typeof m.dataVersion === "string")) return "masterData is malformed";
   const geometry = value.siteGeometry;
@@ -74,7 +74,7 @@ export function catalogueProblem(value: unknown): string | null {
 }
 
 /** Why `value` is not a song-title file, or null. */
-export function musicProblem(value: unknown): string | null {
+function musicProblem(value: unknown): string | null {
   if (!isRecord(value) || !isRecord(value.titles) || !Array.isArray(value.sources)) return "the song titles are not a JSON object with sources and titles";
   for (const [id, entry] of Object.entries(value.titles)) {
     if (!/^\d{1,9}$/.test(id) || !isName(entry)) return `song title ${id.slice(0, 20)} is malformed`;

@@ -32,7 +32,7 @@ const byId = <T extends { id: number }>(base: T[], extra: T[]) => {
   return [...base, ...extra.filter((entry) => !known.has(entry.id))];
 };
 
-export function overlayCatalogue(base: CatalogueFile, owner: CatalogueFile): CatalogueFile {
+function overlayCatalogue(base: CatalogueFile, owner: CatalogueFile): CatalogueFile {
   const known = new Set(base.resources.map((r) => `${r.type}:${r.id}`));
   const geometry = new Set(base.siteGeometry.sites.map((g) => g.siteId));
   return {
@@ -47,7 +47,7 @@ export function overlayCatalogue(base: CatalogueFile, owner: CatalogueFile): Cat
 }
 
 /** Per song and server: the base's title where it has one, else the owner's. */
-export function overlayMusic(base: MusicFile, owner: MusicFile): MusicFile {
+function overlayMusic(base: MusicFile, owner: MusicFile): MusicFile {
   const titles = { ...base.titles };
   for (const [id, entry] of Object.entries(owner.titles)) titles[id] = { ...entry, ...base.titles[id] };
   return { ...base, titles };

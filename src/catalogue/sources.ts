@@ -11,7 +11,7 @@ import { REGIONS, type Region, type Row, type Server } from "./master-data/read.
 import { CATALOGUE_TEXT } from "./messages.ts";
 
 /** The files src/catalogue/master-data/ reads (a file it starts reading must be added here: rows() refuses others). */
-export const REQUIRED_FILES = [
+const REQUIRED_FILES = [
   "mysekaiSites.json",
   "mysekaiMaterials.json",
   "mysekaiItems.json",
@@ -27,15 +27,15 @@ export const REQUIRED_FILES = [
   "mysekaiMaterialGameCharacterRelations.json",
 ] as const;
 /** Files an older server does not have yet (EN has no birthdayParties.json): absent is empty. */
-export const OPTIONAL_FILES = ["birthdayParties.json", "birthdayPartyDeliveryTotalRewards.json"] as const;
+const OPTIONAL_FILES = ["birthdayParties.json", "birthdayPartyDeliveryTotalRewards.json"] as const;
 
 /** The largest master-data file read (JP's mysekaiFixtures.json is 1.7 MB in 2026). */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
 /** One file's fetch, from the request to its last byte. */
-export const FETCH_TIMEOUT_MS = 30_000;
+const FETCH_TIMEOUT_MS = 30_000;
 
 /** The public repositories' raw files, for `catalogue update --fetch`. */
-export const defaultAddress = (region: Region) => `https://raw.githubusercontent.com/${REPOS[region]}/main/`;
+const defaultAddress = (region: Region) => `https://raw.githubusercontent.com/${REPOS[region]}/main/`;
 
 export class SourceError extends Error {}
 

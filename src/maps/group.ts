@@ -52,39 +52,39 @@ export function groupSite(site: SiteHarvest, opts: GroupOptions): SiteView {
   const totals = new Map<string, ResourceTotal>();
   const describe = (type: string, id: number, spawnGroup: number | null) => describeResource(type, id, opts.locale, opts.ownedMusicRecords, spawnGroup);
 
+  /** A resource's total over the site, and its quantity at a spot. */
+  const count = (resource: ResourceView, x: number, z: number, quantity: number) => {
+    const total = totals.get(resource.groupKey) ?? { resource, total: 0, positions: [] };
+    total.total += quantity;
+    const at = total.positions.find((p) => p.x === x && p.z === z);
+    if (at) at.quantity += quantity;
+    else total.positions.push({ x, z, quantity });
+    totals.set(resource.groupKey, total);
+  };
+  /** What a spot shows: one item per resource and harvest state. */
+  const place = (resource: ResourceView, x: number, z: number, quantity: number, harvested: boolean) => {
+    const spotKey = `${x},${z}`;
+    const spot = spots.get(spotKey) ?? { positionX: x, positionZ: z, items: [] };
+    const item = spot.items.find((i) => i.resource.groupKey === resource.groupKey && i.harvested === harvested);
+    if (item) item.quantity += quantity;
+    else spot.items.push({ resource, quantity, harvested });
+    spots.set(spotKey, spot);
+  };
+
   for (const drop of site.drops) {
     const resource = describe(drop.resourceType, drop.resourceId, drop.spawnGroup);
-    if (!drop.harvested) {
-      const total = totals.get(resource.groupKey) ?? { resource, total: 0, positions: [] };
-      total.total += drop.quantity;
-      const at = total.positions.find((p) => p.x === drop.positionX && p.z === drop.positionZ);
-      if (at) at.quantity += drop.quantity;
-      else total.positions.push({ x: drop.positionX, z: drop.positionZ, quantity: drop.quantity });
-      totals.set(resource.groupKey, total);
-    }
+    if (!drop.harvested) count(resource, drop.positionX, drop.positionZ, drop.quantity);
     if (drop.harvested && !opts.showHarvested) continue;
-    const spotKey = `${drop.positionX},${drop.positionZ}`;
-    const spot = spots.get(spotKey) ?? { positionX: drop.positionX, positionZ: drop.positionZ, items: [] };
-    const item = spot.items.find((i) => i.resource.groupKey === resource.groupKey && i.harvested === drop.harvested);
-    if (item) item.quantity += drop.quantity;
-    else spot.items.push({ resource, quantity: drop.quantity, harvested: drop.harvested });
-    spots.set(spotKey, spot);
+    place(resource, drop.positionX, drop.positionZ, drop.quantity, drop.harvested);
   }
 
   // A party's harvest point with no party drop on it is a find of its own: the player goes there all the same.
+  const partyDropAt = new Set([...totals.values()].filter((t) => t.resource.find === "party").flatMap((t) => t.positions.map((p) => `${p.x},${p.z}`)));
   for (const f of site.fixtures) {
-    if (f.spawnGroup === null || f.harvested) continue;
-    const covered = [...totals.values()].some((t) => t.resource.find === "party" && t.positions.some((p) => p.x === f.positionX && p.z === f.positionZ));
-    if (covered) continue;
+    if (f.spawnGroup === null || f.harvested || partyDropAt.has(`${f.positionX},${f.positionZ}`)) continue;
     const resource = describe(HARVEST_POINT_TYPE, f.fixtureId, f.spawnGroup);
-    const total = totals.get(resource.groupKey) ?? { resource, total: 0, positions: [] };
-    total.total += 1;
-    total.positions.push({ x: f.positionX, z: f.positionZ, quantity: 1 });
-    totals.set(resource.groupKey, total);
-    const spotKey = `${f.positionX},${f.positionZ}`;
-    const spot = spots.get(spotKey) ?? { positionX: f.positionX, positionZ: f.positionZ, items: [] };
-    spot.items.push({ resource, quantity: 1, harvested: false });
-    spots.set(spotKey, spot);
+    count(resource, f.positionX, f.positionZ, 1);
+    place(resource, f.positionX, f.positionZ, 1, false);
   }
 
   const sortedSpots = [...spots.values()].sort(byPosition);

@@ -10,7 +10,7 @@ import type { SaveOutputs } from "./save-outputs.ts";
 /** Finds and songs kept per refresh; the rest are counted in `more`. Real refreshes have a handful. */
 export const DIGEST_ENTRIES = 12;
 /** Parties a digest keeps, the newest (highest ids) first: the player's page shows these; summary.json has them all. */
-export const DIGEST_PARTIES = 4;
+const DIGEST_PARTIES = 4;
 const NAME_CHARS = 40;
 
 export interface DigestFind {

@@ -81,8 +81,7 @@ function readDrop(value: unknown): ResourceDrop | null {
 
 /** The party spawn group both forms carry (the positional form's last element, restored by name): null when absent or unreadable. */
 function readSpawnGroup(row: RecordValue): number | null {
-  const value = row.mysekaiSiteHarvestSpawnLimitedRelationGroupId;
-  return readInteger(typeof value === "bigint" ? Number(value) : value);
+  return readInteger(row.mysekaiSiteHarvestSpawnLimitedRelationGroupId);
 }
 
 function readCappedString(value: unknown, what: string): string | null {

@@ -31,7 +31,6 @@ export async function putSettingMovingStamp(db: Statements, key: string, value: 
 const PUT = read(`INSERT INTO settings (key, value, updated_at) VALUES ($1, $2, $3) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`);
 const LINKED = `player_id AS "playerId", name, token, created_at AS "createdAt", link_only_since AS "linkOnlySince"`;
 const LINKED_KINDS = { createdAt: "int", linkOnlySince: "int" } as const;
-const IS_LINKED = read<{ playerId: string }>(`SELECT player_id AS "playerId" FROM players WHERE player_id = $1`);
 const LINK = read(
   `INSERT INTO players (player_id, name, token, token_sha256, created_at) VALUES ($1, $2, $3, $4, $5)
    ON CONFLICT (player_id) DO UPDATE SET name = excluded.name, token = excluded.token, token_sha256 = excluded.token_sha256, created_at = excluded.created_at`,
@@ -63,11 +62,10 @@ export function setupLinks(db: Statements): SetupLinks {
     linkPlayer: (playerId, name, now = Date.now()) =>
       db.transaction(function* () {
         const token = newToken();
-        const replaced = (yield* run(IS_LINKED, [playerId])).length === 1;
+        // A new link keeps the player's link-only state (LINK leaves it): their uploads stay unforgeable while they reinstall.
+        const [before] = yield* run(ONE, [playerId]);
         yield* run(LINK, [playerId, name, token, sha256Hex(token), now]);
-        // A new link keeps the player's link-only state: their uploads stay unforgeable while they reinstall.
-        const [kept] = yield* run(ONE, [playerId]);
-        return { player: { playerId, name, token, createdAt: now, linkOnlySince: kept?.linkOnlySince ?? null }, replaced };
+        return { player: { playerId, name, token, createdAt: now, linkOnlySince: before?.linkOnlySince ?? null }, replaced: before !== undefined };
       }),
     playerByToken: async (given) => (TOKEN_SHAPE.test(given) ? first(db, BY_TOKEN, [sha256Hex(given)]) : null),
     linkedPlayers: () => db.all(ALL, []),

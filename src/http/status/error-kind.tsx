@@ -22,16 +22,17 @@ const KINDS: [ErrorKind, RegExp][] = [
   ["storage", /missing from the archive|is missing|archive|bucket|database|store/i],
 ];
 
-export function errorKind(raw: string): ErrorKind {
+function errorKind(raw: string): ErrorKind {
   return KINDS.find(([, pattern]) => pattern.test(raw))?.[0] ?? "other";
 }
 
 export function ErrorCell({ raw, t }: { raw: string | null; t: Messages }) {
   if (raw === null || raw === "") return <td class="err">–</td>;
+  const kind = errorKind(raw);
   return (
     <td class="err">
-      <details data-kind={errorKind(raw)}>
-        <summary>{t.errorKinds[errorKind(raw)]}</summary>
+      <details data-kind={kind}>
+        <summary>{t.errorKinds[kind]}</summary>
         <code translate="no">{raw}</code>
       </details>
     </td>

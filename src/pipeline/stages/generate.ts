@@ -12,6 +12,7 @@ import { priorFolder, recordSaveArchive } from "../archive-save.ts";
 import { mapLocaleFor, timeZoneFor } from "../../config/maps.ts";
 import { refreshDigest } from "../../maps/refresh-digest.ts";
 import { implausibleReason } from "../../save/plausible.ts";
+import { UNKNOWN_PLAYER } from "../../save/player-id.ts";
 import { encryptedBytesOf } from "../../archive/encrypted-save.ts";
 import type { Stage } from "../stage.ts";
 
@@ -27,6 +28,9 @@ export const generateStage: Stage = async ({ stageStore, config, workers, archiv
   const implausible = implausibleReason(encrypted.bytes, keys);
   if (implausible !== null) return { kind: "fail", reason: implausible };
 
+  // The owner's name for the player, read beside the folder's claim: the maps carry it.
+  const owner = save.playerId === UNKNOWN_PLAYER ? Promise.resolve(null) : links.linkedPlayer(save.playerId);
+  owner.catch(() => {});
   const folder = await claimArchiveFolder(stageStore, store, save);
   // Read while the maps draw (a bucket's round trip): awaited only once they are archived; a failure then fails the stage.
   const prior = priorFolder(store, save, archivePath);
@@ -36,7 +40,7 @@ export const generateStage: Stage = async ({ stageStore, config, workers, archiv
     encrypted: encrypted.bytes,
     keys,
     playerId: save.playerId,
-    ownerName: save.playerId === "unknown" ? null : ((await links.linkedPlayer(save.playerId))?.name ?? null),
+    ownerName: (await owner)?.name ?? null,
     capturedAt: save.receivedAt,
     locale: mapLocaleFor(config.maps, save.region),
     showHarvested: config.maps.showHarvested,
