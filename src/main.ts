@@ -65,7 +65,8 @@ async function serve(): Promise<void> {
   if (unreachable !== null) logWarn("CONFIG", m.publicBaseUnreachable("PUBLIC_BASE_URL", config.publicBaseUrl!, unreachable), { reach: unreachable });
   flushLog(); // the endpoints below follow it
   console.log(`  ${m.endpointUpload}: POST ${UPLOAD_PATHS.map((path) => `${base}${path}`).join(` (${m.or} `)})`);
-  console.log(`  ${m.endpointSetup}: ${config.publicBaseUrl ?? base}/setup`);
+  // Without ADMIN_TOKEN /setup answers loopback clients only: PUBLIC_BASE_URL's address would open a 403, even here.
+  console.log(`  ${m.endpointSetup}: ${config.admin.token === null ? base : (config.publicBaseUrl ?? base)}/setup`);
   console.log(config.report.enabled ? `  ${m.endpointReport}: POST ${base}${reportPathForLog(config.report.path)}` : `  ${m.reportDisabled}`);
 }
 

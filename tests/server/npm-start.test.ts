@@ -72,7 +72,8 @@ function npmStart(folder: string): NpmStart {
 }
 
 test("npm start reads the .env of its folder", async () => {
-  const folder = checkoutCopy("PUBLIC_BASE_URL=https://from-dotenv.example\n");
+  // With ADMIN_TOKEN the setup line gives PUBLIC_BASE_URL's address (without it, this machine's: /setup is loopback-only).
+  const folder = checkoutCopy("PUBLIC_BASE_URL=https://from-dotenv.example\nADMIN_TOKEN=dotenv-admin-token-0123456789\n");
   const started = npmStart(folder);
   try {
     await started.waitFor(/capture setup \(owner\): \S+/);

@@ -72,7 +72,8 @@ describe("QQ and Bark configured, no NOTIFY_DEFAULT, an owner reading Chinese", 
     expect(log).toMatch(/\[SERVER\] 已开始监听 url=/);
     // Printed after the line that says it listens.
     await server.waitForOutput("[CONFIG] WARN PUBLIC_BASE_URL 是 http://127.0.0.1:9478，即本机：手机连不上");
-    await server.waitForOutput("  抓包设置（站长）: http://127.0.0.1:9478/setup");
+    // No ADMIN_TOKEN: /setup opens on this machine only, so the line gives this machine's address, not PUBLIC_BASE_URL.
+    await server.waitForOutput(`  抓包设置（站长）: ${server.url}/setup`);
 
     expect((await ownerCliWith({ LANG: "zh_CN.UTF-8" }, server, "players", "add", PLAYER_ID, "--name", "小明")).code).toBe(0);
     expect((await uploadSave(server.url, refresh(101), crypto.randomUUID())).status).toBe(200);
