@@ -23,7 +23,7 @@ import { pgRetentionStore } from "./db/retention/pg.ts";
 import { pgStageStore } from "./db/stage-writes/pg.ts";
 import { sqliteRetentionStore } from "./db/retention/sqlite.ts";
 import { sqliteStageStore } from "./db/stage-writes/sqlite.ts";
-import { memoryRateWindows } from "./http/api/rate-limit.ts";
+import { memoryRateWindows } from "./db/owner/memory-rate-windows.ts";
 import type { RateWindows } from "./store/ports/rate-windows.ts";
 import type { OwnerStore } from "./store/ports/owner.ts";
 import type { ReportStore, UploadStore } from "./store/ports/ingest.ts";

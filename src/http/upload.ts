@@ -11,6 +11,7 @@ import { logInfo, logWarn } from "../log.ts";
 import { metrics } from "../metrics.ts";
 import { playerIdFromUrl } from "../save/player-id.ts";
 import { mayBeSave } from "../save/plausible.ts";
+import { saveOrigin } from "../ingest/save-origin.ts";
 import { peerOf } from "./peer.ts";
 import type { HttpDeps } from "./deps.ts";
 
@@ -87,7 +88,7 @@ export function uploadRoutes({ uploads, config, wakePipeline, keepsNextJob, owne
     const body = read.bytes;
     if (body.byteLength === 0) return c.text("body is empty", 400);
 
-    const chunk = { header, body, playerId: named, peer: peerOf(c, config.trustProxy), now: Date.now() };
+    const chunk = { header, body, playerId: named, origin: saveOrigin(header.originalUrl), peer: peerOf(c, config.trustProxy), now: Date.now() };
     const outcome = await uploads.acceptChunk(chunk, limits);
     const ms = Math.round(performance.now() - started);
     const base = { upload: header.uploadId, chunk: chunkLabel, bytes: body.byteLength, player: chunk.playerId ?? undefined };

@@ -15,7 +15,7 @@ import { createApp } from "../../src/http/app.ts";
 import type { HttpDeps } from "../../src/http/deps.ts";
 import { sqliteCaptureHealthReads, sqliteDataReads, sqliteSpawnReads, sqlitePageReads } from "../../src/db/read-models/sqlite.ts";
 import { dataApi } from "../../src/http/api/options.ts";
-import { memoryRateWindows } from "../../src/http/api/rate-limit.ts";
+import { memoryRateWindows } from "../../src/db/owner/memory-rate-windows.ts";
 
 export const OWNER_PLAYER = "7485938820123456789";
 

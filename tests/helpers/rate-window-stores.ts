@@ -3,7 +3,7 @@
  * counts in its memory (no other process shares its file), a hub's processes in PostgreSQL's api_rate_windows.
  */
 import { pgDatabaseOfFile, pgHandles, type PreparedFixtureKind } from "./store-handles.ts";
-import { memoryRateWindows } from "../../src/http/api/rate-limit.ts";
+import { memoryRateWindows } from "../../src/db/owner/memory-rate-windows.ts";
 import type { RateWindows } from "../../src/store/ports/rate-windows.ts";
 import { pgRateWindows } from "../../src/db/owner/pg-rate-windows.ts";
 

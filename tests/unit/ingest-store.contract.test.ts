@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { MAX_UPLOAD_BYTES } from "../../src/contract.ts";
 import type { HarExtraction } from "../../src/ingest/har.ts";
 import { sha256Hex } from "../../src/sha256.ts";
+import { NO_ORIGIN, type SaveOrigin } from "../../src/store/model/saves.ts";
 import {
   postgresIngestStores,
   sqliteIngestStores,
@@ -33,12 +34,13 @@ interface ChunkOptions {
   player?: string | null;
   peer?: string;
   now?: number;
+  origin?: SaveOrigin;
 }
 
 function chunk(uploadId: string, chunkIndex: number, totalChunks: number, body: Uint8Array, options: ChunkOptions = {}): IncomingChunk {
   const player = options.player === undefined ? PLAYER : options.player;
   const originalUrl = player === null ? null : `https://mysekai.example/api/user/${player}/mysekai`;
-  return { header: { uploadId, chunkIndex, totalChunks, originalUrl }, body, playerId: player, peer: options.peer ?? "203.0.113.7", now: options.now ?? T0 };
+  return { header: { uploadId, chunkIndex, totalChunks, originalUrl }, body, playerId: player, origin: options.origin ?? NO_ORIGIN, peer: options.peer ?? "203.0.113.7", now: options.now ?? T0 };
 }
 
 const blocks = (n: number) => new Uint8Array(randomBytes(16 * n));
@@ -79,12 +81,14 @@ for (const kind of [sqliteIngestStores, postgresIngestStores] satisfies IngestSt
       expect(await f.scalar("SELECT count(*) FROM upload_task_chunks")).toBe(0);
     });
 
-    test("an upload whose URL names a birthday party's delivery is stored as one; any other as the save", async () => {
-      const delivery = { ...chunk("party", 0, 1, blocks(2)), header: { uploadId: "party", chunkIndex: 0, totalChunks: 1, originalUrl: `https://mysekai.example/api/user/${PLAYER}/mysekai/birthday-party/41/delivery` } };
-      expect(await accept(delivery)).toMatchObject({ kind: "completed", created: true });
-      expect(await accept(chunk("save", 0, 1, blocks(2)))).toMatchObject({ kind: "completed", created: true });
-      expect(await accept(chunk("nourl", 0, 1, blocks(2), { player: null }))).toMatchObject({ kind: "completed", created: true });
-      expect(await f.column("SELECT data_type FROM saves ORDER BY id")).toEqual(["mysekai_birthday_party", "mysekai", "mysekai"]);
+    test("a save keeps the origin its completing chunk came with, in one chunk (PostgreSQL's one statement) or several", async () => {
+      const party: SaveOrigin = { region: "cn", dataType: "mysekai_birthday_party" };
+      const save: SaveOrigin = { region: "tw", dataType: "mysekai" };
+      expect(await accept(chunk("party", 0, 1, blocks(2), { origin: party }))).toMatchObject({ kind: "completed", created: true });
+      await accept(chunk("two", 0, 2, blocks(1), { origin: party }));
+      expect(await accept(chunk("two", 1, 2, blocks(1), { origin: save }))).toMatchObject({ kind: "completed", created: true });
+      expect(await accept(chunk("none", 0, 1, blocks(2), { player: null }))).toMatchObject({ kind: "completed", created: true });
+      expect(await f.column("SELECT coalesce(region, '-') || ':' || data_type FROM saves ORDER BY id")).toEqual(["cn:mysekai_birthday_party", "tw:mysekai", "-:mysekai"]);
     });
 
     test("a resent chunk is answered without a second save, whether its task is open or completed", async () => {

@@ -16,6 +16,7 @@ import type { UploadLimits } from "../../src/store/ports/ingest.ts";
 import { randomBytes } from "node:crypto";
 import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
 import { advanceChange, type ClaimedJob } from "../../src/store/model/jobs.ts";
+import { NO_ORIGIN } from "../../src/store/model/saves.ts";
 
 const T0 = 1_700_000_000_000;
 const LEASE = 60_000;
@@ -119,7 +120,7 @@ describe.skipIf(POSTGRES_MISSING !== null)("new work wakes other processes, on P
       const stops = [await pgJobStore(otherDb).listen(() => heard.other++), await pgJobStore(senderDb).listen(() => heard.own++)];
       const upload = (uploadId: string, keeps: boolean, db = senderDb) =>
         pgUploadStore(db).acceptChunk(
-          { header: { uploadId, chunkIndex: 0, totalChunks: 1, originalUrl: null }, body: new Uint8Array(randomBytes(64)), playerId: null, peer: "203.0.113.7", now: T0 },
+          { header: { uploadId, chunkIndex: 0, totalChunks: 1, originalUrl: null }, body: new Uint8Array(randomBytes(64)), playerId: null, origin: NO_ORIGIN, peer: "203.0.113.7", now: T0 },
           { ...UPLOAD_LIMITS, keepsNewSave: () => keeps },
         );
       expect(await upload("busy", false)).toMatchObject({ kind: "completed", created: true });

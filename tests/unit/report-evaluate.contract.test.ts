@@ -6,6 +6,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:te
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { REGION_HOSTS } from "../../src/capture/regions.ts";
 import { loadConfig } from "../../src/config/index.ts";
 import type { HarCandidate } from "../../src/ingest/har.ts";
 import type { PipelineDeps } from "../../src/pipeline/stage.ts";
@@ -57,6 +58,12 @@ for (const kind of [sqlitePipelineStores, postgresPipelineStores] satisfies Pipe
     test("the save found among the decodable bodies is the right candidate", async () => {
       const { result } = await evaluate([candidate(0, text, true), candidate(2, save, false)], { save: 0, partial: null, decryptedAny: true });
       expect(result).toMatchObject({ kind: "advance", note: "save from entry 2 (response)" });
+    });
+
+    test("the save found takes its origin from its entry's URL: the game host's region, a party delivery's data type", async () => {
+      const url = `https://${REGION_HOSTS.cn[0]}/api/user/7485938820123456789/mysekai/birthday-party/41/delivery`;
+      const { result } = await evaluate([{ ...candidate(0, save, false), url }], { save: 0, partial: null, decryptedAny: true });
+      expect(result).toMatchObject({ kind: "advance", writes: { kind: "report_save", save: { playerId: "7485938820123456789", origin: { region: "cn", dataType: "mysekai_birthday_party" } } } });
     });
 
     test("only undecodable bodies: fails at once, even without keys (no key would help)", async () => {

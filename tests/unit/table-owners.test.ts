@@ -63,6 +63,12 @@ test("a hub's API rate counts are written by their store only", () => {
   expect(writers).toEqual(["db/owner/pg-rate-windows.ts"]);
 });
 
+test("the API rate counts' stores, one per deployment, live beside each other in src/db/owner/ (none in src/http/)", () => {
+  const makesStore = /\)\s*:\s*RateWindows\s*\{/;
+  const stores = sourceFiles(SRC).filter((path) => makesStore.test(readFileSync(path, "utf8"))).map((path) => relative(SRC, path));
+  expect(stores.sort()).toEqual(["db/owner/memory-rate-windows.ts", "db/owner/pg-rate-windows.ts"]);
+});
+
 /**
  * drizzle's name and SQL's name of each table owned by one module per store (the owner's tables, upload tasks), and
  * that module: `owner/x` is src/db/owner/sqlite-x.ts and src/db/owner/pg-x.ts, a flat `x` src/db/x.ts and src/db/pg/x.ts;

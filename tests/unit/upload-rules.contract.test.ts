@@ -7,6 +7,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:te
 import { randomBytes } from "node:crypto";
 import { MAX_UPLOAD_BYTES, MIB } from "../../src/contract.ts";
 import { sha256Hex } from "../../src/sha256.ts";
+import { NO_ORIGIN } from "../../src/store/model/saves.ts";
 import {
   COMPLETED_UPLOAD_RETENTION_MS,
   postgresIngestStores,
@@ -47,7 +48,7 @@ for (const kind of [sqliteIngestStores, postgresIngestStores] satisfies IngestSt
     afterEach(() => f.close());
 
     const send = ({ id, index, total, body, player = null, now = T0, limits = LIMITS, peer = "192.0.2.1" }: Send): Promise<ChunkOutcome> =>
-      f.uploads.acceptChunk({ header: { uploadId: id, chunkIndex: index, totalChunks: total, originalUrl: null }, body, playerId: player, peer, now }, limits);
+      f.uploads.acceptChunk({ header: { uploadId: id, chunkIndex: index, totalChunks: total, originalUrl: null }, body, playerId: player, origin: NO_ORIGIN, peer, now }, limits);
     /** Sends every part of a save as chunks 0..n-1, one after the other, and returns the last outcome. */
     const sendAll = async (id: string, chunks: Uint8Array[], player: string | null = null, now = T0): Promise<ChunkOutcome> => {
       let last: ChunkOutcome | undefined;

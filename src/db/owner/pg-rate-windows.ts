@@ -1,6 +1,6 @@
 /**
  * The data API's per-minute counts on a hub's PostgreSQL (owner of api_rate_windows): one upsert a request, so
- * that requests spread over N processes are counted once, with the windows of memoryRateWindows. The table is
+ * that requests spread over N processes are counted once, with the windows of memoryRateWindows (./memory-rate-windows.ts). The table is
  * UNLOGGED (drizzle/pg/0003): counts are worth no WAL flush per read, and a crash that empties it only resets them.
  * Each process deletes ended windows once a minute (the table holds the keys seen in the last minute or two).
  */

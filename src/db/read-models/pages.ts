@@ -6,6 +6,7 @@
 import { JOB_STATES, type JobState } from "../../store/model/jobs.ts";
 import { HISTORY_ROWS, historySince, JOB_LIST_ROWS, MAP_PLAYERS, PAGE_ROWS, QUEUED, UNKNOWN_RESOURCE_ARCHIVES, type DayCounts, type FailedDelivery, type FailedJob, type ListedJob, type PlayerMaps, type RecentReport, type RecentSave, type RetryingDelivery, type RetryingJob } from "../../store/model/pages.ts";
 import type { PageReads } from "../../store/ports/pages.ts";
+import { SAVE_ORIGIN_COLUMNS } from "../../store/model/saves.ts";
 import { HISTORY_QUERY, pastRefresh } from "./player-history.ts";
 import { first, literals, read, type Reader } from "../dialect/statements.ts";
 
@@ -37,8 +38,10 @@ const ARCHIVE_BY_TOKEN = read<{ relPath: string; files: string[] }>(`SELECT rel_
 
 const JOB_COUNTS = read<{ state: JobState; count: number }>(`SELECT state, count(*) AS "count" FROM jobs GROUP BY state`, { count: "int" });
 const OLDEST_QUEUED = read<{ at: number | null }>(`SELECT min(created_at) AS "at" FROM jobs WHERE state IN (${literals(QUEUED)})`, { at: "int" });
+/** A save's whole origin, as stored. */
+const SAVE_ORIGIN = Object.entries(SAVE_ORIGIN_COLUMNS).map(([field, column]) => `s.${column} AS "${field}"`).join(", ");
 const RECENT_SAVES = read<RecentSave>(
-  `SELECT s.id, s.received_at AS "receivedAt", s.player_id AS "playerId", s.source, s.region, s.data_type AS "dataType", s.partial, j.stage, j.state
+  `SELECT s.id, s.received_at AS "receivedAt", s.player_id AS "playerId", s.source, ${SAVE_ORIGIN}, s.partial, j.stage, j.state
    FROM saves s LEFT JOIN jobs j ON j.save_id = s.id ORDER BY s.id DESC LIMIT $1`,
   { receivedAt: "int", partial: "bool" },
 );

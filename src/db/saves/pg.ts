@@ -5,7 +5,7 @@ import type { PgTx } from "../pg/open.ts";
 import { pgRunner } from "../dialect/pg-runner.ts";
 import { runStepsAsync } from "../dialect/steps.ts";
 import type { NewSave, StoredSave } from "../../store/model/saves.ts";
-import { storeSaveOnceSteps, type SaveDialect } from "./rules.ts";
+import { saveStatements, storeSaveOnceSteps, type SaveDialect } from "./rules.ts";
 
 export const pgSaveDialect = (tx: PgTx): SaveDialect => ({
   sql: pgRunner(tx),
@@ -23,9 +23,7 @@ export function pgStoreSaveOnce(tx: PgTx, save: NewSave): Promise<StoredSave> {
  * The bytes go as base64 text, a third less on the wire than postgres-js's bytea hex.
  */
 export function pgInsertSaveOnce(save: NewSave & { sha256: string }) {
-  const { sha256, playerId, source, encrypted, receivedAt } = save;
+  const { encrypted } = save;
   const base64 = Buffer.from(encrypted.buffer, encrypted.byteOffset, encrypted.byteLength).toString("base64");
-  return sql`INSERT INTO saves (sha256, player_id, source, encrypted, size, received_at, region, data_type)
-    VALUES (${sha256}, ${playerId}, ${source}, decode(${base64}, 'base64'), ${encrypted.byteLength}, ${receivedAt}, ${save.region ?? null}, ${save.dataType ?? "mysekai"})
-    ON CONFLICT (sha256) DO NOTHING RETURNING id, player_id`;
+  return saveStatements.insertOnce(save, sql`decode(${base64}, 'base64')`, sql`id, player_id`);
 }

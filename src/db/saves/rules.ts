@@ -9,7 +9,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { UNKNOWN_PLAYER } from "../../save/player-id.ts";
 import { sha256Hex } from "../../sha256.ts";
 import type { SaveOutputs } from "../../maps/save-outputs.ts";
-import type { NewSave, StoredSave } from "../../store/model/saves.ts";
+import { NO_ORIGIN, SAVE_ORIGIN_COLUMNS, type NewSave, type SaveOrigin, type StoredSave } from "../../store/model/saves.ts";
 import { step, type Maybe, type SqlRunner, type Steps } from "../dialect/steps.ts";
 
 /** What a store gives the save rule: its statement runner and its job queue's part. */
@@ -21,12 +21,21 @@ export interface SaveDialect {
   requeueForRedraw(saveId: number, now: number): Maybe<void>;
 }
 
+const ORIGIN_FIELDS = Object.keys(SAVE_ORIGIN_COLUMNS) as (keyof SaveOrigin)[];
+const ORIGIN_COLUMNS = sql.raw(ORIGIN_FIELDS.map((field) => SAVE_ORIGIN_COLUMNS[field]).join(", "));
+
 export const saveStatements = {
   bySha: (sha256: string) => sql`SELECT id, player_id AS "playerId" FROM saves WHERE sha256 = ${sha256}`,
-  insertOnce: (save: NewSave & { sha256: string }) =>
-    sql`INSERT INTO saves (sha256, player_id, source, encrypted, size, received_at, region, data_type)
-      VALUES (${save.sha256}, ${save.playerId}, ${save.source}, ${save.encrypted}, ${save.encrypted.byteLength}, ${save.receivedAt}, ${save.region ?? null}, ${save.dataType ?? "mysekai"})
-      ON CONFLICT (sha256) DO NOTHING RETURNING id`,
+  /**
+   * The one insert of a save, for the rule and for PostgreSQL's one-statement upload (src/db/saves/pg.ts), which
+   * sends the bytes its own way (`encrypted`) and wants more back (`returning`): a column added here reaches both.
+   */
+  insertOnce: (save: NewSave & { sha256: string }, encrypted: Uint8Array | SQL = save.encrypted, returning: SQL = sql`id`) => {
+    const origin = save.origin ?? NO_ORIGIN;
+    return sql`INSERT INTO saves (sha256, player_id, source, encrypted, size, received_at, ${ORIGIN_COLUMNS})
+      VALUES (${save.sha256}, ${save.playerId}, ${save.source}, ${encrypted}, ${save.encrypted.byteLength}, ${save.receivedAt}, ${sql.join(ORIGIN_FIELDS.map((field) => sql`${origin[field]}`), sql`, `)})
+      ON CONFLICT (sha256) DO NOTHING RETURNING ${returning}`;
+  },
   /** Only one of two arrivals naming the player at once adopts it. */
   adopt: (saveId: number, playerId: string) => sql`UPDATE saves SET player_id = ${playerId} WHERE id = ${saveId} AND player_id = ${UNKNOWN_PLAYER} RETURNING id`,
   /** generate's outputs model and drops' fingerprint (a refresh without maps is partial). */

@@ -3,13 +3,12 @@
  * and counted in one transaction, the last one turns the task into a save. A 200 never drops bytes: a chunk that
  * only repeats a completed task is a resend, any other chunk lands in an open task.
  */
-import { dataTypeOfUrl } from "../../capture/data-types.ts";
-import { regionOfUrl } from "../../capture/regions.ts";
 import type { ChunkHeader } from "../../ingest/chunk-headers.ts";
 import { UNKNOWN_PLAYER } from "../../save/player-id.ts";
 import { sha256Hex } from "../../sha256.ts";
 import type { ChunkOutcome, IncomingChunk, UploadLimits } from "../../store/ports/ingest.ts";
 import type { OpenTask, OpenUsage } from "../../store/model/uploads.ts";
+import type { SaveOrigin } from "../../store/model/saves.ts";
 import { saveWithShaSteps, storeSaveOnceSteps, type SaveDialect } from "../saves/rules.ts";
 import { step, type Maybe, type Steps } from "../dialect/steps.ts";
 import { capVerdict, COMPLETED_UPLOAD_RETENTION_MS, isLateFirstPart, realPlayer, taskToJoin, type CapChange } from "./rules.ts";
@@ -30,6 +29,8 @@ interface Placement {
   source: PartsSource | undefined;
   playerId: string | null;
   peer: string;
+  /** What the chunk's request said of the save it may complete. */
+  origin: SaveOrigin;
   now: number;
 }
 
@@ -68,7 +69,7 @@ export function* acceptChunkSteps(store: UploadDialect, chunk: IncomingChunk, sh
   const uploadBytes = others.reduce((sum, part) => sum + part.size, 0) + body.byteLength;
   if (uploadBytes > limits.maxUploadBytes) return { kind: "too_large", uploadBytes };
 
-  const place = { task, source, playerId: player, peer: chunk.peer, now };
+  const place = { task, source, playerId: player, peer: chunk.peer, origin: chunk.origin, now };
   const part = { chunkIndex, body, sha256 };
   if (others.length + 1 < totalChunks) {
     const refused = yield* checkOpenCaps(store, limits, now, { peer: chunk.peer, newTask: !task, addedBytes: uploadBytes - (task?.bytes ?? 0) });
@@ -104,14 +105,13 @@ function* storePart(store: UploadDialect, header: ChunkHeader, { task, source, p
 }
 
 /** The last missing chunk: merges in index order (without writing this chunk first) and stores the save. */
-function* complete(store: UploadDialect, header: ChunkHeader, { task, source, playerId, now }: Placement, part: PartRow, mayBeSave: (encrypted: Uint8Array) => boolean): Steps<ChunkOutcome> {
+function* complete(store: UploadDialect, header: ChunkHeader, { task, source, playerId, origin, now }: Placement, part: PartRow, mayBeSave: (encrypted: Uint8Array) => boolean): Steps<ChunkOutcome> {
   const earlier = source ? yield* step(store.sql.all<PartRow>(q.parts(source))) : [];
   const parts = [...earlier.filter((held) => held.chunkIndex !== part.chunkIndex), part].sort((a, b) => a.chunkIndex - b.chunkIndex);
   const merged = parts.length === 1 ? part.body : Buffer.concat(parts.map((held) => held.body));
   const savePlayer = playerId ?? UNKNOWN_PLAYER;
   const sha256 = parts.length === 1 ? part.sha256 : undefined;
-  const { originalUrl } = header;
-  const save = yield* storeSaveOnceSteps(store, { encrypted: merged, playerId: savePlayer, source: "upload", receivedAt: now, sha256, region: regionOfUrl(originalUrl), dataType: dataTypeOfUrl(originalUrl), implausible: !mayBeSave(merged) });
+  const save = yield* storeSaveOnceSteps(store, { encrypted: merged, playerId: savePlayer, source: "upload", receivedAt: now, sha256, origin, implausible: !mayBeSave(merged) });
   // Rows migrated from SQLite's old tables carry no sha256: hash those bodies here.
   const done = { totalChunks: header.totalChunks, playerId, saveId: save.saveId, chunkHashes: parts.map((held) => held.sha256 || sha256Hex(held.body)), now };
   if (source) yield* step(store.sql.run(q.dropParts(source)));

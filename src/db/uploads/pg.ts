@@ -6,8 +6,6 @@
  * neither: their task is born completed (in one statement, below), and the saves' unique index dedupes.
  */
 import { sql } from "drizzle-orm";
-import { dataTypeOfUrl } from "../../capture/data-types.ts";
-import { regionOfUrl } from "../../capture/regions.ts";
 import { UNKNOWN_PLAYER } from "../../save/player-id.ts";
 import { sha256Hex } from "../../sha256.ts";
 import type { ChunkOutcome, IncomingChunk, UploadLimits } from "../../store/ports/ingest.ts";
@@ -48,7 +46,7 @@ async function storeNewSingleChunkSave(db: PgDb, chunk: IncomingChunk, sha256: s
   const player = realPlayer(chunk.playerId);
   const playerId = player ?? UNKNOWN_PLAYER;
   const newSave = sql.raw("new_save");
-  const save = pgInsertSaveOnce({ encrypted: body, playerId, source: "upload", receivedAt: now, sha256, region: regionOfUrl(header.originalUrl), dataType: dataTypeOfUrl(header.originalUrl) });
+  const save = pgInsertSaveOnce({ encrypted: body, playerId, source: "upload", receivedAt: now, sha256, origin: chunk.origin });
   const [row] = await db.execute<{ task_id: number; save_id: number }>(sql`
     WITH new_save AS (${save}),
     new_job AS (${pgEnqueueSavesFrom(newSave, now, !mayBeSave(body))}),

@@ -1,9 +1,9 @@
 /**
  * Requests per minute per key (an API token's name, a peer address): a fixed window from a key's first request
- * once its last window ended. The counts live in RateWindows: this process's memory beside SQLite (one process per
- * file), the database on a hub, so that N processes behind a balancer allow the rate once, not N times.
+ * once its last window ended. The counts live in RateWindows (src/db/owner/: this process's memory beside SQLite,
+ * one process per file; the database on a hub), so that N processes behind a balancer allow the rate once, not N times.
  */
-import { WINDOW_MS, type RateWindow, type RateWindows } from "../../store/ports/rate-windows.ts";
+import { WINDOW_MS, type RateWindows } from "../../store/ports/rate-windows.ts";
 
 export class RateLimit {
   /** Keys refused in this process, until their window ends: a flood's further requests never reach the store. */
@@ -32,21 +32,5 @@ export class RateLimit {
 
 const waitFor = (until: number, now: number) => Math.max(1, Math.ceil((until - now) / 1000));
 
+/** Refused keys held at once: the oldest goes first. */
 const MAX_KEYS = 10_000;
-
-/** One process's windows, bounded (the oldest keys go first). */
-export function memoryRateWindows(): RateWindows {
-  const windows = new Map<string, RateWindow>();
-  return {
-    count: (key, now) => {
-      let window = windows.get(key);
-      if (window === undefined || now - window.start >= WINDOW_MS) {
-        windows.delete(key);
-        if (windows.size >= MAX_KEYS) windows.delete(windows.keys().next().value!);
-        windows.set(key, (window = { start: now, count: 0 }));
-      }
-      window.count += 1;
-      return window;
-    },
-  };
-}

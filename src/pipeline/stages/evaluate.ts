@@ -5,7 +5,7 @@
  * keeps its candidates, so what was answered 200 stays for the owner to inspect.
  */
 import { dataTypeOfUrl } from "../../capture/data-types.ts";
-import { regionOfUrl } from "../../capture/regions.ts";
+import { saveOrigin } from "../../ingest/save-origin.ts";
 import { logInfo, logWarn } from "../../log.ts";
 import { metrics } from "../../metrics.ts";
 import { playerIdFromUrl } from "../../save/player-id.ts";
@@ -74,7 +74,7 @@ export const evaluateStage: Stage<ReportSubject> = async ({ stageStore, config, 
       kind: "advance",
       next: "done",
       note: `save from entry ${candidate.entryIndex} (${candidate.part})`,
-      writes: { kind: "report_save", reportId: report.id, save: { encrypted: candidate.body, playerId, source: "report", receivedAt: report.receivedAt, region: regionOfUrl(candidate.url), dataType: dataTypeOfUrl(candidate.url) }, processedAt: now },
+      writes: { kind: "report_save", reportId: report.id, save: { encrypted: candidate.body, playerId, source: "report", receivedAt: report.receivedAt, origin: saveOrigin(candidate.url) }, processedAt: now },
       afterCommit: ({ saved }) => logOutcome(saved?.created ? "save" : "duplicate", saved?.saveId ?? null, playerId),
     };
   }

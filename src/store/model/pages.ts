@@ -2,10 +2,10 @@
  * What the owner's pages, /healthz, /metrics, the CLI and the players' pages show, as plain records: the read
  * models (src/db/read-models/) return them from either store, the pages (src/http/) render them.
  */
-import type { DataType } from "../../capture/data-types.ts";
 import type { Region } from "../../capture/regions.ts";
 import type { RefreshDigest } from "../../maps/refresh-digest.ts";
 import type { JobStage, JobState } from "./jobs.ts";
+import type { SaveOrigin } from "./saves.ts";
 
 /** Rows of each list on the owner's page, and players in its maps section. */
 export const PAGE_ROWS = 20;
@@ -39,13 +39,11 @@ export interface DayCounts {
 }
 
 /** The newest saves with their job's stage and state (none yet: null). */
-export interface RecentSave {
+export interface RecentSave extends SaveOrigin {
   id: number;
   receivedAt: number;
   playerId: string;
   source: "upload" | "report";
-  region: Region | null;
-  dataType: DataType;
   partial: boolean;
   stage: JobStage | null;
   state: JobState | null;

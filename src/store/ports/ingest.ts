@@ -5,6 +5,7 @@
  */
 import type { ChunkHeader } from "../../ingest/chunk-headers.ts";
 import type { HarExtraction } from "../../ingest/har.ts";
+import type { SaveOrigin } from "../model/saves.ts";
 
 export interface UploadStore {
   /** Stores one chunk, and the save and its job when it completes one: settled once durable, so a 200 keeps it. */
@@ -23,6 +24,8 @@ export interface IncomingChunk {
   body: Uint8Array;
   /** Player id parsed from this chunk's X-Original-Url (`unknown` when it names none), or null without the header. */
   playerId: string | null;
+  /** What this chunk's request says of the save it may complete (src/ingest/save-origin.ts): decided by the route, stored as given. */
+  origin: SaveOrigin;
   /** The address it came from (src/http/peer.ts). */
   peer: string;
   now: number;
