@@ -1,0 +1,120 @@
+/**
+ * The stores of each deployment as the service opens them, for the contract suites (tests/contract/): `openStores`
+ * (src/stores.ts) over a config the real loader makes from an env, SQLite's file in a temp folder or a hub's
+ * PostgreSQL (the run's shared server under `npm test`, one of its own when a file runs alone). Every test gets
+ * empty stores; `another()` opens the same database again, as a second process of a hub (on SQLite: a process
+ * beside the service, as the owner CLI runs). Rows are written through the ports (`rows`, tests/helpers/rows.ts)
+ * and read through them or the owner views (`view`).
+ */
+import { afterEach, beforeEach, describe } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+import { openArchiveStore, type ArchiveStore } from "../../src/archive/store.ts";
+import { loadConfig, type Config } from "../../src/config/index.ts";
+import { openStores, type Stores } from "../../src/stores.ts";
+import { databaseForThisFile, POSTGRES_MISSING } from "./postgres.ts";
+import { rowsOver, type Rows } from "./rows.ts";
+import { pgReader, sqliteReader, type Row } from "./view-readers.ts";
+
+export type StoreName = "sqlite" | "postgres";
+
+export interface StoreUnderTest {
+  name: StoreName;
+  /** PostgreSQL: several processes may share the store. */
+  hub: boolean;
+  config: Config;
+  stores: Stores;
+  /** The same database opened again, as another process has it. */
+  another: () => Promise<Stores>;
+  /** The archive the stores were opened with (a disk folder under DATA_DIR). */
+  archive: ArchiveStore;
+  archiveRoot: string;
+  rows: Rows;
+  /** Rows of a query over the owner views (drizzle/0019_owner_views.sql), read-only as an owner reads them. */
+  view: (query: string) => Promise<Row[]>;
+}
+
+/** One database for the file on the run's PostgreSQL, emptied before each test. */
+let database: Promise<string> | undefined;
+
+/**
+ * Empties every table that holds a row (a TRUNCATE of them all costs more than the checks) and restarts every id
+ * sequence, so that ids count from 1 as in SQLite's new file.
+ */
+const EMPTY_DATABASE = `DO $$
+DECLARE t text; held boolean; dirty text[] := '{}'; s text;
+BEGIN
+  FOR t IN SELECT quote_ident(tablename) FROM pg_tables WHERE schemaname = 'public' LOOP
+    EXECUTE format('SELECT EXISTS (SELECT 1 FROM %s)', t) INTO held;
+    IF held THEN dirty := dirty || t; END IF;
+  END LOOP;
+  IF cardinality(dirty) > 0 THEN EXECUTE 'TRUNCATE ' || array_to_string(dirty, ', ') || ' CASCADE'; END IF;
+  FOR s IN SELECT quote_ident(sequencename) FROM pg_sequences WHERE schemaname = 'public' LOOP
+    EXECUTE format('ALTER SEQUENCE %s RESTART', s);
+  END LOOP;
+END $$`;
+
+async function emptyDatabase(url: string): Promise<void> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe(EMPTY_DATABASE);
+  } finally {
+    await sql.end();
+  }
+}
+
+/**
+ * `describe(\`${name} on ${store}\`)` once per store, `body` given the store under test, filled in before each test.
+ * `env`: settings beyond the data folder and the database (the loader's defaults otherwise).
+ */
+export function describeEachStore(name: string, body: (s: StoreUnderTest) => void, env: Record<string, string> = {}): void {
+  for (const store of ["sqlite", "postgres"] as const) {
+    describe.skipIf(store === "postgres" && POSTGRES_MISSING !== null)(`${name} on ${store}`, () => {
+      const s = { name: store, hub: store === "postgres" } as StoreUnderTest;
+      let opened: Stores[] = [];
+      let readers: { close: () => Promise<void> }[] = [];
+      let dir = "";
+      // Out of a hook's 5 s: PostgreSQL's first start and its database take seconds on a busy machine.
+      beforeEach(async () => {
+        dir = mkdtempSync(join(tmpdir(), "contract-"));
+        let url: string | undefined;
+        if (store === "postgres") {
+          url = await (database ??= databaseForThisFile("migrated"));
+          await emptyDatabase(url);
+        }
+        // A generous deadline: these tests are about what the stores do, not how fast a busy machine answers.
+        const config = loadConfig({ DATA_DIR: dir, CONFIG_DIR: join(dir, "config"), STORE_TIMEOUT_MS: "60000", ...(url && { DATABASE_URL: url }), ...env });
+        const archive = openArchiveStore(config.archive);
+        const stores = await openStores(config, archive);
+        opened = [stores];
+        readers = [];
+        Object.assign(s, {
+          config,
+          stores,
+          archive,
+          archiveRoot: join(dir, "archive"),
+          another: async () => {
+            const other = await openStores(config, archive, true);
+            opened.push(other);
+            return other;
+          },
+          rows: rowsOver(stores),
+          view: async (query: string) => {
+            const reader = url ? pgReader(url) : sqliteReader(config.databasePath);
+            readers.push(reader);
+            return reader.all(query);
+          },
+        });
+      }, 60_000);
+      afterEach(async () => {
+        await Promise.all(readers.map((reader) => reader.close()));
+        // The others first: SQLite's instance lock goes with the first.
+        for (const stores of opened.reverse()) await stores.close();
+        rmSync(dir, { recursive: true, force: true });
+      }, 60_000);
+      body(s);
+    });
+  }
+}
