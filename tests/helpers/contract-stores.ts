@@ -14,6 +14,7 @@ import postgres from "postgres";
 import { openArchiveStore, type ArchiveStore } from "../../src/archive/store.ts";
 import { loadConfig, type Config } from "../../src/config/index.ts";
 import { openStores, type Stores } from "../../src/stores.ts";
+import { Database } from "bun:sqlite";
 import { databaseForThisFile, POSTGRES_MISSING } from "./postgres.ts";
 import { rowsOver, type Rows } from "./rows.ts";
 import { pgReader, sqliteReader, type Row } from "./view-readers.ts";
@@ -34,6 +35,17 @@ export interface StoreUnderTest {
   rows: Rows;
   /** Rows of a query over the owner views (drizzle/0019_owner_views.sql), read-only as an owner reads them. */
   view: (query: string) => Promise<Row[]>;
+  /**
+   * SQL of the test's own, only where the stored form is the subject (a hash kept in place of a secret, a table's
+   * bound) or a write no port makes (a cap filled in one statement, a row as an older version left it). The same
+   * text on both stores; numbers read as numbers.
+   */
+  sql: RawSql;
+}
+
+export interface RawSql {
+  rows: (query: string) => Promise<Row[]>;
+  exec: (statement: string) => Promise<void>;
 }
 
 /** One database for the file on the run's PostgreSQL, emptied before each test. */
@@ -65,6 +77,16 @@ async function emptyDatabase(url: string): Promise<void> {
   }
 }
 
+function rawSql(path: string, url: string | undefined): RawSql & { close: () => Promise<void> } {
+  if (url) {
+    const sql = postgres(url, { max: 2, onnotice: () => {}, types: { bigint: { to: 20, from: [20], serialize: String, parse: Number } } });
+    return { rows: async (query) => [...(await sql.unsafe(query))] as Row[], exec: async (statement) => void (await sql.unsafe(statement)), close: () => sql.end() };
+  }
+  const db = new Database(path);
+  db.run("PRAGMA busy_timeout = 10000");
+  return { rows: async (query) => db.query(query).all() as Row[], exec: async (statement) => void db.run(statement), close: async () => db.close() };
+}
+
 /**
  * `describe(\`${name} on ${store}\`)` once per store, `body` given the store under test, filled in before each test.
  * `env`: settings beyond the data folder and the database (the loader's defaults otherwise).
@@ -75,6 +97,7 @@ export function describeEachStore(name: string, body: (s: StoreUnderTest) => voi
       const s = { name: store, hub: store === "postgres" } as StoreUnderTest;
       let opened: Stores[] = [];
       let readers: { close: () => Promise<void> }[] = [];
+      let raw: (RawSql & { close: () => Promise<void> }) | undefined;
       let dir = "";
       // Out of a hook's 5 s: PostgreSQL's first start and its database take seconds on a busy machine.
       beforeEach(async () => {
@@ -106,10 +129,15 @@ export function describeEachStore(name: string, body: (s: StoreUnderTest) => voi
             readers.push(reader);
             return reader.all(query);
           },
+          sql: {
+            rows: async (query: string) => (raw ??= rawSql(config.databasePath, url)).rows(query),
+            exec: async (statement: string) => (raw ??= rawSql(config.databasePath, url)).exec(statement),
+          },
         });
       }, 60_000);
       afterEach(async () => {
-        await Promise.all(readers.map((reader) => reader.close()));
+        await Promise.all([...readers, ...(raw ? [raw] : [])].map((reader) => reader.close()));
+        raw = undefined;
         // The others first: SQLite's instance lock goes with the first.
         for (const stores of opened.reverse()) await stores.close();
         rmSync(dir, { recursive: true, force: true });
