@@ -10,6 +10,9 @@ import { MAX_UPLOAD_BYTES } from "../../src/contract.ts";
 import type { HarExtraction } from "../../src/ingest/har.ts";
 import type { Stores } from "../../src/stores.ts";
 import type { UploadLimits } from "../../src/store/ports/ingest.ts";
+import type { RefreshDigest } from "../../src/maps/refresh-digest.ts";
+import type { SaveOutputs } from "../../src/maps/save-outputs.ts";
+import { advanceChange, type ClaimedJob, type JobStage } from "../../src/store/model/jobs.ts";
 
 export const PLAYER = "1234567890123456789";
 
@@ -30,7 +33,24 @@ export interface Rows {
   save: (spec?: SaveSpec) => Promise<number>;
   /** A report with `bodies` as its candidates and its evaluate job, as POST /capture/report stores it; its id. */
   report: (bodies?: Uint8Array[], at?: number) => Promise<number>;
+  /** The due job, claimed at `at` under an hour's lease; it must be the save's (`saveId`) when given. */
+  claim: (at: number, saveId?: number) => Promise<ClaimedJob>;
+  /** The save drawn and archived as generate records it (in by-id/<player>/<save id>), its job then at `stage`. */
+  drawn: (saveId: number, spec?: DrawnSpec) => Promise<void>;
+  /** The save's job claimed and failed for good with `reason`. */
+  failed: (saveId: number, reason: string, at?: number) => Promise<void>;
 }
+
+export interface DrawnSpec {
+  at?: number;
+  /** The refresh digest kept with the archive (a full one without finds unless given); its `partial` is the save's. */
+  digest?: RefreshDigest;
+  /** Where its job goes next (done unless given). */
+  stage?: JobStage;
+}
+
+const HOUR = 3_600_000;
+export const fullDigest = (partial = false): RefreshDigest => ({ partial, rare: [], newSongs: [], more: 0, sites: [] });
 
 const limits = (implausible: boolean): UploadLimits => ({ maxUploadBytes: MAX_UPLOAD_BYTES, ttlMs: 60_000, maxOpen: 1_000, maxOpenBytes: 1 << 30, peerShare: 1, mayBeSave: () => !implausible });
 
@@ -56,5 +76,21 @@ export function rowsOver(stores: Stores): Rows {
       return outcome.saveId;
     },
     report: (bodies = [new Uint8Array([9])], at = Date.now()) => stores.reports.store(extraction(bodies), {}, at),
+    claim,
+    drawn: async (saveId, { at = Date.now(), digest = fullDigest(), stage = "done" } = {}) => {
+      const job = await claim(at, saveId);
+      const playerId = (await stores.stageStore.playerOf(saveId)) ?? PLAYER;
+      const outputs = { partial: digest.partial, sites: [] } as unknown as SaveOutputs;
+      const archive = { playerId, relPath: `by-id/${playerId}/${saveId}`, files: ["save.bin"], digest, token: crypto.randomUUID() };
+      await stores.stageStore.record(job, { kind: "drawn", saveId, outputs, dropsFingerprint: `drops-of-${saveId}`, archive }, advanceChange(stage, at), at, false);
+    },
+    failed: async (saveId, reason, at = Date.now()) => stores.jobs.transition(await claim(at, saveId), { state: "failed", lastError: reason }, at),
   };
+
+  async function claim(at: number, saveId?: number): Promise<ClaimedJob> {
+    const job = await stores.jobs.claim(at, HOUR, false);
+    if (!job) throw new Error("no job is due");
+    if (saveId !== undefined && !(job.subject.kind === "save" && job.subject.saveId === saveId)) throw new Error(`the due job is not save ${saveId}'s: ${JSON.stringify(job.subject)}`);
+    return job;
+  }
 }
