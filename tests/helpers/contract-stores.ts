@@ -46,6 +46,10 @@ export interface StoreUnderTest {
 export interface RawSql {
   rows: (query: string) => Promise<Row[]>;
   exec: (statement: string) => Promise<void>;
+  /** The first column of every row, as text. */
+  column: (query: string) => Promise<string[]>;
+  /** The first column of the first row, as a number. */
+  scalar: (query: string) => Promise<number>;
 }
 
 /** One database for the file on the run's PostgreSQL, emptied before each test. */
@@ -75,6 +79,11 @@ async function emptyDatabase(url: string): Promise<void> {
   } finally {
     await sql.end();
   }
+}
+
+function sqlOver(open: () => Pick<RawSql, "rows" | "exec">): RawSql {
+  const column = async (query: string) => (await open().rows(query)).map((row) => String(Object.values(row)[0]));
+  return { rows: (query) => open().rows(query), exec: (statement) => open().exec(statement), column, scalar: async (query) => Number((await column(query))[0]) };
 }
 
 function rawSql(path: string, url: string | undefined): RawSql & { close: () => Promise<void> } {
@@ -129,10 +138,7 @@ export function describeEachStore(name: string, body: (s: StoreUnderTest) => voi
             readers.push(reader);
             return reader.all(query);
           },
-          sql: {
-            rows: async (query: string) => (raw ??= rawSql(config.databasePath, url)).rows(query),
-            exec: async (statement: string) => (raw ??= rawSql(config.databasePath, url)).exec(statement),
-          },
+          sql: sqlOver(() => (raw ??= rawSql(config.databasePath, url))),
         });
       }, 60_000);
       afterEach(async () => {
