@@ -16,6 +16,7 @@ import { loadConfig, type Config } from "../../src/config/index.ts";
 import { openStores, type Stores } from "../../src/stores.ts";
 import { Database } from "bun:sqlite";
 import { databaseForThisFile, POSTGRES_MISSING } from "./postgres.ts";
+import { jobRows, type JobRows } from "./job-rows.ts";
 import { rowsOver, type Rows } from "./rows.ts";
 import { pgReader, sqliteReader, type Row } from "./view-readers.ts";
 
@@ -41,6 +42,8 @@ export interface StoreUnderTest {
    * text on both stores; numbers read as numbers.
    */
   sql: RawSql;
+  /** Job rows as stored (tests/helpers/job-rows.ts), over `sql`. */
+  jobRows: JobRows;
 }
 
 export interface RawSql {
@@ -98,11 +101,12 @@ function rawSql(path: string, url: string | undefined): RawSql & { close: () => 
 
 /**
  * `describe(\`${name} on ${store}\`)` once per store, `body` given the store under test, filled in before each test.
- * `env`: settings beyond the data folder and the database (the loader's defaults otherwise).
+ * `env`: settings beyond the data folder and the database (the loader's defaults otherwise); `skip`: why the suite
+ * cannot run here (another server it needs is missing), or null.
  */
-export function describeEachStore(name: string, body: (s: StoreUnderTest) => void, env: Record<string, string> = {}): void {
+export function describeEachStore(name: string, body: (s: StoreUnderTest) => void, { env = {}, skip = null }: { env?: Record<string, string>; skip?: string | null } = {}): void {
   for (const store of ["sqlite", "postgres"] as const) {
-    describe.skipIf(store === "postgres" && POSTGRES_MISSING !== null)(`${name} on ${store}`, () => {
+    describe.skipIf(skip !== null || (store === "postgres" && POSTGRES_MISSING !== null))(`${name} on ${store}`, () => {
       const s = { name: store, hub: store === "postgres" } as StoreUnderTest;
       let opened: Stores[] = [];
       let readers: { close: () => Promise<void> }[] = [];
@@ -140,6 +144,7 @@ export function describeEachStore(name: string, body: (s: StoreUnderTest) => voi
           },
           sql: sqlOver(() => (raw ??= rawSql(config.databasePath, url))),
         });
+        s.jobRows = jobRows(s.sql);
       }, 60_000);
       afterEach(async () => {
         await Promise.all([...readers, ...(raw ? [raw] : [])].map((reader) => reader.close()));

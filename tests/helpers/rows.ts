@@ -10,6 +10,7 @@ import { MAX_UPLOAD_BYTES } from "../../src/contract.ts";
 import type { HarExtraction } from "../../src/ingest/har.ts";
 import type { Stores } from "../../src/stores.ts";
 import type { UploadLimits } from "../../src/store/ports/ingest.ts";
+import type { StageWrites } from "../../src/store/ports/stage-writes.ts";
 import type { RefreshDigest } from "../../src/maps/refresh-digest.ts";
 import type { SaveOutputs } from "../../src/maps/save-outputs.ts";
 import { advanceChange, type ClaimedJob, type JobStage } from "../../src/store/model/jobs.ts";
@@ -32,7 +33,7 @@ export interface Rows {
   /** A save accepted as a one-chunk upload, with its generate job; its id. */
   save: (spec?: SaveSpec) => Promise<number>;
   /** A report with `bodies` as its candidates and its evaluate job, as POST /capture/report stores it; its id. */
-  report: (bodies?: Uint8Array[], at?: number) => Promise<number>;
+  report: (bodies?: Uint8Array[], at?: number, meta?: Record<string, string>) => Promise<number>;
   /** The due job, claimed at `at` under an hour's lease; it must be the save's (`saveId`) when given. */
   claim: (at: number, saveId?: number) => Promise<ClaimedJob>;
   /** The save drawn and archived as generate records it (in by-id/<player>/<save id>), its job then at `stage`. */
@@ -67,6 +68,12 @@ export function extraction(bodies: Uint8Array[]): HarExtraction {
   return { shape: "har", entryCount: bodies.length, candidates, emptyBodies: 0, otherBodies: 0, skippedEntries: 0, skippedBodies: 0, notes: [] };
 }
 
+/** What a generate stage writes for `saveId` archived at `relPath`: its outputs as partial as `digest` says. */
+export function drawnWrites(saveId: number, relPath: string, playerId = PLAYER, digest = fullDigest()): StageWrites {
+  const outputs = { partial: digest.partial, sites: [] } as unknown as SaveOutputs;
+  return { kind: "drawn", saveId, outputs, dropsFingerprint: `drops-of-${saveId}`, archive: { playerId, relPath, files: ["save.bin", "overview.png"], digest, token: crypto.randomUUID() } };
+}
+
 export function rowsOver(stores: Stores): Rows {
   return {
     save: async ({ playerId = PLAYER, at = Date.now(), bytes = new Uint8Array(randomBytes(16)), region, dataType, implausible = false } = {}) => {
@@ -75,14 +82,12 @@ export function rowsOver(stores: Stores): Rows {
       if (outcome.kind !== "completed") throw new Error(`the save was not accepted: ${outcome.kind}`);
       return outcome.saveId;
     },
-    report: (bodies = [new Uint8Array([9])], at = Date.now()) => stores.reports.store(extraction(bodies), {}, at),
+    report: (bodies = [new Uint8Array([9])], at = Date.now(), meta = {}) => stores.reports.store(extraction(bodies), meta, at),
     claim,
     drawn: async (saveId, { at = Date.now(), digest = fullDigest(), stage = "done" } = {}) => {
       const job = await claim(at, saveId);
       const playerId = (await stores.stageStore.playerOf(saveId)) ?? PLAYER;
-      const outputs = { partial: digest.partial, sites: [] } as unknown as SaveOutputs;
-      const archive = { playerId, relPath: `by-id/${playerId}/${saveId}`, files: ["save.bin"], digest, token: crypto.randomUUID() };
-      await stores.stageStore.record(job, { kind: "drawn", saveId, outputs, dropsFingerprint: `drops-of-${saveId}`, archive }, advanceChange(stage, at), at, false);
+      await stores.stageStore.record(job, drawnWrites(saveId, `by-id/${playerId}/${saveId}`, playerId, digest), advanceChange(stage, at), at, false);
     },
     failed: async (saveId, reason, at = Date.now()) => stores.jobs.transition(await claim(at, saveId), { state: "failed", lastError: reason }, at),
   };
