@@ -48,6 +48,8 @@ export interface DrawnSpec {
   digest?: RefreshDigest;
   /** Where its job goes next (done unless given). */
   stage?: JobStage;
+  /** Its drops' fingerprint (the one push per refresh compares them); its own unless given. */
+  drops?: string;
 }
 
 const HOUR = 3_600_000;
@@ -69,9 +71,9 @@ export function extraction(bodies: Uint8Array[]): HarExtraction {
 }
 
 /** What a generate stage writes for `saveId` archived at `relPath`: its outputs as partial as `digest` says. */
-export function drawnWrites(saveId: number, relPath: string, playerId = PLAYER, digest = fullDigest()): StageWrites {
+export function drawnWrites(saveId: number, relPath: string, playerId = PLAYER, digest = fullDigest(), drops = `drops-of-${saveId}`): StageWrites {
   const outputs = { partial: digest.partial, sites: [] } as unknown as SaveOutputs;
-  return { kind: "drawn", saveId, outputs, dropsFingerprint: `drops-of-${saveId}`, archive: { playerId, relPath, files: ["save.bin", "overview.png"], digest, token: crypto.randomUUID() } };
+  return { kind: "drawn", saveId, outputs, dropsFingerprint: drops, archive: { playerId, relPath, files: ["save.bin", "overview.png"], digest, token: crypto.randomUUID() } };
 }
 
 export function rowsOver(stores: Stores): Rows {
@@ -84,10 +86,10 @@ export function rowsOver(stores: Stores): Rows {
     },
     report: (bodies = [new Uint8Array([9])], at = Date.now(), meta = {}) => stores.reports.store(extraction(bodies), meta, at),
     claim,
-    drawn: async (saveId, { at = Date.now(), digest = fullDigest(), stage = "done" } = {}) => {
+    drawn: async (saveId, { at = Date.now(), digest = fullDigest(), stage = "done", drops } = {}) => {
       const job = await claim(at, saveId);
       const playerId = (await stores.stageStore.playerOf(saveId)) ?? PLAYER;
-      await stores.stageStore.record(job, drawnWrites(saveId, `by-id/${playerId}/${saveId}`, playerId, digest), advanceChange(stage, at), at, false);
+      await stores.stageStore.record(job, drawnWrites(saveId, `by-id/${playerId}/${saveId}`, playerId, digest, drops), advanceChange(stage, at), at, false);
     },
     failed: async (saveId, reason, at = Date.now()) => stores.jobs.transition(await claim(at, saveId), { state: "failed", lastError: reason }, at),
   };
