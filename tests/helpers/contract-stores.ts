@@ -28,8 +28,8 @@ export interface StoreUnderTest {
   hub: boolean;
   config: Config;
   stores: Stores;
-  /** The same database opened again, as another process has it. */
-  another: () => Promise<Stores>;
+  /** The same database opened again, as another process has it (over `archive`: the test's unless given). */
+  another: (archive?: ArchiveStore) => Promise<Stores>;
   /** The archive the stores were opened with (a disk folder under DATA_DIR). */
   archive: ArchiveStore;
   archiveRoot: string;
@@ -131,8 +131,8 @@ export function describeEachStore(name: string, body: (s: StoreUnderTest) => voi
           stores,
           archive,
           archiveRoot: join(dir, "archive"),
-          another: async () => {
-            const other = await openStores(config, archive, true);
+          another: async (over: ArchiveStore = archive) => {
+            const other = await openStores(config, over, true);
             opened.push(other);
             return other;
           },
