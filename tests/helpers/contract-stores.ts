@@ -53,7 +53,15 @@ export interface RawSql {
   column: (query: string) => Promise<string[]>;
   /** The first column of the first row, as a number. */
   scalar: (query: string) => Promise<number>;
+  /**
+   * A row of `table` with `values` (camelCase names of its snake_case columns; objects stored as JSON), as a store
+   * leaves it; its id, where the table has one.
+   */
+  insert: (table: string, values: Record<string, unknown>) => Promise<number>;
 }
+
+/** A value bound to a `?`; an object (not bytes) goes to a JSON column: PostgreSQL's driver writes it as JSON, SQLite's takes its text. */
+type Param = string | number | boolean | null | Uint8Array | object;
 
 /** One database for the file on the run's PostgreSQL, emptied before each test. */
 let database: Promise<string> | undefined;
@@ -84,19 +92,46 @@ async function emptyDatabase(url: string): Promise<void> {
   }
 }
 
-function sqlOver(open: () => Pick<RawSql, "rows" | "exec">): RawSql {
-  const column = async (query: string) => (await open().rows(query)).map((row) => String(Object.values(row)[0]));
-  return { rows: (query) => open().rows(query), exec: (statement) => open().exec(statement), column, scalar: async (query) => Number((await column(query))[0]) };
+interface Connection {
+  /** `?` placeholders on both stores. */
+  rows: (query: string, params?: Param[]) => Promise<Row[]>;
+  exec: (statement: string) => Promise<void>;
+  close: () => Promise<void>;
 }
 
-function rawSql(path: string, url: string | undefined): RawSql & { close: () => Promise<void> } {
+const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+function sqlOver(open: () => Connection): RawSql {
+  const column = async (query: string) => (await open().rows(query)).map((row) => String(Object.values(row)[0]));
+  return {
+    rows: (query) => open().rows(query),
+    exec: (statement) => open().exec(statement),
+    column,
+    scalar: async (query) => Number((await column(query))[0]),
+    insert: async (table, values) => {
+      const names = Object.keys(values);
+      const [row] = await open().rows(`INSERT INTO ${table} (${names.map(snake).join(", ")}) VALUES (${names.map(() => "?").join(", ")}) RETURNING *`, names.map((name) => (values[name] ?? null) as Param));
+      return Number(row?.id);
+    },
+  };
+}
+
+function rawSql(path: string, url: string | undefined): Connection {
   if (url) {
     const sql = postgres(url, { max: 2, onnotice: () => {}, types: { bigint: { to: 20, from: [20], serialize: String, parse: Number } } });
-    return { rows: async (query) => [...(await sql.unsafe(query))] as Row[], exec: async (statement) => void (await sql.unsafe(statement)), close: () => sql.end() };
+    return {
+      rows: async (query, params = []) => {
+        let n = 0;
+        return [...(await sql.unsafe(query.replace(/\?/g, () => `$${++n}`), params.map((value) => (value instanceof Uint8Array ? Buffer.from(value) : value)) as never[]))] as Row[];
+      },
+      exec: async (statement) => void (await sql.unsafe(statement)),
+      close: () => sql.end(),
+    };
   }
   const db = new Database(path);
   db.run("PRAGMA busy_timeout = 10000");
-  return { rows: async (query) => db.query(query).all() as Row[], exec: async (statement) => void db.run(statement), close: async () => db.close() };
+  const bound = (value: Param) => (value === null || value instanceof Uint8Array || typeof value !== "object" ? value : JSON.stringify(value));
+  return { rows: async (query, params = []) => db.query(query).all(...(params.map(bound) as never[])) as Row[], exec: async (statement) => void db.run(statement), close: async () => db.close() };
 }
 
 /**
@@ -110,7 +145,7 @@ export function describeEachStore(name: string, body: (s: StoreUnderTest) => voi
       const s = { name: store, hub: store === "postgres" } as StoreUnderTest;
       let opened: Stores[] = [];
       let readers: { close: () => Promise<void> }[] = [];
-      let raw: (RawSql & { close: () => Promise<void> }) | undefined;
+      let raw: Connection | undefined;
       let dir = "";
       // Out of a hook's 5 s: PostgreSQL's first start and its database take seconds on a busy machine.
       beforeEach(async () => {
