@@ -48,7 +48,8 @@ export interface StoreUnderTest {
 
 export interface RawSql {
   rows: (query: string) => Promise<Row[]>;
-  exec: (statement: string) => Promise<void>;
+  /** `params` bind to `?` placeholders, on both stores. */
+  exec: (statement: string, params?: Param[]) => Promise<void>;
   /** The first column of every row, as text. */
   column: (query: string) => Promise<string[]>;
   /** The first column of the first row, as a number. */
@@ -105,7 +106,7 @@ function sqlOver(open: () => Connection): RawSql {
   const column = async (query: string) => (await open().rows(query)).map((row) => String(Object.values(row)[0]));
   return {
     rows: (query) => open().rows(query),
-    exec: (statement) => open().exec(statement),
+    exec: async (statement, params) => void (params ? await open().rows(statement, params) : await open().exec(statement)),
     column,
     scalar: async (query) => Number((await column(query))[0]),
     insert: async (table, values) => {

@@ -10,7 +10,7 @@ import { MAX_UPLOAD_BYTES } from "../../src/contract.ts";
 import type { HarExtraction } from "../../src/ingest/har.ts";
 import type { Stores } from "../../src/stores.ts";
 import type { UploadLimits } from "../../src/store/ports/ingest.ts";
-import type { StageWrites } from "../../src/store/ports/stage-writes.ts";
+import type { ArchiveRow, StageWrites } from "../../src/store/ports/stage-writes.ts";
 import type { RefreshDigest } from "../../src/maps/refresh-digest.ts";
 import type { SaveOutputs } from "../../src/maps/save-outputs.ts";
 import { advanceChange, type ClaimedJob, type JobStage } from "../../src/store/model/jobs.ts";
@@ -50,6 +50,11 @@ export interface DrawnSpec {
   stage?: JobStage;
   /** Its drops' fingerprint (the one push per refresh compares them); its own unless given. */
   drops?: string;
+  /** When its job at `stage` is due (`at` unless given). */
+  runAt?: number;
+  /** What generate drew, and where it archived it (a model without sites, in by-id/<player>/<save id>, unless given). */
+  outputs?: SaveOutputs;
+  archive?: Partial<Pick<ArchiveRow, "relPath" | "files" | "token">>;
 }
 
 const HOUR = 3_600_000;
@@ -71,7 +76,7 @@ export function extraction(bodies: Uint8Array[]): HarExtraction {
 }
 
 /** What a generate stage writes for `saveId` archived at `relPath`: its outputs as partial as `digest` says. */
-export function drawnWrites(saveId: number, relPath: string, playerId = PLAYER, digest = fullDigest(), drops = `drops-of-${saveId}`): StageWrites {
+export function drawnWrites(saveId: number, relPath: string, playerId = PLAYER, digest = fullDigest(), drops = `drops-of-${saveId}`): Extract<StageWrites, { kind: "drawn" }> {
   const outputs = { partial: digest.partial, sites: [] } as unknown as SaveOutputs;
   return { kind: "drawn", saveId, outputs, dropsFingerprint: drops, archive: { playerId, relPath, files: ["save.bin", "overview.png"], digest, token: crypto.randomUUID() } };
 }
@@ -86,10 +91,12 @@ export function rowsOver(stores: Stores): Rows {
     },
     report: (bodies = [new Uint8Array([9])], at = Date.now(), meta = {}) => stores.reports.store(extraction(bodies), meta, at),
     claim,
-    drawn: async (saveId, { at = Date.now(), digest = fullDigest(), stage = "done", drops } = {}) => {
+    drawn: async (saveId, { at = Date.now(), digest = fullDigest(), stage = "done", drops, runAt = at, outputs, archive = {} } = {}) => {
       const job = await claim(at, saveId);
       const playerId = (await stores.stageStore.playerOf(saveId)) ?? PLAYER;
-      await stores.stageStore.record(job, drawnWrites(saveId, `by-id/${playerId}/${saveId}`, playerId, digest, drops), advanceChange(stage, at), at, false);
+      const writes = drawnWrites(saveId, archive.relPath ?? `by-id/${playerId}/${saveId}`, playerId, digest, drops);
+      const drawn = { ...writes, outputs: outputs ?? writes.outputs, archive: { ...writes.archive, ...archive } };
+      await stores.stageStore.record(job, drawn, advanceChange(stage, runAt), at, false);
     },
     failed: async (saveId, reason, at = Date.now()) => stores.jobs.transition(await claim(at, saveId), { state: "failed", lastError: reason }, at),
   };
