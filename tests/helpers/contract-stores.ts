@@ -2,11 +2,11 @@
  * The stores of each deployment as the service opens them, for the contract suites (tests/contract/): `openStores`
  * (src/stores.ts) over a config the real loader makes from an env, SQLite's file in a temp folder or a hub's
  * PostgreSQL (the run's shared server under `npm test`, one of its own when a file runs alone). Every test gets
- * empty stores; `another()` opens the same database again, as a second process of a hub (on SQLite: a process
- * beside the service, as the owner CLI runs). Rows are written through the ports (`rows`, tests/helpers/rows.ts)
- * and read through them or the owner views (`view`).
+ * empty stores; `another()` opens the same database again, as a second process of a hub. SQLite's are opened as the
+ * owner CLI opens them beside a service (no instance lock, no checkpointer worker: those are SQLite's own tests).
+ * Rows are written through the ports (`rows`, tests/helpers/rows.ts) and read through them or the owner views (`view`).
  */
-import { afterEach, beforeEach, describe } from "bun:test";
+import { afterAll, afterEach, beforeEach, describe } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -69,29 +69,18 @@ let database: Promise<string> | undefined;
 
 /**
  * Empties every table that holds a row (a TRUNCATE of them all costs more than the checks) and restarts every id
- * sequence, so that ids count from 1 as in SQLite's new file.
+ * sequence used, so that ids count from 1 as in SQLite's new file.
  */
 const EMPTY_DATABASE = `DO $$
-DECLARE t text; held boolean; dirty text[] := '{}'; s text;
+DECLARE t text; held boolean; dirty text[] := '{}';
 BEGIN
   FOR t IN SELECT quote_ident(tablename) FROM pg_tables WHERE schemaname = 'public' LOOP
     EXECUTE format('SELECT EXISTS (SELECT 1 FROM %s)', t) INTO held;
     IF held THEN dirty := dirty || t; END IF;
   END LOOP;
   IF cardinality(dirty) > 0 THEN EXECUTE 'TRUNCATE ' || array_to_string(dirty, ', ') || ' CASCADE'; END IF;
-  FOR s IN SELECT quote_ident(sequencename) FROM pg_sequences WHERE schemaname = 'public' LOOP
-    EXECUTE format('ALTER SEQUENCE %s RESTART', s);
-  END LOOP;
+  PERFORM setval(format('%I', sequencename)::regclass, 1, false) FROM pg_sequences WHERE schemaname = 'public' AND last_value IS NOT NULL;
 END $$`;
-
-async function emptyDatabase(url: string): Promise<void> {
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
-  try {
-    await sql.unsafe(EMPTY_DATABASE);
-  } finally {
-    await sql.end();
-  }
-}
 
 interface Connection {
   /** `?` placeholders on both stores. */
@@ -146,20 +135,23 @@ export function describeEachStore(name: string, body: (s: StoreUnderTest) => voi
       const s = { name: store, hub: store === "postgres" } as StoreUnderTest;
       let opened: Stores[] = [];
       let readers: { close: () => Promise<void> }[] = [];
+      /** SQLite's: a handle of the test's own; PostgreSQL's: one connection for the describe, which also empties it. */
       let raw: Connection | undefined;
       let dir = "";
+      afterAll(async () => void (await raw?.close()));
       // Out of a hook's 5 s: PostgreSQL's first start and its database take seconds on a busy machine.
       beforeEach(async () => {
         dir = mkdtempSync(join(tmpdir(), "contract-"));
         let url: string | undefined;
         if (store === "postgres") {
           url = await (database ??= databaseForThisFile("migrated"));
-          await emptyDatabase(url);
+          await (raw ??= rawSql("", url)).exec(EMPTY_DATABASE);
         }
         // A generous deadline: these tests are about what the stores do, not how fast a busy machine answers.
         const config = loadConfig({ DATA_DIR: dir, CONFIG_DIR: join(dir, "config"), STORE_TIMEOUT_MS: "60000", ...(url && { DATABASE_URL: url }), ...env });
         const archive = openArchiveStore(config.archive);
-        const stores = await openStores(config, archive);
+        // Beside: SQLite's checkpointer would start a worker for each test; its own tests are SQLite's (tests/unit).
+        const stores = await openStores(config, archive, true);
         opened = [stores];
         readers = [];
         Object.assign(s, {
@@ -183,10 +175,12 @@ export function describeEachStore(name: string, body: (s: StoreUnderTest) => voi
         s.jobRows = jobRows(s.sql);
       }, 60_000);
       afterEach(async () => {
-        await Promise.all([...readers, ...(raw ? [raw] : [])].map((reader) => reader.close()));
-        raw = undefined;
-        // The others first: SQLite's instance lock goes with the first.
-        for (const stores of opened.reverse()) await stores.close();
+        await Promise.all(readers.map((reader) => reader.close()));
+        if (store === "sqlite") {
+          await raw?.close();
+          raw = undefined;
+        }
+        for (const stores of opened) await stores.close();
         rmSync(dir, { recursive: true, force: true });
       }, 60_000);
       body(s);
