@@ -117,7 +117,7 @@ export function deployments(prefix?: string): Deployment[] {
 }
 
 /**
- * `test` for the SQLite half only: a rule a contract suite (tests/unit/*.contract.test.ts) proves on PostgreSQL
+ * `test` for the SQLite half only: a rule a contract suite (tests/contract/*.contract.test.ts) proves on PostgreSQL
  * through the store's interface, or one no store plays a part in. HTTP shows it on SQLite; the hub's half keeps what
  * only HTTP on a hub can show (its answers end to end, the bucket, several processes, crashes) and leaves this out.
  */

@@ -24,7 +24,7 @@ const PAGE_CONFIG = { pages: { locale: null } } as unknown as HttpDeps["config"]
 
 /**
  * The store as the generate stage uses it: put into the folder claimed for the save (a bucket's; disk picks its
- * own). The claims are a Map here; the database's, atomic on both stores, pass tests/unit/stage-store.contract.test.ts.
+ * own). The claims are a Map here; the database's, atomic on both stores, pass tests/contract/stage-store.contract.test.ts.
  */
 function withFolderClaims(store: ArchiveStore): ArchiveStore {
   const holders = new Map<string, number>();

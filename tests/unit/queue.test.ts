@@ -3,7 +3,7 @@
  * the start-up reclaim, the owner's retry) run on both stores in job-store.contract.test.ts.
  */
 import { expect, test } from "bun:test";
-import { backoffDelay } from "../helpers/job-stores.ts";
+import { backoffDelay } from "../../src/store/model/jobs.ts";
 
 const BACKOFF_MS = [1_000, 2_000];
 

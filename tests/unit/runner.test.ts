@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, spyOn, test } from "bun:test";
 import { replayableCommit } from "../../src/db/open.ts";
 import { claimJob, reclaimOrphans, releaseRunning } from "../../src/db/jobs/index.ts";
 import { countingStage, fakeStages, insertJob, insertSave, jobRow, LEASE_MS, openHarness, runUntilEmpty, type Harness } from "../helpers/pipeline-harness.ts";
-import { drawnWrites } from "../helpers/stage-stores.ts";
+import { drawnWrites } from "../helpers/rows.ts";
 import { POISON_CRASHES, type JobSubject } from "../../src/store/model/jobs.ts";
 import type { JobStage } from "../../src/store/model/jobs.ts";
 

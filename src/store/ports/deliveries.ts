@@ -2,7 +2,7 @@
  * The deliveries as the notify stage uses them, async so that a hub's PostgreSQL can stand behind them: the SQLite
  * store (src/db/deliveries/sqlite.ts) wraps the synchronous functions of src/db/deliveries/, the PostgreSQL
  * one (src/db/deliveries/pg.ts) applies the same rules over the network. Both pass
- * tests/unit/delivery-store.contract.test.ts.
+ * tests/contract/delivery-store.contract.test.ts.
  */
 import type { DataWebhook, PushCandidate, PushDecision, ClaimOutcome, Delivery, DeliveryTally, FailedAttempt, RoutedTarget } from "../model/deliveries.ts";
 import type { LeaseHolder } from "../model/jobs.ts";

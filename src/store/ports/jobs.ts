@@ -1,7 +1,7 @@
 /**
  * The job queue as the pipeline uses it, async so that a hub's PostgreSQL can stand behind it: the SQLite store
  * (src/db/jobs/sqlite.ts) wraps the synchronous functions of src/db/jobs/, the PostgreSQL one
- * (src/db/jobs/pg.ts) does the same over the network. Both pass tests/unit/job-store.contract.test.ts.
+ * (src/db/jobs/pg.ts) does the same over the network. Both pass tests/contract/job-store.contract.test.ts.
  */
 import type { ClaimedJob, LeaseHolder, Transition } from "../model/jobs.ts";
 

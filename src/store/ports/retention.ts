@@ -2,7 +2,7 @@
  * The retention sweep as the service's timer and `cli gc` use it, async so that a hub's PostgreSQL can stand
  * behind it: the SQLite store (src/db/retention/sqlite.ts) runs the rule in this process, the PostgreSQL one
  * (src/db/retention/pg.ts) runs it only in the process that holds the sweep's advisory lock. Both pass
- * tests/unit/retention-store.contract.test.ts.
+ * tests/contract/retention-store.contract.test.ts.
  */
 export interface RetentionCounts {
   /** Candidate bodies of expired reports. */

@@ -2,7 +2,7 @@
  * Where a stage's own writes are recorded, async so that a hub's PostgreSQL can stand behind it: the rows a stage
  * produced and its job's change commit in one transaction under the lease fence, so both happen or neither does.
  * The writes are statements written once (src/db/stage-writes/rules.ts), run by SQLite's store in one synchronous
- * transaction and by PostgreSQL's over the network; both pass tests/unit/stage-store.contract.test.ts.
+ * transaction and by PostgreSQL's over the network; both pass tests/contract/stage-store.contract.test.ts.
  */
 import type { ClaimedJob, Transition } from "../model/jobs.ts";
 import type { RefreshDigest } from "../../maps/refresh-digest.ts";

@@ -1,6 +1,6 @@
 /**
  * Watch rules and their matches as the CLI, the player's page and the notify stage use them: SQLite's store
- * and a hub's, written once (src/db/owner/watch.ts), held to tests/unit/watch-store.contract.test.ts.
+ * and a hub's, written once (src/db/owner/watch.ts), held to tests/contract/watch-store.contract.test.ts.
  */
 import type { WatchMatch } from "../model/watch.ts";
 
