@@ -12,6 +12,7 @@ import { openDatabase } from "../../src/db/open.ts";
 import { sqliteOwnerStore } from "../../src/db/owner/sqlite.ts";
 import { openPostgres } from "../../src/db/pg/open.ts";
 import { pgOwnerStore } from "../../src/db/owner/pg.ts";
+import { TEST_SEAL } from "./link-tokens.ts";
 import { pgNotifyReads } from "../../src/db/read-models/pg-notify.ts";
 import * as pg from "../../src/db/pg/schema.ts";
 import * as sqlite from "../../src/db/schema.ts";
@@ -66,7 +67,7 @@ export const sqliteReadModels: ReadModelKind = {
       pages: sqlitePageReads(db),
       data: sqliteDataReads(db, diskArchiveStore(archiveRoot), DEFAULT_REGION),
       notify: sqliteNotifyReads(db),
-      access: sqliteOwnerStore(db).access,
+      access: sqliteOwnerStore(db, TEST_SEAL).access,
       archiveRoot,
       exec: async (statement) => void db.$client.run(statement),
       insert: {
@@ -100,7 +101,7 @@ export const postgresReadModels: ReadModelKind = {
       pages: pgPageReads(db),
       data: pgDataReads(db, diskArchiveStore(archiveRoot), DEFAULT_REGION),
       notify: pgNotifyReads(db),
-      access: pgOwnerStore(db).access,
+      access: pgOwnerStore(db, TEST_SEAL).access,
       archiveRoot,
       exec: async (statement) => void (await db.$client.unsafe(statement)),
       insert: {

@@ -10,6 +10,7 @@ import { delayAfter, FREE_FAILURES, StoredLoginAttempts } from "../../src/http/a
 import { SessionStore } from "../../src/http/admin/sessions.ts";
 import type { OwnerStore } from "../../src/store/ports/owner.ts";
 import { sha256Hex } from "../../src/sha256.ts";
+import { tokenSeal } from "../../src/link-key.ts";
 import { postgresOwnerStores, sqliteOwnerStores, type OwnerStoreFixture, type OwnerStoreKind } from "../helpers/owner-stores.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres.ts";
 
@@ -152,6 +153,8 @@ for (const kind of [sqliteOwnerStores, postgresOwnerStores] satisfies OwnerStore
       const rotated = await other.links.rotateSetupToken(T0 + 1);
       expect(rotated).not.toBe(first);
       expect(await store.links.setupToken()).toBe(rotated);
+      expect(await store.links.setupTokenMatches(rotated)).toBe(true);
+      expect(await other.links.setupTokenMatches(first!)).toBe(false);
       expect(await store.links.servedBase()).toBeNull();
       await store.links.recordServedBase("https://hub.example", T0);
       expect(await other.links.servedBase()).toBe("https://hub.example");
@@ -174,6 +177,46 @@ for (const kind of [sqliteOwnerStores, postgresOwnerStores] satisfies OwnerStore
       expect((await other.links.linkedPlayers()).map((player) => player.playerId)).toEqual(["1000", PLAYER]);
       expect(await other.links.linkedPlayer("1000")).toMatchObject({ name: "Ena" });
       expect(await other.links.linkedPlayer("999")).toBeNull();
+    });
+
+    test("no stored value opens a link or the setup URLs; a process with another link key matches by hash but shows no token", async () => {
+      const setup = (await store.links.setupToken(T0))!;
+      const { player } = await store.links.linkPlayer(PLAYER, "Mizuki", T0);
+      await store.links.linkPlayer("1000", null, T0);
+      const stored = [...(await f.rows("settings")), ...(await f.rows("players"))];
+      const dump = JSON.stringify(stored);
+      expect(dump).not.toContain(setup);
+      expect(dump).not.toContain(player.token);
+      const values = stored.flatMap((row) => Object.values(row)).filter((value): value is string => typeof value === "string");
+      const candidates = [...values, ...values.flatMap((value) => value.split(/[:.]/))];
+      for (const value of candidates) {
+        expect(await store.links.playerByToken(value)).toBeNull();
+        expect(await store.links.setupTokenMatches(value)).toBe(false);
+      }
+      expect(await store.links.setupTokenMatches(setup)).toBe(true);
+      expect((await store.links.linkedPlayer(PLAYER))?.token).toBe(player.token);
+
+      const otherKey = await f.another(tokenSeal("another link key, 32 characters or more"));
+      expect(await otherKey.links.setupToken()).toBeNull();
+      expect(await otherKey.links.setupTokenMatches(setup)).toBe(true);
+      expect(await otherKey.links.linkedPlayer(PLAYER)).toMatchObject({ playerId: PLAYER, token: null });
+      expect(await otherKey.links.playerByToken(player.token)).toMatchObject({ playerId: PLAYER, token: player.token });
+    });
+
+    test("an older version's clear tokens keep opening and are shown as before, sealed at the next start", async () => {
+      const [link, setup] = ["OldClearLinkToken_0123456789abcd", "OldClearSetupToken-0123456789abc"];
+      await f.exec(`INSERT INTO players (player_id, name, token, token_sha256, created_at) VALUES ('${PLAYER}', 'Old', '${link}', '${sha256Hex(link)}', ${T0})`);
+      await f.exec(`INSERT INTO settings (key, value, updated_at) VALUES ('setup_token', '${setup}', ${T0})`);
+      expect(await store.links.sealClearTokens()).toBe(2);
+      expect(await store.links.sealClearTokens()).toBe(0);
+      const dump = JSON.stringify([...(await f.rows("settings")), ...(await f.rows("players"))]);
+      expect(dump).not.toContain(link);
+      expect(dump).not.toContain(setup);
+      const other = await f.another();
+      expect(await other.links.playerByToken(link)).toMatchObject({ playerId: PLAYER, name: "Old" });
+      expect((await other.links.linkedPlayer(PLAYER))?.token).toBe(link);
+      expect(await other.links.setupToken()).toBe(setup);
+      expect(await other.links.setupTokenMatches(setup)).toBe(true);
     });
 
     test("a player's uploads become link-only once, on every process; a new link keeps it; the owner's reset lifts it", async () => {
