@@ -1,5 +1,6 @@
 /**
- * The key that seals players' link tokens and the setup token in the database (src/db/owner/setup-tokens.ts): the
+ * The key that seals players' link tokens and the setup token in the database (src/db/owner/setup-tokens.ts), and
+ * fingerprints the ADMIN_TOKEN that owner sessions are bound to (src/db/owner/sessions.ts): the
  * store keeps each token's sha256 (requests are matched on it) and the token sealed with this key (AES-256-GCM, so
  * the owner's pages and CLI can show the link again). The key lives outside the database: LINK_KEY (a hub, the
  * same on every process), else DATA_DIR/link.key, made 0600 on the first start. A database dump alone then holds no
@@ -21,11 +22,15 @@ export interface TokenSeal {
   seal(token: string, place: string): string;
   /** The token back; an older version's clear value as it is; null when another key sealed it. */
   unseal(stored: string, place: string): string | null;
+  /** A keyed one-way fingerprint of a secret (ADMIN_TOKEN): tells a change apart, says nothing of it without the key. */
+  fingerprint(secret: string): string;
 }
 
 export function tokenSeal(keyText: string): TokenSeal {
   const key = createHmac("sha256", keyText).update("mysekai-ingest link tokens v1").digest();
+  const fingerprintKey = createHmac("sha256", keyText).update("mysekai-ingest fingerprints v1").digest();
   return {
+    fingerprint: (secret) => createHmac("sha256", fingerprintKey).update(secret).digest("hex"),
     seal: (token, place) => {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv("aes-256-gcm", key, iv).setAAD(Buffer.from(place));

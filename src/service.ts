@@ -53,6 +53,8 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const archive = openArchiveStore(config.archive);
   const stores = await openStores(config, archive);
   const { owner, jobs } = stores;
+  const ended = await owner.sessions.endIfTokenChanged(config.admin.token);
+  if (ended > 0) logInfo("SERVER", "ADMIN_TOKEN changed: every owner session ended", { sessions: ended });
   // An older version's clear tokens: sealed before anything is served (they keep working, and are shown as before).
   const sealed = await owner.links.sealClearTokens();
   if (sealed > 0) logInfo("SERVER", "sealed the clear link and setup tokens an older version stored", { count: sealed });

@@ -70,6 +70,22 @@ for (const kind of [sqliteOwnerStores, postgresOwnerStores] satisfies OwnerStore
       expect(await (await app.request("/after", { headers: { cookie } })).text()).toBe("false");
     });
 
+    test("a change of ADMIN_TOKEN seen at a start ends every session, so a token changed back revives none; only a keyed fingerprint is kept", async () => {
+      const other = await f.another();
+      await store.sessions.open("before", T0 + 9_000, T0);
+      expect(await store.sessions.endIfTokenChanged("owner-token-A-1234567890", T0)).toBe(1);
+      await store.sessions.open("a", T0 + 9_000, T0);
+      expect(await other.sessions.endIfTokenChanged("owner-token-A-1234567890", T0)).toBe(0);
+      expect(await store.sessions.isOpen("a", T0 + 1)).toBe(true);
+      expect(await other.sessions.endIfTokenChanged("owner-token-B-0987654321", T0)).toBe(1);
+      expect(await store.sessions.isOpen("a", T0 + 1)).toBe(false);
+      await store.sessions.open("b", T0 + 9_000, T0);
+      expect(await store.sessions.endIfTokenChanged("owner-token-A-1234567890", T0)).toBe(1);
+      expect(await other.sessions.isOpen("b", T0 + 1)).toBe(false);
+      const kept = JSON.stringify(await f.rows("settings"));
+      for (const secret of ["owner-token-A-1234567890", sha256Hex("owner-token-A-1234567890")]) expect(kept).not.toContain(secret);
+    });
+
     test("a session ends at its expiry; expired ones are dropped at the next login", async () => {
       await store.sessions.open("a", T0 + 1_000, T0);
       expect(await store.sessions.isOpen("a", T0 + 999)).toBe(true);

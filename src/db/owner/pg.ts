@@ -16,7 +16,7 @@ import { watchStore } from "./watch.ts";
 
 export function pgOwnerStore(db: PgDb, seal: TokenSeal): OwnerStore {
   const statements = pgStatements(db);
-  return { sessions: sessionRecords(statements), loginFailures: loginFailureRecords(statements), links: setupLinks(statements, seal), access: dataAccess(statements), webhooks: pgDataWebhooks(db), catalogue: catalogueRecords(statements) };
+  return { sessions: sessionRecords(statements, seal), loginFailures: loginFailureRecords(statements), links: setupLinks(statements, seal), access: dataAccess(statements), webhooks: pgDataWebhooks(db), catalogue: catalogueRecords(statements) };
 }
 
 export const pgWatchStore = (db: PgDb): WatchStore => watchStore(pgStatements(db));

@@ -31,7 +31,7 @@ function withoutFsync(db: Db): Statements {
 /** `seal`: the link key's (src/link-key.ts), which seals players' links and the setup token. */
 export function sqliteOwnerStore(db: Db, seal: TokenSeal): OwnerStore {
   return {
-    sessions: sessionRecords(withoutFsync(db)),
+    sessions: sessionRecords(withoutFsync(db), seal),
     loginFailures: loginFailureRecords(withoutFsync(db)),
     links: setupLinks(sqliteStatements(db), seal),
     access: dataAccess(sqliteStatements(db)),

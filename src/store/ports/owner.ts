@@ -18,6 +18,11 @@ export interface SessionRecords {
   close(idHash: string): Promise<void>;
   /** Ends every session (`cli sessions end`, "log out everywhere"); how many there were. */
   closeAll(): Promise<number>;
+  /**
+   * At a start: ends every session if `adminToken` is not the one they were opened under (kept as a keyed
+   * fingerprint), so that a token changed and changed back revives none; how many ended.
+   */
+  endIfTokenChanged(adminToken: string | null, now?: number): Promise<number>;
 }
 
 /**
