@@ -61,7 +61,7 @@ async function players(config: Config, owner: OwnerStore, { name: command, value
     const rows = await owner.links.linkedPlayers();
     if (rows.length === 0) console.log(c.noLinkedPlayers);
     const base = await baseOf(config, owner.links);
-    for (const row of rows) console.log(`${row.playerId}\t${row.name ?? "-"}\t${base}/p/${row.token}`);
+    for (const row of rows) console.log(`${row.playerId}\t${row.name ?? "-"}\t${row.token === null ? c.linkHidden(row.playerId) : `${base}/p/${row.token}`}`);
     return 0;
   }
   if (!playerId || !/^\d{1,32}$/.test(playerId)) throw new UsageError(c.needPlayerId);

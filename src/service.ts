@@ -53,8 +53,14 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const archive = openArchiveStore(config.archive);
   const stores = await openStores(config, archive);
   const { owner, jobs } = stores;
+  const ended = await owner.sessions.endIfTokenChanged(config.admin.token);
+  if (ended > 0) logInfo("SERVER", "ADMIN_TOKEN changed: every owner session ended", { sessions: ended });
+  // An older version's clear tokens: sealed before anything is served (they keep working, and are shown as before).
+  const sealed = await owner.links.sealClearTokens();
+  if (sealed > 0) logInfo("SERVER", "sealed the clear link and setup tokens an older version stored", { count: sealed });
   // Module and script URLs carry it; made once, at the first start.
-  await owner.links.setupToken();
+  if ((await owner.links.setupToken()) === null) logWarn("CONFIG", ownerMessages(config.ownerLocale).linkKeyChanged);
+  if (config.database.kind === "postgres" && config.admin.linkKey === null) logWarn("CONFIG", ownerMessages(config.ownerLocale).linkKeyPerProcess);
   if (config.publicBaseUrl !== null) await owner.links.recordServedBase(config.publicBaseUrl);
   // Before the pipeline starts: the first save is drawn with the owner's catalogue update.
   const stopFollowing = await followCatalogue(owner.catalogue, config.maps.catalogueCheckMs);

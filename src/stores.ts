@@ -49,6 +49,7 @@ import { sqliteDataReads } from "./db/read-models/sqlite.ts";
 import { pgDataReads } from "./db/read-models/pg.ts";
 import { sqliteNotifyReads } from "./db/read-models/sqlite-notify.ts";
 import { hubConnections } from "./pipeline/concurrency.ts";
+import { loadTokenSeal } from "./link-key.ts";
 
 export interface Stores {
   jobs: JobStore;
@@ -79,6 +80,7 @@ export interface Stores {
  */
 export async function openStores(config: Config, archive: ArchiveStore, beside = false): Promise<Stores> {
   const defaultRegion = config.api.defaultRegion;
+  const seal = loadTokenSeal(config.admin.linkKey, config.dataDir);
   if (config.database.kind === "postgres") {
     // Each process holds a few connections: its slots' claims and records, the request path, and LISTEN's own.
     const db = await openPostgres(config.database.url, { maxConnections: beside ? 2 : hubConnections(config), connectTimeoutMs: config.storage.storeTimeoutMs });
@@ -89,7 +91,7 @@ export async function openStores(config: Config, archive: ArchiveStore, beside =
       deliveries: pgDeliveryStore(db),
       stageStore: pgStageStore(db),
       notifyReads: pgNotifyReads(db),
-      owner: request(pgOwnerStore(db)),
+      owner: request(pgOwnerStore(db, seal)),
       pages: request(pgPageReads(db)),
       uploads: request(pgUploadStore(db)),
       reports: request(pgReportStore(db)),
@@ -114,7 +116,7 @@ export async function openStores(config: Config, archive: ArchiveStore, beside =
     deliveries: sqliteDeliveryStore(db),
     stageStore: sqliteStageStore(db),
     notifyReads: sqliteNotifyReads(db),
-    owner: sqliteOwnerStore(db),
+    owner: sqliteOwnerStore(db, seal),
     pages: sqlitePageReads(db),
     uploads: sqliteUploadStore(db, committer),
     reports: sqliteReportStore(committer),

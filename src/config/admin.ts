@@ -1,9 +1,12 @@
-/** The owner group: who may open the status page and /metrics. */
+/** The owner group: who may open the status page and /metrics, and the key that seals players' links in the store. */
+import { MIN_KEY_LENGTH } from "../link-key.ts";
 import { ConfigError, text, type Env } from "./parse.ts";
 
 export interface AdminConfig {
   /** Bearer token, HTTP Basic password or login-form password; null = loopback clients only. */
   token: string | null;
+  /** LINK_KEY: seals link and setup tokens (src/link-key.ts); null = DATA_DIR/link.key. A hub sets the same on every process. */
+  linkKey: string | null;
 }
 
 const MIN_TOKEN_LENGTH = 16;
@@ -13,5 +16,9 @@ export function adminConfig(env: Env): AdminConfig {
   if (token !== null && token.length < MIN_TOKEN_LENGTH) {
     throw new ConfigError(`ADMIN_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters (e.g. openssl rand -hex 24)`);
   }
-  return { token };
+  const linkKey = text(env, "LINK_KEY");
+  if (linkKey !== null && linkKey.length < MIN_KEY_LENGTH) {
+    throw new ConfigError(`LINK_KEY must be at least ${MIN_KEY_LENGTH} characters (e.g. openssl rand -hex 32)`);
+  }
+  return { token, linkKey };
 }

@@ -176,6 +176,7 @@ export function secretsOf(config: Config): string[] {
     report.token,
     config.uploads.token,
     config.admin.token,
+    config.admin.linkKey,
     report.path === DEFAULT_REPORT_PATH ? null : report.path,
     notify.telegram?.botToken,
     notify.discord?.webhookUrl,

@@ -8,6 +8,7 @@ import { readReportBody } from "../ingest/decompress.ts";
 import { extractCandidates } from "../ingest/har.ts";
 import { proxyPinMeta, reqableMeta } from "../ingest/har-meta.ts";
 import { logInfo, logWarn } from "../log.ts";
+import { playerIdFromUrl, refusedPlayerId } from "../save/player-id.ts";
 import type { HttpDeps } from "./deps.ts";
 
 /** Where REPORT_TOKEN may come (checked in front of every guard, src/http/app.ts): ours, and Reqable's tag. */
@@ -45,6 +46,8 @@ export function reportRoutes({ reports, config, wakePipeline }: HttpDeps): Hono 
     }
     const extraction = extractCandidates(doc, c.req.header("x-report-phase") ?? null, report);
     if ("error" in extraction) return reject(extraction.status, extraction.error);
+    const refused = extraction.candidates.map((candidate) => refusedPlayerId(playerIdFromUrl(candidate.url))).find((reason) => reason !== null);
+    if (refused) return reject(400, `a session's URL names ${refused}`);
 
     const receivedAt = Date.now();
     const commitStarted = performance.now();

@@ -9,7 +9,7 @@ import { cappedMessage, declaredTooLarge, readCapped } from "../ingest/capped-bo
 import { parseChunkHeaders } from "../ingest/chunk-headers.ts";
 import { logInfo, logWarn } from "../log.ts";
 import { metrics } from "../metrics.ts";
-import { playerIdFromUrl } from "../save/player-id.ts";
+import { playerIdFromUrl, refusedPlayerId } from "../save/player-id.ts";
 import { mayBeSave } from "../save/plausible.ts";
 import { saveOrigin } from "../ingest/save-origin.ts";
 import { peerOf } from "./peer.ts";
@@ -63,6 +63,11 @@ export function uploadRoutes({ uploads, config, wakePipeline, keepsNextJob, owne
     }
     const { header } = parsed;
     const named = header.originalUrl === null ? null : playerIdFromUrl(header.originalUrl);
+    const refused = named === null ? null : refusedPlayerId(named);
+    if (refused !== null) {
+      logWarn("UPLOAD", "rejected", { status: 400, reason: refused });
+      return c.text(`X-Original-Url: ${refused}`, 400);
+    }
     if (onlyPlayer !== null && named !== onlyPlayer) {
       logWarn("UPLOAD", "rejected: another player through a player link", { status: 403, player: onlyPlayer, named: named ?? undefined });
       return c.text(ONLY_OWN_PLAYER, 403);

@@ -64,7 +64,7 @@ async function nudge(deps: NudgeDeps, player: NudgePlayer, refreshAt: number, ki
   // The personal link opens the player's own settings and uploads as them: only on a route nobody else shares,
   // never a group's or the default route, where the player is told to ask the owner instead.
   const ownRoute = routeIsOwn(deps.routing, player.playerId, deps.config.notify.defaultRoute, (target) => isOnePersonsChat(target, deps.config.notify));
-  const setup = !base ? null : link !== null && ownRoute ? S.setup(`${base}/p/${link.token}`) : S.askOwner(`${base}/setup`);
+  const setup = !base ? null : link?.token && ownRoute ? S.setup(`${base}/p/${link.token}`) : S.askOwner(`${base}/setup`);
   const text = kind === "missed" ? S.missed(player.hours) : S.partial;
   const message: PushMessage = {
     playerId: player.playerId,

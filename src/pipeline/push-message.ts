@@ -33,7 +33,7 @@ async function pageUrl(deps: PipelineDeps, playerId: string): Promise<string | n
   const base = deps.config.publicBaseUrl;
   if (base === null || playerId === UNKNOWN_PLAYER) return null;
   const linked = await deps.links.linkedPlayer(playerId);
-  return linked ? `${base}/p/${linked.token}` : `${base}/players/${playerId}`;
+  return linked?.token ? `${base}/p/${linked.token}` : `${base}/players/${playerId}`;
 }
 
 /** A missing map throws: the stage retries, as for any failed read. */

@@ -66,6 +66,22 @@ describeEachStore("owner store", (s) => {
     expect(await (await app.request("/after", { headers: { cookie } })).text()).toBe("false");
   });
 
+  test("a change of ADMIN_TOKEN seen at a start ends every session, so a token changed back revives none; only a keyed fingerprint is kept", async () => {
+    const other = await another();
+    await store.sessions.open("before", T0 + 9_000, T0);
+    expect(await store.sessions.endIfTokenChanged("owner-token-A-1234567890", T0)).toBe(1);
+    await store.sessions.open("a", T0 + 9_000, T0);
+    expect(await other.sessions.endIfTokenChanged("owner-token-A-1234567890", T0)).toBe(0);
+    expect(await store.sessions.isOpen("a", T0 + 1)).toBe(true);
+    expect(await other.sessions.endIfTokenChanged("owner-token-B-0987654321", T0)).toBe(1);
+    expect(await store.sessions.isOpen("a", T0 + 1)).toBe(false);
+    await store.sessions.open("b", T0 + 9_000, T0);
+    expect(await store.sessions.endIfTokenChanged("owner-token-A-1234567890", T0)).toBe(1);
+    expect(await other.sessions.isOpen("b", T0 + 1)).toBe(false);
+    const kept = JSON.stringify(await tableRows("settings"));
+    for (const secret of ["owner-token-A-1234567890", sha256Hex("owner-token-A-1234567890")]) expect(kept).not.toContain(secret);
+  });
+
   test("a session ends at its expiry; expired ones are dropped at the next login", async () => {
     await store.sessions.open("a", T0 + 1_000, T0);
     expect(await store.sessions.isOpen("a", T0 + 999)).toBe(true);
@@ -149,6 +165,8 @@ describeEachStore("owner store", (s) => {
     const rotated = await other.links.rotateSetupToken(T0 + 1);
     expect(rotated).not.toBe(first);
     expect(await store.links.setupToken()).toBe(rotated);
+    expect(await store.links.setupTokenMatches(rotated)).toBe(true);
+    expect(await other.links.setupTokenMatches(first!)).toBe(false);
     expect(await store.links.servedBase()).toBeNull();
     await store.links.recordServedBase("https://hub.example", T0);
     expect(await other.links.servedBase()).toBe("https://hub.example");
@@ -171,6 +189,46 @@ describeEachStore("owner store", (s) => {
     expect((await other.links.linkedPlayers()).map((player) => player.playerId)).toEqual(["1000", PLAYER]);
     expect(await other.links.linkedPlayer("1000")).toMatchObject({ name: "Ena" });
     expect(await other.links.linkedPlayer("999")).toBeNull();
+  });
+
+  test("no stored value opens a link or the setup URLs; a process with another link key matches by hash but shows no token", async () => {
+    const setup = (await store.links.setupToken(T0))!;
+    const { player } = await store.links.linkPlayer(PLAYER, "Mizuki", T0);
+    await store.links.linkPlayer("1000", null, T0);
+    const stored = [...(await tableRows("settings")), ...(await tableRows("players"))];
+    const dump = JSON.stringify(stored);
+    expect(dump).not.toContain(setup);
+    expect(dump).not.toContain(player.token);
+    const values = stored.flatMap((row) => Object.values(row)).filter((value): value is string => typeof value === "string");
+    const candidates = [...values, ...values.flatMap((value) => value.split(/[:.]/))];
+    for (const value of candidates) {
+      expect(await store.links.playerByToken(value)).toBeNull();
+      expect(await store.links.setupTokenMatches(value)).toBe(false);
+    }
+    expect(await store.links.setupTokenMatches(setup)).toBe(true);
+    expect((await store.links.linkedPlayer(PLAYER))?.token).toBe(player.token);
+
+    const otherKey = (await s.another(undefined, { LINK_KEY: "another link key, 32 characters or more" })).owner;
+    expect(await otherKey.links.setupToken()).toBeNull();
+    expect(await otherKey.links.setupTokenMatches(setup)).toBe(true);
+    expect(await otherKey.links.linkedPlayer(PLAYER)).toMatchObject({ playerId: PLAYER, token: null });
+    expect(await otherKey.links.playerByToken(player.token)).toMatchObject({ playerId: PLAYER, token: player.token });
+  });
+
+  test("an older version's clear tokens keep opening and are shown as before, sealed at the next start", async () => {
+    const [link, setup] = ["OldClearLinkToken_0123456789abcd", "OldClearSetupToken-0123456789abc"];
+    await s.sql.exec(`INSERT INTO players (player_id, name, token, token_sha256, created_at) VALUES ('${PLAYER}', 'Old', '${link}', '${sha256Hex(link)}', ${T0})`);
+    await s.sql.exec(`INSERT INTO settings (key, value, updated_at) VALUES ('setup_token', '${setup}', ${T0})`);
+    expect(await store.links.sealClearTokens()).toBe(2);
+    expect(await store.links.sealClearTokens()).toBe(0);
+    const dump = JSON.stringify([...(await tableRows("settings")), ...(await tableRows("players"))]);
+    expect(dump).not.toContain(link);
+    expect(dump).not.toContain(setup);
+    const other = await another();
+    expect(await other.links.playerByToken(link)).toMatchObject({ playerId: PLAYER, name: "Old" });
+    expect((await other.links.linkedPlayer(PLAYER))?.token).toBe(link);
+    expect(await other.links.setupToken()).toBe(setup);
+    expect(await other.links.setupTokenMatches(setup)).toBe(true);
   });
 
   test("a player's uploads become link-only once, on every process; a new link keeps it; the owner's reset lifts it", async () => {

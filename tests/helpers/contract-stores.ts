@@ -28,8 +28,8 @@ export interface StoreUnderTest {
   hub: boolean;
   config: Config;
   stores: Stores;
-  /** The same database opened again, as another process has it (over `archive`: the test's unless given). */
-  another: (archive?: ArchiveStore) => Promise<Stores>;
+  /** The same database opened again, as another process has it (over `archive`: the test's unless given; `env`: settings that process has of its own, e.g. another LINK_KEY). */
+  another: (archive?: ArchiveStore, env?: Record<string, string>) => Promise<Stores>;
   /** The archive the stores were opened with (a disk folder under DATA_DIR). */
   archive: ArchiveStore;
   archiveRoot: string;
@@ -148,7 +148,8 @@ export function describeEachStore(name: string, body: (s: StoreUnderTest) => voi
           await (raw ??= rawSql("", url)).exec(EMPTY_DATABASE);
         }
         // A generous deadline: these tests are about what the stores do, not how fast a busy machine answers.
-        const config = loadConfig({ DATA_DIR: dir, CONFIG_DIR: join(dir, "config"), STORE_TIMEOUT_MS: "60000", ...(url && { DATABASE_URL: url }), ...env });
+        const settings = { DATA_DIR: dir, CONFIG_DIR: join(dir, "config"), STORE_TIMEOUT_MS: "60000", ...(url && { DATABASE_URL: url }), ...env };
+        const config = loadConfig(settings);
         const archive = openArchiveStore(config.archive);
         // Beside: SQLite's checkpointer would start a worker for each test; its own tests are SQLite's (tests/unit).
         const stores = await openStores(config, archive, true);
@@ -159,8 +160,8 @@ export function describeEachStore(name: string, body: (s: StoreUnderTest) => voi
           stores,
           archive,
           archiveRoot: join(dir, "archive"),
-          another: async (over: ArchiveStore = archive) => {
-            const other = await openStores(config, over, true);
+          another: async (over: ArchiveStore = archive, own: Record<string, string> = {}) => {
+            const other = await openStores(Object.keys(own).length === 0 ? config : loadConfig({ ...settings, ...own }), over, true);
             opened.push(other);
             return other;
           },

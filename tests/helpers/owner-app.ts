@@ -10,6 +10,7 @@ import { sqliteReportStore, sqliteUploadStore } from "../../src/db/uploads/sqlit
 import { sqliteJobStore } from "../../src/db/jobs/sqlite.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { sqliteNudgeStore, sqliteOwnerStore, sqliteWatchStore } from "../../src/db/owner/sqlite.ts";
+import { loadTokenSeal } from "../../src/link-key.ts";
 import { storeSaveOnce } from "../../src/db/saves/sqlite.ts";
 import { createApp } from "../../src/http/app.ts";
 import type { HttpDeps } from "../../src/http/deps.ts";
@@ -41,7 +42,7 @@ export function ownerApp(
   const committer = new GroupCommitter(db);
   const app = createApp({
     jobs: sqliteJobStore(db),
-    owner: sqliteOwnerStore(db),
+    owner: sqliteOwnerStore(db, loadTokenSeal(config.admin.linkKey, dir)),
     pages: sqlitePageReads(db),
     watch: sqliteWatchStore(db),
     captureHealth: sqliteCaptureHealthReads(db),

@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { one } from "../helpers/db.ts";
+import { linkTokenOf, setupTokenOf } from "../helpers/link-tokens.ts";
 import { isAlive } from "../helpers/proc.ts";
 import { rawRequest, type HeaderValue, type RawAnswer, type RawRequest } from "../helpers/raw-http.ts";
 import { encryptedSave, PLAYER_ID, saveUrl, testKeys } from "../helpers/saves.ts";
@@ -291,14 +292,13 @@ const corpus: Case[] = [...methodCases, ...pathCases, ...authCases, ...formCases
 // ---- the run ------------------------------------------------------------------------------------------------
 
 const { pair, env: keyEnv } = testKeys();
-const setupTokenOf = (server: RunningServer) => one<{ value: string }>(server, "SELECT value FROM settings WHERE key = 'setup_token'")!.value;
 
 function linkPlayer(server: RunningServer): string {
   const run = Bun.spawnSync([process.execPath, "src/cli.ts", "players", "add", PLAYER_ID, "--name", "hostile-owner"], {
     env: { PATH: process.env.PATH ?? "", DATA_DIR: server.dataDir, CONFIG_DIR: `${server.dataDir}/config` },
   });
   if (run.exitCode !== 0) throw new Error(`cli players add failed: ${run.stderr}`);
-  return one<{ token: string }>(server, "SELECT token FROM players WHERE player_id = ?", PLAYER_ID)!.token;
+  return linkTokenOf(server, PLAYER_ID);
 }
 
 beforeAll(async () => {

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { MODULE_FORMATS } from "../../src/capture/modules.ts";
 import { httpClientUploadScript, quantumultXUploadScript } from "../../src/capture/upload-script.ts";
 import { jobOfSave, one } from "../helpers/db.ts";
+import { setupTokenOf } from "../helpers/link-tokens.ts";
 import { runInApp } from "../helpers/proxy-app-harness.ts";
 import { encryptedSave, PLAYER_ID, testKeys } from "../helpers/saves.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
@@ -34,7 +35,7 @@ afterAll(async () => {
   }
 });
 
-const tokenOf = (server: RunningServer) => one<{ value: string }>(server, "SELECT value FROM settings WHERE key = 'setup_token'")!.value;
+const tokenOf = setupTokenOf;
 const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 function cli(server: RunningServer, ...args: string[]): string {

@@ -44,6 +44,21 @@ describe("owner sessions", () => {
     expect(await statusWith(again, kept)).toBe(200);
   });
 
+  test("a token changed and changed back revives none of the sessions opened before the change", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "owner-sessions-"));
+    const [first, second] = ["first-owner-token-1234567890", "second-owner-token-0987654321"];
+    const before = await start({ ADMIN_TOKEN: first }, dataDir);
+    const cookie = await login(before, first);
+    expect(await statusWith(before, cookie)).toBe(200);
+    await before.stop();
+    const changed = await start({ ADMIN_TOKEN: second }, dataDir);
+    const log = changed.output();
+    await changed.stop();
+    const back = await start({ ADMIN_TOKEN: first }, dataDir);
+    expect(await statusWith(back, cookie)).toBe(401);
+    expect(log).toContain("ADMIN_TOKEN changed: every owner session ended sessions=1");
+  });
+
   test("`cli sessions end` ends every session; so does the page's log out everywhere", async () => {
     const server = await start({ ADMIN_TOKEN: "owner-token-abcdefghijklmnop" });
     const [phone, laptop] = [await login(server, "owner-token-abcdefghijklmnop"), await login(server, "owner-token-abcdefghijklmnop")];

@@ -1,4 +1,5 @@
 /** The owner's and players' tables on a hub's PostgreSQL: the modules written once for both stores over its statements, and the consumer webhooks' own. */
+import type { TokenSeal } from "../../link-key.ts";
 import type { NudgeStore } from "../../store/ports/nudges.ts";
 import type { OwnerStore } from "../../store/ports/owner.ts";
 import type { WatchStore } from "../../store/ports/watch.ts";
@@ -13,9 +14,9 @@ import { sessionRecords } from "./sessions.ts";
 import { setupLinks } from "./setup-tokens.ts";
 import { watchStore } from "./watch.ts";
 
-export function pgOwnerStore(db: PgDb): OwnerStore {
+export function pgOwnerStore(db: PgDb, seal: TokenSeal): OwnerStore {
   const statements = pgStatements(db);
-  return { sessions: sessionRecords(statements), loginFailures: loginFailureRecords(statements), links: setupLinks(statements), access: dataAccess(statements), webhooks: pgDataWebhooks(db), catalogue: catalogueRecords(statements) };
+  return { sessions: sessionRecords(statements, seal), loginFailures: loginFailureRecords(statements), links: setupLinks(statements, seal), access: dataAccess(statements), webhooks: pgDataWebhooks(db), catalogue: catalogueRecords(statements) };
 }
 
 export const pgWatchStore = (db: PgDb): WatchStore => watchStore(pgStatements(db));

@@ -3,6 +3,7 @@
  * login-failures.ts, setup-tokens.ts, data-access.ts, watch.ts, nudges.ts) over SQLite's statements, and the
  * consumer webhooks' synchronous functions.
  */
+import type { TokenSeal } from "../../link-key.ts";
 import type { NudgeStore } from "../../store/ports/nudges.ts";
 import type { OwnerStore } from "../../store/ports/owner.ts";
 import type { WatchStore } from "../../store/ports/watch.ts";
@@ -27,11 +28,12 @@ function withoutFsync(db: Db): Statements {
   };
 }
 
-export function sqliteOwnerStore(db: Db): OwnerStore {
+/** `seal`: the link key's (src/link-key.ts), which seals players' links and the setup token. */
+export function sqliteOwnerStore(db: Db, seal: TokenSeal): OwnerStore {
   return {
-    sessions: sessionRecords(withoutFsync(db)),
+    sessions: sessionRecords(withoutFsync(db), seal),
     loginFailures: loginFailureRecords(withoutFsync(db)),
-    links: setupLinks(sqliteStatements(db)),
+    links: setupLinks(sqliteStatements(db), seal),
     access: dataAccess(sqliteStatements(db)),
     webhooks: {
       add: async (url, bearer, now, carries) => addDataWebhook(db, url, bearer, now, carries),

@@ -1,7 +1,7 @@
 /** The owner's and players' tables of a hub's PostgreSQL, as ../schema-owner.ts, and the data API's shared rate counts. */
 import { bigint, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 
-/** Small named values the service keeps for itself (the setup token). */
+/** Small named values the service keeps for itself (the setup token: its sha256 and the token sealed, src/db/owner/setup-tokens.ts). */
 export const settings = pgTable("settings", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
@@ -14,8 +14,11 @@ export const players = pgTable(
   {
     playerId: text("player_id").primaryKey(),
     name: text("name"),
-    /** The link's secret, shown to the owner again on demand. */
-    token: text("token").notNull(),
+    /**
+     * The link's secret sealed with the link key (`v1.…`, src/link-key.ts), shown to the owner again on demand; an
+     * older version's clear token until the next start seals it. Useless without the key, which is never stored here.
+     */
+    sealedToken: text("token").notNull(),
     /** sha256 hex of the token: requests are matched on it, so a lookup's timing says nothing about the token. */
     tokenSha256: text("token_sha256").notNull(),
     /**

@@ -24,7 +24,6 @@ import { HistorySection } from "../status/history.tsx";
 import { PartyProgressSection } from "../status/party-progress.tsx";
 import { playerPagePath } from "../status/player-page.tsx";
 import { MapsSection } from "../status/sections.tsx";
-import { tokenMatches } from "../token.ts";
 import { formFields } from "../status/form.ts";
 import { setupChoice, SetupView } from "./page.tsx";
 import { PublicReadsSection } from "./public-reads.tsx";
@@ -32,7 +31,7 @@ import { playerWatchView, WatchSection } from "../watch/section.tsx";
 import { CaptureHealthSection } from "../watch/capture-health.tsx";
 import { playerSpawnsBase, SpawnsSection } from "../watch/spawns.tsx";
 import { NudgeSection } from "../watch/nudge-section.tsx";
-import { TOKEN_SHAPE, type LinkedPlayer } from "../../store/model/owner.ts";
+import type { LinkedPlayer } from "../../store/model/owner.ts";
 
 const NO_STORE = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer" };
 const CONTENT_TYPES = { module: "text/plain; charset=utf-8", script: "application/javascript; charset=utf-8" };
@@ -51,7 +50,13 @@ function PlayerLinks({ base, players, t }: { base: string; players: LinkedPlayer
         {players.map((player) => (
           <li>
             <a href={playerPagePath(player.playerId)}>{player.name ?? player.playerId}</a> <span class="muted">{player.playerId}</span>:{" "}
-            <a class="url" href={`${base}/p/${player.token}`}>{`${base}/p/${player.token}`}</a>
+            {player.token === null ? (
+              <span class="muted">
+                {t.linkSealedElsewhere} <code>npm run cli -- players add {player.playerId}</code>
+              </span>
+            ) : (
+              <a class="url" href={`${base}/p/${player.token}`}>{`${base}/p/${player.token}`}</a>
+            )}
           </li>
         ))}
       </ul>
@@ -85,6 +90,7 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
     const { t } = lang;
     const [newest] = await pages.recentSaves(1);
     const choice = setupChoice(c.req.query(), lang.locale, newest?.region ?? null);
+    const setupToken = await links.setupToken();
     const page = (
       <Layout title={t.setupLink} lang={lang}>
         <header>
@@ -92,7 +98,11 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
           <a href="/">{t.statusLink}</a>
         </header>
         <Banners banners={setupBanners(config, t)} />
-        <SetupView root={`${base}/setup/${await links.setupToken()}`} choice={choice} path="/setup" report={reporting} t={t} locale={lang.locale} check={{ url: `/setup/first-save?since=${Date.now()}` }} />
+        {setupToken === null ? (
+          <Banners banners={[{ id: "setup-sealed-elsewhere", text: t.setupSealedElsewhere }]} />
+        ) : (
+          <SetupView root={`${base}/setup/${setupToken}`} choice={choice} path="/setup" report={reporting} t={t} locale={lang.locale} check={{ url: `/setup/first-save?since=${Date.now()}` }} />
+        )}
         <section>
           <h2>{t.setupLinks}</h2>
           <p class="muted">{t.setupLinksHint}</p>
@@ -126,12 +136,12 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
 
   app.get("/setup/:token/:region/:file", async (c) => {
     const given = c.req.param("token");
-    if (!TOKEN_SHAPE.test(given) || !tokenMatches(given, await links.setupToken())) return notFound(c);
+    if (!(await links.setupTokenMatches(given))) return notFound(c);
     const base = baseUrl(c);
     return serveFile(c, { root: `${base}/setup/${given}`, serverUrl: base, uploadToken: config.uploads.token ?? undefined });
   });
 
-  const player = (c: Context): Promise<LinkedPlayer | null> => links.playerByToken(c.req.param("token") ?? "");
+  const player = (c: Context) => links.playerByToken(c.req.param("token") ?? "");
 
   app.get("/p/:token", async (c) => {
     const linked = await player(c);

@@ -7,7 +7,7 @@ import { unreachableBase } from "../../config/public-base.ts";
 
 export interface Banner {
   /** Short, stable: tests and styles find it by this. */
-  id: "no-key" | "no-channel" | "disk-full" | "cannot-write" | "no-public-url" | "loopback-public-url" | "private-public-url" | "unknown-resources";
+  id: "no-key" | "no-channel" | "disk-full" | "cannot-write" | "no-public-url" | "loopback-public-url" | "private-public-url" | "unknown-resources" | "setup-sealed-elsewhere";
   text: string;
 }
 

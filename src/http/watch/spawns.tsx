@@ -24,7 +24,7 @@ const spawnKey = (linkToken: string) => sha256Hex(`spawn images\u0000${linkToken
 const KEY_SHAPE = /^[0-9a-f]{32}$/;
 
 /** Where the player's page links its spawn images. */
-export const playerSpawnsBase = (player: Pick<LinkedPlayer, "playerId" | "token">) => `/spawns/${player.playerId}/${spawnKey(player.token)}`;
+export const playerSpawnsBase = (player: Pick<LinkedPlayer, "playerId"> & { token: string }) => `/spawns/${player.playerId}/${spawnKey(player.token)}`;
 
 /** `base`: the folder of the images (the owner's page's, or the player's keyed one). */
 export function SpawnsSection({ base, spots, lang: { t, locale } }: { base: string; spots: Map<number, SpawnSpot[]>; lang: PageLang }) {
@@ -65,7 +65,7 @@ export function spawnRoutes(deps: HttpDeps, owner: MiddlewareHandler): Hono {
   app.get("/spawns/:playerId/:key/:file", async (c) => {
     const { playerId, key } = c.req.param();
     const linked = PLAYER_ID_SHAPE.test(playerId) && KEY_SHAPE.test(key) ? await deps.owner.links.linkedPlayer(playerId) : null;
-    if (linked === null || !tokenMatches(key, spawnKey(linked.token))) return c.text(pageText(c, deps.config).errNotFound, 404);
+    if (linked?.token == null || !tokenMatches(key, spawnKey(linked.token))) return c.text(pageText(c, deps.config).errNotFound, 404);
     return servePng(c, deps, linked.playerId, await regionOf(linked.playerId));
   });
   app.get("/players/:playerId/spawns/:file", owner, async (c) => {

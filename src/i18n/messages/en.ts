@@ -170,6 +170,8 @@ export const en = {
   newSetupToken: "New setup token",
   playerLinks: "Player links",
   noPlayerLinks: "None yet; this command makes one:",
+  linkSealedElsewhere: "sealed with another link key; a new link shows again:",
+  setupSealedElsewhere: "The setup token was sealed with another link key (LINK_KEY or DATA_DIR/link.key changed), so its links cannot be shown. Installed modules keep working; a new setup token below shows links again (modules then need installing again).",
   // Errors shown as plain text in the browser
   errNotFound: "not found",
   errArchiveBusy: "the archive cannot be read just now; try again later",

@@ -157,6 +157,8 @@ export const ja: Messages = {
   newSetupToken: "設定トークンを新しくする",
   playerLinks: "プレイヤーのリンク",
   noPlayerLinks: "まだありません。このコマンドで作れます：",
+  linkSealedElsewhere: "別のリンクキーで封印されています。新しいリンクなら表示できます：",
+  setupSealedElsewhere: "設定トークンは別のリンクキーで封印されているため（LINK_KEY または DATA_DIR/link.key が変わりました）、リンクを表示できません。インストール済みのモジュールは動き続けます。下で設定トークンを新しくするとリンクを表示できます（モジュールは入れ直しが必要です）。",
   errNotFound: "見つかりません",
   errArchiveBusy: "アーカイブを今は読めません。しばらくしてから試してください",
   errFormTooLarge: "フォームが大きすぎます",

@@ -157,6 +157,8 @@ export const ko: Messages = {
   newSetupToken: "설정 토큰 새로 만들기",
   playerLinks: "플레이어 링크",
   noPlayerLinks: "아직 없습니다. 이 명령으로 만듭니다:",
+  linkSealedElsewhere: "다른 링크 키로 봉인되어 있습니다. 새 링크는 다시 보여 줍니다:",
+  setupSealedElsewhere: "설정 토큰이 다른 링크 키로 봉인되어 있어 (LINK_KEY 또는 DATA_DIR/link.key가 바뀌었습니다) 링크를 보여 줄 수 없습니다. 설치된 모듈은 계속 작동합니다. 아래에서 설정 토큰을 새로 만들면 링크가 다시 보입니다 (모듈은 다시 설치해야 합니다).",
   errNotFound: "찾을 수 없습니다",
   errArchiveBusy: "지금은 보관 파일을 읽을 수 없습니다. 잠시 후 다시 시도하세요",
   errFormTooLarge: "양식이 너무 큽니다",

@@ -157,6 +157,8 @@ export const zhHans: Messages = {
   newSetupToken: "换新设置令牌",
   playerLinks: "玩家链接",
   noPlayerLinks: "还没有；用这条命令创建：",
+  linkSealedElsewhere: "用另一把链接密钥封存，无法显示；新链接可以显示：",
+  setupSealedElsewhere: "设置令牌是用另一把链接密钥封存的（LINK_KEY 或 DATA_DIR/link.key 变了），所以无法显示它的链接。已安装的模块照常工作；在下面换新设置令牌后即可再显示链接（模块需要重新安装）。",
   errNotFound: "未找到",
   errArchiveBusy: "归档暂时无法读取，请稍后再试",
   errFormTooLarge: "表单太大",

@@ -157,6 +157,8 @@ export const zhHant: Messages = {
   newSetupToken: "換新設定權杖",
   playerLinks: "玩家連結",
   noPlayerLinks: "還沒有；用這個指令建立：",
+  linkSealedElsewhere: "用另一把連結金鑰封存，無法顯示；新連結可以顯示：",
+  setupSealedElsewhere: "設定權杖是用另一把連結金鑰封存的（LINK_KEY 或 DATA_DIR/link.key 變了），所以無法顯示它的連結。已安裝的模組照常運作；在下面換新設定權杖後即可再顯示連結（模組需要重新安裝）。",
   errNotFound: "找不到",
   errArchiveBusy: "封存暫時無法讀取，請稍後再試",
   errFormTooLarge: "表單太大",

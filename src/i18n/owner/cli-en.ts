@@ -32,6 +32,7 @@ export const cliEn = {
   unknownState: (state: string) => `unknown state "${state}"`,
   noJobs: (state: string | null) => (state ? `no ${state} jobs` : "no jobs"),
   noLinkedPlayers: "no players with a link",
+  linkHidden: (playerId: string) => `(sealed with another link key: npm run cli -- players add ${playerId} makes a new link to show)`,
   link: (playerId: string, url: string, replaced: boolean) => `${replaced ? "new link (the old one stops working)" : "link"} for ${playerId}: ${url}`,
   named: (name: string) => `pushes and maps name this player ${name} from the next save on`,
   routeHint: (file: string, entry: string) => `pushes: add to ${file}: ${entry} and restart`,

@@ -31,6 +31,7 @@ export const cliJa: CliMessages = {
   unknownState: (state) => `不明な状態「${state}」`,
   noJobs: (state) => (state ? `${state} のジョブはありません` : "ジョブはありません"),
   noLinkedPlayers: "リンクのあるプレイヤーはいません",
+  linkHidden: (playerId) => `（別のリンクキーで封印されています：npm run cli -- players add ${playerId} で表示できる新しいリンクを作ります）`,
   link: (playerId, url, replaced) => `${replaced ? "新しいリンク（古いリンクは無効）" : "リンク"}、プレイヤー ${playerId}：${url}`,
   named: (name) => `次のセーブから、通知と地図でこのプレイヤーは「${name}」と表示されます`,
   routeHint: (file, entry) => `通知：${file} に ${entry} を加えて再起動してください`,

@@ -31,6 +31,7 @@ export const cliKo: CliMessages = {
   unknownState: (state) => `알 수 없는 상태 "${state}"`,
   noJobs: (state) => (state ? `${state} 상태의 작업이 없습니다` : "작업이 없습니다"),
   noLinkedPlayers: "링크가 있는 플레이어가 없습니다",
+  linkHidden: (playerId) => `(다른 링크 키로 봉인됨: npm run cli -- players add ${playerId} 로 보여 줄 수 있는 새 링크를 만듭니다)`,
   link: (playerId, url, replaced) => `${replaced ? "새 링크 (이전 링크는 무효)" : "링크"}, 플레이어 ${playerId}: ${url}`,
   named: (name) => `다음 세이브부터 알림과 지도에 이 플레이어가 "${name}"(으)로 표시됩니다`,
   routeHint: (file, entry) => `알림: ${file}에 ${entry}를 추가하고 다시 시작하세요`,

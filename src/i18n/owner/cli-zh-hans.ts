@@ -31,6 +31,7 @@ export const cliZhHans: CliMessages = {
   unknownState: (state) => `未知状态“${state}”`,
   noJobs: (state) => (state ? `没有 ${state} 状态的任务` : "没有任务"),
   noLinkedPlayers: "还没有带链接的玩家",
+  linkHidden: (playerId) => `（用另一把链接密钥封存：npm run cli -- players add ${playerId} 生成一条可显示的新链接）`,
   link: (playerId, url, replaced) => `${replaced ? "新链接（旧链接已失效）" : "链接"}，玩家 ${playerId}：${url}`,
   named: (name) => `从下一份存档起，推送和地图上这位玩家显示为“${name}”`,
   routeHint: (file, entry) => `推送：在 ${file} 里加上 ${entry} 然后重启`,

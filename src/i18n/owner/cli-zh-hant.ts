@@ -31,6 +31,7 @@ export const cliZhHant: CliMessages = {
   unknownState: (state) => `未知狀態「${state}」`,
   noJobs: (state) => (state ? `沒有 ${state} 狀態的工作` : "沒有工作"),
   noLinkedPlayers: "還沒有帶連結的玩家",
+  linkHidden: (playerId) => `（用另一把連結金鑰封存：npm run cli -- players add ${playerId} 產生一條可顯示的新連結）`,
   link: (playerId, url, replaced) => `${replaced ? "新連結（舊連結已失效）" : "連結"}，玩家 ${playerId}：${url}`,
   named: (name) => `從下一份存檔起，推送和地圖上這位玩家顯示為「${name}」`,
   routeHint: (file, entry) => `推送：在 ${file} 裡加上 ${entry} 然後重新啟動`,

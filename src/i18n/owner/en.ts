@@ -30,6 +30,8 @@ export const ownerEn = {
   shuttingDown: "shutting down",
   stopped: "stopped",
   noKey: "no AES key configured (AES_KEY/AES_IV): saves are accepted and wait for keys",
+  linkKeyChanged: "the setup token was sealed with another link key (LINK_KEY or DATA_DIR/link.key changed): installed modules keep working, but /setup shows its links only after a new setup token (npm run cli -- setup rotate)",
+  linkKeyPerProcess: "hub mode without LINK_KEY: this process seals links with its own DATA_DIR/link.key; set the same LINK_KEY on every process so that each one can show them",
   launchEnv: "started without its launch settings: set MIMALLOC_PURGE_DELAY=250 as npm start does (README, Configuration)",
   cannotStart: (why: string) => `cannot start: ${why}`,
   or: "or",

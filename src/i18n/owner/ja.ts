@@ -25,6 +25,8 @@ export const ownerJa: OwnerMessages = {
   shuttingDown: "停止しています",
   stopped: "停止しました",
   noKey: "AES キーが設定されていません（AES_KEY/AES_IV）：セーブは受け付け、キーを待ちます",
+  linkKeyChanged: "設定トークンは別のリンクキーで封印されています（LINK_KEY または DATA_DIR/link.key が変わりました）：インストール済みのモジュールは動き続けますが、/setup がリンクを表示するのは設定トークンを新しくしてからです（npm run cli -- setup rotate）",
+  linkKeyPerProcess: "LINK_KEY なしのハブモード：このプロセスは自分の DATA_DIR/link.key でリンクを封印します。どのプロセスでもリンクを表示できるよう、すべてのプロセスに同じ LINK_KEY を設定してください",
   launchEnv: "起動設定なしで起動しました：npm start と同じく MIMALLOC_PURGE_DELAY=250 を設定してください（README「設定」）",
   cannotStart: (why) => `起動できません：${why}`,
   or: "または",

@@ -25,6 +25,8 @@ export const ownerZhHans: OwnerMessages = {
   shuttingDown: "正在停止",
   stopped: "已停止",
   noKey: "没有配置 AES 密钥（AES_KEY/AES_IV）：存档会被接收，等待密钥",
+  linkKeyChanged: "设置令牌是用另一把链接密钥封存的（LINK_KEY 或 DATA_DIR/link.key 变了）：已安装的模块照常工作，但 /setup 要换新设置令牌后才能显示链接（npm run cli -- setup rotate）",
+  linkKeyPerProcess: "集群模式没有设置 LINK_KEY：本进程用自己的 DATA_DIR/link.key 封存链接；请给每个进程设置同一个 LINK_KEY，这样每个进程都能显示链接",
   launchEnv: "启动时缺少启动设置：请像 npm start 那样设置 MIMALLOC_PURGE_DELAY=250（见 README“配置”）",
   cannotStart: (why) => `无法启动：${why}`,
   or: "或",

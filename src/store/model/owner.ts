@@ -16,7 +16,8 @@ export interface ApiToken {
 export interface LinkedPlayer {
   playerId: string;
   name: string | null;
-  token: string;
+  /** The link's token; null when the link key that sealed it is not this process's (rotate the link to see one). */
+  token: string | null;
   createdAt: number;
   /** Since when uploads for this player are taken only through their link (null: tokenless ones are still taken). */
   linkOnlySince: number | null;

@@ -18,6 +18,11 @@ export interface SessionRecords {
   close(idHash: string): Promise<void>;
   /** Ends every session (`cli sessions end`, "log out everywhere"); how many there were. */
   closeAll(): Promise<number>;
+  /**
+   * At a start: ends every session if `adminToken` is not the one they were opened under (kept as a keyed
+   * fingerprint), so that a token changed and changed back revives none; how many ended.
+   */
+  endIfTokenChanged(adminToken: string | null, now?: number): Promise<number>;
 }
 
 /**
@@ -37,17 +42,21 @@ export interface LoginFailureRecords {
 
 /** The setup token of module and script URLs, and hub players' personal links (/p/<token>). */
 export interface SetupLinks {
-  /** The current setup token, made if there is none yet. */
-  setupToken(now?: number): Promise<string>;
+  /** The current setup token, made if there is none yet; null when another link key sealed it (rotate it). */
+  setupToken(now?: number): Promise<string | null>;
+  /** Whether `token` is the current setup token, matched on its sha256 (whatever key sealed it). */
+  setupTokenMatches(token: string): Promise<boolean>;
   /** A new setup token: every URL made with the old one answers 404 from now on. */
   rotateSetupToken(now?: number): Promise<string>;
+  /** Seals the clear tokens an older version stored (they keep working); how many. Run at start. */
+  sealClearTokens(): Promise<number>;
   /** The PUBLIC_BASE_URL the service last started with (the CLI prints links under it). */
   recordServedBase(base: string, now?: number): Promise<void>;
   servedBase(): Promise<string | null>;
   /** Creates a player's link, or gives an existing player a new one (the old link stops working). */
-  linkPlayer(playerId: string, name: string | null, now?: number): Promise<{ player: LinkedPlayer; replaced: boolean }>;
-  /** The player whose link token this is, matched on its sha256; null for an unknown or malformed token. */
-  playerByToken(token: string): Promise<LinkedPlayer | null>;
+  linkPlayer(playerId: string, name: string | null, now?: number): Promise<{ player: LinkedPlayer & { token: string }; replaced: boolean }>;
+  /** The player whose link token this is, matched on its sha256 (`token`: the one given); null for an unknown or malformed token. */
+  playerByToken(token: string): Promise<(LinkedPlayer & { token: string }) | null>;
   linkedPlayers(): Promise<LinkedPlayer[]>;
   linkedPlayer(playerId: string): Promise<LinkedPlayer | null>;
   /** An upload came through the player's link: from now on uploads naming them need it (kept if already set). */
