@@ -109,7 +109,7 @@ export async function runCli(args: string[]): Promise<number> {
     return await run(args);
   } catch (error) {
     if (error instanceof UsageError) console.error(`${error.message}\n${USAGE}`);
-    else if (error instanceof ConfigError) console.error(c.configuration(error.message));
+    else if (error instanceof ConfigError) console.error(c.configuration(error.in(ownerLocaleOf())));
     else console.error(error instanceof Error ? error.message : String(error));
     return 1;
   }

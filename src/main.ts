@@ -16,9 +16,12 @@ import { createService, type Service } from "./service.ts";
 import { surviveStoreRejections } from "./store-unavailable.ts";
 import { version } from "../package.json";
 
-function fail(message: string): never {
+/** Why the start stops, in the owner's language (a ConfigError's reason too; the setting's name as written). */
+function fail(error: unknown): never {
+  const locale = ownerLocaleOf();
+  const why = error instanceof ConfigError ? error.in(locale) : error instanceof Error ? error.message : String(error);
   flushLog();
-  console.error(`[SERVER] ${ownerMessages(ownerLocaleOf()).cannotStart(message)}`);
+  console.error(`[SERVER] ${ownerMessages(locale).cannotStart(why)}`);
   process.exit(1);
 }
 
@@ -27,7 +30,7 @@ function readConfig(): { config: Config; notify: NotifySetup } {
     const config = loadConfig();
     return { config, notify: loadNotifySetup(config.notify, config.configDir, config.ownerLocale) };
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof Error) fail(error.message);
+    if (error instanceof Error) fail(error);
     throw error;
   }
 }
@@ -39,7 +42,7 @@ async function serve(): Promise<void> {
   try {
     service = await createService(config, notify);
   } catch (error) {
-    fail((error as Error).message);
+    fail(error);
   }
   const server = startHttpServer(service.app, config);
   // Before the line that says it listens: a supervisor may signal as soon as it reads it.
