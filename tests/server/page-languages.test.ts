@@ -9,9 +9,10 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { REGION_HOSTS } from "../../src/capture/regions.ts";
+import { REGION_HOSTS, REGIONS } from "../../src/capture/regions.ts";
 import type { Locale } from "../../src/i18n/locales.ts";
 import { MESSAGES } from "../../src/i18n/messages/index.ts";
+import { JOB_STAGES } from "../../src/store/model/jobs.ts";
 import { noChromium, phoneBrowsersForThisFile } from "../helpers/chromium.ts";
 import { jobOfSave, one } from "../helpers/db.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
@@ -212,7 +213,10 @@ test("a failure's reason is its kind in the page's language, its raw text (as lo
 });
 
 describe("the start log and the CLI in the owner's language (LANG=zh_CN.UTF-8)", () => {
-  const typed = new Set(["pending", "running", "pending_retry", "waiting_for_key", "failed", "done", "on", "off", "raw", "json", "zstd", "type", "id", "mode", "watched", "telegram", "tg", "bark", "discord", "onebot", "webhook", "none", "cli", "Authorization", "Bearer"]);
+  // Job states are typed after --state; stages are the log's stage= values, shown as the log has them; a command
+  // named back (inspect, watch nudge, data-webhooks add) is named as typed, like a URL's user:password, HTTP Basic
+  // and the servers' codes (jp, cn…).
+  const typed = new Set([...JOB_STAGES, ...REGIONS, "inspect", "nudge", "add", "user", "password", "Basic", "http", "pending", "running", "pending_retry", "waiting_for_key", "failed", "done", "on", "off", "raw", "json", "zstd", "type", "id", "mode", "watched", "telegram", "tg", "bark", "discord", "onebot", "webhook", "none", "cli", "Authorization", "Bearer"]);
   const sentences = (text: string) =>
     text
       .split("\n")
@@ -233,17 +237,40 @@ describe("the start log and the CLI in the owner's language (LANG=zh_CN.UTF-8)",
       expect(running.output()).toContain("[SERVER] 已开始监听 url=");
       expect(english(running.output())).toEqual([]);
       const cli = (...args: string[]) => ownerCliWith({ LANG: "zh_CN.UTF-8" }, running, ...args);
-      const outputs = [await cli("help"), await cli("players", "add", PLAYER_ID, "--name", "小明"), await cli("jobs"), await cli("retry", "--failed"), await cli("reprocess", "abc"), await cli("nosuch")];
+      const saved = await fetch(`${running.url}/uploadSaveData`, {
+        method: "POST",
+        body: encryptedSave(pair),
+        headers: { "X-Upload-Id": "zh-cli-1", "X-Chunk-Index": "0", "X-Total-Chunks": "1", "X-Original-Url": `https://${REGION_HOSTS.cn[0]}/api/user/${PLAYER_ID}/mysekai` },
+      });
+      expect(saved.status).toBe(200);
+      await running.waitForOutput("[JOB]");
+      const hook = `http://user:pass@127.0.0.1:9/hook/{user_id}`;
+      const commands = [
+        ["help"], ["players", "add", PLAYER_ID, "--name", "小明"], ["jobs"], ["retry", "--failed"], ["reprocess", "abc"], ["nosuch"],
+        ["gc"], ["players", "public", PLAYER_ID, "on"], ["inspect"],
+        ["api-tokens", "add", "qq_bot", "--players", PLAYER_ID], ["api-tokens", "list"], ["api-tokens", "revoke", "qq_bot"], ["api-tokens", "revoke", "qq_bot"], ["api-tokens", "list"],
+        ["data-webhooks", "add", "http://127.0.0.1:9/hook"], ["data-webhooks", "add", hook, "--payload", "raw", "--check-url", "http://127.0.0.1:9/c/{user_id}"], ["data-webhooks", "list"],
+        ["data-webhooks", "remove", "1"], ["data-webhooks", "remove", "1"], ["data-webhooks", "list"],
+        ["watch", "add", PLAYER_ID, "钻石", "月光石"], ["watch", "add", PLAYER_ID, "没有这种东西"], ["watch", "list"], ["watch", "remove", PLAYER_ID, "钻石"], ["watch", "list", "1"],
+        ["watch", "nudge", PLAYER_ID, "on", "3"], ["watch", "nudge", PLAYER_ID, "on", "40"], ["watch", "nudge", PLAYER_ID, "off"],
+        ["catalogue", "show"], ["catalogue", "update", "jp=/no/such/folder"], ["catalogue", "update", "xx"],
+      ];
+      const outputs = [];
+      for (const args of commands) outputs.push({ args: args.join(" "), ...(await cli(...args)) });
       expect(outputs[0]!.out).toContain("npm run cli -- players add <playerId> [--name N] [--route R]");
       expect(outputs[1]!.out).toContain("推送和地图上这位玩家显示为“小明”");
-      for (const { out, err } of outputs) expect({ out: english(out), err: english(err) }).toEqual({ out: [], err: [] });
+      const left = outputs.map(({ args, out, err }) => ({ args, english: english(out + "\n" + err) })).filter((o) => o.english.length > 0);
+      expect(left).toEqual([]);
+      // The jobs table's headers, the watched resources by their Chinese names.
+      expect(outputs[2]!.out).toMatch(/│ *任务 *│ *对象 *│ *玩家 *│ *阶段 *│ *状态 *│/);
+      expect(outputs.find((o) => o.args === "watch list")!.out).toContain("mysekai_material:12\t钻石");
       // The test sees English: the same commands in an English shell are full of words it refuses.
       expect(english((await ownerCliWith({ LANG: "C.UTF-8" }, running, "help")).out)).toEqual(expect.arrayContaining(["list", "jobs"]));
     } finally {
       await running.stop("SIGKILL");
       running.cleanup();
     }
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("times say their zone, and agree on one page", () => {
