@@ -220,7 +220,7 @@ describe("the start log and the CLI in the owner's language (LANG=zh_CN.UTF-8)",
   const sentences = (text: string) =>
     text
       .split("\n")
-      .filter((line) => !line.trimStart().startsWith("npm run cli --"))
+      .filter((line) => !/^(npm run cli --|mysekai-ingest (?!\d))/.test(line.trimStart()))
       // What the owner typed, quoted back, stays as typed too.
       .map((line) => line.replace(/^\[[A-Z]+\]( WARN)?/, "").replace(/\S+=\S+/g, "").replace(/“[^”]*”|"[^"]*"/g, ""))
       .join("\n")
@@ -257,6 +257,9 @@ describe("the start log and the CLI in the owner's language (LANG=zh_CN.UTF-8)",
       ];
       const outputs = [];
       for (const args of commands) outputs.push({ args: args.join(" "), ...(await cli(...args)) });
+      // The entry point's own help (`mysekai-ingest --help` in the one-file build).
+      const entry = Bun.spawnSync([process.execPath, join(import.meta.dir, "../../src/main.ts"), "--help"], { env: { PATH: process.env.PATH ?? "", LANG: "zh_CN.UTF-8" } });
+      outputs.push({ args: "--help", out: entry.stdout.toString(), err: entry.stderr.toString(), code: entry.exitCode });
       expect(outputs[0]!.out).toContain("npm run cli -- players add <playerId> [--name N] [--route R]");
       expect(outputs[1]!.out).toContain("推送和地图上这位玩家显示为“小明”");
       const left = outputs.map(({ args, out, err }) => ({ args, english: english(out + "\n" + err) })).filter((o) => o.english.length > 0);
