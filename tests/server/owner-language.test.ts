@@ -144,3 +144,26 @@ describe("the start log and the CLI in the owner's language (LANG=zh_CN.UTF-8)",
     }
   }, 180_000);
 });
+
+test("the demo says what it did in the owner's language (the server's and the network's own words left as they come)", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "mysekai-demo-zh-"));
+  try {
+    const demo = (env: Record<string, string>, ...args: string[]) => {
+      const run = Bun.spawnSync([process.execPath, join(import.meta.dir, "../../src/main.ts"), "demo", ...args], { env: { PATH: process.env.PATH ?? "", LANG: "zh_CN.UTF-8", ...env } });
+      return { code: run.exitCode, out: run.stdout.toString(), err: run.stderr.toString() };
+    };
+    const here = demo({}, join(dataDir, "demo"));
+    expect({ code: here.code, err: here.err }).toEqual({ code: 0, err: "" });
+    expect(here.out).toMatch(/^本次演示的服务运行在 http:\/\/127\.0\.0\.1:\d+\/，数据在 /);
+    expect(here.out).toContain("地图和摘要已归档到 ");
+    const outputs = [here, demo({}, "--to", "http://127.0.0.1:9"), demo({}, "a", "b")];
+    const left = outputs.map(({ out, err }) => englishWords((out + "\n" + err).replace(/\S*[._<>{}@*-]\S*/g, "").replace(/“[^”]*”|"[^"]*"/g, ""))).flat();
+    // POST and OK: the method and the server's own answer.
+    expect(left.filter((word) => !["POST", "OK", "demo", "dataDir", "url"].includes(word))).toEqual([]);
+    expect(outputs[1]!.err).toStartWith("没有配置 AES 密钥");
+    const unreachable = demo({ ...keyEnv }, "--to", "http://127.0.0.1:9");
+    expect({ code: unreachable.code, err: unreachable.err }).toEqual({ code: 1, err: expect.stringMatching(/^连不上 http:\/\/127\.0\.0\.1:9：/) });
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 90_000);
