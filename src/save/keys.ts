@@ -6,7 +6,7 @@
  * Error messages name the variable and the problem, never the value; `problem` says it in any of the owner's
  * languages (src/i18n/owner/config-*.ts), the message in English.
  */
-import { configMessages, type ConfigMessages } from "../i18n/owner/index.ts";
+import { configEn, type ConfigMessages } from "../i18n/owner/config-en.ts";
 
 export class KeyConfigError extends Error {
   override readonly name = "KeyConfigError";
@@ -15,7 +15,7 @@ export class KeyConfigError extends Error {
     readonly variable: string,
     problem: (m: ConfigMessages, variable: string) => string,
   ) {
-    super(problem(configMessages("en"), variable));
+    super(problem(configEn, variable));
     this.problem = (m) => problem(m, variable);
   }
 }
