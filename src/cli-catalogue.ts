@@ -2,13 +2,17 @@
 import type { ParsedCommand } from "./cli-args.ts";
 import { UsageError } from "./cli-args.ts";
 import { builtInCatalogue, parseOwnerCatalogue } from "./catalogue/loaded.ts";
-import { CATALOGUE_TEXT } from "./catalogue/messages.ts";
 import { loadSource, parseSources, shownAddress, SourceError } from "./catalogue/sources.ts";
 import { buildUpdate } from "./catalogue/update.ts";
 import type { OwnerCatalogue } from "./catalogue/files.ts";
 import type { Server } from "./catalogue/master-data/read.ts";
 import { subsetCharacters } from "./maps/font-coverage.ts";
 import type { CatalogueRecords } from "./store/ports/owner.ts";
+import { ownerLocaleOf } from "./config/owner-locale.ts";
+import { catalogueMessages } from "./i18n/owner/index.ts";
+
+const locale = ownerLocaleOf();
+const said = catalogueMessages(locale);
 
 async function previousUpdate(records: CatalogueRecords): Promise<OwnerCatalogue | null> {
   const stored = await records.read();
@@ -16,7 +20,7 @@ async function previousUpdate(records: CatalogueRecords): Promise<OwnerCatalogue
   try {
     return parseOwnerCatalogue(stored.text);
   } catch (error) {
-    console.warn(CATALOGUE_TEXT.storedMalformed((error as Error).message));
+    console.warn(said.storedMalformed((error as Error).message));
     return null;
   }
 }
@@ -26,7 +30,7 @@ async function update(records: CatalogueRecords, { values, positionals }: Parsed
   try {
     addresses = parseSources(positionals, values.fetch === true);
   } catch (error) {
-    if (error instanceof SourceError) throw new UsageError(error.message);
+    if (error instanceof SourceError) throw new UsageError(error.in(locale));
     throw error;
   }
   // Every source read and checked before anything is built: one broken source changes nothing.
@@ -37,11 +41,11 @@ async function update(records: CatalogueRecords, { values, positionals }: Parsed
     const result = loaded[index]!;
     if (result.status === "fulfilled") {
       given.push(result.value);
-      console.log(CATALOGUE_TEXT.loaded(region, result.value.dataVersion, result.value.repo));
+      console.log(said.loaded(region, result.value.dataVersion, result.value.repo));
     } else {
       refused = true;
-      const reason = result.reason instanceof Error ? result.reason.message : String(result.reason);
-      console.error(CATALOGUE_TEXT.refused(region, shownAddress(address), reason));
+      const reason = result.reason instanceof SourceError ? result.reason.in(locale) : result.reason instanceof Error ? result.reason.message : String(result.reason);
+      console.error(said.refused(region, shownAddress(address), reason));
     }
   }
   if (refused) return 1;
@@ -49,14 +53,14 @@ async function update(records: CatalogueRecords, { values, positionals }: Parsed
   try {
     built = buildUpdate({ given, builtIn: builtInCatalogue(), previous: await previousUpdate(records), now: new Date() });
   } catch (error) {
-    console.error(CATALOGUE_TEXT.generatorFailed(error instanceof Error ? error.message : String(error)));
+    console.error(said.generatorFailed(error instanceof Error ? error.message : String(error)));
     return 1;
   }
   await records.write(JSON.stringify(built.owner));
-  console.log(CATALOGUE_TEXT.added(built.added));
+  console.log(said.added(built.added));
   const uncovered = uncoveredCharacters(built.owner);
-  if (uncovered.length > 0) console.warn(CATALOGUE_TEXT.glyphsMissing(uncovered));
-  console.log(CATALOGUE_TEXT.whenUsed);
+  if (uncovered.length > 0) console.warn(said.glyphsMissing(uncovered));
+  console.log(said.whenUsed);
   return 0;
 }
 
@@ -75,11 +79,11 @@ async function show(records: CatalogueRecords): Promise<number> {
     const updated = owner?.catalog.masterData.find((m) => m.region === builtIn.region);
     console.log(
       updated
-        ? CATALOGUE_TEXT.showUpdated(updated.region, updated.dataVersion, updated.repo, updated.updatedAt ?? "?")
-        : CATALOGUE_TEXT.showBuiltIn(builtIn.region, builtIn.dataVersion),
+        ? said.showUpdated(updated.region, updated.dataVersion, updated.repo, updated.updatedAt ?? "?")
+        : said.showBuiltIn(builtIn.region, builtIn.dataVersion),
     );
   }
-  if (owner) console.log(CATALOGUE_TEXT.showCounts(owner.catalog.resources.length, Object.keys(owner.music.titles).length));
+  if (owner) console.log(said.showCounts(owner.catalog.resources.length, Object.keys(owner.music.titles).length));
   return 0;
 }
 

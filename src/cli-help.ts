@@ -4,6 +4,20 @@ import { JOB_STATES } from "./store/model/jobs.ts";
 
 const INDENT = 6;
 
+/** `mysekai-ingest --help`, the one-file build's own help: each form as typed, then what it does. */
+export function binaryUsage(c: CliMessages, version: string): string {
+  const b = c.binary;
+  const rows: [string, string][] = [
+    ["mysekai-ingest", b.serve],
+    ["mysekai-ingest cli <command>", b.cli],
+    ["mysekai-ingest demo [dataDir]", b.demo],
+    ["mysekai-ingest demo --to <url>", b.demoTo],
+    ["mysekai-ingest --help | --version", ""],
+  ];
+  const lines = rows.map(([syntax, what]) => `  ${syntax}${what === "" ? "" : `\n${" ".repeat(INDENT)}${what}`}`);
+  return `mysekai-ingest ${version}: ${b.title}\n\n${c.usage}:\n${lines.join("\n")}`;
+}
+
 export function cliUsage(c: CliMessages): string {
   const h = c.help;
   const rows: [string, string | null][] = [

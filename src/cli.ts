@@ -35,15 +35,17 @@ async function listJobs(pages: PageReads, state: string | undefined): Promise<vo
     console.log(c.noJobs(state ?? null));
     return;
   }
+  // Stage and state are values the owner types after --state; the error is the raw text the log has.
+  const h = c.jobColumns;
   const table = rows.map((job) => ({
-    job: job.id,
-    subject: job.saveId !== null ? `save ${job.saveId}` : `report ${job.reportId}`,
-    player: job.playerId ?? "-",
-    stage: job.stage,
-    state: job.state,
-    attempts: job.attempts,
-    next: job.state === "pending" || job.state === "pending_retry" ? new Date(job.runAt).toISOString() : "-",
-    error: (job.lastError ?? "").slice(0, 80),
+    [h.job]: job.id,
+    [h.subject]: job.saveId !== null ? c.jobSave(job.saveId) : c.jobReport(job.reportId!),
+    [h.player]: job.playerId ?? "-",
+    [h.stage]: job.stage,
+    [h.state]: job.state,
+    [h.attempts]: job.attempts,
+    [h.next]: job.state === "pending" || job.state === "pending_retry" ? new Date(job.runAt).toISOString() : "-",
+    [h.error]: (job.lastError ?? "").slice(0, 80),
   }));
   console.table(table);
 }
@@ -82,7 +84,7 @@ async function players(config: Config, owner: OwnerStore, { name: command, value
 }
 
 function inspect(config: Config, path: string | undefined): number {
-  if (!path) throw new UsageError("a save file is required");
+  if (!path) throw new UsageError(c.needFile);
   if (config.keys.length === 0) {
     console.error(c.noKey);
     return 1;
@@ -109,7 +111,7 @@ export async function runCli(args: string[]): Promise<number> {
     return await run(args);
   } catch (error) {
     if (error instanceof UsageError) console.error(`${error.message}\n${USAGE}`);
-    else if (error instanceof ConfigError) console.error(c.configuration(error.message));
+    else if (error instanceof ConfigError) console.error(c.configuration(error.in(ownerLocaleOf())));
     else console.error(error instanceof Error ? error.message : String(error));
     return 1;
   }
@@ -168,23 +170,19 @@ async function runOn(stores: Stores, archive: ArchiveStore, config: Config, comm
     case "gc": {
       const uploads = (await stores.uploads.expire(now, config.uploadTtlMs)) ?? 0;
       const temps = await archive.sweep(60 * 60 * 1000, now);
-      console.log(`removed ${uploads} expired upload(s) and ${temps} stale temp folder(s)`);
+      console.log(c.gcSwept(uploads, temps));
       const total = { candidates: 0, reports: 0, jobs: 0, deliveries: 0, clearedSaves: 0, vacuumedPages: 0 };
       const retention = stores.retention;
       for (let more = true; more; ) {
         const round = await retention.sweep(now - config.storage.retentionMs);
         if (round === null) {
-          console.log("retention: another process is sweeping now; skipped");
+          console.log(c.gcBusy);
           return 0;
         }
         for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] += round.counts[key];
         more = round.more;
       }
-      console.log(
-        `retention (${config.storage.retentionMs / 86_400_000} days): removed ${total.reports} report(s), ${total.candidates} candidate(s), ` +
-          `${total.jobs} done job(s), ${total.deliveries} deliver${total.deliveries === 1 ? "y" : "ies"}; ` +
-          `cleared ${total.clearedSaves} archived save body(ies); ${total.vacuumedPages} page(s) returned to the disk`,
-      );
+      console.log(c.gcRetention(config.storage.retentionMs / 86_400_000, total));
       return 0;
     }
     case "setup rotate":

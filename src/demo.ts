@@ -13,6 +13,11 @@ import { flushLog, setLogSink } from "./log.ts";
 import { loadNotifySetup } from "./notify/setup.ts";
 import { makeEncryptedSample, randomKeys, SAMPLE_PLAYER_ID } from "./samples/index.ts";
 import { createService } from "./service.ts";
+import { ownerLocaleOf } from "./config/owner-locale.ts";
+import { cliMessages } from "./i18n/owner/index.ts";
+
+/** The owner's language, as the CLI's (OWNER_LOCALE, else LC_ALL / LC_MESSAGES / LANG). */
+const c = cliMessages(ownerLocaleOf());
 
 const sampleUrl = `https://game-api.example/api/user/${SAMPLE_PLAYER_ID}/mysekai?isForceAllReloadOnlyMysekai=True`;
 
@@ -31,22 +36,22 @@ async function sendTo(base: string): Promise<number> {
   try {
     keys = loadConfig().keys;
   } catch (error) {
-    if (error instanceof ConfigError) console.error(`configuration: ${error.message}`);
+    if (error instanceof ConfigError) console.error(c.configuration(error.in(ownerLocaleOf())));
     throw error;
   }
   const pair = keys[0];
   if (pair === undefined) {
-    console.error("no AES key configured: set AES_KEY and AES_IV (in the environment or .env) to the ones the server uses");
+    console.error(c.demo.noKey);
     return 1;
   }
   const save = sample(pair);
   const response = await upload(base.replace(/\/+$/, ""), save, `demo-${Date.now()}`).catch((error: Error) => error);
   if (response instanceof Error) {
-    console.error(`could not reach ${base}: ${response.message}`);
+    console.error(c.demo.unreachable(base, response.message));
     return 1;
   }
-  console.log(`POST ${base}/uploadSaveData (${(save.byteLength / 1024).toFixed(0)} KB sample save, encrypted with ${pair.label}) → ${response.status} ${await response.text()}`);
-  if (response.ok) console.log(`open ${base}/ to see it (player ${SAMPLE_PLAYER_ID})`);
+  console.log(`POST ${base}/uploadSaveData (${c.demo.sent((save.byteLength / 1024).toFixed(0), pair.label)}) → ${response.status} ${await response.text()}`);
+  if (response.ok) console.log(c.demo.openIt(`${base}/`, SAMPLE_PLAYER_ID));
   return response.ok ? 0 : 1;
 }
 
@@ -57,12 +62,12 @@ async function runHere(dataDir: string): Promise<number> {
   setLogSink((line) => logs.push(line));
   const service = await createService(config, loadNotifySetup(config.notify, config.configDir, config.ownerLocale));
   const server = startHttpServer(service.app, config);
-  console.log(`the service runs on ${server.url} for this demo, data in ${dataDir}`);
+  console.log(c.demo.runsOn(String(server.url), dataDir));
   try {
     const uploadId = `demo-${Date.now()}`;
     const save = sample(pair);
     const response = await upload(server.url.origin, save, uploadId);
-    console.log(`POST /uploadSaveData (${(save.byteLength / 1024).toFixed(0)} KB encrypted save) → ${response.status} ${await response.text()}`);
+    console.log(`POST /uploadSaveData (${c.demo.encrypted((save.byteLength / 1024).toFixed(0))}) → ${response.status} ${await response.text()}`);
     // This config names no DATABASE_URL: the demo's service is always on SQLite.
     const find = service.db!.$client.query("SELECT a.rel_path AS relPath, a.files AS files FROM archives a JOIN upload_tasks u ON u.save_id = a.save_id WHERE u.upload_id = ?");
     const deadline = Date.now() + 60_000;
@@ -70,11 +75,11 @@ async function runHere(dataDir: string): Promise<number> {
     for (; archive === null && Date.now() < deadline; archive = find.get(uploadId) as typeof archive) await Bun.sleep(50);
     if (archive === null) {
       flushLog();
-      console.error(`no archive within 60 s; the service said:\n${logs.join("\n")}`);
+      console.error(c.demo.noArchive(logs.join("\n")));
       return 1;
     }
     const folder = join(dataDir, "archive", archive.relPath);
-    console.log(`\nmaps and summary archived in ${folder}:`);
+    console.log(`\n${c.demo.archivedIn(folder)}`);
     for (const name of JSON.parse(archive.files) as string[]) console.log(`  ${name}`);
     console.log(`\nrare_resources.txt:\n${await Bun.file(join(folder, "rare_resources.txt")).text()}`);
     return 0;
@@ -93,13 +98,13 @@ export async function runDemo(args: string[]): Promise<number> {
     parsed = parseShaped("demo", DEMO_ARGS, args);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`${error.message}\nusage: demo [dataDir] | demo --to <server base URL>`);
+    console.error(`${error.message}\n${c.usage}: demo [dataDir] | demo --to <url>`);
     return 1;
   }
   const base = parsed.values.to as string | undefined;
   if (base !== undefined) {
     if (!/^https?:\/\//.test(base) || parsed.positionals.length > 0) {
-      console.error("demo --to needs the server's base URL (and nothing else), e.g. demo --to http://localhost:9478");
+      console.error(c.demo.toNeedsUrl);
       return 1;
     }
     return sendTo(base);

@@ -6,8 +6,9 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { ConfigError } from "./config/parse.ts";
 
-/** Takes the lock or throws an Error saying DATA_DIR is in use; returns the release function. */
+/** Takes the lock or throws a ConfigError saying DATA_DIR is in use; returns the release function. */
 export function acquireInstanceLock(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true });
   const lock = new Database(join(dataDir, "service.lock"), { create: true });
@@ -17,7 +18,7 @@ export function acquireInstanceLock(dataDir: string): () => void {
     lock.exec("BEGIN EXCLUSIVE");
   } catch {
     lock.close();
-    throw new Error(`another instance already serves DATA_DIR ${dataDir}`);
+    throw new ConfigError((m) => m.dataDirInUse(dataDir));
   }
   return () => lock.close();
 }

@@ -1,4 +1,10 @@
-/** One line per event: `[PREFIX] message key=value ...`. Callers never pass secrets or bodies. */
+/**
+ * One line per event: `[PREFIX] message key=value ...`. Callers never pass secrets or bodies.
+ * What the owner reads once (the start, why it cannot start, the CLI) follows the owner's language
+ * (src/i18n/owner); the lines of each save, upload and push stay in English: operators and their tools grep them,
+ * their error fields are the raw text the status page shows behind its translated kind, and one log reads the same
+ * whoever started the process.
+ */
 export type LogPrefix = "UPLOAD" | "REPORT" | "JOB" | "NOTIFY" | "SERVER" | "CONFIG" | "GC" | "API" | "CATALOGUE";
 
 type Field = string | number | boolean | null | undefined;

@@ -9,16 +9,20 @@ import { flushLog, logInfo, logWarn } from "./log.ts";
 import { loadNotifySetup, type NotifySetup } from "./notify/setup.ts";
 import { ownerLocaleOf } from "./config/owner-locale.ts";
 import { unreachableBase } from "./config/public-base.ts";
-import { ownerMessages } from "./i18n/owner/index.ts";
+import { cliMessages, ownerMessages } from "./i18n/owner/index.ts";
+import { binaryUsage } from "./cli-help.ts";
 import { reportPathForLog } from "./report-path.ts";
 import { TASK_PROCESS_ENV } from "./pipeline/task-process.ts";
 import { createService, type Service } from "./service.ts";
 import { surviveStoreRejections } from "./store-unavailable.ts";
 import { version } from "../package.json";
 
-function fail(message: string): never {
+/** Why the start stops, in the owner's language (a ConfigError's reason too; the setting's name as written). */
+function fail(error: unknown): never {
+  const locale = ownerLocaleOf();
+  const why = error instanceof ConfigError ? error.in(locale) : error instanceof Error ? error.message : String(error);
   flushLog();
-  console.error(`[SERVER] ${ownerMessages(ownerLocaleOf()).cannotStart(message)}`);
+  console.error(`[SERVER] ${ownerMessages(locale).cannotStart(why)}`);
   process.exit(1);
 }
 
@@ -27,7 +31,7 @@ function readConfig(): { config: Config; notify: NotifySetup } {
     const config = loadConfig();
     return { config, notify: loadNotifySetup(config.notify, config.configDir, config.ownerLocale) };
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof Error) fail(error.message);
+    if (error instanceof Error) fail(error);
     throw error;
   }
 }
@@ -39,7 +43,7 @@ async function serve(): Promise<void> {
   try {
     service = await createService(config, notify);
   } catch (error) {
-    fail((error as Error).message);
+    fail(error);
   }
   const server = startHttpServer(service.app, config);
   // Before the line that says it listens: a supervisor may signal as soon as it reads it.
@@ -70,15 +74,9 @@ async function serve(): Promise<void> {
   console.log(config.report.enabled ? `  ${m.endpointReport}: POST ${base}${reportPathForLog(config.report.path)}` : `  ${m.reportDisabled}`);
 }
 
-const HELP = `mysekai-ingest ${version}: MySekai save ingestion (decrypt, draw harvest maps, archive, push)
-
-usage:
-  mysekai-ingest                 serve (configuration from the environment and .env; README, "Configuration")
-  mysekai-ingest cli <command>   owner commands: jobs, retry, reprocess, inspect, gc, setup rotate, players,
-                                 api-tokens, data-webhooks (mysekai-ingest cli --help lists them all)
-  mysekai-ingest demo [dataDir]  a sample save through the service here, and where its maps are
-  mysekai-ingest demo --to <url> a sample save to a running server (AES_KEY/AES_IV of this environment)
-  mysekai-ingest --help | --version`;
+/** In the owner's language, as the CLI's help (src/cli-help.ts). */
+const owner = cliMessages(ownerLocaleOf());
+const HELP = binaryUsage(owner, version);
 
 // A job's task in a process of its own (src/pipeline/task-process.ts), an owner command, the demo, or the service.
 const [command, ...rest] = process.argv.slice(2);
@@ -89,6 +87,6 @@ else if (command === "--version" || command === "-v") console.log(version);
 else if (command === "cli") process.exitCode = await (await import("./cli.ts")).runCli(rest);
 else if (command === "demo") process.exitCode = await (await import("./demo.ts")).runDemo(rest);
 else {
-  console.error(`unknown argument "${command.slice(0, 40)}"\n\n${HELP}`);
+  console.error(`${owner.binary.unknownArgument(command.slice(0, 40))}\n\n${HELP}`);
   process.exitCode = 2;
 }

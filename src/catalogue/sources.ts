@@ -8,7 +8,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { REPOS } from "./master-data/curation.ts";
 import { REGIONS, type Region, type Row, type Server } from "./master-data/read.ts";
-import { CATALOGUE_TEXT } from "./messages.ts";
+import type { Locale } from "../i18n/locales.ts";
+import { catalogueMessages, type CatalogueMessages } from "../i18n/owner/index.ts";
 
 /** The files src/catalogue/master-data/ reads (a file it starts reading must be added here: rows() refuses others). */
 const REQUIRED_FILES = [
@@ -37,7 +38,16 @@ const FETCH_TIMEOUT_MS = 30_000;
 /** The public repositories' raw files, for `catalogue update --fetch`. */
 const defaultAddress = (region: Region) => `https://raw.githubusercontent.com/${REPOS[region]}/main/`;
 
-export class SourceError extends Error {}
+/** A source refused: its message in English, `in(locale)` in the owner's language. */
+export class SourceError extends Error {
+  constructor(readonly problem: (t: CatalogueMessages) => string) {
+    super(problem(catalogueMessages("en")));
+  }
+
+  in(locale: Locale): string {
+    return this.problem(catalogueMessages(locale));
+  }
+}
 
 const isUrl = (address: string) => /^https?:\/\//i.test(address);
 
@@ -54,8 +64,8 @@ async function readText(address: string, file: string, limits: SourceLimits): Pr
     if (!existsSync(path)) return null;
     // A pipe or a device (a link to /dev/zero) has no size to check and may never end: regular files only.
     const stat = statSync(path);
-    if (!stat.isFile()) throw new SourceError(CATALOGUE_TEXT.notAFile(file));
-    if (stat.size > limits.maxFileBytes) throw new SourceError(CATALOGUE_TEXT.tooLarge(file, limits.maxFileBytes));
+    if (!stat.isFile()) throw new SourceError((t) => t.notAFile(file));
+    if (stat.size > limits.maxFileBytes) throw new SourceError((t) => t.tooLarge(file, limits.maxFileBytes));
     return readFileSync(path, "utf8");
   }
   const url = new URL(file, address.endsWith("/") ? address : `${address}/`);
@@ -63,19 +73,19 @@ async function readText(address: string, file: string, limits: SourceLimits): Pr
   try {
     const response = await fetch(url, { signal, redirect: "follow" });
     if (response.status === 404) return null;
-    if (!response.ok) throw new SourceError(CATALOGUE_TEXT.httpStatus(file, response.status));
+    if (!response.ok) throw new SourceError((t) => t.httpStatus(file, response.status));
     return await cappedText(response, file, limits.maxFileBytes);
   } catch (error) {
     if (error instanceof SourceError) throw error;
-    if (signal.aborted) throw new SourceError(CATALOGUE_TEXT.timedOut(file, limits.fetchTimeoutMs / 1000));
-    throw new SourceError(CATALOGUE_TEXT.unreachable(file, error instanceof Error ? error.message : String(error)));
+    if (signal.aborted) throw new SourceError((t) => t.timedOut(file, limits.fetchTimeoutMs / 1000));
+    throw new SourceError((t) => t.unreachable(file, error instanceof Error ? error.message : String(error)));
   }
 }
 
 async function cappedText(response: Response, file: string, cap: number): Promise<string> {
   if (Number(response.headers.get("content-length") ?? 0) > cap) {
     await response.body?.cancel();
-    throw new SourceError(CATALOGUE_TEXT.tooLarge(file, cap));
+    throw new SourceError((t) => t.tooLarge(file, cap));
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -83,7 +93,7 @@ async function cappedText(response: Response, file: string, cap: number): Promis
     size += chunk.byteLength;
     if (size > cap) {
       await response.body?.cancel().catch(() => {});
-      throw new SourceError(CATALOGUE_TEXT.tooLarge(file, cap));
+      throw new SourceError((t) => t.tooLarge(file, cap));
     }
     chunks.push(chunk);
   }
@@ -95,23 +105,23 @@ function parseRows(file: string, text: string): Row[] {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new SourceError(CATALOGUE_TEXT.notJson(file));
+    throw new SourceError((t) => t.notJson(file));
   }
   if (!Array.isArray(value) || !value.every((row) => typeof row === "object" && row !== null && Number.isSafeInteger((row as Row).id))) {
-    throw new SourceError(CATALOGUE_TEXT.notRows(file));
+    throw new SourceError((t) => t.notRows(file));
   }
   return value as Row[];
 }
 
 function dataVersionOf(text: string | null): string {
-  if (text === null) throw new SourceError(CATALOGUE_TEXT.missing("versions.json"));
+  if (text === null) throw new SourceError((t) => t.missing("versions.json"));
   let version: unknown;
   try {
     version = (JSON.parse(text) as { dataVersion?: unknown }).dataVersion;
   } catch {
-    throw new SourceError(CATALOGUE_TEXT.notJson("versions.json"));
+    throw new SourceError((t) => t.notJson("versions.json"));
   }
-  if (typeof version !== "string" || !/^[\w.-]{1,40}$/.test(version)) throw new SourceError(CATALOGUE_TEXT.noDataVersion);
+  if (typeof version !== "string" || !/^[\w.-]{1,40}$/.test(version)) throw new SourceError((t) => t.noDataVersion);
   return version;
 }
 
@@ -126,18 +136,18 @@ export function shownAddress(address: string): string {
 
 /** An update's source as the generator reads it; `repo` is its address as shown (shownAddress). */
 export async function loadSource(region: Region, address: string, limits: SourceLimits = LIMITS): Promise<Server> {
-  if (isUrl(address) ? !URL.canParse(address) : !(existsSync(address) && statSync(address).isDirectory())) throw new SourceError(CATALOGUE_TEXT.noFolder(address.slice(0, 200)));
+  if (isUrl(address) ? !URL.canParse(address) : !(existsSync(address) && statSync(address).isDirectory())) throw new SourceError((t) => t.noFolder(address.slice(0, 200)));
   const base = isUrl(address) ? address : resolve(address);
   const repo = shownAddress(address);
   const dataVersion = dataVersionOf(await readText(base, "versions.json", limits));
   const files = new Map<string, Map<number, Row>>();
   for (const file of [...REQUIRED_FILES, ...OPTIONAL_FILES]) {
     const text = await readText(base, file, limits);
-    if (text === null && (REQUIRED_FILES as readonly string[]).includes(file)) throw new SourceError(CATALOGUE_TEXT.missing(file));
+    if (text === null && (REQUIRED_FILES as readonly string[]).includes(file)) throw new SourceError((t) => t.missing(file));
     const rows = text === null ? [] : parseRows(file, text);
-    if (rows.length === 0 && (REQUIRED_FILES as readonly string[]).includes(file)) throw new SourceError(CATALOGUE_TEXT.empty(file));
+    if (rows.length === 0 && (REQUIRED_FILES as readonly string[]).includes(file)) throw new SourceError((t) => t.empty(file));
     const byId = new Map(rows.map((row) => [row.id, row]));
-    if (byId.size !== rows.length) throw new SourceError(CATALOGUE_TEXT.duplicateIds(file));
+    if (byId.size !== rows.length) throw new SourceError((t) => t.duplicateIds(file));
     files.set(file, byId);
   }
   return {
@@ -158,13 +168,13 @@ export function parseSources(args: string[], fetchDefaults: boolean): Map<Region
   const sources = new Map<Region, string>();
   for (const arg of args) {
     const [region, address] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
-    if (!(REGIONS as readonly string[]).includes(region)) throw new SourceError(CATALOGUE_TEXT.badArgument(arg));
+    if (!(REGIONS as readonly string[]).includes(region)) throw new SourceError((t) => t.badArgument(arg));
     if (address === undefined || address === "") {
-      if (!fetchDefaults) throw new SourceError(CATALOGUE_TEXT.badArgument(arg));
+      if (!fetchDefaults) throw new SourceError((t) => t.badArgument(arg));
       sources.set(region as Region, defaultAddress(region as Region));
     } else sources.set(region as Region, address);
   }
   if (fetchDefaults && args.length === 0) for (const region of REGIONS) sources.set(region, defaultAddress(region));
-  if (sources.size === 0) throw new SourceError(CATALOGUE_TEXT.noSources);
+  if (sources.size === 0) throw new SourceError((t) => t.noSources);
   return sources;
 }

@@ -14,7 +14,7 @@ const MIN_TOKEN_LENGTH = 16;
 export function adminConfig(env: Env): AdminConfig {
   const token = text(env, "ADMIN_TOKEN");
   if (token !== null && token.length < MIN_TOKEN_LENGTH) {
-    throw new ConfigError(`ADMIN_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters (e.g. openssl rand -hex 24)`);
+    throw new ConfigError((m) => m.tokenLength("ADMIN_TOKEN", MIN_TOKEN_LENGTH));
   }
   const linkKey = text(env, "LINK_KEY");
   if (linkKey !== null && linkKey.length < MIN_KEY_LENGTH) {

@@ -14,12 +14,12 @@ export function archiveConfig(env: Env, dataDir: string): ArchiveLocation {
   if (raw === null) return { kind: "disk", root: join(dataDir, "archive") };
   const match = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(raw);
   // Never echoed: a URL pasted by mistake may carry credentials (https://key:secret@…).
-  if (!match) throw new ConfigError("ARCHIVE_URL must be s3://<bucket>/<prefix> (credentials go in S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY)");
+  if (!match) throw new ConfigError((m) => m.archiveUrl);
   const bucket = match[1]!;
   const prefix = (match[2] ?? "").replace(/^\/+|\/+$/g, "");
-  if (!BUCKET.test(bucket)) throw new ConfigError("ARCHIVE_URL's bucket must be 3-63 lowercase letters, digits, dots or hyphens");
+  if (!BUCKET.test(bucket)) throw new ConfigError((m) => m.archiveBucket);
   if (!PREFIX.test(prefix) || prefix.split("/").some((part) => part === "" || part === "." || part === "..")) {
-    throw new ConfigError("ARCHIVE_URL's prefix must be key-safe characters without empty, . or .. parts");
+    throw new ConfigError((m) => m.archivePrefix);
   }
   const either = (name: string) => text(env, `S3_${name}`) ?? text(env, `AWS_${name}`) ?? undefined;
   const endpoint = httpUrl(env, "S3_ENDPOINT", true) ?? httpUrl(env, "AWS_ENDPOINT", true) ?? undefined;

@@ -15,17 +15,17 @@ export function databaseConfig(env: Env, sqlitePath: string): DatabaseLocation {
   if (raw === null) return { kind: "sqlite", path: sqlitePath };
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(raw)?.[1]?.toLowerCase();
   if (scheme !== "postgres" && scheme !== "postgresql") {
-    throw new ConfigError("DATABASE_URL must be a postgres:// or postgresql:// URL (unset for the SQLite file at DATABASE_PATH)");
+    throw new ConfigError((m) => m.databaseScheme);
   }
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError("DATABASE_URL is not a valid URL");
+    throw new ConfigError((m) => m.notUrl("DATABASE_URL", null));
   }
   const database = decodeURIComponent(url.pathname.replace(/^\//, ""));
   if (url.hostname === "" || database === "" || database.includes("/")) {
-    throw new ConfigError("DATABASE_URL must name a host and a database: postgres://user:password@host:5432/database");
+    throw new ConfigError((m) => m.databaseParts);
   }
   const password = url.password === "" ? url.searchParams.get("password") : decodeURIComponent(url.password);
   return { kind: "postgres", url: raw, host: url.port === "" ? url.hostname : `${url.hostname}:${url.port}`, database, password: password || null };

@@ -37,15 +37,15 @@ function reportPath(env: Env): string {
   if (!path.startsWith("/")) path = `/${path}`;
   if (path.length > 1) path = path.replace(/\/+$/, "");
   if (!/^\/[A-Za-z0-9._~\-/]*$/.test(path) || path === "/") {
-    throw new ConfigError("REPORT_PATH must be a URL path of letters, digits and . _ ~ - /");
+    throw new ConfigError((m) => m.reportPath);
   }
   if ((UPLOAD_PATHS as readonly string[]).includes(path)) {
-    throw new ConfigError(`REPORT_PATH must not be ${path}: that is the upload endpoint`);
+    throw new ConfigError((m) => m.reportPathUpload(path));
   }
-  if (SERVED_PATHS.includes(path)) throw new ConfigError(`REPORT_PATH must not be ${path}: the service serves that path itself`);
+  if (SERVED_PATHS.includes(path)) throw new ConfigError((m) => m.reportPathServed(path));
   // Names the prefix, not the path: a path under it may still be the owner's secret.
   const taken = SERVED_PREFIXES.find((prefix) => path.startsWith(prefix));
-  if (taken) throw new ConfigError(`REPORT_PATH must not be under ${taken}: the service serves those paths itself`);
+  if (taken) throw new ConfigError((m) => m.reportPathUnder(taken));
   return path;
 }
 

@@ -135,17 +135,17 @@ export function loadConfig(env: Env = process.env): Config {
   // again by the runner that reclaims the job.
   const timeoutMs = notifyTimeoutMs(env);
   if (timeoutMs >= config.pipeline.leaseMs) {
-    throw new ConfigError(`NOTIFY_TIMEOUT_MS (${timeoutMs}) must be below JOB_LEASE_MS (${config.pipeline.leaseMs})`);
+    throw new ConfigError((m) => m.below("NOTIFY_TIMEOUT_MS", timeoutMs, "JOB_LEASE_MS", config.pipeline.leaseMs));
   }
   if (config.notify.consumers.timeoutMs >= config.pipeline.leaseMs) {
-    throw new ConfigError(`DATA_WEBHOOK_TIMEOUT_MS (${config.notify.consumers.timeoutMs}) must be below JOB_LEASE_MS (${config.pipeline.leaseMs})`);
+    throw new ConfigError((m) => m.below("DATA_WEBHOOK_TIMEOUT_MS", config.notify.consumers.timeoutMs, "JOB_LEASE_MS", config.pipeline.leaseMs));
   }
   return config;
 }
 
 function defaultRegion(env: Env): Region {
   const region = (text(env, "DEFAULT_REGION") ?? "jp").toLowerCase();
-  if (!isRegion(region)) throw new ConfigError(`DEFAULT_REGION must be one of ${REGIONS.join(", ")}, got "${region.slice(0, 8)}"`);
+  if (!isRegion(region)) throw new ConfigError((m) => m.oneOf("DEFAULT_REGION", REGIONS.join(", "), region.slice(0, 8)));
   return region;
 }
 
@@ -153,7 +153,7 @@ function keyPairs(env: Env): KeyPair[] {
   try {
     return parseKeyPairs({ AES_KEY: env.AES_KEY, AES_IV: env.AES_IV, AES_KEYS: env.AES_KEYS });
   } catch (error) {
-    if (error instanceof KeyConfigError) throw new ConfigError(error.message);
+    if (error instanceof KeyConfigError) throw new ConfigError(error.problem);
     throw error;
   }
 }
@@ -163,7 +163,7 @@ function backoff(env: Env): number[] {
   if (raw === null) return [2_000, 10_000, 60_000, 300_000, 1_800_000];
   const steps = raw.split(",").map((part) => Number(part.trim()));
   if (steps.length === 0 || steps.some((step) => !Number.isInteger(step) || step < 0)) {
-    throw new ConfigError("JOB_BACKOFF_MS must be a comma-separated list of whole milliseconds, e.g. 2000,10000,60000");
+    throw new ConfigError((m) => m.backoff("JOB_BACKOFF_MS"));
   }
   return steps;
 }

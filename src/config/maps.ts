@@ -41,7 +41,7 @@ export function timeZoneFor(maps: Pick<MapsConfig, "timeZone">, region: Region |
 function commonLabels(env: Env): "none" | "all" {
   const raw = text(env, "MAP_COMMON_LABELS")?.toLowerCase() ?? "none";
   if (raw === "none" || raw === "all") return raw;
-  throw new ConfigError(`MAP_COMMON_LABELS must be none or all, got "${raw.slice(0, 20)}"`);
+  throw new ConfigError((m) => m.noneOrAll("MAP_COMMON_LABELS", raw.slice(0, 20)));
 }
 
 /** A language setting (MAP_LOCALE, PAGE_LOCALE): one of the five, `zh` read as zh-Hans; unset → null. */
@@ -50,7 +50,7 @@ export function localeSetting(env: Env, name: string): Locale | null {
   if (raw === null) return null;
   const locale = localeOf(raw);
   if (locale === null || !/^[a-z]{2}([-_][a-z]{2,4})?$/i.test(raw)) {
-    throw new ConfigError(`${name} must be one of ${LOCALES.join(", ")} (zh means zh-Hans), got "${raw.slice(0, 20)}"`);
+    throw new ConfigError((m) => m.locale(name, LOCALES.join(", "), raw.slice(0, 20)));
   }
   return locale;
 }
@@ -58,7 +58,7 @@ export function localeSetting(env: Env, name: string): Locale | null {
 function timeZone(env: Env): string | null {
   const zone = text(env, "MAP_TIMEZONE");
   if (zone === null) return null;
-  if (!isTimeZone(zone)) throw new ConfigError(`MAP_TIMEZONE must be an IANA time zone such as Asia/Tokyo, got "${zone.slice(0, 40)}"`);
+  if (!isTimeZone(zone)) throw new ConfigError((m) => m.timeZone("MAP_TIMEZONE", zone.slice(0, 40)));
   return zone;
 }
 

@@ -39,13 +39,13 @@ export function notifyConfig(env: Env): NotifyConfig {
   const botToken = text(env, "TELEGRAM_BOT_TOKEN");
   const chatId = text(env, "TELEGRAM_CHAT_ID");
   if ((botToken === null) !== (chatId === null)) {
-    throw new ConfigError(`${botToken ? "TELEGRAM_CHAT_ID" : "TELEGRAM_BOT_TOKEN"} must be set together with the other`);
+    throw new ConfigError((m) => m.together(botToken ? "TELEGRAM_CHAT_ID" : "TELEGRAM_BOT_TOKEN"));
   }
   const onebotUrl = httpUrl(env, "ONEBOT_URL", true);
   const onebotTarget = text(env, "ONEBOT_TARGET");
-  if (onebotUrl && !onebotTarget) throw new ConfigError("ONEBOT_TARGET must be set (group:<id> or private:<id>) with ONEBOT_URL");
+  if (onebotUrl && !onebotTarget) throw new ConfigError((m) => m.onebotTargetMissing);
   if (onebotTarget && !/^(group|private):\d{1,15}$/.test(onebotTarget)) {
-    throw new ConfigError("ONEBOT_TARGET must be group:<id> or private:<id>");
+    throw new ConfigError((m) => m.onebotTarget);
   }
   const discordUrl = httpUrl(env, "DISCORD_WEBHOOK_URL", true);
   const webhookUrl = httpUrl(env, "WEBHOOK_URL", true);

@@ -1,5 +1,20 @@
 /** Reading one environment variable: a bad value stops the start with a ConfigError naming it. */
-export class ConfigError extends Error {}
+import type { Locale } from "../i18n/locales.ts";
+import { configMessages, type ConfigMessages } from "../i18n/owner/index.ts";
+
+/** A reason written once for every language: the setting's name passed in, as written. */
+export type ConfigProblem = (m: ConfigMessages) => string;
+
+/** Its message is the English; `in(locale)` says the same in the owner's language (the start and the CLI print that). */
+export class ConfigError extends Error {
+  constructor(readonly problem: ConfigProblem) {
+    super(problem(configMessages("en")));
+  }
+
+  in(locale: Locale): string {
+    return this.problem(configMessages(locale));
+  }
+}
 
 export type Env = Record<string, string | undefined>;
 
@@ -12,9 +27,8 @@ export function number(env: Env, name: string, fallback: number, min: number, ma
   const raw = text(env, name);
   if (raw === null) return fallback;
   const value = Number(raw);
-  const kind = integer ? "an integer" : "a number";
   if (!Number.isFinite(value) || (integer && !Number.isInteger(value)) || value < min || value > max) {
-    throw new ConfigError(`${name} must be ${kind} from ${min} to ${max}, got "${raw.slice(0, 40)}"`);
+    throw new ConfigError((m) => m.numberRange(name, integer, min, max, raw.slice(0, 40)));
   }
   return value;
 }
@@ -24,7 +38,7 @@ export function flag(env: Env, name: string, fallback: boolean): boolean {
   if (raw === undefined || raw === null) return fallback;
   if (["1", "true", "yes", "on"].includes(raw)) return true;
   if (["0", "false", "no", "off"].includes(raw)) return false;
-  throw new ConfigError(`${name} must be 1/true or 0/false, got "${raw.slice(0, 40)}"`);
+  throw new ConfigError((m) => m.flag(name, raw.slice(0, 40)));
 }
 
 export function httpUrl(env: Env, name: string, secret = false): string | null {
@@ -34,9 +48,9 @@ export function httpUrl(env: Env, name: string, secret = false): string | null {
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(secret ? `${name} is not a valid URL` : `${name} is not a valid URL: "${raw.slice(0, 80)}"`);
+    throw new ConfigError((m) => m.notUrl(name, secret ? null : raw.slice(0, 80)));
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(`${name} must be an http(s) URL`);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError((m) => m.notHttp(name));
   return raw.replace(/\/+$/, "");
 }
 
@@ -46,7 +60,7 @@ export function baseUrl(env: Env, name: string): string | null {
   if (url === null) return null;
   const parsed = new URL(url);
   if (parsed.search || parsed.hash || parsed.username || parsed.password) {
-    throw new ConfigError(`${name} must be a base URL without query, fragment or credentials`);
+    throw new ConfigError((m) => m.notBase(name));
   }
   return url;
 }
@@ -54,6 +68,6 @@ export function baseUrl(env: Env, name: string): string | null {
 /** A token that travels in an HTTP header: printable ASCII without spaces. Never echoed. */
 export function headerToken(env: Env, name: string): string | null {
   const token = text(env, name);
-  if (token !== null && !/^[\x21-\x7e]+$/.test(token)) throw new ConfigError(`${name} must be printable ASCII without spaces`);
+  if (token !== null && !/^[\x21-\x7e]+$/.test(token)) throw new ConfigError((m) => m.notHeaderToken(name));
   return token;
 }

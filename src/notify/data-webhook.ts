@@ -19,7 +19,7 @@ export interface DataWebhookEvent {
   dataType?: string;
 }
 
-const PLACEHOLDERS = ["{server}", "{data_type}", "{user_id}"] as const;
+export const PLACEHOLDERS = ["{server}", "{data_type}", "{user_id}"] as const;
 
 export function dataWebhookUrl(template: string, event: DataWebhookEvent): string {
   return template
@@ -28,16 +28,16 @@ export function dataWebhookUrl(template: string, event: DataWebhookEvent): strin
     .replaceAll("{user_id}", encodeURIComponent(event.userId));
 }
 
-/** Why `template` cannot be a consumer webhook, or null when it can (http or https once filled in). */
-export function dataWebhookProblem(template: string): string | null {
+/** Why `template` cannot be a consumer webhook (the CLI words it), or null when it can (http or https once filled in). */
+export function dataWebhookProblem(template: string): "not_url" | "not_http" | "no_placeholder" | null {
   let url: URL;
   try {
     url = new URL(dataWebhookUrl(template, { server: "jp", userId: "1" }));
   } catch {
-    return "not a URL";
+    return "not_url";
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return "only http and https URLs";
-  if (!PLACEHOLDERS.some((p) => template.includes(p))) return `the URL names none of ${PLACEHOLDERS.join(", ")}: the bot would not know whose save is new`;
+  if (url.protocol !== "http:" && url.protocol !== "https:") return "not_http";
+  if (!PLACEHOLDERS.some((p) => template.includes(p))) return "no_placeholder";
   return null;
 }
 

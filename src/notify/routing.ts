@@ -8,6 +8,7 @@
  * "always" (every refresh, the default), "watched" (only a refresh holding a watched resource) or "off".
  */
 
+import { ConfigError } from "../config/parse.ts";
 import { ownerEn, type OwnerMessages } from "../i18n/owner/en.ts";
 
 export const CHANNELS = ["telegram", "bark", "discord", "onebot", "webhook"] as const;
@@ -81,10 +82,10 @@ function parseJsonObject(text: string, file: string): Record<string, unknown> {
     value = JSON.parse(text);
   } catch {
     // The parser's message quotes the text around the error, which in bark_map.json is a device key.
-    throw new Error(`${file}: not valid JSON`);
+    throw new ConfigError((m) => m.notJson(file));
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new Error(`${file}: must be a JSON object`);
+    throw new ConfigError((m) => m.notObject(file));
   }
   return value as Record<string, unknown>;
 }
@@ -96,11 +97,11 @@ function routeValueToSpecs(value: unknown, file: string, playerId: string): { sp
     if (typeof v === "number" && Number.isFinite(v)) return { spec: String(v), mode: "always" };
     if (typeof v === "object" && v !== null && !Array.isArray(v)) {
       const { route, mode = "always" } = v as { route?: unknown; mode?: unknown };
-      if (!(ROUTE_MODES as readonly unknown[]).includes(mode)) throw new Error(`${file}: player "${playerId}" has a route mode ${JSON.stringify(mode)}; expected one of ${ROUTE_MODES.join(", ")}`);
-      if (typeof route !== "string") throw new Error(`${file}: player "${playerId}" has a route object without a "route" string`);
+      if (!(ROUTE_MODES as readonly unknown[]).includes(mode)) throw new ConfigError((m) => m.routeMode(file, playerId, JSON.stringify(mode), ROUTE_MODES.join(", ")));
+      if (typeof route !== "string") throw new ConfigError((m) => m.routeObject(file, playerId));
       return { spec: route, mode: mode as RouteMode };
     }
-    throw new Error(`${file}: player "${playerId}" has a route of type ${v === null ? "null" : typeof v}; expected a string, a {"route", "mode"} object or a list of them`);
+    throw new ConfigError((m) => m.routeType(file, playerId, v === null ? "null" : typeof v));
   };
   return Array.isArray(value) ? value.map(one) : [one(value)];
 }
@@ -112,7 +113,7 @@ export interface RoutingFileNames {
   barkMap: string;
 }
 
-/** Parses both files (null = file absent). Throws an Error naming the file on bad JSON or shapes. */
+/** Parses both files (null = file absent). Throws a ConfigError naming the file on bad JSON or shapes. */
 export function parseRoutingFiles(
   pushMapJson: string | null,
   barkMapJson: string | null,
@@ -122,7 +123,7 @@ export function parseRoutingFiles(
   if (barkMapJson !== null) {
     for (const [alias, key] of Object.entries(parseJsonObject(barkMapJson, names.barkMap))) {
       if (typeof key !== "string" || key.trim() === "") {
-        throw new Error(`${names.barkMap}: alias "${alias}" must map to a non-empty device key string`);
+        throw new ConfigError((m) => m.barkKey(names.barkMap, alias));
       }
       barkKeys[alias] = key.trim();
     }

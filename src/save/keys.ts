@@ -3,16 +3,20 @@
  *   - raw text: the UTF-8 bytes of the string as given (the game uses 16 ASCII characters);
  *   - `hex:<hex digits>` (whitespace around the digits is ignored, case-insensitive digits);
  *   - `base64:<base64>` (standard or URL-safe alphabet, padding optional).
- * Error messages name the variable and the problem, never the value.
+ * Error messages name the variable and the problem, never the value; `problem` says it in any of the owner's
+ * languages (src/i18n/owner/config-*.ts), the message in English.
  */
+import { configEn, type ConfigMessages } from "../i18n/owner/config-en.ts";
 
 export class KeyConfigError extends Error {
   override readonly name = "KeyConfigError";
+  readonly problem: (m: ConfigMessages) => string;
   constructor(
     readonly variable: string,
-    problem: string,
+    problem: (m: ConfigMessages, variable: string) => string,
   ) {
-    super(`${variable} ${problem}`);
+    super(problem(configEn, variable));
+    this.problem = (m) => problem(m, variable);
   }
 }
 
@@ -36,18 +40,18 @@ const AES_IV_LENGTH = 16;
 
 function decodeHex(digits: string, variableName: string): Uint8Array {
   const clean = digits.trim();
-  if (clean.length === 0) throw new KeyConfigError(variableName, "has a hex: prefix but no digits");
-  if (clean.length % 2 !== 0) throw new KeyConfigError(variableName, "is not valid hex (odd number of digits)");
-  if (!/^[0-9a-fA-F]+$/.test(clean)) throw new KeyConfigError(variableName, "is not valid hex (non-hex characters)");
+  if (clean.length === 0) throw new KeyConfigError(variableName, (m, v) => m.hexEmpty(v));
+  if (clean.length % 2 !== 0) throw new KeyConfigError(variableName, (m, v) => m.hexOdd(v));
+  if (!/^[0-9a-fA-F]+$/.test(clean)) throw new KeyConfigError(variableName, (m, v) => m.hexChars(v));
   return new Uint8Array(Buffer.from(clean, "hex"));
 }
 
 function decodeBase64(text: string, variableName: string): Uint8Array {
   const clean = text.trim();
-  if (clean.length === 0) throw new KeyConfigError(variableName, "has a base64: prefix but no data");
+  if (clean.length === 0) throw new KeyConfigError(variableName, (m, v) => m.base64Empty(v));
   const unpadded = clean.replace(/={1,2}$/, "");
   if (!/^[A-Za-z0-9+/_-]+$/.test(unpadded) || unpadded.length % 4 === 1) {
-    throw new KeyConfigError(variableName, "is not valid base64");
+    throw new KeyConfigError(variableName, (m, v) => m.base64Bad(v));
   }
   // Buffer accepts both the standard and the URL-safe alphabet.
   return new Uint8Array(Buffer.from(unpadded, "base64"));
@@ -57,7 +61,7 @@ function decodeBase64(text: string, variableName: string): Uint8Array {
 export function parseKeyMaterial(value: string, variableName: string): Uint8Array {
   if (value.startsWith(HEX_PREFIX)) return decodeHex(value.slice(HEX_PREFIX.length), variableName);
   if (value.startsWith(BASE64_PREFIX)) return decodeBase64(value.slice(BASE64_PREFIX.length), variableName);
-  if (value.length === 0) throw new KeyConfigError(variableName, "is empty");
+  if (value.length === 0) throw new KeyConfigError(variableName, (m, v) => m.keyEmpty(v));
   return new TextEncoder().encode(value);
 }
 
@@ -65,7 +69,7 @@ export function parseKeyMaterial(value: string, variableName: string): Uint8Arra
 export function parseAesKey(value: string, variableName: string): Uint8Array {
   const key = parseKeyMaterial(value, variableName);
   if (!AES_KEY_LENGTHS.includes(key.length)) {
-    throw new KeyConfigError(variableName, `must be 16, 24 or 32 bytes, got ${key.length}`);
+    throw new KeyConfigError(variableName, (m, v) => m.keyLength(v, key.length));
   }
   return key;
 }
@@ -74,7 +78,7 @@ export function parseAesKey(value: string, variableName: string): Uint8Array {
 export function parseAesIv(value: string, variableName: string): Uint8Array {
   const iv = parseKeyMaterial(value, variableName);
   if (iv.length !== AES_IV_LENGTH) {
-    throw new KeyConfigError(variableName, `must be ${AES_IV_LENGTH} bytes, got ${iv.length}`);
+    throw new KeyConfigError(variableName, (m, v) => m.ivLength(v, AES_IV_LENGTH, iv.length));
   }
   return iv;
 }
@@ -90,7 +94,7 @@ export function splitKeyEntry(entry: string, label: string): { keyText: string; 
   if (entry.startsWith(HEX_PREFIX)) prefixLength = HEX_PREFIX.length;
   else if (entry.startsWith(BASE64_PREFIX)) prefixLength = BASE64_PREFIX.length;
   const separator = entry.indexOf(":", prefixLength);
-  if (separator < 0) throw new KeyConfigError(label, "must be key:iv (no ':' between key and IV)");
+  if (separator < 0) throw new KeyConfigError(label, (m, v) => m.keyIvPair(v));
   return { keyText: entry.slice(0, separator), ivText: entry.slice(separator + 1) };
 }
 
@@ -119,8 +123,8 @@ export function parseKeyPairs(env: KeyEnv): KeyPair[] {
   const pairs: KeyPair[] = [];
   const hasKey = env.AES_KEY !== undefined && env.AES_KEY !== "";
   const hasIv = env.AES_IV !== undefined && env.AES_IV !== "";
-  if (hasKey && !hasIv) throw new KeyConfigError("AES_IV", "is missing (AES_KEY is set; both are needed)");
-  if (hasIv && !hasKey) throw new KeyConfigError("AES_KEY", "is missing (AES_IV is set; both are needed)");
+  if (hasKey && !hasIv) throw new KeyConfigError("AES_IV", (m, v) => m.keyMissing(v, "AES_KEY"));
+  if (hasIv && !hasKey) throw new KeyConfigError("AES_KEY", (m, v) => m.keyMissing(v, "AES_IV"));
   if (hasKey && hasIv) {
     pairs.push({
       label: "AES_KEY",

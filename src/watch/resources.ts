@@ -20,20 +20,22 @@ function namesIndex(): Map<string, CatalogResource[]> {
   return byName;
 }
 
-export type ResolvedResource = { ok: true; key: ResourceKey } | { ok: false; reason: string };
+/** What the owner typed and found nothing, or more than one, for (the CLI words it in the owner's language). */
+export type UnresolvedResource = { kind: "not_in_catalogue" | "no_name"; text: string } | { kind: "ambiguous"; text: string; keys: string[] };
+export type ResolvedResource = { ok: true; key: ResourceKey } | { ok: false; problem: UnresolvedResource };
 
-/** A rule's resource from what the owner typed; the reason names what was wrong. */
+/** A rule's resource from what the owner typed; the problem names what was wrong. */
 export function resolveResource(spec: string): ResolvedResource {
   const text = spec.trim();
   const typeId = TYPE_ID.exec(text);
   if (typeId) {
     const found = findResource(typeId[1]!, Number(typeId[2]));
-    return found ? { ok: true, key: resourceKey(found.type, found.id) } : { ok: false, reason: `${text} is not in the catalogue` };
+    return found ? { ok: true, key: resourceKey(found.type, found.id) } : { ok: false, problem: { kind: "not_in_catalogue", text } };
   }
   const matches = namesIndex().get(fold(text)) ?? [];
   if (matches.length === 1) return { ok: true, key: resourceKey(matches[0]!.type, matches[0]!.id) };
-  if (matches.length === 0) return { ok: false, reason: `no catalogue resource is named "${text.slice(0, 60)}" (give a name in any language, or type:id)` };
-  return { ok: false, reason: `"${text}" names ${matches.map((m) => `${m.type}:${m.id}`).join(", ")}: give type:id` };
+  if (matches.length === 0) return { ok: false, problem: { kind: "no_name", text: text.slice(0, 60) } };
+  return { ok: false, problem: { kind: "ambiguous", text, keys: matches.map((m) => `${m.type}:${m.id}`) } };
 }
 
 /** What a player ticks on their page: the rare and super-rare resources (birthday materials among them). */

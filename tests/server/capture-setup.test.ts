@@ -97,6 +97,25 @@ describe("module and script URLs", () => {
     expect(script).not.toContain("skipped");
   });
 
+  test("what the served script logs on the phone, for an answer and for a failure, is in the page's language", async () => {
+    for (const [app, lang] of [["shadowrocket", "zh-Hans"], ["quantumultx", "zh-Hant"], ["loon", "ja"], ["stash", "ko"]] as const) {
+      const script = await (await fetch(`${open.url}/setup/${tokenOf(open)}/cn/${app}.js?lang=${lang}`)).text();
+      const answered = runInApp(app, script, { url: gameUrl(PLAYER_ID) }, encryptedSave(pair));
+      expect((await answered.upload).status).toBe(200);
+      await eventually(() => answered.logs.length > 0, 10_000, `${app} logged its answer`);
+      // Nothing listens on port 9: the upload fails the way a phone off the server's network does.
+      const unreachable = script.replace(/var UPLOAD_URL = "[^"]*";/, 'var UPLOAD_URL = "http://127.0.0.1:9/uploadSaveData";');
+      const failed = runInApp(app, unreachable, { url: gameUrl(PLAYER_ID) }, encryptedSave(pair));
+      await eventually(() => failed.logs.length > 0, 10_000, `${app} logged its failure`);
+      const said = { zh: { answered: "服务器返回 200", failed: "失败：" }, "zh-Hant": { answered: "伺服器回應 200", failed: "失敗：" }, ja: { answered: "サーバーの応答 200", failed: "失敗：" }, ko: { answered: "서버 응답 200", failed: "실패: " } }[lang === "zh-Hans" ? "zh" : lang];
+      expect({ app, answered: answered.logs, failed: failed.logs.map((line) => line.replace(/cap-\S+/, "cap-…").slice(0, 40)) }).toEqual({
+        app,
+        answered: [expect.stringMatching(new RegExp(`^\\[mysekai-capture\\] [^A-Za-z]+ cap-\\S+ ${said.answered}$`))],
+        failed: [expect.stringContaining(said.failed)],
+      });
+    }
+  });
+
   for (const app of ["loon", "quantumultx"] as const) {
     test(`${app}: the served script, run in the app imitation, gets a save archived`, async () => {
       const script = await (await fetch(`${open.url}/setup/${tokenOf(open)}/jp/${app}.js`)).text();

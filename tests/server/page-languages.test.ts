@@ -15,8 +15,8 @@ import { MESSAGES } from "../../src/i18n/messages/index.ts";
 import { noChromium, phoneBrowsersForThisFile } from "../helpers/chromium.ts";
 import { jobOfSave, one } from "../helpers/db.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
-import { ownerCliLastLine, ownerCliWith } from "../helpers/owner-cli.ts";
-import { startServer as startProcess } from "../helpers/server.ts";
+import { englishWords } from "../helpers/english-words.ts";
+import { ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { encryptedSave, PLAYER_ID, testKeys } from "../helpers/saves.ts";
 
 const ADMIN_TOKEN = "languages-test-token-0123456789";
@@ -29,12 +29,6 @@ let browser: Browser;
 
 /** Each language as a browser asks for it. */
 const ACCEPT: Record<Locale, string> = { "zh-Hans": "zh-CN", "zh-Hant": "zh-TW", ja: "ja-JP", ko: "ko-KR", en: "en-US" };
-
-/**
- * ASCII words a translated page may show: names (of the service's world, the apps, the channels, the tools),
- * formats. Words in capitals (acronyms, setting names, units, regions) and anything with a "/" (URLs, paths) pass.
- */
-const NAMES = new Set(["Mizuki" /* the player's name, in the page's title */, "MySekai", "iOS", "Surge", "Shadowrocket", "Loon", "Quantumult", "Stash", "Reqable", "ProxyPin", "Discord", "OneBot", "Webhook", "Bark", "gzip", "br", "zstd", "deflate", "env"]);
 
 /** The page's visible text and title, without what is marked translate="no" or written in another language. */
 async function translatableText(page: Page): Promise<string> {
@@ -49,15 +43,6 @@ async function translatableText(page: Page): Promise<string> {
     body.remove();
     return document.title + "\\n" + text;
   })()`);
-}
-
-/** ASCII words of the text that are neither names, capitals, nor parts of a URL or path. */
-function englishWords(text: string): string[] {
-  const words = text
-    .split(/\s+/)
-    .filter((chunk) => !chunk.includes("/"))
-    .flatMap((chunk) => chunk.match(/[A-Za-z]{2,}/g) ?? []);
-  return [...new Set(words.filter((word) => !NAMES.has(word) && word !== word.toUpperCase()))];
 }
 
 async function openAs(locale: Locale, path: string, headers: Record<string, string> = { authorization: `Bearer ${ADMIN_TOKEN}` }): Promise<Page> {
@@ -196,11 +181,6 @@ describe.skipIf(noChromium)("the reader's language: Accept-Language, the remembe
   });
 });
 
-/**
- * Outside the pages: the start log's sentences and the CLI's, for an owner whose shell is zh_CN.UTF-8. A log line's
- * `[PREFIX]` and `key=value` fields stay as they are (for grep), a command line is what the owner types, and job
- * states are values typed after --state: the rest is held to the pages' rule.
- */
 test("a failure's reason is its kind in the page's language, its raw text (as logged) behind a toggle", async () => {
   const html = await (await fetch(`${server.url}/`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "accept-language": "zh-CN" } })).text();
   const cell = /<details data-kind="(\w+)"><summary>([^<]+)<\/summary><code translate="no">([^<]+)<\/code><\/details>/.exec(html);
@@ -209,41 +189,6 @@ test("a failure's reason is its kind in the page's language, its raw text (as lo
   // The junk save: it decrypts under no key; the English detail stays for whoever needs it.
   expect([kind, summary]).toEqual(["decrypt", MESSAGES["zh-Hans"].errorKinds.decrypt]);
   expect(raw).toMatch(/[a-z]{3,}/);
-});
-
-describe("the start log and the CLI in the owner's language (LANG=zh_CN.UTF-8)", () => {
-  const typed = new Set(["pending", "running", "pending_retry", "waiting_for_key", "failed", "done", "on", "off", "raw", "json", "zstd", "type", "id", "mode", "watched", "telegram", "tg", "bark", "discord", "onebot", "webhook", "none", "cli", "Authorization", "Bearer"]);
-  const sentences = (text: string) =>
-    text
-      .split("\n")
-      .filter((line) => !line.trimStart().startsWith("npm run cli --"))
-      // What the owner typed, quoted back, stays as typed too.
-      .map((line) => line.replace(/^\[[A-Z]+\]( WARN)?/, "").replace(/\S+=\S+/g, "").replace(/“[^”]*”|"[^"]*"/g, ""))
-      .join("\n")
-      // File and setting names, flags and placeholders are written as typed.
-      .replace(/\S*[._<>{}@*-]\S*/g, "");
-  const english = (text: string) => englishWords(sentences(text)).filter((word) => !typed.has(word));
-
-  test("every line the owner reads at start and from the commands is Chinese, bar names, commands and fields", async () => {
-    const zh = { ...keyEnv, LANG: "zh_CN.UTF-8", ONEBOT_URL: "http://127.0.0.1:9/onebot", ONEBOT_TARGET: "group:42", PUBLIC_BASE_URL: "http://192.168.1.20:9478" };
-    const running = await startProcess({ env: zh });
-    try {
-      await running.waitForOutput("[CONFIG] WARN PUBLIC_BASE_URL 是 http://192.168.1.20:9478，一个内网地址");
-      await running.waitForOutput("/setup");
-      expect(running.output()).toContain("[SERVER] 已开始监听 url=");
-      expect(english(running.output())).toEqual([]);
-      const cli = (...args: string[]) => ownerCliWith({ LANG: "zh_CN.UTF-8" }, running, ...args);
-      const outputs = [await cli("help"), await cli("players", "add", PLAYER_ID, "--name", "小明"), await cli("jobs"), await cli("retry", "--failed"), await cli("reprocess", "abc"), await cli("nosuch")];
-      expect(outputs[0]!.out).toContain("npm run cli -- players add <playerId> [--name N] [--route R]");
-      expect(outputs[1]!.out).toContain("推送和地图上这位玩家显示为“小明”");
-      for (const { out, err } of outputs) expect({ out: english(out), err: english(err) }).toEqual({ out: [], err: [] });
-      // The test sees English: the same commands in an English shell are full of words it refuses.
-      expect(english((await ownerCliWith({ LANG: "C.UTF-8" }, running, "help")).out)).toEqual(expect.arrayContaining(["list", "jobs"]));
-    } finally {
-      await running.stop("SIGKILL");
-      running.cleanup();
-    }
-  }, 60_000);
 });
 
 describe("times say their zone, and agree on one page", () => {

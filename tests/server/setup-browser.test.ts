@@ -75,6 +75,8 @@ test.skipIf(noChromium)("a Chinese reader: preselected region and app, the whole
   expect(await page.inputValue("#module-url")).toMatch(/\/cn\/shadowrocket\.sgmodule\?lang=zh-Hans$/);
   expect(await page.locator("#steps li").count()).toBe(6);
   expect(await page.textContent("#steps")).toContain("证书信任设置");
+  // Shadowrocket's own menus as its Chinese screens name them, not its English ones.
+  expect(await page.locator("#steps code").allTextContents()).toEqual(["配置 → 配置文件右侧的 ⓘ → HTTPS 解密 → 证书 → 生成新的 CA 证书 → 安装证书", "配置 → ⓘ → HTTPS 解密 · 配置 → 模块"]);
   expect(await page.textContent("#first-save")).toContain("正在等待你的第一份存档");
   await page.screenshot({ path: join(process.env.SHOTS_DIR ?? server.dataDir, "setup-zh-390.png"), fullPage: true });
 

@@ -49,7 +49,8 @@ function sectionsOf(file: string): Section[] {
     if (current === null) return;
     const prose = text.join("\n");
     for (const [, code] of prose.replace(/\n(?!\n)/g, " ").matchAll(/`([^`]+)`/g)) if (COMMAND.test(code!)) current.commands.add(code!.trim());
-    for (const [, target] of prose.matchAll(/\]\(([^)#\s]+)(?:#[^)\s]*)?\)/g)) if (!/^https?:|^README/.test(target!)) current.links.add(target!);
+    // A screenshot in the README's own language (docs/x.zh-CN.png) stands for the same one (docs/x.png).
+    for (const [, target] of prose.matchAll(/\]\(([^)#\s]+)(?:#[^)\s]*)?\)/g)) if (!/^https?:|^README/.test(target!)) current.links.add(target!.replace(/\.zh-CN(\.png)$/, "$1"));
     for (const name of SETTINGS) if (new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`).test(prose)) current.settings.add(name);
     text.length = 0;
   };

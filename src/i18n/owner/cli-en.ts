@@ -25,6 +25,25 @@ export const cliEn = {
     catalogueUpdate: "add what the game's master data has and the catalogue lacks (region: jp, en, cn, tw, kr; a folder or http(s) base URL in the layout of Sekai-World's master-data repositories); --fetch: the public repositories for the regions named bare, or all five",
     catalogueShow: "the catalogue's source and version per server",
   },
+  binary: {
+    title: "MySekai save ingestion (decrypt, draw harvest maps, archive, push)",
+    serve: 'serve (configuration from the environment and .env; README, "Configuration")',
+    cli: "owner commands: jobs, retry, reprocess, inspect, gc, setup rotate, players, api-tokens, data-webhooks (mysekai-ingest cli --help lists them all)",
+    demo: "a sample save through the service here, and where its maps are",
+    demoTo: "a sample save to a running server (AES_KEY/AES_IV of this environment)",
+    unknownArgument: (arg: string) => `unknown argument "${arg}"`,
+  },
+  demo: {
+    noKey: "no AES key configured: set AES_KEY and AES_IV (in the environment or .env) to the ones the server uses",
+    unreachable: (base: string, why: string) => `could not reach ${base}: ${why}`,
+    sent: (kb: string, key: string) => `sample save of ${kb} KB, encrypted with ${key}`,
+    openIt: (url: string, player: string) => `open ${url} to see it (player ${player})`,
+    runsOn: (url: string, dataDir: string) => `the service runs on ${url} for this demo, data in ${dataDir}`,
+    encrypted: (kb: string) => `${kb} KB encrypted save`,
+    noArchive: (logs: string) => `no archive within 60 s; the service said:\n${logs}`,
+    archivedIn: (folder: string) => `maps and summary archived in ${folder}:`,
+    toNeedsUrl: "demo --to needs the server's base URL (and nothing else), e.g. demo --to http://localhost:9478",
+  },
   configuration: (why: string) => `configuration: ${why}`,
   needSaveId: "a numeric save id is required",
   needPlayerId: "a numeric player id is required",
@@ -56,6 +75,58 @@ export const cliEn = {
   unknownCommand: (name: string) => `unknown command "${name}"`,
   sessionsEnded: (n: number) => `${n} owner session(s) ended; log in again with ADMIN_TOKEN`,
   unlocked: (playerId: string, done: boolean) => (done ? `${playerId}: uploads without their link are taken again, until their next upload through it` : `${playerId} has no link, or takes uploads without it already`),
+  // jobs and gc (src/cli.ts)
+  jobColumns: { job: "job", subject: "subject", player: "player", stage: "stage", state: "state", attempts: "attempts", next: "next", error: "error" },
+  jobSave: (id: number) => `save ${id}`,
+  jobReport: (id: number) => `report ${id}`,
+  needFile: "a save file is required",
+  gcSwept: (uploads: number, temps: number) => `removed ${uploads} expired upload(s) and ${temps} stale temp folder(s)`,
+  gcBusy: "retention: another process is sweeping now; skipped",
+  gcRetention: (days: number, t: { reports: number; candidates: number; jobs: number; deliveries: number; clearedSaves: number; vacuumedPages: number }) =>
+    `retention (${days} days): removed ${t.reports} report(s), ${t.candidates} candidate(s), ` +
+    `${t.jobs} done job(s), ${t.deliveries} deliver${t.deliveries === 1 ? "y" : "ies"}; ` +
+    `cleared ${t.clearedSaves} archived save body(ies); ${t.vacuumedPages} page(s) returned to the disk`,
+  // api-tokens, players public, data-webhooks (src/cli-data.ts)
+  noApiTokens: "no API tokens",
+  everyPlayer: "every player",
+  needTokenName: "a token name of letters, digits and . _ - is required",
+  noSuchToken: (name: string) => `no API token named ${name}`,
+  tokenRevoked: (name: string) => `API token ${name} revoked: it reads nothing from now on`,
+  playersIds: "--players takes numeric player ids, comma-separated",
+  tokenAdded: (name: string, reads: string) => `API token ${name} (reads ${reads}); it is shown only now:`,
+  publicReads: (playerId: string, state: string) => `public reads of ${playerId}: ${state}`,
+  noWebhooks: "no data webhooks",
+  webhookChecked: " after a check",
+  webhookBearer: (bearer: boolean): string => (bearer ? "with a bearer secret" : "no bearer"),
+  webhookRemoveUsage: "the id that data-webhooks list shows",
+  noSuchWebhook: (id: number) => `no data webhook ${id}`,
+  webhookRemoved: (id: number) => `data webhook ${id} removed: it is called no more`,
+  webhookProblem: (problem: "missing" | "not_url" | "not_http" | "no_placeholder", placeholders: string) =>
+    ({
+      missing: "a URL is required",
+      not_url: "not a URL",
+      not_http: "only http and https URLs",
+      no_placeholder: `the URL names none of ${placeholders}: the bot would not know whose save is new`,
+    })[problem],
+  bearerBad: "--bearer takes a secret of printable characters without spaces",
+  payloadBad: "--payload takes raw or json-zstd (without it, the POST is empty)",
+  webhookAdded: (id: number, origin: string, payload: string, checked: boolean) =>
+    `data webhook ${id} added (${origin}/…): ${payload === "empty" ? "an empty POST" : `the save as ${payload}`} after each new save${checked ? ", when its check URL answers 200" : ""}`,
+  userinfoNote:
+    "note: the user:password in the URL is sent as HTTP Basic auth (an Authorization header) with each request; it is hidden from logs, errors and pages like the URL",
+  // watch (src/cli-watch.ts)
+  needPlayerOrAll: "a numeric player id or * is required",
+  noRules: (player: string | null) => (player === null ? "no watch rules" : `no watch rules for ${player}`),
+  rulesRemoved: (n: number, player: string, shown: string) => `${n} rule(s) removed for ${player}: ${shown}`,
+  tooManyRules: (player: string, max: number) => `${player} would watch more than ${max} resources; remove some first`,
+  watches: (player: string, shown: string, already: number) => `${player} watches ${shown}${already > 0 ? ` (${already} already watched)` : ""}`,
+  notInCatalogue: (text: string) => `${text} is not in the catalogue`,
+  noResourceNamed: (text: string) => `no catalogue resource is named "${text}" (give a name in any language, or type:id)`,
+  ambiguousResource: (text: string, keys: string) => `"${text}" names ${keys}: give type:id`,
+  nudgeOff: (player: string) => `no nudges for ${player}`,
+  nudgeUsage: "nudge: on [hours] or off",
+  nudgeHours: "nudge hours: a whole number from 1 to 11 (refreshes are 12 h apart)",
+  nudgeOn: (player: string, hours: number) => `${player} is nudged when no full save arrives within ${hours} h of a refresh`,
 };
 
 export type CliMessages = typeof cliEn;

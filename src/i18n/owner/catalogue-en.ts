@@ -1,9 +1,12 @@
-/** Everything `catalogue update` tells the owner, in one place (to be translated with the other CLI messages). */
-import type { UpdateCounts } from "./update.ts";
+/**
+ * Everything `catalogue update` and `catalogue show` tell the owner, in English, and the shape of the other
+ * languages' (`CatalogueMessages`). A source's problem is a SourceError (src/catalogue/sources.ts) worded here.
+ */
+import type { UpdateCounts } from "../../catalogue/update.ts";
 
-const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+export const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
-export const CATALOGUE_TEXT = {
+export const catalogueEn = {
   badArgument: (arg: string) => `not a source: ${JSON.stringify(arg.slice(0, 80))} (want <region>=<folder|url>, region one of jp, en, cn, tw, kr; a bare region only with --fetch)`,
   noSources: "name at least one server: <region>=<folder|url>, or --fetch",
   noFolder: (address: string) => `${address}: no such folder, nor a valid http(s) URL`,
@@ -31,3 +34,5 @@ export const CATALOGUE_TEXT = {
   showUpdated: (region: string, version: string, address: string, at: string) => `${region}: updated ${at}, master data ${version} from ${address}`,
   showCounts: (resources: number, titles: number) => `the owner's update adds ${resources} resource(s) and ${titles} song(s) to the built-in catalogue`,
 };
+
+export type CatalogueMessages = typeof catalogueEn;
