@@ -18,7 +18,7 @@ export function adminConfig(env: Env): AdminConfig {
   }
   const linkKey = text(env, "LINK_KEY");
   if (linkKey !== null && linkKey.length < MIN_KEY_LENGTH) {
-    throw new ConfigError(`LINK_KEY must be at least ${MIN_KEY_LENGTH} characters (e.g. openssl rand -hex 32)`);
+    throw new ConfigError((m) => m.tokenLength("LINK_KEY", MIN_KEY_LENGTH));
   }
   return { token, linkKey };
 }
