@@ -8,6 +8,7 @@
 import type { TokenSeal } from "../../link-key.ts";
 import type { SessionRecords } from "../../store/ports/owner.ts";
 import { first, lock, read, run, type Statements } from "../dialect/statements.ts";
+import { PUT, SETTING } from "./setup-tokens.ts";
 
 export const MAX_SESSIONS = 256;
 
@@ -18,12 +19,8 @@ const OPEN = read(`INSERT INTO owner_sessions (id_hash, expires_at) VALUES ($1, 
 const IS_OPEN = read<{ idHash: string }>(`SELECT id_hash AS "idHash" FROM owner_sessions WHERE id_hash = $1 AND expires_at > $2`);
 const CLOSE = read(`DELETE FROM owner_sessions WHERE id_hash = $1`);
 const CLOSE_ALL = read<{ idHash: string }>(`DELETE FROM owner_sessions RETURNING id_hash AS "idHash"`);
-/** The keyed fingerprint of the ADMIN_TOKEN the sessions were opened under (a `settings` row). */
+/** The keyed fingerprint of the ADMIN_TOKEN the sessions were opened under (a `settings` row, setup-tokens.ts's table). */
 const BOUND_TO = "owner_sessions_token";
-const BINDING = read<{ value: string }>(`SELECT value FROM settings WHERE key = '${BOUND_TO}'`);
-const BIND = read(
-  `INSERT INTO settings (key, value, updated_at) VALUES ('${BOUND_TO}', $1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-);
 
 export function sessionRecords(db: Statements, seal: TokenSeal): SessionRecords {
   return {
@@ -31,10 +28,10 @@ export function sessionRecords(db: Statements, seal: TokenSeal): SessionRecords 
       db.transaction(function* () {
         yield* lock("owner_sessions", "");
         const fingerprint = seal.fingerprint(adminToken ?? "");
-        const [bound] = yield* run(BINDING, []);
+        const [bound] = yield* run(SETTING, [BOUND_TO]);
         if (bound?.value === fingerprint) return 0;
         // Ended, not only unopenable: a token changed back later must not revive them.
-        yield* run(BIND, [fingerprint, now]);
+        yield* run(PUT, [BOUND_TO, fingerprint, now]);
         return (yield* run(CLOSE_ALL, [])).length;
       }),
     open: (idHash, expiresAt, now) =>

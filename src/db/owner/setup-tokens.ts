@@ -21,7 +21,8 @@ const SERVED_BASE_KEY = "public_base_url";
 
 const newToken = () => randomBytes(24).toString("base64url");
 
-const SETTING = read<{ value: string }>(`SELECT value FROM settings WHERE key = $1`);
+/** A setting's value, and its plain write: also run inside the sessions' transaction (src/db/owner/sessions.ts). */
+export const SETTING = read<{ value: string }>(`SELECT value FROM settings WHERE key = $1`);
 /** Processes starting at once: the first insert wins and every one reads it back. */
 const PUT_IF_MISSING = read(`INSERT INTO settings (key, value, updated_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`);
 /** updated_at only moves forward: two writes within one millisecond still change the stamp every process compares. */
@@ -34,7 +35,7 @@ const PUT_MOVING_STAMP = read(
 export async function putSettingMovingStamp(db: Statements, key: string, value: string, now: number): Promise<void> {
   await db.all(PUT_MOVING_STAMP, [key, value, now]);
 }
-const PUT = read(`INSERT INTO settings (key, value, updated_at) VALUES ($1, $2, $3) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`);
+export const PUT = read(`INSERT INTO settings (key, value, updated_at) VALUES ($1, $2, $3) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`);
 const LINKED = `player_id AS "playerId", name, token AS "sealed", created_at AS "createdAt", link_only_since AS "linkOnlySince"`;
 const LINKED_KINDS = { createdAt: "int", linkOnlySince: "int" } as const;
 const LINK = read(
