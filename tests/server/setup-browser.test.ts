@@ -7,9 +7,9 @@ import { expect, test } from "bun:test";
 import { join, resolve } from "node:path";
 import { noChromium, phoneBrowsersForThisFile } from "../helpers/chromium.ts";
 import { stashOverride } from "../../src/capture/modules.ts";
-import { one } from "../helpers/db.ts";
 import { serversForThisFile } from "../helpers/in-process.ts";
 import { ownerCliLastLine } from "../helpers/owner-cli.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { encryptedSave, PLAYER_ID, testKeys } from "../helpers/saves.ts";
 import { REGION_HOSTS } from "../../src/capture/regions.ts";
 
@@ -20,7 +20,7 @@ const openBrowser = phoneBrowsersForThisFile();
 
 test.skipIf(noChromium)("log in, pick KR and Stash, see and copy the module link, fetch the module (phone-sized)", async () => {
   const server = await startHere({ NOTIFY_DEFAULT: "none", ADMIN_TOKEN, REPORT_TOKEN: "report-tag-secret" });
-  const setupToken = one<{ value: string }>(server, "SELECT value FROM settings WHERE key = 'setup_token'")!.value;
+  const setupToken = await reads(server).setupToken();
 
   const { context } = await openBrowser();
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });

@@ -1,0 +1,196 @@
+/**
+ * What a test reads from a running service's store, by name, on SQLite and on a hub's PostgreSQL alike: the one place
+ * a schema change reaches the tests that otherwise go through HTTP, the CLI and the archive. Saves, pushes and
+ * players come from the owner views (drizzle/0019_owner_views.sql, drizzle/pg/0009_owner_views.sql); what no view
+ * shows (an upload's save, a job's counters, an archive's token and file list, the setup token) from its table here.
+ */
+import type postgres from "postgres";
+import { query as sqliteQuery } from "./db.ts";
+import { jsonValue, type Deployment } from "./deployments.ts";
+import type { RunningServer } from "./in-process.ts";
+
+type Param = string | number | null;
+type Row = Record<string, unknown>;
+type Rows = (sql: string, ...params: Param[]) => Promise<Row[]>;
+
+/** A save as view_saves shows it: `state` is a word (waiting, retrying, running, failed, done, waiting for a key). */
+export interface SaveView {
+  save_id: number;
+  player_id: string;
+  region: string | null;
+  kind: string;
+  state: string;
+  stage: string | null;
+  failure: string | null;
+  archive_folder: string | null;
+}
+
+/** A save's stored row, found by its bytes' hash. */
+export interface StoredSave {
+  id: number;
+  player_id: string;
+  source: string;
+  size: number;
+  received_at: number;
+  data_type: string;
+  partial: boolean;
+  repeat_of: number | null;
+  /** The encrypted body is kept (retention drops it). */
+  has_body: boolean;
+}
+
+/** A job's row: its states are the queue's own (pending, pending_retry, running, waiting_for_key, failed, done). */
+export interface JobRow {
+  id: number;
+  save_id: number | null;
+  report_id: number | null;
+  stage: string;
+  state: string;
+  attempts: number;
+  last_error: string | null;
+  implausible: boolean;
+  rerun: boolean;
+  crashes: number;
+  process_deaths: number;
+}
+
+/** A push as view_pushes shows it: `state` is waiting, retrying, sent or failed; `route` the target's name. */
+export interface PushView {
+  push_id: number;
+  save_id: number;
+  channel: string;
+  route: string;
+  state: string;
+  attempts: number;
+  last_error: string | null;
+}
+
+export interface ArchiveRow {
+  save_id: number;
+  player_id: string;
+  rel_path: string;
+  token: string;
+  files: string[];
+  created_at: number;
+}
+
+export interface ReportRow {
+  id: number;
+  outcome: string | null;
+  save_id: number | null;
+}
+
+const n = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+const flag = (value: unknown) => value === true || Number(value) === 1;
+
+const JOB = "SELECT id, save_id, report_id, stage, state, attempts, last_error, implausible, rerun, crashes, process_deaths FROM jobs";
+const jobOf = (row: Row): JobRow => ({
+  ...(row as unknown as JobRow),
+  id: Number(row.id),
+  save_id: n(row.save_id),
+  report_id: n(row.report_id),
+  attempts: Number(row.attempts),
+  implausible: flag(row.implausible),
+  rerun: flag(row.rerun),
+  crashes: Number(row.crashes),
+  process_deaths: Number(row.process_deaths),
+});
+const PUSH = "SELECT push_id, save_id, channel, route, state, attempts, last_error FROM view_pushes";
+const pushOf = (row: Row): PushView => ({ ...(row as unknown as PushView), push_id: Number(row.push_id), save_id: Number(row.save_id), attempts: Number(row.attempts) });
+const ARCHIVE = "SELECT save_id, player_id, rel_path, token, files, created_at FROM archives";
+const archiveOf = (row: Row): ArchiveRow => ({
+  ...(row as unknown as ArchiveRow),
+  save_id: Number(row.save_id),
+  files: jsonValue<string[]>(row.files),
+  created_at: Number(row.created_at),
+});
+
+function named(rows: Rows) {
+  const first = async (sql: string, ...params: Param[]) => (await rows(sql, ...params))[0];
+  const count = async (sql: string, ...params: Param[]) => Number((await first(sql, ...params))!.n);
+  return {
+    /** The save an upload completed (its latest task's), or undefined while none did. */
+    saveOfUpload: async (uploadId: string) => n((await first("SELECT save_id FROM upload_tasks WHERE upload_id = ? ORDER BY id DESC", uploadId))?.save_id) ?? undefined,
+    /** An upload's tasks, oldest first: whether each completed and the chunks it still holds. */
+    uploadTasks: async (uploadId: string) =>
+      (
+        await rows(
+          "SELECT t.id, t.save_id, t.completed_at, (SELECT count(*) FROM upload_task_chunks c WHERE c.task_id = t.id) AS chunks FROM upload_tasks t WHERE t.upload_id = ? ORDER BY t.id",
+          uploadId,
+        )
+      ).map((row) => ({ saveId: n(row.save_id), completed: row.completed_at !== null, chunks: Number(row.chunks) })),
+    save: async (saveId: number) =>
+      (await first("SELECT save_id, player_id, region, kind, state, stage, failure, archive_folder FROM view_saves WHERE save_id = ?", saveId)) as SaveView | undefined,
+    /** Every save, oldest first. */
+    saves: async () =>
+      (await rows("SELECT save_id, player_id, region, kind, state, stage, failure, archive_folder FROM view_saves ORDER BY save_id")).map(
+        (row) => ({ ...row, save_id: Number(row.save_id) }) as SaveView,
+      ),
+    saveCount: () => count("SELECT count(*) AS n FROM view_saves"),
+    /** The save stored from these bytes (their SHA-256, hex), or undefined. */
+    saveBySha: async (sha256: string): Promise<StoredSave | undefined> => {
+      const row = await first(
+        "SELECT id, player_id, source, size, received_at, data_type, partial, repeat_of, encrypted IS NOT NULL AS has_body FROM saves WHERE sha256 = ?",
+        sha256,
+      );
+      return row && { ...(row as unknown as StoredSave), id: Number(row.id), size: Number(row.size), received_at: Number(row.received_at), partial: flag(row.partial), repeat_of: n(row.repeat_of), has_body: flag(row.has_body) };
+    },
+    /** When the service received a save (ms), as its pages count ages from. */
+    receivedAt: async (saveId: number) => Number((await first("SELECT received_at FROM saves WHERE id = ?", saveId))!.received_at),
+    /** When the player's latest save was received (ms), or null. */
+    lastReceivedAt: async (playerId: string) => n((await first("SELECT max(received_at) AS at FROM saves WHERE player_id = ?", playerId))?.at),
+    /** What the generate stage stored for a save (null before it ran, or once retention dropped it). */
+    outputs: async <T = unknown>(saveId: number) => {
+      const value = (await first("SELECT outputs FROM saves WHERE id = ?", saveId))?.outputs;
+      return value === null || value === undefined ? null : jsonValue<T>(value);
+    },
+    job: async (saveId: number) => {
+      const row = await first(`${JOB} WHERE save_id = ?`, saveId);
+      return row && jobOf(row);
+    },
+    jobOfReport: async (reportId: number) => {
+      const row = await first(`${JOB} WHERE report_id = ?`, reportId);
+      return row && jobOf(row);
+    },
+    /** A save's job's lease (ms): who holds it and until when, as a crash left it. */
+    jobLease: async (saveId: number) => {
+      const row = await first("SELECT state, lease_expires_at, updated_at FROM jobs WHERE save_id = ?", saveId);
+      return row && { state: String(row.state), lease_expires_at: n(row.lease_expires_at), updated_at: Number(row.updated_at) };
+    },
+    /** Every job, done ones too, oldest first. */
+    jobs: async () => (await rows(`${JOB} ORDER BY id`)).map(jobOf),
+    /** A save's pushes (a bot's data webhook among them), by channel. */
+    pushes: async (saveId: number) => (await rows(`${PUSH} WHERE save_id = ? ORDER BY channel, push_id`, saveId)).map(pushOf),
+    allPushes: async () => (await rows(`${PUSH} ORDER BY push_id`)).map(pushOf),
+    archive: async (saveId: number) => {
+      const row = await first(`${ARCHIVE} WHERE save_id = ?`, saveId);
+      return row && archiveOf(row);
+    },
+    archives: async () => (await rows(`${ARCHIVE} ORDER BY save_id`)).map(archiveOf),
+    /** The first-run page's token (settings). */
+    setupToken: async () => String((await first("SELECT value FROM settings WHERE key = 'setup_token'"))!.value),
+    /** A linked player's page token, or undefined. */
+    playerToken: async (playerId: string) => (await first("SELECT token FROM players WHERE player_id = ?", playerId))?.token as string | undefined,
+    report: async (reportId: number) => {
+      const row = await first("SELECT id, outcome, save_id FROM reports WHERE id = ?", reportId);
+      return row && ({ id: Number(row.id), outcome: row.outcome, save_id: n(row.save_id) } as ReportRow);
+    },
+    /** The newest report's id, or null before any. */
+    lastReportId: async () => n((await first("SELECT max(id) AS id FROM reports"))?.id),
+  };
+}
+
+export type StoreReads = ReturnType<typeof named>;
+
+/** Reads from a server's store: its SQLite file, or its deployment's database (hub mode). */
+export function reads(server: RunningServer, deployment?: Deployment): StoreReads {
+  return named(deployment ? (sql, ...params) => deployment.query<Row>(server, sql, ...params) : async (sql, ...params) => sqliteQuery<Row>(server, sql, ...(params as (string | number)[])));
+}
+
+/** Reads from a hub's PostgreSQL through a connection the test holds. */
+export function pgReads(sql: postgres.Sql): StoreReads {
+  return named(async (text, ...params) => {
+    let i = 0;
+    return [...(await sql.unsafe(text.replace(/\?/g, () => `$${++i}`), params))] as Row[];
+  });
+}
