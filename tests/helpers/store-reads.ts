@@ -25,10 +25,12 @@ export interface SaveView {
   archive_folder: string | null;
 }
 
-/** A save's stored row, found by its bytes' hash. */
+/** A save's stored row. */
 export interface StoredSave {
   id: number;
   player_id: string;
+  /** Of the encrypted bytes, hex. */
+  sha256: string;
   source: string;
   size: number;
   received_at: number;
@@ -80,9 +82,21 @@ export interface ReportRow {
   save_id: number | null;
 }
 
+const REPORT = "SELECT id, outcome, save_id FROM reports";
+const reportOf = (row: Row): ReportRow => ({ id: Number(row.id), outcome: row.outcome as string | null, save_id: n(row.save_id) });
 const n = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 const flag = (value: unknown) => value === true || Number(value) === 1;
 
+const SAVE = "SELECT id, player_id, sha256, source, size, received_at, data_type, partial, repeat_of, encrypted IS NOT NULL AS has_body FROM saves";
+const saveOf = (row: Row): StoredSave => ({
+  ...(row as unknown as StoredSave),
+  id: Number(row.id),
+  size: Number(row.size),
+  received_at: Number(row.received_at),
+  partial: flag(row.partial),
+  repeat_of: n(row.repeat_of),
+  has_body: flag(row.has_body),
+});
 const JOB = "SELECT id, save_id, report_id, stage, state, attempts, last_error, implausible, rerun, crashes, process_deaths FROM jobs";
 const jobOf = (row: Row): JobRow => ({
   ...(row as unknown as JobRow),
@@ -111,14 +125,18 @@ function named(rows: Rows) {
   return {
     /** The save an upload completed (its latest task's), or undefined while none did. */
     saveOfUpload: async (uploadId: string) => n((await first("SELECT save_id FROM upload_tasks WHERE upload_id = ? ORDER BY id DESC", uploadId))?.save_id) ?? undefined,
-    /** An upload's tasks, oldest first: whether each completed and the chunks it still holds. */
-    uploadTasks: async (uploadId: string) =>
-      (
-        await rows(
-          "SELECT t.id, t.save_id, t.completed_at, (SELECT count(*) FROM upload_task_chunks c WHERE c.task_id = t.id) AS chunks FROM upload_tasks t WHERE t.upload_id = ? ORDER BY t.id",
-          uploadId,
-        )
-      ).map((row) => ({ saveId: n(row.save_id), completed: row.completed_at !== null, chunks: Number(row.chunks) })),
+    /** An upload's tasks, oldest first: the save each completed (null while open), whether it completed, and the chunks it still holds (their SHA-256, hex). */
+    uploadTasks: async (uploadId: string) => {
+      const [tasks, chunks] = await Promise.all([
+        rows("SELECT id, save_id, completed_at FROM upload_tasks WHERE upload_id = ? ORDER BY id", uploadId),
+        rows("SELECT c.task_id, c.sha256 FROM upload_task_chunks c JOIN upload_tasks t ON t.id = c.task_id WHERE t.upload_id = ? ORDER BY c.task_id, c.chunk_index", uploadId),
+      ]);
+      return tasks.map((task) => ({
+        saveId: n(task.save_id),
+        completed: task.completed_at !== null,
+        chunks: chunks.filter((chunk) => Number(chunk.task_id) === Number(task.id)).map((chunk) => String(chunk.sha256)),
+      }));
+    },
     save: async (saveId: number) =>
       (await first("SELECT save_id, player_id, region, kind, state, stage, failure, archive_folder FROM view_saves WHERE save_id = ?", saveId)) as SaveView | undefined,
     /** Every save, oldest first. */
@@ -128,15 +146,20 @@ function named(rows: Rows) {
       ),
     saveCount: () => count("SELECT count(*) AS n FROM view_saves"),
     /** The save stored from these bytes (their SHA-256, hex), or undefined. */
-    saveBySha: async (sha256: string): Promise<StoredSave | undefined> => {
-      const row = await first(
-        "SELECT id, player_id, source, size, received_at, data_type, partial, repeat_of, encrypted IS NOT NULL AS has_body FROM saves WHERE sha256 = ?",
-        sha256,
-      );
-      return row && { ...(row as unknown as StoredSave), id: Number(row.id), size: Number(row.size), received_at: Number(row.received_at), partial: flag(row.partial), repeat_of: n(row.repeat_of), has_body: flag(row.has_body) };
+    saveBySha: async (sha256: string) => {
+      const row = await first(`${SAVE} WHERE sha256 = ?`, sha256);
+      return row && saveOf(row);
     },
-    /** When the service received a save (ms), as its pages count ages from. */
-    receivedAt: async (saveId: number) => Number((await first("SELECT received_at FROM saves WHERE id = ?", saveId))!.received_at),
+    saveRow: async (saveId: number) => {
+      const row = await first(`${SAVE} WHERE id = ?`, saveId);
+      return row && saveOf(row);
+    },
+    /** Every stored save, oldest first, with its job's state and error (null without a job). */
+    savesWithJobs: async () => {
+      const [saves, jobs] = await Promise.all([rows(`${SAVE} ORDER BY id`), rows(`${JOB} WHERE save_id IS NOT NULL`)]);
+      const jobOfSave = new Map(jobs.map((row) => [Number(row.save_id), jobOf(row)]));
+      return saves.map(saveOf).map((save) => ({ ...save, state: jobOfSave.get(save.id)?.state ?? null, last_error: jobOfSave.get(save.id)?.last_error ?? null }));
+    },
     /** When the player's latest save was received (ms), or null. */
     lastReceivedAt: async (playerId: string) => n((await first("SELECT max(received_at) AS at FROM saves WHERE player_id = ?", playerId))?.at),
     /** What the generate stage stored for a save (null before it ran, or once retention dropped it). */
@@ -172,11 +195,19 @@ function named(rows: Rows) {
     /** A linked player's page token, or undefined. */
     playerToken: async (playerId: string) => (await first("SELECT token FROM players WHERE player_id = ?", playerId))?.token as string | undefined,
     report: async (reportId: number) => {
-      const row = await first("SELECT id, outcome, save_id FROM reports WHERE id = ?", reportId);
-      return row && ({ id: Number(row.id), outcome: row.outcome, save_id: n(row.save_id) } as ReportRow);
+      const row = await first(`${REPORT} WHERE id = ?`, reportId);
+      return row && reportOf(row);
     },
-    /** The newest report's id, or null before any. */
-    lastReportId: async () => n((await first("SELECT max(id) AS id FROM reports"))?.id),
+    /** A report's candidate bodies, in order: whether each was kept undecodable (bad base64), and its entry. */
+    candidates: async (reportId: number) =>
+      (await rows("SELECT seq, entry_index, undecodable, body FROM report_candidates WHERE report_id = ? ORDER BY seq", reportId)).map((row) => ({
+        seq: Number(row.seq),
+        entryIndex: Number(row.entry_index),
+        undecodable: flag(row.undecodable),
+        body: new Uint8Array(row.body as Uint8Array),
+      })),
+    /** Every report, oldest first. */
+    reports: async () => (await rows(`${REPORT} ORDER BY id`)).map(reportOf),
   };
 }
 
