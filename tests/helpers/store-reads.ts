@@ -119,7 +119,7 @@ const archiveOf = (row: Row): ArchiveRow => ({
   created_at: Number(row.created_at),
 });
 
-function named(rows: Rows) {
+function named(rows: Rows, onPostgres: boolean) {
   const first = async (sql: string, ...params: Param[]) => (await rows(sql, ...params))[0];
   const count = async (sql: string, ...params: Param[]) => Number((await first(sql, ...params))!.n);
   return {
@@ -154,6 +154,9 @@ function named(rows: Rows) {
       const row = await first(`${SAVE} WHERE id = ?`, saveId);
       return row && saveOf(row);
     },
+    /** How the store holds a save's player id: "text" on both stores (19 digits never become a number). */
+    playerIdType: async (saveId: number) =>
+      String((await first(`SELECT ${onPostgres ? "pg_typeof(player_id)::text" : "typeof(player_id)"} AS t FROM saves WHERE id = ?`, saveId))!.t),
     /** Every stored save, oldest first, with its job's state and error (null without a job). */
     savesWithJobs: async () => {
       const [saves, jobs] = await Promise.all([rows(`${SAVE} ORDER BY id`), rows(`${JOB} WHERE save_id IS NOT NULL`)]);
@@ -162,6 +165,11 @@ function named(rows: Rows) {
     },
     /** When the player's latest save was received (ms), or null. */
     lastReceivedAt: async (playerId: string) => n((await first("SELECT max(received_at) AS at FROM saves WHERE player_id = ?", playerId))?.at),
+    /** The save's encrypted bytes as stored (null once retention dropped them). */
+    body: async (saveId: number) => {
+      const value = (await first("SELECT encrypted FROM saves WHERE id = ?", saveId))?.encrypted;
+      return value === null || value === undefined ? null : new Uint8Array(value as Uint8Array);
+    },
     /** What the generate stage stored for a save (null before it ran, or once retention dropped it). */
     outputs: async <T = unknown>(saveId: number) => {
       const value = (await first("SELECT outputs FROM saves WHERE id = ?", saveId))?.outputs;
@@ -206,6 +214,9 @@ function named(rows: Rows) {
         undecodable: flag(row.undecodable),
         body: new Uint8Array(row.body as Uint8Array),
       })),
+    /** Whether the schema has this table (one a migration dropped has none). */
+    hasTable: async (name: string) =>
+      (await count(onPostgres ? "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = ?" : "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?", name)) > 0,
     /** Every report, oldest first. */
     reports: async () => (await rows(`${REPORT} ORDER BY id`)).map(reportOf),
   };
@@ -215,7 +226,9 @@ export type StoreReads = ReturnType<typeof named>;
 
 /** Reads from a server's store: its SQLite file, or its deployment's database (hub mode). */
 export function reads(server: RunningServer, deployment?: Deployment): StoreReads {
-  return named(deployment ? (sql, ...params) => deployment.query<Row>(server, sql, ...params) : async (sql, ...params) => sqliteQuery<Row>(server, sql, ...(params as (string | number)[])));
+  return deployment
+    ? named((sql, ...params) => deployment.query<Row>(server, sql, ...params), deployment.hub)
+    : named(async (sql, ...params) => sqliteQuery<Row>(server, sql, ...(params as (string | number)[])), false);
 }
 
 /** Reads from a hub's PostgreSQL through a connection the test holds. */
@@ -223,5 +236,5 @@ export function pgReads(sql: postgres.Sql): StoreReads {
   return named(async (text, ...params) => {
     let i = 0;
     return [...(await sql.unsafe(text.replace(/\?/g, () => `$${++i}`), params))] as Row[];
-  });
+  }, true);
 }

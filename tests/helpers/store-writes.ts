@@ -29,6 +29,8 @@ function named(write: Write) {
     dropBody: (saveId: number) => write("UPDATE saves SET encrypted = NULL WHERE id = ?", saveId),
     /** What retention leaves of a player's saves: no outputs model. */
     dropOutputsOf: (playerId: string) => write("UPDATE saves SET outputs = NULL WHERE player_id = ?", playerId),
+    /** The store broken under the service: its reports table gone (a report's store fails inside the route). */
+    breakReports: () => write("ALTER TABLE reports RENAME TO reports_gone"),
     /** The save's job queued again for `stage`, due at once (as a crash or an older version left it). */
     jobDue: (saveIds: number[], stage: string) =>
       write(`UPDATE jobs SET stage = ?, state = 'pending', run_at = 0 WHERE save_id IN (${saveIds.map(Number).join(",")})`, stage),
