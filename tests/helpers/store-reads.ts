@@ -214,9 +214,11 @@ function named(rows: Rows, onPostgres: boolean) {
         undecodable: flag(row.undecodable),
         body: new Uint8Array(row.body as Uint8Array),
       })),
-    /** Whether the schema has this table (one a migration dropped has none). */
+    /** Every row of a table, every column (a new one too): what a search for a leaked secret reads. */
+    everyColumnOf: (table: "deliveries" | "jobs") => rows(`SELECT * FROM ${table}`),
+    /** Whether the schema has anything of this name (a table a migration dropped has nothing). */
     hasTable: async (name: string) =>
-      (await count(onPostgres ? "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = ?" : "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?", name)) > 0,
+      (await count(onPostgres ? "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = ?" : "SELECT count(*) AS n FROM sqlite_master WHERE name = ?", name)) > 0,
     /** Every report, oldest first. */
     reports: async () => (await rows(`${REPORT} ORDER BY id`)).map(reportOf),
   };
