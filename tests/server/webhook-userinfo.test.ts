@@ -50,7 +50,7 @@ describe("webhook URLs with credentials", () => {
     const basic = (who: typeof HOOK) => `Basic ${Buffer.from(`${who.user}:${decodeURIComponent(who.pass)}`).toString("base64")}`;
     expect(receiver.requests.map((r) => r.headers.authorization).sort()).toEqual([basic(CHAT), basic(HOOK)].sort());
 
-    const stored = JSON.stringify([await reads(server).allPushes(), await reads(server).jobs()]);
+    const stored = JSON.stringify([await reads(server).everyColumnOf("deliveries"), await reads(server).jobs()]);
     expect(stored).toContain("refused");
     const page = await (await fetch(`${server.url}/`, { headers: { "accept-language": "en" } })).text();
     expect(page).toContain("refused");
