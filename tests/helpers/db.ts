@@ -1,4 +1,4 @@
-/** Looks into a server's SQLite file: reads, and the few writes a test makes under a running server. */
+/** A server's SQLite file, raw: what store-reads.ts and store-writes.ts run on SQLite, and the files whose subject is the SQL itself. */
 import { Database } from "bun:sqlite";
 import type { RunningServer } from "./server.ts";
 
@@ -9,24 +9,6 @@ export function query<T>(server: RunningServer, sql: string, ...params: (string 
   } finally {
     db.close();
   }
-}
-
-export function one<T>(server: RunningServer, sql: string, ...params: (string | number)[]): T | undefined {
-  return query<T>(server, sql, ...params)[0];
-}
-
-export interface JobRow {
-  id: number;
-  save_id: number | null;
-  report_id: number | null;
-  stage: string;
-  state: string;
-  attempts: number;
-  last_error: string | null;
-}
-
-export function jobOfSave(server: RunningServer, saveId: number): JobRow | undefined {
-  return one<JobRow>(server, "SELECT * FROM jobs WHERE save_id = ?", saveId);
 }
 
 /**

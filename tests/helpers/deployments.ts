@@ -125,11 +125,6 @@ export function sqliteHalfOnly(deployment: Deployment): (name: string, body: () 
   return deployment.hub ? () => {} : (name, body, timeoutMs) => test(name, body, timeoutMs);
 }
 
-/** An SQL expression for the type a column's value is stored as, the same word on both stores for text ("text"). */
-export function columnType(deployment: Deployment, column: string): string {
-  return deployment.hub ? `pg_typeof(${column})::text` : `typeof(${column})`;
-}
-
 /**
  * A write a test makes under a running server (a row as an older version or a stopped service left it). SQLite's
  * waits on the server's write lock (writeStore); PostgreSQL's is an ordinary statement on the deployment's connection.

@@ -1,7 +1,7 @@
 /** A save uploaded as the capture module sends it from a region's game host, and its job waited for. */
 import { expect } from "bun:test";
-import { jobOfSave, one } from "./db.ts";
 import { eventually, type RunningServer } from "./in-process.ts";
+import { reads } from "./store-reads.ts";
 
 /** One game API host per region the tests upload from (src/capture/regions.ts has them all). */
 export const GAME_HOSTS = {
@@ -19,7 +19,7 @@ export async function uploadFinished(server: RunningServer, playerId: string, re
     headers: { "X-Upload-Id": uploadId, "X-Chunk-Index": "0", "X-Total-Chunks": "1", "X-Original-Url": `https://${GAME_HOSTS[region]}/api/user/${playerId}/mysekai?isForceAllReloadOnlyMysekai=True` },
   });
   expect(response.status).toBe(200);
-  const id = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId)!.save_id;
-  await eventually(() => ["done", "failed"].includes(jobOfSave(server, id)?.state ?? ""), 30_000, `save ${id} finished`);
+  const id = (await reads(server).saveOfUpload(uploadId))!;
+  await eventually(async () => ["done", "failed"].includes((await reads(server).job(id))?.state ?? ""), 30_000, `save ${id} finished`);
   return id;
 }

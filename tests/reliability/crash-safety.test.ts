@@ -10,11 +10,11 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { sha256Hex } from "../../src/sha256.ts";
 import { seededRandom } from "../../src/samples/index.ts";
-import { query } from "../helpers/db.ts";
 import { gzipReport, REPORT_PATH } from "../helpers/har.ts";
 import { startRecordingServer, type RecordedRequest } from "../helpers/recording-server.ts";
 import { encryptedSave, saveUrl, testKeys } from "../helpers/saves.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
+import { reads } from "../helpers/store-reads.ts";
 
 const SEED = Number(process.env.CRASH_SEED ?? 902026);
 const DISTINCT_SAVES = 60;
@@ -236,8 +236,9 @@ test("SIGKILL at random moments under a stream of uploads and reports: every 200
   await killAndRestart(); // the final restart: no more kills
   const { server } = await current;
 
+  const store = reads(server);
   await eventually(
-    () => query<{ n: number }>(server, "SELECT count(*) AS n FROM jobs WHERE state NOT IN ('done', 'failed')")[0]!.n === 0,
+    async () => (await store.jobs()).every((job) => ["done", "failed"].includes(job.state)),
     40_000,
     "every job settled",
   );
@@ -250,10 +251,7 @@ test("SIGKILL at random moments under a stream of uploads and reports: every 200
   expect(acked.size).toBeGreaterThan(DISTINCT_SAVES * 0.9);
 
   // Every save that got a 200: one saves row with its player, one done job, one archive, one folder.
-  const saves = query<{ id: number; sha256: string; player_id: string; state: string | null; last_error: string | null }>(
-    server,
-    "SELECT s.id, s.sha256, s.player_id, j.state, j.last_error FROM saves s LEFT JOIN jobs j ON j.save_id = s.id",
-  );
+  const saves = await store.savesWithJobs();
   const saveBySha = new Map(saves.map((row) => [row.sha256, row]));
   expect(saves.length).toBe(saveBySha.size);
   for (const [sha, { player, labels }] of acked) {
@@ -262,23 +260,25 @@ test("SIGKILL at random moments under a stream of uploads and reports: every 200
   expect(saves.map((row) => row.state).filter((state) => state !== "done")).toEqual([]);
   // The crash policy: kills of the service cost no save anything (poison-save.test.ts shows the guard that remains).
   expect(reclaimed).toBeGreaterThan(0);
-  expect(query<{ id: number }>(server, "SELECT id FROM jobs WHERE state = 'failed' OR crashes > 0 OR process_deaths > 0")).toEqual([]);
+  expect((await store.jobs()).filter((job) => job.state === "failed" || job.crashes > 0 || job.process_deaths > 0)).toEqual([]);
 
   // Per request: every acknowledged upload id has a completed task holding those bytes; every save has at
   // least as many report rows as reports of it were acknowledged.
   const missing: string[] = [];
   for (const send of ackedSends.filter((s) => s.uploadId !== null)) {
-    const tasks = query<{ sha256: string }>(server, "SELECT s.sha256 FROM upload_tasks t JOIN saves s ON s.id = t.save_id WHERE t.upload_id = ?", send.uploadId!);
-    if (!tasks.some((task) => task.sha256 === hex(send.save))) missing.push(`${send.label}: upload ${send.uploadId} not completed with its bytes`);
+    const tasks = (await store.uploadTasks(send.uploadId!)).filter((task) => task.saveId !== null);
+    const shas = await Promise.all(tasks.map(async (task) => (await store.saveRow(task.saveId!))?.sha256));
+    if (!shas.includes(hex(send.save))) missing.push(`${send.label}: upload ${send.uploadId} not completed with its bytes`);
   }
+  const reports = await store.reports();
   for (const save of saves) {
     const reportsAcked = ackedSends.filter((s) => s.uploadId === null && hex(s.save) === save.sha256).length;
-    const rows = query<{ n: number }>(server, "SELECT count(*) AS n FROM reports WHERE save_id = ?", save.id)[0]!.n;
+    const rows = reports.filter((report) => report.save_id === save.id).length;
     if (rows < reportsAcked) missing.push(`save ${save.id}: ${reportsAcked} reports acknowledged, ${rows} stored`);
   }
   expect(missing).toEqual([]);
 
-  const archives = query<{ save_id: number; rel_path: string }>(server, "SELECT save_id, rel_path FROM archives");
+  const archives = await store.archives();
   expect(archives.length).toBe(saves.length);
   expect(new Set(archives.map((row) => row.save_id)).size).toBe(saves.length);
   const byIdRoot = join(server.dataDir, "archive", "by-id");
@@ -297,7 +297,7 @@ test("SIGKILL at random moments under a stream of uploads and reports: every 200
   for (const [sha, { save }] of acked) expect(sha256Hex(save)).toBe(sha);
 
   // Pushes: each (save, route) exactly once, plus only extras from the at-least-once window.
-  const deliveries = query<{ save_id: number; channel: string; state: string; attempts: number }>(server, "SELECT save_id, channel, state, attempts FROM deliveries");
+  const deliveries = await store.allPushes();
   expect(deliveries.filter((row) => row.state !== "sent")).toEqual([]);
   const pushes = await pushesBySave(archivePngs);
   let windowExtras = 0;

@@ -3,7 +3,7 @@
  * read; /healthz answers, and saves accepted earlier still go through the pipeline.
  */
 import { describe, expect, test } from "bun:test";
-import { jobOfSave, one } from "../helpers/db.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { eventually, serversForThisFile } from "../helpers/in-process.ts";
 import { encryptedSave, testKeys, uploadSave } from "../helpers/saves.ts";
 
@@ -19,8 +19,8 @@ describe("the free-disk floor", () => {
     // No key yet: the save is accepted and waits in the database.
     const roomy = await start({ MIN_FREE_DISK_MB: "1" });
     expect(await answer(await uploadSave(roomy.url, encryptedSave(pair), "floor-1"))).toBe("200 OK");
-    const saveId = one<{ save_id: number }>(roomy, "SELECT save_id FROM upload_tasks WHERE upload_id = 'floor-1'")!.save_id;
-    await eventually(() => jobOfSave(roomy, saveId)?.state === "waiting_for_key", 10_000, "waiting for key");
+    const saveId = (await reads(roomy).saveOfUpload("floor-1"))!;
+    await eventually(async () => (await reads(roomy).job(saveId))?.state === "waiting_for_key", 10_000, "waiting for key");
     await roomy.stop();
 
     // Restart with the key and a floor far above any real disk: the pipeline still archives the saved bytes.
@@ -33,9 +33,9 @@ describe("the free-disk floor", () => {
     const health = await fetch(`${full.url}/healthz`);
     expect(health.status).toBe(503);
     expect(((await health.json()) as { reasons: string[] }).reasons).toEqual(["free disk space below MIN_FREE_DISK_MB"]);
-    await eventually(() => jobOfSave(full, saveId)?.state === "done", 20_000, "accepted save archived below the floor");
-    expect(one(full, "SELECT save_id FROM archives WHERE save_id = ?", saveId)).toBeDefined();
-    expect(one(full, "SELECT id FROM upload_tasks WHERE upload_id = 'floor-2'")).toBeUndefined();
+    await eventually(async () => (await reads(full).job(saveId))?.state === "done", 20_000, "accepted save archived below the floor");
+    expect(await reads(full).archive(saveId)).toBeDefined();
+    expect(await reads(full).uploadTasks("floor-2")).toEqual([]);
     // One warning when the floor is crossed, not one per request.
     expect(full.output().match(/WARN free disk space below/g)).toHaveLength(1);
   });

@@ -11,12 +11,12 @@ import { brotliCompressSync } from "node:zlib";
 import { encode } from "@msgpack/msgpack";
 import { SAMPLE_DEFAULT_NOW } from "../../src/samples/index.ts";
 import { encryptAesCbc } from "../../src/save/index.ts";
-import { jobOfSave, one, query } from "../helpers/db.ts";
 import { harWithSave, jsonBytes, REPORT_PATH } from "../helpers/har.ts";
 import { isAlive, rssBytes } from "../helpers/proc.ts";
 import { rawRequest, type HeaderValue, type RawRequest } from "../helpers/raw-http.ts";
 import { encryptedSave, saveUrl, testKeys, uploadSave } from "../helpers/saves.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { zeroBomb } from "../unit/ingest-fixtures.ts";
 import { SAVE_LIMITS } from "../../src/save/limits.ts";
 
@@ -32,7 +32,7 @@ interface Expectation {
   status: number | null;
   reason?: string;
   settles?: string;
-  check?: (ref: RowRef) => string | null;
+  check?: (ref: RowRef) => Promise<string | null>;
 }
 type Expected = number | Expectation;
 /** What a row's request created: its upload id, or the report it stored. */
@@ -112,27 +112,25 @@ const TOO_MANY_ENTRIES = refused(413, "report has more than 1000 entries");
 const TOO_DENSE = refused(413, "decompressed report body is more than 16 times its size as sent");
 const TOO_MANY_DROPS = `over the save limits: 10000 drops on site 5 (limit ${SAVE_LIMITS.dropsPerSite})`;
 /** The report's one candidate body is kept, marked undecodable (bad base64 is never dropped). */
-const keptUndecodable = (ref: RowRef) => {
-  const rows = query<{ undecodable: number }>(server, "SELECT undecodable FROM report_candidates WHERE report_id = ?", ref.reportId ?? 0);
-  return rows.length === 1 && rows[0]!.undecodable === 1 ? null : `expected one undecodable candidate, got ${JSON.stringify(rows)}`;
+const keptUndecodable = async (ref: RowRef) => {
+  const rows = (await reads(server).candidates(ref.reportId ?? 0)).map(({ undecodable }) => ({ undecodable }));
+  return rows.length === 1 && rows[0]!.undecodable ? null : `expected one undecodable candidate, got ${JSON.stringify(rows)}`;
 };
 const sha256 = (body: Uint8Array) => new Bun.CryptoHasher("sha256").update(body).digest("hex");
-/** The tasks of an upload id, oldest first, with the chunk each holds (if any). */
-const uploadTasks = (uploadId: string | null) =>
-  query<{ save_id: number | null; sha256: string | null }>(
-    server,
-    "SELECT t.save_id, c.sha256 FROM upload_tasks t LEFT JOIN upload_task_chunks c ON c.task_id = t.id WHERE t.upload_id = ? ORDER BY t.id",
-    uploadId ?? "",
+/** The tasks of an upload id, oldest first, a row per chunk each holds (or one without a chunk). */
+const uploadTasks = async (uploadId: string | null) =>
+  (await reads(server).uploadTasks(uploadId ?? "")).flatMap((task): { save_id: number | null; sha256: string | null }[] =>
+    task.chunks.length === 0 ? [{ save_id: task.saveId, sha256: null }] : task.chunks.map((sha256) => ({ save_id: task.saveId, sha256 })),
   );
-const noUploadTask = (ref: RowRef) => (uploadTasks(ref.uploadId).length === 0 ? null : "expected no upload task");
+const noUploadTask = async (ref: RowRef) => ((await uploadTasks(ref.uploadId)).length === 0 ? null : "expected no upload task");
 /** The id was used for two whole saves: two completed tasks, two different saves. */
-const twoSaves = (ref: RowRef) => {
-  const saves = uploadTasks(ref.uploadId).map((task) => task.save_id);
+const twoSaves = async (ref: RowRef) => {
+  const saves = (await uploadTasks(ref.uploadId)).map((task) => task.save_id);
   return saves.length === 2 && saves[0] !== null && saves[1] !== null && saves[0] !== saves[1] ? null : `expected two saves, got ${JSON.stringify(saves)}`;
 };
 /** The upload stays open with one chunk held: the one sent last. */
-const holdsChunk = (body: Uint8Array) => (ref: RowRef) => {
-  const tasks = uploadTasks(ref.uploadId);
+const holdsChunk = (body: Uint8Array) => async (ref: RowRef) => {
+  const tasks = await uploadTasks(ref.uploadId);
   return tasks.length === 1 && tasks[0]!.save_id === null && tasks[0]!.sha256 === sha256(body) ? null : `expected the last bytes held, got ${JSON.stringify(tasks)}`;
 };
 
@@ -485,36 +483,37 @@ test("the corpus has at least 150 cases with distinct names", () => {
 });
 
 /** The last upload task of an upload id, or the report: "open", the report's outcome, the save's job ("archived", "failed: <reason>"). */
-function settledState(ref: RowRef): { settled: boolean; state: string } {
+async function settledState(ref: RowRef): Promise<{ settled: boolean; state: string }> {
+  const store = reads(server);
   let saveId: number | null = null;
   let prefix = "";
   if (ref.uploadId !== null) {
-    const task = one<{ save_id: number | null }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ? ORDER BY id DESC", ref.uploadId);
+    const task = (await store.uploadTasks(ref.uploadId)).at(-1);
     if (task === undefined) return { settled: true, state: "no upload task" };
-    if (task.save_id === null) return { settled: true, state: "open" };
-    saveId = task.save_id;
+    if (task.saveId === null) return { settled: true, state: "open" };
+    saveId = task.saveId;
   } else if (ref.reportId !== null) {
-    const row = one<{ outcome: string | null; save_id: number | null }>(server, "SELECT outcome, save_id FROM reports WHERE id = ?", ref.reportId)!;
+    const row = (await store.report(ref.reportId))!;
     if (row.outcome === null) return { settled: false, state: "report waiting" };
     if (row.save_id === null) return { settled: true, state: row.outcome };
     saveId = row.save_id;
     prefix = `${row.outcome} `;
   }
   if (saveId === null) return { settled: true, state: "nothing stored" };
-  const job = jobOfSave(server, saveId);
+  const job = await store.job(saveId);
   if (job?.state === "done") {
-    const archived = one(server, "SELECT 1 AS ok FROM archives WHERE save_id = ?", saveId) !== undefined;
+    const archived = (await store.archive(saveId)) !== undefined;
     return { settled: true, state: `${prefix}${archived ? "archived" : "done without an archive"}` };
   }
   if (job?.state === "failed") return { settled: true, state: `${prefix}failed: ${job.last_error}` };
   return { settled: false, state: `${prefix}${job?.state}: ${job?.last_error ?? ""}` };
 }
 
-function rowRef(request: RawRequest): RowRef {
+async function rowRef(request: RawRequest): Promise<RowRef> {
   const uploadId = request.path.startsWith(UPLOAD) ? request.headers?.find(([name]) => name === "X-Upload-Id")?.[1] : undefined;
   if (typeof uploadId === "string") return { uploadId, reportId: null };
   if (request.path !== REPORT_PATH) return { uploadId: null, reportId: null };
-  return { uploadId: null, reportId: one<{ id: number }>(server, "SELECT max(id) AS id FROM reports")?.id ?? null };
+  return { uploadId: null, reportId: (await reads(server).reports()).at(-1)?.id ?? null };
 }
 
 test("every hostile request: its exact answer, no 5xx, the process stays up, a short plain-text answer", async () => {
@@ -526,8 +525,8 @@ test("every hostile request: its exact answer, no 5xx, the process stays up, a s
     const request = await build();
     const answer = await rawRequest(server.url, request);
     if (!isAlive(server.pid)) throw new Error(`the server died on "${name}":\n${server.output().slice(-2000)}`);
-    const ref = rowRef(request);
-    const checked = want.check?.(ref);
+    const ref = await rowRef(request);
+    const checked = await want.check?.(ref);
     if (checked) problems.push(`${name}: ${checked}`);
     if (answer === null) {
       if (want.status !== null) problems.push(`${name}: no answer`);
@@ -545,9 +544,14 @@ test("every hostile request: its exact answer, no 5xx, the process stays up, a s
   }
   // The saves and reports the rows stored settle in their expected states (the pipeline ran meanwhile); on a
   // timeout the comparison below names each row still waiting, with its job's state and error.
-  await eventually(() => waiting.every(([, ref]) => settledState(ref).settled), 20_000, "the corpus's saves and reports to settle").catch(() => {});
+  // One row at a time, stopping at the first still waiting: polling every row each time would load the server it waits on.
+  const allSettled = async () => {
+    for (const [, ref] of waiting) if (!(await settledState(ref)).settled) return false;
+    return true;
+  };
+  await eventually(allSettled, 20_000, "the corpus's saves and reports to settle").catch(() => {});
   for (const [name, ref, state] of waiting) {
-    const got = settledState(ref).state;
+    const got = (await settledState(ref)).state;
     if (process.env.CORPUS_VERBOSE) verbose.push(`settled ${name}: ${got}`);
     if (got !== state) problems.push(`${name}: expected to settle as "${state}", got "${got}"`);
   }
@@ -568,15 +572,14 @@ test("afterwards: a normal save is archived within 15 s", async () => {
   const save = encryptedSave(pair);
   const sent = performance.now();
   expect((await uploadSave(server.url, save, "after-the-corpus")).status).toBe(200);
-  const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", "after-the-corpus")!.save_id;
-  await eventually(() => jobOfSave(server, saveId)?.state === "done", 15_000, "the normal save archived").catch((error) => {
-    const stuck = query<{ save_id: number; state: string; e: string | null }>(
-      server,
-      "SELECT save_id, state, substr(last_error, 1, 80) AS e FROM jobs WHERE state NOT IN ('done', 'failed') AND save_id IS NOT NULL",
-    );
+  const saveId = (await reads(server).saveOfUpload("after-the-corpus"))!;
+  await eventually(async () => (await reads(server).job(saveId))?.state === "done", 15_000, "the normal save archived").catch(async (error) => {
+    const stuck = (await reads(server).jobs())
+      .filter((job) => !["done", "failed"].includes(job.state) && job.save_id !== null)
+      .map((job) => ({ save_id: job.save_id, state: job.state, e: job.last_error?.slice(0, 80) ?? null }));
     console.log(`the normal save waited behind: ${JSON.stringify(stuck.slice(0, 6))}`);
     throw error;
   });
-  expect(one(server, "SELECT 1 AS ok FROM archives WHERE save_id = ?", saveId)).toBeDefined();
+  expect(await reads(server).archive(saveId)).toBeDefined();
   console.log(`hostile corpus: a normal save after it archived in ${((performance.now() - sent) / 1000).toFixed(1)} s`);
 }, 20_000);

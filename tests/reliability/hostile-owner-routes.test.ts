@@ -8,9 +8,9 @@
  * or opens a session. Afterwards the setup tokens are unchanged and the owner still logs in and sees the page.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { one } from "../helpers/db.ts";
 import { linkTokenOf, setupTokenOf } from "../helpers/link-tokens.ts";
 import { isAlive } from "../helpers/proc.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { rawRequest, type HeaderValue, type RawAnswer, type RawRequest } from "../helpers/raw-http.ts";
 import { encryptedSave, PLAYER_ID, saveUrl, testKeys } from "../helpers/saves.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
@@ -293,7 +293,7 @@ const corpus: Case[] = [...methodCases, ...pathCases, ...authCases, ...formCases
 
 const { pair, env: keyEnv } = testKeys();
 
-function linkPlayer(server: RunningServer): string {
+async function linkPlayer(server: RunningServer): Promise<string> {
   const run = Bun.spawnSync([process.execPath, "src/cli.ts", "players", "add", PLAYER_ID, "--name", "hostile-owner"], {
     env: { PATH: process.env.PATH ?? "", DATA_DIR: server.dataDir, CONFIG_DIR: `${server.dataDir}/config` },
   });
@@ -306,15 +306,14 @@ beforeAll(async () => {
   [admin, open] = await Promise.all([startServer({ env: { ...env, ADMIN_TOKEN } }), startServer({ env })]);
   for (const on of ["admin", "open"] as const) {
     const server = servers()[on];
-    held[on] = { setup: setupTokenOf(server), player: linkPlayer(server) };
+    held[on] = { setup: await setupTokenOf(server), player: await linkPlayer(server) };
     // A save through the player link: the owner's pages now hold PLAYER_ID, its maps and their token.
     const body = encryptedSave(pair);
     const answer = await rawRequest(server.url, { ...linkUpload(() => held[on].player)(), body });
     expect(answer?.status).toBe(200);
   }
-  await eventually(() => one(admin, "SELECT 1 AS ok FROM archives") !== undefined, 15_000, "the save archived");
-  const row = one<{ token: string; files: string }>(admin, "SELECT token, files FROM archives")!;
-  archive = { token: row.token, file: (JSON.parse(row.files) as string[]).find((file) => file.endsWith(".png"))! };
+  const row = await eventually(async () => (await reads(admin).archives())[0], 15_000, "the save archived");
+  archive = { token: row.token, file: row.files.find((file) => file.endsWith(".png"))! };
 }, 30_000);
 afterAll(async () => {
   for (const server of [admin, open]) {
@@ -381,8 +380,8 @@ test("every hostile request: its exact answer, no 5xx, no secret, the process st
 }, 30_000);
 
 test("afterwards: the setup tokens are unchanged and the owner still logs in and sees the page", async () => {
-  expect(setupTokenOf(admin)).toBe(held.admin.setup);
-  expect(setupTokenOf(open)).toBe(held.open.setup);
+  expect(await setupTokenOf(admin)).toBe(held.admin.setup);
+  expect(await setupTokenOf(open)).toBe(held.open.setup);
 
   const login = await fetch(`${admin.url}/login`, {
     method: "POST",

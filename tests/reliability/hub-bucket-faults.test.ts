@@ -8,6 +8,7 @@ import { hubDeployment } from "../helpers/deployments.ts";
 import { startFlakyProxy, type FlakyProxy } from "../helpers/flaky-s3-proxy.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptedSave, testKeys, uploadSave } from "../helpers/saves.ts";
+import { reads, type SaveView } from "../helpers/store-reads.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
 
 const HOOK = "/hook";
@@ -42,7 +43,9 @@ describe.skipIf(deployment.skip !== null)("hub mode: the bucket slow, then away,
     await deployment.end();
   });
 
-  const query = <T>(sql: string, ...params: (string | number)[]) => deployment.query<T>(server, sql, ...params);
+  const store = () => reads(server, deployment);
+  const failedJobs = async () => (await store().jobs()).filter((job) => job.state === "failed");
+  const mostAttempts = async () => Math.max(0, ...(await store().jobs()).map((job) => job.attempts));
   const pushesOf = (player: string) => pushes.requestsTo(HOOK).filter((request) => (request.json as { playerId: string }).playerId === player).length;
   async function upload(players: string[]): Promise<void> {
     for (const player of players) expect((await uploadSave(server.url, encryptedSave(pair, { sites: [5] }), `bucket-${player}`, player)).status).toBe(200);
@@ -52,17 +55,17 @@ describe.skipIf(deployment.skip !== null)("hub mode: the bucket slow, then away,
     try {
       await eventually(condition, timeoutMs, what);
     } catch (error) {
-      const jobs = await query("SELECT save_id, state, attempts, last_error FROM jobs ORDER BY save_id").catch((reason: unknown) => String(reason));
+      const jobs = await store().jobs().catch((reason: unknown) => String(reason));
       const lines = server.output().split("\n").slice(-40).join("\n");
       throw new Error(`${(error as Error).message}\njobs: ${JSON.stringify(jobs)}\nthe server's last lines:\n${lines}`);
     }
   }
   async function archivedOncePushedOnce(players: string[], timeoutMs: number): Promise<void> {
     const settled = async () => {
-      const rows = await query<{ player_id: string; state: string; archives: number }>(
-        "SELECT s.player_id, j.state, (SELECT count(*)::int FROM archives a WHERE a.save_id = s.id) AS archives FROM saves s JOIN jobs j ON j.save_id = s.id",
-      );
-      return players.every((player) => rows.some((row) => row.player_id === player && row.state === "done" && row.archives === 1) && pushesOf(player) === 1);
+      const [saves, jobs, archives] = await Promise.all([store().saves(), store().jobs(), store().archives()]);
+      const settledSave = (save: SaveView) =>
+        jobs.some((job) => job.save_id === save.save_id && job.state === "done") && archives.filter((archive) => archive.save_id === save.save_id).length === 1;
+      return players.every((player) => saves.some((save) => save.player_id === player && settledSave(save)) && pushesOf(player) === 1);
     };
     await waitFor(settled, timeoutMs, "every save archived and pushed");
     expect(players.map((player) => pushesOf(player))).toEqual(players.map(() => 1));
@@ -76,7 +79,7 @@ describe.skipIf(deployment.skip !== null)("hub mode: the bucket slow, then away,
     await archivedOncePushedOnce(players, 60_000);
     proxy.delayMs = 0;
     console.log(`hub-bucket-faults: every answer held ${TASK_TIMEOUT_MS + 500} ms: ${players.length} saves archived and pushed once in ${Math.round(performance.now() - began)} ms`);
-    expect(await query("SELECT id FROM jobs WHERE state = 'failed'")).toEqual([]);
+    expect(await failedJobs()).toEqual([]);
   }, 90_000);
 
   test("saves sent while the bucket is away wait, and are archived soon after it is back", async () => {
@@ -85,23 +88,23 @@ describe.skipIf(deployment.skip !== null)("hub mode: the bucket slow, then away,
     const players = ["7488393821770000011", "7488393821770000012", "7488393821770000013"];
     await upload(players);
     // Each save has tried and is waiting for the bucket, its retries unspent.
-    await waitFor(async () => (await query<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE state = 'pending_retry' AND last_error LIKE '%bucket%'"))[0]!.n === players.length, 60_000, "saves waiting for the bucket");
+    await waitFor(async () => (await store().jobs()).filter((job) => job.state === "pending_retry" && job.last_error?.includes("bucket")).length === players.length, 60_000, "saves waiting for the bucket");
     // Away a while longer: each save tries again (a few seconds later), and spends no retry on it.
     const triesLogged = () => server.output().match(/stage=generate .*bucket unavailable/g)?.length ?? 0;
     // Each try waits out the bucket's timeouts: on a busy 2-core machine beside the suite's other worker, 30 s was short
     // for this wait and the one above (once each).
     await waitFor(() => triesLogged() >= 2 * players.length, 60_000, "each save tried twice");
-    expect((await query<{ n: number }>("SELECT max(attempts)::int AS n FROM jobs"))[0]!.n).toBeLessThanOrEqual(1);
+    expect(await mostAttempts()).toBeLessThanOrEqual(1);
     // The outage's length is the scenario, not a wait for a condition: on demand only (see AWAY_AT_LEAST_MS).
     const left = AWAY_AT_LEAST_MS - (performance.now() - wentDown);
     if (left > 0) await Bun.sleep(left);
-    expect((await query<{ n: number }>("SELECT max(attempts)::int AS n FROM jobs"))[0]!.n).toBeLessThanOrEqual(1);
+    expect(await mostAttempts()).toBeLessThanOrEqual(1);
     const unavailableLines = triesLogged();
     await proxy.up();
     const back = performance.now();
     await archivedOncePushedOnce(players, 60_000);
     const recoveredMs = Math.round(performance.now() - back);
-    expect(await query("SELECT id FROM jobs WHERE state = 'failed'")).toEqual([]);
+    expect(await failedJobs()).toEqual([]);
     console.log(`hub-bucket-faults: bucket away ${Math.round((back - wentDown) / 1000)} s: ${players.length} saves waited (${unavailableLines} log lines naming the bucket), all archived and pushed once ${recoveredMs} ms after it was back`);
     // Quiet, 7 s here; with the other core busy, 15.4 s once (three saves drawn at ~1 s of CPU each, the wait's
     // backoff before the first try): a bound that still fails a wait that outlasts the store's return by far.

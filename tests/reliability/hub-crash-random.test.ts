@@ -8,11 +8,12 @@
  * The seed is printed; `HUB_CRASH_SEED=<n>` replays its schedule (what goes where, the pauses; not the timing).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { hubDeployment, jsonValue } from "../helpers/deployments.ts";
+import { hubDeployment } from "../helpers/deployments.ts";
 import { gzipReport, REPORT_PATH } from "../helpers/har.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptedSave, saveUrl, testKeys, uploadSave } from "../helpers/saves.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/server.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { seededRandom } from "../../src/samples/index.ts";
 
 const SEED = Number(process.env.HUB_CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -203,9 +204,9 @@ describe.skipIf(deployment.skip !== null)("hub mode: processes SIGKILLed and res
     await allSent;
     await Promise.all(restarts);
     const server = slots[0]!.server;
-    const query = <T>(sql: string, ...params: (string | number)[]) => deployment.query<T>(server, sql, ...params);
+    const store = reads(server, deployment);
 
-    await eventually(async () => (await query<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE state NOT IN ('done', 'failed')"))[0]!.n === 0, 60_000, "every job settled");
+    await eventually(async () => (await store.jobs()).every((job) => ["done", "failed"].includes(job.state)), 60_000, "every job settled");
 
     const kills = instances.filter((instance) => instance.killedAt !== null).length;
     expect(answers.filter((answer) => answer.status !== 200)).toEqual([]); // valid saves: never a 4xx, never a 5xx
@@ -213,9 +214,7 @@ describe.skipIf(deployment.skip !== null)("hub mode: processes SIGKILLed and res
     expect(owed.length).toBeGreaterThan(SAVES / 2);
 
     // Every save in the database, owed or not (a kill after the commit and before the 200): archived once, pushed once.
-    const saves = await query<{ id: number; player_id: string; sha256: string; state: string; last_error: string | null }>(
-      "SELECT s.id, s.player_id, s.sha256, j.state, j.last_error FROM saves s JOIN jobs j ON j.save_id = s.id",
-    );
+    const saves = (await store.savesWithJobs()).filter((save) => save.state !== null);
     const saveOf = new Map(saves.map((row) => [row.player_id, row]));
     expect(saveOf.size).toBe(saves.length);
     for (const { player, save, way } of owed) {
@@ -223,13 +222,13 @@ describe.skipIf(deployment.skip !== null)("hub mode: processes SIGKILLed and res
     }
     expect(saves.filter((row) => row.state !== "done")).toEqual([]);
 
-    const archives = await query<{ save_id: number; player_id: string; rel_path: string; files: unknown }>("SELECT save_id, player_id, rel_path, files FROM archives");
+    const archives = await store.archives();
     expect(archives.map((row) => row.save_id).sort((a, b) => a - b)).toEqual(saves.map((row) => row.id).sort((a, b) => a - b));
     const keys = await deployment.archiveFiles(server);
     const folders = new Set(keys.map((key) => key.slice(0, key.lastIndexOf("/"))));
     expect([...folders].sort()).toEqual(archives.map((row) => row.rel_path).sort());
     for (const archive of archives) {
-      const files = jsonValue<string[]>(archive.files);
+      const files = archive.files;
       expect(files).toContain("summary.json");
       const held = keys.filter((key) => key.startsWith(`${archive.rel_path}/`)).map((key) => key.slice(archive.rel_path.length + 1));
       expect({ folder: archive.rel_path, missing: [...files, "save.bin"].filter((file) => !held.includes(file)) }).toEqual({ folder: archive.rel_path, missing: [] });
@@ -241,7 +240,7 @@ describe.skipIf(deployment.skip !== null)("hub mode: processes SIGKILLed and res
     }
 
     // Pushes: each (save, route) once; another copy only from the at-least-once window, never more than its claims.
-    const deliveries = await query<{ save_id: number; channel: string; state: string; attempts: number }>("SELECT save_id, channel, state, attempts FROM deliveries");
+    const deliveries = await store.allPushes();
     expect(deliveries.filter((row) => row.state !== "sent")).toEqual([]);
     const all = pushesByPlayer();
     expect(all.filter((push) => !saveOf.has(push.player))).toEqual([]);

@@ -11,6 +11,7 @@ import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptedSave, testKeys, uploadSave } from "../helpers/saves.ts";
 import { eventually, serversForThisFile } from "../helpers/server.ts";
+import { pgReads } from "../helpers/store-reads.ts";
 import { startStallingProxy, type StallingProxy } from "../helpers/stalling-s3-proxy.ts";
 import { swiftBucket, swiftSkipReason, type SwiftBucket } from "../helpers/swift.ts";
 
@@ -53,13 +54,12 @@ describe.skipIf(skip !== null)("hub mode: a process killed mid-archive", () => {
     NOTIFY_DEFAULT: "webhook",
     WEBHOOK_URL: `${pushes.url}${HOOK}`,
   });
-  const jobOf = async (saveId: number) =>
-    (await sql<{ state: string; lease_expires_at: string | null; updated_at: string }[]>`SELECT state, lease_expires_at, updated_at FROM jobs WHERE save_id = ${saveId}`)[0];
+  const jobOf = (saveId: number) => pgReads(sql).jobLease(saveId);
 
   test("B takes the job over after A's lease expires: one archives row, one folder, one push", async () => {
     const a = await start(env(proxy.url));
     expect((await uploadSave(a.url, encryptedSave(pair), "crash-1")).status).toBe(200);
-    const saveId = (await sql<{ save_id: number }[]>`SELECT save_id FROM upload_tasks WHERE upload_id = 'crash-1'`)[0]!.save_id;
+    const saveId = (await pgReads(sql).saveOfUpload("crash-1"))!;
     await eventually(() => proxy.stalled.length > 0, 60_000, "A writing the archive's first file");
     await a.stop("SIGKILL");
     // Read after the kill: A renewed its lease while it waited on the bucket.
@@ -76,14 +76,14 @@ describe.skipIf(skip !== null)("hub mode: a process killed mid-archive", () => {
     await start(env(bucket.endpoint));
     await eventually(async () => (await jobOf(saveId))?.state === "done", 60_000, "B finishing the save's job");
     const done = (await jobOf(saveId))!;
-    expect(Number(done.updated_at)).toBeGreaterThan(Number(held.lease_expires_at));
+    expect(done.updated_at).toBeGreaterThan(held.lease_expires_at!);
 
-    const archives = await sql<{ rel_path: string }[]>`SELECT rel_path FROM archives WHERE save_id = ${saveId}`;
+    const archives = (await pgReads(sql).archives()).filter((archive) => archive.save_id === saveId);
     expect(archives).toHaveLength(1);
     const folders = new Set((await keysIn()).map((key) => key.slice(0, key.lastIndexOf("/"))));
     expect([...folders]).toEqual([`hub/archive/${archives[0]!.rel_path}`]);
     expect(await client.exists(`hub/archive/${archives[0]!.rel_path}/save.bin`)).toBe(true);
     expect(pushes.requestsTo(HOOK)).toHaveLength(1);
-    expect((await sql<{ state: string }[]>`SELECT state FROM deliveries WHERE save_id = ${saveId}`).map((row) => row.state)).toEqual(["sent"]);
+    expect((await pgReads(sql).pushes(saveId)).map((push) => push.state)).toEqual(["sent"]);
   }, 150_000);
 });

@@ -9,6 +9,7 @@ import postgres from "postgres";
 import { hubDeployment } from "../helpers/deployments.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptedSave, testKeys, uploadSave } from "../helpers/saves.ts";
+import { pgReads } from "../helpers/store-reads.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/server.ts";
 
 const SAVES = 24;
@@ -74,10 +75,13 @@ describe.skipIf(deployment.skip !== null)("hub mode: PostgreSQL ends the process
     expect(answers.filter((answer) => answer.status !== 200 && !(answer.status === 503 && answer.retryAfter !== null))).toEqual([]);
     const owed = answers.filter((answer) => answer.status === 200).map((answer) => answer.player);
     expect(owed.length).toBeGreaterThan(0);
-    await eventually(async () => (await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM jobs WHERE state NOT IN ('done', 'failed')`)[0]!.n === 0, 60_000, "every job settled");
+    const store = pgReads(sql);
+    await eventually(async () => (await store.jobs()).every((job) => ["done", "failed"].includes(job.state)), 60_000, "every job settled");
 
-    const saves = await sql<{ player_id: string; state: string; archives: number }[]>`
-      SELECT s.player_id, j.state, (SELECT count(*)::int FROM archives a WHERE a.save_id = s.id) AS archives FROM saves s JOIN jobs j ON j.save_id = s.id`;
+    const archives = await store.archives();
+    const saves = (await store.savesWithJobs())
+      .filter((save) => save.state !== null)
+      .map((save) => ({ player_id: save.player_id, state: save.state, archives: archives.filter((archive) => archive.save_id === save.id).length }));
     const byPlayer = new Map(saves.map((save) => [save.player_id, save]));
     for (const player of owed) expect({ player, save: byPlayer.get(player) }).toMatchObject({ save: { state: "done", archives: 1 } });
     const pushed = new Map<string, number>();

@@ -7,9 +7,9 @@
 import { afterAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { SAVE_LIMITS } from "../../src/save/limits.ts";
-import { one } from "../helpers/db.ts";
 import { saveAtCaps } from "../helpers/maps-fixtures.ts";
 import { isAlive } from "../helpers/proc.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { encryptedSave, encryptRaw, rawSave, testKeys, uploadSave } from "../helpers/saves.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
 import { POISON_CRASHES } from "../../src/store/model/jobs.ts";
@@ -28,9 +28,10 @@ async function launch(dataDir?: string): Promise<RunningServer> {
   return server;
 }
 
-interface Job { state: string; process_deaths: number; crashes: number; attempts: number; last_error: string | null }
-const jobOf = (server: RunningServer, uploadId: string) =>
-  one<Job>(server, "SELECT j.state, j.process_deaths, j.crashes, j.attempts, j.last_error FROM jobs j JOIN upload_tasks u ON u.save_id = j.save_id WHERE u.upload_id = ?", uploadId);
+async function jobOf(server: RunningServer, uploadId: string) {
+  const saveId = await reads(server).saveOfUpload(uploadId);
+  return saveId === undefined ? undefined : reads(server).job(saveId);
+}
 /** The service's child processes (its tasks' own processes). */
 const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
 
@@ -39,26 +40,26 @@ test(`a save whose own task process dies ${POISON_CRASHES} times is parked with 
   // The game's 4 sites at the density caps (all 8 do not fit one upload): legal, and long enough to draw (> 1 s)
   // that the kill lands while it runs.
   expect((await uploadSave(first.url, encryptRaw(pair, rawSave(saveAtCaps({ ...SAVE_LIMITS, sites: 4 }))), "poison")).status).toBe(200);
-  await eventually(() => jobOf(first, "poison")?.state === "running", 30_000, "the save running");
+  await eventually(async () => (await jobOf(first, "poison"))?.state === "running", 30_000, "the save running");
   await first.stop("SIGKILL");
 
   const server = await launch(first.dataDir);
-  expect(jobOf(server, "poison")).toMatchObject({ process_deaths: 1, crashes: 0 });
+  expect(await jobOf(server, "poison")).toMatchObject({ process_deaths: 1, crashes: 0 });
   expect((await uploadSave(server.url, encryptedSave(pair), "beside")).status).toBe(200);
   // Every task process the service starts for it dies at once, as a save that crashes its renderer would make it.
   let killed = 0;
-  await eventually(() => {
+  await eventually(async () => {
     for (const pid of childrenOf(server.pid)) {
       process.kill(pid, "SIGKILL");
       killed++;
     }
-    return jobOf(server, "poison")?.state === "failed" || killed > POISON_CRASHES;
+    return (await jobOf(server, "poison"))?.state === "failed" || killed > POISON_CRASHES;
   }, 60_000, "the save parked");
   expect(killed).toBe(POISON_CRASHES);
-  const parked = jobOf(server, "poison")!;
+  const parked = (await jobOf(server, "poison"))!;
   expect(parked).toMatchObject({ state: "failed", crashes: POISON_CRASHES, attempts: 0 });
   expect(parked.last_error).toStartWith(`parked: its task's own process died ${POISON_CRASHES} times in a row (last: signal SIGKILL)`);
   expect(isAlive(server.pid)).toBe(true);
-  await eventually(() => jobOf(server, "beside")?.state === "done", 30_000, "the save beside it archived");
-  expect(jobOf(server, "beside")).toMatchObject({ process_deaths: 0, crashes: 0 });
+  await eventually(async () => (await jobOf(server, "beside"))?.state === "done", 30_000, "the save beside it archived");
+  expect(await jobOf(server, "beside")).toMatchObject({ process_deaths: 0, crashes: 0 });
 }, 120_000);

@@ -13,7 +13,8 @@ import { diskArchiveStore } from "../../src/archive/disk-store.ts";
 import { openDatabase, type Db } from "../../src/db/open.ts";
 import { applyRetention } from "../../src/db/retention/sqlite.ts";
 import { sha256Hex } from "../../src/sha256.ts";
-import { jobOfSave, one, writeStore } from "../helpers/db.ts";
+import { writeStore } from "../helpers/db.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
 import { encryptedSave, testKeys, uploadSave } from "../helpers/saves.ts";
 
@@ -221,12 +222,12 @@ describe("the retention rule on the real server", () => {
       server.cleanup();
     });
     expect((await uploadSave(server.url, encryptedSave(pair), "retained-1")).status).toBe(200);
-    const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = 'retained-1'")!.save_id;
-    await eventually(() => jobOfSave(server, saveId)?.state === "done", 20_000, "save archived");
-    const archive = one<{ rel_path: string }>(server, "SELECT rel_path FROM archives WHERE save_id = ?", saveId)!;
+    const saveId = (await reads(server).saveOfUpload("retained-1"))!;
+    await eventually(async () => (await reads(server).job(saveId))?.state === "done", 20_000, "save archived");
+    const archive = (await reads(server).archive(saveId))!;
     const jsonFile = join(server.dataDir, "archive", archive.rel_path, "save.json.gz");
-    const listsJson = () => JSON.parse(one<{ files: string }>(server, "SELECT files FROM archives WHERE save_id = ?", saveId)!.files).includes("save.json.gz");
-    expect([listsJson(), existsSync(jsonFile)]).toEqual([true, true]);
+    const listsJson = async () => (await reads(server).archive(saveId))!.files.includes("save.json.gz");
+    expect([await listsJson(), existsSync(jsonFile)]).toEqual([true, true]);
     await server.stop();
 
     // Archived and done 40 days ago; the start-up sweep then applies the rule.
@@ -234,9 +235,9 @@ describe("the retention rule on the real server", () => {
     writeStore(server.dbPath, "UPDATE jobs SET updated_at = updated_at - ?", 40 * DAY);
     server = await startServer({ env, dataDir: server.dataDir });
     await server.waitForOutput(/\[GC\] retention applied .*clearedSaves=1/);
-    expect(one(server, "SELECT id FROM saves WHERE id = ? AND encrypted IS NULL", saveId)).toBeDefined();
-    expect(jobOfSave(server, saveId)).toBeUndefined();
-    expect([listsJson(), existsSync(jsonFile)]).toEqual([false, false]);
+    expect((await reads(server).saveRow(saveId))?.has_body).toBe(false);
+    expect(await reads(server).job(saveId)).toBeUndefined();
+    expect([await listsJson(), existsSync(jsonFile)]).toEqual([false, false]);
 
     const runCli = (...args: string[]) =>
       Bun.spawnSync([process.execPath, "src/cli.ts", ...args], {
@@ -247,11 +248,14 @@ describe("the retention rule on the real server", () => {
     const cli = runCli("reprocess", String(saveId));
     expect(cli.stdout.toString()).toContain(`save ${saveId} queued`);
     expect(cli.exitCode).toBe(0);
-    const job = await eventually(() => jobOfSave(server, saveId)?.state === "done" && jobOfSave(server, saveId), 20_000, "reprocessed");
+    const job = await eventually(async () => {
+      const job = await reads(server).job(saveId);
+      return job?.state === "done" && job;
+    }, 20_000, "reprocessed");
     expect(job.last_error).toBeNull();
     await server.waitForOutput(new RegExp(`stage finished job=\\d+ save=${saveId} .*stage=generate .*outcome="next=notify"`));
-    expect(one<{ rel_path: string }>(server, "SELECT rel_path FROM archives WHERE save_id = ?", saveId)!.rel_path).toBe(archive.rel_path);
+    expect((await reads(server).archive(saveId))!.rel_path).toBe(archive.rel_path);
     // Past the rule, the JSON is not stored again (the data API builds it on read): no file that no sweep removes.
-    expect([listsJson(), existsSync(jsonFile)]).toEqual([false, false]);
+    expect([await listsJson(), existsSync(jsonFile)]).toEqual([false, false]);
   });
 });

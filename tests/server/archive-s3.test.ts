@@ -2,9 +2,9 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { jobOfSave, one } from "../helpers/db.ts";
 import { eventually, serversForThisFile } from "../helpers/in-process.ts";
 import { encryptedSave, PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { swiftBucket, swiftSkipReason, type SwiftBucket } from "../helpers/swift.ts";
 
 const start = serversForThisFile();
@@ -27,12 +27,12 @@ describe.skipIf(swiftSkipReason !== null)("archives in a bucket (ARCHIVE_URL=s3:
       S3_SECRET_ACCESS_KEY: bucket.secretAccessKey,
     });
     expect((await uploadSave(server.url, encryptedSave(pair), "s3-1")).status).toBe(200);
-    const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", "s3-1")!.save_id;
-    await eventually(() => jobOfSave(server, saveId)?.state === "done", 30_000, "the save's job done");
+    const saveId = (await reads(server).saveOfUpload("s3-1"))!;
+    await eventually(async () => (await reads(server).job(saveId))?.state === "done", 30_000, "the save's job done");
 
-    const archive = one<{ rel_path: string; files: string; token: string }>(server, "SELECT * FROM archives WHERE save_id = ?", saveId)!;
+    const archive = (await reads(server).archive(saveId))!;
     expect(archive.rel_path).toMatch(new RegExp(`^by-id/${PLAYER_ID}/\\d{8}_\\d{6}$`));
-    const files = JSON.parse(archive.files) as string[];
+    const files = archive.files;
     const pngs = files.filter((name) => name.endsWith(".png"));
     expect(files).toContain("save.bin");
     expect(pngs.length).toBeGreaterThan(0);

@@ -12,7 +12,7 @@ import { MODULE_FORMATS } from "../../src/capture/modules.ts";
 import { httpClientUploadScript } from "../../src/capture/upload-script.ts";
 import { siteName } from "../../src/maps/catalog.ts";
 import { birthdayDelivery, DELIVERY_URL, PARTY_SITE } from "../helpers/birthday-party.ts";
-import { jobOfSave, one } from "../helpers/db.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { jsonBytes, REPORT_PATH } from "../helpers/har.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCli, ownerCliLastLine } from "../helpers/owner-cli.ts";
@@ -28,9 +28,8 @@ beforeAll(async () => {
 });
 afterAll(() => hooks.stop());
 
-const done = (server: RunningServer, saveId: number) => eventually(() => jobOfSave(server, saveId)?.state === "done", 60_000, `save ${saveId} done`);
-const saveBySha = (server: RunningServer, bytes: Uint8Array) =>
-  one<{ id: number; data_type: string }>(server, "SELECT id, data_type FROM saves WHERE sha256 = ?", new Bun.CryptoHasher("sha256").update(bytes).digest("hex"))!;
+const done = (server: RunningServer, saveId: number) => eventually(async () => (await reads(server).job(saveId))?.state === "done", 60_000, `save ${saveId} done`);
+const saveBySha = async (server: RunningServer, bytes: Uint8Array) => (await reads(server).saveBySha(new Bun.CryptoHasher("sha256").update(bytes).digest("hex")))!;
 
 describe("a birthday party's delivery", () => {
   test("captured, archived apart, site 9 drawn with its name when its maps hold it, pushed as a party refresh, served on its own route and in /mysekai", async () => {
@@ -40,7 +39,7 @@ describe("a birthday party's delivery", () => {
 
     expect((await ownerCli(server, "data-webhooks", "add", `${hooks.url}/data/{data_type}/{user_id}`)).code).toBe(0);
     expect((await uploadRealForm(server.url, encryptRaw(pair, realSave()), "save")).status).toBe(200);
-    const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", "save")!.save_id;
+    const saveId = (await reads(server).saveOfUpload("save"))!;
     await done(server, saveId);
     const token = await ownerCliLastLine(server, "api-tokens", "add", "bot");
     const read = (path: string, bearer = token) => fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${bearer}` } });
@@ -55,13 +54,13 @@ describe("a birthday party's delivery", () => {
     const body = encryptRaw(pair, birthdayDelivery({ partySite: true }));
     const run = runInApp("surge", httpClientUploadScript({ serverUrl: server.url }), { url: DELIVERY_URL }, body);
     expect((await run.upload).status).toBe(200);
-    const party = saveBySha(server, body);
+    const party = await saveBySha(server, body);
     expect(party.data_type).toBe("mysekai_birthday_party");
     await done(server, party.id);
 
     // Drawn and archived with the site's name as the catalogue gives it.
-    const { rel_path, files } = one<{ rel_path: string; files: string }>(server, "SELECT rel_path, files FROM archives WHERE save_id = ?", party.id)!;
-    expect(JSON.parse(files)).toContain(`site_${PARTY_SITE}.png`);
+    const { rel_path, files } = (await reads(server).archive(party.id))!;
+    expect(files).toContain(`site_${PARTY_SITE}.png`);
     const archived = (name: string) => readFileSync(join(server.dataDir, "archive", rel_path, name), "utf8");
     const summary = JSON.parse(archived("summary.json"));
     expect(summary.dataType).toBe("mysekai_birthday_party");
@@ -107,10 +106,10 @@ describe("a birthday party's delivery", () => {
     });
     const report = (...entries: unknown[]) => fetch(`${server.url}${REPORT_PATH}`, { method: "POST", body: jsonBytes({ log: { entries } }) as Uint8Array<ArrayBuffer>, headers: { "content-type": "application/json" } });
     expect((await report(entry(DELIVERY_URL, delivery), entry(REAL_SAVE_URL, save))).status).toBe(200);
-    await eventually(() => one<{ n: number }>(server, "SELECT count(*) AS n FROM saves")!.n === 1, 30_000, "the report's save");
-    expect(saveBySha(server, save).data_type).toBe("mysekai");
+    await eventually(async () => (await reads(server).saveCount()) === 1, 30_000, "the report's save");
+    expect((await saveBySha(server, save)).data_type).toBe("mysekai");
     expect((await report(entry(DELIVERY_URL, delivery))).status).toBe(200);
-    await eventually(() => one<{ n: number }>(server, "SELECT count(*) AS n FROM saves")!.n === 2, 30_000, "the report's delivery");
-    expect(saveBySha(server, delivery).data_type).toBe("mysekai_birthday_party");
+    await eventually(async () => (await reads(server).saveCount()) === 2, 30_000, "the report's delivery");
+    expect((await saveBySha(server, delivery)).data_type).toBe("mysekai_birthday_party");
   }, 90_000);
 });

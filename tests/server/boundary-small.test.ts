@@ -9,10 +9,10 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { encode } from "@msgpack/msgpack";
 import { makeEncryptedSample, makeSampleMySekaiSave } from "../../src/samples/index.ts";
 import { encryptAesCbc } from "../../src/save/index.ts";
-import { one } from "../helpers/db.ts";
 import { uploadFinished } from "../helpers/regional-upload.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCli } from "../helpers/owner-cli.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { encryptRaw, rawSave, testKeys } from "../helpers/saves.ts";
 
 const CN_PLAYER = "1000000000000000481";
@@ -27,7 +27,7 @@ let cnLink: string;
 /** An upload from the region's game host, its job finished: how it ended. */
 async function send(playerId: string, region: "cn" | "jp", body: Uint8Array): Promise<{ state: string; last_error: string | null }> {
   const id = await uploadFinished(server, playerId, region, body);
-  return one<{ state: string; last_error: string | null }>(server, "SELECT state, last_error FROM jobs WHERE save_id = ?", id)!;
+  return (await reads(server).job(id))!;
 }
 
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import type { ProxyApp } from "../../src/capture/modules.ts";
 import { httpClientUploadScript, quantumultXUploadScript, type UploadScriptOptions } from "../../src/capture/upload-script.ts";
 import { UPLOAD_ID_PATTERN } from "../../src/contract.ts";
-import { jobOfSave, one } from "../helpers/db.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { runInApp } from "../helpers/proxy-app-harness.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
 import { encryptedSave, PLAYER_ID, testKeys } from "../helpers/saves.ts";
@@ -35,10 +35,10 @@ const scriptFor = (app: ProxyApp, options: UploadScriptOptions) =>
 const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 async function archivedSave(target: RunningServer, body: Uint8Array) {
-  const save = one<{ id: number; player_id: string }>(target, "SELECT id, player_id FROM saves WHERE sha256 = ?", sha(body));
+  const save = await reads(target).saveBySha(sha(body));
   expect(save?.player_id).toBe(PLAYER_ID);
-  await eventually(() => jobOfSave(target, save!.id)?.state === "done", 20_000, `save ${save!.id} done`);
-  return one<{ player_id: string; rel_path: string }>(target, "SELECT player_id, rel_path FROM archives WHERE save_id = ?", save!.id);
+  await eventually(async () => (await reads(target).job(save!.id))?.state === "done", 20_000, `save ${save!.id} done`);
+  return reads(target).archive(save!.id);
 }
 
 describe("the upload script in each app", () => {
@@ -91,7 +91,7 @@ describe("with UPLOAD_TOKEN", () => {
     const body = encryptedSave(pair);
     const posted = await runInApp("stash", httpClientUploadScript({ serverUrl: guarded.url }), { url: GAME_URL }, body).upload;
     expect(posted.status).toBe(401);
-    expect(one(guarded, "SELECT id FROM saves WHERE sha256 = ?", sha(body))).toBeUndefined();
+    expect(await reads(guarded).saveBySha(sha(body))).toBeUndefined();
   });
 });
 

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { MODULE_FORMATS } from "../../src/capture/modules.ts";
 import { httpClientUploadScript, quantumultXUploadScript } from "../../src/capture/upload-script.ts";
-import { jobOfSave, one } from "../helpers/db.ts";
 import { setupTokenOf } from "../helpers/link-tokens.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { runInApp } from "../helpers/proxy-app-harness.ts";
 import { encryptedSave, PLAYER_ID, testKeys } from "../helpers/saves.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
@@ -47,15 +47,15 @@ function cli(server: RunningServer, ...args: string[]): string {
 }
 
 async function archivedFor(server: RunningServer, body: Uint8Array) {
-  const save = one<{ id: number; player_id: string }>(server, "SELECT id, player_id FROM saves WHERE sha256 = ?", sha(body));
+  const save = await reads(server).saveBySha(sha(body));
   expect(save).toBeDefined();
-  await eventually(() => jobOfSave(server, save!.id)?.state === "done", 20_000, `save ${save!.id} done`);
-  return one<{ player_id: string; token: string }>(server, "SELECT player_id, token FROM archives WHERE save_id = ?", save!.id)!;
+  await eventually(async () => (await reads(server).job(save!.id))?.state === "done", 20_000, `save ${save!.id} done`);
+  return (await reads(server).archive(save!.id))!;
 }
 
 describe("module and script URLs", () => {
   test("a wrong, malformed or unknown token gets 404; the right one serves every app's module with no caching", async () => {
-    const token = tokenOf(open);
+    const token = await tokenOf(open);
     expect(token.length).toBeGreaterThanOrEqual(22); // ≥ 128 bits in base64url
     const wrong = `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;
     for (const bad of [wrong, "short", `${token}x`]) {
@@ -79,7 +79,7 @@ describe("module and script URLs", () => {
   });
 
   test("the scripts bake in the server URL and UPLOAD_TOKEN", async () => {
-    const token = tokenOf(open);
+    const token = await tokenOf(open);
     const surge = await fetch(`${open.url}/setup/${token}/kr/surge.js`);
     expect(surge.headers.get("content-type")).toBe("application/javascript; charset=utf-8");
     expect(await surge.text()).toBe(httpClientUploadScript({ serverUrl: open.url, uploadToken: UPLOAD_TOKEN, locale: "ko" }));
@@ -88,7 +88,7 @@ describe("module and script URLs", () => {
   });
 
   test("a module and its script name themselves in the language of the page they came from", async () => {
-    const token = tokenOf(open);
+    const token = await tokenOf(open);
     const module = await (await fetch(`${open.url}/setup/${token}/jp/shadowrocket.sgmodule?lang=zh-Hans`)).text();
     expect(module).toStartWith("#!name=MySekai 抓包上传（JP）\n#!desc=把 MySekai 存档");
     expect(module).toContain(`script-path=${open.url}/setup/${token}/jp/shadowrocket.js?lang=zh-Hans`);
@@ -99,7 +99,7 @@ describe("module and script URLs", () => {
 
   test("what the served script logs on the phone, for an answer and for a failure, is in the page's language", async () => {
     for (const [app, lang] of [["shadowrocket", "zh-Hans"], ["quantumultx", "zh-Hant"], ["loon", "ja"], ["stash", "ko"]] as const) {
-      const script = await (await fetch(`${open.url}/setup/${tokenOf(open)}/cn/${app}.js?lang=${lang}`)).text();
+      const script = await (await fetch(`${open.url}/setup/${await tokenOf(open)}/cn/${app}.js?lang=${lang}`)).text();
       const answered = runInApp(app, script, { url: gameUrl(PLAYER_ID) }, encryptedSave(pair));
       expect((await answered.upload).status).toBe(200);
       await eventually(() => answered.logs.length > 0, 10_000, `${app} logged its answer`);
@@ -118,7 +118,7 @@ describe("module and script URLs", () => {
 
   for (const app of ["loon", "quantumultx"] as const) {
     test(`${app}: the served script, run in the app imitation, gets a save archived`, async () => {
-      const script = await (await fetch(`${open.url}/setup/${tokenOf(open)}/jp/${app}.js`)).text();
+      const script = await (await fetch(`${open.url}/setup/${await tokenOf(open)}/jp/${app}.js`)).text();
       const body = encryptedSave(pair);
       const run = runInApp(app, script, { url: gameUrl(PLAYER_ID) }, body);
       expect(run.doneCalls).toEqual([{}]);
@@ -129,19 +129,19 @@ describe("module and script URLs", () => {
   }
 
   test("rotation (CLI, then the page's button) makes the old URLs 404 and the new ones work", async () => {
-    const first = tokenOf(open);
+    const first = await tokenOf(open);
     expect(cli(open, "setup", "rotate")).toContain(`${open.url}/setup`);
-    const second = tokenOf(open);
+    const second = await tokenOf(open);
     expect(second).not.toBe(first);
     expect((await fetch(`${open.url}/setup/${first}/jp/stash.stoverride`)).status).toBe(404);
     expect((await fetch(`${open.url}/setup/${second}/jp/stash.stoverride`)).status).toBe(200);
 
     const crossSite = await fetch(`${open.url}/setup/rotate`, { method: "POST", headers: { "sec-fetch-site": "cross-site" }, redirect: "manual" });
     expect(crossSite.status).toBe(403);
-    expect(tokenOf(open)).toBe(second);
+    expect(await tokenOf(open)).toBe(second);
     const rotated = await fetch(`${open.url}/setup/rotate`, { method: "POST", headers: { "sec-fetch-site": "same-origin" }, redirect: "manual" });
     expect(rotated.status).toBe(303);
-    expect(tokenOf(open)).not.toBe(second);
+    expect(await tokenOf(open)).not.toBe(second);
     expect((await fetch(`${open.url}/setup/${second}/jp/stash.js`)).status).toBe(404);
   });
 });
@@ -151,17 +151,17 @@ describe("/setup behind the owner's rules", () => {
     const page = await fetch(`${open.url}/setup?region=tw&app=loon`);
     expect(page.status).toBe(200);
     const html = await page.text();
-    const moduleUrl = `${open.url}/setup/${tokenOf(open)}/tw/loon.plugin`;
+    const moduleUrl = `${open.url}/setup/${await tokenOf(open)}/tw/loon.plugin`;
     expect(html).toContain(moduleUrl);
     expect(html).toContain(`loon://import?plugin=${encodeURIComponent(moduleUrl)}`);
     expect(html).toContain("<svg");
     const forwarded = await fetch(`${open.url}/setup`, { headers: { "x-forwarded-for": "203.0.113.9" } });
     expect(forwarded.status).toBe(403);
-    expect(await forwarded.text()).not.toContain(tokenOf(open));
+    expect(await forwarded.text()).not.toContain(await tokenOf(open));
   });
 
   test("with ADMIN_TOKEN: no or a wrong token never shows the setup token; the right bearer does", async () => {
-    const token = tokenOf(guarded);
+    const token = await tokenOf(guarded);
     for (const headers of [{}, { authorization: "Bearer wrong-token-0123456789" }, { accept: "text/html" }] as Record<string, string>[]) {
       const answer = await fetch(`${guarded.url}/setup`, { headers });
       expect(answer.status).toBe(401);
@@ -194,7 +194,7 @@ describe("a hub player's link", () => {
     const otherRun = await runInApp("surge", script, { url: gameUrl(OTHER_PLAYER) }, other).upload;
     expect(otherRun.status).toBe(403);
     expect(otherRun.text).toContain("its own player only");
-    expect(one(open, "SELECT id FROM saves WHERE sha256 = ?", sha(other))).toBeUndefined();
+    expect(await reads(open).saveBySha(sha(other))).toBeUndefined();
     const noUrl = await fetch(`${root}/uploadSaveData`, { method: "POST", headers: { "X-Upload-Id": "p-no-url", "X-Chunk-Index": "0", "X-Total-Chunks": "1" }, body: other });
     expect(noUrl.status).toBe(403);
 

@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { makeEncryptedSample } from "../../src/samples/index.ts";
-import { one } from "../helpers/db.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliLastLine } from "../helpers/owner-cli.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { testKeys, uploadSave } from "../helpers/saves.ts";
 
@@ -46,7 +46,7 @@ describe("consumer webhooks' own lane", () => {
     const firstAt = hangs[0]!.receivedAt;
     expect(hangs.filter((r) => r.receivedAt < firstAt + 6000).length).toBeLessThanOrEqual(2);
     // The timed-out delivery is recorded as a retry (its own timeout, not NOTIFY_TIMEOUT_MS's 30 s).
-    await eventually(() => one<{ n: number }>(server, "SELECT count(*) AS n FROM deliveries WHERE channel = 'data-webhook' AND last_error IS NOT NULL")!.n >= 1, 30_000, "a webhook's timeout recorded");
+    await eventually(async () => (await reads(server).allPushes()).some((push) => push.channel === "data-webhook" && push.last_error !== null), 30_000, "a webhook's timeout recorded");
     expect(server.output()).toMatch(/channel=data-webhook .*outcome=retry/);
   }, 120_000);
 });

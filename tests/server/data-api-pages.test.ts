@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { makeEncryptedSample, SAMPLE_PLAYER_ID } from "../../src/samples/index.ts";
-import { jobOfSave, one } from "../helpers/db.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { testKeys, uploadSave } from "../helpers/saves.ts";
@@ -17,8 +17,8 @@ let server: RunningServer;
 beforeAll(async () => {
   server = await start();
   expect((await uploadSave(server.url, makeEncryptedSample(pair, { seed: 21, now: Date.now() }), "pages-1")).status).toBe(200);
-  const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = 'pages-1'")!.save_id;
-  await eventually(() => jobOfSave(server, saveId)?.state === "done", 30_000, "the save done");
+  const saveId = (await reads(server).saveOfUpload("pages-1"))!;
+  await eventually(async () => (await reads(server).job(saveId))?.state === "done", 30_000, "the save done");
 }, 60_000);
 
 /** A form POST as the browser sends it from a page of `site` (this server's own origin by default). */

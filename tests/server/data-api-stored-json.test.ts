@@ -9,7 +9,8 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { makeEncryptedSample, makeSampleSave, SAMPLE_PLAYER_ID } from "../../src/samples/index.ts";
-import { jobOfSave, one, writeStore } from "../helpers/db.ts";
+import { reads } from "../helpers/store-reads.ts";
+import { writes } from "../helpers/store-writes.ts";
 import { parseExact } from "../helpers/exact-json.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliLastLine } from "../helpers/owner-cli.ts";
@@ -29,10 +30,7 @@ let stored: string;
 
 const read = (query = "", headers: Record<string, string> = {}) =>
   fetch(`${server.url}/api/jp/user/${SAMPLE_PLAYER_ID}/mysekai${query}`, { headers: { authorization: `Bearer ${token}`, ...headers }, decompress: false });
-const archiveFiles = () => JSON.parse(one<{ files: string }>(server, "SELECT files FROM archives WHERE save_id = ?", saveId)!.files) as string[];
-const writeDb = (sql: string) => {
-  writeStore(server.dbPath, sql);
-};
+const archiveFiles = async () => (await reads(server).archive(saveId))!.files;
 
 /** The save's values in a JSON answer, compared as a bot with a big-integer parser reads them. */
 function expectTheSave(text: string): void {
@@ -47,14 +45,14 @@ beforeAll(async () => {
   env = keys.env;
   server = await start(env);
   expect((await uploadSave(server.url, makeEncryptedSample(keys.pair, SAMPLE), "stored-1")).status).toBe(200);
-  saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = 'stored-1'")!.save_id;
-  await eventually(() => jobOfSave(server, saveId)?.state === "done", 30_000, "the save done");
+  saveId = (await reads(server).saveOfUpload("stored-1"))!;
+  await eventually(async () => (await reads(server).job(saveId))?.state === "done", 30_000, "the save done");
   token = await ownerCliLastLine(server, "api-tokens", "add", "lunabot");
-  stored = join(server.dataDir, "archive", one<{ rel_path: string }>(server, "SELECT rel_path FROM archives WHERE save_id = ?", saveId)!.rel_path, "save.json.gz");
+  stored = join(server.dataDir, "archive", (await reads(server).archive(saveId))!.rel_path, "save.json.gz");
 }, 60_000);
 
-test("generate stores save.json.gz beside save.bin, listed in the archive's files: the save's exact JSON, gzip'd", () => {
-  expect(archiveFiles()).toContain("save.json.gz");
+test("generate stores save.json.gz beside save.bin, listed in the archive's files: the save's exact JSON, gzip'd", async () => {
+  expect(await archiveFiles()).toContain("save.json.gz");
   const text = gunzipSync(readFileSync(stored)).toString();
   expect(text).toContain(`"userId":${SAMPLE_PLAYER_ID}`);
   expect((parseExact(text) as Record<string, any>).updatedResources.userMysekaiGamedata.userId).toBe(own.userMysekaiGamedata.userId);
@@ -80,16 +78,17 @@ test("a gzip answer is the stored file with the fields appended; identity, zstd 
 test("a save with no stored JSON (archived before it existed) is built from its bytes on read, the same JSON", async () => {
   const identity = await (await read()).text();
   renameSync(stored, `${stored}.away`);
-  writeDb(`UPDATE archives SET files = (SELECT json_group_array(value) FROM json_each(files) WHERE value != 'save.json.gz') WHERE save_id = ${saveId}`);
+  const files = await archiveFiles();
+  await writes(server).archiveFiles(saveId, files.filter((file) => file !== "save.json.gz"));
   try {
     const built = await read();
     expect(built.status).toBe(200);
     expect(await built.text()).toBe(identity);
   } finally {
     renameSync(`${stored}.away`, stored);
-    writeDb(`UPDATE archives SET files = json_insert(files, '$[#]', 'save.json.gz') WHERE save_id = ${saveId}`);
+    await writes(server).archiveFiles(saveId, files);
   }
-  expect(archiveFiles()).toContain("save.json.gz");
+  expect(await archiveFiles()).toContain("save.json.gz");
 });
 
 test("a damaged stored file is not served as the save: its JSON is built again", async () => {
@@ -109,7 +108,7 @@ test("a damaged stored file is not served as the save: its JSON is built again",
 
 test("the first read after a restart is the stored file: with the save's bytes gone from the database and the archive, it still answers", async () => {
   await server.stop();
-  writeStore(server.dbPath, "UPDATE saves SET encrypted = NULL WHERE id = ?", saveId);
+  await writes(server).dropBody(saveId);
   rmSync(join(stored, "..", "save.bin"));
   server = await start(env, server.dataDir);
   const answer = await read();

@@ -6,10 +6,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { makeEncryptedSample, makeSampleSave, SAMPLE_PLAYER_ID } from "../../src/samples/index.ts";
 import { parseExact } from "../helpers/exact-json.ts";
-import { deployments, one } from "../helpers/deployments.ts";
+import { deployments } from "../helpers/deployments.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliLastLineWith } from "../helpers/owner-cli.ts";
 import { rawRequest } from "../helpers/raw-http.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { testKeys, uploadSave } from "../helpers/saves.ts";
 
 const startService = serversForThisFile({ NOTIFY_DEFAULT: "none" });
@@ -33,8 +34,8 @@ for (const deployment of deployments("api")) {
       settings = await deployment.settings();
       server = await start(env);
       expect((await uploadSave(server.url, makeEncryptedSample(pair, SAMPLE), "api-1")).status).toBe(200);
-      const saveId = (await one<{ save_id: number }>(deployment, server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", "api-1"))!.save_id;
-      const job = () => one<{ state: string }>(deployment, server, "SELECT state FROM jobs WHERE save_id = ?", saveId);
+      const saveId = (await reads(server, deployment).saveOfUpload("api-1"))!;
+      const job = () => reads(server, deployment).job(saveId);
       await eventually(async () => (await job())?.state === "done", 30_000, "the save done");
       token = await cli(server, "api-tokens", "add", "lunabot");
     }, 180_000);

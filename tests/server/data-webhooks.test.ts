@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { zstdDecompressSync } from "node:zlib";
 import { makeEncryptedSample, SAMPLE_PLAYER_ID } from "../../src/samples/index.ts";
 import { openSave } from "../../src/save/open.ts";
-import { jobOfSave, one } from "../helpers/db.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCli, ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
@@ -39,8 +39,8 @@ async function serverWithHook(): Promise<{ server: RunningServer; hookPath: stri
 async function uploadDone(server: RunningServer, body: Uint8Array): Promise<number> {
   const uploadId = crypto.randomUUID();
   expect((await uploadSave(server.url, body, uploadId)).status).toBe(200);
-  const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId)!.save_id;
-  await eventually(() => jobOfSave(server, saveId)?.state === "done", 30_000, `save ${saveId} done`);
+  const saveId = (await reads(server).saveOfUpload(uploadId))!;
+  await eventually(async () => (await reads(server).job(saveId))?.state === "done", 30_000, `save ${saveId} done`);
   return saveId;
 }
 
@@ -74,8 +74,8 @@ describe("consumer webhooks", () => {
     receiver.respond(hookPath, { status: 500, body: `echo ${BEARER}` }, { status: 503 });
     const saveId = await uploadDone(server, makeEncryptedSample(pair, { seed: 12, now: Date.now() }));
     expect(receiver.requestsTo(hookPath)).toHaveLength(3);
-    const row = one<{ state: string; attempts: number }>(server, "SELECT state, attempts FROM deliveries WHERE save_id = ? AND channel = 'data-webhook'", saveId)!;
-    expect(row).toEqual({ state: "sent", attempts: 3 });
+    const hooks = (await reads(server).pushes(saveId)).filter((push) => push.channel === "data-webhook");
+    expect(hooks.map(({ state, attempts }) => ({ state, attempts }))).toEqual([{ state: "sent", attempts: 3 }]);
 
     const status = await (await fetch(`${server.url}/`)).text();
     for (const secret of [BEARER, "url-secret", "/hook/"]) {
@@ -96,9 +96,9 @@ describe("consumer webhooks", () => {
       headers: { "X-Upload-Id": "anonymous-1", "X-Chunk-Index": "0", "X-Total-Chunks": "1" },
     });
     expect(anonymous.status).toBe(200);
-    const anonymousSave = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = 'anonymous-1'")!.save_id;
-    await eventually(() => jobOfSave(server, anonymousSave)?.state === "done", 30_000, "the anonymous save done");
-    expect(one(server, "SELECT id FROM deliveries WHERE save_id = ? AND channel = 'data-webhook'", anonymousSave)).toBeUndefined();
+    const anonymousSave = (await reads(server).saveOfUpload("anonymous-1"))!;
+    await eventually(async () => (await reads(server).job(anonymousSave))?.state === "done", 30_000, "the anonymous save done");
+    expect((await reads(server).pushes(anonymousSave)).filter((push) => push.channel === "data-webhook")).toEqual([]);
 
     expect((await ownerCli(server, "data-webhooks", "remove", hookId)).code).toBe(0);
     await uploadDone(server, makeEncryptedSample(pair, { seed: 14, now: Date.now() }));
@@ -131,14 +131,14 @@ describe("consumer webhooks", () => {
     const json = new TextDecoder().decode(zstdDecompressSync(zstd!.body));
     expect(json).toBe(opened.json!);
     expect(json).toContain(`"now":${now}`);
-    expect(one(server, "SELECT count(*) AS n FROM deliveries WHERE save_id = ? AND channel = 'data-webhook' AND state = 'sent'", saveId)).toEqual({ n: 2 });
+    expect((await reads(server).pushes(saveId)).filter((push) => push.channel === "data-webhook" && push.state === "sent")).toHaveLength(2);
 
     // The receiver does not know the player: the check answers 404 and nothing is sent, nor retried.
     receiver.respond(`/check/${id}/jp/${SAMPLE_PLAYER_ID}`, { status: 404 });
     const unknown = await uploadDone(server, makeEncryptedSample(pair, { seed: 16, now: now + 1 }));
     expect(receiver.requestsTo(`/json-zstd/${id}/jp/mysekai/${SAMPLE_PLAYER_ID}`)).toHaveLength(1);
     expect(receiver.requestsTo(`/raw/${id}/jp/mysekai/${SAMPLE_PLAYER_ID}`)).toHaveLength(2);
-    const refused = one<{ attempts: number; last_error: string }>(server, "SELECT attempts, last_error FROM deliveries WHERE save_id = ? AND channel = 'data-webhook' AND state != 'sent'", unknown)!;
+    const refused = (await reads(server).pushes(unknown)).find((push) => push.channel === "data-webhook" && push.state !== "sent")!;
     expect(refused.attempts).toBe(1);
     expect(refused.last_error).toContain("check URL answered 404");
     for (const secret of [BEARER, `/check/${id}`, `/raw/${id}`]) expect(server.output()).not.toContain(secret);

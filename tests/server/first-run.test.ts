@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomKeys } from "../../src/samples/index.ts";
 import { eventually, serversForThisFile } from "../helpers/in-process.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { startRecordingServer } from "../helpers/recording-server.ts";
 import { encryptedSave, PLAYER_ID, uploadSave } from "../helpers/saves.ts";
 
@@ -71,9 +72,7 @@ describe("demo --to a running server", () => {
     const cwd = mkdtempSync(join(tmpdir(), "mysekai-demo-"));
     writeFileSync(join(cwd, ".env"), `AES_KEY=${env.AES_KEY}\nAES_IV=${env.AES_IV}\n`);
     expect((await demo(["--to", server.url], {}, cwd)).code).toBe(0);
-    const db = server.openDb();
-    await eventually(() => (db.query("SELECT count(*) AS n FROM archives").get() as { n: number }).n === 2, 60_000, "two archived sample saves");
-    db.close();
+    await eventually(async () => (await reads(server).archives()).length === 2, 60_000, "two archived sample saves");
     expect((await demo(["--to", server.url], {})).err.trim()).toBe("no AES key configured: set AES_KEY and AES_IV (in the environment or .env) to the ones the server uses");
     const typo = await demo(["--too", server.url], env);
     expect([typo.code, typo.err.split("\n")[0]]).toEqual([1, "demo: unknown option --too (it takes --to)"]);

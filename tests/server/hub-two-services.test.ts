@@ -11,6 +11,7 @@ import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
 import { rawRequest } from "../helpers/raw-http.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptedSave, PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
+import { pgReads } from "../helpers/store-reads.ts";
 import { swiftBucket, swiftSkipReason } from "../helpers/swift.ts";
 
 const ADMIN_TOKEN = "hub-admin-token-0123456789";
@@ -44,8 +45,8 @@ describe.skipIf(skip !== null)("two services on one PostgreSQL and one bucket", 
     await pushes?.stop();
   });
 
-  const saveOfUpload = async (uploadId: string) => (await sql<{ save_id: number }[]>`SELECT save_id FROM upload_tasks WHERE upload_id = ${uploadId}`)[0]?.save_id;
-  const jobDone = async (saveId: number) => (await sql<{ state: string }[]>`SELECT state FROM jobs WHERE save_id = ${saveId}`)[0]?.state === "done";
+  const saveOfUpload = (uploadId: string) => pgReads(sql).saveOfUpload(uploadId);
+  const jobDone = async (saveId: number) => (await pgReads(sql).job(saveId))?.state === "done";
   const pushesOf = () => pushes.requestsTo(HOOK).length;
   /** The owner CLI as a hub's owner runs it: any machine, the same DATABASE_URL, no data folder of a service. */
   const cli = async (...args: string[]) => {
@@ -58,7 +59,7 @@ describe.skipIf(skip !== null)("two services on one PostgreSQL and one bucket", 
     expect((await uploadSave(a.url, encryptedSave(pair), "hub-1")).status).toBe(200);
     const saveId = (await saveOfUpload("hub-1"))!;
     await eventually(() => jobDone(saveId), 60_000, "the save's job done");
-    const archives = await sql<{ rel_path: string; token: string; files: string[] }[]>`SELECT rel_path, token, files FROM archives WHERE save_id = ${saveId}`;
+    const archives = (await pgReads(sql).archives()).filter((archive) => archive.save_id === saveId);
     expect(archives).toHaveLength(1);
     const { rel_path: relPath, token, files } = archives[0]!;
     const listed = await client.list({ prefix: "hub/archive/" });
@@ -81,7 +82,7 @@ describe.skipIf(skip !== null)("two services on one PostgreSQL and one bucket", 
   }, 90_000);
 
   test("the owner CLI on a hub: retry and reprocess reach the shared queue, and the job list is the shared one; no SQLite file opened", async () => {
-    const saveId = (await sql<{ save_id: number }[]>`SELECT save_id FROM jobs WHERE save_id IS NOT NULL LIMIT 1`)[0]!.save_id;
+    const saveId = (await pgReads(sql).jobs()).find((job) => job.save_id !== null)!.save_id!;
     const pushed = pushesOf();
     expect(await cli("reprocess", String(saveId))).toMatchObject({ code: 0, out: `save ${saveId} queued for generate (draw and archive) → notify (no push)` });
     await eventually(() => jobDone(saveId), 60_000, "the reprocessed save's job done");
@@ -122,8 +123,7 @@ describe.skipIf(skip !== null)("two services on one PostgreSQL and one bucket", 
     expect(poll.status).toBe(200);
     const [none, latest] = JSON.parse(poll.body) as number[];
     expect(none).toBe(0);
-    const [save] = await sql<{ received_at: string }[]>`SELECT received_at FROM saves WHERE player_id = ${PLAYER_ID} ORDER BY received_at DESC LIMIT 1`;
-    expect(latest).toBe(Number(save!.received_at));
+    expect(latest).toBe((await pgReads(sql).lastReceivedAt(PLAYER_ID))!);
   }, 30_000);
 
   test("the data API's rate is counted once over both processes: reads spread over A and B get 429 after the rate", async () => {
@@ -151,10 +151,9 @@ describe.skipIf(skip !== null)("two services on one PostgreSQL and one bucket", 
     expect(fromA).toBeDefined();
     expect(fromB).toBe(fromA!);
     await eventually(() => jobDone(fromA!), 60_000, "the save's job done");
-    const deliveries = await sql<{ state: string }[]>`SELECT state FROM deliveries WHERE save_id = ${fromA!}`;
-    expect(deliveries.map((row) => row.state)).toEqual(["sent"]);
+    expect((await pgReads(sql).pushes(fromA!)).map((push) => push.state)).toEqual(["sent"]);
     expect(pushesOf()).toBe(before + 1);
-    expect((await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM jobs WHERE save_id = ${fromA!}`)[0]!.n).toBe(1);
+    expect((await pgReads(sql).jobs()).filter((job) => job.save_id === fromA)).toHaveLength(1);
   }, 90_000);
 
   test("a consumer webhook added by the CLI on a hub is called once for a new save, by whichever process draws it", async () => {
@@ -168,7 +167,7 @@ describe.skipIf(skip !== null)("two services on one PostgreSQL and one bucket", 
     await eventually(() => pushes.requestsTo(hookPath).length > before, 30_000, "the webhook called");
     const calls = pushes.requestsTo(hookPath).slice(before);
     expect(calls.map((call) => [call.method, call.headers.authorization, call.body.byteLength])).toEqual([["POST", "Bearer hub-bearer-secret", 0]]);
-    const rows = await sql<{ state: string }[]>`SELECT state FROM deliveries WHERE save_id = ${saveId} AND channel = 'data-webhook'`;
+    const rows = (await pgReads(sql).pushes(saveId)).filter((push) => push.channel === "data-webhook");
     expect(rows.map((row) => row.state)).toEqual(["sent"]);
   }, 90_000);
 });

@@ -4,14 +4,14 @@
  */
 import { describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import { jobOfSave, one } from "../helpers/db.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/server.ts";
 import { encryptedSave, testKeys, uploadSave } from "../helpers/saves.ts";
+import { reads } from "../helpers/store-reads.ts";
 
 const start = serversForThisFile();
 
-const saveIdOf = (server: RunningServer, uploadId: string) =>
-  one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId)!.save_id;
+const saveIdOf = async (server: RunningServer, uploadId: string) => (await reads(server).saveOfUpload(uploadId))!;
+const jobOf = (server: RunningServer, saveId: number) => reads(server).job(saveId);
 
 describe("junk waits behind real saves", () => {
   test("300 junk uploads are kept, flagged and failed without a worker; a real save among them is archived", async () => {
@@ -24,13 +24,14 @@ describe("junk waits behind real saves", () => {
       expect((await Promise.all(batch)).every((response) => response.status === 200)).toBe(true);
       if (i === 140) expect((await uploadSave(server.url, encryptedSave(pair), "real-1")).status).toBe(200);
     }
-    const real = saveIdOf(server, "real-1");
-    await eventually(() => jobOfSave(server, real)?.state === "done", 60_000, "the real save done");
-    expect(one<{ n: number }>(server, "SELECT count(*) AS n FROM saves")!.n).toBe(301);
-    expect(one<{ n: number }>(server, "SELECT count(*) AS n FROM jobs WHERE implausible = 1")!.n).toBeGreaterThan(280);
-    await eventually(() => one<{ n: number }>(server, "SELECT count(*) AS n FROM jobs WHERE state IN ('failed', 'done')")!.n === 301, 60_000, "every job settled");
-    const failed = one<{ n: number }>(server, "SELECT count(*) AS n FROM jobs WHERE implausible = 1 AND state = 'failed' AND last_error LIKE '%does not decrypt under any configured key%'")!;
-    expect(failed.n).toBe(one<{ n: number }>(server, "SELECT count(*) AS n FROM jobs WHERE implausible = 1")!.n);
+    const real = await saveIdOf(server, "real-1");
+    await eventually(async () => (await jobOf(server, real))?.state === "done", 60_000, "the real save done");
+    expect(await reads(server).saveCount()).toBe(301);
+    const implausible = async () => (await reads(server).jobs()).filter((job) => job.implausible);
+    expect((await implausible()).length).toBeGreaterThan(280);
+    await eventually(async () => (await reads(server).jobs()).filter((job) => ["failed", "done"].includes(job.state)).length === 301, 60_000, "every job settled");
+    const settled = await implausible();
+    expect(settled.filter((job) => job.state === "failed" && job.last_error?.includes("does not decrypt under any configured key"))).toHaveLength(settled.length);
   }, 120_000);
 
   test("a save that failed under the old keys runs again after a restart with keys it decrypts under", async () => {
@@ -38,14 +39,14 @@ describe("junk waits behind real saves", () => {
     const right = testKeys();
     const server = await start(old.env);
     expect((await uploadSave(server.url, encryptedSave(right.pair), "other-key")).status).toBe(200);
-    const saveId = saveIdOf(server, "other-key");
-    await eventually(() => jobOfSave(server, saveId)?.state === "failed", 20_000, "failed under the old key");
-    expect(one<{ implausible: number }>(server, "SELECT implausible FROM jobs WHERE save_id = ?", saveId)!.implausible).toBe(1);
+    const saveId = await saveIdOf(server, "other-key");
+    await eventually(async () => (await jobOf(server, saveId))?.state === "failed", 20_000, "failed under the old key");
+    expect((await jobOf(server, saveId))!.implausible).toBe(true);
     await server.stop();
     const again = await start(right.env, server.dataDir);
     await again.waitForOutput(/failed saves that can be saves under these keys queued again count=1/);
-    await eventually(() => jobOfSave(again, saveId)?.state === "done", 30_000, "done under the right key");
-    expect(one<{ implausible: number }>(again, "SELECT implausible FROM jobs WHERE save_id = ?", saveId)!.implausible).toBe(0);
+    await eventually(async () => (await jobOf(again, saveId))?.state === "done", 30_000, "done under the right key");
+    expect((await jobOf(again, saveId))!.implausible).toBe(false);
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { makeEncryptedSample } from "../../src/samples/index.ts";
-import { jobOfSave, one, query } from "../helpers/db.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { gzipReport, REPORT_PATH } from "../helpers/har.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCli } from "../helpers/owner-cli.ts";
@@ -23,14 +23,14 @@ let seed = 4950;
 const save = () => makeEncryptedSample(pair, { seed: seed++, now: Date.now() });
 
 async function finished(uploadId: string): Promise<void> {
-  const id = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId)!.save_id;
-  await eventually(() => ["done", "failed"].includes(jobOfSave(server, id)?.state ?? ""), 30_000, `save ${id} finished`);
+  const id = (await reads(server).saveOfUpload(uploadId))!;
+  await eventually(async () => ["done", "failed"].includes((await reads(server).job(id))?.state ?? ""), 30_000, `save ${id} finished`);
 }
 
 const viaLink = (body: Uint8Array, uploadId: string, playerId = LINKED) =>
   fetch(`${server.url}${link}/uploadSaveData`, { method: "POST", body, headers: { "X-Upload-Id": uploadId, "X-Chunk-Index": "0", "X-Total-Chunks": "1", "X-Original-Url": saveUrl(playerId) } });
 const page = async () => (await fetch(`${server.url}${link}`, { headers: { "accept-language": "en" } })).text();
-const savesOf = (playerId: string) => query<{ id: number }>(server, "SELECT id FROM saves WHERE player_id = ?", playerId).length;
+const savesOf = async (playerId: string) => (await reads(server).saves()).filter((save) => save.player_id === playerId).length;
 
 beforeAll(async () => {
   server = await start();
@@ -49,13 +49,13 @@ describe("a player's uploads once they have a token", () => {
     const id = crypto.randomUUID();
     expect((await viaLink(save(), id)).status).toBe(200);
     await finished(id);
-    const before = savesOf(LINKED);
+    const before = await savesOf(LINKED);
     const refused = await uploadSave(server.url, save(), crypto.randomUUID(), LINKED);
     expect(refused.status).toBe(403);
     expect(await refused.text()).toBe(`player ${LINKED} uploads only through their own link: install the module from their page (/p/…) again, or the owner runs \`cli players unlock ${LINKED}\``);
     // A chunked upload's first chunk too: nothing of it is stored.
     expect((await uploadChunk(server.url, save().slice(0, 1024), crypto.randomUUID(), 0, 2, LINKED)).status).toBe(403);
-    expect(savesOf(LINKED)).toBe(before);
+    expect(await savesOf(LINKED)).toBe(before);
     expect(await page()).toContain("taken only through your own link");
     expect(server.output()).toContain(`rejected: no link for a player who uploads through theirs status=403 player=${LINKED}`);
     // Through the link it goes on; another player's tokenless upload is taken as before.
@@ -64,13 +64,13 @@ describe("a player's uploads once they have a token", () => {
   });
 
   test("a report naming the player is not taken: its job fails with the reason, no save of theirs is stored", async () => {
-    const before = savesOf(LINKED);
+    const before = await savesOf(LINKED);
     const response = await fetch(`${server.url}${REPORT_PATH}`, { method: "POST", body: gzipReport(save(), saveUrl(LINKED)), headers: { "content-encoding": "gzip" } });
     expect(response.status).toBe(200);
-    const job = await eventually(() => one<{ state: string; last_error: string }>(server, "SELECT state, last_error FROM jobs WHERE report_id IS NOT NULL AND state IN ('done', 'failed') ORDER BY id DESC LIMIT 1"), 30_000, "the report's job finished");
+    const job = await eventually(async () => (await reads(server).jobs()).filter((job) => job.report_id !== null && ["done", "failed"].includes(job.state)).at(-1), 30_000, "the report's job finished");
     expect(job.state).toBe("failed");
     expect(job.last_error).toContain(`names player ${LINKED}, who uploads only through their own link`);
-    expect(savesOf(LINKED)).toBe(before);
+    expect(await savesOf(LINKED)).toBe(before);
   });
 
   test("the owner's `cli players unlock` takes tokenless uploads again, until the player's next upload through the link", async () => {

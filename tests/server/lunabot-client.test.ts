@@ -7,7 +7,7 @@
 import { beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { makeEncryptedSample, SAMPLE_PLAYER_ID } from "../../src/samples/index.ts";
-import { jobOfSave, one } from "../helpers/db.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { testKeys, uploadSave } from "../helpers/saves.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/server.ts";
@@ -28,8 +28,8 @@ beforeAll(async () => {
   server = await start();
   uploadedAfter = Date.now();
   expect((await uploadSave(server.url, makeEncryptedSample(pair, { seed: 3, now: Date.now() }), "luna-1")).status).toBe(200);
-  const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", "luna-1")!.save_id;
-  await eventually(() => jobOfSave(server, saveId)?.state === "done", 60_000, "the save archived");
+  const saveId = (await reads(server).saveOfUpload("luna-1"))!;
+  await eventually(async () => (await reads(server).job(saveId))?.state === "done", 60_000, "the save archived");
   token = await ownerCliLastLine(server, "api-tokens", "add", "lunabot");
 }, 120_000);
 

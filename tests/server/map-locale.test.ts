@@ -6,7 +6,7 @@ import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REGION_HOSTS } from "../../src/capture/regions.ts";
-import { one } from "../helpers/db.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { encryptedSave, PLAYER_ID, testKeys } from "../helpers/saves.ts";
 
@@ -20,8 +20,8 @@ async function rareText(server: RunningServer, pair: ReturnType<typeof testKeys>
     headers: { "X-Upload-Id": id, "X-Chunk-Index": "0", "X-Total-Chunks": "1", "X-Original-Url": `https://${host}/api/user/${PLAYER_ID}/mysekai?isForceAllReloadOnlyMysekai=True` },
   });
   expect(response.status).toBe(200);
-  const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", id)!.save_id;
-  const archive = await eventually(() => one<{ rel_path: string }>(server, "SELECT rel_path FROM archives WHERE save_id = ?", saveId), 30_000, `${id} archived`);
+  const saveId = (await reads(server).saveOfUpload(id))!;
+  const archive = await eventually(() => reads(server).archive(saveId), 30_000, `${id} archived`);
   const lines = readFileSync(join(server.dataDir, "archive", archive.rel_path, "rare_resources.txt"), "utf8").trimEnd().split("\n");
   return { title: lines[0]!, dataTime: lines.at(-1)! };
 }
@@ -45,7 +45,8 @@ test("each region reads its own language in its own zone: CN zh-Hans UTC+8, TW z
     expect(text.dataTime).toStartWith(dataTime);
     expect(text.dataTime).toMatch(zones[id]!);
   }
-  const regions = server.openDb().query("SELECT u.upload_id AS id, s.region FROM saves s JOIN upload_tasks u ON u.save_id = s.id ORDER BY s.id").all();
+  const uploaded = await Promise.all(expected.map(([id]) => reads(server).saveOfUpload(id)));
+  const regions = (await reads(server).saves()).map((save) => ({ id: expected[uploaded.indexOf(save.save_id)]?.[0], region: save.region }));
   expect(regions).toEqual(expected.map(([id]) => ({ id, region: id === "other" ? null : id })));
 }, 120_000);
 

@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHmac } from "node:crypto";
-import type { JobRow } from "../helpers/db.ts";
-import { deploymentHooks, deployments, jsonValue, one, sqliteHalfOnly } from "../helpers/deployments.ts";
+import { deploymentHooks, deployments, sqliteHalfOnly } from "../helpers/deployments.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliWith } from "../helpers/owner-cli.ts";
@@ -64,7 +64,6 @@ for (const deployment of deployments("notify")) {
     };
     /** The owner CLI beside a server; on a hub it acts on the hub's PostgreSQL. */
     const cli = (server: RunningServer, ...args: string[]) => ownerCliWith({ ...keyEnv, ...settings }, server, ...args);
-    const count = async (server: RunningServer, sql: string) => (await one<{ n: number }>(deployment, server, sql))!.n;
 
     /** Starts a server whose config folder routes our player with `route`, and posts one save. */
     async function pushOnce(route: unknown, extraEnv: Record<string, string> = {}, uploadId: string = crypto.randomUUID(), killable = false) {
@@ -76,26 +75,21 @@ for (const deployment of deployments("notify")) {
       writeFileSync(join(dataDir, "config", "bark_map.json"), JSON.stringify({ phone: BARK_KEY }));
       const running = await startHere({ ...channelEnv(), ...extraEnv }, dataDir, killable);
       expect((await uploadSave(running.url, encryptedSave(pair), uploadId)).status).toBe(200);
-      const saveId = (await one<{ save_id: number }>(deployment, running, "SELECT save_id FROM upload_tasks WHERE upload_id = ? ORDER BY id DESC", uploadId))!.save_id;
+      const saveId = (await reads(running, deployment).saveOfUpload(uploadId))!;
       return { server: running, saveId };
     }
 
-    const deliveries = (server: RunningServer, saveId: number) =>
-      deployment.query<{ channel: string; target: string; state: string; attempts: number; last_error: string | null }>(
-        server,
-        "SELECT channel, target, state, attempts, last_error FROM deliveries WHERE save_id = ? ORDER BY channel",
-        saveId,
-      );
+    const deliveries = (server: RunningServer, saveId: number) => reads(server, deployment).pushes(saveId);
 
     const waitDone = (server: RunningServer, saveId: number) =>
-      eventually(async () => (await one<JobRow>(deployment, server, "SELECT state FROM jobs WHERE save_id = ?", saveId))?.state === "done", 30_000, "notify done");
+      eventually(async () => (await reads(server, deployment).job(saveId))?.state === "done", 30_000, "notify done");
 
     describe("every channel, routed per player", () => {
       test("a list route sends to each channel once with its own format", async () => {
         api.reset();
         const { server, saveId } = await pushOnce(["phone+tg", "discord", "onebot", "webhook"], { PUBLIC_BASE_URL: "http://maps.example" });
         await waitDone(server, saveId);
-        expect((await deliveries(server, saveId)).map((d) => `${d.channel}:${d.target}:${d.state}`)).toEqual([
+        expect((await deliveries(server, saveId)).map((d) => `${d.channel}:${d.route}:${d.state}`)).toEqual([
           "bark:phone:sent",
           "discord:default:sent",
           "onebot:default:sent",
@@ -232,8 +226,8 @@ for (const deployment of deployments("notify")) {
         await waitDone(server, saveId);
         expect((await deliveries(server, saveId)).map((d) => `${d.channel}:${d.state}`)).toEqual(["discord:sent", "webhook:failed"]);
         // A hub's database also holds the failures of the file's earlier tests: all of them are queued again.
-        const failedJobs = await count(server, "SELECT count(*) AS n FROM jobs WHERE state = 'failed'");
-        const failedDeliveries = await count(server, "SELECT count(*) AS n FROM deliveries WHERE state = 'failed'");
+        const failedJobs = (await reads(server, deployment).jobs()).filter((job) => job.state === "failed").length;
+        const failedDeliveries = (await reads(server, deployment).allPushes()).filter((push) => push.state === "failed").length;
         const retried = await cli(server, "retry", "--failed");
         expect(retried.out).toContain(`${failedJobs} failed job${failedJobs === 1 ? "" : "s"} and ${failedDeliveries} failed deliver${failedDeliveries === 1 ? "y" : "ies"} queued again`);
         await eventually(async () => (await deliveries(server, saveId)).every((d) => d.state === "sent"), 20_000, "webhook resent");
@@ -259,8 +253,8 @@ for (const deployment of deployments("notify")) {
       test("serves exactly the archive's images and nothing else", async () => {
         const { server, saveId } = await pushOnce("none");
         await waitDone(server, saveId);
-        const { token, files } = (await one<{ token: string; files: unknown }>(deployment, server, "SELECT token, files FROM archives WHERE save_id = ?", saveId))!;
-        const pngs = jsonValue<string[]>(files).filter((name) => name.endsWith(".png"));
+        const { token, files } = (await reads(server, deployment).archive(saveId))!;
+        const pngs = files.filter((name) => name.endsWith(".png"));
         expect(pngs).toHaveLength(5);
         for (const name of pngs) {
           const response = await fetch(`${server.url}/maps/${token}/${name}`);

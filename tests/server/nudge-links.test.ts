@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeSampleMySekaiSave } from "../../src/samples/index.ts";
-import { jobOfSave, one } from "../helpers/db.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCli } from "../helpers/owner-cli.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
@@ -41,8 +41,8 @@ async function partialRefresh(playerId: string, seed: number): Promise<void> {
   const uploadId = crypto.randomUUID();
   const body = encryptRaw(pair, rawSave({ ...makeSampleMySekaiSave({ seed }), sites: [], now: Date.now() + seed }));
   expect((await uploadSave(server.url, body, uploadId, playerId)).status).toBe(200);
-  const id = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId)!.save_id;
-  await eventually(() => jobOfSave(server, id)?.state === "done", 30_000, `save ${id} done`);
+  const id = (await reads(server).saveOfUpload(uploadId))!;
+  await eventually(async () => (await reads(server).job(id))?.state === "done", 30_000, `save ${id} done`);
 }
 
 /** The webhook's JSON names the player; Discord's text does not (only DEFAULTED's nudge goes there). */

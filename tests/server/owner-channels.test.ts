@@ -4,7 +4,6 @@
  * notification a refresh; pushes name the player by the owner's name (else the in-game one), the id staying in the
  * data; the start log says where pushes go, and flags a loopback PUBLIC_BASE_URL, in the owner's language.
  */
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,6 +15,7 @@ import { startRecordingServer, type RecordingServer } from "../helpers/recording
 import { PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
 import { eventually, serversForThisFile } from "../helpers/server.ts";
 import { SMALL_MAPS } from "../helpers/small-maps.ts";
+import { reads } from "../helpers/store-reads.ts";
 
 const { pair, env: keyEnv } = testKeys();
 const start = serversForThisFile();
@@ -32,15 +32,6 @@ function refresh(seed: number, gameName?: string): Uint8Array {
   const raw = makeSampleSave({ seed }) as { updatedResources: Record<string, unknown> };
   if (gameName !== undefined) raw.updatedResources.userGamedata = { userId: 1, name: gameName };
   return encryptAesCbc(encodeSample(raw), pair.key, pair.iv);
-}
-
-function jobsLeft(dataDir: string): number {
-  const db = new Database(join(dataDir, "ingest.sqlite"), { readonly: true });
-  try {
-    return db.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs WHERE state <> 'done'").get()!.n;
-  } finally {
-    db.close();
-  }
 }
 
 type BarkPush = { title: string; subtitle?: string; body: string; image?: string; url?: string };
@@ -101,7 +92,7 @@ describe("QQ and Bark configured, no NOTIFY_DEFAULT, an owner reading Chinese", 
     expect(barkPushes()[1]!.url).toBe(`http://127.0.0.1:9478/players/${OTHER_PLAYER}`);
     expect(oneBotTexts()[1]).toContain("みく");
     // Once every job is done, nothing more was sent.
-    await eventually(() => jobsLeft(dataDir) === 0, 30_000, "jobs done");
+    await eventually(async () => (await reads(server).jobs()).every((job) => job.state === "done"), 30_000, "jobs done");
     expect(api.requestsTo("/bark/push")).toHaveLength(2);
     expect(api.requests.filter((r) => r.path.startsWith("/tg"))).toHaveLength(0);
   }, 90_000);

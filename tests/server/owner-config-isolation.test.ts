@@ -7,8 +7,8 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { jobOfSave, one } from "../helpers/db.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { encryptedSave, PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
 import { eventually, serversForThisFile } from "../helpers/server.ts";
 
@@ -67,8 +67,8 @@ test("a .env and a config folder in the checkout reach no test server: the save 
   const server = await start({ ...keyEnv, WEBHOOK_URL: `${recorder.url}/suite`, NOTIFY_DEFAULT: "telegram+discord+onebot+webhook" });
   const uploadId = crypto.randomUUID();
   expect((await uploadSave(server.url, encryptedSave(pair), uploadId)).status).toBe(200);
-  const { save_id: saveId } = (await eventually(() => one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId), 20_000, "the save"))!;
-  await eventually(() => jobOfSave(server, saveId)?.state === "done", 30_000, "the save's job done");
+  const saveId = await eventually(() => reads(server).saveOfUpload(uploadId), 20_000, "the save");
+  await eventually(async () => (await reads(server).job(saveId))?.state === "done", 30_000, "the save's job done");
   expect(recorder.requests.map((request) => request.path)).toEqual(["/suite"]);
 });
 

@@ -1,8 +1,8 @@
 import type { Health } from "../../src/http/health.ts";
 import { describe, expect, test } from "bun:test";
-import { jobOfSave, one } from "../helpers/db.ts";
 import { parsePrometheus, valueOf } from "../helpers/prometheus.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { encryptedSave, PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
 
 /** Runs `check` against a fresh server that is removed afterwards, whatever happens. */
@@ -27,8 +27,8 @@ describe("the owner's view on the real server (loopback, no ADMIN_TOKEN)", () =>
 
       expect((await uploadSave(server.url, encryptedSave(pair), "owner-1")).status).toBe(200);
       expect((await fetch(`${server.url}/uploadSaveData`, { method: "POST", body: "x" })).status).toBe(400);
-      const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = 'owner-1'")!.save_id;
-      await eventually(() => jobOfSave(server, saveId)?.state === "done", 30_000, "the save done");
+      const saveId = (await reads(server).saveOfUpload("owner-1"))!;
+      await eventually(async () => (await reads(server).job(saveId))?.state === "done", 30_000, "the save done");
 
       const after = await scrape(server);
       expect(valueOf(after, "mysekai_uploads_total", { outcome: "save" })).toBe(1);
@@ -42,7 +42,7 @@ describe("the owner's view on the real server (loopback, no ADMIN_TOKEN)", () =>
 
       const page = await (await fetch(`${server.url}/`)).text();
       expect(page).toContain(PLAYER_ID);
-      const token = one<{ token: string }>(server, "SELECT token FROM archives WHERE save_id = ?", saveId)!.token;
+      const token = (await reads(server).archive(saveId))!.token;
       const thumbnails = [...page.matchAll(new RegExp(`<img src="(/maps/${token}/[a-z_0-9]+\\.png)"`, "g"))].map((m) => m[1]!);
       expect(thumbnails.length).toBe(5);
       const png = await fetch(`${server.url}${thumbnails[0]}`);

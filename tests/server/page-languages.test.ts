@@ -13,7 +13,7 @@ import { REGION_HOSTS } from "../../src/capture/regions.ts";
 import type { Locale } from "../../src/i18n/locales.ts";
 import { MESSAGES } from "../../src/i18n/messages/index.ts";
 import { noChromium, phoneBrowsersForThisFile } from "../helpers/chromium.ts";
-import { jobOfSave, one } from "../helpers/db.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { englishWords } from "../helpers/english-words.ts";
 import { ownerCliLastLine } from "../helpers/owner-cli.ts";
@@ -73,8 +73,8 @@ beforeAll(async () => {
   });
   expect(junk.status).toBe(200);
   for (const id of ["cn-1", "junk-1"]) {
-    const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", id)!.save_id;
-    await eventually(() => ["done", "failed"].includes(jobOfSave(server, saveId)?.state ?? ""), 30_000, `${id} finished`);
+    const saveId = (await reads(server).saveOfUpload(id))!;
+    await eventually(async () => ["done", "failed"].includes((await reads(server).job(saveId))?.state ?? ""), 30_000, `${id} finished`);
   }
   playerPath = /\/p\/[A-Za-z0-9_-]+/.exec(await ownerCliLastLine(server, "players", "add", PLAYER_ID, "--name", "Mizuki"))![0];
   await ownerCliLastLine(server, "api-tokens", "add", "lunabot");
@@ -200,9 +200,9 @@ describe("times say their zone, and agree on one page", () => {
 
   test("a CN save: the player's latest maps and history show the same time, in UTC+8, the zone its maps were drawn in", async () => {
     const html = await (await fetch(`${server.url}${playerPath}`)).text();
-    const saved = one<{ received_at: number; outputs: string }>(server, "SELECT s.received_at, s.outputs FROM saves s JOIN upload_tasks u ON u.save_id = s.id WHERE u.upload_id = 'cn-1'")!;
-    expect(JSON.parse(saved.outputs).timeZone).toBe("Asia/Shanghai");
-    expect(latestMaps(html)).toEqual([`${hhmm(saved.received_at, "Asia/Shanghai")} UTC+8`]);
+    const saveId = (await reads(server).saveOfUpload("cn-1"))!;
+    expect((await reads(server).outputs<{ timeZone: string }>(saveId))!.timeZone).toBe("Asia/Shanghai");
+    expect(latestMaps(html)).toEqual([`${hhmm((await reads(server).saveRow(saveId))!.received_at, "Asia/Shanghai")} UTC+8`]);
     expect(history(html)).toEqual(latestMaps(html));
     const owners = await (await fetch(`${server.url}/players/${PLAYER_ID}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
     expect([...latestMaps(owners), ...history(owners)]).toEqual([...latestMaps(html), ...history(html)]);
@@ -222,13 +222,12 @@ describe("times say their zone, and agree on one page", () => {
       headers: { "X-Upload-Id": "tokyo-1", "X-Chunk-Index": "0", "X-Total-Chunks": "1", "X-Original-Url": `https://${REGION_HOSTS.cn[0]}/api/user/${PLAYER_ID}/mysekai` },
     });
     expect(response.status).toBe(200);
-    const saveId = one<{ save_id: number }>(tokyo, "SELECT save_id FROM upload_tasks WHERE upload_id = 'tokyo-1'")!.save_id;
-    await eventually(() => jobOfSave(tokyo, saveId)?.state === "done", 30_000, "the save done");
+    const saveId = (await reads(tokyo).saveOfUpload("tokyo-1"))!;
+    await eventually(async () => (await reads(tokyo).job(saveId))?.state === "done", 30_000, "the save done");
     const path = /\/p\/[A-Za-z0-9_-]+/.exec(await ownerCliLastLine(tokyo, "players", "add", PLAYER_ID))![0];
     const html = await (await fetch(`${tokyo.url}${path}`)).text();
-    const saved = one<{ received_at: number; outputs: string }>(tokyo, "SELECT received_at, outputs FROM saves WHERE id = ?", saveId)!;
-    expect(JSON.parse(saved.outputs).timeZone).toBe("Asia/Tokyo");
-    expect(latestMaps(html)).toEqual([`${hhmm(saved.received_at, "Asia/Tokyo")} UTC+9`]);
+    expect((await reads(tokyo).outputs<{ timeZone: string }>(saveId))!.timeZone).toBe("Asia/Tokyo");
+    expect(latestMaps(html)).toEqual([`${hhmm((await reads(tokyo).saveRow(saveId))!.received_at, "Asia/Tokyo")} UTC+9`]);
     expect(history(html)).toEqual(latestMaps(html));
   }, 60_000);
 

@@ -4,7 +4,7 @@
  * called), and the data API's latest stays the full save.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { jobOfSave, one } from "../helpers/db.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCli, ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { REAL_SAVE_PLAYER, REAL_SAVE_URL, realSave, uploadRealForm } from "../helpers/real-save.ts";
@@ -20,8 +20,8 @@ afterAll(() => hooks.stop());
 
 async function ingest(server: RunningServer, body: Uint8Array, uploadId: string, url = REAL_SAVE_URL) {
   expect((await uploadRealForm(server.url, body, uploadId, url)).status).toBe(200);
-  const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId)!.save_id;
-  await eventually(() => jobOfSave(server, saveId)?.state === "done", 60_000, `save ${saveId} done`);
+  const saveId = (await reads(server).saveOfUpload(uploadId))!;
+  await eventually(async () => (await reads(server).job(saveId))?.state === "done", 60_000, `save ${saveId} done`);
   return saveId;
 }
 

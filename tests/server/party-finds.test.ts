@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { SummaryJson } from "../../src/maps/index.ts";
-import { jobOfSave, one } from "../helpers/db.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { partyFindsSave, positionalRealSave, REAL_SAVE_PLAYER, uploadRealForm } from "../helpers/real-save.ts";
@@ -31,9 +31,9 @@ afterAll(async () => {
 
 async function send(body: Uint8Array, uploadId: string): Promise<number> {
   expect((await uploadRealForm(server.url, body, uploadId)).status).toBe(200);
-  const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId)!.save_id;
-  await eventually(() => ["done", "failed"].includes(jobOfSave(server, saveId)?.state ?? ""), 90_000, `save ${saveId} finished`);
-  expect(jobOfSave(server, saveId)?.state).toBe("done");
+  const saveId = (await reads(server).saveOfUpload(uploadId))!;
+  await eventually(async () => ["done", "failed"].includes((await reads(server).job(saveId))?.state ?? ""), 90_000, `save ${saveId} finished`);
+  expect((await reads(server).job(saveId))?.state).toBe("done");
   return saveId;
 }
 

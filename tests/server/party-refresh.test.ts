@@ -8,7 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { birthdayDelivery, DELIVERY_URL, OBTAINED, PARTY_ID } from "../helpers/birthday-party.ts";
-import { deployments, jsonValue, one } from "../helpers/deployments.ts";
+import { deployments } from "../helpers/deployments.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliLastLineWith } from "../helpers/owner-cli.ts";
 import { harvestMapsOf, REAL_SAVE_PLAYER, realSave, uploadRealForm } from "../helpers/real-save.ts";
@@ -38,11 +39,10 @@ for (const deployment of deployments("party")) {
     async function upload(body: Json, url: string): Promise<{ id: number; receivedAt: number; state: string }> {
       const id = `party-${++uploads}`;
       expect((await uploadRealForm(server.url, encryptRaw(pair, body), id, url)).status).toBe(200);
-      const saveId = (await one<{ save_id: number }>(deployment, server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", id))!.save_id;
-      const row = () => one<{ state: string; received_at: number }>(deployment, server, "SELECT j.state, s.received_at FROM saves s JOIN jobs j ON j.save_id = s.id WHERE s.id = ?", saveId);
-      await eventually(async () => ["done", "failed"].includes((await row())?.state ?? ""), 60_000, `save ${saveId} processed`);
-      const { state, received_at } = (await row())!;
-      return { id: saveId, receivedAt: Number(received_at), state };
+      const saveId = (await reads(server, deployment).saveOfUpload(id))!;
+      const job = () => reads(server, deployment).job(saveId);
+      await eventually(async () => ["done", "failed"].includes((await job())?.state ?? ""), 60_000, `save ${saveId} processed`);
+      return { id: saveId, receivedAt: (await reads(server, deployment).saveRow(saveId))!.received_at, state: (await job())!.state };
     }
     const read = (path: string) => fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
     const latestSave = async () => {
@@ -80,7 +80,7 @@ for (const deployment of deployments("party")) {
         if (!("refreshed" in shape)) delete body.isRefreshed;
         const record = await upload(body, DELIVERY_URL);
         expect(record.state).toBe("done");
-        expect((await one<{ partial: unknown }>(deployment, server, "SELECT partial FROM saves WHERE id = ?", record.id))!.partial).toBeTruthy();
+        expect((await reads(server, deployment).saveRow(record.id))!.partial).toBe(true);
       }
       expect(pushes()).toHaveLength(1);
       expect(webhooks()).toEqual([`/mysekai/${REAL_SAVE_PLAYER}`]);
@@ -100,7 +100,7 @@ for (const deployment of deployments("party")) {
       const refresh = await upload(delivery, DELIVERY_URL);
       expect(refresh.state).toBe("done");
       // Drawn with the sites its maps hold: no party site 9 of its own.
-      const files = jsonValue<string[]>((await one<{ files: unknown }>(deployment, server, "SELECT files FROM archives WHERE save_id = ?", refresh.id))!.files);
+      const files = (await reads(server, deployment).archive(refresh.id))!.files;
       expect(files.filter((file) => file.startsWith("site_")).sort()).toEqual(["site_5.png", "site_6.png", "site_7.png", "site_8.png"]);
 
       // Pushed once, titled as a party refresh; the bots told.
@@ -135,7 +135,7 @@ for (const deployment of deployments("party")) {
       const visit = realSave();
       resources(visit).userMysekaiHarvestMaps = harvestMapsOf(birthdayDelivery({ refreshed: true }));
       const next = await upload(visit, "https://mkcn-prod-public-60001-1.dailygn.com/api/user/7000000000000000001/mysekai?isForceAllReloadOnlyMysekai=False");
-      expect((await one<{ repeat_of: number | null }>(deployment, server, "SELECT repeat_of FROM saves WHERE id = ?", next.id))!.repeat_of).toBe(refresh.id);
+      expect((await reads(server, deployment).saveRow(next.id))!.repeat_of).toBe(refresh.id);
       expect(pushes()).toHaveLength(2);
       expect(await uploadTime()).toBe(next.receivedAt);
     }, 180_000);

@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { DEFAULT_REPORT_PATH } from "../../src/contract.ts";
 import { summaryJson } from "../../src/maps/index.ts";
-import { jobOfSave, one as sqliteOne, query as sqliteQuery, writeStore, type JobRow } from "../helpers/db.ts";
-import { archiveFilesIn, archiveFolders, deployments, jsonValue, one, readArchiveFile, sqliteHalfOnly } from "../helpers/deployments.ts";
+import { archiveFilesIn, archiveFolders, deployments, readArchiveFile, sqliteHalfOnly } from "../helpers/deployments.ts";
+import { reads } from "../helpers/store-reads.ts";
+import { writes } from "../helpers/store-writes.ts";
 import { ownerCliWith } from "../helpers/owner-cli.ts";
 import { startRecordingServer } from "../helpers/recording-server.ts";
 import { eventually, type RunningServer, serversForThisFile, startServer } from "../helpers/server.ts";
@@ -44,15 +45,14 @@ for (const deployment of deployments("pipeline")) {
      */
     const notOnHub = sqliteHalfOnly(deployment);
 
-    const jobOf = (server: RunningServer, saveId: number) => one<JobRow>(deployment, server, "SELECT * FROM jobs WHERE save_id = ?", saveId);
-    const saveIdOf = async (server: RunningServer, uploadId: string) =>
-      (await one<{ save_id: number }>(deployment, server, "SELECT save_id FROM upload_tasks WHERE upload_id = ? ORDER BY id DESC", uploadId))!.save_id;
+    const store = (server: RunningServer) => reads(server, deployment);
+    const jobOf = (server: RunningServer, saveId: number) => store(server).job(saveId);
+    const saveIdOf = async (server: RunningServer, uploadId: string) => (await store(server).saveOfUpload(uploadId))!;
     const waitForJob = (server: RunningServer, saveId: number, state: string, timeoutMs = 20_000) =>
       eventually(async () => {
         const job = await jobOf(server, saveId);
         return job?.state === state && job;
       }, timeoutMs, `job of save ${saveId} ${state}`);
-    const count = async (server: RunningServer, sql: string, ...params: (string | number)[]) => (await one<{ n: number }>(deployment, server, sql, ...params))!.n;
 
     describe("a save through every stage", () => {
       test("drawn and archived in one stage (no drawn file through the store), then notify → done", async () => {
@@ -63,25 +63,23 @@ for (const deployment of deployments("pipeline")) {
         const job = await waitForJob(server, saveId, "done");
         expect(job.stage).toBe("done");
 
-        const archive = (await one<{ rel_path: string; token: string }>(deployment, server, "SELECT rel_path, token FROM archives WHERE save_id = ?", saveId))!;
+        const archive = (await store(server).archive(saveId))!;
         expect(archive.rel_path).toMatch(new RegExp(`^by-id/${PLAYER_ID}/\\d{8}_\\d{6}$`));
         expect(archive.token).toMatch(/^[0-9a-f]{32}$/);
         expect(await archiveFilesIn(deployment, server, archive.rel_path)).toEqual(
           ["overview.png", "rare_resources.txt", "save.bin", "save.json.gz", "site_5.png", "site_6.png", "site_7.png", "site_8.png", "summary.json"].sort(),
         );
         const saved = await readArchiveFile(settings, server, archive.rel_path, "save.bin");
-        const row = (await one<{ encrypted: Uint8Array }>(deployment, server, "SELECT encrypted FROM saves WHERE id = ?", saveId))!;
-        expect(Buffer.compare(saved, Buffer.from(row.encrypted))).toBe(0);
-        const tables = deployment.hub ? "information_schema.tables WHERE table_name = ?" : "sqlite_master WHERE name = ?";
-        expect(await count(server, `SELECT count(*) AS n FROM ${tables}`, "save_outputs")).toBe(0);
+        expect(Buffer.compare(saved, Buffer.from((await store(server).body(saveId))!))).toBe(0);
+        expect(await store(server).hasTable("save_outputs")).toBe(false);
         await server.waitForOutput(
           new RegExp(`\\[JOB\\] stage finished .*save=${saveId} player=${PLAYER_ID} stage=generate attempt=1 ms=\\d+ outcome="next=notify" note="generated key=\\S+ files=9 ${archive.rel_path}"`),
         );
         const summary = JSON.parse((await readArchiveFile(settings, server, archive.rel_path, "summary.json")).toString("utf8"));
         expect(summary.playerId).toBe(PLAYER_ID);
         // The archived summary.json is the outputs model the generate stage stored with the save.
-        const stored = (await one<{ outputs: unknown }>(deployment, server, "SELECT outputs FROM saves WHERE id = ?", saveId))!;
-        expect(summary).toEqual(JSON.parse(JSON.stringify(summaryJson(jsonValue(stored.outputs)))));
+        const stored = (await store(server).outputs<Parameters<typeof summaryJson>[0]>(saveId))!;
+        expect(summary).toEqual(JSON.parse(JSON.stringify(summaryJson(stored))));
       });
 
       notOnHub("a body that is not a save fails at once with a readable reason", async () => {
@@ -133,7 +131,7 @@ for (const deployment of deployments("pipeline")) {
           await server.stop();
           mended = await startHere(env, server.dataDir);
         } else rmSync(join(server.dataDir, "archive"));
-        const failed = await count(server, "SELECT count(*) AS n FROM jobs WHERE state = 'failed'");
+        const failed = (await store(server).jobs()).filter((job) => job.state === "failed").length;
         // On a hub the CLI is given the hub's settings: it acts on the shared PostgreSQL.
         const cli = await ownerCliWith(settings, server, "retry", "--failed");
         expect(cli.out).toContain(`${failed} failed job${failed === 1 ? " " : "s"}`);
@@ -152,12 +150,11 @@ for (const deployment of deployments("pipeline")) {
         const withPush = { ...env, ...lease, TELEGRAM_BOT_TOKEN: "123:secret-token", TELEGRAM_CHAT_ID: "42", TELEGRAM_API_BASE: telegram.url };
         const server = await startHere({ ...withPush, PIPELINE_CONCURRENCY: "1" });
         const foldersBefore = await archiveFolders(deployment, server);
-        const savesBefore = await count(server, "SELECT count(*) AS n FROM saves");
+        const savesBefore = await store(server).saveCount();
         const uploads = 6;
         for (let i = 0; i < uploads; i++) expect((await uploadSave(server.url, encryptedSave(pair), `kill-${i}`)).status).toBe(200);
         const saveIds = await Promise.all(Array.from({ length: uploads }, (_, i) => saveIdOf(server, `kill-${i}`)));
-        const ofTheseSaves = `save_id IN (${saveIds.join(",")})`;
-        const done = (on: RunningServer) => count(on, `SELECT count(*) AS n FROM jobs WHERE state = 'done' AND ${ofTheseSaves}`);
+        const done = async (on: RunningServer) => (await store(on).jobs()).filter((job) => job.state === "done" && saveIds.includes(job.save_id!)).length;
         await eventually(async () => (await done(server)) >= 1, 20_000, "one job done");
         await server.stop("SIGKILL");
         expect(await done(server)).toBeLessThan(uploads);
@@ -165,11 +162,11 @@ for (const deployment of deployments("pipeline")) {
         const again = await startHere(withPush, server.dataDir);
         await eventually(async () => (await done(again)) === uploads, 60_000, "all done");
         expect(await archiveFolders(deployment, again, foldersBefore)).toHaveLength(uploads);
-        expect(await count(again, "SELECT count(*) AS n FROM saves")).toBe(savesBefore + uploads);
+        expect(await store(again).saveCount()).toBe(savesBefore + uploads);
         const pushes = telegram.requests.filter((request) => request.path.endsWith("/sendMediaGroup"));
         const captions = pushes.map((request) => JSON.parse(String(request.form?.get("media")))[0].caption as string);
         expect(new Set(captions).size).toBe(captions.length);
-        expect(await count(again, `SELECT count(*) AS n FROM deliveries WHERE state = 'sent' AND ${ofTheseSaves}`)).toBe(uploads);
+        expect((await store(again).allPushes()).filter((push) => push.state === "sent" && saveIds.includes(push.save_id))).toHaveLength(uploads);
         telegram.stop();
       }, 90_000);
     });
@@ -178,21 +175,21 @@ for (const deployment of deployments("pipeline")) {
 
 /** SQLite itself: the instance lock, rows an older version left, the local archive's temp folder. */
 describe("one process on SQLite only", () => {
-  const saveIdOf = (server: RunningServer, uploadId: string) =>
-    sqliteOne<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ? ORDER BY id DESC", uploadId)!.save_id;
+  const saveIdOf = async (server: RunningServer, uploadId: string) => (await reads(server).saveOfUpload(uploadId))!;
+  const jobOf = (server: RunningServer, saveId: number) => reads(server).job(saveId);
   const waitForJob = (server: RunningServer, saveId: number, state: string, timeoutMs = 20_000) =>
-    eventually(() => jobOfSave(server, saveId)?.state === state && jobOfSave(server, saveId), timeoutMs, `job of save ${saveId} ${state}`);
+    eventually(async () => (await jobOf(server, saveId))?.state === state, timeoutMs, `job of save ${saveId} ${state}`);
 
   test("a job an older version left at the archive stage draws again and finishes", async () => {
     const { pair, env } = testKeys();
     const server = await start(env);
     await uploadSave(server.url, encryptedSave(pair), "legacy-1");
-    const saveId = saveIdOf(server, "legacy-1");
+    const saveId = await saveIdOf(server, "legacy-1");
     await waitForJob(server, saveId, "done");
-    writeStore(server.dbPath, "UPDATE jobs SET stage = 'archive', state = 'pending', run_at = 0 WHERE save_id = ?", saveId);
+    await writes(server).jobDue([saveId], "archive");
     await server.waitForOutput(new RegExp(`save=${saveId} .*stage=archive attempt=1 .*outcome="next=generate" note="drawn files are no longer kept`));
     await server.waitForOutput(new RegExp(`save=${saveId} .*stage=notify attempt=1 .*outcome=done[\\s\\S]*save=${saveId} .*stage=notify attempt=1 .*outcome=done`));
-    expect(jobOfSave(server, saveId)).toMatchObject({ stage: "done", state: "done" });
+    expect(await jobOf(server, saveId)).toMatchObject({ stage: "done", state: "done" });
     expect(archiveDirs(server)).toHaveLength(1);
   });
 
@@ -205,7 +202,7 @@ describe("one process on SQLite only", () => {
     const { pair, env } = testKeys();
     const server = await start({ ...env, SHUTDOWN_GRACE_MS: "10000" });
     for (let i = 0; i < 4; i++) await uploadSave(server.url, encryptedSave(pair), `term-${i}`);
-    await eventually(() => sqliteQuery(server, "SELECT 1 FROM jobs WHERE stage != 'generate' OR state = 'running'").length > 0, 20_000, "work started");
+    await eventually(async () => (await reads(server).jobs()).some((job) => job.stage !== "generate" || job.state === "running"), 20_000, "work started");
     expect(await server.stop("SIGTERM")).toBe(0);
     await server.waitForOutput("[SERVER] stopped");
     const temp = join(server.dataDir, "archive", ".tmp");
@@ -215,7 +212,7 @@ describe("one process on SQLite only", () => {
       expect(files).toContain("overview.png");
       expect(files).toContain("save.bin");
     }
-    const states = sqliteQuery<{ state: string }>(server, "SELECT state FROM jobs").map((row) => row.state);
+    const states = (await reads(server).jobs()).map((row) => row.state);
     expect(states.every((state) => ["done", "pending", "pending_retry"].includes(state))).toBe(true);
   }, 60_000);
 
@@ -246,10 +243,10 @@ describe("one process on SQLite only", () => {
       const slow = reportInFlight(server.url, 2500);
       await Bun.sleep(200);
       expect((await uploadSave(server.url, encryptedSave(pair), "behind-report")).status).toBe(200);
-      const saveId = saveIdOf(server, "behind-report");
+      const saveId = await saveIdOf(server, "behind-report");
       await Bun.sleep(400);
-      expect(jobOfSave(server, saveId)).toMatchObject({ stage: "generate", state: "pending", attempts: 0 });
-      await eventually(() => (jobOfSave(server, saveId)?.attempts ?? 0) > 0, 10_000, "generate started");
+      expect(await jobOf(server, saveId)).toMatchObject({ stage: "generate", state: "pending", attempts: 0 });
+      await eventually(async () => ((await jobOf(server, saveId))?.attempts ?? 0) > 0, 10_000, "generate started");
       expect(slow.ended()).toBe(false);
       await slow.done;
       await waitForJob(server, saveId, "done");

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { JobRow } from "../helpers/db.ts";
-import { archiveFilesIn, archiveFolders, deploymentHooks, deployments, one, readArchiveFile, sqliteHalfOnly } from "../helpers/deployments.ts";
+import { archiveFilesIn, archiveFolders, deploymentHooks, deployments, readArchiveFile, sqliteHalfOnly } from "../helpers/deployments.ts";
+import { reads, type ArchiveRow } from "../helpers/store-reads.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptedSave, PLAYER_ID, saveUrl, testKeys, uploadSave } from "../helpers/saves.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
@@ -25,12 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await api.stop();
 });
-
-interface ArchiveRow {
-  player_id: string;
-  rel_path: string;
-  token: string;
-}
 
 for (const deployment of deployments("adopt")) {
   describe.skipIf(deployment.skip !== null)(deployment.name, () => {
@@ -63,10 +57,9 @@ for (const deployment of deployments("adopt")) {
       return server;
     }
 
-    const jobOf = (server: RunningServer, saveId: number) => one<JobRow>(deployment, server, "SELECT * FROM jobs WHERE save_id = ?", saveId);
-    const playerOf = async (server: RunningServer, saveId: number) => (await one<{ player_id: string }>(deployment, server, "SELECT player_id FROM saves WHERE id = ?", saveId))!.player_id;
-    /** Rerun is 0/1 on SQLite, a boolean on PostgreSQL. */
-    const rerunOf = async (server: RunningServer, saveId: number) => Number((await one<{ rerun: number | boolean }>(deployment, server, "SELECT rerun FROM jobs WHERE save_id = ?", saveId))!.rerun);
+    const jobOf = (server: RunningServer, saveId: number) => reads(server, deployment).job(saveId);
+    const playerOf = async (server: RunningServer, saveId: number) => (await reads(server, deployment).saveRow(saveId))!.player_id;
+    const rerunOf = async (server: RunningServer, saveId: number) => Number((await jobOf(server, saveId))!.rerun);
 
     /** An upload without X-Original-Url: the save is held as `unknown`. */
     async function uploadAnonymous(server: RunningServer, body: Uint8Array, uploadId: string): Promise<number> {
@@ -76,7 +69,7 @@ for (const deployment of deployments("adopt")) {
         headers: { "X-Upload-Id": uploadId, "X-Chunk-Index": "0", "X-Total-Chunks": "1" },
       });
       expect(response.status).toBe(200);
-      return (await one<{ save_id: number }>(deployment, server, "SELECT save_id FROM upload_tasks WHERE upload_id = ? ORDER BY id DESC", uploadId))!.save_id;
+      return (await reads(server, deployment).saveOfUpload(uploadId))!;
     }
 
     function reportNamingPlayer(server: RunningServer, body: Uint8Array): Promise<Response> {
@@ -85,11 +78,8 @@ for (const deployment of deployments("adopt")) {
       return fetch(`${server.url}/capture/report`, { method: "POST", body: JSON.stringify(har), headers: { "content-type": "application/json" } });
     }
 
-    const archivesOf = (server: RunningServer, saveId: number) => deployment.query<ArchiveRow>(server, "SELECT player_id, rel_path, token FROM archives WHERE save_id = ?", saveId);
-    const deliveriesOf = async (server: RunningServer, saveId: number) =>
-      (await deployment.query<{ channel: string; state: string }>(server, "SELECT channel, state FROM deliveries WHERE save_id = ? ORDER BY channel", saveId)).map(
-        (row) => `${row.channel}:${row.state}`,
-      );
+    const archivesOf = async (server: RunningServer, saveId: number) => (await reads(server, deployment).archives()).filter((archive) => archive.save_id === saveId);
+    const deliveriesOf = async (server: RunningServer, saveId: number) => (await reads(server, deployment).pushes(saveId)).map((row) => `${row.channel}:${row.state}`);
     /** Folders under by-id/unknown that are not in `before` (a hub's bucket holds the file's earlier tests' too). */
     const unknownFolders = async (server: RunningServer, before: string[]) =>
       (await archiveFolders(deployment, server, before)).filter((folder) => folder.startsWith("by-id/unknown/"));
@@ -130,7 +120,7 @@ for (const deployment of deployments("adopt")) {
         const moved = await archivedUnderPlayer(server, saveId);
         expect(moved.token).toBe(first[0]!.token);
         await eventually(async () => !(await archiveFolders(deployment, server)).includes(oldDir), 5000, "old folder removed");
-        expect(await deployment.query(server, "SELECT outcome, save_id FROM reports WHERE save_id = ?", saveId)).toEqual([{ outcome: "duplicate", save_id: saveId }]);
+        expect((await reads(server, deployment).reports()).filter((report) => report.save_id === saveId).map(({ outcome, save_id }) => ({ outcome, save_id }))).toEqual([{ outcome: "duplicate", save_id: saveId }]);
 
         await eventually(() => api.requestsTo(DISCORD).length === 1, 10_000, "push to the player's route");
         expect(api.requestsTo(DISCORD)[0]!.text).toContain(PLAYER_ID);
@@ -146,7 +136,7 @@ for (const deployment of deployments("adopt")) {
         // Without keys the job waits at generate: the save is queued, never drawn as unknown.
         const waiting = await start({ keys: false });
         const foldersBefore = await archiveFolders(deployment, waiting);
-        const savesBefore = (await one<{ n: number }>(deployment, waiting, "SELECT count(*) AS n FROM saves"))!.n;
+        const savesBefore = await reads(waiting, deployment).saveCount();
         const save = encryptedSave(pair, { sites: [5] });
         const saveId = await uploadAnonymous(waiting, save, "anon-queued");
         await eventually(async () => (await jobOf(waiting, saveId))?.state === "waiting_for_key", 10_000, "waiting for key");
@@ -157,7 +147,7 @@ for (const deployment of deployments("adopt")) {
         const server = await start({ keys: true, dataDir: waiting.dataDir });
         await archivedUnderPlayer(server, saveId);
         expect(await unknownFolders(server, foldersBefore)).toEqual([]);
-        expect((await one<{ n: number }>(deployment, server, "SELECT count(*) AS n FROM saves"))!.n).toBe(savesBefore + 1);
+        expect(await reads(server, deployment).saveCount()).toBe(savesBefore + 1);
         expect(await deliveriesOf(server, saveId)).toEqual(["discord:sent", "webhook:sent"]);
         expect(api.requestsTo(DISCORD)).toHaveLength(1);
         expect(api.requestsTo(WEBHOOK)).toHaveLength(1);
@@ -192,7 +182,7 @@ for (const deployment of deployments("adopt")) {
         const save = encryptedSave(pair, { sites: [5] });
         const saveId = await uploadAnonymous(server, save, "anon-retrying");
         await eventually(async () => (await jobOf(server, saveId))?.state === "pending_retry", 20_000, "default push waiting to retry");
-        expect(await deliveriesOf(server, saveId)).toEqual(["webhook:pending"]);
+        expect(await deliveriesOf(server, saveId)).toEqual(["webhook:retrying"]);
 
         expect((await uploadSave(server.url, save, "named-retrying")).status).toBe(200);
         await archivedUnderPlayer(server, saveId);

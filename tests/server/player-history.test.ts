@@ -9,7 +9,8 @@ import { join } from "node:path";
 import type { SaveOutputs } from "../../src/maps/save-outputs.ts";
 import { makeEncryptedSample } from "../../src/samples/index.ts";
 import { noChromium, phoneBrowsersForThisFile } from "../helpers/chromium.ts";
-import { jobOfSave, one, writeStore } from "../helpers/db.ts";
+import { reads } from "../helpers/store-reads.ts";
+import { writes } from "../helpers/store-writes.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
@@ -29,14 +30,13 @@ let playerPath: string;
 /** This player's saves by age: an hour, two days, ten days and 31 days old. */
 const saves: Record<"hour" | "twoDays" | "tenDays" | "old" | "other", { id: number; token: string }> = {} as never;
 
-const write = (sql: string, ...params: (string | number)[]) => writeStore(server.dbPath, sql, ...params);
 
 async function archivedSave(uploadId: string, seed: number, playerId = PLAYER_ID): Promise<{ id: number; token: string }> {
   const body = makeEncryptedSample(pair, { seed, now: Date.now(), rareEverywhere: seed % 2 === 1 });
   expect((await uploadSave(server.url, body, uploadId, playerId)).status).toBe(200);
-  const id = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId)!.save_id;
-  await eventually(() => jobOfSave(server, id)?.state === "done", 30_000, `save ${uploadId} done`);
-  return { id, token: one<{ token: string }>(server, "SELECT token FROM archives WHERE save_id = ?", id)!.token };
+  const id = (await reads(server).saveOfUpload(uploadId))!;
+  await eventually(async () => (await reads(server).job(id))?.state === "done", 30_000, `save ${uploadId} done`);
+  return { id, token: (await reads(server).archive(id))!.token };
 }
 
 beforeAll(async () => {
@@ -50,10 +50,10 @@ beforeAll(async () => {
     archivedSave("h-other", 47, OTHER_PLAYER),
   ]);
   const now = Date.now();
-  (Object.keys(ages) as (keyof typeof ages)[]).forEach((age, i) => {
+  for (const [i, age] of (Object.keys(ages) as (keyof typeof ages)[]).entries()) {
     saves[age] = made[i]!;
-    write("UPDATE saves SET received_at = ? WHERE id = ?", now - ages[age], made[i]!.id);
-  });
+    await writes(server).receivedAt(made[i]!.id, now - ages[age]);
+  }
   playerPath = /\/p\/[A-Za-z0-9_-]+/.exec(await ownerCliLastLine(server, "players", "add", PLAYER_ID, "--name", NAME))![0];
 }, 90_000);
 
@@ -64,7 +64,7 @@ const historyOf = (html: string) => html.slice(html.indexOf('id="history"'), htm
 const tokensIn = (html: string) => [...historyOf(html).matchAll(/\/maps\/([0-9a-f]{32})\//g)].map((m) => m[1]!).filter((t, i, all) => all.indexOf(t) === i);
 /** Each refresh's row of the history, newest first. */
 const rowsOf = (html: string) => historyOf(html).split('<li class="refresh">').slice(1);
-const outputsOf = (saveId: number) => JSON.parse(one<{ outputs: string }>(server, "SELECT outputs FROM saves WHERE id = ?", saveId)!.outputs) as SaveOutputs;
+const outputsOf = async (saveId: number) => (await reads(server).outputs<SaveOutputs>(saveId))!;
 const escaped = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 
 describe("the player's page", () => {
@@ -77,7 +77,7 @@ describe("the player's page", () => {
   test("each refresh shows its rare finds and new songs as chips", async () => {
     const history = historyOf(await page(playerPath));
     for (const age of ["hour", "twoDays"] as const) {
-      const outputs = outputsOf(saves[age].id);
+      const outputs = await outputsOf(saves[age].id);
       expect(outputs.rareFinds.length).toBeGreaterThan(0);
       for (const find of outputs.rareFinds.slice(0, 6)) expect(history).toContain(escaped(`${find.resource.tier === "super" ? "★" : "◆"} ${find.resource.name} ×${find.total}`));
       const songs = outputs.totals.filter((t) => t.resource.musicRecord === "new");
@@ -100,9 +100,9 @@ describe("the player's page", () => {
   test("a birthday party's refresh is marked as one in the history, and its maps are the latest (the newest harvest state)", async () => {
     // "Latest maps" shows the newest archive drawn: the hour-old refresh's, drawn last here.
     const latestMapsOf = (html: string) => html.slice(0, html.indexOf('id="history"'));
-    write("UPDATE archives SET created_at = ? WHERE save_id = ?", Date.now(), saves.hour.id);
+    await writes(server).archivedAt(saves.hour.id, Date.now());
     expect(latestMapsOf(await page(playerPath))).toContain(`/maps/${saves.hour.token}/`);
-    write("UPDATE saves SET data_type = 'mysekai_birthday_party' WHERE id = ?", saves.hour.id);
+    await writes(server).dataType(saves.hour.id, "mysekai_birthday_party");
     try {
       for (const path of [playerPath, `/players/${PLAYER_ID}`]) {
         const html = await page(path, owner);
@@ -124,7 +124,7 @@ describe("the player's page", () => {
         await context.close();
       }
     } finally {
-      write("UPDATE saves SET data_type = 'mysekai' WHERE id = ?", saves.hour.id);
+      await writes(server).dataType(saves.hour.id, "mysekai");
     }
   });
 
@@ -193,11 +193,11 @@ test.skipIf(noChromium)("in Chromium at 390 and 1280 px: no sideways scroll, and
 describe("what retention and older versions leave", () => {
   test("an archive made before digests shows the outputs model's finds; with that cleared too, its maps alone", async () => {
     const before = rowsOf(await page(playerPath));
-    write("UPDATE archives SET digest = NULL WHERE save_id = ?", saves.twoDays.id);
+    await writes(server).archiveDigest(saves.twoDays.id, null);
     expect(rowsOf(await page(playerPath))).toEqual(before);
 
     // What retention leaves after RETENTION_DAYS: no outputs model.
-    write("UPDATE saves SET outputs = NULL WHERE player_id = ?", PLAYER_ID);
+    await writes(server).dropOutputsOf(PLAYER_ID);
     const [hour, twoDays, tenDays] = rowsOf(await page(playerPath));
     expect([hour, tenDays]).toEqual([before[0]!, before[2]!]);
     expect(twoDays).toContain("finds not kept");
@@ -208,7 +208,7 @@ describe("what retention and older versions leave", () => {
   test("a name in a stored digest is text, never markup", async () => {
     // Names the catalogue lacks (resource, song, site) are shown as the stored digest has them.
     const digest = { partial: false, rare: [{ name: "<img src=x onerror=alert(1)>", tier: "super", total: 2 }], newSongs: [{ id: 999_999, title: "</span><script>x()</script>" }], more: 0, sites: [{ siteId: 99, name: "<i>site</i>" }] };
-    write("UPDATE archives SET digest = ?, files = ? WHERE save_id = ?", JSON.stringify(digest), JSON.stringify(["overview.png", "site_99.png"]), saves.tenDays.id);
+    await writes(server).archiveDigest(saves.tenDays.id, digest, ["overview.png", "site_99.png"]);
     const history = historyOf(await page(playerPath));
     expect(history).toContain("&lt;img src=x onerror=alert(1)&gt;");
     expect(history).toContain("&lt;i&gt;site&lt;/i&gt;");

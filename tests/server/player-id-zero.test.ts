@@ -4,10 +4,10 @@
  */
 import { expect, test } from "bun:test";
 import { makeEncryptedSample } from "../../src/samples/index.ts";
-import { query } from "../helpers/db.ts";
 import { REPORT_PATH, jsonBytes, harWithSave } from "../helpers/har.ts";
 import { serversForThisFile } from "../helpers/in-process.ts";
 import { saveUrl, testKeys, uploadSave } from "../helpers/saves.ts";
+import { reads } from "../helpers/store-reads.ts";
 
 const start = serversForThisFile({ NOTIFY_DEFAULT: "none" });
 const ZERO = "0485938820123456789";
@@ -21,11 +21,11 @@ test("an upload or a report naming a player id that starts with 0 gets 400 sayin
   expect([upload.status, await upload.text()]).toEqual([400, `X-Original-Url: player id ${ZERO} starts with 0: the game's player ids never do`]);
   const report = await fetch(`${server.url}${REPORT_PATH}`, { method: "POST", body: jsonBytes(harWithSave(save, saveUrl(ZERO))) });
   expect([report.status, await report.text()]).toEqual([400, `a session's URL names player id ${ZERO} starts with 0: the game's player ids never do`]);
-  expect(query(server, "SELECT id FROM saves")).toEqual([]);
-  expect(query(server, "SELECT id FROM reports")).toEqual([]);
-  expect(query(server, "SELECT upload_id FROM upload_tasks")).toEqual([]);
+  expect(await reads(server).saves()).toEqual([]);
+  expect(await reads(server).reports()).toEqual([]);
+  expect(await reads(server).uploadTasks("zero-1")).toEqual([]);
 
   // The same save for the id without its zero is taken, as before.
   expect((await uploadSave(server.url, save, "zero-2", PLAIN)).status).toBe(200);
-  expect(query<{ player_id: string }>(server, "SELECT player_id FROM saves")).toEqual([{ player_id: PLAIN }]);
+  expect((await reads(server).saves()).map((row) => row.player_id)).toEqual([PLAIN]);
 });

@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { jobOfSave, one } from "../helpers/db.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCli, ownerCliLastLine, ownerCliWith } from "../helpers/owner-cli.ts";
 import { positionalRealSave, REAL_SAVE_PLAYER, realSave, restoredRealSave, uploadRealForm } from "../helpers/real-save.ts";
@@ -17,13 +17,13 @@ const start = serversForThisFile({ NOTIFY_DEFAULT: "none" });
 
 async function ingest(server: RunningServer, body: Uint8Array, uploadId: string, state: "done" | "failed") {
   expect((await uploadRealForm(server.url, body, uploadId)).status).toBe(200);
-  const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId)!.save_id;
-  await eventually(() => jobOfSave(server, saveId)?.state === state, 60_000, `save ${saveId} ${state}`);
+  const saveId = (await reads(server).saveOfUpload(uploadId))!;
+  await eventually(async () => (await reads(server).job(saveId))?.state === state, 60_000, `save ${saveId} ${state}`);
   return saveId;
 }
 
-function archived(server: RunningServer, saveId: number) {
-  const { rel_path } = one<{ rel_path: string }>(server, "SELECT rel_path FROM archives WHERE save_id = ?", saveId)!;
+async function archived(server: RunningServer, saveId: number) {
+  const { rel_path } = (await reads(server).archive(saveId))!;
   return (name: string) => readFileSync(join(server.dataDir, "archive", rel_path, name));
 }
 
@@ -41,8 +41,8 @@ describe("the real CN save, named and positional", () => {
     const [named, positional] = await Promise.all([start(env), start(env)]);
     const positionalBytes = encryptRaw(pair, positionalRealSave());
     const [namedId, positionalId] = await Promise.all([ingest(named, encryptRaw(pair, realSave()), "named", "done"), ingest(positional, positionalBytes, "positional", "done")]);
-    const a = archived(named, namedId);
-    const b = archived(positional, positionalId);
+    const a = await archived(named, namedId);
+    const b = await archived(positional, positionalId);
 
     const summary = (read: typeof a) => {
       const { capturedAt: _, ...rest } = JSON.parse(read("summary.json").toString("utf8"));
@@ -72,8 +72,8 @@ describe("the real CN save, named and positional", () => {
     maps[1]![2]![17] = maps[1]![2]![17]!.slice(0, 6);
     const saveId = await ingest(server, encryptRaw(pair, broken), "broken", "failed");
     const reason = "harvest records cannot be read: site 6 drop 17: position 6 (mysekaiSiteHarvestResourceDropStatus) is missing";
-    expect(jobOfSave(server, saveId)!.last_error).toBe(reason);
-    expect(one<{ n: number }>(server, "SELECT count(*) AS n FROM archives WHERE save_id = ?", saveId)!.n).toBe(0);
+    expect((await reads(server).job(saveId))!.last_error).toBe(reason);
+    expect(await reads(server).archive(saveId)).toBeUndefined();
     expect(await (await fetch(`${server.url}/`)).text()).toContain(reason);
     const jobs = await ownerCli(server, "jobs", "--state", "failed");
     expect(jobs.out).toContain("harvest records cannot be read: site 6 drop 17");

@@ -3,8 +3,8 @@
  * (a trigger, on SQLite and on a hub's PostgreSQL) after the receiver answered, and the receiver still gets one push.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import type { JobRow } from "../helpers/db.ts";
-import { deploymentHooks, deployments, one, run } from "../helpers/deployments.ts";
+import { deploymentHooks, deployments, run } from "../helpers/deployments.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { eventually, startServer } from "../helpers/in-process.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptedSave, testKeys, uploadSave } from "../helpers/saves.ts";
@@ -49,10 +49,10 @@ for (const deployment of deployments("pushrecord")) {
       await server.waitForOutput("injected: the record failed", 30_000);
       await run(deployment, server, "DELETE FROM fault_record_fails");
 
-      const saveId = (await one<{ save_id: number }>(deployment, server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId))!.save_id;
-      await eventually(async () => (await one<JobRow>(deployment, server, "SELECT state FROM jobs WHERE save_id = ?", saveId))?.state === "done", 30_000, "notify done");
-      const delivery = await one<{ state: string; attempts: number }>(deployment, server, "SELECT state, attempts FROM deliveries WHERE save_id = ?", saveId);
-      expect(delivery).toEqual({ state: "sent", attempts: 1 });
+      const store = reads(server, deployment);
+      const saveId = (await store.saveOfUpload(uploadId))!;
+      await eventually(async () => (await store.job(saveId))?.state === "done", 30_000, "notify done");
+      expect((await store.pushes(saveId)).map(({ state, attempts }) => ({ state, attempts }))).toEqual([{ state: "sent", attempts: 1 }]);
       expect(receiver.requestsTo("/hook")).toHaveLength(1);
     });
   });

@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { REGION_HOSTS } from "../../src/capture/regions.ts";
 import { MAP_MAX_WIDTH_PX } from "../../src/maps/limits.ts";
 import type { SummaryJson } from "../../src/maps/summary.ts";
-import { one } from "../helpers/db.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { encryptRaw, testKeys } from "../helpers/saves.ts";
+import { reads } from "../helpers/store-reads.ts";
 
 const REAL = JSON.parse(readFileSync(join(import.meta.dir, "../fixtures/real/cn-2026-03-23.json"), "utf8")) as {
   updatedResources: { userMysekaiHarvestMaps: { mysekaiSiteId: number; userMysekaiSiteHarvestResourceDrops: { quantity: number }[] }[] };
@@ -31,8 +31,8 @@ async function archiveOfRealSave(server: RunningServer, pair: ReturnType<typeof 
     },
   });
   expect(response.status).toBe(200);
-  const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", "real")!.save_id;
-  const archive = await eventually(() => one<{ rel_path: string }>(server, "SELECT rel_path FROM archives WHERE save_id = ?", saveId), 60_000, "real save archived");
+  const saveId = (await reads(server).saveOfUpload("real"))!;
+  const archive = await eventually(() => reads(server).archive(saveId), 60_000, "real save archived");
   return join(server.dataDir, "archive", archive.rel_path);
 }
 

@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { SummaryJson } from "../../src/maps/index.ts";
 import { makeSampleMySekaiSave, SAMPLE_MUSIC_RECORD_DROP_ID } from "../../src/samples/index.ts";
 import type { MySekaiSave } from "../../src/save/index.ts";
-import type { JobRow } from "../helpers/db.ts";
-import { archiveFilesIn, deploymentHooks, deployments, one, readArchiveFile, run } from "../helpers/deployments.ts";
+import { archiveFilesIn, deploymentHooks, deployments, readArchiveFile } from "../helpers/deployments.ts";
+import { reads } from "../helpers/store-reads.ts";
+import { writes } from "../helpers/store-writes.ts";
 import { ownerCliWith } from "../helpers/owner-cli.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptRaw, PLAYER_ID, rawSave, testKeys, uploadSave } from "../helpers/saves.ts";
@@ -70,16 +71,16 @@ for (const deployment of deployments("repeat")) {
     async function upload(server: RunningServer, typed: MySekaiSave): Promise<number> {
       const uploadId = crypto.randomUUID();
       expect((await uploadSave(server.url, encryptRaw(pair, rawSave(typed)), uploadId)).status).toBe(200);
-      return (await one<{ save_id: number }>(deployment, server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId))!.save_id;
+      return (await reads(server, deployment).saveOfUpload(uploadId))!;
     }
 
     const done = (server: RunningServer, ...saveIds: number[]) =>
       eventually(
-        async () => (await deployment.query<JobRow>(server, `SELECT state FROM jobs WHERE save_id IN (${saveIds.join(",")})`)).filter((job) => job.state === "done").length === saveIds.length,
+        async () => (await reads(server, deployment).jobs()).filter((job) => saveIds.includes(job.save_id!) && job.state === "done").length === saveIds.length,
         30_000,
         "jobs done",
       );
-    const relPathOf = async (server: RunningServer, saveId: number) => (await one<{ rel_path: string }>(deployment, server, "SELECT rel_path FROM archives WHERE save_id = ?", saveId))!.rel_path;
+    const relPathOf = async (server: RunningServer, saveId: number) => (await reads(server, deployment).archive(saveId))!.rel_path;
     const summaryOf = async (server: RunningServer, saveId: number): Promise<{ repeatOf: number | null }> =>
       JSON.parse((await readArchiveFile(settings, server, await relPathOf(server, saveId), "summary.json")).toString("utf8"));
 
@@ -125,7 +126,7 @@ for (const deployment of deployments("repeat")) {
         const ids = await Promise.all([upload(archiving.server, first), upload(archiving.server, revisit(first, 60_000))]);
         await done(archiving.server, ...ids);
         await archiving.server.stop();
-        await run(deployment, archiving.server, `UPDATE jobs SET stage = 'notify', state = 'pending', run_at = 0 WHERE save_id IN (${ids.join(",")})`);
+        await writes(archiving.server, deployment).jobDue(ids, "notify");
 
         const { server, pushes } = await start({ PIPELINE_CONCURRENCY: "2" }, archiving.server.dataDir);
         await done(server, ...ids);

@@ -16,8 +16,9 @@ import { sha256Hex } from "../../src/sha256.ts";
 import { encryptAesCbc } from "../../src/save/index.ts";
 import { encodeSample, makeSampleSave } from "../../src/samples/index.ts";
 import { zeroBomb } from "../unit/ingest-fixtures.ts";
-import { writeStore } from "../helpers/db.ts";
-import { columnType, deployments, one, sqliteHalfOnly } from "../helpers/deployments.ts";
+import { deployments, sqliteHalfOnly } from "../helpers/deployments.ts";
+import { reads, type StoredSave } from "../helpers/store-reads.ts";
+import { writes } from "../helpers/store-writes.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptedSave, PLAYER_ID, saveUrl, testKeys, uploadSave } from "../helpers/saves.ts";
 import { eventually, type RunningServer, serversForThisFile, startServer } from "../helpers/server.ts";
@@ -64,7 +65,6 @@ const rssBytes = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/pr
 const tiny = () => json(har(entry(otherUrl(1), '{"ok":true}')));
 const keys = testKeys();
 const small = () => encryptedSave(keys.pair, { sites: [5] });
-interface SaveRow { id: number; player_id: string; t: string; source: string }
 
 describe("REPORT_ENABLED and REPORT_PATH, answered before the store: one process on SQLite", () => {
   test("REPORT_ENABLED=0 → 404; REPORT_PATH without a leading slash is served under /", async () => {
@@ -79,7 +79,7 @@ describe("REPORT_ENABLED and REPORT_PATH, answered before the store: one process
     const server = await start({ REPORT_PATH: `/capture/${secret}` });
     await expectAnswer(await post(server, tiny(), {}, `/capture/${secret}`), 200, "ok");
     // Break the store under the running server: the next report fails inside the route.
-    writeStore(server.dbPath, "ALTER TABLE reports RENAME TO reports_gone");
+    await writes(server).breakReports();
     await expectAnswer(await post(server, tiny(), {}, `/capture/${secret}`), 500, "internal error");
     const hash = new Bun.CryptoHasher("sha256").update(`/capture/${secret}`).digest("hex").slice(0, 8);
     await server.waitForOutput(new RegExp(`\\[SERVER\\] unhandled error path=/capture/…#${hash} `));
@@ -114,7 +114,7 @@ for (const deployment of deployments("reports")) {
     // The work they owe is finished first: a job left queued would be claimed, and pushed, by the next process.
     const alone = async () => {
       if (!deployment.hub) return;
-      const owed = async () => (await row<{ n: number }>(running[0]!, "SELECT count(*) AS n FROM jobs WHERE state IN ('pending', 'running', 'pending_retry')"))!.n;
+      const owed = async () => (await store(running[0]!).jobs()).filter((job) => ["pending", "running", "pending_retry"].includes(job.state)).length;
       if (running.length > 0) await eventually(async () => (await owed()) === 0, 60_000, "the hub's queued work done");
       for (const server of running.splice(0)) await server.stop();
     };
@@ -129,37 +129,37 @@ for (const deployment of deployments("reports")) {
 
     // ---- store lookups ----------------------------------------------------------------------------
 
-    const row = <T>(server: RunningServer, sql: string, ...params: (string | number)[]) => one<T>(deployment, server, sql, ...params);
-    const count = async (server: RunningServer, table: string) => (await row<{ n: number }>(server, `SELECT count(*) AS n FROM ${table}`))!.n;
-    const lastReportId = async (server: RunningServer) => (await row<{ id: number | null }>(server, "SELECT max(id) AS id FROM reports"))!.id ?? 0;
-    const saveOf = (server: RunningServer, encrypted: Uint8Array) =>
-      row<SaveRow>(server, `SELECT id, player_id, ${columnType(deployment, "player_id")} AS t, source FROM saves WHERE sha256 = ?`, sha256Hex(encrypted));
-    const reportJob = (server: RunningServer, reportId: number) =>
-      row<{ state: string; last_error: string | null }>(server, "SELECT state, last_error FROM jobs WHERE report_id = ?", reportId);
+    const store = (server: RunningServer) => reads(server, deployment);
+    const count = async (server: RunningServer, table: "saves" | "reports") => (table === "saves" ? store(server).saveCount() : (await store(server).reports()).length);
+    const lastReportId = async (server: RunningServer) => (await store(server).reports()).at(-1)?.id ?? 0;
+    const saveOf = (server: RunningServer, encrypted: Uint8Array) => store(server).saveBySha(sha256Hex(encrypted));
+    const reportJob = (server: RunningServer, reportId: number) => store(server).jobOfReport(reportId);
+    const candidatesOf = (server: RunningServer, reportId: number) => store(server).candidates(reportId);
 
     /** POSTs a report that must be accepted; returns its id once the evaluate job settled in `state`. */
     async function reportSettled(server: RunningServer, body: Uint8Array, headers: Record<string, string> = {}, state = "done") {
       const before = await lastReportId(server);
       await expectAnswer(await post(server, body, headers), 200, "ok");
       // Committed before its 200. The next id, not before + 1: PostgreSQL's identity may skip one.
-      const id = (await row<{ id: number | null }>(server, "SELECT min(id) AS id FROM reports WHERE id > ?", before))?.id;
+      const id = (await store(server).reports()).find((report) => report.id > before)?.id;
       expect(id).toBeNumber();
       await eventually(async () => (await reportJob(server, id!))?.state === state, 20_000, `report ${id} job ${state}`);
-      return { id: id!, ...(await row<{ outcome: string | null; save_id: number | null }>(server, "SELECT outcome, save_id FROM reports WHERE id = ?", id!))! };
+      return (await store(server).report(id!))!;
     }
 
     /** Waits for a save's job to settle; a failure shows its reason at once instead of a timeout. */
     async function saveJobDone(server: RunningServer, saveId: number) {
-      const job = () => row<{ state: string; last_error: string | null }>(server, "SELECT state, last_error FROM jobs WHERE save_id = ?", saveId);
+      const job = () => store(server).job(saveId);
       await eventually(async () => ["done", "failed"].includes((await job())?.state ?? ""), 20_000, `save ${saveId} done`);
       expect(await job()).toMatchObject({ state: "done", last_error: null });
     }
 
-    async function savedAndArchived(server: RunningServer, encrypted: Uint8Array, playerId: string): Promise<SaveRow> {
+    async function savedAndArchived(server: RunningServer, encrypted: Uint8Array, playerId: string): Promise<StoredSave> {
       const save = await eventually(() => saveOf(server, encrypted), 20_000, "save row");
-      expect(save).toMatchObject({ player_id: playerId, t: "text", source: "report" });
+      expect(save).toMatchObject({ player_id: playerId, source: "report" });
+      expect(await store(server).playerIdType(save.id)).toBe("text");
       await saveJobDone(server, save.id);
-      const archive = (await row<{ rel_path: string }>(server, "SELECT rel_path FROM archives WHERE save_id = ?", save.id))!;
+      const archive = (await store(server).archive(save.id))!;
       expect(await deployment.archiveFiles(server)).toContain(`${archive.rel_path}/save.bin`);
       return save;
     }
@@ -381,8 +381,8 @@ for (const deployment of deployments("reports")) {
         const report = await reportSettled(main, json(doc), {}, "failed");
         expect(report.outcome).toBe("no_save");
         expect((await reportJob(main, report.id))?.last_error).toBe("entry 1 response body is not valid base64; kept for inspection");
-        const kept = await deployment.query<{ undecodable: number | boolean; body: Uint8Array; entry_index: number }>(main, "SELECT undecodable, body, entry_index FROM report_candidates WHERE report_id = ?", report.id);
-        expect(kept.map((c) => [c.entry_index, Number(c.undecodable), Buffer.from(c.body).toString()])).toEqual([[1, 1, garbage]]);
+        const kept = await candidatesOf(main, report.id);
+        expect(kept.map((c) => [c.entryIndex, Number(c.undecodable), Buffer.from(c.body).toString()])).toEqual([[1, 1, garbage]]);
         await main.waitForOutput(new RegExp(`\\[REPORT\\] WARN received 1 undecodable bodies .* report=${report.id} `));
       });
 
@@ -399,7 +399,7 @@ for (const deployment of deployments("reports")) {
         expect(report.outcome).toBe("save");
         expect((await saveOf(main, first))?.id).toBe(report.save_id!);
         expect(await saveOf(main, second)).toBeUndefined();
-        expect(await deployment.query(main, "SELECT seq FROM report_candidates WHERE report_id = ?", report.id)).toHaveLength(0);
+        expect(await candidatesOf(main, report.id)).toHaveLength(0);
       });
 
       test("only empty bodies (the capture-tool bug) → 200, outcome empty_bodies, a WARN line", async () => {
@@ -444,13 +444,13 @@ for (const deployment of deployments("reports")) {
         const server = await startIn({ ...env, TELEGRAM_BOT_TOKEN: "123:bot-token", TELEGRAM_CHAT_ID: "42", TELEGRAM_API_BASE: telegram.url });
         const save = encryptedSave(pair);
         expect((await uploadSave(server.url, save, "dup-1")).status).toBe(200);
-        const saveId = (await row<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", "dup-1"))!.save_id;
+        const saveId = (await store(server).saveOfUpload("dup-1"))!;
         await saveJobDone(server, saveId);
         const report = await reportSettled(server, json(har(entry(saveUrl(), save))));
         expect(report).toMatchObject({ outcome: "duplicate", save_id: saveId });
-        expect(await row(server, "SELECT count(*) AS n FROM saves WHERE sha256 = ?", sha256Hex(save))).toEqual({ n: 1 });
+        expect((await store(server).savesWithJobs()).filter((row) => row.sha256 === sha256Hex(save))).toHaveLength(1);
         // The upload's save job and the report's evaluate job: nothing else can push.
-        expect(await row(server, "SELECT count(*) AS n FROM jobs WHERE save_id = ? OR report_id = ?", saveId, report.id)).toEqual({ n: 2 });
+        expect((await store(server).jobs()).filter((job) => job.save_id === saveId || job.report_id === report.id)).toHaveLength(2);
         expect(telegram.requests.filter((r) => r.path.endsWith("/sendMediaGroup"))).toHaveLength(1);
       });
 
@@ -459,7 +459,7 @@ for (const deployment of deployments("reports")) {
         const server = await startIn();
         const save = small();
         const report = await reportSettled(server, json(har(entry(saveUrl(), save))), {}, "waiting_for_key");
-        expect(await row(server, "SELECT count(*) AS n FROM report_candidates WHERE report_id = ?", report.id)).toEqual({ n: 1 });
+        expect(await candidatesOf(server, report.id)).toHaveLength(1);
         await server.stop();
         const again = await startIn(keys.env, server.dataDir);
         await savedAndArchived(again, save, PLAYER_ID);
@@ -472,17 +472,17 @@ for (const deployment of deployments("reports")) {
         const save = small();
         const report = await reportSettled(server, json(har(entry(saveUrl(), save))), {}, "failed");
         expect((await reportJob(server, report.id))?.last_error).toMatch(/keys.*AES_KEY/);
-        expect(await deployment.query(server, "SELECT seq FROM report_candidates WHERE report_id = ?", report.id)).toHaveLength(1);
+        expect(await candidatesOf(server, report.id)).toHaveLength(1);
         await server.stop();
         const again = await startIn(keys.env, server.dataDir);
         // A hub's database also holds the failed jobs of the tests before (the undecodable body's).
-        const failed = (await row<{ n: number }>(again, "SELECT count(*) AS n FROM jobs WHERE state = 'failed'"))!.n;
+        const failed = (await store(again).jobs()).filter((job) => job.state === "failed").length;
         expect(failed).toBeGreaterThanOrEqual(1);
         const cli = Bun.spawnSync([process.execPath, "src/cli.ts", "retry", "--failed"], { env: { PATH: process.env.PATH ?? "", DATA_DIR: server.dataDir, ...settings } });
         expect(cli.stdout.toString()).toContain(`${failed} failed job`);
         expect(cli.exitCode).toBe(0);
         await savedAndArchived(again, save, PLAYER_ID);
-        expect((await row<{ outcome: string }>(again, "SELECT outcome FROM reports WHERE id = ?", report.id))?.outcome).toBe("save");
+        expect((await store(again).report(report.id))?.outcome).toBe("save");
       });
     });
   });

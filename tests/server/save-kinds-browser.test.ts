@@ -6,7 +6,7 @@ import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { noChromium, phoneBrowsersForThisFile } from "../helpers/chromium.ts";
 import { birthdayDelivery, DELIVERY_URL } from "../helpers/birthday-party.ts";
-import { jobOfSave, one } from "../helpers/db.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { REAL_SAVE_URL, realSave, uploadRealForm } from "../helpers/real-save.ts";
 import { encryptRaw, testKeys } from "../helpers/saves.ts";
@@ -16,8 +16,8 @@ const openBrowser = phoneBrowsersForThisFile();
 
 async function ingest(server: RunningServer, body: Uint8Array, uploadId: string, url: string) {
   expect((await uploadRealForm(server.url, body, uploadId, url)).status).toBe(200);
-  const saveId = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId)!.save_id;
-  await eventually(() => jobOfSave(server, saveId)?.state === "done", 60_000, `save ${saveId} done`);
+  const saveId = (await reads(server).saveOfUpload(uploadId))!;
+  await eventually(async () => (await reads(server).job(saveId))?.state === "done", 60_000, `save ${saveId} done`);
 }
 
 test.skipIf(noChromium)("recent saves mark the partial refresh and the birthday party, at 390 px and 1280 px", async () => {

@@ -10,6 +10,7 @@ import { stashOverride } from "../../src/capture/modules.ts";
 import { setupTokenOf } from "../helpers/link-tokens.ts";
 import { serversForThisFile } from "../helpers/in-process.ts";
 import { ownerCliLastLine } from "../helpers/owner-cli.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { encryptedSave, PLAYER_ID, testKeys } from "../helpers/saves.ts";
 import { REGION_HOSTS } from "../../src/capture/regions.ts";
 
@@ -20,7 +21,7 @@ const openBrowser = phoneBrowsersForThisFile();
 
 test.skipIf(noChromium)("log in, pick KR and Stash, see and copy the module link, fetch the module (phone-sized)", async () => {
   const server = await startHere({ NOTIFY_DEFAULT: "none", ADMIN_TOKEN, REPORT_TOKEN: "report-tag-secret" });
-  const setupToken = setupTokenOf(server);
+  const setupToken = await setupTokenOf(server);
 
   const { context } = await openBrowser();
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });

@@ -12,7 +12,8 @@ import type { SaveOutputs } from "../../src/maps/save-outputs.ts";
 import { makeEncryptedSample } from "../../src/samples/index.ts";
 import { SpawnMonths } from "../../src/spawns/month.ts";
 import { buildSpawnSvg } from "../../src/spawns/svg.ts";
-import { jobOfSave, one, writeStore } from "../helpers/db.ts";
+import { reads } from "../helpers/store-reads.ts";
+import { writes } from "../helpers/store-writes.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
@@ -28,12 +29,12 @@ const ids: Record<"recent" | "tenDays" | "twentyNine" | "old", number> = {} as n
 async function archived(seed: number): Promise<number> {
   const uploadId = crypto.randomUUID();
   expect((await uploadSave(server.url, makeEncryptedSample(pair, { seed, now: Date.now(), rareEverywhere: true }), uploadId)).status).toBe(200);
-  const id = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId)!.save_id;
-  await eventually(() => jobOfSave(server, id)?.state === "done", 30_000, `save ${id} done`);
+  const id = (await reads(server).saveOfUpload(uploadId))!;
+  await eventually(async () => (await reads(server).job(id))?.state === "done", 30_000, `save ${id} done`);
   return id;
 }
-const outputsOf = (saveId: number) => JSON.parse(one<{ outputs: string }>(server, "SELECT outputs FROM saves WHERE id = ?", saveId)!.outputs) as SaveOutputs;
-const receivedAt = (saveId: number) => one<{ received_at: number }>(server, "SELECT received_at FROM saves WHERE id = ?", saveId)!.received_at;
+/** Each save's stored outputs and when it was received, read once it is backdated. */
+const stored = {} as Record<keyof typeof ids, { outputs: SaveOutputs; receivedAt: number }>;
 
 beforeAll(async () => {
   server = await start();
@@ -41,7 +42,10 @@ beforeAll(async () => {
   let seed = 61;
   for (const age of Object.keys(ages) as (keyof typeof ages)[]) ids[age] = await archived(seed++);
   const now = Date.now();
-  for (const age of Object.keys(ages) as (keyof typeof ages)[]) writeStore(server.dbPath, "UPDATE saves SET received_at = ? WHERE id = ?", now - ages[age] - 60_000, ids[age]);
+  for (const age of Object.keys(ages) as (keyof typeof ages)[]) {
+    await writes(server).receivedAt(ids[age], now - ages[age] - 60_000);
+    stored[age] = { outputs: (await reads(server).outputs<SaveOutputs>(ids[age]))!, receivedAt: (await reads(server).saveRow(ids[age]))!.received_at };
+  }
   db = openDatabase(server.dbPath);
 }, 90_000);
 afterAll(() => db?.$client.close());
@@ -53,11 +57,11 @@ describe("a month of rare spawns", () => {
     const spots = await months().spots(PLAYER_ID);
     const found = [...spots.values()].flat().flatMap((spot) => spot.finds.map((f) => `${spot.siteId} ${spot.x} ${spot.z} ${f.key} ${f.quantity} ${f.at}`));
     const expected = (["recent", "tenDays", "twentyNine"] as const).flatMap((age) =>
-      outputsOf(ids[age]).rareFinds.flatMap((find) => find.positions.map((p) => `${p.siteId} ${p.x} ${p.z} ${find.resource.key} ${p.quantity} ${receivedAt(ids[age])}`)),
+      stored[age].outputs.rareFinds.flatMap((find) => find.positions.map((p) => `${p.siteId} ${p.x} ${p.z} ${find.resource.key} ${p.quantity} ${stored[age].receivedAt}`)),
     );
     expect(expected.length).toBeGreaterThan(20);
     expect(found.sort()).toEqual(expected.sort());
-    expect(found.some((f) => f.endsWith(` ${receivedAt(ids.old)}`))).toBe(false);
+    expect(found.some((f) => f.endsWith(` ${stored.old.receivedAt}`))).toBe(false);
     for (const [siteId, siteSpots] of spots) {
       const svg = buildSpawnSvg(siteId, siteSpots, { locale: "en", siteName: "s", subtitle: "t", date: (at) => new Date(at).toISOString().slice(5, 10) });
       expect(svg.match(/<circle [^>]*stroke-width="4"/g)?.length).toBe(siteSpots.length);

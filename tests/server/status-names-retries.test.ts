@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { noChromium, phoneBrowsersForThisFile } from "../helpers/chromium.ts";
-import { jobOfSave, one } from "../helpers/db.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
@@ -26,8 +26,8 @@ afterAll(() => receiver.stop());
 
 async function saveDone(server: RunningServer, uploadId: string, state: string): Promise<number> {
   expect((await uploadSave(server.url, encryptedSave(pair), uploadId)).status).toBe(200);
-  const { save_id: saveId } = (await eventually(() => one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId), 20_000, "the save"))!;
-  await eventually(() => jobOfSave(server, saveId)?.state === state, 30_000, `the save's job ${state}`);
+  const saveId = await eventually(() => reads(server).saveOfUpload(uploadId), 20_000, "the save");
+  await eventually(async () => (await reads(server).job(saveId))?.state === state, 30_000, `the save's job ${state}`);
   return saveId;
 }
 

@@ -4,7 +4,8 @@
  * restart with the key lets one pipeline slot take them in the queue's order. Both deployments.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { deployments, one } from "../helpers/deployments.ts";
+import { deployments } from "../helpers/deployments.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliLastLineWith } from "../helpers/owner-cli.ts";
 import { encryptedSave, PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
@@ -29,16 +30,16 @@ for (const deployment of deployments("subscribed")) {
       expect(put.status).toBe(200);
       expect((await uploadSave(keyless.url, encryptedSave(pair), "first-in", UNSUBSCRIBED)).status).toBe(200);
       expect((await uploadSave(keyless.url, encryptedSave(pair), "second-in", PLAYER_ID)).status).toBe(200);
-      const saveOf = async (server: RunningServer, uploadId: string) => (await one<{ save_id: number }>(deployment, server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId))!.save_id;
+      const saveOf = async (server: RunningServer, uploadId: string) => (await reads(server, deployment).saveOfUpload(uploadId))!;
       const [earlier, subscribed] = [await saveOf(keyless, "first-in"), await saveOf(keyless, "second-in")];
       expect(earlier).toBeLessThan(subscribed);
-      const stateOf = async (server: RunningServer, saveId: number) => (await one<{ state: string }>(deployment, server, "SELECT state FROM jobs WHERE save_id = ?", saveId))?.state;
+      const stateOf = async (server: RunningServer, saveId: number) => (await reads(server, deployment).job(saveId))?.state;
       await eventually(async () => (await stateOf(keyless, earlier)) === "waiting_for_key" && (await stateOf(keyless, subscribed)) === "waiting_for_key", 20_000, "both saves waiting for the key");
       await keyless.stop();
 
       const keyed = await start({ ...settings, ...env }, keyless.dataDir);
       await eventually(async () => (await stateOf(keyed, earlier)) === "done" && (await stateOf(keyed, subscribed)) === "done", 60_000, "both saves done");
-      const drawnAt = async (saveId: number) => Number((await one<{ created_at: number }>(deployment, keyed, "SELECT created_at FROM archives WHERE save_id = ?", saveId))!.created_at);
+      const drawnAt = async (saveId: number) => (await reads(keyed, deployment).archive(saveId))!.created_at;
       expect(await drawnAt(subscribed)).toBeLessThan(await drawnAt(earlier));
       await keyed.stop();
     }, 120_000);

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { createHash, randomBytes } from "node:crypto";
 import { connect } from "node:net";
 import { MAX_CHUNK_BYTES, MAX_CHUNKS, MAX_UPLOAD_BYTES } from "../../src/contract.ts";
-import { columnType, deployments, one, sqliteHalfOnly } from "../helpers/deployments.ts";
+import { deployments, sqliteHalfOnly } from "../helpers/deployments.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 
 const PLAYER = "7488393821744390161";
@@ -84,23 +85,21 @@ for (const deployment of deployments("uploads")) {
     afterAll(() => deployment.end());
 
     const post = (body: Uint8Array, headers: Record<string, string>) => postTo(server, body, headers);
-    const saveRow = (hash: string) =>
-      one<{ id: number; player_id: string; source: string; size: number; sha256: string; t: string }>(
-        deployment,
-        server,
-        `SELECT id, player_id, source, size, sha256, ${columnType(deployment, "player_id")} AS t FROM saves WHERE sha256 = ?`,
-        hash,
-      );
-    const countIn = async (where: RunningServer, sql: string, ...params: (string | number)[]) => (await one<{ n: number }>(deployment, where, sql, ...params))!.n;
-    const count = (sql: string, ...params: (string | number)[]) => countIn(server, sql, ...params);
+    const store = (where: RunningServer = server) => reads(where, deployment);
+    const saveRow = (hash: string) => store().saveBySha(hash);
+    const jobsOf = async (saveId: number) => (await store().jobs()).filter((job) => job.save_id === saveId).length;
+    const savesOf = async (hash: string, where: RunningServer = server) => (await store(where).savesWithJobs()).filter((save) => save.sha256 === hash).length;
+    /** The chunks an upload's tasks still hold. */
+    const chunksOf = async (uploadId: string) => (await store().uploadTasks(uploadId)).flatMap((task) => task.chunks).length;
 
     describe("single POST", () => {
       test("200 OK and the save and its job are committed in the store", async () => {
         const body = randomBytes(200 * 1024);
         await expectStatus(await post(body, chunkHeaders(newId(), 0, 1, { "X-Original-Url": ORIGINAL_URL })), 200, /^OK$/);
         const row = await saveRow(sha(body));
-        expect(row).toMatchObject({ player_id: PLAYER, t: "text", source: "upload", size: body.byteLength });
-        expect(await count("SELECT count(*) AS n FROM jobs WHERE save_id = ?", row!.id)).toBe(1);
+        expect(row).toMatchObject({ player_id: PLAYER, source: "upload", size: body.byteLength });
+        expect(await store().playerIdType(row!.id)).toBe("text");
+        expect(await jobsOf(row!.id)).toBe(1);
       });
 
       test("the player id is unknown without X-Original-Url or when the segment is not digits", async () => {
@@ -142,7 +141,7 @@ for (const deployment of deployments("uploads")) {
         await expectStatus(await post(randomBytes(16), chunkHeaders(id, 1, 2, { "X-Original-Url": "https://x/api/user/me/mysekai" })), 200);
         await expectStatus(await post(parts[1]!, chunkHeaders(id, 1, 2, asPlayer)), 200);
         expect((await saveRow(sha(Buffer.concat(parts))))?.player_id).toBe(PLAYER);
-        expect(await count("SELECT count(*) AS n FROM upload_tasks WHERE upload_id = ? AND completed_at IS NOT NULL", id)).toBe(1);
+        expect((await store().uploadTasks(id)).filter((task) => task.completed)).toHaveLength(1);
         // Anonymous chunks make an anonymous save of their own.
         const anonymous = [randomBytes(1008), randomBytes(1008)];
         const other = newId();
@@ -157,7 +156,7 @@ for (const deployment of deployments("uploads")) {
       test("64-char id, 10 chunks and index 9 are accepted", async () => {
         const id = "b".repeat(64);
         await expectStatus(await post(randomBytes(16), chunkHeaders(id, 9, 10)), 200, /^OK$/);
-        expect(await count("SELECT count(*) AS n FROM upload_task_chunks c JOIN upload_tasks t ON t.id = c.task_id WHERE t.upload_id = ?", id)).toBe(1);
+        expect(await chunksOf(id)).toBe(1);
       });
     });
 
@@ -169,9 +168,9 @@ for (const deployment of deployments("uploads")) {
       });
 
       test("a chunk of 1,048,577 bytes is 413", async () => {
-        const before = await count("SELECT count(*) AS n FROM saves");
+        const before = await store().saveCount();
         await expectStatus(await post(randomBytes(MAX_CHUNK_BYTES + 1), chunkHeaders(newId(), 0, 1)), 413, new RegExp(`chunk exceeds ${MAX_CHUNK_BYTES} bytes`));
-        expect(await count("SELECT count(*) AS n FROM saves")).toBe(before);
+        expect(await store().saveCount()).toBe(before);
       });
 
       notOnHub("chunks adding up to 1,048,577 bytes are 413; up to 1,048,576 they complete", async () => {
@@ -196,7 +195,7 @@ for (const deployment of deployments("uploads")) {
           await expectStatus(await post(parts[index]!, chunkHeaders(id, index, 3, { "X-Original-Url": ORIGINAL_URL })), 200);
         }
         expect(await saveRow(sha(save))).toMatchObject({ player_id: PLAYER, size: save.byteLength });
-        expect(await count("SELECT count(*) AS n FROM upload_task_chunks c JOIN upload_tasks t ON t.id = c.task_id WHERE t.upload_id = ?", id)).toBe(0);
+        expect(await chunksOf(id)).toBe(0);
       });
 
       notOnHub("a resent chunk replaces the earlier bytes and is counted once", async () => {
@@ -219,10 +218,10 @@ for (const deployment of deployments("uploads")) {
         const id = newId();
         const parts = [randomBytes(1000), randomBytes(1000)];
         for (const [index, part] of parts.entries()) await expectStatus(await post(part, chunkHeaders(id, index, 2)), 200);
-        const saves = await count("SELECT count(*) AS n FROM saves");
+        const saves = await store().saveCount();
         await expectStatus(await post(parts[1]!, chunkHeaders(id, 1, 2)), 200, /^OK$/);
-        expect(await count("SELECT count(*) AS n FROM saves")).toBe(saves);
-        expect(await count("SELECT count(*) AS n FROM upload_tasks WHERE upload_id = ? AND completed_at IS NULL", id)).toBe(0);
+        expect(await store().saveCount()).toBe(saves);
+        expect((await store().uploadTasks(id)).filter((task) => !task.completed)).toHaveLength(0);
         await server.waitForOutput(new RegExp(`\\[UPLOAD\\] resend of a completed upload upload=${id} chunk=2/2`));
       });
 
@@ -254,16 +253,16 @@ for (const deployment of deployments("uploads")) {
         await expectStatus(await post(body, chunkHeaders(newId(), 0, 1)), 200);
         await expectStatus(await post(body, chunkHeaders(newId(), 0, 1)), 200, /^OK$/);
         const row = (await saveRow(sha(body)))!;
-        expect(await count("SELECT count(*) AS n FROM saves WHERE sha256 = ?", row.sha256)).toBe(1);
-        expect(await count("SELECT count(*) AS n FROM jobs WHERE save_id = ?", row.id)).toBe(1);
+        expect(await savesOf(row.sha256)).toBe(1);
+        expect(await jobsOf(row.id)).toBe(1);
       });
 
       notOnHub("an upload left incomplete past UPLOAD_TTL_MINUTES is deleted with its chunks", async () => {
         const id = newId();
         await expectStatus(await post(randomBytes(1000), chunkHeaders(id, 0, 2)), 200);
-        expect(await count("SELECT count(*) AS n FROM upload_task_chunks c JOIN upload_tasks t ON t.id = c.task_id WHERE t.upload_id = ?", id)).toBe(1);
-        await eventually(async () => (await count("SELECT count(*) AS n FROM upload_tasks WHERE upload_id = ?", id)) === 0, 5000, "the sweep");
-        expect(await count("SELECT count(*) AS n FROM upload_task_chunks c JOIN upload_tasks t ON t.id = c.task_id WHERE t.upload_id = ?", id)).toBe(0);
+        expect(await chunksOf(id)).toBe(1);
+        await eventually(async () => (await store().uploadTasks(id)).length === 0, 5000, "the sweep");
+        expect(await chunksOf(id)).toBe(0);
       });
     });
 
@@ -285,7 +284,7 @@ for (const deployment of deployments("uploads")) {
         const sends = [0, 1, 0, 1, 0, 1].map((index) => post(body.subarray(index * 30_000, (index + 1) * 30_000), chunkHeaders(id, index, 2)));
         const responses = await Promise.all(sends);
         expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
-        expect(await count("SELECT count(*) AS n FROM saves WHERE sha256 = ?", sha(body))).toBe(1);
+        expect(await savesOf(sha(body))).toBe(1);
       });
     });
 
@@ -304,7 +303,7 @@ for (const deployment of deployments("uploads")) {
         await expectStatus(await postGuarded(body, chunkHeaders(newId(), 0, 1)), 401, /^missing or wrong upload token$/);
         await expectStatus(await postGuarded(body, chunkHeaders(newId(), 0, 1, { "X-Upload-Token": `${TOKEN}x` })), 401);
         await expectStatus(await postGuarded(body, chunkHeaders(newId(), 0, 1, { "X-Upload-Token": "" })), 401);
-        const stored = () => countIn(guarded, "SELECT count(*) AS n FROM saves WHERE sha256 = ?", sha(body));
+        const stored = () => savesOf(sha(body), guarded);
         expect(await stored()).toBe(0);
         await expectStatus(await postGuarded(body, chunkHeaders(newId(), 0, 1, { "X-Upload-Token": TOKEN })), 200, /^OK$/);
         expect(await stored()).toBe(1);

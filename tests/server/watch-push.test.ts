@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeSampleMySekaiSave } from "../../src/samples/index.ts";
 import type { MySekaiSave } from "../../src/save/index.ts";
-import { jobOfSave, one } from "../helpers/db.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCli, ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
@@ -58,8 +58,8 @@ function refresh(seed: number, add: { id: number; siteId: number; count: number 
 async function archived(playerId: string, typed: MySekaiSave): Promise<number> {
   const uploadId = crypto.randomUUID();
   expect((await uploadSave(server.url, encryptRaw(pair, rawSave(typed)), uploadId, playerId)).status).toBe(200);
-  const id = one<{ save_id: number }>(server, "SELECT save_id FROM upload_tasks WHERE upload_id = ?", uploadId)!.save_id;
-  await eventually(() => jobOfSave(server, id)?.state === "done", 30_000, `save ${id} done`);
+  const id = (await reads(server).saveOfUpload(uploadId))!;
+  await eventually(async () => (await reads(server).job(id))?.state === "done", 30_000, `save ${id} done`);
   return id;
 }
 

@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { makeEncryptedSample } from "../../src/samples/index.ts";
-import { query } from "../helpers/db.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCli } from "../helpers/owner-cli.ts";
+import { reads } from "../helpers/store-reads.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { testKeys, uploadSave } from "../helpers/saves.ts";
 
@@ -45,12 +45,12 @@ afterAll(() => receiver.stop());
 describe("webhook URLs with credentials", () => {
   test("an echoing receiver's failure shows no form of the credentials in the log, the database or the status page", async () => {
     expect((await uploadSave(server.url, makeEncryptedSample(pair, { seed: 4990, now: Date.now() }), crypto.randomUUID())).status).toBe(200);
-    await eventually(() => query<{ n: number }>(server, "SELECT count(*) AS n FROM deliveries WHERE last_error IS NOT NULL")[0]!.n === 2, 30_000, "both deliveries failed once");
+    await eventually(async () => (await reads(server).allPushes()).filter((push) => push.last_error !== null).length === 2, 30_000, "both deliveries failed once");
     // The premise: both went as Basic auth, and both answers echoed it.
     const basic = (who: typeof HOOK) => `Basic ${Buffer.from(`${who.user}:${decodeURIComponent(who.pass)}`).toString("base64")}`;
     expect(receiver.requests.map((r) => r.headers.authorization).sort()).toEqual([basic(CHAT), basic(HOOK)].sort());
 
-    const stored = JSON.stringify([query(server, "SELECT * FROM deliveries"), query(server, "SELECT id, state, last_error FROM jobs")]);
+    const stored = JSON.stringify([await reads(server).everyColumnOf("deliveries"), await reads(server).jobs()]);
     expect(stored).toContain("refused");
     const page = await (await fetch(`${server.url}/`, { headers: { "accept-language": "en" } })).text();
     expect(page).toContain("refused");
