@@ -1,13 +1,18 @@
 /** PostgreSQL's side of the dialect layer (statements.ts): its decoding, its locks, its asynchronous runner. */
 import type postgres from "postgres";
-import type { PgDb } from "../pg/open.ts";
+import type { PgDb, PgTx } from "../pg/open.ts";
 import { driveAsync } from "./steps.ts";
-import { decodeRows, type ColumnKind, type Statements, type Step } from "./statements.ts";
+import { decodeRows, type ColumnKind, type Flow, type Statements, type Step } from "./statements.ts";
 
 /** bigint and count(*) arrive as strings; booleans and jsonb as they are. */
 const decode = (kind: ColumnKind, value: unknown) => (kind === "int" ? Number(value) : value);
 
-async function execute(sql: postgres.Sql | postgres.TransactionSql, step: Step): Promise<Record<string, unknown>[]> {
+type Connection = postgres.Sql | postgres.TransactionSql;
+
+/** The postgres-js client under a drizzle handle or transaction (drizzle's session, internal to it, holds it). */
+const connectionOf = (handle: PgDb | PgTx) => (handle as unknown as { session: { client: Connection } }).session.client;
+
+async function execute(sql: Connection, step: Step): Promise<Record<string, unknown>[]> {
   if ("lock" in step) {
     await sql`SELECT pg_advisory_xact_lock(hashtext(${step.lock[0]}), hashtext(${step.lock[1]}))`;
     return [];
@@ -18,6 +23,15 @@ async function execute(sql: postgres.Sql | postgres.TransactionSql, step: Step):
   }
   const rows = await sql.unsafe(step.query.sql, step.params as postgres.ParameterOrJSON<never>[], { prepare: true });
   return decodeRows(Array.from(rows), step.query.kinds, decode);
+}
+
+/**
+ * Runs a flow on the handle's connection, one statement at a time: inside the caller's transaction when `handle`
+ * is one, else each statement committed on its own (for flows whose steps need no transaction around them).
+ */
+export function pgFlow<T>(handle: PgDb | PgTx, flow: Flow<T>): Promise<T> {
+  const sql = connectionOf(handle);
+  return driveAsync(flow, (step) => execute(sql, step));
 }
 
 export function pgStatements(db: PgDb): Statements {

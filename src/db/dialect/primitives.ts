@@ -1,0 +1,38 @@
+/**
+ * What the two dialects write differently inside a statement written once (statements.ts `read`): a statement
+ * that needs one of these is a function of the dialect, `read((d) => `UPDATE … ${d.greatest("a", "b")} …`)`,
+ * made once per dialect when the module loads. Everything else in a statement is the same text on both stores.
+ *
+ * What stays per dialect, and where (this list is the one place that names it):
+ * - the drivers: opening a database (src/db/open.ts, src/db/pg/open.ts), binding and decoding values and
+ *   running a flow (sqlite.ts: synchronous, inside bun:sqlite's transaction; pg.ts: on postgres-js's
+ *   connection or transaction);
+ * - SQLite's group commit and unsynced commits (src/db/group-commit.ts, open.ts replayableCommit) and its WAL
+ *   checkpointer (src/db/checkpointer.ts, checkpoint-worker.ts): one process, one writer, one file;
+ * - PostgreSQL's prepared-statement client (pg.ts `prepare: true`), LISTEN (src/db/jobs/pg.ts `listen`), the
+ *   wake-ups a commit sends (statements.ts `notify`) and its advisory locks (statements.ts `lock`; the upload and
+ *   housekeeping locks of src/db/uploads/pg.ts, src/db/pg/housekeeping-lock.ts): N processes share one database,
+ *   where SQLite's one process holds its writer alone and wakes its own poller. Both steps are no-ops on SQLite.
+ * - what only one store can do in one round trip: PostgreSQL's one-statement paths (a single-chunk upload,
+ *   src/db/uploads/pg.ts, held to its rule by tests/contract/upload-fast-path.contract.test.ts).
+ */
+export interface Primitives {
+  /** The larger of two values (SQLite's two-argument max). */
+  greatest(a: string, b: string): string;
+  /** Appended to the SELECT a claim picks its row with: PostgreSQL's claimers each take another row without waiting; SQLite's one writer needs nothing. */
+  skipLocked: string;
+  /** Appended to a SELECT whose rows the transaction writes next: PostgreSQL locks them now; SQLite's immediate transaction holds the writer already. */
+  forUpdate: string;
+}
+
+export const PG: Primitives = {
+  greatest: (a, b) => `greatest(${a}, ${b})`,
+  skipLocked: " FOR UPDATE SKIP LOCKED",
+  forUpdate: " FOR UPDATE",
+};
+
+export const SQLITE: Primitives = {
+  greatest: (a, b) => `max(${a}, ${b})`,
+  skipLocked: "",
+  forUpdate: "",
+};
