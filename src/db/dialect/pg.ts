@@ -1,8 +1,9 @@
 /** PostgreSQL's side of the dialect layer (statements.ts): its decoding, its locks, its asynchronous runner. */
+import { sql as drizzleSql, type SQL } from "drizzle-orm";
 import type postgres from "postgres";
 import type { PgDb, PgTx } from "../pg/open.ts";
 import { driveAsync } from "./steps.ts";
-import { decodeRows, type ColumnKind, type Flow, type Statements, type Step } from "./statements.ts";
+import { decodeRows, TOKEN, type ColumnKind, type Flow, type Param, type Statements, type Step } from "./statements.ts";
 
 /** bigint and count(*) arrive as strings; booleans and jsonb as they are. */
 const decode = (kind: ColumnKind, value: unknown) => (kind === "int" ? Number(value) : value);
@@ -39,4 +40,22 @@ export function pgStatements(db: PgDb): Statements {
     all: async (query, params) => (await execute(db.$client, { query: query as never, params })) as never,
     transaction: async (flow) => (await db.$client.begin((tx) => driveAsync(flow(), (step) => execute(tx, step)))) as never,
   };
+}
+
+/**
+ * A statement written once as a drizzle fragment, its `$n` bound to `params`: for a PostgreSQL one-statement path
+ * that embeds the rule's own statement (a CTE) rather than a copy of it.
+ */
+export function pgFragment(text: string, params: Param[]): SQL {
+  const chunks: SQL[] = [];
+  let at = 0;
+  for (const match of text.matchAll(TOKEN)) {
+    const [token, list, n] = match;
+    if (list === undefined && n === undefined) continue; // a quoted literal or identifier
+    const param = drizzleSql`${params[Number(list ?? n) - 1]}`;
+    chunks.push(drizzleSql.raw(text.slice(at, match.index)), list === undefined ? param : drizzleSql`= ANY(${param})`);
+    at = match.index + token.length;
+  }
+  chunks.push(drizzleSql.raw(text.slice(at)));
+  return drizzleSql.join(chunks);
 }

@@ -23,7 +23,8 @@ export interface Read<R> {
 export const read = <R>(sql: string | ((d: Primitives) => string), kinds: { [K in keyof R]?: ColumnKind } = {}): Read<R> =>
   typeof sql === "string" ? { sql, sqlite: sqliteText(sql), kinds } : { sql: sql(PG), sqlite: sqliteText(sql(SQLITE)), kinds };
 
-const TOKEN = /'(?:[^']|'')*'|"(?:[^"]|"")*"|= ANY\(\$(\d+)\)|\$(\d+)/g;
+/** A quoted literal or identifier (left as it is), an `= ANY($n)` or a `$n`. */
+export const TOKEN = /'(?:[^']|'')*'|"(?:[^"]|"")*"|= ANY\(\$(\d+)\)|\$(\d+)/g;
 /**
  * PostgreSQL's `$n` as SQLite's `?n` (the same numbered parameter); `= ANY($n)` over the JSON list SQLite is given.
  * Quoted literals and identifiers are left as they are: a `$1` in a string is text.

@@ -1,6 +1,7 @@
 /** Saves over SQLite: the rule of ./rules.ts run inside the caller's synchronous transaction. */
 import { enqueueSave, requeueForRedraw } from "../jobs/index.ts";
 import type { Tx } from "../open.ts";
+import { sqliteFlow } from "../dialect/sqlite.ts";
 import { sqliteRunner } from "../dialect/sqlite-runner.ts";
 import { runSteps } from "../dialect/steps.ts";
 import type { NewSave, StoredSave } from "../../store/model/saves.ts";
@@ -10,9 +11,9 @@ export type { NewSave, StoredSave } from "../../store/model/saves.ts";
 
 export const sqliteSaveDialect = (tx: Tx): SaveDialect => ({
   sql: sqliteRunner(tx),
-  enqueueSave: (saveId, at, implausible) => enqueueSave(tx, saveId, at, implausible),
+  enqueueSave: (saveId, at, implausible) => sqliteFlow(tx, enqueueSave(saveId, at, implausible)),
   lockSaveJob: () => undefined,
-  requeueForRedraw: (saveId, now) => requeueForRedraw(tx, saveId, now),
+  requeueForRedraw: (saveId, now) => sqliteFlow(tx, requeueForRedraw(saveId, now)),
 });
 
 /** Inserts the save and its generate job, or returns the existing save with the same bytes (an `unknown` one adopts a real player id). */

@@ -11,7 +11,7 @@ import { regionOfUrl } from "../../capture/regions.ts";
 import { UNKNOWN_PLAYER } from "../../save/player-id.ts";
 import { sha256Hex } from "../../sha256.ts";
 import type { ChunkOutcome, IncomingChunk, UploadLimits } from "../../store/ports/ingest.ts";
-import { pgEnqueueSavesFrom, pgNotifyNewWorkFrom, pgNotifySender } from "../jobs/pg-enqueue.ts";
+import { pgEnqueueSavesFrom, pgNotifyNewWorkFrom, pgNotifySender } from "../jobs/pg.ts";
 import { underHousekeepingLock } from "../pg/housekeeping-lock.ts";
 import type { PgDb, PgTx } from "../pg/open.ts";
 import { pgInsertSaveOnce, pgSaveDialect } from "../saves/pg.ts";
@@ -51,7 +51,7 @@ async function storeNewSingleChunkSave(db: PgDb, chunk: IncomingChunk, sha256: s
   const save = pgInsertSaveOnce({ encrypted: body, playerId, source: "upload", receivedAt: now, sha256, region: regionOfUrl(header.originalUrl), dataType: dataTypeOfUrl(header.originalUrl) });
   const [row] = await db.execute<{ task_id: number; save_id: number }>(sql`
     WITH new_save AS (${save}),
-    new_job AS (${pgEnqueueSavesFrom(newSave, now, !mayBeSave(body))}),
+    new_job AS (${pgEnqueueSavesFrom("new_save", now, !mayBeSave(body))}),
     task AS (INSERT INTO upload_tasks (upload_id, total_chunks, player_id, save_id, bytes, chunk_hashes, completed_at, created_at, updated_at)
       SELECT ${header.uploadId}, 1, ${player}, id, 0, ${JSON.stringify([sha256])}::jsonb, ${now}, ${now}, ${now} FROM new_save RETURNING id, save_id)
     SELECT task.id AS task_id, task.save_id, ${pgNotifyNewWorkFrom(newSave, keepsNewSave?.() ? null : pgNotifySender(db))} AS woken FROM task`);

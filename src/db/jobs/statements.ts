@@ -1,0 +1,62 @@
+/**
+ * The jobs table's statements, written once for both stores (src/db/dialect/): the row as the model reads it, the
+ * lease predicate (the one test of "this runner still holds this job", lease.ts), and a holder's fenced change.
+ */
+import { getTableColumns } from "drizzle-orm";
+import { read, type ColumnKind, type Param, type Read } from "../dialect/statements.ts";
+import { jobs } from "../schema.ts";
+import type { JobRow, Transition } from "../../store/model/jobs.ts";
+
+const columns = Object.entries(getTableColumns(jobs));
+
+/** Every column of a job row under its model name (a new column of the schema comes with it). */
+export const JOB_COLUMNS = columns.map(([key, column]) => `jobs.${column.name} AS "${key}"`).join(", ");
+/** How each column of a job row decodes: booleans from SQLite's 0/1, numbers from PostgreSQL's bigint text. */
+export const JOB_KINDS = Object.fromEntries(
+  columns.flatMap(([key, column]): [string, ColumnKind][] => (column.columnType === "SQLiteBoolean" ? [[key, "bool"]] : column.columnType === "SQLiteInteger" ? [[key, "int"]] : [])),
+) as Read<JobRow>["kinds"];
+const columnName = new Map(columns.map(([key, column]) => [key, column.name]));
+
+/** The lease predicate over parameters $first (job id), $first+1 (lease id), $first+2 (now): held, running, unexpired. */
+export const leaseHeld = (first: number) => `jobs.id = $${first} AND jobs.lease_id = $${first + 1} AND jobs.state = 'running' AND jobs.lease_expires_at > $${first + 2}`;
+
+/** Every transition ends the lease; the crash counts start over unless the change keeps them. */
+export const transitionSet = (change: Transition, now: number) => ({ processDeaths: 0, crashes: 0, ...change, leaseId: null, leaseExpiresAt: null, updatedAt: now });
+
+const fencedTexts = new Map<string, Read<{ id: number }>>();
+/**
+ * `UPDATE jobs SET …` the change's columns while the lease is held ($1–$3) and, with `rerun`, while the redraw
+ * flag is that ($4); the change's values follow. One statement text per set of columns, made once.
+ */
+export function fencedChange(change: Record<string, Param>, rerun?: boolean): { query: Read<{ id: number }>; values: Param[] } {
+  const keys = Object.keys(change);
+  const signature = `${keys.join()}|${rerun ?? ""}`;
+  let query = fencedTexts.get(signature);
+  if (query === undefined) {
+    const first = rerun === undefined ? 4 : 5;
+    const set = keys.map((key, i) => `${columnName.get(key)} = $${first + i}`).join(", ");
+    fencedTexts.set(signature, (query = read(`UPDATE jobs SET ${set} WHERE ${leaseHeld(1)}${rerun === undefined ? "" : " AND jobs.rerun = $4"} RETURNING id`)));
+  }
+  return { query, values: Object.values(change) };
+}
+
+/** The retention rule deletes done save jobs: a save that must run again gets a (done) job row back first. */
+export const ENSURE_SAVE_JOB = read(`INSERT INTO jobs (save_id, stage, state, run_at, created_at, updated_at) VALUES ($1, 'done', 'done', $2, $2, $2) ON CONFLICT DO NOTHING`);
+
+/**
+ * Whether a bot's list PUT since $since names the player (`player`, an SQL expression), for the job queue: a probe
+ * of msr_subscription_players_player_idx and of the list's key, made once when the job is queued, not per claim.
+ * A list nobody PUT for a day counts no more, swept or not. A `haruki` pair reads another service's copy, not ours
+ * (the PUT also marks so a player the token may not read): it gives no priority.
+ */
+export const subscribed = (player: string, since: string) =>
+  `EXISTS (SELECT 1 FROM msr_subscription_players JOIN msr_subscriptions ON msr_subscriptions.token_name = msr_subscription_players.token_name AND msr_subscriptions.region = msr_subscription_players.region
+    WHERE msr_subscription_players.player_id = ${player} AND msr_subscription_players.mode <> 'haruki' AND msr_subscriptions.updated_at >= ${since})`;
+
+/**
+ * A new save's first job: `implausible` ($2) saves run after every real one, a subscribed player's (since $3)
+ * before others; due at $4. `from` names the saves it is for, as `s` (one by id $1, or a CTE of new saves).
+ */
+export const enqueueSaveText = (from: string) =>
+  `INSERT INTO jobs (save_id, stage, state, implausible, subscribed, run_at, created_at, updated_at)
+   SELECT s.id, 'generate', 'pending', $2, ${subscribed("s.player_id", "$3")}, $4, $4, $4 FROM ${from}`;
