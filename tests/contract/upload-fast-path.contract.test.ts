@@ -23,7 +23,7 @@ const LIMITS: UploadLimits = { maxUploadBytes: MAX_UPLOAD_BYTES, ttlMs: 60_000, 
 const CN_HOST = "https://mkcn-prod-public-60001-1.dailygn.com";
 
 /** Every table of the hub's schema with its columns, as the schema declares them. */
-const TABLES = Object.values(hubSchema)
+const TABLES = (Object.values(hubSchema) as unknown[])
   .filter((value): value is PgTable => is(value, PgTable))
   .map((table) => ({ name: getTableName(table), columns: Object.values(getTableColumns(table)).map((column) => column.name) }));
 
