@@ -23,16 +23,20 @@ export interface Primitives {
   skipLocked: string;
   /** Appended to a SELECT whose rows the transaction writes next: PostgreSQL locks them now; SQLite's immediate transaction holds the writer already. */
   forUpdate: string;
+  /** A JSON list of objects (parameter `param`) as a table `alias` of text columns, for a FROM. */
+  jsonRecords(param: string, alias: string, columns: readonly string[]): string;
 }
 
 export const PG: Primitives = {
   greatest: (a, b) => `greatest(${a}, ${b})`,
   skipLocked: " FOR UPDATE SKIP LOCKED",
   forUpdate: " FOR UPDATE",
+  jsonRecords: (param, alias, columns) => `jsonb_to_recordset(CAST(${param} AS jsonb)) AS ${alias}(${columns.map((column) => `${column} text`).join(", ")})`,
 };
 
 export const SQLITE: Primitives = {
   greatest: (a, b) => `max(${a}, ${b})`,
   skipLocked: "",
   forUpdate: "",
+  jsonRecords: (param, alias, columns) => `(SELECT ${columns.map((column) => `json_extract(value, '$.${column}') AS ${column}`).join(", ")} FROM json_each(${param})) AS ${alias}`,
 };

@@ -3,19 +3,14 @@
  * lease predicate (the one test of "this runner still holds this job", lease.ts), and a holder's fenced change.
  */
 import { getTableColumns } from "drizzle-orm";
-import { read, type ColumnKind, type Param, type Read } from "../dialect/statements.ts";
+import { rowOf } from "../dialect/rows.ts";
+import { read, type Param, type Read } from "../dialect/statements.ts";
 import { jobs } from "../schema.ts";
 import type { JobRow, Transition } from "../../store/model/jobs.ts";
 
-const columns = Object.entries(getTableColumns(jobs));
-
-/** Every column of a job row under its model name (a new column of the schema comes with it). */
-export const JOB_COLUMNS = columns.map(([key, column]) => `jobs.${column.name} AS "${key}"`).join(", ");
-/** How each column of a job row decodes: booleans from SQLite's 0/1, numbers from PostgreSQL's bigint text. */
-export const JOB_KINDS = Object.fromEntries(
-  columns.flatMap(([key, column]): [string, ColumnKind][] => (column.columnType === "SQLiteBoolean" ? [[key, "bool"]] : column.columnType === "SQLiteInteger" ? [[key, "int"]] : [])),
-) as Read<JobRow>["kinds"];
-const columnName = new Map(columns.map(([key, column]) => [key, column.name]));
+/** Every column of a job row under its model name (a new column of the schema comes with it), and how each decodes. */
+export const { columns: JOB_COLUMNS, kinds: JOB_KINDS } = rowOf<JobRow>(jobs, "jobs");
+const columnName = new Map(Object.entries(getTableColumns(jobs)).map(([key, column]) => [key, column.name]));
 
 /** The lease predicate over parameters $first (job id), $first+1 (lease id), $first+2 (now): held, running, unexpired. */
 export const leaseHeld = (first: number) => `jobs.id = $${first} AND jobs.lease_id = $${first + 1} AND jobs.state = 'running' AND jobs.lease_expires_at > $${first + 2}`;

@@ -5,7 +5,7 @@ import { sqliteFlow } from "../dialect/sqlite.ts";
 import { sqliteRunner } from "../dialect/sqlite-runner.ts";
 import { runSteps } from "../dialect/steps.ts";
 import type { NewSave, StoredSave } from "../../store/model/saves.ts";
-import { saveStatements, saveWithShaSteps, storeSaveOnceSteps, type SaveDialect } from "./rules.ts";
+import { saveWithShaSteps, storeSaveOnceSteps, type SaveDialect } from "./rules.ts";
 
 export type { NewSave, StoredSave } from "../../store/model/saves.ts";
 
@@ -24,9 +24,4 @@ export function storeSaveOnce(tx: Tx, save: NewSave): StoredSave {
 /** The save whose encrypted bytes hash to `sha256`, if one was stored. */
 export function saveWithSha(tx: Tx, sha256: string): { id: number; playerId: string } | undefined {
   return runSteps(saveWithShaSteps(sqliteRunner(tx), sha256));
-}
-
-/** notify's verdict on a save (src/db/deliveries/push-decision.ts): the last pushed save with the same drops, or null. */
-export function setRepeatOf(tx: Tx, saveId: number, repeatOf: number | null): void {
-  tx.run(saveStatements.repeatOf(saveId, repeatOf));
 }
