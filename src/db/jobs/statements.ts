@@ -23,8 +23,10 @@ const fencedTexts = new Map<string, Read<{ id: number }>>();
  * `UPDATE jobs SET …` the change's columns while the lease is held ($1–$3) and, with `rerun`, while the redraw
  * flag is that ($4); the change's values follow. One statement text per set of columns, made once.
  */
-export function fencedChange(change: Record<string, Param>, rerun?: boolean): { query: Read<{ id: number }>; values: Param[] } {
-  const keys = Object.keys(change);
+export function fencedChange(change: Record<string, Param | undefined>, rerun?: boolean): { query: Read<{ id: number }>; values: Param[] } {
+  // As drizzle's set(): a key whose value is undefined is no change.
+  const entries = Object.entries(change).filter((entry): entry is [string, Param] => entry[1] !== undefined);
+  const keys = entries.map(([key]) => key);
   const signature = `${keys.join()}|${rerun ?? ""}`;
   let query = fencedTexts.get(signature);
   if (query === undefined) {
@@ -32,7 +34,7 @@ export function fencedChange(change: Record<string, Param>, rerun?: boolean): { 
     const set = keys.map((key, i) => `${columnName.get(key)} = $${first + i}`).join(", ");
     fencedTexts.set(signature, (query = read(`UPDATE jobs SET ${set} WHERE ${leaseHeld(1)}${rerun === undefined ? "" : " AND jobs.rerun = $4"} RETURNING id`)));
   }
-  return { query, values: Object.values(change) };
+  return { query, values: entries.map(([, value]) => value) };
 }
 
 /** The retention rule deletes done save jobs: a save that must run again gets a (done) job row back first. */
