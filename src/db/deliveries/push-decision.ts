@@ -14,21 +14,22 @@ import { DATA_WEBHOOK_CHANNEL, type Delivery, type PushCandidate, type PushDecis
 import { newDelivery, saveDeliveries } from "./rows.ts";
 
 const PUSHED = `d.state <> 'skipped' AND d.channel <> $2`;
-const ALREADY_PUSHED = read<{ id: number }>(`SELECT d.id FROM deliveries d WHERE d.save_id = $1 AND ${PUSHED} LIMIT 1`);
+/** None when the save was pushed already (a retry, a new route after adoption): it stays pushed. */
+const NOT_PUSHED_YET = `NOT EXISTS (SELECT 1 FROM deliveries a WHERE a.save_id = $1 AND a.state <> 'skipped' AND a.channel <> $2)`;
 /**
- * The player's last push (rank 0) and their last push of the save's data type (rank 1), other than the save: a
- * party refresh is the newest harvest state, so the next visit of the save shows its drops (the last push); the
- * second keeps a delivery whose maps hold fewer sites than the save from making the next visit of the same
- * refresh a new push.
+ * The player's last push (rank 0) and their last push of the save's data type (rank 1), other than the save, if
+ * the save was not pushed yet: a party refresh is the newest harvest state, so the next visit of the save shows
+ * its drops (the last push); the second keeps a delivery whose maps hold fewer sites than the save from making the
+ * next visit of the same refresh a new push.
  */
 const LAST_PUSHES = read<{ id: number; dropsFingerprint: string | null; rank: number }>(
   `SELECT id, "dropsFingerprint", rank FROM (
      SELECT s.id, s.drops_fingerprint AS "dropsFingerprint", 0 AS rank FROM deliveries d JOIN saves s ON s.id = d.save_id
-     WHERE s.player_id = $3 AND s.id <> $1 AND ${PUSHED} ORDER BY d.id DESC LIMIT 1) AS last_push
+     WHERE s.player_id = $3 AND s.id <> $1 AND ${PUSHED} AND ${NOT_PUSHED_YET} ORDER BY d.id DESC LIMIT 1) AS last_push
    UNION ALL
    SELECT id, "dropsFingerprint", rank FROM (
      SELECT s.id, s.drops_fingerprint AS "dropsFingerprint", 1 AS rank FROM deliveries d JOIN saves s ON s.id = d.save_id
-     WHERE s.player_id = $3 AND s.id <> $1 AND ${PUSHED} AND s.data_type = (SELECT s2.data_type FROM saves s2 WHERE s2.id = $1)
+     WHERE s.player_id = $3 AND s.id <> $1 AND ${PUSHED} AND ${NOT_PUSHED_YET} AND s.data_type = (SELECT s2.data_type FROM saves s2 WHERE s2.id = $1)
      ORDER BY d.id DESC LIMIT 1) AS last_of_type
    ORDER BY rank`,
   { id: "int", rank: "int" },
@@ -47,14 +48,13 @@ const SKIP_UNROUTED = read(
 
 /**
  * Decides and records: a repeat gets `saves.repeat_of` and no deliveries; any other save gets a delivery per
- * routed target. A save already pushed (a retry, a new route after adoption) stays pushed. With the decision,
+ * routed target; a save already pushed stays pushed. With the decision,
  * the save's deliveries as it leaves them. Run in one transaction.
  */
 export function* decidePush(save: PushCandidate, targets: RoutedTarget[], configured: ReadonlySet<string>, now: number): Flow<PushDecision & { deliveries: Delivery[] }> {
   // A statement of its own: a statement's snapshot is taken before it waits, the decision's must be after.
   yield* lock("push decision", save.playerId);
-  const alreadyPushed = (yield* run(ALREADY_PUSHED, [save.saveId, DATA_WEBHOOK_CHANNEL])).length > 0;
-  if (!alreadyPushed && save.checkRepeat) {
+  if (save.checkRepeat) {
     const repeat = (yield* run(LAST_PUSHES, [save.saveId, DATA_WEBHOOK_CHANNEL, save.playerId])).find((last) => last.dropsFingerprint === save.dropsFingerprint);
     if (repeat) {
       yield* run(REPEAT_OF, [save.saveId, repeat.id]);

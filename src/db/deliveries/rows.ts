@@ -69,7 +69,9 @@ export function* deliveryTally(saveId: number): Flow<DeliveryTally> {
  * Marks the next attempt of a pending delivery whose attempt count is still `seenAttempts`, only under the
  * lease, which it extends first (on PostgreSQL its row lock orders this with a takeover). `claimed`: this runner
  * may send it (a crash mid-send shows up as a spent attempt); `taken`: the row moved on (another attempt or a
- * result); `lease_lost`: this runner no longer holds the job. One transaction.
+ * result); `lease_lost`: this runner no longer holds the job. The statements need no transaction around them
+ * (SQLite's store runs one anyway): a lease just extended cannot be taken over before it expires, and one that was
+ * taken first is not extended.
  */
 export function* claimDeliveryAttempt(holder: LeaseHolder, delivery: { id: number; seenAttempts: number }, now: number, leaseMs: number): Flow<ClaimOutcome> {
   if (!(yield* renewLease(holder, now, leaseMs))) return "lease_lost";
@@ -78,7 +80,7 @@ export function* claimDeliveryAttempt(holder: LeaseHolder, delivery: { id: numbe
 
 /**
  * Records that the first `count` parts of a delivery were answered (always: they were sent), and says whether
- * the next part may go: only while the lease is still ours (extended here). One transaction.
+ * the next part may go: only while the lease is still ours (extended here). The parts are recorded in any case.
  */
 export function* recordPartsSent(holder: LeaseHolder, deliveryId: number, count: number, now: number, leaseMs: number): Flow<boolean> {
   yield* run(PARTS_SENT, [deliveryId, count]);
