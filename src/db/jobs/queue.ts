@@ -4,9 +4,9 @@
  * The stores run them (sqlite.ts, pg.ts), and so do the save and upload rules inside their own transactions.
  */
 import { notify, read, run, type Flow } from "../dialect/statements.ts";
-import { SUBSCRIPTION_KEEP_MS } from "../owner/msr-subscriptions.ts";
+import { SUBSCRIPTION_KEEP_MS, subscribedPlayer } from "../owner/msr-subscriptions.ts";
 import { claimedJob, subjectlessFailure, type ClaimedJob, type JobRow, type LeaseHolder } from "../../store/model/jobs.ts";
-import { ENSURE_SAVE_JOB, enqueueSaveText, JOB_COLUMNS, JOB_KINDS, leaseHeld, subscribed } from "./statements.ts";
+import { ENSURE_SAVE_JOB, enqueueSaveText, JOB_COLUMNS, JOB_KINDS, leaseHeld } from "./statements.ts";
 
 /** The channel on which committed new jobs wake the pollers of every process (PostgreSQL's; SQLite's one process wakes its own). */
 export const NEW_WORK_CHANNEL = "mysekai_jobs";
@@ -40,7 +40,7 @@ const SAVE_JOB_STATE = read<{ state: string }>((d) => `SELECT state FROM jobs WH
 const FLAG_REDRAW = read(`UPDATE jobs SET rerun = TRUE, updated_at = $2 WHERE save_id = $1`);
 const REQUEUE = read(
   `UPDATE jobs SET stage = 'generate', state = 'pending', run_at = $2, attempts = 0, notify = TRUE, rerun = FALSE, last_error = NULL,
-     subscribed = ${subscribed("(SELECT player_id FROM saves WHERE saves.id = $1)", "$3")}, updated_at = $2
+     subscribed = ${subscribedPlayer("(SELECT player_id FROM saves WHERE saves.id = $1)", "$3")}, updated_at = $2
    WHERE save_id = $1`,
 );
 const RECLAIM = read<{ id: number }>(

@@ -4,6 +4,7 @@
  */
 import { getTableColumns } from "drizzle-orm";
 import { rowOf } from "../dialect/rows.ts";
+import { subscribedPlayer } from "../owner/msr-subscriptions.ts";
 import { read, type Param, type Read } from "../dialect/statements.ts";
 import { jobs } from "../schema.ts";
 import type { JobRow, Transition } from "../../store/model/jobs.ts";
@@ -41,19 +42,9 @@ export function fencedChange(change: Record<string, Param | undefined>, rerun?: 
 export const ENSURE_SAVE_JOB = read(`INSERT INTO jobs (save_id, stage, state, run_at, created_at, updated_at) VALUES ($1, 'done', 'done', $2, $2, $2) ON CONFLICT DO NOTHING`);
 
 /**
- * Whether a bot's list PUT since $since names the player (`player`, an SQL expression), for the job queue: a probe
- * of msr_subscription_players_player_idx and of the list's key, made once when the job is queued, not per claim.
- * A list nobody PUT for a day counts no more, swept or not. A `haruki` pair reads another service's copy, not ours
- * (the PUT also marks so a player the token may not read): it gives no priority.
- */
-export const subscribed = (player: string, since: string) =>
-  `EXISTS (SELECT 1 FROM msr_subscription_players JOIN msr_subscriptions ON msr_subscriptions.token_name = msr_subscription_players.token_name AND msr_subscriptions.region = msr_subscription_players.region
-    WHERE msr_subscription_players.player_id = ${player} AND msr_subscription_players.mode <> 'haruki' AND msr_subscriptions.updated_at >= ${since})`;
-
-/**
  * A new save's first job: `implausible` ($2) saves run after every real one, a subscribed player's (since $3)
  * before others; due at $4. `from` names the saves it is for, as `s` (one by id $1, or a CTE of new saves).
  */
 export const enqueueSaveText = (from: string) =>
   `INSERT INTO jobs (save_id, stage, state, implausible, subscribed, run_at, created_at, updated_at)
-   SELECT s.id, 'generate', 'pending', $2, ${subscribed("s.player_id", "$3")}, $4, $4, $4 FROM ${from}`;
+   SELECT s.id, 'generate', 'pending', $2, ${subscribedPlayer("s.player_id", "$3")}, $4, $4, $4 FROM ${from}`;
