@@ -1,6 +1,6 @@
 /**
  * Owner commands of the data API: API tokens and players' public reads (src/db/owner/data-access.ts), consumer
- * webhooks (src/db/deliveries/sqlite-data-webhooks.ts, pg-data-webhooks.ts).
+ * webhooks (src/db/deliveries/data-webhooks.ts).
  */
 import { UsageError, type ParsedCommand } from "./cli-args.ts";
 import type { DataAccess, DataWebhookRegistry } from "./store/ports/owner.ts";

@@ -6,7 +6,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
 import { eventually } from "../../scripts/lib/eventually.ts";
-import { pgEnqueueSave } from "../../src/db/jobs/pg-enqueue.ts";
+import { enqueueSave } from "../../src/db/jobs/index.ts";
+import { pgFlow } from "../../src/db/dialect/pg.ts";
 import { openPostgres } from "../../src/db/pg/open.ts";
 import { pgStoreSaveOnce } from "../../src/db/saves/pg.ts";
 import { saves } from "../../src/db/pg/schema.ts";
@@ -28,7 +29,7 @@ describe.skipIf(POSTGRES_MISSING !== null)("adoption beside a stage recording, o
     const sha256 = crypto.randomUUID();
     const saveId = await db.transaction(async (tx) => {
       const [row] = await tx.insert(saves).values({ sha256, playerId: "unknown", source: "upload", encrypted, size: 4, receivedAt: T0 }).returning({ id: saves.id });
-      await pgEnqueueSave(tx, row!.id, T0, false);
+      await pgFlow(tx, enqueueSave(row!.id, T0, false));
       return row!.id;
     });
 

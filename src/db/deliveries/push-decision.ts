@@ -1,68 +1,71 @@
 /**
- * One push per refresh: whether a save is pushed or only archived, decided in the same immediate transaction
- * that records its deliveries, so two runners holding two saves of one refresh cannot both decide "push".
+ * One push per refresh: whether a save is pushed or only archived, decided in the same transaction that records
+ * its deliveries, written once for both stores (src/db/dialect/). Deciders of one player's saves take turns (the
+ * player's lock on PostgreSQL; SQLite's immediate transaction serialises every writer): each sees the deliveries
+ * the one before committed, so two runners holding two saves of one refresh cannot both decide "push".
  *
  * A save counts as pushed once it has a push delivery that is to be sent or was (pending, sent or failed): a
  * save routed to "none", or only to channels that are not configured, pushed nothing and is never "the last
  * push". Consumer webhooks' rows are no push: every save gets them.
  */
-import { and, desc, eq, ne, sql } from "drizzle-orm";
-import { DATA_WEBHOOK_CHANNEL, type PushCandidate, type PushDecision, type RoutedTarget } from "../../store/model/deliveries.ts";
-import { createDeliveries } from "./rows.ts";
-import type { Db, Tx } from "../open.ts";
-import { setRepeatOf } from "../saves/sqlite.ts";
-import { deliveries, saves } from "../schema.ts";
+import { lock, read, run, type Flow } from "../dialect/statements.ts";
+import { REPEAT_OF } from "../saves/rules.ts";
+import { DATA_WEBHOOK_CHANNEL, type Delivery, type PushCandidate, type PushDecision, type RoutedTarget } from "../../store/model/deliveries.ts";
+import { newDelivery, saveDeliveries } from "./rows.ts";
 
-
-/** A save of the same data type as save `saveId` (the candidate's own row says it). */
-const sameDataTypeAs = (saveId: number) => sql`${saves.dataType} = (SELECT s2.data_type FROM saves s2 WHERE s2.id = ${saveId})`;
-
-const pushed = and(ne(deliveries.state, "skipped"), ne(deliveries.channel, DATA_WEBHOOK_CHANNEL));
-
-/** The player's save (other than `exclude`, of its data type when `sameType`) that got the latest delivery to be sent. */
-function lastPushedSave(tx: Tx, playerId: string, exclude: number, sameType: boolean): { id: number; dropsFingerprint: string | null } | undefined {
-  return tx
-    .select({ id: saves.id, dropsFingerprint: saves.dropsFingerprint })
-    .from(deliveries)
-    .innerJoin(saves, eq(saves.id, deliveries.saveId))
-    .where(and(eq(saves.playerId, playerId), ne(saves.id, exclude), sameType ? sameDataTypeAs(exclude) : undefined, pushed))
-    .orderBy(desc(deliveries.id))
-    .limit(1)
-    .get();
-}
-
+const PUSHED = `d.state <> 'skipped' AND d.channel <> $2`;
+/** None when the save was pushed already (a retry, a new route after adoption): it stays pushed. */
+const NOT_PUSHED_YET = `NOT EXISTS (SELECT 1 FROM deliveries a WHERE a.save_id = $1 AND a.state <> 'skipped' AND a.channel <> $2)`;
 /**
- * The push a save repeats: the player's last push, or their last push of the save's data type. A party refresh is
- * the newest harvest state, so the next visit of the save shows its drops (the last push); the second keeps a
- * delivery whose maps hold fewer sites than the save from making the next visit of the same refresh a new push.
+ * The player's last push (rank 0) and their last push of the save's data type (rank 1), other than the save, if
+ * the save was not pushed yet: a party refresh is the newest harvest state, so the next visit of the save shows
+ * its drops (the last push); the second keeps a delivery whose maps hold fewer sites than the save from making the
+ * next visit of the same refresh a new push.
  */
-function repeatedPush(tx: Tx, save: PushCandidate): number | null {
-  for (const sameType of [false, true]) {
-    const last = lastPushedSave(tx, save.playerId, save.saveId, sameType);
-    if (last && last.dropsFingerprint === save.dropsFingerprint) return last.id;
-  }
-  return null;
-}
+const LAST_PUSHES = read<{ id: number; dropsFingerprint: string | null; rank: number }>(
+  `SELECT id, "dropsFingerprint", rank FROM (
+     SELECT s.id, s.drops_fingerprint AS "dropsFingerprint", 0 AS rank FROM deliveries d JOIN saves s ON s.id = d.save_id
+     WHERE s.player_id = $3 AND s.id <> $1 AND ${PUSHED} AND ${NOT_PUSHED_YET} ORDER BY d.id DESC LIMIT 1) AS last_push
+   UNION ALL
+   SELECT id, "dropsFingerprint", rank FROM (
+     SELECT s.id, s.drops_fingerprint AS "dropsFingerprint", 1 AS rank FROM deliveries d JOIN saves s ON s.id = d.save_id
+     WHERE s.player_id = $3 AND s.id <> $1 AND ${PUSHED} AND ${NOT_PUSHED_YET} AND s.data_type = (SELECT s2.data_type FROM saves s2 WHERE s2.id = $1)
+     ORDER BY d.id DESC LIMIT 1) AS last_of_type
+   ORDER BY rank`,
+  { id: "int", rank: "int" },
+);
+const ROUTED_COLUMNS = ["channel", "target", "state", "last_error"] as const;
+/** A row per routed target ($3, JSON) not yet recorded (`WHERE true`: SQLite reads an upsert after a bare SELECT … FROM as a join); then a pending push row whose target is routed no more (the save took a real player id, or push_map.json changed) is skipped: it gets nothing not yet sent. */
+const ADD_ROUTED = read(
+  (d) => `INSERT INTO deliveries (save_id, channel, target, state, last_error, next_attempt_at, created_at)
+   SELECT $1, r.channel, r.target, r.state, r.last_error, $2, $2 FROM ${d.jsonRecords("$3", "r", ROUTED_COLUMNS)} WHERE true ON CONFLICT DO NOTHING`,
+);
+const SKIP_UNROUTED = read(
+  (d) => `UPDATE deliveries SET state = 'skipped', last_error = 'no longer routed to this player'
+   WHERE save_id = $1 AND state = 'pending' AND channel <> $2
+     AND NOT EXISTS (SELECT 1 FROM ${d.jsonRecords("$3", "r", ROUTED_COLUMNS)} WHERE r.channel = deliveries.channel AND r.target = deliveries.target)`,
+);
 
 /**
  * Decides and records: a repeat gets `saves.repeat_of` and no deliveries; any other save gets a delivery per
- * routed target. A save already pushed (a retry, a new route after adoption) stays pushed.
+ * routed target; a save already pushed stays pushed. With the decision,
+ * the save's deliveries as it leaves them. Run in one transaction.
  */
-export function decidePush(db: Db, save: PushCandidate, targets: RoutedTarget[], configured: ReadonlySet<string>, now: number): PushDecision {
-  return db.transaction(
-    (tx) => {
-      const alreadyPushed = tx.select({ id: deliveries.id }).from(deliveries).where(and(eq(deliveries.saveId, save.saveId), pushed)).get();
-      if (!alreadyPushed && save.checkRepeat) {
-        const repeatOf = repeatedPush(tx, save);
-        if (repeatOf !== null) {
-          setRepeatOf(tx, save.saveId, repeatOf);
-          return { push: false, repeatOf };
-        }
-      }
-      setRepeatOf(tx, save.saveId, null);
-      createDeliveries(tx, save.saveId, targets, configured, now);
-      return { push: true };
-    },
-    { behavior: "immediate" },
+export function* decidePush(save: PushCandidate, targets: RoutedTarget[], configured: ReadonlySet<string>, now: number): Flow<PushDecision & { deliveries: Delivery[] }> {
+  // A statement of its own: a statement's snapshot is taken before it waits, the decision's must be after.
+  yield* lock("push decision", save.playerId);
+  if (save.checkRepeat) {
+    const repeat = (yield* run(LAST_PUSHES, [save.saveId, DATA_WEBHOOK_CHANNEL, save.playerId])).find((last) => last.dropsFingerprint === save.dropsFingerprint);
+    if (repeat) {
+      yield* run(REPEAT_OF, [save.saveId, repeat.id]);
+      return { push: false, repeatOf: repeat.id, deliveries: yield* saveDeliveries(save.saveId) };
+    }
+  }
+  yield* run(REPEAT_OF, [save.saveId, null]);
+  const routed = JSON.stringify(
+    targets.map((target) => newDelivery(save.saveId, target, configured, now)).map(({ channel, target, state, lastError }) => ({ channel, target, state, last_error: lastError })),
   );
+  yield* run(ADD_ROUTED, [save.saveId, now, routed]);
+  yield* run(SKIP_UNROUTED, [save.saveId, DATA_WEBHOOK_CHANNEL, routed]);
+  return { push: true, deliveries: yield* saveDeliveries(save.saveId) };
 }

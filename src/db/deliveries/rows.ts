@@ -1,18 +1,21 @@
 /**
  * Deliveries: one row per (save, channel, target), each attempted alone so a failing channel is retried by
- * itself and a channel already sent is never sent again. Every read and write of the table lives in this folder
- * (SQLite's here, a hub's PostgreSQL's in pg.ts, the same rules), but for the retention sweep's bulk delete
- * and the status page's day counts. An attempt, and each further part of it, is claimed in a transaction that
- * also requires the job's lease to be ours, `running` and unexpired, and extends it: a runner whose lease expired
- * or was taken over sends nothing more.
+ * itself and a channel already sent is never sent again. Every read and write of the table lives in this folder,
+ * written once for both stores (src/db/dialect/), but for the retention sweep's bulk delete and the status page's
+ * day counts. An attempt, and each further part of it, is claimed in a transaction that first extends the job's
+ * lease, which must be ours, `running` and unexpired (src/db/jobs/statements.ts leaseHeld): a runner whose lease
+ * expired or was taken over sends nothing more.
  */
-import { and, eq, exists, inArray, ne, notInArray, sql } from "drizzle-orm";
-import { DATA_WEBHOOK_CHANNEL, dueAt, tallyOf, type ClaimOutcome, type Delivery, type DeliveryTally, type FailedAttempt, type RoutedTarget } from "../../store/model/deliveries.ts";
-import { holdsLease, leaseHeld, renewLease } from "../jobs/lease.ts";
+import { read, run, type Flow } from "../dialect/statements.ts";
+import { rowOf } from "../dialect/rows.ts";
+import { renewLease } from "../jobs/queue.ts";
+import { deliveries, dataWebhooks } from "../schema.ts";
+import { DATA_WEBHOOK_CHANNEL, tallyOf, type ClaimOutcome, type DataWebhook, type Delivery, type DeliveryTally, type FailedAttempt, type RoutedTarget } from "../../store/model/deliveries.ts";
 import type { LeaseHolder } from "../../store/model/jobs.ts";
-import type { Db, Tx } from "../open.ts";
-import { deliveries, jobs } from "../schema.ts";
 
+/** A delivery's every column under its model name (a new column of the schema comes with it). */
+export const DELIVERY = rowOf<Delivery>(deliveries, "d");
+const HOOK = rowOf<DataWebhook>(dataWebhooks, "h");
 
 /** The row a routed target gets: skipped with the reason when it cannot be sent to, else pending from `now`. */
 export function newDelivery(saveId: number, target: RoutedTarget, configured: ReadonlySet<string>, now: number) {
@@ -21,144 +24,83 @@ export function newDelivery(saveId: number, target: RoutedTarget, configured: Re
   return { saveId, channel: target.channel, target: target.target, state, lastError: problem ?? null, nextAttemptAt: now, createdAt: now };
 }
 
-/** Pending push deliveries whose target is routed no more. */
-export const noLongerRouted = <R extends { channel: string; target: string }>(pending: R[], targets: RoutedTarget[]): R[] =>
-  pending.filter((row) => !targets.some((target) => target.channel === row.channel && target.target === row.target));
+/** A failed attempt's change: pending again from `retryAt`, or failed for good when it is null. */
+export const failedChange = (reason: string, retryAt: number | null) =>
+  retryAt === null ? { state: "failed" as const, lastError: reason } : { state: "pending" as const, lastError: reason, nextAttemptAt: retryAt };
 
-/**
- * Adds a row for each routed target not yet recorded: `skipped` with the reason when the target has a problem
- * or its channel is not configured, else `pending`, due at `now`. A pending row whose target is no longer
- * routed (the save took a real player id, or push_map.json changed) is skipped: it gets nothing not yet sent.
- * Runs in the caller's transaction (push-decision.ts's, which decides in the same one whether to push).
- */
-export function createDeliveries(tx: Tx, saveId: number, targets: RoutedTarget[], configured: ReadonlySet<string>, now: number): void {
-  for (const target of targets) {
-    tx.insert(deliveries).values(newDelivery(saveId, target, configured, now)).onConflictDoNothing().run();
-  }
-  const pending = tx
-    .select()
-    .from(deliveries)
-    .where(and(eq(deliveries.saveId, saveId), eq(deliveries.state, "pending"), ne(deliveries.channel, DATA_WEBHOOK_CHANNEL)))
-    .all();
-  const stale = noLongerRouted(pending, targets);
-  if (stale.length > 0) {
-    tx.update(deliveries)
-      .set({ state: "skipped", lastError: "no longer routed to this player" })
-      .where(inArray(deliveries.id, stale.map((row) => row.id)))
-      .run();
-  }
-}
+const OF_SAVE = read<Delivery>(`SELECT ${DELIVERY.columns} FROM deliveries d WHERE d.save_id = $1 ORDER BY d.id`, DELIVERY.kinds);
+const TALLY = read<Pick<Delivery, "state" | "nextAttemptAt">>(`SELECT state, next_attempt_at AS "nextAttemptAt" FROM deliveries WHERE save_id = $1`, { nextAttemptAt: "int" });
+const ADD_HOOKS = read(
+  `INSERT INTO deliveries (save_id, channel, target, state, next_attempt_at, created_at)
+   SELECT $1, $2, CAST(id AS TEXT), 'pending', $3, $3 FROM data_webhooks WHERE true ON CONFLICT DO NOTHING`,
+);
+const SKIP_REMOVED_HOOKS = read(
+  `UPDATE deliveries SET state = 'skipped', last_error = 'data webhook removed'
+   WHERE save_id = $1 AND channel = $2 AND state = 'pending' AND target NOT IN (SELECT CAST(id AS TEXT) FROM data_webhooks)`,
+);
+const CLAIM_ATTEMPT = read<{ id: number }>(`UPDATE deliveries SET attempts = $3 WHERE id = $1 AND state = 'pending' AND attempts = $2 RETURNING id`);
+const PARTS_SENT = read((d) => `UPDATE deliveries SET parts_sent = ${d.greatest("parts_sent", "$2")} WHERE id = $1`);
+const SENT = read(`UPDATE deliveries SET state = 'sent', sent_at = $2, last_error = NULL WHERE id = $1`);
+const ATTEMPT_FAILED = read(
+  `UPDATE deliveries SET state = $3, last_error = $4, next_attempt_at = COALESCE($5, next_attempt_at) WHERE id = $1 AND state = 'pending' AND attempts = $2`,
+);
+const HOOK_BY_ID = read<DataWebhook>(`SELECT ${HOOK.columns} FROM data_webhooks h WHERE h.id = $1`, HOOK.kinds);
 
 /**
  * A delivery per consumer webhook (target: its id) for a new save, pushed or not: a bot pulls every save. Rows
- * already there stay as they are (never twice); a pending row whose webhook was removed is skipped.
+ * already there stay as they are (never twice); a pending row whose webhook was removed is skipped. Each statement
+ * stands alone (a hook added between them gets its row from the next save's call; one removed is skipped by the second).
  */
-export function createDataWebhookDeliveries(db: Db, saveId: number, hookIds: number[], now: number): void {
-  db.transaction(
-    (tx) => {
-      for (const id of hookIds) {
-        tx.insert(deliveries)
-          .values({ saveId, channel: DATA_WEBHOOK_CHANNEL, target: String(id), state: "pending", nextAttemptAt: now, createdAt: now })
-          .onConflictDoNothing()
-          .run();
-      }
-      const current = hookIds.map(String);
-      tx.update(deliveries)
-        .set({ state: "skipped", lastError: "data webhook removed" })
-        .where(
-          and(
-            eq(deliveries.saveId, saveId),
-            eq(deliveries.channel, DATA_WEBHOOK_CHANNEL),
-            eq(deliveries.state, "pending"),
-            current.length > 0 ? notInArray(deliveries.target, current) : undefined,
-          ),
-        )
-        .run();
-    },
-    { behavior: "immediate" },
-  );
+export function* addDataWebhookDeliveries(saveId: number, now: number): Flow<void> {
+  yield* run(ADD_HOOKS, [saveId, DATA_WEBHOOK_CHANNEL, now]);
+  yield* run(SKIP_REMOVED_HOOKS, [saveId, DATA_WEBHOOK_CHANNEL]);
 }
 
 /** Every delivery of a save, oldest first. */
-export function saveDeliveries(db: Db, saveId: number): Delivery[] {
-  return db.select().from(deliveries).where(eq(deliveries.saveId, saveId)).orderBy(deliveries.id).all();
+export function* saveDeliveries(saveId: number): Flow<Delivery[]> {
+  return yield* run(OF_SAVE, [saveId]);
 }
 
-
-
-
-export function deliveryTally(db: Db, saveId: number): DeliveryTally {
-  return tallyOf(db.select({ state: deliveries.state, nextAttemptAt: deliveries.nextAttemptAt }).from(deliveries).where(eq(deliveries.saveId, saveId)).all());
+export function* deliveryTally(saveId: number): Flow<DeliveryTally> {
+  return tallyOf(yield* run(TALLY, [saveId]));
 }
-
 
 /**
  * Marks the next attempt of a pending delivery whose attempt count is still `seenAttempts`, only under the
- * lease. `claimed`: this runner may send it (a crash mid-send shows up as a spent attempt); `taken`: the row
- * moved on (another attempt or a result); `lease_lost`: this runner no longer holds the job.
+ * lease, which it extends first (on PostgreSQL its row lock orders this with a takeover). `claimed`: this runner
+ * may send it (a crash mid-send shows up as a spent attempt); `taken`: the row moved on (another attempt or a
+ * result); `lease_lost`: this runner no longer holds the job. The statements need no transaction around them
+ * (SQLite's store runs one anyway): a lease just extended cannot be taken over before it expires, and one that was
+ * taken first is not extended.
  */
-export function claimDeliveryAttempt(
-  db: Db,
-  holder: LeaseHolder,
-  delivery: { id: number; seenAttempts: number },
-  now: number,
-  leaseMs: number,
-): ClaimOutcome {
-  return db.transaction(
-    (tx) => {
-      const claimed = tx
-        .update(deliveries)
-        .set({ attempts: delivery.seenAttempts + 1 })
-        .where(
-          and(
-            eq(deliveries.id, delivery.id),
-            eq(deliveries.state, "pending"),
-            eq(deliveries.attempts, delivery.seenAttempts),
-            exists(tx.select({ one: sql`1` }).from(jobs).where(leaseHeld(holder, now))),
-          ),
-        )
-        .returning({ id: deliveries.id })
-        .all();
-      if (claimed.length === 1) {
-        renewLease(tx, holder, now, leaseMs);
-        return "claimed";
-      }
-      return holdsLease(tx, holder, now) ? "taken" : "lease_lost";
-    },
-    { behavior: "immediate" },
-  );
+export function* claimDeliveryAttempt(holder: LeaseHolder, delivery: { id: number; seenAttempts: number }, now: number, leaseMs: number): Flow<ClaimOutcome> {
+  if (!(yield* renewLease(holder, now, leaseMs))) return "lease_lost";
+  return (yield* run(CLAIM_ATTEMPT, [delivery.id, delivery.seenAttempts, delivery.seenAttempts + 1])).length === 1 ? "claimed" : "taken";
 }
 
 /**
  * Records that the first `count` parts of a delivery were answered (always: they were sent), and says whether
- * the next part may go: only while the lease is still ours (extended here).
+ * the next part may go: only while the lease is still ours (extended here). The parts are recorded in any case.
  */
-export function recordPartsSent(db: Db, holder: LeaseHolder, deliveryId: number, count: number, now: number, leaseMs: number): boolean {
-  return db.transaction(
-    (tx) => {
-      tx.update(deliveries).set({ partsSent: sql`max(${deliveries.partsSent}, ${count})` }).where(eq(deliveries.id, deliveryId)).run();
-      return renewLease(tx, holder, now, leaseMs);
-    },
-    { behavior: "immediate" },
-  );
+export function* recordPartsSent(holder: LeaseHolder, deliveryId: number, count: number, now: number, leaseMs: number): Flow<boolean> {
+  yield* run(PARTS_SENT, [deliveryId, count]);
+  return yield* renewLease(holder, now, leaseMs);
 }
 
-export function markSent(db: Db, deliveryId: number, at: number): void {
-  db.update(deliveries).set({ state: "sent", sentAt: at, lastError: null }).where(eq(deliveries.id, deliveryId)).run();
+export function* markSent(deliveryId: number, at: number): Flow<void> {
+  yield* run(SENT, [deliveryId, at]);
 }
-
-
-/** A failed attempt's change: pending again from `retryAt`, or failed for good when it is null. */
-export const failedChange = (reason: string, retryAt: number | null) =>
-  retryAt === null ? { state: "failed" as const, lastError: reason } : { state: "pending" as const, lastError: reason, nextAttemptAt: retryAt };
 
 /**
  * Records a failed attempt: back to `pending` until `retryAt`, or `failed` when `retryAt` is null. Only while
  * the row still shows this attempt: a runner that took the job over may be on the next one.
  */
-export function markAttemptFailed(db: Db, attempt: FailedAttempt, reason: string, retryAt: number | null): void {
-  db.update(deliveries)
-    .set(failedChange(reason, retryAt))
-    .where(and(eq(deliveries.id, attempt.deliveryId), eq(deliveries.state, "pending"), eq(deliveries.attempts, attempt.attempt)))
-    .run();
+export function* markAttemptFailed(attempt: FailedAttempt, reason: string, retryAt: number | null): Flow<void> {
+  const change = failedChange(reason, retryAt);
+  yield* run(ATTEMPT_FAILED, [attempt.deliveryId, attempt.attempt, change.state, change.lastError, retryAt]);
+}
+
+/** The consumer webhook a data-webhook delivery targets; undefined once removed. */
+export function* dataWebhookById(id: number): Flow<DataWebhook | undefined> {
+  return (yield* run(HOOK_BY_ID, [id]))[0];
 }

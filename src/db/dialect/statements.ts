@@ -6,16 +6,30 @@
  * generator written once: SQLite's runner drives it synchronously inside one transaction (an async body would
  * lose its atomicity), PostgreSQL's asynchronously on one connection (sqlite.ts, pg.ts).
  */
+import { PG, SQLITE, type Primitives } from "./primitives.ts";
 
 /** int: a number (PostgreSQL's bigint and count(*) arrive as strings); bool: SQLite's 0/1; json: SQLite's text. */
 export type ColumnKind = "int" | "bool" | "json";
 
 export interface Read<R> {
+  /** PostgreSQL's text. */
   sql: string;
+  /** SQLite's text (sqliteText of the statement written for SQLite's primitives), made once. */
+  sqlite: string;
   kinds: { [K in keyof R]?: ColumnKind };
 }
 
-export const read = <R>(sql: string, kinds: { [K in keyof R]?: ColumnKind } = {}): Read<R> => ({ sql, kinds });
+/** A statement: one text, or one text over the dialect's primitives (primitives.ts). */
+export const read = <R>(sql: string | ((d: Primitives) => string), kinds: { [K in keyof R]?: ColumnKind } = {}): Read<R> =>
+  typeof sql === "string" ? { sql, sqlite: sqliteText(sql), kinds } : { sql: sql(PG), sqlite: sqliteText(sql(SQLITE)), kinds };
+
+/** A quoted literal or identifier (left as it is), an `= ANY($n)` or a `$n`. */
+export const TOKEN = /'(?:[^']|'')*'|"(?:[^"]|"")*"|= ANY\(\$(\d+)\)|\$(\d+)/g;
+/**
+ * PostgreSQL's `$n` as SQLite's `?n` (the same numbered parameter); `= ANY($n)` over the JSON list SQLite is given.
+ * Quoted literals and identifiers are left as they are: a `$1` in a string is text.
+ */
+export const sqliteText = (sql: string) => sql.replace(TOKEN, (token, list?: string, n?: string) => (list ? `IN (SELECT value FROM json_each(?${list}))` : n ? `?${n}` : token));
 
 /** JSON columns take their value as JSON text; arrays are for `= ANY($n)`. */
 export type Param = string | number | boolean | null | readonly (string | number)[];

@@ -1,13 +1,11 @@
 /**
  * The job table's one owner: claims, the lease predicate, transitions, retries, requeues and the owner's
- * actions. No other module writes `jobs`. The records and the changes themselves are src/store/model/jobs.ts's.
+ * actions, written once as flows (queue.ts, transitions.ts, lifecycle.ts, owner-actions.ts) that each store runs
+ * (sqlite.ts, pg.ts). No other module writes `jobs`. The records and the changes themselves are src/store/model/jobs.ts's.
  */
-export { claimJob, nextDueAt } from "./sqlite-claim.ts";
-export { enqueueReport, enqueueSave, requeueForRedraw } from "./sqlite-enqueue.ts";
-export { holdsLease, leaseHeld, renewLease } from "./lease.ts";
-export { deleteDoneSaveJobs, reclaimOrphans, releaseRunning } from "./sqlite-lifecycle.ts";
-export { reprocess, resumeWaitingForKey, retryFailed } from "./sqlite.ts";
-export { advanceTo, afterTaskProcessDied, rerunIfFlagged, retryOrFail, transition } from "./transitions.ts";
+export { deleteDoneSaveJobs, enqueueReport, enqueueSave, lockSaveJob, requeueForRedraw } from "./queue.ts";
+export { claimJob, reclaimOrphans, releaseRunning } from "./sqlite.ts";
+export { record, transition } from "./transitions.ts";
 export {
   advanceChange,
   backoffDelay,

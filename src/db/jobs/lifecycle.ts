@@ -1,10 +1,10 @@
 /**
  * Start-up with keys, written once for both stores (src/db/dialect/): jobs that waited for a key are due again,
  * and each unfinished or failed save job is judged again under this run's keys. (Reclaiming and releasing
- * running jobs differ by store: sqlite-lifecycle.ts, pg.ts.)
+ * running jobs: queue.ts.)
  */
 import { notify, read, run, type Flow } from "../dialect/statements.ts";
-import { NEW_WORK_CHANNEL } from "./pg-enqueue.ts";
+import { NEW_WORK_CHANNEL } from "./queue.ts";
 
 const RESUME = read<{ id: number }>(`UPDATE jobs SET state = 'pending', run_at = $1, attempts = 0, updated_at = $1 WHERE state = 'waiting_for_key' RETURNING id`);
 /** The save's last two blocks (one for a one-block save); the size tells whole blocks from others. */

@@ -5,7 +5,8 @@
  */
 import { retryFailedDeliveries, resetDeliveries } from "../deliveries/owner-actions.ts";
 import { notify, read, run, type Flow } from "../dialect/statements.ts";
-import { NEW_WORK_CHANNEL } from "./pg-enqueue.ts";
+import { NEW_WORK_CHANNEL } from "./queue.ts";
+import { ENSURE_SAVE_JOB } from "./statements.ts";
 
 const RETRY = `UPDATE jobs SET state = 'pending', run_at = $1, attempts = 0, process_deaths = 0, crashes = 0, last_error = NULL, updated_at = $1 WHERE state = 'failed'`;
 const RETRY_ALL = read<{ id: number }>(`${RETRY} RETURNING id`);
@@ -16,8 +17,6 @@ const BACK_TO_NOTIFY = read(
    WHERE save_id = ANY($2) AND state = 'done'`,
 );
 const SAVE_EXISTS = read<{ id: number }>(`SELECT id FROM saves WHERE id = $1`);
-/** The retention rule deletes done save jobs: a save that must run again gets a (done) job row back first. */
-const ENSURE_SAVE_JOB = read(`INSERT INTO jobs (save_id, stage, state, run_at, created_at, updated_at) VALUES ($1, 'done', 'done', $2, $2, $2) ON CONFLICT DO NOTHING`);
 const REPROCESS = read<{ id: number }>(
   `UPDATE jobs SET stage = 'generate', state = 'pending', run_at = $2, attempts = 0, last_error = NULL, notify = $3, force_push = $3, rerun = FALSE, lease_id = NULL, updated_at = $2
    WHERE save_id = $1 AND state <> 'running' RETURNING id`,

@@ -1,82 +1,43 @@
 /**
- * The job store over a hub's PostgreSQL, the same rules as SQLite's (the contract test holds them together):
- * claims pick with FOR UPDATE SKIP LOCKED, so processes claiming at once each take a different job without
- * waiting for one another; every holder's write is fenced by the one lease predicate (lease.ts); times are
- * bigint ms.
+ * The job store over a hub's PostgreSQL: the same flows as SQLite's (queue.ts, transitions.ts, lifecycle.ts,
+ * owner-actions.ts; the contract test holds them together). Claims pick with FOR UPDATE SKIP LOCKED (the dialect's
+ * skipLocked), so processes claiming at once each take a different job without waiting for one another; a commit
+ * that adds work wakes the other processes' pollers (LISTEN here, NOTIFY in the flows); times are bigint ms.
  */
-import { and, desc, eq, getTableColumns, inArray, lt, lte, or, sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { JobStore } from "../../store/ports/jobs.ts";
+import type { ClaimedJob, Transition } from "../../store/model/jobs.ts";
+import { pgFlow, pgFragment, pgStatements } from "../dialect/pg.ts";
 import type { PgDb } from "../pg/open.ts";
-import { jobs, saves } from "../pg/schema.ts";
-import { leaseHeldIn } from "./lease.ts";
-import { claimedJob, LeaseLostError, subjectlessFailure } from "../../store/model/jobs.ts";
-import { rejudgePlausibility, resumeWaitingForKey } from "./lifecycle.ts";
-import { pgStatements } from "../dialect/pg.ts";
-import { reprocess, retryFailed } from "./owner-actions.ts";
-import { NEW_WORK_CHANNEL, pgNotifySender, pgEnqueueReport, pgEnqueueSave, pgRequeueForRedraw } from "./pg-enqueue.ts";
-import { pgFenced, pgRecordChange } from "./pg-transitions.ts";
+import { SUBSCRIPTION_KEEP_MS } from "../owner/msr-subscriptions.ts";
+import * as lifecycle from "./lifecycle.ts";
+import * as ownerActions from "./owner-actions.ts";
+import * as queue from "./queue.ts";
+import { enqueueSaveText, fencedChange, transitionSet } from "./statements.ts";
+import { record, transition } from "./transitions.ts";
+
+const { NEW_WORK_CHANNEL } = queue;
 
 export function pgJobStore(db: PgDb): JobStore {
-  const claimOne = async (now: number, leaseMs: number, plausibleOnly: boolean) => {
-    const due = and(
-      or(and(inArray(jobs.state, ["pending", "pending_retry"]), lte(jobs.runAt, now)), and(eq(jobs.state, "running"), lt(jobs.leaseExpiresAt, now))),
-      plausibleOnly ? eq(jobs.implausible, false) : undefined,
-    );
-    // The same order as SQLite's claim (sqlite-claim.ts): real saves first, fresh before retried, subscribed players', then the oldest.
-    const next = db
-      .select({ id: jobs.id })
-      .from(jobs)
-      .where(due)
-      .orderBy(jobs.implausible, sql`${jobs.state} = 'pending_retry'`, desc(jobs.subscribed), jobs.id)
-      .limit(1)
-      .for("update", { skipLocked: true });
-    const leaseId = crypto.randomUUID();
-    // One statement, one transaction: the row the subquery locked is the row updated. It reads the save's player
-    // too, which the runner's log lines name: one round trip less a stage.
-    const [row] = await db
-      .update(jobs)
-      .set({ state: "running", leaseId, leaseExpiresAt: now + leaseMs, attempts: sql`${jobs.attempts} + 1`, updatedAt: now })
-      .where(eq(jobs.id, sql`(${next})`))
-      .returning({ ...getTableColumns(jobs), player: sql<string | null>`(SELECT ${saves.playerId} FROM ${saves} WHERE ${saves.id} = ${jobs.saveId})` });
-    return row ? { row, leaseId } : null;
-  };
-
+  const statements = pgStatements(db);
+  const inTransaction = statements.transaction;
   return {
-    claim: async (now, leaseMs, plausibleOnly) => {
-      for (;;) {
-        const claimed = await claimOne(now, leaseMs, plausibleOnly);
-        if (!claimed) return null;
-        const job = claimedJob(claimed.row, claimed.leaseId, claimed.row.player);
-        if (job) return job;
-        await db.update(jobs).set(subjectlessFailure(now)).where(and(eq(jobs.id, claimed.row.id), eq(jobs.leaseId, claimed.leaseId)));
-      }
-    },
-    nextDueAt: async () => {
-      const [row] = await db.select({ at: sql<string | null>`min(${jobs.runAt})` }).from(jobs).where(inArray(jobs.state, ["pending", "pending_retry"]));
-      return row?.at == null ? null : Number(row.at);
-    },
-    renew: async (holder, now, leaseMs) =>
-      (await db.update(jobs).set({ leaseExpiresAt: now + leaseMs }).where(leaseHeldIn(jobs, holder, now)).returning({ id: jobs.id })).length === 1,
-    holds: async (holder, now) => (await db.select({ id: jobs.id }).from(jobs).where(leaseHeldIn(jobs, holder, now))).length === 1,
-    record: (job, change, now) => pgRecordChange(db, job, change, now),
-    transition: async (job, change, now) => {
-      if (!(await pgFenced(db, job, change, now))) throw new LeaseLostError(job.id);
-    },
-    enqueueSave: (saveId, at, implausible) => db.transaction((tx) => pgEnqueueSave(tx, saveId, at, implausible)),
-    enqueueReport: (reportId, at) => db.transaction((tx) => pgEnqueueReport(tx, reportId, at)),
-    requeueForRedraw: (saveId, now) => db.transaction((tx) => pgRequeueForRedraw(tx, saveId, now)),
-    retryFailed: (now, saveId) => pgStatements(db).transaction(() => retryFailed(now, saveId)),
-    reprocess: (saveId, notify, now) => pgStatements(db).transaction(() => reprocess(saveId, notify, now)),
-    reclaimAtStart: async (now) =>
-      (
-        await db
-          .update(jobs)
-          .set({ state: "pending", attempts: sql`greatest(${jobs.attempts} - 1, 0)`, processDeaths: sql`${jobs.processDeaths} + 1`, leaseId: null, leaseExpiresAt: null, runAt: now, updatedAt: now })
-          .where(and(eq(jobs.state, "running"), lt(jobs.leaseExpiresAt, now)))
-          .returning({ id: jobs.id })
-      ).length,
-    resumeWaitingForKey: (now) => pgStatements(db).transaction(() => resumeWaitingForKey(now)),
-    rejudgePlausibility: (mayBeSave, now) => pgStatements(db).transaction(() => rejudgePlausibility(mayBeSave, now)),
+    // Each one statement (the claim's subjectless failure aside, which needs no transaction around it).
+    claim: (now, leaseMs, plausibleOnly) => pgFlow(db, queue.claim(now, leaseMs, plausibleOnly)),
+    nextDueAt: () => pgFlow(db, queue.nextDueAt()),
+    renew: (holder, now, leaseMs) => pgFlow(db, queue.renewLease(holder, now, leaseMs)),
+    holds: (holder, now) => pgFlow(db, queue.holdsLease(holder, now)),
+    record: (job, change, now) => pgFlow(db, record(job, change, now)),
+    transition: (job, change, now) => pgFlow(db, transition(job, change, now)),
+    enqueueSave: (saveId, at, implausible) => inTransaction(() => queue.enqueueSave(saveId, at, implausible)),
+    enqueueReport: (reportId, at) => inTransaction(() => queue.enqueueReport(reportId, at)),
+    requeueForRedraw: (saveId, now) => inTransaction(() => queue.requeueForRedraw(saveId, now)),
+    retryFailed: (now, saveId) => inTransaction(() => ownerActions.retryFailed(now, saveId)),
+    reprocess: (saveId, notify, now) => inTransaction(() => ownerActions.reprocess(saveId, notify, now)),
+    reclaimAtStart: (now) => pgFlow(db, queue.reclaimOrphans(now, false)),
+    resumeWaitingForKey: (now) => inTransaction(() => lifecycle.resumeWaitingForKey(now)),
+    rejudgePlausibility: (mayBeSave, now) => inTransaction(() => lifecycle.rejudgePlausibility(mayBeSave, now)),
+    // It cannot tell its own running jobs from other processes': their leases expire and another process claims them.
     releaseAtStop: async () => 0,
     listen: async (wake) => {
       // A dedicated connection, reconnected by postgres-js; a notification missed meanwhile waits for the poll.
@@ -85,4 +46,35 @@ export function pgJobStore(db: PgDb): JobStore {
       return () => subscription.unlisten();
     },
   };
+}
+
+/**
+ * queue.ts's enqueueSave and its wake-up as parts of one statement over the saves it inserts (`newSaves`, a
+ * data-modifying CTE returning `id` and `player_id`), for a request that commits in one round trip (uploads/pg.ts):
+ * the rule's own INSERT for another CTE, and an expression for its final SELECT (a CTE nobody reads would not run).
+ * The wake-up names its `sender` (pgNotifySender), or is left out (null) when the sender's own free slot takes the job.
+ */
+export const pgEnqueueSavesFrom = (newSaves: string, at: number, implausible: boolean) => pgFragment(enqueueSaveText(`${newSaves} s`), [null, implausible, at - SUBSCRIPTION_KEEP_MS, at]);
+export const pgNotifyNewWorkFrom = (newSaves: SQL, sender: string | null) =>
+  sender === null ? sql`0` : sql`(SELECT count(*) FROM (SELECT pg_notify(${NEW_WORK_CHANNEL}, ${sender}) FROM ${newSaves}) AS woken)`;
+
+/**
+ * transitions.ts's record, its usual case, as a data-modifying CTE for a statement that writes a stage's rows with
+ * it: the job's id when the lease is held and no redraw is flagged, no row otherwise (and nothing changed then).
+ */
+export function pgRecordedChangeSql(job: ClaimedJob, change: Transition, now: number): SQL {
+  const { query, values } = fencedChange(transitionSet(change, now), false);
+  return pgFragment(query.sql, [job.id, job.leaseId, now, false, ...values]);
+}
+
+const senders = new WeakMap<object, string>();
+/**
+ * This process's name on NEW_WORK_CHANNEL (one per database handle: tests run several services in one process).
+ * An upload's wake-up carries it, and the sender's own listener skips it: the upload's answer wakes that
+ * process's slot already (slot-wakes.ts).
+ */
+export function pgNotifySender(db: object): string {
+  let sender = senders.get(db);
+  if (sender === undefined) senders.set(db, (sender = crypto.randomUUID()));
+  return sender;
 }

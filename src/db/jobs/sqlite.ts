@@ -1,49 +1,37 @@
 /**
- * The job store over SQLite: the synchronous functions of this module, each call one transaction on the
- * event loop's thread (no async callback ever reaches db.transaction). Claims and renewals commit without
- * waiting for the disk, as the runner's do (replayableCommit).
+ * The job store over SQLite: the flows of this folder (queue.ts, transitions.ts, lifecycle.ts, owner-actions.ts)
+ * run synchronously, each call one transaction on the event loop's thread (no async callback ever reaches
+ * db.transaction). Claims and renewals commit without waiting for the disk, as the runner's do (replayableCommit).
  */
 import type { JobStore } from "../../store/ports/jobs.ts";
-import { replayableCommit, type Db, type Tx } from "../open.ts";
-import { claimJob, nextDueAt } from "./sqlite-claim.ts";
-import { enqueueReport, enqueueSave, requeueForRedraw } from "./sqlite-enqueue.ts";
-import { holdsLease, renewLease } from "./lease.ts";
-import { reclaimOrphans, releaseRunning } from "./sqlite-lifecycle.ts";
+import { sqliteFlow, sqliteTransaction } from "../dialect/sqlite.ts";
+import { replayableCommit, type Db } from "../open.ts";
 import * as lifecycle from "./lifecycle.ts";
-import { sqliteTransaction } from "../dialect/sqlite.ts";
 import * as ownerActions from "./owner-actions.ts";
-import { rerunIfFlagged, transition } from "./transitions.ts";
+import * as queue from "./queue.ts";
+import { record, transition } from "./transitions.ts";
 
-/** The owner's retry (jobs/owner-actions.ts), as one synchronous transaction. */
-export const retryFailed = (db: Db, now: number, saveId?: number) => sqliteTransaction(db, ownerActions.retryFailed(now, saveId));
-/** The owner's reprocess (jobs/owner-actions.ts), as one synchronous transaction. */
-export const reprocess = (db: Db, saveId: number, notify: boolean, now: number) => sqliteTransaction(db, ownerActions.reprocess(saveId, notify, now));
-
-/** Jobs that waited for a key are due again (jobs/lifecycle.ts), as one synchronous transaction. */
-export const resumeWaitingForKey = (db: Db, now: number) => sqliteTransaction(db, lifecycle.resumeWaitingForKey(now));
+/** Claims a job (queue.ts) on its own: for SQLite's tests and harness, which drive the runner's steps by hand. */
+export const claimJob = (db: Db, now: number, leaseMs: number, plausibleOnly = false) => sqliteFlow(db, queue.claim(now, leaseMs, plausibleOnly));
+/** At start-up every `running` job belongs to a service that died without shutting down (a clean shutdown releases its jobs). */
+export const reclaimOrphans = (db: Db, now: number) => sqliteFlow(db, queue.reclaimOrphans(now, true));
+export const releaseRunning = (db: Db, now: number) => sqliteFlow(db, queue.releaseRunning(now));
 
 export function sqliteJobStore(db: Db): JobStore {
-  // `body` is one of the synchronous functions below: db.transaction runs it to the end before returning.
-  const write = async <T>(body: (tx: Tx) => T): Promise<T> => db.transaction(body, { behavior: "immediate" });
   return {
     claim: async (now, leaseMs, plausibleOnly) => replayableCommit(db, () => claimJob(db, now, leaseMs, plausibleOnly)),
-    nextDueAt: async () => nextDueAt(db),
-    renew: async (holder, now, leaseMs) => replayableCommit(db, () => renewLease(db, holder, now, leaseMs)),
-    holds: async (holder, now) => holdsLease(db, holder, now),
-    record: (job, change, now) =>
-      write((tx) => {
-        if (rerunIfFlagged(tx, job, now)) return "redraw";
-        transition(tx, job, change, now);
-        return "recorded";
-      }),
-    transition: (job, change, now) => write((tx) => transition(tx, job, change, now)),
-    enqueueSave: (saveId, at, implausible) => write((tx) => enqueueSave(tx, saveId, at, implausible)),
-    enqueueReport: (reportId, at) => write((tx) => enqueueReport(tx, reportId, at)),
-    requeueForRedraw: (saveId, now) => write((tx) => requeueForRedraw(tx, saveId, now)),
-    retryFailed: async (now, saveId) => retryFailed(db, now, saveId),
-    reprocess: async (saveId, notify, now) => reprocess(db, saveId, notify, now),
+    nextDueAt: async () => sqliteFlow(db, queue.nextDueAt()),
+    renew: async (holder, now, leaseMs) => replayableCommit(db, () => sqliteFlow(db, queue.renewLease(holder, now, leaseMs))),
+    holds: async (holder, now) => sqliteFlow(db, queue.holdsLease(holder, now)),
+    record: async (job, change, now) => sqliteTransaction(db, record(job, change, now)),
+    transition: async (job, change, now) => sqliteTransaction(db, transition(job, change, now)),
+    enqueueSave: async (saveId, at, implausible) => sqliteTransaction(db, queue.enqueueSave(saveId, at, implausible)),
+    enqueueReport: async (reportId, at) => sqliteTransaction(db, queue.enqueueReport(reportId, at)),
+    requeueForRedraw: async (saveId, now) => sqliteTransaction(db, queue.requeueForRedraw(saveId, now)),
+    retryFailed: async (now, saveId) => sqliteTransaction(db, ownerActions.retryFailed(now, saveId)),
+    reprocess: async (saveId, notify, now) => sqliteTransaction(db, ownerActions.reprocess(saveId, notify, now)),
     reclaimAtStart: async (now) => reclaimOrphans(db, now),
-    resumeWaitingForKey: async (now) => resumeWaitingForKey(db, now),
+    resumeWaitingForKey: async (now) => sqliteTransaction(db, lifecycle.resumeWaitingForKey(now)),
     rejudgePlausibility: async (mayBeSave, now) => sqliteTransaction(db, lifecycle.rejudgePlausibility(mayBeSave, now)),
     releaseAtStop: async (now) => releaseRunning(db, now),
     listen: async () => async () => {},

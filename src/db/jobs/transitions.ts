@@ -1,52 +1,32 @@
 /**
- * What a lease holder does with its job: move it to the next stage, retry it later, fail or park it. The rules
- * (which change each outcome makes) are src/store/model/jobs.ts's; the writes below are SQLite's.
+ * What a lease holder does with its job, written once for both stores (src/db/dialect/): move it to the next
+ * stage, retry it later, fail or park it. The rules (which change each outcome makes) are src/store/model/jobs.ts's.
  */
-import type { Tx } from "../open.ts";
-import { jobs } from "../schema.ts";
-import { advanceChange, holderOf, LeaseLostError, redrawChange, retryChange, taskProcessDiedChange, type ClaimedJob, type JobStage, type Transition } from "../../store/model/jobs.ts";
-import { leaseHeld } from "./lease.ts";
+import { run, type Flow } from "../dialect/statements.ts";
+import { holderOf, LeaseLostError, redrawChange, type ClaimedJob, type Transition } from "../../store/model/jobs.ts";
+import { fencedChange, transitionSet } from "./statements.ts";
 
-
-/** Every transition ends the lease; the crash counts start over unless the change keeps them. */
-export const transitionSet = (change: Transition, now: number) => ({ processDeaths: 0, crashes: 0, ...change, leaseId: null, leaseExpiresAt: null, updatedAt: now });
-
-/** Applies a transition only while the lease is held; throws LeaseLostError otherwise (rolling back `tx`). */
-export function transition(tx: Tx, job: ClaimedJob, change: Transition, now: number): void {
-  const result = tx
-    .update(jobs)
-    .set(transitionSet(change, now))
-    .where(leaseHeld(holderOf(job), now))
-    .returning({ id: jobs.id }).all();
-  if (result.length !== 1) throw new LeaseLostError(job.id);
+/** The change applied while the lease is held (and, given `rerun`, while the redraw flag is that): whether it was. */
+export function* fenced(job: ClaimedJob, change: Transition, now: number, rerun?: boolean): Flow<boolean> {
+  const { jobId, leaseId } = holderOf(job);
+  const { query, values } = fencedChange(transitionSet(change, now), rerun);
+  return (yield* run(query, rerun === undefined ? [jobId, leaseId, now, ...values] : [jobId, leaseId, now, rerun, ...values])).length === 1;
 }
 
-
-export function advanceTo(tx: Tx, job: ClaimedJob, stage: JobStage, now: number): void {
-  transition(tx, job, advanceChange(stage, now), now);
+/** Applies a transition only while the lease is held; throws LeaseLostError otherwise (rolling back a transaction around it). */
+export function* transition(job: ClaimedJob, change: Transition, now: number): Flow<void> {
+  if (!(yield* fenced(job, change, now))) throw new LeaseLostError(job.id);
 }
-
 
 /**
- * A save that took a real player id while this stage ran (`rerun`) goes back to generate, since its maps show
- * the id; the flag is read and cleared under the lease, in the transaction that records the stage.
+ * Records a stage's outcome; a save flagged for redraw meanwhile (`rerun`: it took a real player id while this
+ * stage ran, and its maps show the id) goes back to generate. Throws LeaseLostError when the lease is not held. One
+ * statement in the usual case, needing no transaction around it: the flag only goes from false to true while the
+ * job runs, and each UPDATE reads it on the row's latest version after the row lock (which requeueForRedraw also
+ * takes), so a flag set between the two is caught by the second.
  */
-export function rerunIfFlagged(tx: Tx, job: ClaimedJob, now: number): boolean {
-  const row = tx.select({ rerun: jobs.rerun }).from(jobs).where(leaseHeld(holderOf(job), now)).get();
-  if (!row) throw new LeaseLostError(job.id);
-  if (!row.rerun) return false;
-  transition(tx, job, redrawChange(now), now);
-  return true;
-}
-
-export function retryOrFail(tx: Tx, job: ClaimedJob, error: string, steps: readonly number[], now: number): "retry" | "failed" {
-  const change = retryChange(job, error, steps, now);
-  transition(tx, job, change, now);
-  return change.state === "failed" ? "failed" : "retry";
-}
-
-export function afterTaskProcessDied(tx: Tx, job: ClaimedJob, how: string, now: number): "retry" | "parked" {
-  const change = taskProcessDiedChange(job, how, now);
-  transition(tx, job, change, now);
-  return change.state === "failed" ? "parked" : "retry";
+export function* record(job: ClaimedJob, change: Transition, now: number): Flow<"recorded" | "redraw"> {
+  if (yield* fenced(job, change, now, false)) return "recorded";
+  if (yield* fenced(job, redrawChange(now), now, true)) return "redraw";
+  throw new LeaseLostError(job.id);
 }

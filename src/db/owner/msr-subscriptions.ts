@@ -1,10 +1,9 @@
 /**
  * lunabot's `/msr` subscription lists, what both stores share: the rules, the read of a list (written once over
- * src/db/dialect/), and the job queue's test of a subscribed player (subscribedSave: a subscribed player's save
+ * src/db/dialect/), and the job queue's test of a subscribed player (subscribedPlayer: a subscribed player's save
  * goes first). The PUT is a twin: SQLite's in one in-process transaction (sqlite-msr-subscriptions.ts),
  * PostgreSQL's in one statement, one round trip, since lunabot PUTs every few seconds (pg-msr-subscriptions.ts).
  */
-import { sql, type Placeholder, type SQL } from "drizzle-orm";
 import { sha256Hex } from "../../sha256.ts";
 import type { MsrSubscription, SubscribedPair } from "../../store/model/owner.ts";
 import { read, type Reader } from "../dialect/statements.ts";
@@ -24,18 +23,16 @@ export function subscriptionOf(rows: { peer: string; listBytes: number; updatedA
   return { pairs, peer: first.peer, bytes: first.listBytes, at: first.updatedAt };
 }
 
-type SqlValue = SQL | Placeholder | number;
-
 /**
- * SQL true when a bot's list PUT since `since` names the player, for the job queue (the same text on both
- * stores): a probe of msr_subscription_players_player_idx and of the list's key, made once when the job is queued,
- * not per claim. A list nobody PUT for a day counts no more, swept or not. A `haruki` pair reads another service's
- * copy, not ours (the PUT also marks so a player the token may not read): it gives no priority.
+ * SQL text, true when a bot's list PUT since `since` names the player (`player`: SQL expressions), for the job
+ * queue (src/db/jobs/statements.ts, written once for both stores): a probe of msr_subscription_players_player_idx
+ * and of the list's key, made once when the job is queued, not per claim. A list nobody PUT for a day counts no
+ * more, swept or not. A `haruki` pair reads another service's copy, not ours (the PUT also marks so a player the
+ * token may not read): it gives no priority.
  */
-export const subscribedPlayer = (playerId: SQL, since: SqlValue) =>
-  sql`EXISTS (SELECT 1 FROM msr_subscription_players JOIN msr_subscriptions ON msr_subscriptions.token_name = msr_subscription_players.token_name AND msr_subscriptions.region = msr_subscription_players.region
-    WHERE msr_subscription_players.player_id = ${playerId} AND msr_subscription_players.mode <> 'haruki' AND msr_subscriptions.updated_at >= ${since})`;
-export const subscribedSave = (saveId: SqlValue, since: SqlValue) => subscribedPlayer(sql`(SELECT player_id FROM saves WHERE saves.id = ${saveId})`, since);
+export const subscribedPlayer = (player: string, since: string) =>
+  `EXISTS (SELECT 1 FROM msr_subscription_players JOIN msr_subscriptions ON msr_subscriptions.token_name = msr_subscription_players.token_name AND msr_subscriptions.region = msr_subscription_players.region
+    WHERE msr_subscription_players.player_id = ${player} AND msr_subscription_players.mode <> 'haruki' AND msr_subscriptions.updated_at >= ${since})`;
 
 type ListRow = { peer: string; listBytes: number; updatedAt: number; playerId: string | null; mode: string | null };
 const LIST = read<ListRow>(

@@ -1,13 +1,13 @@
 /**
  * The owner's and players' tables over SQLite: the modules written once for both stores (sessions.ts,
- * login-failures.ts, setup-tokens.ts, data-access.ts, watch.ts, nudges.ts) over SQLite's statements, and the
- * consumer webhooks' synchronous functions.
+ * login-failures.ts, setup-tokens.ts, data-access.ts, watch.ts, nudges.ts; the consumer webhooks', src/db/deliveries/)
+ * over SQLite's statements.
  */
 import type { TokenSeal } from "../../link-key.ts";
 import type { NudgeStore } from "../../store/ports/nudges.ts";
 import type { OwnerStore } from "../../store/ports/owner.ts";
 import type { WatchStore } from "../../store/ports/watch.ts";
-import { addDataWebhook, listDataWebhooks, removeDataWebhook } from "../deliveries/sqlite-data-webhooks.ts";
+import { dataWebhookRegistry } from "../deliveries/data-webhooks.ts";
 import { sqliteStatements, sqliteTransaction } from "../dialect/sqlite.ts";
 import type { Statements } from "../dialect/statements.ts";
 import { replayableCommit, type Db } from "../open.ts";
@@ -35,11 +35,7 @@ export function sqliteOwnerStore(db: Db, seal: TokenSeal): OwnerStore {
     loginFailures: loginFailureRecords(withoutFsync(db)),
     links: setupLinks(sqliteStatements(db), seal),
     access: dataAccess(sqliteStatements(db)),
-    webhooks: {
-      add: async (url, bearer, now, carries) => addDataWebhook(db, url, bearer, now, carries),
-      remove: async (id) => removeDataWebhook(db, id),
-      list: async () => listDataWebhooks(db),
-    },
+    webhooks: dataWebhookRegistry(sqliteStatements(db)),
     catalogue: catalogueRecords(sqliteStatements(db)),
   };
 }

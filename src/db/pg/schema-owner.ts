@@ -84,7 +84,7 @@ export const publicPlayers = pgTable("public_players", {
 });
 
 /**
- * Consumer webhooks (src/db/deliveries/sqlite-data-webhooks.ts, pg-data-webhooks.ts): after each new save, a POST to `url` with {server},
+ * Consumer webhooks (src/db/deliveries/data-webhooks.ts): after each new save, a POST to `url` with {server},
  * {data_type} and {user_id} filled in: empty (the bot pulls the save), or carrying it as `payload` says (raw,
  * json-zstd), sent only when `checkUrl` (if any) answers 200. `url`, `bearer` and `checkUrl` are secrets: never
  * shown again.

@@ -128,7 +128,7 @@ export const jobs = pgTable(
     stage: text("stage", { enum: JOB_STAGES }).notNull(),
     state: text("state", { enum: JOB_STATES }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
-    /** Deaths of the service while this job ran (db/jobs/sqlite-lifecycle.ts, pg.ts): from the first, its tasks run in a process of their own. */
+    /** Deaths of the service while this job ran (db/jobs/queue.ts reclaimOrphans): from the first, its tasks run in a process of their own. */
     processDeaths: integer("process_deaths").notNull().default(0),
     /** Deaths in a row of those tasks' own processes: a save that crashes what runs it; parked at POISON_CRASHES. */
     crashes: integer("crashes").notNull().default(0),

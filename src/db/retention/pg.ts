@@ -6,7 +6,8 @@
 import { SAVE_JSON_FILE } from "../../archive/save-json-file.ts";
 import type { ArchiveStore } from "../../archive/store.ts";
 import type { RetentionStore } from "../../store/ports/retention.ts";
-import { pgDeleteDoneSaveJobs } from "../jobs/pg-lifecycle.ts";
+import { deleteDoneSaveJobs } from "../jobs/index.ts";
+import { pgFlow } from "../dialect/pg.ts";
 import { newSweepCursor, retentionStatements, runRetentionRule, type ExpiredBody, type RetentionSteps } from "./rules.ts";
 import { underHousekeepingLock } from "../pg/housekeeping-lock.ts";
 import type { PgDb } from "../pg/open.ts";
@@ -16,7 +17,7 @@ const STATEMENTS = retentionStatements("(report_id, seq)");
 function pgSteps(db: PgDb): RetentionSteps {
   const client = db.$client;
   return {
-    delete: async (step, cutoff, limit) => (step === "jobs" ? pgDeleteDoneSaveJobs(db, cutoff, limit) : (await client.unsafe(STATEMENTS.deletes[step], [cutoff, limit])).count),
+    delete: async (step, cutoff, limit) => (step === "jobs" ? pgFlow(db, deleteDoneSaveJobs(cutoff, limit)) : (await client.unsafe(STATEMENTS.deletes[step], [cutoff, limit])).count),
     expiredBodies: async (after, cutoff, limit) => (await client.unsafe(STATEMENTS.expiredBodies, [after, cutoff, limit])) as unknown as ExpiredBody[],
     clearBodies: async (saves) =>
       saves.length === 0

@@ -3,7 +3,7 @@ import { SAVE_JSON_FILE } from "../../archive/save-json-file.ts";
 import type { ArchiveStore } from "../../archive/store.ts";
 import { deleteDoneSaveJobs } from "../jobs/index.ts";
 import type { Db } from "../open.ts";
-import { sqliteText } from "../dialect/sqlite.ts";
+import { sqliteFlow, sqliteText } from "../dialect/sqlite.ts";
 import type { RetentionRound, RetentionStore } from "../../store/ports/retention.ts";
 import { newSweepCursor, retentionStatements, ROW_BATCH, runRetentionRule, yieldToEventLoop, type ExpiredBody, type RetentionSteps } from "./rules.ts";
 
@@ -21,7 +21,7 @@ function sqliteSteps(db: Db): RetentionSteps {
     `UPDATE archives SET files = (SELECT json_group_array(value) FROM json_each(files) WHERE value != ?2) WHERE save_id = ?1 AND EXISTS (SELECT 1 FROM json_each(files) WHERE value = ?2)`,
   );
   return {
-    delete: async (step, cutoff, limit) => (step === "jobs" ? deleteDoneSaveJobs(db, cutoff, limit) : deletes[step].run(cutoff, limit).changes),
+    delete: async (step, cutoff, limit) => (step === "jobs" ? sqliteFlow(db, deleteDoneSaveJobs(cutoff, limit)) : deletes[step].run(cutoff, limit).changes),
     expiredBodies: async (after, cutoff, limit) => select.all(after, cutoff, limit) as ExpiredBody[],
     clearBodies: async (saves) =>
       db.transaction(() => {

@@ -1,6 +1,7 @@
 /** Saves on a hub's PostgreSQL: the rule of ./rules.ts over the network, and the insert as part of one statement. */
 import { sql } from "drizzle-orm";
-import { pgEnqueueSave, pgLockSaveJob, pgRequeueForRedraw } from "../jobs/pg-enqueue.ts";
+import { enqueueSave, lockSaveJob, requeueForRedraw } from "../jobs/index.ts";
+import { pgFlow } from "../dialect/pg.ts";
 import type { PgTx } from "../pg/open.ts";
 import { pgRunner } from "../dialect/pg-runner.ts";
 import { runStepsAsync } from "../dialect/steps.ts";
@@ -9,9 +10,9 @@ import { saveStatements, storeSaveOnceSteps, type SaveDialect } from "./rules.ts
 
 export const pgSaveDialect = (tx: PgTx): SaveDialect => ({
   sql: pgRunner(tx),
-  enqueueSave: (saveId, at, implausible) => pgEnqueueSave(tx, saveId, at, implausible),
-  lockSaveJob: (saveId) => pgLockSaveJob(tx, saveId),
-  requeueForRedraw: (saveId, now) => pgRequeueForRedraw(tx, saveId, now),
+  enqueueSave: (saveId, at, implausible) => pgFlow(tx, enqueueSave(saveId, at, implausible)),
+  lockSaveJob: (saveId) => pgFlow(tx, lockSaveJob(saveId)),
+  requeueForRedraw: (saveId, now) => pgFlow(tx, requeueForRedraw(saveId, now)),
 });
 
 export function pgStoreSaveOnce(tx: PgTx, save: NewSave): Promise<StoredSave> {

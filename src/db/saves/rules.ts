@@ -10,6 +10,7 @@ import { UNKNOWN_PLAYER } from "../../save/player-id.ts";
 import { sha256Hex } from "../../sha256.ts";
 import type { SaveOutputs } from "../../maps/save-outputs.ts";
 import { NO_ORIGIN, SAVE_ORIGIN_COLUMNS, type NewSave, type SaveOrigin, type StoredSave } from "../../store/model/saves.ts";
+import { read } from "../dialect/statements.ts";
 import { step, type Maybe, type SqlRunner, type Steps } from "../dialect/steps.ts";
 
 /** What a store gives the save rule: its statement runner and its job queue's part. */
@@ -23,6 +24,9 @@ export interface SaveDialect {
 
 const ORIGIN_FIELDS = Object.keys(SAVE_ORIGIN_COLUMNS) as (keyof SaveOrigin)[];
 const ORIGIN_COLUMNS = sql.raw(ORIGIN_FIELDS.map((field) => SAVE_ORIGIN_COLUMNS[field]).join(", "));
+
+/** notify's verdict on save $1 (src/db/deliveries/push-decision.ts): the last pushed save with the same drops ($2), or null. */
+export const REPEAT_OF = read(`UPDATE saves SET repeat_of = $2 WHERE id = $1`);
 
 export const saveStatements = {
   bySha: (sha256: string) => sql`SELECT id, player_id AS "playerId" FROM saves WHERE sha256 = ${sha256}`,
@@ -41,8 +45,6 @@ export const saveStatements = {
   /** generate's outputs model and drops' fingerprint (a refresh without maps is partial). */
   drawn: (saveId: number, outputs: SaveOutputs, dropsFingerprint: string, onlyIf: SQL = sql`true`) =>
     sql`UPDATE saves SET outputs = ${JSON.stringify(outputs)}, drops_fingerprint = ${dropsFingerprint}, partial = ${outputs.partial} WHERE id = ${saveId} AND ${onlyIf}`,
-  /** notify's verdict: the player's last pushed save with the same drops, or null (PostgreSQL's push decision: a subquery in its one statement). */
-  repeatOf: (saveId: number, repeatOf: number | null | SQL) => sql`UPDATE saves SET repeat_of = ${repeatOf} WHERE id = ${saveId} RETURNING id`,
 };
 
 /**

@@ -1,18 +1,19 @@
 /** Saves over SQLite: the rule of ./rules.ts run inside the caller's synchronous transaction. */
 import { enqueueSave, requeueForRedraw } from "../jobs/index.ts";
 import type { Tx } from "../open.ts";
+import { sqliteFlow } from "../dialect/sqlite.ts";
 import { sqliteRunner } from "../dialect/sqlite-runner.ts";
 import { runSteps } from "../dialect/steps.ts";
 import type { NewSave, StoredSave } from "../../store/model/saves.ts";
-import { saveStatements, saveWithShaSteps, storeSaveOnceSteps, type SaveDialect } from "./rules.ts";
+import { saveWithShaSteps, storeSaveOnceSteps, type SaveDialect } from "./rules.ts";
 
 export type { NewSave, StoredSave } from "../../store/model/saves.ts";
 
 export const sqliteSaveDialect = (tx: Tx): SaveDialect => ({
   sql: sqliteRunner(tx),
-  enqueueSave: (saveId, at, implausible) => enqueueSave(tx, saveId, at, implausible),
+  enqueueSave: (saveId, at, implausible) => sqliteFlow(tx, enqueueSave(saveId, at, implausible)),
   lockSaveJob: () => undefined,
-  requeueForRedraw: (saveId, now) => requeueForRedraw(tx, saveId, now),
+  requeueForRedraw: (saveId, now) => sqliteFlow(tx, requeueForRedraw(saveId, now)),
 });
 
 /** Inserts the save and its generate job, or returns the existing save with the same bytes (an `unknown` one adopts a real player id). */
@@ -23,9 +24,4 @@ export function storeSaveOnce(tx: Tx, save: NewSave): StoredSave {
 /** The save whose encrypted bytes hash to `sha256`, if one was stored. */
 export function saveWithSha(tx: Tx, sha256: string): { id: number; playerId: string } | undefined {
   return runSteps(saveWithShaSteps(sqliteRunner(tx), sha256));
-}
-
-/** notify's verdict on a save (src/db/deliveries/push-decision.ts): the last pushed save with the same drops, or null. */
-export function setRepeatOf(tx: Tx, saveId: number, repeatOf: number | null): void {
-  tx.run(saveStatements.repeatOf(saveId, repeatOf));
 }

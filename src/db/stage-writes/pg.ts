@@ -3,9 +3,10 @@
  * transaction. The fence goes first, so a holder that lost its lease takes no other row lock and records nothing.
  */
 import { asc, eq, getTableColumns, sql } from "drizzle-orm";
-import type { ClaimedJob, Transition } from "../jobs/index.ts";
+import { record, type ClaimedJob, type Transition } from "../jobs/index.ts";
 import type { Recorded, StageStore, StageWrites } from "../../store/ports/stage-writes.ts";
-import { pgRecordChange, pgRecordedChangeSql } from "../jobs/pg-transitions.ts";
+import { pgRecordedChangeSql } from "../jobs/pg.ts";
+import { pgFlow } from "../dialect/pg.ts";
 import type { PgDb } from "../pg/open.ts";
 import { pgRunner } from "../dialect/pg-runner.ts";
 import { archives, reportCandidates, reports, saves } from "../pg/schema.ts";
@@ -25,10 +26,10 @@ export function pgStageStore(db: PgDb): StageStore {
     // Every commit waits for the disk here: `durable` is SQLite's choice. Without rows to write, the fenced
     // change alone needs no transaction around it (one statement, or two for a redraw, as the job store records).
     record: async (job, writes, change, now) => {
-      if (writes === undefined) return { moved: await pgRecordChange(db, job, change, now) };
+      if (writes === undefined) return { moved: await pgFlow(db, record(job, change, now)) };
       if (writes.kind === "drawn" && (await recordDrawnAtOnce(db, job, writes, change, now))) return { moved: "recorded" };
       return db.transaction(async (tx): Promise<Recorded> => {
-        const moved = await pgRecordChange(tx, job, change, now);
+        const moved = await pgFlow(tx, record(job, change, now));
         return { moved, saved: await runStepsAsync(applyWritesSteps(pgSaveDialect(tx), writes, now)) };
       });
     },
@@ -56,7 +57,7 @@ async function recordDrawnAtOnce(db: PgDb, job: ClaimedJob, writes: Extract<Stag
   const { playerId, relPath, files, digest, token } = archive;
   const held = sql`EXISTS (SELECT 1 FROM fence)`;
   const [row] = await db.execute<{ fenced: number }>(sql`
-    WITH fence AS (${pgRecordedChangeSql(db, job, change, now)}),
+    WITH fence AS (${pgRecordedChangeSql(job, change, now)}),
     drawn AS (${saveStatements.drawn(saveId, outputs, dropsFingerprint, held)}),
     archived AS (INSERT INTO archives (save_id, player_id, rel_path, token, files, digest, created_at)
       SELECT ${saveId}::int, ${playerId}::text, ${relPath}::text, ${token}::text, ${JSON.stringify(files)}::jsonb, ${JSON.stringify(digest)}::jsonb, ${now}::bigint WHERE ${held}

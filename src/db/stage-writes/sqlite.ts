@@ -4,7 +4,8 @@
  */
 import { asc, eq } from "drizzle-orm";
 import type { ArchiveRow, Recorded, StageStore } from "../../store/ports/stage-writes.ts";
-import { rerunIfFlagged, transition } from "../jobs/index.ts";
+import { record } from "../jobs/index.ts";
+import { sqliteFlow } from "../dialect/sqlite.ts";
 import { replayableCommit, type Db, type Tx } from "../open.ts";
 import { sqliteSaveDialect } from "../saves/sqlite.ts";
 import { archives, reportCandidates, reports, saves } from "../schema.ts";
@@ -17,9 +18,7 @@ export function sqliteStageStore(db: Db): StageStore {
       const commit = () =>
         db.transaction((tx): Recorded => {
           const saved = writes ? runSteps(applyWritesSteps(sqliteSaveDialect(tx), writes, now)) : undefined;
-          if (rerunIfFlagged(tx, job, now)) return { moved: "redraw", saved };
-          transition(tx, job, change, now);
-          return { moved: "recorded", saved };
+          return { moved: sqliteFlow(tx, record(job, change, now)), saved };
         }, { behavior: "immediate" });
       return durable ? commit() : replayableCommit(db, commit);
     },

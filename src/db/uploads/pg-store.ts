@@ -1,6 +1,7 @@
 /** Uploads and reports on a hub's PostgreSQL: one transaction per request, committed before the answer. */
 import type { ReportStore, UploadStore } from "../../store/ports/ingest.ts";
-import { pgEnqueueReport } from "../jobs/pg-enqueue.ts";
+import { enqueueReport } from "../jobs/index.ts";
+import { pgFlow } from "../dialect/pg.ts";
 import type { PgDb } from "../pg/open.ts";
 import { pgRunner } from "../dialect/pg-runner.ts";
 import { runStepsAsync } from "../dialect/steps.ts";
@@ -17,6 +18,6 @@ export function pgUploadStore(db: PgDb): UploadStore {
 export function pgReportStore(db: PgDb): ReportStore {
   return {
     store: (extraction, meta, receivedAt) =>
-      db.transaction((tx) => runStepsAsync(storeReportSteps({ sql: pgRunner(tx), enqueueReport: (reportId, at) => pgEnqueueReport(tx, reportId, at) }, extraction, meta, receivedAt))),
+      db.transaction((tx) => runStepsAsync(storeReportSteps({ sql: pgRunner(tx), enqueueReport: (reportId, at) => pgFlow(tx, enqueueReport(reportId, at)) }, extraction, meta, receivedAt))),
   };
 }

@@ -9,7 +9,7 @@ import { sql } from "drizzle-orm";
 import { UNKNOWN_PLAYER } from "../../save/player-id.ts";
 import { sha256Hex } from "../../sha256.ts";
 import type { ChunkOutcome, IncomingChunk, UploadLimits } from "../../store/ports/ingest.ts";
-import { pgEnqueueSavesFrom, pgNotifyNewWorkFrom, pgNotifySender } from "../jobs/pg-enqueue.ts";
+import { pgEnqueueSavesFrom, pgNotifyNewWorkFrom, pgNotifySender } from "../jobs/pg.ts";
 import { underHousekeepingLock } from "../pg/housekeeping-lock.ts";
 import type { PgDb, PgTx } from "../pg/open.ts";
 import { pgInsertSaveOnce, pgSaveDialect } from "../saves/pg.ts";
@@ -30,18 +30,21 @@ const pgUploadDialect = (tx: PgTx): UploadDialect => ({
 export async function pgAcceptChunk(db: PgDb, chunk: IncomingChunk, limits: UploadLimits): Promise<ChunkOutcome> {
   const sha256 = sha256Hex(chunk.body);
   const single = chunk.header.totalChunks === 1 && chunk.body.byteLength <= limits.maxUploadBytes;
-  return (
-    (single ? await storeNewSingleChunkSave(db, chunk, sha256, limits) : null) ??
-    db.transaction((tx) => runStepsAsync(acceptChunkSteps(pgUploadDialect(tx), chunk, sha256, limits)))
-  );
+  return (single ? await storeNewSingleChunkSave(db, chunk, sha256, limits) : null) ?? acceptByRule(db, chunk, sha256, limits);
 }
+
+/** The chunk's rule (accept-chunk.ts) in one transaction: every chunk the one-statement path below does not take. */
+export const acceptByRule = (db: PgDb, chunk: IncomingChunk, sha256: string, limits: UploadLimits): Promise<ChunkOutcome> =>
+  db.transaction((tx) => runStepsAsync(acceptChunkSteps(pgUploadDialect(tx), chunk, sha256, limits)));
 
 /**
  * The usual upload, one chunk of a save not stored yet, in one statement (one round trip, committed on its own):
  * the save, its job and wake-up, and its completed task, just as the rule would write them when no save has this
  * sha256. null, writing nothing, when one has: then the transaction decides (a resend, a duplicate, an adoption).
+ * A shortcut of the rule: tests/contract/upload-fast-path.contract.test.ts runs both on the same chunks and
+ * compares every column of every table (a column the rule writes and this misses fails it).
  */
-async function storeNewSingleChunkSave(db: PgDb, chunk: IncomingChunk, sha256: string, { mayBeSave, keepsNewSave }: UploadLimits): Promise<ChunkOutcome | null> {
+export async function storeNewSingleChunkSave(db: PgDb, chunk: IncomingChunk, sha256: string, { mayBeSave, keepsNewSave }: UploadLimits): Promise<ChunkOutcome | null> {
   const { header, body, now } = chunk;
   const player = realPlayer(chunk.playerId);
   const playerId = player ?? UNKNOWN_PLAYER;
@@ -49,7 +52,7 @@ async function storeNewSingleChunkSave(db: PgDb, chunk: IncomingChunk, sha256: s
   const save = pgInsertSaveOnce({ encrypted: body, playerId, source: "upload", receivedAt: now, sha256, origin: chunk.origin });
   const [row] = await db.execute<{ task_id: number; save_id: number }>(sql`
     WITH new_save AS (${save}),
-    new_job AS (${pgEnqueueSavesFrom(newSave, now, !mayBeSave(body))}),
+    new_job AS (${pgEnqueueSavesFrom("new_save", now, !mayBeSave(body))}),
     task AS (INSERT INTO upload_tasks (upload_id, total_chunks, player_id, save_id, bytes, chunk_hashes, completed_at, created_at, updated_at)
       SELECT ${header.uploadId}, 1, ${player}, id, 0, ${JSON.stringify([sha256])}::jsonb, ${now}, ${now}, ${now} FROM new_save RETURNING id, save_id)
     SELECT task.id AS task_id, task.save_id, ${pgNotifyNewWorkFrom(newSave, keepsNewSave?.() ? null : pgNotifySender(db))} AS woken FROM task`);

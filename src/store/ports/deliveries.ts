@@ -1,7 +1,6 @@
 /**
- * The deliveries as the notify stage uses them, async so that a hub's PostgreSQL can stand behind them: the SQLite
- * store (src/db/deliveries/sqlite.ts) wraps the synchronous functions of src/db/deliveries/, the PostgreSQL
- * one (src/db/deliveries/pg.ts) applies the same rules over the network. Both pass
+ * The deliveries as the notify stage uses them, async so that a hub's PostgreSQL can stand behind them: both stores
+ * (src/db/deliveries/sqlite.ts, pg.ts) run the same flows of src/db/deliveries/, SQLite's synchronously. Both pass
  * tests/contract/delivery-store.contract.test.ts.
  */
 import type { DataWebhook, PushCandidate, PushDecision, ClaimOutcome, Delivery, DeliveryTally, FailedAttempt, RoutedTarget } from "../model/deliveries.ts";
@@ -20,7 +19,7 @@ export interface DeliveryStore {
   ofSave(saveId: number): Promise<Delivery[]>;
   tally(saveId: number): Promise<DeliveryTally>;
 
-  // The holder's writes, fenced by the job's lease (src/db/jobs/lease.ts), each extending it.
+  // The holder's writes, fenced by the job's lease (src/db/jobs/statements.ts leaseHeld), each extending it.
   /** Takes the next attempt of a pending delivery still at `seenAttempts`; `lease_lost` records nothing. */
   claimAttempt(holder: LeaseHolder, delivery: { id: number; seenAttempts: number }, now: number, leaseMs: number): Promise<ClaimOutcome>;
   /** Records the parts answered (always: they were sent); whether the next part may go (the lease is still held). */

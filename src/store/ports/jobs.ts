@@ -1,7 +1,6 @@
 /**
- * The job queue as the pipeline uses it, async so that a hub's PostgreSQL can stand behind it: the SQLite store
- * (src/db/jobs/sqlite.ts) wraps the synchronous functions of src/db/jobs/, the PostgreSQL one
- * (src/db/jobs/pg.ts) does the same over the network. Both pass tests/contract/job-store.contract.test.ts.
+ * The job queue as the pipeline uses it, async so that a hub's PostgreSQL can stand behind it: both stores
+ * (src/db/jobs/sqlite.ts, pg.ts) run the same flows of src/db/jobs/, SQLite's synchronously, PostgreSQL's over the network. Both pass tests/contract/job-store.contract.test.ts.
  */
 import type { ClaimedJob, LeaseHolder, Transition } from "../model/jobs.ts";
 
@@ -19,7 +18,7 @@ export interface JobStore {
   holds(holder: LeaseHolder, now: number): Promise<boolean>;
 
   // The holder's writes: each ends the lease, and throws LeaseLostError, changing nothing, when it is not held.
-  // The change comes from the rules in src/db/jobs/transitions.ts (advanceChange, retryChange, taskProcessDiedChange).
+  // The change comes from the rules in src/store/model/jobs.ts (advanceChange, retryChange, taskProcessDiedChange).
   /** Records a stage's outcome; a save flagged for redraw while the stage ran goes back to generate instead. */
   record(job: ClaimedJob, change: Transition, now: number): Promise<"recorded" | "redraw">;
   /** Applies the change whatever the flag says (a stage whose own writes could not be recorded). */
