@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { openDatabase, type Tx } from "../src/db/open.ts";
+import { openDatabase, type Tx } from "../src/db/sqlite/open.ts";
 import { storeReport } from "../src/db/uploads/sqlite-store.ts";
 import { acceptChunk } from "../src/db/uploads/sqlite.ts";
 import { readReportBody } from "../src/ingest/decompress.ts";

@@ -12,7 +12,7 @@ import { openArchiveStore } from "./archive/store.ts";
 import { describeArchive } from "./config/archive.ts";
 import { describeDatabase } from "./config/database.ts";
 import { secretsOf, type Config } from "./config/index.ts";
-import type { Db } from "./db/open.ts";
+import type { Db } from "./db/sqlite/open.ts";
 import { watchDiskSpace } from "./disk-space.ts";
 import { createApp } from "./http/app.ts";
 import { IngestActivity } from "./ingest/activity.ts";

@@ -5,14 +5,14 @@
  */
 import type { ArchiveStore } from "./archive/store.ts";
 import type { Config } from "./config/index.ts";
-import { startCheckpointer } from "./db/checkpointer.ts";
+import { startCheckpointer } from "./db/sqlite/checkpointer.ts";
 import { pgDeliveryStore } from "./db/deliveries/pg.ts";
 import { sqliteDeliveryStore } from "./db/deliveries/sqlite.ts";
-import { GroupCommitter } from "./db/group-commit.ts";
+import { GroupCommitter } from "./db/sqlite/group-commit.ts";
 import { sqliteReportStore, sqliteUploadStore } from "./db/uploads/sqlite-store.ts";
 import { pgJobStore } from "./db/jobs/pg.ts";
 import { sqliteJobStore } from "./db/jobs/sqlite.ts";
-import { openDatabase, type Db } from "./db/open.ts";
+import { openDatabase, type Db } from "./db/sqlite/open.ts";
 import { sqliteOwnerStore } from "./db/owner/sqlite.ts";
 import { pgReportStore, pgUploadStore } from "./db/uploads/pg-store.ts";
 import { openPostgres } from "./db/pg/open.ts";

@@ -4,7 +4,7 @@
  */
 export const WORKER_ENTRIES = {
   render: "src/pipeline/worker.ts",
-  checkpoint: "src/db/checkpoint-worker.ts",
+  checkpoint: "src/db/sqlite/checkpoint-worker.ts",
 } as const;
 
 export type WorkerName = keyof typeof WORKER_ENTRIES;

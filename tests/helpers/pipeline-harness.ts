@@ -15,7 +15,7 @@ import { loadConfig } from "../../src/config/index.ts";
 import { sqliteDeliveryStore } from "../../src/db/deliveries/sqlite.ts";
 import { sqliteJobStore } from "../../src/db/jobs/sqlite.ts";
 import { sqliteStageStore } from "../../src/db/stage-writes/sqlite.ts";
-import { openDatabase, type Db } from "../../src/db/open.ts";
+import { openDatabase, type Db } from "../../src/db/sqlite/open.ts";
 import { loadNotifySetup } from "../../src/notify/setup.ts";
 import { claimJob } from "../../src/db/jobs/index.ts";
 import { runJob, type Stages } from "../../src/pipeline/runner.ts";

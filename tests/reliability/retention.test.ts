@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { diskArchiveStore } from "../../src/archive/disk-store.ts";
-import { openDatabase, type Db } from "../../src/db/open.ts";
+import { openDatabase, type Db } from "../../src/db/sqlite/open.ts";
 import { applyRetention } from "../../src/db/retention/sqlite.ts";
 import { sha256Hex } from "../../src/sha256.ts";
 import { writeStore } from "../helpers/db.ts";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { diskArchiveStore } from "../../src/archive/disk-store.ts";
-import { openDatabase, type Db } from "../../src/db/open.ts";
+import { openDatabase, type Db } from "../../src/db/sqlite/open.ts";
 import type { SaveOutputs } from "../../src/maps/save-outputs.ts";
 import { makeEncryptedSample } from "../../src/samples/index.ts";
 import { SpawnMonths } from "../../src/spawns/month.ts";

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
-import { openDatabase } from "../../src/db/open.ts";
+import { openDatabase } from "../../src/db/sqlite/open.ts";
 
 const MIGRATIONS = resolve(import.meta.dir, "..", "..", "drizzle");
 const dir = mkdtempSync(join(tmpdir(), "mysekai-migrate-"));

@@ -1,10 +1,10 @@
-/** drizzle's statements are compiled once per SQL text and shared, and hot queries prepared once per connection (src/db/open.ts). */
+/** drizzle's statements are compiled once per SQL text and shared, and hot queries prepared once per connection (src/db/sqlite/open.ts). */
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
-import { openDatabase, prepared, type Db, type Tx } from "../../src/db/open.ts";
+import { openDatabase, prepared, type Db, type Tx } from "../../src/db/sqlite/open.ts";
 import { saves } from "../../src/db/schema.ts";
 import { saveWithSha, storeSaveOnce } from "../../src/db/saves/sqlite.ts";
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { pgStatements } from "../../src/db/dialect/pg.ts";
 import { sqliteStatements } from "../../src/db/dialect/sqlite.ts";
 import { read, run, type Statements } from "../../src/db/dialect/statements.ts";
-import { openDatabase } from "../../src/db/open.ts";
+import { openDatabase } from "../../src/db/sqlite/open.ts";
 import { openPostgres } from "../../src/db/pg/open.ts";
 import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
 

@@ -4,8 +4,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { GroupCommitter } from "../../src/db/group-commit.ts";
-import { openDatabase } from "../../src/db/open.ts";
+import { GroupCommitter } from "../../src/db/sqlite/group-commit.ts";
+import { openDatabase } from "../../src/db/sqlite/open.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "mysekai-group-commit-"));
 const path = join(dir, "db.sqlite");

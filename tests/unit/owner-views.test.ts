@@ -11,7 +11,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
-import { migrateBesideViews, openDatabase } from "../../src/db/open.ts";
+import { migrateBesideViews, openDatabase } from "../../src/db/sqlite/open.ts";
 import { openPostgres } from "../../src/db/pg/open.ts";
 import { REGION_ZONE, zonedParts } from "../../src/i18n/zones.ts";
 import type { Region } from "../../src/capture/regions.ts";

@@ -4,7 +4,7 @@
  * runner's bookkeeping on both stores is runner.contract.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, spyOn, test } from "bun:test";
-import { replayableCommit } from "../../src/db/open.ts";
+import { replayableCommit } from "../../src/db/sqlite/open.ts";
 import { claimJob, reclaimOrphans, releaseRunning } from "../../src/db/jobs/index.ts";
 import { countingStage, fakeStages, insertJob, insertSave, jobRow, LEASE_MS, openHarness, runUntilEmpty, type Harness } from "../helpers/pipeline-harness.ts";
 import { drawnWrites } from "../helpers/rows.ts";

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { openDatabase } from "../../src/db/open.ts";
+import { openDatabase } from "../../src/db/sqlite/open.ts";
 import { sqliteRunner } from "../../src/db/dialect/sqlite-runner.ts";
 import { runSteps, runStepsAsync, step, type Maybe, type Steps } from "../../src/db/dialect/steps.ts";
 

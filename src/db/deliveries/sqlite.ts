@@ -4,7 +4,7 @@
  */
 import type { DeliveryStore } from "../../store/ports/deliveries.ts";
 import { sqliteFlow, sqliteTransaction } from "../dialect/sqlite.ts";
-import type { Db } from "../open.ts";
+import type { Db } from "../sqlite/open.ts";
 import { decidePush } from "./push-decision.ts";
 import * as rows from "./rows.ts";
 

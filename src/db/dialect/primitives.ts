@@ -4,11 +4,11 @@
  * made once per dialect when the module loads. Everything else in a statement is the same text on both stores.
  *
  * What stays per dialect, and where (this list is the one place that names it):
- * - the drivers: opening a database (src/db/open.ts, src/db/pg/open.ts), binding and decoding values and
+ * - the drivers: opening a database (src/db/sqlite/open.ts, src/db/pg/open.ts), binding and decoding values and
  *   running a flow (sqlite.ts: synchronous, inside bun:sqlite's transaction; pg.ts: on postgres-js's
  *   connection or transaction);
- * - SQLite's group commit and unsynced commits (src/db/group-commit.ts, open.ts replayableCommit) and its WAL
- *   checkpointer (src/db/checkpointer.ts, checkpoint-worker.ts): one process, one writer, one file;
+ * - SQLite's group commit and unsynced commits (src/db/sqlite/group-commit.ts, open.ts replayableCommit) and its WAL
+ *   checkpointer (src/db/sqlite/checkpointer.ts, checkpoint-worker.ts): one process, one writer, one file;
  * - PostgreSQL's prepared-statement client (pg.ts `prepare: true`), LISTEN (src/db/jobs/pg.ts `listen`), the
  *   wake-ups a commit sends (statements.ts `notify`) and its advisory locks (statements.ts `lock`; the upload and
  *   housekeeping locks of src/db/uploads/pg.ts, src/db/pg/housekeeping-lock.ts): N processes share one database,

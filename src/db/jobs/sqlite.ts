@@ -5,7 +5,7 @@
  */
 import type { JobStore } from "../../store/ports/jobs.ts";
 import { sqliteFlow, sqliteTransaction } from "../dialect/sqlite.ts";
-import { replayableCommit, type Db } from "../open.ts";
+import { replayableCommit, type Db } from "../sqlite/open.ts";
 import * as lifecycle from "./lifecycle.ts";
 import * as ownerActions from "./owner-actions.ts";
 import * as queue from "./queue.ts";

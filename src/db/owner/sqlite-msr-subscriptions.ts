@@ -6,7 +6,7 @@
  * read and the rules both share are msr-subscriptions.ts's.
  */
 import { and, eq, gte, lt, not, sql } from "drizzle-orm";
-import type { Db } from "../open.ts";
+import type { Db } from "../sqlite/open.ts";
 import { msrSubscriptionPlayers, msrSubscriptions } from "../schema.ts";
 import type { SubscriptionList } from "../../store/model/owner.ts";
 import { listSha256, SUBSCRIPTION_KEEP_MS } from "./msr-subscriptions.ts";

@@ -10,7 +10,7 @@ import type { WatchStore } from "../../store/ports/watch.ts";
 import { dataWebhookRegistry } from "../deliveries/data-webhooks.ts";
 import { sqliteStatements, sqliteTransaction } from "../dialect/sqlite.ts";
 import type { Statements } from "../dialect/statements.ts";
-import { replayableCommit, type Db } from "../open.ts";
+import { replayableCommit, type Db } from "../sqlite/open.ts";
 import { catalogueRecords } from "./catalogue.ts";
 import { dataAccess } from "./data-access.ts";
 import { loginFailureRecords } from "./login-failures.ts";

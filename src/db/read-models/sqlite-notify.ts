@@ -1,7 +1,7 @@
 /** What the notify stage reads of a save and its archive (src/pipeline/stages/notify.ts), over SQLite. */
 import { eq, getTableColumns } from "drizzle-orm";
 import type { NotifyReads } from "../../store/ports/notify.ts";
-import type { Db } from "../open.ts";
+import type { Db } from "../sqlite/open.ts";
 import { archives, saves } from "../schema.ts";
 
 /** Every column of a save but its encrypted bytes, which a push never needs. */

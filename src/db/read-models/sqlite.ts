@@ -6,7 +6,7 @@ import { dataAccess } from "../owner/data-access.ts";
 import { msrSubscription } from "../owner/msr-subscriptions.ts";
 import { putMsrSubscription } from "../owner/sqlite-msr-subscriptions.ts";
 import { sqliteStatements } from "../dialect/sqlite.ts";
-import type { Db } from "../open.ts";
+import type { Db } from "../sqlite/open.ts";
 import { captureHealthReads } from "./capture-health.ts";
 import { dataReads } from "./data-api.ts";
 import { pageReads } from "./pages.ts";

@@ -2,7 +2,7 @@
 import { SAVE_JSON_FILE } from "../../archive/save-json-file.ts";
 import type { ArchiveStore } from "../../archive/store.ts";
 import { deleteDoneSaveJobs } from "../jobs/index.ts";
-import type { Db } from "../open.ts";
+import type { Db } from "../sqlite/open.ts";
 import { sqliteFlow, sqliteText } from "../dialect/sqlite.ts";
 import type { RetentionRound, RetentionStore } from "../../store/ports/retention.ts";
 import { newSweepCursor, retentionStatements, ROW_BATCH, runRetentionRule, yieldToEventLoop, type ExpiredBody, type RetentionSteps } from "./rules.ts";

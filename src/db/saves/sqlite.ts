@@ -1,6 +1,6 @@
 /** Saves over SQLite: the rule of ./rules.ts run inside the caller's synchronous transaction. */
 import { enqueueSave, requeueForRedraw } from "../jobs/index.ts";
-import type { Tx } from "../open.ts";
+import type { Tx } from "../sqlite/open.ts";
 import { sqliteFlow } from "../dialect/sqlite.ts";
 import { sqliteRunner } from "../dialect/sqlite-runner.ts";
 import { runSteps } from "../dialect/steps.ts";

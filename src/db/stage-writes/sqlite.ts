@@ -6,7 +6,7 @@ import { asc, eq } from "drizzle-orm";
 import type { ArchiveRow, Recorded, StageStore } from "../../store/ports/stage-writes.ts";
 import { record } from "../jobs/index.ts";
 import { sqliteFlow } from "../dialect/sqlite.ts";
-import { replayableCommit, type Db, type Tx } from "../open.ts";
+import { replayableCommit, type Db, type Tx } from "../sqlite/open.ts";
 import { sqliteSaveDialect } from "../saves/sqlite.ts";
 import { archives, reportCandidates, reports, saves } from "../schema.ts";
 import { runSteps } from "../dialect/steps.ts";

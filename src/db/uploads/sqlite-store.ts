@@ -5,10 +5,10 @@
  */
 import type { HarExtraction } from "../../ingest/har.ts";
 import type { ReportStore, UploadStore } from "../../store/ports/ingest.ts";
-import type { GroupCommitter } from "../group-commit.ts";
+import type { GroupCommitter } from "../sqlite/group-commit.ts";
 import { enqueueReport } from "../jobs/index.ts";
 import { sqliteFlow } from "../dialect/sqlite.ts";
-import type { Db, Tx } from "../open.ts";
+import type { Db, Tx } from "../sqlite/open.ts";
 import { sqliteRunner } from "../dialect/sqlite-runner.ts";
 import { runSteps } from "../dialect/steps.ts";
 import { storeReportSteps } from "./reports.ts";

@@ -2,7 +2,7 @@
 import { sql } from "drizzle-orm";
 import { sha256Hex } from "../../sha256.ts";
 import type { ChunkOutcome, IncomingChunk, UploadLimits } from "../../store/ports/ingest.ts";
-import type { Db, Tx } from "../open.ts";
+import type { Db, Tx } from "../sqlite/open.ts";
 import { sqliteSaveDialect } from "../saves/sqlite.ts";
 import { runSteps } from "../dialect/steps.ts";
 import { acceptChunkSteps, expireUploadsSteps, type UploadDialect } from "./accept-chunk.ts";

@@ -4,8 +4,8 @@
  * ~20 ms that would otherwise land inside one request's commit). A worker that cannot start or dies is logged,
  * and SQLite's own autocheckpoint takes over again: the WAL never grows unchecked.
  */
-import { logWarn } from "../log.ts";
-import { workerEntry } from "../runtime-files.ts";
+import { logWarn } from "../../log.ts";
+import { workerEntry } from "../../runtime-files.ts";
 import type { Db } from "./open.ts";
 
 /** SQLite's default: checkpoint on the commit that takes the WAL past this many pages. */

@@ -4,9 +4,9 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
-import { logInfo, logWarn } from "../log.ts";
-import { projectPath } from "../runtime-files.ts";
-import * as schema from "./schema.ts";
+import { logInfo, logWarn } from "../../log.ts";
+import { projectPath } from "../../runtime-files.ts";
+import * as schema from "../schema.ts";
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 
