@@ -29,6 +29,40 @@ export function contractSql(sql: RawSql) {
 
     /** The save's job deleted (as retention does, or a crash left it): no port deletes a job alone. */
     dropJobOfSave: (saveId: number) => sql.exec(`DELETE FROM jobs WHERE save_id = ${Number(saveId)}`),
+    /** A report as retention judges it: whether it is kept, and how many candidate bodies it holds. */
+    report: async (reportId: number) => ({
+      exists: (await sql.scalar(`SELECT count(*) FROM reports WHERE id = ${Number(reportId)}`)) === 1,
+      candidates: await sql.scalar(`SELECT count(*) FROM report_candidates WHERE report_id = ${Number(reportId)}`),
+    }),
+    /** A save as retention judges it (undefined once deleted): its bytes' SHA-256, whether its body and outputs are kept, its job, its deliveries, its archive row. */
+    save: async (saveId: number) => {
+      const id = Number(saveId);
+      const [save] = await sql.rows(`SELECT sha256, CASE WHEN encrypted IS NULL THEN 0 ELSE 1 END AS body, CASE WHEN outputs IS NULL THEN 0 ELSE 1 END AS outputs FROM saves WHERE id = ${id}`);
+      const [archive] = await sql.rows(`SELECT files, rel_path FROM archives WHERE save_id = ${id}`);
+      return {
+        sha256: (save?.sha256 as string | undefined) ?? null,
+        exists: save !== undefined,
+        hasBody: Number(save?.body) === 1,
+        hasOutputs: Number(save?.outputs) === 1,
+        hasJob: (await sql.scalar(`SELECT count(*) FROM jobs WHERE save_id = ${id}`)) === 1,
+        deliveries: await sql.scalar(`SELECT count(*) FROM deliveries WHERE save_id = ${id}`),
+        archive: archive && { relPath: String(archive.rel_path), files: (typeof archive.files === "string" ? JSON.parse(archive.files) : archive.files) as string[] },
+      };
+    },
+
+    /** When the report was processed (null: never), as the evaluate stage leaves it. */
+    reportProcessedAt: (reportId: number, at: number | null) => sql.exec(`UPDATE reports SET processed_at = ${at === null ? "NULL" : Number(at)} WHERE id = ${Number(reportId)}`),
+    /** The report's job deleted (as retention does). */
+    dropJobOfReport: (reportId: number) => sql.exec(`DELETE FROM jobs WHERE report_id = ${Number(reportId)}`),
+    /** An archive row as the generate stage records it, without a digest. */
+    addArchive: (saveId: number, playerId: string, relPath: string, token: string, files: string[], at: number) =>
+      sql.exec(`INSERT INTO archives (save_id, player_id, rel_path, token, files, created_at) VALUES (?, ?, ?, ?, '${JSON.stringify(files).replaceAll("'", "''")}', ?)`, [saveId, playerId, relPath, token, at]),
+    /** `n` done save jobs at `at` (saves without bodies or archives), in two statements: batch tests. */
+    addDoneSaves: async (n: number, playerId: string, at: number) => {
+      const numbers = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${Number(n)})`;
+      await sql.exec(`${numbers} INSERT INTO saves (sha256, player_id, source, encrypted, size, received_at) SELECT 'bulk-' || i, '${playerId.replaceAll("'", "''")}', 'upload', NULL, 16, ${Number(at)} FROM n`);
+      await sql.exec(`INSERT INTO jobs (save_id, stage, state, run_at, created_at, updated_at) SELECT id, 'done', 'done', ${Number(at)}, ${Number(at)}, ${Number(at)} FROM saves WHERE sha256 LIKE 'bulk-%'`);
+    },
     /** Every job deleted (as retention does once a save's job is done). */
     dropJobs: () => sql.exec("DELETE FROM jobs"),
     /** The save's deliveries removed behind the stores' back. */
