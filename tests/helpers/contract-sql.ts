@@ -17,6 +17,8 @@ export function contractSql(sql: RawSql) {
         dataType: String(row.data_type),
       })),
     reportCount: () => sql.scalar("SELECT count(*) FROM reports"),
+    /** Every row of a table, every column (a new one too): what a search for a stored secret, or a table's bound, reads. */
+    everyRowOf: (table: "owner_sessions" | "settings" | "players" | "login_failures" | "api_tokens" | "public_players") => sql.rows(`SELECT * FROM ${table}`),
     /** Every save's id as the owner's view_saves lists it. */
     saveIds: async () => (await sql.column("SELECT save_id FROM view_saves ORDER BY save_id")).map(Number),
     /** Upload tasks: every one, and those still open (not completed). */
@@ -63,6 +65,9 @@ export function contractSql(sql: RawSql) {
       await sql.exec(`${numbers} INSERT INTO saves (sha256, player_id, source, encrypted, size, received_at) SELECT 'bulk-' || i, '${playerId.replaceAll("'", "''")}', 'upload', NULL, 16, ${Number(at)} FROM n`);
       await sql.exec(`INSERT INTO jobs (save_id, stage, state, run_at, created_at, updated_at) SELECT id, 'done', 'done', ${Number(at)}, ${Number(at)}, ${Number(at)} FROM saves WHERE sha256 LIKE 'bulk-%'`);
     },
+    /** `count` peers with one failure each, the i-th at `at + i`: a cap filled in one statement (not `count` records). */
+    seedLoginFailures: (count: number, at: number) =>
+      sql.exec(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${Number(count) - 1}) INSERT INTO login_failures (peer, failures, last_failure) SELECT 'p' || i, 1, ${Number(at)} + i FROM n`),
     /** Every job deleted (as retention does once a save's job is done). */
     dropJobs: () => sql.exec("DELETE FROM jobs"),
     /** The save's deliveries removed behind the stores' back. */
