@@ -4,6 +4,7 @@
  * reaches this file, not the tests (store-reads.ts is its reading twin). SQLite's wait on the server's write lock;
  * a hub's go through its deployment's connection.
  */
+import { sha256Hex } from "../../src/sha256.ts";
 import { run, type Deployment } from "./deployments.ts";
 import { writeStore } from "./db.ts";
 import type { RunningServer } from "./in-process.ts";
@@ -35,6 +36,11 @@ function named(write: Write) {
     /** The save's job queued again for `stage`, due at once (as a crash or an older version left it). */
     jobDue: (saveIds: number[], stage: string) =>
       write(`UPDATE jobs SET stage = ?, state = 'pending', run_at = 0 WHERE save_id IN (${saveIds.map(Number).join(",")})`, stage),
+    /** A player linked, and the setup token, in the clear, as an older version stored them (the link made at 1 ms). */
+    olderVersionsClearTokens: async (playerId: string, name: string, link: string, setup: string) => {
+      await write("INSERT INTO players (player_id, name, token, token_sha256, created_at) VALUES (?, ?, ?, ?, 1)", playerId, name, link, sha256Hex(link));
+      await write("UPDATE settings SET value = ? WHERE key = 'setup_token'", setup);
+    },
     /** The save's job failed at `stage`, with `lastError` when given (the error left as it was otherwise). */
     jobFailed: (saveId: number, stage: string, lastError?: string) =>
       lastError === undefined
