@@ -220,6 +220,7 @@ function named(rows: Rows, onPostgres: boolean) {
     /** Whether the schema has anything of this name (a table a migration dropped has nothing). */
     hasTable: async (name: string) =>
       (await count(onPostgres ? "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = ?" : "SELECT count(*) AS n FROM sqlite_master WHERE name = ?", name)) > 0,
+    appliedMigrations: () => count(`SELECT count(*) AS n FROM ${onPostgres ? "drizzle." : ""}__drizzle_migrations`),
     /** Every report, oldest first. */
     reports: async () => (await rows(`${REPORT} ORDER BY id`)).map(reportOf),
     /** The owner sessions as stored: a hash of each session id, never the id. */
