@@ -6,7 +6,6 @@
  */
 import { beforeEach, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import postgres from "postgres";
 import { MAX_UPLOAD_BYTES } from "../../src/contract.ts";
 import type { HarExtraction } from "../../src/ingest/har.ts";
 import { sha256Hex } from "../../src/sha256.ts";
@@ -14,6 +13,7 @@ import { NO_ORIGIN, type SaveOrigin } from "../../src/store/model/saves.ts";
 import type { ChunkOutcome, IncomingChunk, UploadLimits } from "../../src/store/ports/ingest.ts";
 import { advanceChange, LeaseLostError } from "../../src/store/model/jobs.ts";
 import { describeEachStore } from "../helpers/contract-stores.ts";
+import { holdAdvisoryLock } from "../helpers/contract-sql.ts";
 import { extraction } from "../helpers/rows.ts";
 
 const T0 = 1_700_000_000_000;
@@ -43,16 +43,14 @@ describeEachStore("ingest store", (s) => {
   let accept: (c: IncomingChunk, limits?: UploadLimits) => Promise<ChunkOutcome>;
   beforeEach(() => void (accept = (c, limits = LIMITS) => s.stores.uploads.acceptChunk(c, limits)));
   /** Another process of the hub holding the advisory lock `key` names (its SQL), until the release. */
-  async function holdLock(key: string): Promise<() => Promise<void>> {
-    const other = postgres(s.config.database.kind === "postgres" ? s.config.database.url : "", { max: 1, onnotice: () => {} });
-    await other.unsafe(`SELECT pg_advisory_lock(${key})`);
-    return async () => void (await other.end());
-  }
+  const holdLock = (key: string) => holdAdvisoryLock(s.config.database.kind === "postgres" ? s.config.database.url : "", key);
 
-  const saves = () => s.sql.scalar("SELECT count(*) FROM saves");
-  const jobs = () => s.sql.scalar("SELECT count(*) FROM jobs");
-  const openTasks = () => s.sql.scalar("SELECT count(*) FROM upload_tasks WHERE completed_at IS NULL");
-  const jobRows = () => s.sql.column("SELECT stage || ':' || state || ':' || attempts || ':' || CASE WHEN notify THEN 'push' ELSE 'quiet' END || ':' || coalesce(last_error, '-') FROM jobs ORDER BY id");
+  const saves = async () => (await s.stored.saves()).length;
+  const jobs = async () => (await s.jobRows.all()).length;
+  const openTasks = () => s.stored.openUploadTasks();
+  const jobRows = async () => (await s.jobRows.all()).map((job) => `${job.stage}:${job.state}:${job.attempts}:${job.notify ? "push" : "quiet"}:${job.lastError ?? "-"}`);
+  const players = async () => (await s.stored.saves()).map((save) => save.player);
+  const rerun = (job: { rerun: boolean }) => (job.rerun ? "rerun" : "-");
 
   test("chunks arriving in any order become one save of their bytes in index order, with one job", async () => {
     const parts = [blocks(2), blocks(3), blocks(1)];
@@ -61,10 +59,10 @@ describeEachStore("ingest store", (s) => {
     expect(await accept(chunk("u1", 0, 3, parts[0]!))).toMatchObject({ kind: "partial", received: 2 });
     const done = await accept(chunk("u1", 1, 3, parts[1]!));
     expect(done).toMatchObject({ kind: "completed", created: true, playerId: PLAYER, saveBytes: 96 });
-    expect(await s.sql.column("SELECT sha256 FROM saves")).toEqual([sha256Hex(Buffer.concat(parts))]);
-    expect(await s.sql.column("SELECT stage FROM jobs")).toEqual(["generate"]);
+    expect((await s.stored.saves()).map((save) => save.sha256)).toEqual([sha256Hex(Buffer.concat(parts))]);
+    expect((await s.jobRows.all()).map((job) => job.stage)).toEqual(["generate"]);
     expect(await openTasks()).toBe(0);
-    expect(await s.sql.scalar("SELECT count(*) FROM upload_task_chunks")).toBe(0);
+    expect(await s.stored.heldChunks()).toBe(0);
   });
 
   test("a save keeps the origin its completing chunk came with, in one chunk (PostgreSQL's one statement) or several", async () => {
@@ -74,7 +72,7 @@ describeEachStore("ingest store", (s) => {
     await accept(chunk("two", 0, 2, blocks(1), { origin: party }));
     expect(await accept(chunk("two", 1, 2, blocks(1), { origin: save }))).toMatchObject({ kind: "completed", created: true });
     expect(await accept(chunk("none", 0, 1, blocks(2), { player: null }))).toMatchObject({ kind: "completed", created: true });
-    expect(await s.sql.column("SELECT coalesce(region, '-') || ':' || data_type FROM saves ORDER BY id")).toEqual(["cn:mysekai_birthday_party", "tw:mysekai", "-:mysekai"]);
+    expect((await s.stored.saves()).map((save) => `${save.region ?? "-"}:${save.dataType}`)).toEqual(["cn:mysekai_birthday_party", "tw:mysekai", "-:mysekai"]);
   });
 
   test("a resent chunk is answered without a second save, whether its task is open or completed", async () => {
@@ -94,7 +92,7 @@ describeEachStore("ingest store", (s) => {
     expect(await accept(chunk("u3", 1, 2, blocks(1), { player: OTHER_PLAYER, peer: "198.51.100.9" }))).toMatchObject({ kind: "partial", received: 1 });
     expect(await accept(chunk("u3", 1, 2, blocks(1), { player: null, peer: "198.51.100.10" }))).toMatchObject({ kind: "partial", received: 1 });
     expect(await accept(chunk("u3", 1, 2, parts[1]!, { player: PLAYER }))).toMatchObject({ kind: "completed", playerId: PLAYER });
-    expect(await s.sql.column("SELECT player_id FROM saves")).toEqual([PLAYER]);
+    expect(await players()).toEqual([PLAYER]);
     expect(await openTasks()).toBe(2);
   });
 
@@ -157,9 +155,9 @@ describeEachStore("ingest store", (s) => {
   test("a save held as unknown takes the player id of a later arrival, and its job runs again", async () => {
     const body = blocks(2);
     await accept(chunk("n1", 0, 1, body, { player: null }));
-    await s.sql.exec("UPDATE jobs SET stage = 'done', state = 'done', attempts = 3, notify = false, last_error = 'x'");
+    await s.jobRows.setAll({ stage: "done", state: "done", attempts: 3, notify: false, lastError: "x" });
     expect(await accept(chunk("n2", 0, 1, body))).toMatchObject({ kind: "completed", created: false, adopted: true, playerId: PLAYER });
-    expect(await s.sql.column("SELECT player_id FROM saves")).toEqual([PLAYER]);
+    expect(await players()).toEqual([PLAYER]);
     expect(await jobRows()).toEqual(["generate:pending:0:push:-"]);
   });
 
@@ -167,7 +165,7 @@ describeEachStore("ingest store", (s) => {
     const body = blocks(2);
     const held = await accept(chunk("q1", 0, 1, body, { player: null }));
     expect(await accept(chunk("q2", 0, 1, body, { now: T0 + 5 }))).toMatchObject({ kind: "completed", saveId: (held as { saveId: number }).saveId, created: false, adopted: true });
-    expect(await s.sql.column("SELECT player_id FROM saves")).toEqual([PLAYER]);
+    expect(await players()).toEqual([PLAYER]);
     expect(await jobRows()).toEqual(["generate:pending:0:push:-"]);
     expect(await s.stores.jobs.nextDueAt()).toBeLessThanOrEqual(Date.now());
   });
@@ -175,7 +173,7 @@ describeEachStore("ingest store", (s) => {
   test("a save whose done job retention deleted gets a job back, at generate with the push on", async () => {
     const body = blocks(2);
     await accept(chunk("r1", 0, 1, body, { player: null }));
-    await s.sql.exec("DELETE FROM jobs");
+    await s.stored.dropJobs();
     expect(await accept(chunk("r2", 0, 1, body))).toMatchObject({ adopted: true });
     expect(await jobRows()).toEqual(["generate:pending:0:push:-"]);
   });
@@ -183,14 +181,14 @@ describeEachStore("ingest store", (s) => {
   test("a known player id is never replaced, and unknown never replaces anything", async () => {
     const body = blocks(2);
     await accept(chunk("k1", 0, 1, body));
-    await s.sql.exec("UPDATE jobs SET stage = 'done', state = 'done'");
+    await s.jobRows.setAll({ stage: "done", state: "done" });
     expect(await accept(chunk("k2", 0, 1, body, { player: OTHER_PLAYER }))).toMatchObject({ created: false, adopted: false });
     expect(await accept(chunk("k3", 0, 1, body, { player: null }))).toMatchObject({ created: false, adopted: false });
     const unknown = blocks(2);
     await accept(chunk("k4", 0, 1, unknown, { player: null }));
     expect(await accept(chunk("k5", 0, 1, unknown, { player: null }))).toMatchObject({ created: false, adopted: false });
-    expect(await s.sql.column("SELECT player_id FROM saves ORDER BY id")).toEqual([PLAYER, "unknown"]);
-    expect((await s.sql.column("SELECT stage || ':' || state FROM jobs ORDER BY id"))[0]).toBe("done:done");
+    expect(await players()).toEqual([PLAYER, "unknown"]);
+    expect((await s.jobRows.all()).map((job) => `${job.stage}:${job.state}`)[0]).toBe("done:done");
   });
 
   test("a save adopted while its job runs is flagged; the holder's next record sends it back to generate, once", async () => {
@@ -198,10 +196,10 @@ describeEachStore("ingest store", (s) => {
     await accept(chunk("run1", 0, 1, body, { player: null }));
     const job = (await s.stores.jobs.claim(T0 + 1, LEASE, false))!;
     await accept(chunk("run2", 0, 1, body, { now: T0 + 2 }));
-    expect(await s.sql.column("SELECT state || ':' || CASE WHEN rerun THEN 'rerun' ELSE '-' END FROM jobs")).toEqual(["running:rerun"]);
+    expect((await s.jobRows.all()).map((job) => `${job.state}:${rerun(job)}`)).toEqual(["running:rerun"]);
     expect(await s.stores.jobs.record(job, advanceChange("archive", T0 + 3), T0 + 3)).toBe("redraw");
     expect(await jobRows()).toEqual(["generate:pending:0:push:-"]);
-    expect(await s.sql.column("SELECT CASE WHEN rerun THEN 'rerun' ELSE '-' END || ':' || run_at FROM jobs")).toEqual([`-:${T0 + 3}`]);
+    expect((await s.jobRows.all()).map((job) => `${rerun(job)}:${job.runAt}`)).toEqual([`-:${T0 + 3}`]);
     // Recorded once: the next run of the stage advances as usual.
     const again = (await s.stores.jobs.claim(T0 + 4, LEASE, false))!;
     expect(await s.stores.jobs.record(again, advanceChange("archive", T0 + 5), T0 + 5)).toBe("recorded");
@@ -214,13 +212,13 @@ describeEachStore("ingest store", (s) => {
     await accept(chunk("lost2", 0, 1, body, { now: T0 + 2 }));
     const current = (await s.stores.jobs.claim(T0 + 5_000, LEASE, false))!;
     await expect(s.stores.jobs.record(old, advanceChange("archive", T0 + 6_000), T0 + 6_000)).rejects.toBeInstanceOf(LeaseLostError);
-    expect(await s.sql.column("SELECT CASE WHEN rerun THEN 'rerun' ELSE '-' END FROM jobs")).toEqual(["rerun"]);
+    expect((await s.jobRows.all()).map(rerun)).toEqual(["rerun"]);
     expect(await s.stores.jobs.record(current, advanceChange("archive", T0 + 6_000), T0 + 6_000)).toBe("redraw");
   });
 
   test("a save of a player some bot subscribes to is queued to go first: one chunk, several, and a held save adopting the player", async () => {
-    await s.sql.exec(`INSERT INTO msr_subscriptions (token_name, region, peer, list_bytes, list_sha256, updated_at) VALUES ('bot', 'jp', '127.0.0.1', 30, 'x', ${Date.now()})`); // the adoption judges it now
-    await s.sql.exec(`INSERT INTO msr_subscription_players (token_name, region, position, player_id, mode) VALUES ('bot', 'jp', 0, '${PLAYER}', 'latest')`);
+    await s.sql.insert("msr_subscriptions", { tokenName: "bot", region: "jp", peer: "127.0.0.1", listBytes: 30, listSha256: "x", updatedAt: Date.now() }); // the adoption judges it now
+    await s.sql.insert("msr_subscription_players", { tokenName: "bot", region: "jp", position: 0, playerId: PLAYER, mode: "latest" });
     const first = (body: Uint8Array) => body.subarray(0, 16);
     const split = blocks(2);
     await accept(chunk("one", 0, 1, blocks(2)));
@@ -229,9 +227,9 @@ describeEachStore("ingest store", (s) => {
     await accept(chunk("two", 1, 2, split.subarray(16)));
     const held = blocks(2);
     await accept(chunk("held", 0, 1, held, { player: null }));
-    const flags = () => s.sql.column("SELECT CASE WHEN subscribed THEN 'first' ELSE 'in turn' END FROM jobs ORDER BY id");
+    const flags = async () => (await s.jobRows.all()).map((job) => (job.subscribed ? "first" : "in turn"));
     expect(await flags()).toEqual(["first", "in turn", "first", "in turn"]);
-    await s.sql.exec("UPDATE jobs SET stage = 'done', state = 'done'");
+    await s.jobRows.setAll({ stage: "done", state: "done" });
     await accept(chunk("named", 0, 1, held));
     expect(await flags()).toEqual(["first", "in turn", "first", "first"]);
   });
@@ -239,9 +237,9 @@ describeEachStore("ingest store", (s) => {
   test("a report stores its candidates in order with one evaluate job", async () => {
     const bodies = [blocks(1), blocks(2), blocks(3)];
     const id = await s.stores.reports.store(extraction(bodies), { tool: "test" }, T0);
-    expect(await s.sql.scalar("SELECT count(*) FROM reports")).toBe(1);
-    expect(await s.sql.column(`SELECT seq || ':' || size FROM (SELECT seq, length(body) AS size FROM report_candidates WHERE report_id = ${id}) c ORDER BY seq`)).toEqual(["0:16", "1:32", "2:48"]);
-    expect(await s.sql.column(`SELECT stage FROM jobs WHERE report_id = ${id}`)).toEqual(["evaluate"]);
+    expect(await s.stored.reportCount()).toBe(1);
+    expect((await s.stores.stageStore.reportToEvaluate(id))!.candidates.map((candidate) => `${candidate.seq}:${candidate.body.length}`)).toEqual(["0:16", "1:32", "2:48"]);
+    expect((await s.jobRows.where(`report_id = ${id}`)).map((job) => job.stage)).toEqual(["evaluate"]);
     expect(await jobs()).toBe(1);
   });
 

@@ -31,14 +31,22 @@ describeEachStore("job store", (s) => {
     /** A save whose job retention deleted (the job written by SQL: no port deletes one alone). */
     saveWithoutJob: async (at: number) => {
       const saveId = await s.rows.save({ at });
-      await s.sql.exec(`DELETE FROM jobs WHERE save_id = ${saveId}`);
+      await s.stored.dropJobOfSave(saveId);
       return saveId;
     },
     /** A delivery of the save to `target` in `state`, as the notify stage leaves it after three tries (no port writes one without its job's lease). */
     addDelivery: (saveId: number, target: string, state: "pending" | "sent" | "failed", at: number) =>
-      s.sql.exec(
-        `INSERT INTO deliveries (save_id, channel, target, state, attempts, next_attempt_at, last_error, sent_at, created_at) VALUES (${saveId}, 'bark', '${target}', '${state}', ${state === "pending" ? 0 : 3}, ${at}, ${state === "failed" ? "'HTTP 500'" : "NULL"}, ${state === "sent" ? at : "NULL"}, ${at})`,
-      ),
+      s.sql.insert("deliveries", {
+        saveId,
+        channel: "bark",
+        target,
+        state,
+        attempts: state === "pending" ? 0 : 3,
+        nextAttemptAt: at,
+        lastError: state === "failed" ? "HTTP 500" : null,
+        sentAt: state === "sent" ? at : null,
+        createdAt: at,
+      }),
     deliveriesOf: async (saveId: number) => (await s.stores.deliveries.ofSave(saveId)).sort((a, b) => a.target.localeCompare(b.target)),
   };
 

@@ -69,9 +69,9 @@ describeEachStore("notify stage", (s) => {
     /** The save's job waits at notify again (a reprocess of its last stage), with or without its push. */
     backToNotify: async (saveId: number, notify: boolean) => s.jobRows.set((await s.jobRows.jobOfSave(saveId)).id, { stage: "notify", state: "pending", runAt: 0, notify, leaseId: null }),
     /** The save's stored outputs model replaced (null: none stored, as an older version left it). */
-    setOutputs: (saveId: number, outputs: SaveOutputs | null) => s.sql.exec(`UPDATE saves SET outputs = ? WHERE id = ${saveId}`, [outputs]),
+    setOutputs: (saveId: number, outputs: SaveOutputs | null) => s.stored.setOutputs(saveId, outputs),
     /** The save's deliveries removed behind the stores' back, so its next notify sends to every target again. */
-    clearDeliveries: (saveId: number) => s.sql.exec(`DELETE FROM deliveries WHERE save_id = ${saveId}`),
+    clearDeliveries: (saveId: number) => s.stored.dropDeliveriesOf(saveId),
     deliveries: (saveId: number) => s.stores.deliveries.ofSave(saveId),
     archiveOf: async (saveId: number) => ({ relPath: (await s.stores.stageStore.saveToDraw(saveId))!.archivePath! }),
   };

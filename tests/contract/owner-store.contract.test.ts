@@ -30,10 +30,8 @@ describeEachStore("owner store", (s) => {
   beforeEach(() => void (store = s.stores.owner));
   const another = async () => (await s.another()).owner;
   /** What a table holds: hashes in place of secrets, and the tables' bounds, are the subject here. */
-  const tableRows = (table: string) => s.sql.rows(`SELECT * FROM ${table}`);
-  /** `count` peers with one failure each, the i-th at `at + i`: the cap filled in one statement (not `count` records). */
-  const seedLoginFailures = (count: number, at: number) =>
-    s.sql.exec(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${count - 1}) INSERT INTO login_failures (peer, failures, last_failure) SELECT 'p' || i, 1, ${at} + i FROM n`);
+  const tableRows = (table: Parameters<typeof s.stored.everyRowOf>[0]) => s.stored.everyRowOf(table);
+  const seedLoginFailures = (count: number, at: number) => s.stored.seedLoginFailures(count, at);
 
   test("a session opened on one process opens on another, logout on either ends it everywhere; only its sha256 is stored", async () => {
     const [one, two] = [sessionApp(store), sessionApp(await another())];
@@ -217,8 +215,8 @@ describeEachStore("owner store", (s) => {
 
   test("an older version's clear tokens keep opening and are shown as before, sealed at the next start", async () => {
     const [link, setup] = ["OldClearLinkToken_0123456789abcd", "OldClearSetupToken-0123456789abc"];
-    await s.sql.exec(`INSERT INTO players (player_id, name, token, token_sha256, created_at) VALUES ('${PLAYER}', 'Old', '${link}', '${sha256Hex(link)}', ${T0})`);
-    await s.sql.exec(`INSERT INTO settings (key, value, updated_at) VALUES ('setup_token', '${setup}', ${T0})`);
+    await s.sql.insert("players", { playerId: PLAYER, name: "Old", token: link, tokenSha256: sha256Hex(link), createdAt: T0 });
+    await s.sql.insert("settings", { key: "setup_token", value: setup, updatedAt: T0 });
     expect(await store.links.sealClearTokens()).toBe(2);
     expect(await store.links.sealClearTokens()).toBe(0);
     const dump = JSON.stringify([...(await tableRows("settings")), ...(await tableRows("players"))]);

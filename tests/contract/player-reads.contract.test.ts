@@ -23,7 +23,7 @@ describeEachStore("player reads", (s) => {
     else if (opts.job?.state === "failed") await s.rows.failed(id, opts.job.error!, receivedAt);
     else if (opts.archived !== false) {
       await s.rows.drawn(id, { at: receivedAt, digest: opts.digest ?? fullDigest() });
-      if (!opts.digest) await s.sql.exec(`UPDATE archives SET digest = NULL WHERE save_id = ${id}`);
+      if (!opts.digest) await s.stored.dropArchiveDigest(id);
     }
     return id;
   }

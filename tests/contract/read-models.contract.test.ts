@@ -323,13 +323,13 @@ describeEachStore("read models", (s) => {
     expect(await s.stores.dataReads.subscription("other-bot", DEFAULT_REGION)).toEqual({ ...list([PLAYER]), at: T0 - HOUR });
     // The same list again rewrites none of its pairs (a pair changed behind the store's back stays), only the
     // list's row; another list replaces them.
-    await s.sql.exec("UPDATE msr_subscription_players SET mode = 'local'");
+    await s.stored.setSubscriptionModes("local");
     await s.stores.dataReads.subscribe("bot", DEFAULT_REGION, list([PLAYER], "10.0.0.3"), T0 + MINUTE);
     expect(await s.stores.dataReads.subscription("bot", DEFAULT_REGION)).toEqual({ pairs: [{ uid: PLAYER, mode: "local" }], peer: "10.0.0.3", bytes: 30, at: T0 + MINUTE });
     await s.stores.dataReads.subscribe("bot", DEFAULT_REGION, list([OTHER]), T0 + MINUTE);
     expect(await s.stores.dataReads.subscription("bot", DEFAULT_REGION)).toEqual({ ...list([OTHER]), at: T0 + MINUTE });
     // A longer list's tail left behind (two PUTs at once on a hub): the same list again mends it.
-    await s.sql.exec(`INSERT INTO msr_subscription_players (token_name, region, position, player_id, mode) VALUES ('bot', '${DEFAULT_REGION}', 1, '${THIRD}', 'latest')`);
+    await s.sql.insert("msr_subscription_players", { tokenName: "bot", region: DEFAULT_REGION, position: 1, playerId: THIRD, mode: "latest" });
     await s.stores.dataReads.subscribe("bot", DEFAULT_REGION, list([OTHER]), T0 + MINUTE);
     expect(await s.stores.dataReads.subscription("bot", DEFAULT_REGION)).toEqual({ ...list([OTHER]), at: T0 + MINUTE });
     // The longest list whole; an empty one.

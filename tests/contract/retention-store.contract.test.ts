@@ -66,7 +66,6 @@ interface SaveSpec {
  * and columns stay, and no port leaves a job at rest in each state without running the stages).
  */
 function retentionRows(s: StoreUnderTest) {
-  const stored = (value: unknown[]) => `'${JSON.stringify(value)}'`;
   return {
     get store() {
       return s.stores.retention;
@@ -77,54 +76,40 @@ function retentionRows(s: StoreUnderTest) {
     },
     addReport: async (receivedAt: number, processedAt: number | null, jobState: JobState | null, candidates: number) => {
       const id = await s.rows.report(Array.from({ length: candidates }, () => new Uint8Array(randomBytes(2_000))), receivedAt);
-      await s.sql.exec(`UPDATE reports SET processed_at = ${processedAt ?? "NULL"} WHERE id = ${id}`);
+      await s.stored.reportProcessedAt(id, processedAt);
       if (jobState) await s.jobRows.set((await s.jobRows.jobOfReport(id)).id, { state: jobState, updatedAt: processedAt ?? receivedAt });
-      else await s.sql.exec(`DELETE FROM jobs WHERE report_id = ${id}`);
+      else await s.stored.dropJobOfReport(id);
       return id;
     },
-    report: async (id: number) => ({
-      exists: (await s.sql.scalar(`SELECT count(*) FROM reports WHERE id = ${id}`)) === 1,
-      candidates: await s.sql.scalar(`SELECT count(*) FROM report_candidates WHERE report_id = ${id}`),
-    }),
+    report: (id: number) => s.stored.report(id),
     addSave: async ({ at, jobState, archive: kind = null, deliveryStates = [], implausible = false }: SaveSpec) => {
       const encrypted = new Uint8Array(randomBytes(4_000));
       const id = await s.rows.save({ at, bytes: encrypted, implausible });
-      await s.sql.exec(`UPDATE saves SET outputs = '{}' WHERE id = ${id}`);
+      await s.stored.setOutputs(id, {});
       const job = await s.jobRows.jobOfSave(id);
       await s.jobRows.set(job.id, { stage: jobState === "done" ? "done" : "notify", state: jobState, implausible, updatedAt: at });
       if (kind) {
         const relPath = `by-id/${PLAYER}/save_${id}`;
-        await s.sql.exec(`INSERT INTO archives (save_id, player_id, rel_path, token, files, created_at) VALUES (${id}, '${PLAYER}', '${relPath}', 'token${id}', ${stored(["save.bin", "save.json.gz", "site_5.png"])}, ${at})`);
+        await s.stored.addArchive(id, PLAYER, relPath, `token${id}`, ["save.bin", "save.json.gz", "site_5.png"], at);
         mkdirSync(join(s.archiveRoot, relPath), { recursive: true });
         if (kind !== "missing") writeFileSync(join(s.archiveRoot, relPath, "save.bin"), kind === "intact" ? encrypted : randomBytes(4_000));
         writeFileSync(join(s.archiveRoot, relPath, "save.json.gz"), randomBytes(100));
       }
       for (const [n, state] of deliveryStates.entries()) {
-        await s.sql.exec(`INSERT INTO deliveries (save_id, channel, target, state, next_attempt_at, created_at) VALUES (${id}, 'webhook', 't${n}', '${state}', ${at}, ${at})`);
+        await s.sql.insert("deliveries", { saveId: id, channel: "webhook", target: `t${n}`, state, nextAttemptAt: at, createdAt: at });
       }
       return id;
     },
     /** Many done save jobs at `at` (saves without archives) in two statements: batch tests. */
-    addDoneSaves: async (n: number, at: number) => {
-      const numbers = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${n})`;
-      await s.sql.exec(`${numbers} INSERT INTO saves (sha256, player_id, source, encrypted, size, received_at) SELECT 'bulk-' || i, '${PLAYER}', 'upload', NULL, 16, ${at} FROM n`);
-      await s.sql.exec(`INSERT INTO jobs (save_id, stage, state, run_at, created_at, updated_at) SELECT id, 'done', 'done', ${at}, ${at}, ${at} FROM saves WHERE sha256 LIKE 'bulk-%'`);
-    },
+    addDoneSaves: (n: number, at: number) => s.stored.addDoneSaves(n, PLAYER, at),
     /** The save's job back to work, as an adoption or a reprocess sends it. */
     requeue: (saveId: number) => s.stores.jobs.requeueForRedraw(saveId, Date.now()),
     save: async (id: number) => {
-      const [save] = await s.sql.rows(`SELECT sha256, CASE WHEN encrypted IS NULL THEN 0 ELSE 1 END AS body, CASE WHEN outputs IS NULL THEN 0 ELSE 1 END AS outputs FROM saves WHERE id = ${id}`);
-      const [archive] = await s.sql.rows(`SELECT files, rel_path FROM archives WHERE save_id = ${id}`);
-      const files = archive ? ((typeof archive.files === "string" ? JSON.parse(archive.files) : archive.files) as string[]) : null;
+      const { archive, ...save } = await s.stored.save(id);
       return {
-        exists: save !== undefined,
-        sha256: (save?.sha256 as string | undefined) ?? null,
-        hasBody: Number(save?.body) === 1,
-        hasOutputs: Number(save?.outputs) === 1,
-        hasJob: (await s.sql.scalar(`SELECT count(*) FROM jobs WHERE save_id = ${id}`)) === 1,
-        deliveries: await s.sql.scalar(`SELECT count(*) FROM deliveries WHERE save_id = ${id}`),
-        files,
-        jsonInArchive: archive ? (await s.archive.read(String(archive.rel_path), "save.json.gz")) !== null : false,
+        ...save,
+        files: archive?.files ?? null,
+        jsonInArchive: archive ? (await s.archive.read(archive.relPath, "save.json.gz")) !== null : false,
       };
     },
   };

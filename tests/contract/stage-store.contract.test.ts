@@ -23,11 +23,11 @@ describeEachStore("stage store", (s) => {
     save: async (id: number) => (await s.stores.stageStore.saveToDraw(id))?.save,
     report: async (id: number) => (await s.stores.stageStore.reportToEvaluate(id))!.report,
     candidates: async (id: number) => (await s.stores.stageStore.reportToEvaluate(id))!.candidates.length,
-    saveIds: async () => (await s.view("SELECT save_id FROM view_saves ORDER BY save_id")).map((row) => Number(row.save_id)),
+    saveIds: () => s.stored.saveIds(),
     jobOfSave: (saveId: number) => s.jobRows.jobOfSave(saveId),
     jobOfReport: (reportId: number) => s.jobRows.jobOfReport(reportId),
     /** The archive rows (re-pointed, never doubled, the token kept: the subject here). */
-    archives: () => s.sql.rows(`SELECT save_id AS "saveId", player_id AS "playerId", rel_path AS "relPath", token, created_at AS "createdAt" FROM archives ORDER BY save_id`),
+    archives: () => s.stored.archives(),
   };
 
   const claim = async (now: number): Promise<ClaimedJob> => {
@@ -189,8 +189,7 @@ describeEachStore("stage store", (s) => {
   test("evaluate reads its report and the candidate bodies in their order; a missing report is null", async () => {
     const reportId = await f.addReport(T0);
     // Their seq no longer their order of insertion ([8] now first), so that a read ignoring seq is seen.
-    await s.sql.exec(`UPDATE report_candidates SET seq = seq + 10 WHERE report_id = ${reportId}`);
-    await s.sql.exec(`UPDATE report_candidates SET seq = 11 - seq WHERE report_id = ${reportId}`);
+    await s.stored.reverseCandidates(reportId, 2);
     const read = await s.stores.stageStore.reportToEvaluate(reportId);
     expect(read?.report).toMatchObject({ id: reportId, receivedAt: T0, entryCount: 2, emptyBodies: 0, meta: { tool: "har" }, outcome: null });
     expect(read?.candidates.map((candidate) => [candidate.seq, [...candidate.body]])).toEqual([[0, [8]], [1, [9]]]);

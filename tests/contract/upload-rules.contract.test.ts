@@ -41,10 +41,10 @@ describeEachStore("upload rules", (s) => {
     for (const [index, body] of chunks.entries()) last = await send({ id, index, total: chunks.length, body, player, now });
     return last!;
   };
-  const savesRows = async () => (await s.sql.column("SELECT sha256 || ' ' || player_id FROM saves ORDER BY id")).map((row) => ({ sha256: row.split(" ")[0]!, player: row.split(" ")[1]! }));
+  const savesRows = () => s.stored.saves();
   const saveOf = async (chunks: Uint8Array[]) => (await savesRows()).find((row) => row.sha256 === sha256Hex(Buffer.concat(chunks)));
-  const openTasks = () => s.sql.scalar("SELECT count(*) FROM upload_tasks WHERE completed_at IS NULL");
-  const chunkRows = () => s.sql.scalar("SELECT count(*) FROM upload_task_chunks");
+  const openTasks = () => s.stored.openUploadTasks();
+  const chunkRows = () => s.stored.heldChunks();
 
   describe("resends and reused ids", () => {
     test("a whole upload sent again leaves nothing behind: no save, no open task, no held chunk", async () => {
@@ -261,10 +261,10 @@ describeEachStore("upload rules", (s) => {
       await sendAll("done", parts(2));
       expect(await s.stores.uploads.expire(T0 + LIMITS.ttlMs, LIMITS.ttlMs)).toBe(0);
       expect(await s.stores.uploads.expire(T0 + LIMITS.ttlMs + 1, LIMITS.ttlMs)).toBe(1);
-      expect([await openTasks(), await chunkRows(), await s.sql.scalar("SELECT count(*) FROM upload_tasks")]).toEqual([0, 0, 1]);
+      expect([await openTasks(), await chunkRows(), await s.stored.uploadTasks()]).toEqual([0, 0, 1]);
       expect(await s.stores.uploads.expire(T0 + COMPLETED_UPLOAD_RETENTION_MS, LIMITS.ttlMs)).toBe(0);
       expect(await s.stores.uploads.expire(T0 + COMPLETED_UPLOAD_RETENTION_MS + 1, LIMITS.ttlMs)).toBe(1);
-      expect(await s.sql.scalar("SELECT count(*) FROM upload_tasks")).toBe(0);
+      expect(await s.stored.uploadTasks()).toBe(0);
     });
   });
 });

@@ -17,6 +17,7 @@ import { openStores, type Stores } from "../../src/stores.ts";
 import { Database } from "bun:sqlite";
 import { databaseForThisFile, POSTGRES_MISSING } from "./postgres.ts";
 import { jobRows, type JobRows } from "./job-rows.ts";
+import { contractSql, type ContractSql } from "./contract-sql.ts";
 import { rowsOver, type Rows } from "./rows.ts";
 import { pgReader, sqliteReader, type Row } from "./view-readers.ts";
 
@@ -44,6 +45,8 @@ export interface StoreUnderTest {
   sql: RawSql;
   /** Job rows as stored (tests/helpers/job-rows.ts), over `sql`. */
   jobRows: JobRows;
+  /** Named reads of what no port shows and set-ups no port makes (tests/helpers/contract-sql.ts), over `sql`. */
+  stored: ContractSql;
 }
 
 export interface RawSql {
@@ -174,6 +177,7 @@ export function describeEachStore(name: string, body: (s: StoreUnderTest) => voi
           sql: sqlOver(() => (raw ??= rawSql(config.databasePath, url))),
         });
         s.jobRows = jobRows(s.sql);
+        s.stored = contractSql(s.sql);
       }, 60_000);
       afterEach(async () => {
         await Promise.all(readers.map((reader) => reader.close()));

@@ -44,6 +44,10 @@ function literal(value: unknown): string {
 export interface JobRows {
   /** The jobs `where` (SQL over the table's columns) picks, by id. */
   where: (where: string) => Promise<JobRow[]>;
+  /** Every job, by id. */
+  all: () => Promise<JobRow[]>;
+  /** Sets fields of every job. */
+  setAll: (fields: Partial<Omit<JobRow, "id">>) => Promise<void>;
   job: (id: number) => Promise<JobRow>;
   jobOfSave: (saveId: number) => Promise<JobRow>;
   jobOfReport: (reportId: number) => Promise<JobRow>;
@@ -63,14 +67,19 @@ export function jobRows(sql: RawSql): JobRows {
     if (!job) throw new Error(`no job where ${condition}`);
     return job;
   };
+  const set = async (id: number, fields: Partial<Omit<JobRow, "id">>) => {
+    const sets = Object.entries(fields).map(([key, value]) => `${COLUMNS[key as keyof JobRow]} = ${literal(value)}`);
+    if (sets.length > 0) await sql.exec(`UPDATE jobs SET ${sets.join(", ")} WHERE id = ${id}`);
+  };
   return {
     where,
+    all: () => where("1 = 1"),
+    setAll: async (fields) => {
+      for (const job of await where("1 = 1")) await set(job.id, fields);
+    },
     job: (id) => one(`id = ${id}`),
     jobOfSave: (saveId) => one(`save_id = ${saveId}`),
     jobOfReport: (reportId) => one(`report_id = ${reportId}`),
-    set: async (id, fields) => {
-      const sets = Object.entries(fields).map(([key, value]) => `${COLUMNS[key as keyof JobRow]} = ${literal(value)}`);
-      if (sets.length > 0) await sql.exec(`UPDATE jobs SET ${sets.join(", ")} WHERE id = ${id}`);
-    },
+    set,
   };
 }

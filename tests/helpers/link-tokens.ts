@@ -3,6 +3,7 @@
  * (src/link-key.ts), so a test reads them as the owner's pages and CLI do, with the key beside the data folder.
  */
 import { loadTokenSeal } from "../../src/link-key.ts";
+import type { Deployment } from "./deployments.ts";
 import type { RunningServer } from "./in-process.ts";
 import { reads } from "./store-reads.ts";
 
@@ -19,4 +20,17 @@ export async function linkTokenOf(server: RunningServer, playerId: string): Prom
   const stored = await reads(server).storedPlayerToken(playerId);
   if (stored === undefined) throw new Error(`player ${playerId} has no link`);
   return sealOf(server).unseal(stored, `player:${playerId}`)!;
+}
+
+/** What a dump of the store shows: every text value of every table, and each of its parts between ":" and "." (a stored value may join several). */
+export async function dumpedValues(deployment: Deployment, server: RunningServer): Promise<string[]> {
+  const tables = deployment.hub
+    ? (await deployment.query<{ name: string }>(server, "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'")).map((t) => t.name)
+    : (await deployment.query<{ name: string }>(server, "SELECT name FROM sqlite_master WHERE type = 'table'")).map((t) => t.name);
+  const values: string[] = [];
+  for (const table of tables) {
+    const rows = await deployment.query<Record<string, unknown>>(server, `SELECT * FROM "${table}"`);
+    for (const row of rows) for (const value of Object.values(row)) if (typeof value === "string") values.push(value, ...value.split(/[:.]/));
+  }
+  return [...new Set(values)];
 }

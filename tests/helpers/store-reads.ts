@@ -5,6 +5,7 @@
  * shows (an upload's save, a job's counters, an archive's token and file list, the setup token) from its table here.
  */
 import type postgres from "postgres";
+import type { Db } from "../../src/db/open.ts";
 import { query as sqliteQuery } from "./db.ts";
 import { jsonValue, type Deployment } from "./deployments.ts";
 import type { RunningServer } from "./in-process.ts";
@@ -219,8 +220,11 @@ function named(rows: Rows, onPostgres: boolean) {
     /** Whether the schema has anything of this name (a table a migration dropped has nothing). */
     hasTable: async (name: string) =>
       (await count(onPostgres ? "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = ?" : "SELECT count(*) AS n FROM sqlite_master WHERE name = ?", name)) > 0,
+    appliedMigrations: () => count(`SELECT count(*) AS n FROM ${onPostgres ? "drizzle." : ""}__drizzle_migrations`),
     /** Every report, oldest first. */
     reports: async () => (await rows(`${REPORT} ORDER BY id`)).map(reportOf),
+    /** The owner sessions as stored: a hash of each session id, never the id. */
+    ownerSessionHashes: async () => (await rows("SELECT id_hash FROM owner_sessions")).map((row) => String(row.id_hash)),
   };
 }
 
@@ -232,6 +236,9 @@ export function reads(server: RunningServer, deployment?: Deployment): StoreRead
     ? named((sql, ...params) => deployment.query<Row>(server, sql, ...params), deployment.hub)
     : named(async (sql, ...params) => sqliteQuery<Row>(server, sql, ...(params as (string | number)[])), false);
 }
+
+/** Reads from a SQLite store a test opened itself (a pipeline harness, an owner app). */
+export const dbReads = (db: Db): StoreReads => named(async (sql, ...params) => db.$client.query(sql).all(...params) as Row[], false);
 
 /** Reads from a hub's PostgreSQL through a connection the test holds. */
 export function pgReads(sql: postgres.Sql): StoreReads {

@@ -4,9 +4,11 @@
  * reaches this file, not the tests (store-reads.ts is its reading twin). SQLite's wait on the server's write lock;
  * a hub's go through its deployment's connection.
  */
+import { sha256Hex } from "../../src/sha256.ts";
 import { run, type Deployment } from "./deployments.ts";
 import { writeStore } from "./db.ts";
 import type { RunningServer } from "./in-process.ts";
+import type { Db } from "../../src/db/open.ts";
 
 type Param = string | number | null;
 type Write = (sql: string, ...params: Param[]) => Promise<void>;
@@ -34,6 +36,16 @@ function named(write: Write) {
     /** The save's job queued again for `stage`, due at once (as a crash or an older version left it). */
     jobDue: (saveIds: number[], stage: string) =>
       write(`UPDATE jobs SET stage = ?, state = 'pending', run_at = 0 WHERE save_id IN (${saveIds.map(Number).join(",")})`, stage),
+    /** A player linked, and the setup token, in the clear, as an older version stored them (the link made at 1 ms). */
+    olderVersionsClearTokens: async (playerId: string, name: string, link: string, setup: string) => {
+      await write("INSERT INTO players (player_id, name, token, token_sha256, created_at) VALUES (?, ?, ?, ?, 1)", playerId, name, link, sha256Hex(link));
+      await write("UPDATE settings SET value = ? WHERE key = 'setup_token'", setup);
+    },
+    /** The save's job failed at `stage`, with `lastError` when given (the error left as it was otherwise). */
+    jobFailed: (saveId: number, stage: string, lastError?: string) =>
+      lastError === undefined
+        ? write("UPDATE jobs SET state = 'failed', stage = ? WHERE save_id = ?", stage, saveId)
+        : write("UPDATE jobs SET state = 'failed', stage = ?, last_error = ? WHERE save_id = ?", stage, lastError, saveId),
   };
 }
 
@@ -42,3 +54,6 @@ export type StoreWrites = ReturnType<typeof named>;
 export function writes(server: RunningServer, deployment?: Deployment): StoreWrites {
   return named(deployment ? (sql, ...params) => run(deployment, server, sql, ...params) : async (sql, ...params) => writeStore(server.dbPath, sql, ...params));
 }
+
+/** Writes into a SQLite store a test opened itself (a pipeline harness, an owner app). */
+export const dbWrites = (db: Db): StoreWrites => named(async (sql, ...params) => void db.$client.query(sql).run(...params));

@@ -8,6 +8,7 @@ import { uploadSave } from "../../scripts/lib/upload-client.ts";
 import postgres from "postgres";
 import pgJournal from "../../drizzle/pg/meta/_journal.json";
 import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
+import { pgReads } from "../helpers/store-reads.ts";
 
 const ROOT = resolve(import.meta.dir, "..", "..");
 const dir = mkdtempSync(join(tmpdir(), "mysekai-binary-"));
@@ -86,8 +87,7 @@ test.skipIf(POSTGRES_MISSING !== null)("the binary migrates a hub's PostgreSQL f
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-    const applied = await sql`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`;
-    expect(applied[0]!.n).toBe(pgJournal.entries.length);
+    expect(await pgReads(sql).appliedMigrations()).toBe(pgJournal.entries.length);
   } finally {
     await sql.end();
     await server.stop();

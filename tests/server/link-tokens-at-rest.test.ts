@@ -9,27 +9,17 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { sha256Hex } from "../../src/sha256.ts";
-import { deploymentHooks, deployments, run, type Deployment } from "../helpers/deployments.ts";
+import { deploymentHooks, deployments } from "../helpers/deployments.ts";
 import { startServer, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliWith } from "../helpers/owner-cli.ts";
+import { dumpedValues } from "../helpers/link-tokens.ts";
+import { writes } from "../helpers/store-writes.ts";
 
 const PLAYER = "7485938820123456789";
 const OLD_PLAYER = "7000000000000000002";
 const LINK_KEY = "the hub's link key, the same on every process";
 const TOKENISH = /^[A-Za-z0-9_-]{16,128}$/;
 
-/** Every text value of every table, and each of its parts between ":" and "." (a stored value may join several). */
-async function dumpedValues(deployment: Deployment, server: RunningServer): Promise<string[]> {
-  const tables = deployment.hub
-    ? (await deployment.query<{ name: string }>(server, "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'")).map((t) => t.name)
-    : (await deployment.query<{ name: string }>(server, "SELECT name FROM sqlite_master WHERE type = 'table'")).map((t) => t.name);
-  const values: string[] = [];
-  for (const table of tables) {
-    const rows = await deployment.query<Record<string, unknown>>(server, `SELECT * FROM "${table}"`);
-    for (const row of rows) for (const value of Object.values(row)) if (typeof value === "string") values.push(value, ...value.split(/[:.]/));
-  }
-  return [...new Set(values)];
-}
 
 for (const deployment of deployments("link-tokens")) {
   describe.skipIf(deployment.skip !== null)(deployment.name, () => {
@@ -86,8 +76,7 @@ for (const deployment of deployments("link-tokens")) {
     test("an older version's clear tokens keep working after the upgrade, are shown as before, and leave the database at the start", async () => {
       const before = await start();
       const [link, setup] = ["OlderVersionsClearLink_0123456789", "OlderVersionsClearSetup-012345678"];
-      await run(deployment, before, "INSERT INTO players (player_id, name, token, token_sha256, created_at) VALUES (?, 'Old', ?, ?, 1)", OLD_PLAYER, link, sha256Hex(link));
-      await run(deployment, before, "UPDATE settings SET value = ? WHERE key = 'setup_token'", setup);
+      await writes(before, deployment).olderVersionsClearTokens(OLD_PLAYER, "Old", link, setup);
       await before.stop();
 
       const server = await start(deployment.hub ? undefined : before.dataDir);

@@ -7,6 +7,7 @@ import { recordArchiveRow } from "../../src/db/stage-writes/sqlite.ts";
 import { recordSaveArchive } from "../../src/pipeline/archive-save.ts";
 import { eventually } from "../helpers/server.ts";
 import { insertSave, openHarness, type Harness } from "../helpers/pipeline-harness.ts";
+import { dbReads } from "../helpers/store-reads.ts";
 
 const PLAYER = "7488393821744390161";
 const NO_FINDS = { partial: false, rare: [], newSongs: [], more: 0, sites: [] };
@@ -22,10 +23,9 @@ const saveRow = (id: number, playerId: string, receivedAt: number) => ({ id, pla
 async function written(save: ReturnType<typeof saveRow>, encrypted: Uint8Array) {
   const files = [{ name: "save.bin", bytes: encrypted }, ...drawn];
   const relPath = await writeArchive({ root: h.archiveRoot, playerId: save.playerId, saveId: save.id, receivedAt: save.receivedAt, files });
-  return recordSaveArchive(h.deps.archive, save, recordedPath(save.id) ?? null, { relPath, files: files.map((file) => file.name) }, NO_FINDS);
+  return recordSaveArchive(h.deps.archive, save, (await recordedPath(save.id)) ?? null, { relPath, files: files.map((file) => file.name) }, NO_FINDS);
 }
-const recordedPath = (saveId: number) =>
-  (h.db.$client.query("SELECT rel_path FROM archives WHERE save_id = ?").get(saveId) as { rel_path: string } | null)?.rel_path;
+const recordedPath = async (saveId: number) => (await dbReads(h.db).archive(saveId))?.rel_path;
 
 describe("recordSaveArchive", () => {
   test("a first archive: recorded, nothing moved", async () => {
@@ -34,8 +34,8 @@ describe("recordSaveArchive", () => {
     const archive = await written(saveRow(id, PLAYER, at), new Uint8Array([1, 2, 3]));
     expect(archive).toMatchObject({ relPath: `by-id/${PLAYER}/20261123_060000`, movedFrom: null, afterCommit: undefined });
     h.db.transaction((tx) => recordArchiveRow(tx, id, archive.row, Date.now()));
-    expect(recordedPath(id)).toBe(archive.relPath);
-    expect(h.db.$client.query("SELECT files FROM archives WHERE save_id = ?").get(id)).toEqual({ files: JSON.stringify(["save.bin", "overview.png"]) });
+    expect(await recordedPath(id)).toBe(archive.relPath);
+    expect((await dbReads(h.db).archive(id))?.files).toEqual(["save.bin", "overview.png"]);
     expect([...readFileSync(join(h.archiveRoot, archive.relPath, "save.bin"))]).toEqual([1, 2, 3]);
   });
 
@@ -51,7 +51,7 @@ describe("recordSaveArchive", () => {
     archive.afterCommit?.();
     await eventually(() => !existsSync(join(h.archiveRoot, left)), 5_000, "the unknown folder removed");
     expect(existsSync(join(h.archiveRoot, archive.relPath, "save.bin"))).toBe(true);
-    expect(recordedPath(id)).toBe(archive.relPath);
+    expect(await recordedPath(id)).toBe(archive.relPath);
   });
 
   test("another save's folder under unknown is left alone", async () => {

@@ -16,6 +16,7 @@ import { claimArchiveFolder } from "../../src/pipeline/archive-folder.ts";
 import { recordSaveArchive } from "../../src/pipeline/archive-save.ts";
 import { insertSave, openHarness, type Harness } from "../helpers/pipeline-harness.ts";
 import { eventually } from "../helpers/server.ts";
+import { dbReads } from "../helpers/store-reads.ts";
 import { swiftBucket, swiftSkipReason } from "../helpers/swift.ts";
 import { sqlitePageReads } from "../../src/db/read-models/sqlite.ts";
 
@@ -197,7 +198,7 @@ for (const [name, open] of [
       const relPath = await f.store.put({ playerId: PLAYER, saveId: id, receivedAt: AT }, files);
       const archive = await recordSaveArchive(f.store, { id, playerId: PLAYER, receivedAt: AT }, null, { relPath, files: ["overview.png", "site_1.png"] }, NO_FINDS);
       h.db.transaction((tx) => recordArchiveRow(tx, id, archive.row, Date.now()));
-      const { token } = h.db.$client.query("SELECT token FROM archives WHERE save_id = ?").get(id) as { token: string };
+      const { token } = (await dbReads(h.db).archive(id))!;
       const maps = mapRoutes({ pages: sqlitePageReads(h.db), archive: f.store, config: PAGE_CONFIG } as HttpDeps);
       const found = await maps.request(`/maps/${token}/overview.png`);
       expect([found.status, found.headers.get("content-type"), await found.text()]).toEqual([200, "image/png", "png bytes"]);
@@ -221,7 +222,7 @@ for (const [name, open] of [
       expect(first.movedFrom).toBeNull();
       const moved = await draw(PLAYER);
       expect(moved.movedFrom).toBe(first.relPath);
-      expect(h.db.$client.query("SELECT rel_path AS relPath FROM archives WHERE save_id = ?").get(id)).toEqual({ relPath: moved.relPath });
+      expect((await dbReads(h.db).archive(id))?.rel_path).toBe(moved.relPath);
       await eventually(async () => (await f.folders("unknown")).length === 0, 10_000, "the unknown folder removed");
       expect(await text(f.store, moved.relPath, "save.bin")).toBe(PLAYER);
       expect(await f.store.read(first.relPath, "save.bin")).toBeNull();
@@ -233,11 +234,9 @@ test("/maps answers 503 when the store cannot be read (an outage is no missing f
   const h = openHarness();
   try {
     const failing: ArchiveStore = { ...diskArchiveStore(h.archiveRoot), read: () => Promise.reject(new Error("connection refused")) };
-    h.db.$client.run("INSERT INTO archives (save_id, player_id, rel_path, token, files, created_at) VALUES (?, ?, 'by-id/1/x', ?, '[\"a.png\"]', 0)", [
-      insertSave(h.db, AT, PLAYER),
-      PLAYER,
-      "0".repeat(32),
-    ]);
+    const id = insertSave(h.db, AT, PLAYER);
+    const row = { playerId: PLAYER, relPath: "by-id/1/x", files: ["a.png"], digest: NO_FINDS, token: "0".repeat(32) };
+    h.db.transaction((tx) => recordArchiveRow(tx, id, row, 0));
     const response = await mapRoutes({ pages: sqlitePageReads(h.db), archive: failing, config: PAGE_CONFIG } as HttpDeps).request(`/maps/${"0".repeat(32)}/a.png`);
     expect(response.status).toBe(503);
   } finally {

@@ -5,6 +5,7 @@ import type { HarExtraction } from "../../src/ingest/har.ts";
 import { HeapSweeper } from "../../src/pipeline/heap-sweep.ts";
 import { startPipeline } from "../../src/pipeline/runner.ts";
 import { openHarness } from "../helpers/pipeline-harness.ts";
+import { dbReads } from "../helpers/store-reads.ts";
 
 test("the HTTP thread collects once every n jobs, only when asked at a quiet moment", () => {
   let collections = 0;
@@ -50,8 +51,7 @@ test("a report's evaluate job does not count towards a collection: a stream of r
     };
     const reportId = harness.db.transaction((tx) => storeReport(tx, nothing, {}, Date.now()));
     pipeline.wake();
-    const state = () => harness.db.$client.query("SELECT state FROM jobs WHERE report_id = ?").get(reportId) as { state: string } | null;
-    await eventually(() => state()?.state === "done", 5_000, "the report's evaluate job done");
+    await eventually(async () => (await dbReads(harness.db).jobOfReport(reportId))?.state === "done", 5_000, "the report's evaluate job done");
     // The runner counts a job right after recording it: let that turn finish.
     await Bun.sleep(0);
     expect(counted).toBe(0);

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { OWNER_PLAYER, ownerApp } from "../helpers/owner-app.ts";
+import { dbReads } from "../helpers/store-reads.ts";
 
 const TOKEN = "owner-token-0123456789abcdef";
 const withToken = ownerApp({ ADMIN_TOKEN: TOKEN });
@@ -88,7 +89,7 @@ describe("owner access with ADMIN_TOKEN", () => {
       });
       const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
       expect((await other.request("/", { headers: { ...html, cookie } })).status).toBe(200);
-      const stored = other.db.$client.query("SELECT id_hash FROM owner_sessions").all() as { id_hash: string }[];
+      const stored = await dbReads(other.db).ownerSessionHashes();
       expect(stored.length).toBeGreaterThan(0);
       expect(JSON.stringify(stored)).not.toContain(cookie.split("=")[1]!);
       expect((await other.request("/logout", { method: "POST", headers: { cookie, origin: "http://localhost:9478" } })).status).toBe(303);
