@@ -5,7 +5,7 @@
  * shows (an upload's save, a job's counters, an archive's token and file list, the setup token) from its table here.
  */
 import type postgres from "postgres";
-import type { Db } from "../../src/db/open.ts";
+import type { Db } from "../../src/db/sqlite/open.ts";
 import { query as sqliteQuery } from "./db.ts";
 import { jsonValue, type Deployment } from "./deployments.ts";
 import type { RunningServer } from "./in-process.ts";

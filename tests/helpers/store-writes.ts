@@ -8,7 +8,7 @@ import { sha256Hex } from "../../src/sha256.ts";
 import { run, type Deployment } from "./deployments.ts";
 import { writeStore } from "./db.ts";
 import type { RunningServer } from "./in-process.ts";
-import type { Db } from "../../src/db/open.ts";
+import type { Db } from "../../src/db/sqlite/open.ts";
 
 type Param = string | number | null;
 type Write = (sql: string, ...params: Param[]) => Promise<void>;
