@@ -5,16 +5,14 @@
  * the hub's schema, so a column added to it is compared without touching this test.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { getTableColumns, getTableName, is } from "drizzle-orm";
-import { PgTable } from "drizzle-orm/pg-core";
 import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
-import * as hubSchema from "../../src/db/pg/schema.ts";
 import { pgPutMsrSubscription } from "../../src/db/owner/pg-msr-subscriptions.ts";
 import { acceptByRule, storeNewSingleChunkSave } from "../../src/db/uploads/pg.ts";
 import { saveOrigin } from "../../src/ingest/save-origin.ts";
 import { sha256Hex } from "../../src/sha256.ts";
 import type { ChunkOutcome, IncomingChunk, UploadLimits } from "../../src/store/ports/ingest.ts";
 import { MAX_UPLOAD_BYTES } from "../../src/contract.ts";
+import { contents, TABLES } from "../helpers/hub-table-contents.ts";
 import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
 
 const T0 = 1_800_000_000_000;
@@ -22,22 +20,6 @@ const SUBSCRIBED = "7488393821744390161";
 const OTHER = "1234567890123456789";
 const LIMITS: UploadLimits = { maxUploadBytes: MAX_UPLOAD_BYTES, ttlMs: 60_000, maxOpen: 3, maxOpenBytes: 100_000, peerShare: 1, mayBeSave: (body) => body[0] !== 0 };
 const CN_HOST = "https://mkcn-prod-public-60001-1.dailygn.com";
-
-/** Every table of the hub's schema with its columns, as the schema declares them. */
-const TABLES = (Object.values(hubSchema) as unknown[])
-  .filter((value): value is PgTable => is(value, PgTable))
-  .map((table) => ({ name: getTableName(table), columns: Object.values(getTableColumns(table)).map((column) => column.name) }));
-
-/** Every row of every table, each column as text (bytes as hex), in a stable order. */
-async function contents(db: PgDb): Promise<Record<string, string[][]>> {
-  const tables: Record<string, string[][]> = {};
-  for (const { name, columns } of TABLES) {
-    const list = columns.map((column) => `"${column}"::text`).join(", ");
-    const rows = await db.$client.unsafe(`SELECT ${list} FROM "${name}" ORDER BY ${columns.map((_, i) => i + 1).join(", ")}`).values();
-    tables[name] = rows.map((row) => row.map((value) => (value === null ? "NULL" : String(value))));
-  }
-  return tables;
-}
 
 const chunk = (uploadId: string, body: Uint8Array, player: string | null, originalUrl: string | null, now: number): IncomingChunk => ({
   header: { uploadId, chunkIndex: 0, totalChunks: 1, originalUrl },

@@ -1,14 +1,17 @@
 /**
  * The dialect layer (src/db/dialect/): a flow written once is one transaction on both stores (a step that fails
  * undoes the steps before it), a statement's columns come back decoded alike, and a list parameter reads the same.
+ * sqliteText: PostgreSQL's `$n` and `= ANY($n)` become SQLite's `?n` and a JSON list, but not inside a quoted literal
+ * or identifier, where `$1` is text.
  */
+import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pgStatements } from "../../src/db/dialect/pg.ts";
 import { sqliteStatements } from "../../src/db/dialect/sqlite.ts";
-import { read, run, type Statements } from "../../src/db/dialect/statements.ts";
+import { read, run, sqliteText, type Statements } from "../../src/db/dialect/statements.ts";
 import { openDatabase } from "../../src/db/sqlite/open.ts";
 import { openPostgres } from "../../src/db/pg/open.ts";
 import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
@@ -108,4 +111,19 @@ test("on SQLite a flow beside another process's write waits its turn, never 'dat
   await statements.transaction(flow);
   expect(await writer.exited).toBe(0);
   expect((await statements.all(SETTINGS, [["other", "mine-1"]])).map((row) => row.key)).toEqual(["mine-1", "other"]);
+});
+
+test("placeholders become SQLite's numbered parameters; `= ANY($n)` reads a JSON list", () => {
+  expect(sqliteText(`SELECT a FROM t WHERE b = $1 AND c = ANY($2) AND d > $10`)).toBe(`SELECT a FROM t WHERE b = ?1 AND c IN (SELECT value FROM json_each(?2)) AND d > ?10`);
+});
+
+test("a `$n` inside a string literal or a quoted identifier is left as written, doubled quotes included", () => {
+  expect(sqliteText(`SELECT '$1' AS "x$2", 'it''s $3' || $1, "a""$4" = ANY($2)`)).toBe(`SELECT '$1' AS "x$2", 'it''s $3' || ?1, "a""$4" = ANY($2)`.replace("= ANY($2)", "IN (SELECT value FROM json_each(?2))"));
+});
+
+test("SQLite runs such a statement with the literal intact", () => {
+  const db = new Database(":memory:");
+  const query = read<{ literal: string; bound: string }>(`SELECT 'costs $1, or = ANY($2)' AS "literal", $1 AS "bound"`);
+  expect(db.query(query.sqlite).get("five")).toEqual({ literal: "costs $1, or = ANY($2)", bound: "five" });
+  db.close();
 });
