@@ -8,6 +8,8 @@ import type { DataType } from "../../src/capture/data-types.ts";
 import type { DeliveryStore } from "../../src/store/ports/deliveries.ts";
 import { type PushCandidate, dueAt } from "../../src/store/model/deliveries.ts";
 import { advanceChange, holderOf, type ClaimedJob, type JobStage } from "../../src/store/model/jobs.ts";
+import { claimDeliveryAttempt } from "../../src/db/deliveries/rows.ts";
+import type { Step } from "../../src/db/dialect/statements.ts";
 import { describeEachStore } from "../helpers/contract-stores.ts";
 
 const T0 = 1_700_000_000_000;
@@ -200,6 +202,23 @@ describeEachStore("delivery store", (s) => {
     expect(await store.recordPartsSent(fresh, id, 1, T0 + LEASE + 4, LEASE)).toBe(true);
     expect(await f.rows(saveId)).toMatchObject([{ state: "pending", attempts: 1, partsSent: 2 }]);
     expect((await f.job(job.id)).leaseExpiresAt).toBe(T0 + 2 * LEASE + 4);
+  });
+
+  test("the attempt's claim checks the lease in its own statement: a runner stalled past its lease after renewing it sends nothing", async () => {
+    const { saveId, holder: stale, id } = await heldDelivery();
+    // The claim's flow driven a statement at a time, so that another runner can take the job over in between.
+    const flow = claimDeliveryAttempt(stale, { id, seenAttempts: 0 }, T0 + 1, LEASE);
+    const execute = async (step: Step) => {
+      if (!("query" in step)) throw new Error("a statement was expected");
+      return s.sql.rows(s.config.database.kind === "postgres" ? step.query.sql : step.query.sqlite, step.params as never[]);
+    };
+    let next = flow.next();
+    next = flow.next(await execute(next.value as Step)); // the lease renewed, to T0 + 1 + LEASE
+    const fresh = await s.stores.jobs.claim(T0 + LEASE + 2, LEASE, false); // the stale runner stalls past it: taken over
+    expect(fresh).not.toBeNull();
+    while (!next.done) next = flow.next(await execute(next.value));
+    expect(next.value).toBe("lease_lost");
+    expect(await f.rows(saveId)).toMatchObject([{ state: "pending", attempts: 0 }]);
   });
 
   test("one push per refresh: a repeat of the last push gets none; other drops, a forced push, a save already pushed do", async () => {

@@ -50,7 +50,8 @@ export interface StoreUnderTest {
 }
 
 export interface RawSql {
-  rows: (query: string) => Promise<Row[]>;
+  /** `params` bind to `?` placeholders (or a statement's own numbered ones: `?n` on SQLite, `$n` on PostgreSQL). */
+  rows: (query: string, params?: Param[]) => Promise<Row[]>;
   /** `params` bind to `?` placeholders, on both stores. */
   exec: (statement: string, params?: Param[]) => Promise<void>;
   /** The first column of every row, as text. */
@@ -97,7 +98,7 @@ const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.to
 function sqlOver(open: () => Connection): RawSql {
   const column = async (query: string) => (await open().rows(query)).map((row) => String(Object.values(row)[0]));
   return {
-    rows: (query) => open().rows(query),
+    rows: (query, params) => open().rows(query, params),
     exec: async (statement, params) => void (params ? await open().rows(statement, params) : await open().exec(statement)),
     column,
     scalar: async (query) => Number((await column(query))[0]),

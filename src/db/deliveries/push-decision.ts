@@ -46,6 +46,9 @@ const SKIP_UNROUTED = read(
      AND NOT EXISTS (SELECT 1 FROM ${d.jsonRecords("$3", "r", ROUTED_COLUMNS)} WHERE r.channel = deliveries.channel AND r.target = deliveries.target)`,
 );
 
+/** "push": the push decision's lock namespace since hub mode began; old and new processes of a rolling update share it. */
+const PUSH_DECISION_SCOPE = 0x70757368;
+
 /**
  * Decides and records: a repeat gets `saves.repeat_of` and no deliveries; any other save gets a delivery per
  * routed target; a save already pushed stays pushed. With the decision,
@@ -53,7 +56,7 @@ const SKIP_UNROUTED = read(
  */
 export function* decidePush(save: PushCandidate, targets: RoutedTarget[], configured: ReadonlySet<string>, now: number): Flow<PushDecision & { deliveries: Delivery[] }> {
   // A statement of its own: a statement's snapshot is taken before it waits, the decision's must be after.
-  yield* lock("push decision", save.playerId);
+  yield* lock(PUSH_DECISION_SCOPE, save.playerId);
   if (save.checkRepeat) {
     const repeat = (yield* run(LAST_PUSHES, [save.saveId, DATA_WEBHOOK_CHANNEL, save.playerId])).find((last) => last.dropsFingerprint === save.dropsFingerprint);
     if (repeat) {

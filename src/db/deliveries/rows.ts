@@ -2,13 +2,14 @@
  * Deliveries: one row per (save, channel, target), each attempted alone so a failing channel is retried by
  * itself and a channel already sent is never sent again. Every read and write of the table lives in this folder,
  * written once for both stores (src/db/dialect/), but for the retention sweep's bulk delete and the status page's
- * day counts. An attempt, and each further part of it, is claimed in a transaction that first extends the job's
- * lease, which must be ours, `running` and unexpired (src/db/jobs/statements.ts leaseHeld): a runner whose lease
- * expired or was taken over sends nothing more.
+ * day counts. An attempt is claimed only while the job's lease is ours, `running` and unexpired (extended first, and
+ * checked again in the claim's own statement: src/db/jobs/statements.ts leaseHeld), and each further part only after
+ * the lease was extended: a runner whose lease expired or was taken over sends nothing more.
  */
 import { read, run, type Flow } from "../dialect/statements.ts";
 import { rowOf } from "../dialect/rows.ts";
-import { renewLease } from "../jobs/queue.ts";
+import { holdsLease, renewLease } from "../jobs/queue.ts";
+import { leaseHeld } from "../jobs/statements.ts";
 import { deliveries, dataWebhooks } from "../schema.ts";
 import { DATA_WEBHOOK_CHANNEL, tallyOf, type ClaimOutcome, type DataWebhook, type Delivery, type DeliveryTally, type FailedAttempt, type RoutedTarget } from "../../store/model/deliveries.ts";
 import type { LeaseHolder } from "../../store/model/jobs.ts";
@@ -38,7 +39,10 @@ const SKIP_REMOVED_HOOKS = read(
   `UPDATE deliveries SET state = 'skipped', last_error = 'data webhook removed'
    WHERE save_id = $1 AND channel = $2 AND state = 'pending' AND target NOT IN (SELECT CAST(id AS TEXT) FROM data_webhooks)`,
 );
-const CLAIM_ATTEMPT = read<{ id: number }>(`UPDATE deliveries SET attempts = $3 WHERE id = $1 AND state = 'pending' AND attempts = $2 RETURNING id`);
+/** Fenced by the lease in the same statement: a runner that stalls past its lease between renewing and claiming sends nothing. */
+const CLAIM_ATTEMPT = read<{ id: number }>(
+  `UPDATE deliveries SET attempts = $3 WHERE id = $1 AND state = 'pending' AND attempts = $2 AND EXISTS (SELECT 1 FROM jobs WHERE ${leaseHeld(4)}) RETURNING id`,
+);
 const PARTS_SENT = read((d) => `UPDATE deliveries SET parts_sent = ${d.greatest("parts_sent", "$2")} WHERE id = $1`);
 const SENT = read(`UPDATE deliveries SET state = 'sent', sent_at = $2, last_error = NULL WHERE id = $1`);
 const ATTEMPT_FAILED = read(
@@ -67,15 +71,16 @@ export function* deliveryTally(saveId: number): Flow<DeliveryTally> {
 
 /**
  * Marks the next attempt of a pending delivery whose attempt count is still `seenAttempts`, only under the
- * lease, which it extends first (on PostgreSQL its row lock orders this with a takeover). `claimed`: this runner
- * may send it (a crash mid-send shows up as a spent attempt); `taken`: the row moved on (another attempt or a
- * result); `lease_lost`: this runner no longer holds the job. The statements need no transaction around them
- * (SQLite's store runs one anyway): a lease just extended cannot be taken over before it expires, and one that was
- * taken first is not extended.
+ * lease, which it extends first and the claim's statement checks again. `claimed`: this runner may send it (a crash
+ * mid-send shows up as a spent attempt); `taken`: the row moved on (another attempt or a result); `lease_lost`: this
+ * runner no longer holds the job. The statements need no transaction around them (SQLite's store runs one anyway):
+ * the claim carries its own fence.
  */
 export function* claimDeliveryAttempt(holder: LeaseHolder, delivery: { id: number; seenAttempts: number }, now: number, leaseMs: number): Flow<ClaimOutcome> {
   if (!(yield* renewLease(holder, now, leaseMs))) return "lease_lost";
-  return (yield* run(CLAIM_ATTEMPT, [delivery.id, delivery.seenAttempts, delivery.seenAttempts + 1])).length === 1 ? "claimed" : "taken";
+  const claimed = yield* run(CLAIM_ATTEMPT, [delivery.id, delivery.seenAttempts, delivery.seenAttempts + 1, holder.jobId, holder.leaseId, now]);
+  if (claimed.length === 1) return "claimed";
+  return (yield* holdsLease(holder, now)) ? "taken" : "lease_lost";
 }
 
 /**

@@ -15,7 +15,8 @@ const connectionOf = (handle: PgDb | PgTx) => (handle as unknown as { session: {
 
 async function execute(sql: Connection, step: Step): Promise<Record<string, unknown>[]> {
   if ("lock" in step) {
-    await sql`SELECT pg_advisory_xact_lock(hashtext(${step.lock[0]}), hashtext(${step.lock[1]}))`;
+    const [scope, key] = step.lock;
+    await (typeof scope === "number" ? sql`SELECT pg_advisory_xact_lock(${scope}::int, hashtext(${key}))` : sql`SELECT pg_advisory_xact_lock(hashtext(${scope}), hashtext(${key}))`);
     return [];
   }
   if ("notify" in step) {
@@ -32,7 +33,12 @@ async function execute(sql: Connection, step: Step): Promise<Record<string, unkn
  */
 export function pgFlow<T>(handle: PgDb | PgTx, flow: Flow<T>): Promise<T> {
   const sql = connectionOf(handle);
-  return driveAsync(flow, (step) => execute(sql, step));
+  const inTransaction = "rollback" in handle; // drizzle's transaction, not the database
+  return driveAsync(flow, (step) => {
+    // A transaction-scoped lock taken outside a transaction is released at once: it would serialise nothing.
+    if ("lock" in step && !inTransaction) throw new Error("a lock step outside a transaction");
+    return execute(sql, step);
+  });
 }
 
 export function pgStatements(db: PgDb): Statements {

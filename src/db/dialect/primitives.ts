@@ -14,8 +14,8 @@
  *   housekeeping locks of src/db/uploads/pg.ts, src/db/pg/housekeeping-lock.ts): N processes share one database,
  *   where SQLite's one process holds its writer alone and wakes its own poller. Both steps are no-ops on SQLite.
  * - what follows from one process against N: at start-up SQLite reclaims every running job, a hub only those whose
- *   lease expired, and at a clean stop SQLite releases its running jobs, a hub none (src/db/jobs/sqlite.ts, pg.ts
- *   pass the flag to the one flow, queue.ts);
+ *   lease expired (src/db/jobs/sqlite.ts, pg.ts pass the flag to the one flow, queue.ts), and at a clean stop SQLite
+ *   releases its running jobs (queue.ts releaseRunning), a hub none (pg.ts releaseAtStop);
  * - what only one store can do in one round trip: PostgreSQL's one-statement paths (a single-chunk upload,
  *   src/db/uploads/pg.ts, which embeds the job rule's own INSERT and is held to the chunk's rule by
  *   tests/contract/upload-fast-path.contract.test.ts; a drawn stage's record, src/db/stage-writes/pg.ts).

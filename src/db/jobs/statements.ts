@@ -1,6 +1,6 @@
 /**
  * The jobs table's statements, written once for both stores (src/db/dialect/): the row as the model reads it, the
- * lease predicate (the one test of "this runner still holds this job", lease.ts), and a holder's fenced change.
+ * lease predicate (the one test of "this runner still holds this job"), and a holder's fenced change.
  */
 import { getTableColumns } from "drizzle-orm";
 import { rowOf } from "../dialect/rows.ts";
