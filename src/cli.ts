@@ -66,7 +66,8 @@ async function players(config: Config, owner: OwnerStore, { name: command, value
     for (const row of rows) console.log(`${row.playerId}\t${row.name ?? "-"}\t${row.token === null ? c.linkHidden(row.playerId) : `${base}/p/${row.token}`}`);
     return 0;
   }
-  if (!playerId || !/^\d{1,32}$/.test(playerId)) throw new UsageError(c.needPlayerId);
+  // Never with a leading zero: the game's ids have none, and uploads naming one are refused (src/save/player-id.ts).
+  if (!playerId || !/^(?:0|[1-9]\d{0,31})$/.test(playerId)) throw new UsageError(c.needPlayerId);
   if (command === "players unlock") {
     console.log(c.unlocked(playerId, await owner.links.resetLinkOnly(playerId)));
     return 0;

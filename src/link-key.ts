@@ -9,6 +9,7 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { TOKEN_SHAPE } from "./store/model/owner.ts";
 
 /** A sealed token's prefix: a token itself is [A-Za-z0-9_-] only, so a value without it is an older version's clear token. */
 export const SEALED = "v1.";
@@ -20,7 +21,7 @@ export const KEY_FILE = "link.key";
 export interface TokenSeal {
   /** The token sealed for its place (`setup`, `player:<id>`): a value sealed for one place opens in no other. */
   seal(token: string, place: string): string;
-  /** The token back; an older version's clear value as it is; null when another key sealed it. */
+  /** The token back; an older version's clear token as it is; null when another key sealed it, or it is no token. */
   unseal(stored: string, place: string): string | null;
   /** A keyed one-way fingerprint of a secret (ADMIN_TOKEN): tells a change apart, says nothing of it without the key. */
   fingerprint(secret: string): string;
@@ -38,7 +39,7 @@ export function tokenSeal(keyText: string): TokenSeal {
       return SEALED + sealed.toString("base64url");
     },
     unseal: (stored, place) => {
-      if (!stored.startsWith(SEALED)) return stored;
+      if (!stored.startsWith(SEALED)) return TOKEN_SHAPE.test(stored) ? stored : null;
       const bytes = Buffer.from(stored.slice(SEALED.length), "base64url");
       if (bytes.length <= IV_BYTES + TAG_BYTES) return null;
       try {

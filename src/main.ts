@@ -3,6 +3,7 @@ import { describeArchive } from "./config/archive.ts";
 import { describeDatabase } from "./config/database.ts";
 import { ConfigError, loadConfig, type Config } from "./config/index.ts";
 import { UPLOAD_PATHS } from "./contract.ts";
+import { isLoopbackName } from "./http/front-door.ts";
 import { startHttpServer } from "./http/server.ts";
 import { missingLaunchEnv } from "./launch-env.ts";
 import { flushLog, logInfo, logWarn } from "./log.ts";
@@ -61,7 +62,8 @@ async function serve(): Promise<void> {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
   const m = ownerMessages(config.ownerLocale);
-  const base = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
+  const anyAddress = config.host === "0.0.0.0" || config.host === "::";
+  const base = `http://${anyAddress ? "localhost" : config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
   logInfo("SERVER", m.listening, { url: base, db: describeDatabase(config.database), archive: describeArchive(config.archive), keys: config.keys.length });
   const missingEnv = missingLaunchEnv();
   if (missingEnv.length > 0) logWarn("SERVER", m.launchEnv, { missing: missingEnv.join(",") });
@@ -69,8 +71,11 @@ async function serve(): Promise<void> {
   if (unreachable !== null) logWarn("CONFIG", m.publicBaseUnreachable("PUBLIC_BASE_URL", config.publicBaseUrl!, unreachable), { reach: unreachable });
   flushLog(); // the endpoints below follow it
   console.log(`  ${m.endpointUpload}: POST ${UPLOAD_PATHS.map((path) => `${base}${path}`).join(` (${m.or} `)})`);
-  // Without ADMIN_TOKEN /setup answers loopback clients only: PUBLIC_BASE_URL's address would open a 403, even here.
-  console.log(`  ${m.endpointSetup}: ${config.admin.token === null ? base : (config.publicBaseUrl ?? base)}/setup`);
+  // Without ADMIN_TOKEN /setup answers loopback clients only: PUBLIC_BASE_URL's address would open a 403, even here,
+  // and so would HOST's when it is not this machine's loopback.
+  const reachesLoopback = anyAddress || isLoopbackName(config.host.includes(":") ? `[${config.host}]` : config.host);
+  const setupAt = config.admin.token !== null ? `${config.publicBaseUrl ?? base}/setup` : reachesLoopback ? `${base}/setup` : m.setupNeedsAdminToken;
+  console.log(`  ${m.endpointSetup}: ${setupAt}`);
   console.log(config.report.enabled ? `  ${m.endpointReport}: POST ${base}${reportPathForLog(config.report.path)}` : `  ${m.reportDisabled}`);
 }
 

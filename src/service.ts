@@ -54,10 +54,10 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const stores = await openStores(config, archive);
   const { owner, jobs } = stores;
   const ended = await owner.sessions.endIfTokenChanged(config.admin.token);
-  if (ended > 0) logInfo("SERVER", "ADMIN_TOKEN changed: every owner session ended", { sessions: ended });
+  if (ended > 0) logInfo("SERVER", ownerMessages(config.ownerLocale).sessionsEnded, { sessions: ended });
   // An older version's clear tokens: sealed before anything is served (they keep working, and are shown as before).
   const sealed = await owner.links.sealClearTokens();
-  if (sealed > 0) logInfo("SERVER", "sealed the clear link and setup tokens an older version stored", { count: sealed });
+  if (sealed > 0) logInfo("SERVER", ownerMessages(config.ownerLocale).clearTokensSealed, { count: sealed });
   // Module and script URLs carry it; made once, at the first start.
   if ((await owner.links.setupToken()) === null) logWarn("CONFIG", ownerMessages(config.ownerLocale).linkKeyChanged);
   if (config.database.kind === "postgres" && config.admin.linkKey === null) logWarn("CONFIG", ownerMessages(config.ownerLocale).linkKeyPerProcess);

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { encodeSample, makeSampleSave } from "../../src/samples/index.ts";
 import { encryptAesCbc } from "../../src/save/index.ts";
@@ -96,4 +96,17 @@ describe("QQ and Bark configured, no NOTIFY_DEFAULT, an owner reading Chinese", 
     expect(api.requestsTo("/bark/push")).toHaveLength(2);
     expect(api.requests.filter((r) => r.path.startsWith("/tg"))).toHaveLength(0);
   }, 90_000);
+});
+
+/** An address of this machine that is not loopback (a LAN's, as an owner sets HOST to), if it has one. */
+const LAN = Object.values(networkInterfaces())
+  .flat()
+  .find((address) => address?.family === "IPv4" && !address.internal)?.address;
+
+test.skipIf(LAN === undefined)("HOST set to a LAN address and no ADMIN_TOKEN: the setup line says to set ADMIN_TOKEN, not an address that answers 403", async () => {
+  const server = await start({ ...keyEnv, HOST: LAN!, NOTIFY_DEFAULT: "none", LANG: "C.UTF-8" });
+  await server.waitForOutput("  capture setup (owner): set ADMIN_TOKEN to open it");
+  expect(server.output()).not.toContain(`${LAN}:${new URL(server.url).port}/setup`);
+  const setup = await fetch(`${server.url}/setup`);
+  expect(setup.status).toBe(403);
 });

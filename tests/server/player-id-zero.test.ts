@@ -6,6 +6,7 @@ import { expect, test } from "bun:test";
 import { makeEncryptedSample } from "../../src/samples/index.ts";
 import { REPORT_PATH, jsonBytes, harWithSave } from "../helpers/har.ts";
 import { serversForThisFile } from "../helpers/in-process.ts";
+import { ownerCli } from "../helpers/owner-cli.ts";
 import { saveUrl, testKeys, uploadSave } from "../helpers/saves.ts";
 import { reads } from "../helpers/store-reads.ts";
 
@@ -28,4 +29,10 @@ test("an upload or a report naming a player id that starts with 0 gets 400 sayin
   // The same save for the id without its zero is taken, as before.
   expect((await uploadSave(server.url, save, "zero-2", PLAIN)).status).toBe(200);
   expect((await reads(server).saves()).map((row) => row.player_id)).toEqual([PLAIN]);
+
+  // The owner's CLI refuses it too: a link made for it would only ever get 400s.
+  const cli = await ownerCli(server, "players", "add", ZERO);
+  expect(cli.code).toBe(1);
+  expect(cli.err + cli.out).toContain("a numeric player id is required (never starting with 0)");
+  expect(await reads(server).storedPlayerToken(ZERO)).toBeUndefined();
 });

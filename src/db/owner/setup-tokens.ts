@@ -50,7 +50,8 @@ const BY_TOKEN = read<StoredPlayer>(`SELECT ${LINKED} FROM players WHERE token_s
 const ALL = read<StoredPlayer>(`SELECT ${LINKED} FROM players ORDER BY player_id`, LINKED_KINDS);
 const ONE = read<StoredPlayer>(`SELECT ${LINKED} FROM players WHERE player_id = $1`, LINKED_KINDS);
 const CLEAR_LINKS = read<{ playerId: string; token: string }>(`SELECT player_id AS "playerId", token FROM players WHERE token NOT LIKE '${SEALED}%'`);
-const SEAL_LINK = read(`UPDATE players SET token = $3, token_sha256 = $4 WHERE player_id = $1 AND token = $2`);
+/** Its sha256 stays: an older version stored it beside the clear token, and a link is matched on it. */
+const SEAL_LINK = read(`UPDATE players SET token = $3 WHERE player_id = $1 AND token = $2`);
 const SEAL_SETUP = read(`UPDATE settings SET value = $2 WHERE key = '${SETUP_TOKEN_KEY}' AND value = $1`);
 
 const sameHex = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
@@ -84,10 +85,11 @@ export function setupLinks(db: Statements, seal: TokenSeal): SetupLinks {
     },
     sealClearTokens: () =>
       db.transaction(function* () {
-        const links = yield* run(CLEAR_LINKS, []);
-        for (const { playerId, token } of links) yield* run(SEAL_LINK, [playerId, token, seal.seal(token, playerPlace(playerId)), sha256Hex(token)]);
+        // Only what has a token's shape is an older version's clear token: any other value (a later version's seal) stays.
+        const links = (yield* run(CLEAR_LINKS, [])).filter(({ token }) => TOKEN_SHAPE.test(token));
+        for (const { playerId, token } of links) yield* run(SEAL_LINK, [playerId, token, seal.seal(token, playerPlace(playerId))]);
         const [setup] = yield* run(SETTING, [SETUP_TOKEN_KEY]);
-        const clearSetup = setup !== undefined && !setup.value.includes(":");
+        const clearSetup = setup !== undefined && TOKEN_SHAPE.test(setup.value);
         if (clearSetup) yield* run(SEAL_SETUP, [setup.value, setupValue(setup.value)]);
         return links.length + (clearSetup ? 1 : 0);
       }),

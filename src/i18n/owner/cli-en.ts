@@ -46,7 +46,7 @@ export const cliEn = {
   },
   configuration: (why: string) => `configuration: ${why}`,
   needSaveId: "a numeric save id is required",
-  needPlayerId: "a numeric player id is required",
+  needPlayerId: "a numeric player id is required (never starting with 0)",
   nameTooLong: "--name is at most 64 characters",
   unknownState: (state: string) => `unknown state "${state}"`,
   noJobs: (state: string | null) => (state ? `no ${state} jobs` : "no jobs"),

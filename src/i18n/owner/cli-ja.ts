@@ -45,7 +45,7 @@ export const cliJa: CliMessages = {
   },
   configuration: (why) => `設定エラー：${why}`,
   needSaveId: "数字のセーブ ID が必要です",
-  needPlayerId: "数字のプレイヤー ID が必要です",
+  needPlayerId: "数字のプレイヤー ID が必要です（0 から始まらないもの）",
   nameTooLong: "--name は 64 文字までです",
   unknownState: (state) => `不明な状態「${state}」`,
   noJobs: (state) => (state ? `${state} のジョブはありません` : "ジョブはありません"),

@@ -45,7 +45,7 @@ export const cliKo: CliMessages = {
   },
   configuration: (why) => `설정 오류: ${why}`,
   needSaveId: "숫자 세이브 ID가 필요합니다",
-  needPlayerId: "숫자 플레이어 ID가 필요합니다",
+  needPlayerId: "숫자 플레이어 ID가 필요합니다(0으로 시작하지 않는)",
   nameTooLong: "--name은 최대 64자입니다",
   unknownState: (state) => `알 수 없는 상태 "${state}"`,
   noJobs: (state) => (state ? `${state} 상태의 작업이 없습니다` : "작업이 없습니다"),

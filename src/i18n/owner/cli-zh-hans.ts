@@ -45,7 +45,7 @@ export const cliZhHans: CliMessages = {
   },
   configuration: (why) => `配置错误：${why}`,
   needSaveId: "需要一个数字存档 id",
-  needPlayerId: "需要一个数字玩家 id",
+  needPlayerId: "需要一个数字玩家 id（不以 0 开头）",
   nameTooLong: "--name 最多 64 个字符",
   unknownState: (state) => `未知状态“${state}”`,
   noJobs: (state) => (state ? `没有 ${state} 状态的任务` : "没有任务"),

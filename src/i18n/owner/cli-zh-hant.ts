@@ -45,7 +45,7 @@ export const cliZhHant: CliMessages = {
   },
   configuration: (why) => `設定錯誤：${why}`,
   needSaveId: "需要一個數字存檔 id",
-  needPlayerId: "需要一個數字玩家 id",
+  needPlayerId: "需要一個數字玩家 id（不以 0 開頭）",
   nameTooLong: "--name 最多 64 個字元",
   unknownState: (state) => `未知狀態「${state}」`,
   noJobs: (state) => (state ? `沒有 ${state} 狀態的工作` : "沒有工作"),
