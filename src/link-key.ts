@@ -16,7 +16,7 @@ export const SEALED = "v1.";
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 export const MIN_KEY_LENGTH = 32;
-export const KEY_FILE = "link.key";
+const KEY_FILE = "link.key";
 
 export interface TokenSeal {
   /** The token sealed for its place (`setup`, `player:<id>`): a value sealed for one place opens in no other. */
@@ -53,7 +53,7 @@ export function tokenSeal(keyText: string): TokenSeal {
   };
 }
 
-export class LinkKeyError extends Error {}
+class LinkKeyError extends Error {}
 
 /** LINK_KEY when set, else DATA_DIR/link.key (made on the first start; processes starting at once all read the first one written). */
 export function loadTokenSeal(linkKey: string | null, dataDir: string): TokenSeal {

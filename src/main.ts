@@ -3,13 +3,12 @@ import { describeArchive } from "./config/archive.ts";
 import { describeDatabase } from "./config/database.ts";
 import { ConfigError, loadConfig, type Config } from "./config/index.ts";
 import { UPLOAD_PATHS } from "./contract.ts";
-import { isLoopbackName } from "./http/front-door.ts";
 import { startHttpServer } from "./http/server.ts";
 import { missingLaunchEnv } from "./launch-env.ts";
 import { flushLog, logInfo, logWarn } from "./log.ts";
 import { loadNotifySetup, type NotifySetup } from "./notify/setup.ts";
 import { ownerLocaleOf } from "./config/owner-locale.ts";
-import { unreachableBase } from "./config/public-base.ts";
+import { isLoopbackName, unreachableBase } from "./config/public-base.ts";
 import { cliMessages, ownerMessages } from "./i18n/owner/index.ts";
 import { binaryUsage } from "./cli-help.ts";
 import { reportPathForLog } from "./report-path.ts";
@@ -63,7 +62,8 @@ async function serve(): Promise<void> {
 
   const m = ownerMessages(config.ownerLocale);
   const anyAddress = config.host === "0.0.0.0" || config.host === "::";
-  const base = `http://${anyAddress ? "localhost" : config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
+  const hostName = config.host.includes(":") ? `[${config.host}]` : config.host;
+  const base = `http://${anyAddress ? "localhost" : hostName}:${server.port}`;
   logInfo("SERVER", m.listening, { url: base, db: describeDatabase(config.database), archive: describeArchive(config.archive), keys: config.keys.length });
   const missingEnv = missingLaunchEnv();
   if (missingEnv.length > 0) logWarn("SERVER", m.launchEnv, { missing: missingEnv.join(",") });
@@ -73,7 +73,7 @@ async function serve(): Promise<void> {
   console.log(`  ${m.endpointUpload}: POST ${UPLOAD_PATHS.map((path) => `${base}${path}`).join(` (${m.or} `)})`);
   // Without ADMIN_TOKEN /setup answers loopback clients only: PUBLIC_BASE_URL's address would open a 403, even here,
   // and so would HOST's when it is not this machine's loopback.
-  const reachesLoopback = anyAddress || isLoopbackName(config.host.includes(":") ? `[${config.host}]` : config.host);
+  const reachesLoopback = anyAddress || isLoopbackName(hostName);
   const setupAt = config.admin.token !== null ? `${config.publicBaseUrl ?? base}/setup` : reachesLoopback ? `${base}/setup` : m.setupNeedsAdminToken;
   console.log(`  ${m.endpointSetup}: ${setupAt}`);
   console.log(config.report.enabled ? `  ${m.endpointReport}: POST ${base}${reportPathForLog(config.report.path)}` : `  ${m.reportDisabled}`);

@@ -53,14 +53,15 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const archive = openArchiveStore(config.archive);
   const stores = await openStores(config, archive);
   const { owner, jobs } = stores;
+  const m = ownerMessages(config.ownerLocale);
   const ended = await owner.sessions.endIfTokenChanged(config.admin.token);
-  if (ended > 0) logInfo("SERVER", ownerMessages(config.ownerLocale).sessionsEnded, { sessions: ended });
+  if (ended > 0) logInfo("SERVER", m.sessionsEnded, { sessions: ended });
   // An older version's clear tokens: sealed before anything is served (they keep working, and are shown as before).
   const sealed = await owner.links.sealClearTokens();
-  if (sealed > 0) logInfo("SERVER", ownerMessages(config.ownerLocale).clearTokensSealed, { count: sealed });
+  if (sealed > 0) logInfo("SERVER", m.clearTokensSealed, { count: sealed });
   // Module and script URLs carry it; made once, at the first start.
-  if ((await owner.links.setupToken()) === null) logWarn("CONFIG", ownerMessages(config.ownerLocale).linkKeyChanged);
-  if (config.database.kind === "postgres" && config.admin.linkKey === null) logWarn("CONFIG", ownerMessages(config.ownerLocale).linkKeyPerProcess);
+  if ((await owner.links.setupToken()) === null) logWarn("CONFIG", m.linkKeyChanged);
+  if (config.database.kind === "postgres" && config.admin.linkKey === null) logWarn("CONFIG", m.linkKeyPerProcess);
   if (config.publicBaseUrl !== null) await owner.links.recordServedBase(config.publicBaseUrl);
   // Before the pipeline starts: the first save is drawn with the owner's catalogue update.
   const stopFollowing = await followCatalogue(owner.catalogue, config.maps.catalogueCheckMs);
@@ -74,7 +75,7 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   const reclaimed = await jobs.reclaimAtStart(now);
   if (reclaimed > 0) logInfo("JOB", "reclaimed jobs of a process that died", { count: reclaimed });
   if (config.keys.length === 0) {
-    logWarn("CONFIG", ownerMessages(config.ownerLocale).noKey);
+    logWarn("CONFIG", m.noKey);
   } else {
     // Keys may have changed since these saves were judged: what can be a save now runs in its turn.
     const again = await jobs.rejudgePlausibility((tail) => mayBeSave(tail, config.keys), now);

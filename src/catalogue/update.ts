@@ -4,10 +4,10 @@
  * the generator's format holding only what the built-in lacks (the previous update's entries stay, unless a
  * release's built-in has them now).
  */
-import { buildCatalogue, FILE_BY_TYPE } from "./master-data/catalogue.ts";
+import { buildCatalogue, readName } from "./master-data/catalogue.ts";
 import { buildMusicRecords } from "./master-data/music.ts";
 import type { Servers } from "./master-data/names.ts";
-import { LANG_REGION, REGIONS, text, type NameLang, type Region, type Row, type Server } from "./master-data/read.ts";
+import { LANG_REGION, REGIONS, type NameLang, type Region, type Row, type Server } from "./master-data/read.ts";
 import { ownerCatalogueProblem, type CatalogueFile, type MasterDataSource, type MusicFile, type OwnerCatalogue, type TitleEntry } from "./files.ts";
 import type { CatalogResource } from "../maps/catalog.ts";
 
@@ -51,11 +51,9 @@ type Named = { name: Partial<Record<NameLang, string>>; composed?: NameLang[]; t
 
 /** The entry with only the names its languages' own servers gave; null when none did. */
 function ownNames<T extends Named>(entry: T, key: string, given: Map<Region, Server>): T | null {
-  const [type, id] = key.split(":") as [string, string];
-  const file = FILE_BY_TYPE[type];
   const langs = (Object.keys(entry.name) as NameLang[]).filter((lang) => {
     const server = given.get(LANG_REGION[lang]);
-    return server !== undefined && file !== undefined && text(server.rows(file).get(Number(id)), "name") !== null;
+    return server !== undefined && readName(server, key) !== null;
   });
   if (langs.length === 0) return null;
   const keep = (list?: NameLang[]) => list?.filter((lang) => langs.includes(lang));

@@ -3,7 +3,7 @@ import type { Locale } from "../i18n/locales.ts";
 import { configMessages, type ConfigMessages } from "../i18n/owner/index.ts";
 
 /** A reason written once for every language: the setting's name passed in, as written. */
-export type ConfigProblem = (m: ConfigMessages) => string;
+type ConfigProblem = (m: ConfigMessages) => string;
 
 /** Its message is the English; `in(locale)` says the same in the owner's language (the start and the CLI print that). */
 export class ConfigError extends Error {

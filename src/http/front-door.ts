@@ -22,11 +22,6 @@ export function parseHost(host: string): ParsedHost | null {
   return { name: match[1]!.toLowerCase(), port };
 }
 
-/** A name (as parseHost or URL.hostname gives it) that only reaches this machine. */
-export function isLoopbackName(name: string | undefined): boolean {
-  return name === "localhost" || name === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name ?? "");
-}
-
 export function validHost(): MiddlewareHandler {
   return async (c, next) => {
     const host = c.req.header("host");

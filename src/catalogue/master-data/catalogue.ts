@@ -21,7 +21,8 @@ export const FILE_BY_TYPE: Record<string, string> = {
   phenomena: "mysekaiPhenomenas.json",
 };
 
-function readName(server: Server, key: string): string | null {
+/** A resource's, site's or phenomenon's name on one server (`key`: `<type>:<id>`), or null where it has none. */
+export function readName(server: Server, key: string): string | null {
   const [type, id] = key.split(":") as [string, string];
   return text(server.rows(FILE_BY_TYPE[type]!).get(Number(id)), "name");
 }

@@ -7,6 +7,7 @@ import type { DeliveryStore } from "../../store/ports/deliveries.ts";
 import { pgFlow, pgStatements } from "../dialect/pg.ts";
 import type { PgDb } from "../pg/open.ts";
 import { decidePush } from "./push-decision.ts";
+import { dataWebhookById } from "./data-webhooks.ts";
 import * as rows from "./rows.ts";
 
 export function pgDeliveryStore(db: PgDb): DeliveryStore {
@@ -21,6 +22,6 @@ export function pgDeliveryStore(db: PgDb): DeliveryStore {
     recordPartsSent: (holder, deliveryId, count, now, leaseMs) => pgFlow(db, rows.recordPartsSent(holder, deliveryId, count, now, leaseMs)),
     markSent: (deliveryId, at) => pgFlow(db, rows.markSent(deliveryId, at)),
     markAttemptFailed: (attempt, reason, retryAt) => pgFlow(db, rows.markAttemptFailed(attempt, reason, retryAt)),
-    dataWebhook: (id) => pgFlow(db, rows.dataWebhookById(id)),
+    dataWebhook: (id) => pgFlow(db, dataWebhookById(id)),
   };
 }

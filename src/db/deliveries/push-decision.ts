@@ -11,7 +11,7 @@
 import { lock, read, run, type Flow } from "../dialect/statements.ts";
 import { REPEAT_OF } from "../saves/rules.ts";
 import { DATA_WEBHOOK_CHANNEL, type Delivery, type PushCandidate, type PushDecision, type RoutedTarget } from "../../store/model/deliveries.ts";
-import { newDelivery, saveDeliveries } from "./rows.ts";
+import { routedRow, saveDeliveries } from "./rows.ts";
 
 const PUSHED = `d.state <> 'skipped' AND d.channel <> $2`;
 /** None when the save was pushed already (a retry, a new route after adoption): it stays pushed. */
@@ -66,7 +66,7 @@ export function* decidePush(save: PushCandidate, targets: RoutedTarget[], config
   }
   yield* run(REPEAT_OF, [save.saveId, null]);
   const routed = JSON.stringify(
-    targets.map((target) => newDelivery(save.saveId, target, configured, now)).map(({ channel, target, state, lastError }) => ({ channel, target, state, last_error: lastError })),
+    targets.map((target) => routedRow(target, configured)),
   );
   yield* run(ADD_ROUTED, [save.saveId, now, routed]);
   yield* run(SKIP_UNROUTED, [save.saveId, DATA_WEBHOOK_CHANNEL, routed]);

@@ -10,24 +10,19 @@ import { read, run, type Flow } from "../dialect/statements.ts";
 import { rowOf } from "../dialect/rows.ts";
 import { holdsLease, renewLease } from "../jobs/queue.ts";
 import { leaseHeld } from "../jobs/statements.ts";
-import { deliveries, dataWebhooks } from "../schema.ts";
-import { DATA_WEBHOOK_CHANNEL, tallyOf, type ClaimOutcome, type DataWebhook, type Delivery, type DeliveryTally, type FailedAttempt, type RoutedTarget } from "../../store/model/deliveries.ts";
+import { deliveries } from "../schema.ts";
+import { DATA_WEBHOOK_CHANNEL, tallyOf, type ClaimOutcome, type Delivery, type DeliveryTally, type FailedAttempt, type RoutedTarget } from "../../store/model/deliveries.ts";
 import type { LeaseHolder } from "../../store/model/jobs.ts";
 
 /** A delivery's every column under its model name (a new column of the schema comes with it). */
 export const DELIVERY = rowOf<Delivery>(deliveries, "d");
-const HOOK = rowOf<DataWebhook>(dataWebhooks, "h");
 
-/** The row a routed target gets: skipped with the reason when it cannot be sent to, else pending from `now`. */
-export function newDelivery(saveId: number, target: RoutedTarget, configured: ReadonlySet<string>, now: number) {
+/** The row a routed target gets (as the push decision's JSON list): skipped with the reason when it cannot be sent to, else pending. */
+export function routedRow(target: RoutedTarget, configured: ReadonlySet<string>) {
   const problem = target.problem ?? (configured.has(target.channel) ? undefined : `channel ${target.channel} is not configured`);
   const state: Delivery["state"] = problem ? "skipped" : "pending";
-  return { saveId, channel: target.channel, target: target.target, state, lastError: problem ?? null, nextAttemptAt: now, createdAt: now };
+  return { channel: target.channel, target: target.target, state, last_error: problem ?? null };
 }
-
-/** A failed attempt's change: pending again from `retryAt`, or failed for good when it is null. */
-export const failedChange = (reason: string, retryAt: number | null) =>
-  retryAt === null ? { state: "failed" as const, lastError: reason } : { state: "pending" as const, lastError: reason, nextAttemptAt: retryAt };
 
 const OF_SAVE = read<Delivery>(`SELECT ${DELIVERY.columns} FROM deliveries d WHERE d.save_id = $1 ORDER BY d.id`, DELIVERY.kinds);
 const TALLY = read<Pick<Delivery, "state" | "nextAttemptAt">>(`SELECT state, next_attempt_at AS "nextAttemptAt" FROM deliveries WHERE save_id = $1`, { nextAttemptAt: "int" });
@@ -48,7 +43,6 @@ const SENT = read(`UPDATE deliveries SET state = 'sent', sent_at = $2, last_erro
 const ATTEMPT_FAILED = read(
   `UPDATE deliveries SET state = $3, last_error = $4, next_attempt_at = COALESCE($5, next_attempt_at) WHERE id = $1 AND state = 'pending' AND attempts = $2`,
 );
-const HOOK_BY_ID = read<DataWebhook>(`SELECT ${HOOK.columns} FROM data_webhooks h WHERE h.id = $1`, HOOK.kinds);
 
 /**
  * A delivery per consumer webhook (target: its id) for a new save, pushed or not: a bot pulls every save. Rows
@@ -101,11 +95,6 @@ export function* markSent(deliveryId: number, at: number): Flow<void> {
  * the row still shows this attempt: a runner that took the job over may be on the next one.
  */
 export function* markAttemptFailed(attempt: FailedAttempt, reason: string, retryAt: number | null): Flow<void> {
-  const change = failedChange(reason, retryAt);
-  yield* run(ATTEMPT_FAILED, [attempt.deliveryId, attempt.attempt, change.state, change.lastError, retryAt]);
+  yield* run(ATTEMPT_FAILED, [attempt.deliveryId, attempt.attempt, retryAt === null ? "failed" : "pending", reason, retryAt]);
 }
 
-/** The consumer webhook a data-webhook delivery targets; undefined once removed. */
-export function* dataWebhookById(id: number): Flow<DataWebhook | undefined> {
-  return (yield* run(HOOK_BY_ID, [id]))[0];
-}

@@ -6,6 +6,7 @@ import type { DeliveryStore } from "../../store/ports/deliveries.ts";
 import { sqliteFlow, sqliteTransaction } from "../dialect/sqlite.ts";
 import type { Db } from "../sqlite/open.ts";
 import { decidePush } from "./push-decision.ts";
+import { dataWebhookById } from "./data-webhooks.ts";
 import * as rows from "./rows.ts";
 
 export function sqliteDeliveryStore(db: Db): DeliveryStore {
@@ -18,6 +19,6 @@ export function sqliteDeliveryStore(db: Db): DeliveryStore {
     recordPartsSent: async (holder, deliveryId, count, now, leaseMs) => sqliteTransaction(db, rows.recordPartsSent(holder, deliveryId, count, now, leaseMs)),
     markSent: async (deliveryId, at) => sqliteFlow(db, rows.markSent(deliveryId, at)),
     markAttemptFailed: async (attempt, reason, retryAt) => sqliteFlow(db, rows.markAttemptFailed(attempt, reason, retryAt)),
-    dataWebhook: async (id) => sqliteFlow(db, rows.dataWebhookById(id)),
+    dataWebhook: async (id) => sqliteFlow(db, dataWebhookById(id)),
   };
 }

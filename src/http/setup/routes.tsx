@@ -88,9 +88,8 @@ export function setupRoutes(deps: HttpDeps, gate: OwnerGate): Hono {
     const reporting = report.enabled ? { url: `${base}${report.path}`, token: report.token } : null;
     const lang = pageLang(c, config);
     const { t } = lang;
-    const [newest] = await pages.recentSaves(1);
+    const [[newest], setupToken] = await Promise.all([pages.recentSaves(1), links.setupToken()]);
     const choice = setupChoice(c.req.query(), lang.locale, newest?.region ?? null);
-    const setupToken = await links.setupToken();
     const page = (
       <Layout title={t.setupLink} lang={lang}>
         <header>

@@ -5,7 +5,7 @@
  */
 import type { Messages } from "../../i18n/messages/index.ts";
 
-export type ErrorKind = keyof Messages["errorKinds"];
+type ErrorKind = keyof Messages["errorKinds"];
 
 /** First match wins: the texts are the pipeline's and the channels' own (src/save/open.ts, src/notify/http.ts …). */
 const KINDS: [ErrorKind, RegExp][] = [
