@@ -9,7 +9,7 @@ import { ownerLocaleOf } from "./config/owner-locale.ts";
 import { initMessages } from "./i18n/owner/index.ts";
 import { askChannel, BARK_ALIAS } from "./init/channel.ts";
 import { renderEnv, writeBarkKey, writeEnvFile } from "./init/env-file.ts";
-import { InputEnded, LineReader, Prompter } from "./init/prompts.ts";
+import { InputEnded, LineReader, Prompter, terminalEcho } from "./init/prompts.ts";
 import { askKeys, askLanguage, askPublicBase } from "./init/steps.ts";
 
 /** `start`: the command that starts the server, as the owner types it (`npm start`, or the one-file build's own). */
@@ -17,6 +17,7 @@ export async function runInit(start = "npm start", dir = process.cwd()): Promise
   const lines = new LineReader(Bun.stdin.stream());
   const p = new Prompter(lines, initMessages(ownerLocaleOf()));
   const stop = () => {
+    terminalEcho(true);
     p.say(`\n${p.m.stopped}`);
     process.exit(130);
   };

@@ -50,12 +50,12 @@ async function settingsFor(channel: Channel, p: Prompter): Promise<ChannelSetup>
   switch (channel) {
     case "onebot": {
       const url = await p.ask(m.onebotUrl, "http://127.0.0.1:3000");
-      const token = await p.ask(m.onebotToken);
+      const token = await p.askSecret(m.onebotToken);
       const target = await p.ask(m.onebotTarget);
       return { env: { ONEBOT_URL: url, ...optional("ONEBOT_TOKEN", token), ONEBOT_TARGET: /^\d+$/.test(target) ? `group:${target}` : target }, barkKey: null };
     }
     case "bark": {
-      const answer = await p.ask(m.barkKey);
+      const answer = await p.askSecret(m.barkKey);
       // The app's example URL (https://api.day.app/<key>/…): its first path segment is the key, its origin the server.
       const pasted = /^https?:\/\//.test(answer) && URL.canParse(answer) ? new URL(answer) : null;
       const barkKey = pasted ? decodeURIComponent(pasted.pathname.split("/")[1] ?? "") : answer;
@@ -63,11 +63,11 @@ async function settingsFor(channel: Channel, p: Prompter): Promise<ChannelSetup>
       return { env: server === "https://api.day.app" ? {} : { BARK_SERVER: server }, barkKey };
     }
     case "telegram":
-      return { env: { TELEGRAM_BOT_TOKEN: await p.ask(m.telegramToken), TELEGRAM_CHAT_ID: await p.ask(m.telegramChat) }, barkKey: null };
+      return { env: { TELEGRAM_BOT_TOKEN: await p.askSecret(m.telegramToken), TELEGRAM_CHAT_ID: await p.ask(m.telegramChat) }, barkKey: null };
     case "discord":
-      return { env: { DISCORD_WEBHOOK_URL: await p.ask(m.discordUrl) }, barkKey: null };
+      return { env: { DISCORD_WEBHOOK_URL: await p.askSecret(m.discordUrl) }, barkKey: null };
     case "webhook":
-      return { env: { WEBHOOK_URL: await p.ask(m.webhookUrl), ...optional("WEBHOOK_SECRET", await p.ask(m.webhookSecret)) }, barkKey: null };
+      return { env: { WEBHOOK_URL: await p.ask(m.webhookUrl), ...optional("WEBHOOK_SECRET", await p.askSecret(m.webhookSecret)) }, barkKey: null };
   }
 }
 
@@ -78,7 +78,7 @@ function testMessage(p: Prompter): PushMessage {
 /** Sends the test message; null when it arrived, else why not (kind in the owner's language, the detail as the sender said it). */
 async function sendTest(channel: Channel, setup: ChannelSetup, p: Prompter, locale: Locale): Promise<string | null> {
   const config = notifyConfig({ ...setup.env, NOTIFY_TIMEOUT_MS: String(TEST_TIMEOUT_MS) });
-  const barkKeys = setup.barkKey === null ? {} : { [BARK_ALIAS]: setup.barkKey };
+  const barkKeys: Record<string, string> = setup.barkKey === null ? {} : { [BARK_ALIAS]: setup.barkKey };
   p.say(p.m.testing(TEST_TIMEOUT_MS / 1000));
   try {
     await sendTo({ channel, target: channel === "bark" ? BARK_ALIAS : "default" }, testMessage(p), config, barkKeys);

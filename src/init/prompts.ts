@@ -16,15 +16,21 @@ export class InputEnded extends Error {
 
 const TOO_LONG = Symbol("too long");
 
+/** What is read of a byte stream (Bun.stdin.stream()'s reader). */
+interface Chunks {
+  read(): Promise<{ done: boolean; value?: Uint8Array }>;
+  cancel(): Promise<void>;
+}
+
 /** Lines from a byte stream, each at most MAX_LINE characters; the rest of a longer one is skipped, not buffered. */
 export class LineReader {
-  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private readonly reader: Chunks;
   private readonly decoder = new TextDecoder();
   private buffer = "";
   private skipping = false;
   private ended = false;
 
-  constructor(stream: ReadableStream<Uint8Array>) {
+  constructor(stream: { getReader(): Chunks }) {
     this.reader = stream.getReader();
   }
 
@@ -51,13 +57,18 @@ export class LineReader {
       }
       if (this.ended) throw new InputEnded();
       const { value, done } = await this.reader.read();
-      if (done) {
+      if (done || value === undefined) {
         this.ended = true;
         // A last line without its newline is still an answer.
         if (this.buffer !== "" && !this.skipping) this.buffer += "\n";
       } else this.buffer += this.decoder.decode(value, { stream: true });
     }
   }
+}
+
+/** A terminal's echo of what is typed: off while a secret is typed, so it is never on screen (a pipe has none). */
+export function terminalEcho(on: boolean): void {
+  if (process.stdin.isTTY) Bun.spawnSync(["stty", on ? "echo" : "-echo"], { stdin: "inherit" });
 }
 
 export interface Choice<T> {
@@ -77,7 +88,7 @@ export class Prompter {
     this.write(`${text}\n`);
   }
 
-  /** One answer, trimmed; Enter gives `fallback` when there is one. A secret's default is never shown. */
+  /** One answer, trimmed; Enter gives `fallback` when there is one. */
   async ask(question: string, fallback?: string): Promise<string> {
     for (;;) {
       this.write(`${question}${fallback ? ` [${fallback}]` : ""}: `);
@@ -91,10 +102,21 @@ export class Prompter {
     }
   }
 
-  /** Asks until `check` takes the answer (it returns the value, or throws with the reason said in `reason`). */
-  async askValid<T>(question: string, check: (answer: string) => T, reason: (error: unknown) => string, fallback?: string): Promise<T> {
+  /** A key or token: not shown on a terminal while typed, never printed back. */
+  async askSecret(question: string): Promise<string> {
+    terminalEcho(false);
+    try {
+      return await this.ask(question);
+    } finally {
+      terminalEcho(true);
+      if (process.stdin.isTTY) this.write("\n");
+    }
+  }
+
+  /** Asks (a secret: `askSecret`) until `check` takes the answer (it returns the value, or throws with the reason said in `reason`). */
+  async askValid<T>(question: string, check: (answer: string) => T, reason: (error: unknown) => string, secret = false): Promise<T> {
     for (;;) {
-      const answer = await this.ask(question, fallback);
+      const answer = secret ? await this.askSecret(question) : await this.ask(question);
       try {
         return check(answer);
       } catch (error) {

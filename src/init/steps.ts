@@ -39,9 +39,9 @@ export async function askLanguage(p: Prompter, env: Env): Promise<Locale> {
 export async function askKeys(p: Prompter, locale: Locale): Promise<{ AES_KEY: string; AES_IV: string }> {
   p.say(p.m.keysFrom);
   const hex = (bytes: Uint8Array) => `hex:${Buffer.from(bytes).toString("hex")}`;
-  const key = await p.askValid(p.m.aesKey, (answer) => parseAesKey(answer, "AES_KEY"), reasonIn(locale));
+  const key = await p.askValid(p.m.aesKey, (answer) => parseAesKey(answer, "AES_KEY"), reasonIn(locale), true);
   p.say(`  ✓ ${p.m.keyTaken(key.length)}`);
-  const iv = await p.askValid(p.m.aesIv, (answer) => parseAesIv(answer, "AES_IV"), reasonIn(locale));
+  const iv = await p.askValid(p.m.aesIv, (answer) => parseAesIv(answer, "AES_IV"), reasonIn(locale), true);
   p.say(`  ✓ ${p.m.keyTaken(iv.length)}`);
   return { AES_KEY: hex(key), AES_IV: hex(iv) };
 }

@@ -180,12 +180,32 @@ test("input ending mid-way, or Ctrl-C, writes nothing", async () => {
   await run.stdin.flush();
   const reader = run.stdout.getReader();
   let out = "";
-  while (!out.includes("AES IV")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    out += new TextDecoder().decode(value);
-  }
+  /** Reads stdout until `until` holds of what came so far, or it ends. */
+  const readUntil = async (until: () => boolean) => {
+    while (!until()) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      out += new TextDecoder().decode(value);
+    }
+  };
+  await readUntil(() => out.includes("AES IV"));
   run.kill("SIGINT");
+  await readUntil(() => false);
   expect(await run.exited).toBe(130);
+  expect(out).toContain("stopped: nothing was written.");
+  expect(out).not.toContain(KEY);
   expect(readdirSync(dir)).toEqual([]);
+}, 60_000);
+
+test("Japanese, a webhook that never answers: the test gives up within its few seconds, says so, and the settings can be kept", async () => {
+  const dir = folder();
+  const server = await recording();
+  server.setDefault("/hook", { delayMs: 30_000, body: "late" });
+  const started = Date.now();
+  const { out, code } = await wizard(dir, { LANG: "ja_JP.UTF-8" }, ["", KEY, IV, "5", `${server.url}/hook`, "", "2", NO_ADDRESS]);
+  expect(code).toBe(0);
+  expect(Date.now() - started).toBeLessThan(25_000);
+  expect(out).toContain("テストメッセージが届きませんでした：時間内に応答なし（webhook: no answer within 5000 ms）");
+  expect(server.requestsTo("/hook").length).toBe(1);
+  expect(readFileSync(join(dir, ".env"), "utf8")).toContain(`WEBHOOK_URL=${server.url}/hook`);
 }, 60_000);
