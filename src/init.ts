@@ -10,12 +10,13 @@ import { initMessages } from "./i18n/owner/index.ts";
 import { askChannel, BARK_ALIAS } from "./init/channel.ts";
 import { renderEnv, writeBarkKey, writeEnvFile } from "./init/env-file.ts";
 import { InputEnded, LineReader, Prompter, terminalEcho } from "./init/prompts.ts";
-import { askKeys, askLanguage, askPublicBase } from "./init/steps.ts";
+import { askKeys, askLanguage, askPublicBase, reasonIn } from "./init/steps.ts";
 
 /** `start`: the command that starts the server, as the owner types it (`npm start`, or the one-file build's own). */
 export async function runInit(start = "npm start", dir = process.cwd()): Promise<number> {
   const lines = new LineReader(Bun.stdin.stream());
-  const p = new Prompter(lines, initMessages(ownerLocaleOf()));
+  let locale = ownerLocaleOf();
+  const p = new Prompter(lines, initMessages(locale));
   const stop = () => {
     terminalEcho(true);
     p.say(`\n${p.m.stopped}`);
@@ -23,7 +24,7 @@ export async function runInit(start = "npm start", dir = process.cwd()): Promise
   };
   process.on("SIGINT", stop);
   try {
-    const locale = await askLanguage(p, process.env);
+    locale = await askLanguage(p, process.env);
     p.say(p.m.intro);
     if (existsSync(join(dir, ".env")) && !(await p.confirm(p.m.envExists))) {
       p.say(p.m.envKept);
@@ -41,8 +42,9 @@ export async function runInit(start = "npm start", dir = process.cwd()): Promise
     if (publicBase !== null) p.say(p.m.setupElsewhere);
     return 0;
   } catch (error) {
-    if (!(error instanceof InputEnded)) throw error;
-    p.say(`\n${p.m.stopped}`);
+    // A file it could not write (a folder not writable, a bark_map.json that is not JSON): said, not a stack trace.
+    if (!(error instanceof InputEnded)) console.error(`✗ ${reasonIn(locale)(error)}`);
+    else p.say(`\n${p.m.stopped}`);
     return 1;
   } finally {
     process.off("SIGINT", stop);

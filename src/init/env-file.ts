@@ -6,6 +6,7 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { InitMessages } from "../i18n/owner/index.ts";
+import { parseRoutingFiles } from "../notify/routing.ts";
 
 /** A value .env cannot hold unchanged: its message says which characters. */
 export class NotWritable extends Error {}
@@ -55,8 +56,9 @@ export function writeBarkKey(dir: string, alias: string, deviceKey: string): str
   const path = join(dir, "config", "bark_map.json");
   let map: Record<string, unknown> = {};
   if (existsSync(path)) {
-    const old: unknown = JSON.parse(readFileSync(path, "utf8"));
-    if (typeof old === "object" && old !== null && !Array.isArray(old)) map = old as Record<string, unknown>;
+    // The service's own reading of it: a file it would refuse is left for the owner to mend, not overwritten.
+    parseRoutingFiles(null, readFileSync(path, "utf8"), { pushMap: "push_map.json", barkMap: path });
+    map = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
   }
   map[alias] = deviceKey;
   mkdirSync(dirname(path), { recursive: true });

@@ -4,7 +4,7 @@
  * The written .env is then loaded by the service's own config loader, as `npm start` would (bun --env-file=.env).
  */
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { lanBaseUrls } from "../../src/init/steps.ts";
@@ -208,4 +208,17 @@ test("Japanese, a webhook that never answers: the test gives up within its few s
   expect(out).toContain("テストメッセージが届きませんでした：時間内に応答なし（webhook: no answer within 5000 ms）");
   expect(server.requestsTo("/hook").length).toBe(1);
   expect(readFileSync(join(dir, ".env"), "utf8")).toContain(`WEBHOOK_URL=${server.url}/hook`);
+}, 60_000);
+
+test("a config/bark_map.json the service would refuse is left for the owner to mend: said, and nothing written", async () => {
+  const dir = folder();
+  const server = await recording();
+  server.setDefault("/push", { body: { code: 200, message: "success" } });
+  mkdirSync(join(dir, "config"));
+  writeFileSync(join(dir, "config", "bark_map.json"), "{oops");
+  const { out, err, code } = await wizard(dir, { LANG: "zh_CN.UTF-8" }, ["", KEY, IV, "2", `${server.url}/DeViCeKeY123/hello`, NO_ADDRESS]);
+  expect(out).toContain("测试消息已发出");
+  expect({ code, err: err.trim() }).toEqual({ code: 1, err: `✗ ${join(dir, "config", "bark_map.json")}：不是有效的 JSON` });
+  expect(readFileSync(join(dir, "config", "bark_map.json"), "utf8")).toBe("{oops");
+  expect(readdirSync(dir)).toEqual(["config"]);
 }, 60_000);
