@@ -68,7 +68,12 @@ export class LineReader {
 
 /** A terminal's echo of what is typed: off while a secret is typed, so it is never on screen (a pipe has none). */
 export function terminalEcho(on: boolean): void {
-  if (process.stdin.isTTY) Bun.spawnSync(["stty", on ? "echo" : "-echo"], { stdin: "inherit" });
+  if (!process.stdin.isTTY) return;
+  try {
+    Bun.spawnSync(["stty", on ? "echo" : "-echo"], { stdin: "inherit" });
+  } catch {
+    // No stty (Windows): what is typed shows, as in any prompt; it is still never printed back.
+  }
 }
 
 export interface Choice<T> {
