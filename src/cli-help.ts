@@ -9,6 +9,7 @@ export function binaryUsage(c: CliMessages, version: string): string {
   const b = c.binary;
   const rows: [string, string][] = [
     ["mysekai-ingest", b.serve],
+    ["mysekai-ingest init", b.init],
     ["mysekai-ingest cli <command>", b.cli],
     ["mysekai-ingest demo [dataDir]", b.demo],
     ["mysekai-ingest demo --to <url>", b.demoTo],

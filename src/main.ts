@@ -90,6 +90,7 @@ else if (command === undefined || command === "serve") await serve();
 else if (command === "--help" || command === "-h" || command === "help") console.log(HELP);
 else if (command === "--version" || command === "-v") console.log(version);
 else if (command === "cli") process.exitCode = await (await import("./cli.ts")).runCli(rest);
+else if (command === "init") process.exitCode = await (await import("./init.ts")).runInit("mysekai-ingest");
 else if (command === "demo") process.exitCode = await (await import("./demo.ts")).runDemo(rest);
 else {
   console.error(`${owner.binary.unknownArgument(command.slice(0, 40))}\n\n${HELP}`);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { eventually } from "../../scripts/lib/eventually.ts";
@@ -48,6 +48,18 @@ test("the binary answers --help and --version and exits; `cli <command>` runs ev
   const added = run(["cli", "players", "add", "7488393821744390161"], { DATA_DIR: data, PUBLIC_BASE_URL: "https://sekai.example.com" });
   expect(added.out).toMatch(/^link for 7488393821744390161: https:\/\/sekai\.example\.com\/p\//);
   expect(run(["cli", "retry", "5"], { DATA_DIR: data }).err).toContain("save 5 does not exist");
+  // `init`, the first-run wizard, writes .env in the folder it runs in: language (English), key, IV, no channel, no address.
+  const fresh = mkdtempSync(join(dir, "init-"));
+  const addresses = (text: string) => (text.match(/^ {2}\d+\) /gm) ?? []).length;
+  const answers = ["5", "0123456789abcdef", "fedcba9876543210", "6"];
+  const asked = Bun.spawnSync([binary, "init"], { cwd: fresh, env: { PATH: process.env.PATH ?? "" }, stdin: new TextEncoder().encode(answers.join("\n") + "\n") });
+  // Input ended at the address question: nothing written; then the same answers with its last choice ("none").
+  expect({ code: asked.exitCode, files: readdirSync(fresh) }).toEqual({ code: 1, files: [] });
+  const none = String(addresses(asked.stdout.toString().split("PUBLIC_BASE_URL")[1] ?? ""));
+  const init = Bun.spawnSync([binary, "init"], { cwd: fresh, env: { PATH: process.env.PATH ?? "" }, stdin: new TextEncoder().encode([...answers, none].join("\n") + "\n") });
+  expect({ code: init.exitCode, err: init.stderr.toString() }).toEqual({ code: 0, err: "" });
+  expect(init.stdout.toString()).toContain("1. mysekai-ingest");
+  expect(readFileSync(join(fresh, ".env"), "utf8")).toContain(`AES_KEY=hex:${Buffer.from("0123456789abcdef").toString("hex")}`);
 }, 60_000);
 
 /** One batch of 100 uploads of 64 KiB writes ~13 MiB to the WAL; two batches with no checkpoint between write twice that. */

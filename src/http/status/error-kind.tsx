@@ -22,7 +22,8 @@ const KINDS: [ErrorKind, RegExp][] = [
   ["storage", /missing from the archive|is missing|archive|bucket|database|store/i],
 ];
 
-function errorKind(raw: string): ErrorKind {
+/** A failure text's kind (the CLI's first-run wizard names a failed test message by it too). */
+export function errorKind(raw: string): ErrorKind {
   return KINDS.find(([, pattern]) => pattern.test(raw))?.[0] ?? "other";
 }
 

@@ -28,6 +28,7 @@ export const cliEn = {
   binary: {
     title: "MySekai save ingestion (decrypt, draw harvest maps, archive, push)",
     serve: 'serve (configuration from the environment and .env; README, "Configuration")',
+    init: "first run: asks for the keys, one chat channel (sends it a test message) and the address phones reach, then writes .env",
     cli: "owner commands: jobs, retry, reprocess, inspect, gc, setup rotate, players, api-tokens, data-webhooks (mysekai-ingest cli --help lists them all)",
     demo: "a sample save through the service here, and where its maps are",
     demoTo: "a sample save to a running server (AES_KEY/AES_IV of this environment)",

@@ -27,6 +27,7 @@ export const cliJa: CliMessages = {
   binary: {
     title: "MySekai セーブ受信サービス（復号、採取マップの描画、アーカイブ、通知）",
     serve: "サービスを起動（設定は環境変数と .env から。README「設定」）",
+    init: "初回設定：鍵、チャットの送り先 1 つ（テストメッセージを送信）、スマホから届くアドレスを尋ね、.env を書く",
     cli: "オーナー用コマンド（一覧は mysekai-ingest cli --help）",
     demo: "ここでサンプルのセーブをサービスに通し、マップの場所を表示",
     demoTo: "起動中のサーバーにサンプルのセーブを送信（この環境の AES_KEY/AES_IV で）",

@@ -27,6 +27,7 @@ export const cliKo: CliMessages = {
   binary: {
     title: "MySekai 세이브 수신 서비스(복호화, 채집 지도 그리기, 보관, 알림)",
     serve: "서비스 시작(설정은 환경 변수와 .env에서; README “설정”)",
+    init: "첫 실행: 키, 채팅 채널 하나(테스트 메시지 전송), 휴대폰이 닿는 주소를 묻고 .env를 씀",
     cli: "운영자 명령(전체 목록은 mysekai-ingest cli --help)",
     demo: "여기서 샘플 세이브를 서비스에 통과시키고 지도가 있는 곳을 알려 줍니다",
     demoTo: "실행 중인 서버에 샘플 세이브를 보냅니다(이 환경의 AES_KEY/AES_IV로)",

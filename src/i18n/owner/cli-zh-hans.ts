@@ -27,6 +27,7 @@ export const cliZhHans: CliMessages = {
   binary: {
     title: "MySekai 存档接收服务（解密、绘制采集地图、归档、推送）",
     serve: "启动服务（配置来自环境变量和 .env；见 README“配置”）",
+    init: "首次运行：询问密钥、一个聊天渠道（发一条测试消息）和手机访问的地址，然后写好 .env",
     cli: "站长命令（mysekai-ingest cli --help 列出全部）",
     demo: "在这里用一份示例存档走一遍服务，并告诉你地图在哪里",
     demoTo: "向正在运行的服务器发送一份示例存档（用本环境的 AES_KEY/AES_IV）",

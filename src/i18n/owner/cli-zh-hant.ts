@@ -27,6 +27,7 @@ export const cliZhHant: CliMessages = {
   binary: {
     title: "MySekai 存檔接收服務（解密、繪製採集地圖、封存、推播）",
     serve: "啟動服務（設定來自環境變數和 .env；見 README「設定」）",
+    init: "首次執行：詢問金鑰、一個聊天管道（傳一則測試訊息）和手機連線的位址，然後寫好 .env",
     cli: "站長指令（mysekai-ingest cli --help 列出全部）",
     demo: "在這裡用一份範例存檔走一遍服務，並告訴你地圖在哪裡",
     demoTo: "向執行中的伺服器送出一份範例存檔（用本環境的 AES_KEY/AES_IV）",

@@ -15,6 +15,11 @@ import { configJa } from "./config-ja.ts";
 import { configKo } from "./config-ko.ts";
 import { configZhHans } from "./config-zh-hans.ts";
 import { configZhHant } from "./config-zh-hant.ts";
+import { initEn, type InitMessages } from "./init-en.ts";
+import { initJa } from "./init-ja.ts";
+import { initKo } from "./init-ko.ts";
+import { initZhHans } from "./init-zh-hans.ts";
+import { initZhHant } from "./init-zh-hant.ts";
 import { ownerEn, type OwnerMessages } from "./en.ts";
 import { ownerJa } from "./ja.ts";
 import { ownerKo } from "./ko.ts";
@@ -25,6 +30,7 @@ export type { OwnerMessages } from "./en.ts";
 export type { CliMessages } from "./cli-en.ts";
 export type { ConfigMessages } from "./config-en.ts";
 export type { CatalogueMessages } from "./catalogue-en.ts";
+export type { InitMessages } from "./init-en.ts";
 
 const OWNER_MESSAGES: Record<Locale, OwnerMessages> = { "zh-Hans": ownerZhHans, "zh-Hant": ownerZhHant, ja: ownerJa, ko: ownerKo, en: ownerEn };
 
@@ -44,3 +50,8 @@ const CATALOGUE_MESSAGES: Record<Locale, CatalogueMessages> = { "zh-Hans": catal
 
 /** What `catalogue update` and `catalogue show` say (src/cli-catalogue.ts, src/catalogue/sources.ts SourceError). */
 export const catalogueMessages = (locale: Locale): CatalogueMessages => CATALOGUE_MESSAGES[locale];
+
+const INIT_MESSAGES: Record<Locale, InitMessages> = { "zh-Hans": initZhHans, "zh-Hant": initZhHant, ja: initJa, ko: initKo, en: initEn };
+
+/** The first-run wizard's words (src/init/, `npm run init`). */
+export const initMessages = (locale: Locale): InitMessages => INIT_MESSAGES[locale];
