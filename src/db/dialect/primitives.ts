@@ -29,12 +29,21 @@ export interface Primitives {
   forUpdate: string;
   /** A JSON list of objects (parameter `param`) as a table `alias` of text columns, for a FROM. */
   jsonRecords(param: string, alias: string, columns: readonly string[]): string;
+  /** A JSON parameter (JSON text) where nothing types it (an INSERT … SELECT): PostgreSQL casts it to jsonb, SQLite stores the text. */
+  json(param: string): string;
+  /** Bytes written from a Uint8Array parameter: PostgreSQL's runner binds it as base64 text (a third less on the wire than bytea's hex), decoded here; SQLite binds the blob. */
+  bytes(param: string): string;
+  /** Bytes read from a column, as the `bytes` kind decodes them: base64 text on PostgreSQL (as above), the blob on SQLite. */
+  readBytes(column: string): string;
 }
 
 export const PG: Primitives = {
   greatest: (a, b) => `greatest(${a}, ${b})`,
   skipLocked: " FOR UPDATE SKIP LOCKED",
   forUpdate: " FOR UPDATE",
+  json: (param) => `CAST(${param} AS jsonb)`,
+  bytes: (param) => `decode(${param}, 'base64')`,
+  readBytes: (column) => `encode(${column}, 'base64')`,
   jsonRecords: (param, alias, columns) => `jsonb_to_recordset(CAST(${param} AS jsonb)) AS ${alias}(${columns.map((column) => `${column} text`).join(", ")})`,
 };
 
@@ -42,5 +51,8 @@ export const SQLITE: Primitives = {
   greatest: (a, b) => `max(${a}, ${b})`,
   skipLocked: "",
   forUpdate: "",
+  json: (param) => param,
+  bytes: (param) => param,
+  readBytes: (column) => column,
   jsonRecords: (param, alias, columns) => `(SELECT ${columns.map((column) => `json_extract(value, '$.${column}') AS ${column}`).join(", ")} FROM json_each(${param})) AS ${alias}`,
 };

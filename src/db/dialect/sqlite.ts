@@ -15,7 +15,7 @@ const connectionOf = (handle: Db | Tx) => (handle as unknown as { session: { cli
 /** bun:sqlite caches each text's compiled statement (Database.query): a statement compiles once per connection. */
 function execute(client: Database, step: Step): Record<string, unknown>[] {
   if (!("query" in step)) return [];
-  const rows = client.query(step.query.sqlite).all(...(step.params.map(bind) as (string | number | null)[])) as Record<string, unknown>[];
+  const rows = client.query(step.query.sqlite).all(...(step.params.map(bind) as (string | number | null | Uint8Array)[])) as Record<string, unknown>[];
   return decodeRows(rows, step.query.kinds, decode);
 }
 

@@ -8,8 +8,8 @@
  */
 import { PG, SQLITE, type Primitives } from "./primitives.ts";
 
-/** int: a number (PostgreSQL's bigint and count(*) arrive as strings); bool: SQLite's 0/1; json: SQLite's text. */
-export type ColumnKind = "int" | "bool" | "json";
+/** int: a number (PostgreSQL's bigint and count(*) arrive as strings); bool: SQLite's 0/1; json: SQLite's text; bytes: read through the dialect's readBytes. */
+export type ColumnKind = "int" | "bool" | "json" | "bytes";
 
 export interface Read<R> {
   /** PostgreSQL's text. */
@@ -31,8 +31,8 @@ export const TOKEN = /'(?:[^']|'')*'|"(?:[^"]|"")*"|= ANY\(\$(\d+)\)|\$(\d+)/g;
  */
 export const sqliteText = (sql: string) => sql.replace(TOKEN, (token, list?: string, n?: string) => (list ? `IN (SELECT value FROM json_each(?${list}))` : n ? `?${n}` : token));
 
-/** JSON columns take their value as JSON text; arrays are for `= ANY($n)`. */
-export type Param = string | number | boolean | null | readonly (string | number)[];
+/** JSON columns take their value as JSON text; arrays are for `= ANY($n)`; bytes are written through the dialect's `bytes` (primitives.ts). */
+export type Param = string | number | boolean | null | Uint8Array | readonly (string | number)[];
 
 /**
  * One step of a flow: a statement; a lock on (scope, key) until the transaction ends; a notification to other

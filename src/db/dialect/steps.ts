@@ -7,6 +7,7 @@
  *   const task = yield* step(statements.openTask(...));
  */
 import type { SQL } from "drizzle-orm";
+import type { Flow } from "./statements.ts";
 
 export type Maybe<T> = T | Promise<T>;
 export type Steps<T> = Generator<unknown, T, unknown>;
@@ -47,4 +48,6 @@ export const runStepsAsync = <T>(steps: Steps<T>): Promise<T> => driveAsync(step
 export interface SqlRunner {
   all<T>(query: SQL): Maybe<T[]>;
   run(query: SQL): Maybe<unknown>;
+  /** A flow (statements.ts) on the same connection. */
+  flow<T>(flow: Flow<T>): Maybe<T>;
 }

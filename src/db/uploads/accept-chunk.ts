@@ -9,13 +9,14 @@ import { sha256Hex } from "../../sha256.ts";
 import type { ChunkOutcome, IncomingChunk, UploadLimits } from "../../store/ports/ingest.ts";
 import type { OpenTask, OpenUsage } from "../../store/model/uploads.ts";
 import type { SaveOrigin } from "../../store/model/saves.ts";
-import { saveWithShaSteps, storeSaveOnceSteps, type SaveDialect } from "../saves/rules.ts";
-import { step, type Maybe, type Steps } from "../dialect/steps.ts";
+import { saveWithSha, storeSaveOnce } from "../saves/rules.ts";
+import { step, type Maybe, type SqlRunner, type Steps } from "../dialect/steps.ts";
 import { capVerdict, COMPLETED_UPLOAD_RETENTION_MS, isLateFirstPart, realPlayer, taskToJoin, type CapChange } from "./rules.ts";
 import { uploadStatements as q, type PartRow, type PartsSource } from "./statements.ts";
 
 /** What a store gives the chunk rule: the save rule's parts, and the locks N processes need (SQLite's single writer needs none). */
-export interface UploadDialect extends SaveDialect {
+export interface UploadDialect {
+  sql: SqlRunner;
   /** The chunks of one X-Upload-Id are placed one at a time: two processes never open two tasks for one upload. */
   lockUpload(uploadId: string): Maybe<unknown>;
   /** Held to the end of the transaction: the next chunk to grow a task reads this one's bytes, so processes together never pass the caps. */
@@ -50,7 +51,7 @@ export function* acceptChunkSteps(store: UploadDialect, chunk: IncomingChunk, sh
 
   const since = now - COMPLETED_UPLOAD_RETENTION_MS;
   // A whole-save chunk can only be a resend of a save already stored: most are not, and the index lookup is cheap.
-  const mayBeResend = totalChunks > 1 || (yield* saveWithShaSteps(store.sql, sha256)) !== undefined;
+  const mayBeResend = totalChunks > 1 || (yield* step(store.sql.flow(saveWithSha(sha256)))) !== undefined;
   const [resent] = mayBeResend ? yield* step(store.sql.all<{ id: number; saveId: number | null }>(q.resend({ uploadId, chunkIndex, totalChunks, sha256, player, since }))) : [];
   if (resent && !isLateFirstPart(task, taskParts, header)) {
     if (totalChunks > 1) yield* holdResentChunk(store, resent.id, totalChunks, { chunkIndex, body, sha256 });
@@ -111,7 +112,7 @@ function* complete(store: UploadDialect, header: ChunkHeader, { task, source, pl
   const merged = parts.length === 1 ? part.body : Buffer.concat(parts.map((held) => held.body));
   const savePlayer = playerId ?? UNKNOWN_PLAYER;
   const sha256 = parts.length === 1 ? part.sha256 : undefined;
-  const save = yield* storeSaveOnceSteps(store, { encrypted: merged, playerId: savePlayer, source: "upload", receivedAt: now, sha256, origin, implausible: !mayBeSave(merged) });
+  const save = yield* step(store.sql.flow(storeSaveOnce({ encrypted: merged, playerId: savePlayer, source: "upload", receivedAt: now, sha256, origin, implausible: !mayBeSave(merged) })));
   // Rows migrated from SQLite's old tables carry no sha256: hash those bodies here.
   const done = { totalChunks: header.totalChunks, playerId, saveId: save.saveId, chunkHashes: parts.map((held) => held.sha256 || sha256Hex(held.body)), now };
   if (source) yield* step(store.sql.run(q.dropParts(source)));

@@ -12,7 +12,8 @@ import type { ChunkOutcome, IncomingChunk, UploadLimits } from "../../store/port
 import { pgEnqueueSavesFrom, pgNotifyNewWorkFrom, pgNotifySender } from "../jobs/pg.ts";
 import { underHousekeepingLock } from "../pg/housekeeping-lock.ts";
 import type { PgDb, PgTx } from "../pg/open.ts";
-import { pgInsertSaveOnce, pgSaveDialect } from "../saves/pg.ts";
+import { pgInsertSaveOnce } from "../saves/pg.ts";
+import { pgRunner } from "../dialect/pg-runner.ts";
 import { runStepsAsync } from "../dialect/steps.ts";
 import { acceptChunkSteps, expireUploadsSteps, type UploadDialect } from "./accept-chunk.ts";
 import { realPlayer } from "./rules.ts";
@@ -22,7 +23,7 @@ const UPLOAD_ID_LOCK = 0x6d79_7375; // "mysu"
 const OPEN_CAPS_LOCK = 0x6d79_7363; // "mysc"
 
 const pgUploadDialect = (tx: PgTx): UploadDialect => ({
-  ...pgSaveDialect(tx),
+  sql: pgRunner(tx),
   lockUpload: (uploadId) => tx.execute(sql`SELECT pg_advisory_xact_lock(${UPLOAD_ID_LOCK}::int, hashtext(${uploadId}))`),
   lockOpenCaps: () => tx.execute(sql`SELECT pg_advisory_xact_lock(${OPEN_CAPS_LOCK})`),
 });

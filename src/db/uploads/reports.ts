@@ -7,6 +7,7 @@ import { sql } from "drizzle-orm";
 import type { HarExtraction } from "../../ingest/har.ts";
 import type { ReportOutcome } from "../../store/model/uploads.ts";
 import { step, type Maybe, type SqlRunner, type Steps } from "../dialect/steps.ts";
+import { read, type Param } from "../dialect/statements.ts";
 
 /** Candidates per INSERT: 3,500 parameters, well under either store's limit a statement. */
 const CANDIDATE_BATCH = 500;
@@ -20,11 +21,12 @@ export const reportStatements = {
       batch.map(({ entryIndex, part, url, body, undecodable }, i) => sql`(${reportId}, ${first + i}, ${entryIndex}, ${part}, ${url}, ${body}, ${undecodable})`),
       sql`, `,
     )}`,
-  /** evaluate's verdict: the save it found (or none) and when. */
-  close: (reportId: number, outcome: ReportOutcome, saveId: number | null, processedAt: number) =>
-    sql`UPDATE reports SET outcome = ${outcome}, save_id = ${saveId}, processed_at = ${processedAt} WHERE id = ${reportId}`,
-  dropCandidates: (reportId: number) => sql`DELETE FROM report_candidates WHERE report_id = ${reportId}`,
 };
+
+/** evaluate's verdict on report $1: its outcome ($2), the save it found (or none) and when. */
+export const CLOSE_REPORT = read(`UPDATE reports SET outcome = $2, save_id = $3, processed_at = $4 WHERE id = $1`);
+export const closeReportParams = (reportId: number, outcome: ReportOutcome, saveId: number | null, processedAt: number): Param[] => [reportId, outcome, saveId, processedAt];
+export const DROP_CANDIDATES = read(`DELETE FROM report_candidates WHERE report_id = $1`);
 
 /**
  * The retention sweep's deletes (src/db/retention/sqlite.ts, pg.ts), as SQL text in the sweep's placeholders:
