@@ -18,7 +18,8 @@ const connectionOf = (handle: PgDb | PgTx) => (handle as unknown as { session: {
 async function execute(sql: Connection, step: Step): Promise<Record<string, unknown>[]> {
   if ("lock" in step) {
     const [scope, key] = step.lock;
-    await (typeof scope === "number" ? sql`SELECT pg_advisory_xact_lock(${scope}::int, hashtext(${key}))` : sql`SELECT pg_advisory_xact_lock(hashtext(${scope}), hashtext(${key}))`);
+    if (key === undefined) await sql`SELECT pg_advisory_xact_lock(${scope}::bigint)`;
+    else await (typeof scope === "number" ? sql`SELECT pg_advisory_xact_lock(${scope}::int, hashtext(${key}))` : sql`SELECT pg_advisory_xact_lock(hashtext(${scope}), hashtext(${key}))`);
     return [];
   }
   if ("notify" in step) {

@@ -38,7 +38,7 @@ export type Param = string | number | boolean | null | Uint8Array | readonly (st
  * One step of a flow: a statement; a lock on (scope, key) until the transaction ends; a notification to other
  * processes on commit. The last two are PostgreSQL's: SQLite's one process holds its writer alone and wakes its own.
  */
-export type Step = { query: Read<unknown>; params: Param[] } | { lock: [scope: LockScope, key: string] } | { notify: string };
+export type Step = { query: Read<unknown>; params: Param[] } | { lock: [scope: LockScope, key?: string] } | { notify: string };
 /** A lock's namespace: a name, or a number a hub's processes of every version have locked on (it must never change). */
 export type LockScope = string | number;
 export type Flow<T> = Generator<Step, T, Record<string, unknown>[]>;
@@ -48,8 +48,13 @@ export function* run<R>(query: Read<R>, params: Param[]): Generator<Step, R[], R
   return (yield { query: query as Read<unknown>, params }) as R[];
 }
 
-/** Within a flow: serializes the flows of one key (two processes adding rules for one player count each other's). */
-export function* lock(scope: LockScope, key: string): Generator<Step, void, Record<string, unknown>[]> {
+/**
+ * Within a flow: serializes the flows of one key (two processes adding rules for one player count each other's),
+ * or of one number alone (PostgreSQL's one-bigint lock: another key space than a number scope with a key).
+ */
+export function lock(scope: number): Generator<Step, void, Record<string, unknown>[]>;
+export function lock(scope: LockScope, key: string): Generator<Step, void, Record<string, unknown>[]>;
+export function* lock(scope: LockScope, key?: string): Generator<Step, void, Record<string, unknown>[]> {
   yield { lock: [scope, key] };
 }
 
