@@ -2,8 +2,7 @@
 import { sql as drizzleSql, type SQL } from "drizzle-orm";
 import type postgres from "postgres";
 import type { PgDb, PgTx } from "../pg/open.ts";
-import { driveAsync } from "./steps.ts";
-import { decodeRows, TOKEN, type ColumnKind, type Flow, type Param, type Statements, type Step } from "./statements.ts";
+import { decodeRows, driveAsync, TOKEN, type ColumnKind, type Flow, type Param, type Statements, type Step } from "./statements.ts";
 
 /** bigint and count(*) arrive as strings, bytes as base64 text (primitives.ts readBytes); booleans and jsonb as they are. */
 const decode = (kind: ColumnKind, value: unknown) => (kind === "int" ? Number(value) : kind === "bytes" ? Buffer.from(value as string, "base64") : value);

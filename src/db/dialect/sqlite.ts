@@ -1,8 +1,7 @@
 /** SQLite's side of the dialect layer (statements.ts): its parameters, its decoding, its synchronous runner. */
 import type { Database } from "bun:sqlite";
 import type { Db, Tx } from "../sqlite/open.ts";
-import { drive } from "./steps.ts";
-import { decodeRows, type ColumnKind, type Flow, type Param, type Statements, type Step } from "./statements.ts";
+import { decodeRows, drive, type ColumnKind, type Flow, type Param, type Statements, type Step } from "./statements.ts";
 
 export { sqliteText } from "./statements.ts";
 

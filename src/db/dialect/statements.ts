@@ -43,6 +43,16 @@ export type Step = { query: Read<unknown>; params: Param[] } | { lock: [scope: L
 export type LockScope = string | number;
 export type Flow<T> = Generator<Step, T, Record<string, unknown>[]>;
 
+/** Drives a flow to its end, handing back for each step what `resolve` makes of it (SQLite's runner: synchronously). */
+export function drive<T>(flow: Flow<T>, resolve: (step: Step) => Record<string, unknown>[]): T {
+  for (let next = flow.next(); ; next = flow.next(resolve(next.value))) if (next.done) return next.value;
+}
+
+/** The same, awaiting each step (PostgreSQL's runner, one statement at a time). */
+export async function driveAsync<T>(flow: Flow<T>, resolve: (step: Step) => Promise<Record<string, unknown>[]>): Promise<T> {
+  for (let next = flow.next(); ; next = flow.next(await resolve(next.value))) if (next.done) return next.value;
+}
+
 /** Within a flow: `const rows = yield* run(QUERY, params)`. */
 export function* run<R>(query: Read<R>, params: Param[]): Generator<Step, R[], Record<string, unknown>[]> {
   return (yield { query: query as Read<unknown>, params }) as R[];
