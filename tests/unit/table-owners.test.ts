@@ -48,7 +48,8 @@ test("no module outside src/db/deliveries/ writes the deliveries or the consumer
 test("the archives rows are written by the stage stores only, but the retention sweeps (which drop save.json from their files)", () => {
   const writes = /\b(?:insert|update|delete)\(archives\)|\b(?:INSERT INTO|UPDATE|DELETE FROM) archives\b/;
   const writers = sourceFiles(SRC).filter((path) => writes.test(readFileSync(path, "utf8"))).map((path) => relative(SRC, path));
-  expect(writers.sort()).toEqual(["db/stage-writes/pg.ts", "db/stage-writes/rules.ts", ...RETENTION_SWEEPS].sort());
+  // PostgreSQL's one-statement record embeds the rule's own text (src/db/stage-writes/pg.ts): no second INSERT.
+  expect(writers.sort()).toEqual(["db/stage-writes/rules.ts", ...RETENTION_SWEEPS].sort());
 });
 
 test("the bucket folder claims are written by the stage stores only", () => {

@@ -2,11 +2,12 @@
 import { sql as drizzleSql, type SQL } from "drizzle-orm";
 import type postgres from "postgres";
 import type { PgDb, PgTx } from "../pg/open.ts";
-import { driveAsync } from "./steps.ts";
-import { decodeRows, TOKEN, type ColumnKind, type Flow, type Param, type Statements, type Step } from "./statements.ts";
+import { decodeRows, driveAsync, TOKEN, type ColumnKind, type Flow, type Param, type Statements, type Step } from "./statements.ts";
 
-/** bigint and count(*) arrive as strings; booleans and jsonb as they are. */
-const decode = (kind: ColumnKind, value: unknown) => (kind === "int" ? Number(value) : value);
+/** bigint and count(*) arrive as strings, bytes as base64 text (primitives.ts readBytes); booleans and jsonb as they are. */
+const decode = (kind: ColumnKind, value: unknown) => (kind === "int" ? Number(value) : kind === "bytes" ? Buffer.from(value as string, "base64") : value);
+/** Bytes go as base64 text, which the statement decodes (primitives.ts bytes). */
+const bind = (param: Param) => (param instanceof Uint8Array ? Buffer.from(param.buffer, param.byteOffset, param.byteLength).toString("base64") : param);
 
 type Connection = postgres.Sql | postgres.TransactionSql;
 
@@ -16,14 +17,15 @@ const connectionOf = (handle: PgDb | PgTx) => (handle as unknown as { session: {
 async function execute(sql: Connection, step: Step): Promise<Record<string, unknown>[]> {
   if ("lock" in step) {
     const [scope, key] = step.lock;
-    await (typeof scope === "number" ? sql`SELECT pg_advisory_xact_lock(${scope}::int, hashtext(${key}))` : sql`SELECT pg_advisory_xact_lock(hashtext(${scope}), hashtext(${key}))`);
+    if (key === undefined) await sql`SELECT pg_advisory_xact_lock(${scope}::bigint)`;
+    else await (typeof scope === "number" ? sql`SELECT pg_advisory_xact_lock(${scope}::int, hashtext(${key}))` : sql`SELECT pg_advisory_xact_lock(hashtext(${scope}), hashtext(${key}))`);
     return [];
   }
   if ("notify" in step) {
     await sql`SELECT pg_notify(${step.notify}, '')`;
     return [];
   }
-  const rows = await sql.unsafe(step.query.sql, step.params as postgres.ParameterOrJSON<never>[], { prepare: true });
+  const rows = await sql.unsafe(step.query.sql, step.params.map(bind) as postgres.ParameterOrJSON<never>[], { prepare: true });
   return decodeRows(Array.from(rows), step.query.kinds, decode);
 }
 
@@ -58,7 +60,7 @@ export function pgFragment(text: string, params: Param[]): SQL {
   for (const match of text.matchAll(TOKEN)) {
     const [token, list, n] = match;
     if (list === undefined && n === undefined) continue; // a quoted literal or identifier
-    const param = drizzleSql`${params[Number(list ?? n) - 1]}`;
+    const param = drizzleSql`${bind(params[Number(list ?? n) - 1]!)}`;
     chunks.push(drizzleSql.raw(text.slice(at, match.index)), list === undefined ? param : drizzleSql`= ANY(${param})`);
     at = match.index + token.length;
   }

@@ -6,19 +6,22 @@
  * What stays per dialect, and where (this list is the one place that names it):
  * - the drivers: opening a database (src/db/sqlite/open.ts, src/db/pg/open.ts), binding and decoding values and
  *   running a flow (sqlite.ts: synchronous, inside bun:sqlite's transaction; pg.ts: on postgres-js's
- *   connection or transaction);
+ *   connection or transaction); bytes (a Uint8Array parameter) bound as a blob on SQLite and as base64 text on
+ *   PostgreSQL, which the statement decodes (`bytes`, `readBytes` below);
  * - SQLite's group commit and unsynced commits (src/db/sqlite/group-commit.ts, open.ts replayableCommit) and its WAL
  *   checkpointer (src/db/sqlite/checkpointer.ts, checkpoint-worker.ts): one process, one writer, one file;
  * - PostgreSQL's prepared-statement client (pg.ts `prepare: true`), LISTEN (src/db/jobs/pg.ts `listen`), the
- *   wake-ups a commit sends (statements.ts `notify`) and its advisory locks (statements.ts `lock`; the upload and
- *   housekeeping locks of src/db/uploads/pg.ts, src/db/pg/housekeeping-lock.ts): N processes share one database,
+ *   wake-ups a commit sends (statements.ts `notify`) and its advisory locks (statements.ts `lock`: the upload and
+ *   caps locks of src/db/uploads/accept-chunk.ts; the housekeeping lock, src/db/pg/housekeeping-lock.ts): N processes share one database,
  *   where SQLite's one process holds its writer alone and wakes its own poller. Both steps are no-ops on SQLite.
  * - what follows from one process against N: at start-up SQLite reclaims every running job, a hub only those whose
  *   lease expired (src/db/jobs/sqlite.ts, pg.ts pass the flag to the one flow, queue.ts), and at a clean stop SQLite
  *   releases its running jobs (queue.ts releaseRunning), a hub none (pg.ts releaseAtStop);
- * - what only one store can do in one round trip: PostgreSQL's one-statement paths (a single-chunk upload,
- *   src/db/uploads/pg.ts, which embeds the job rule's own INSERT and is held to the chunk's rule by
- *   tests/contract/upload-fast-path.contract.test.ts; a drawn stage's record, src/db/stage-writes/pg.ts).
+ * - what only one store can do in one round trip: PostgreSQL's one-statement paths, each embedding its rule's own
+ *   texts (pgFragment) and held to the rule by a contract test that runs both on the same inputs: a single-chunk
+ *   upload (src/db/uploads/pg.ts: the save's and the job's INSERTs; tests/contract/upload-fast-path.contract.test.ts)
+ *   and a drawn stage's record (src/db/stage-writes/pg.ts: the outputs' UPDATE and the archive row's upsert;
+ *   tests/contract/drawn-fast-path.contract.test.ts).
  */
 export interface Primitives {
   /** The larger of two values (SQLite's two-argument max). */
@@ -29,12 +32,21 @@ export interface Primitives {
   forUpdate: string;
   /** A JSON list of objects (parameter `param`) as a table `alias` of text columns, for a FROM. */
   jsonRecords(param: string, alias: string, columns: readonly string[]): string;
+  /** A JSON parameter (JSON text) where nothing types it (an INSERT … SELECT): PostgreSQL casts it to jsonb, SQLite stores the text. */
+  json(param: string): string;
+  /** Bytes written from a Uint8Array parameter: PostgreSQL's runner binds it as base64 text (a third less on the wire than bytea's hex), decoded here; SQLite binds the blob. */
+  bytes(param: string): string;
+  /** Bytes read from a column, as the `bytes` kind decodes them: base64 text on PostgreSQL (as above), the blob on SQLite. */
+  readBytes(column: string): string;
 }
 
 export const PG: Primitives = {
   greatest: (a, b) => `greatest(${a}, ${b})`,
   skipLocked: " FOR UPDATE SKIP LOCKED",
   forUpdate: " FOR UPDATE",
+  json: (param) => `CAST(${param} AS jsonb)`,
+  bytes: (param) => `decode(${param}, 'base64')`,
+  readBytes: (column) => `encode(${column}, 'base64')`,
   jsonRecords: (param, alias, columns) => `jsonb_to_recordset(CAST(${param} AS jsonb)) AS ${alias}(${columns.map((column) => `${column} text`).join(", ")})`,
 };
 
@@ -42,5 +54,8 @@ export const SQLITE: Primitives = {
   greatest: (a, b) => `max(${a}, ${b})`,
   skipLocked: "",
   forUpdate: "",
+  json: (param) => param,
+  bytes: (param) => param,
+  readBytes: (column) => column,
   jsonRecords: (param, alias, columns) => `(SELECT ${columns.map((column) => `json_extract(value, '$.${column}') AS ${column}`).join(", ")} FROM json_each(${param})) AS ${alias}`,
 };

@@ -1,8 +1,7 @@
 /** SQLite's side of the dialect layer (statements.ts): its parameters, its decoding, its synchronous runner. */
 import type { Database } from "bun:sqlite";
 import type { Db, Tx } from "../sqlite/open.ts";
-import { drive } from "./steps.ts";
-import { decodeRows, type ColumnKind, type Flow, type Param, type Statements, type Step } from "./statements.ts";
+import { decodeRows, drive, type ColumnKind, type Flow, type Param, type Statements, type Step } from "./statements.ts";
 
 export { sqliteText } from "./statements.ts";
 
@@ -15,7 +14,7 @@ const connectionOf = (handle: Db | Tx) => (handle as unknown as { session: { cli
 /** bun:sqlite caches each text's compiled statement (Database.query): a statement compiles once per connection. */
 function execute(client: Database, step: Step): Record<string, unknown>[] {
   if (!("query" in step)) return [];
-  const rows = client.query(step.query.sqlite).all(...(step.params.map(bind) as (string | number | null)[])) as Record<string, unknown>[];
+  const rows = client.query(step.query.sqlite).all(...(step.params.map(bind) as (string | number | null | Uint8Array)[])) as Record<string, unknown>[];
   return decodeRows(rows, step.query.kinds, decode);
 }
 

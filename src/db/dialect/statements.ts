@@ -8,8 +8,8 @@
  */
 import { PG, SQLITE, type Primitives } from "./primitives.ts";
 
-/** int: a number (PostgreSQL's bigint and count(*) arrive as strings); bool: SQLite's 0/1; json: SQLite's text. */
-export type ColumnKind = "int" | "bool" | "json";
+/** int: a number (PostgreSQL's bigint and count(*) arrive as strings); bool: SQLite's 0/1; json: SQLite's text; bytes: read through the dialect's readBytes. */
+export type ColumnKind = "int" | "bool" | "json" | "bytes";
 
 export interface Read<R> {
   /** PostgreSQL's text. */
@@ -31,25 +31,40 @@ export const TOKEN = /'(?:[^']|'')*'|"(?:[^"]|"")*"|= ANY\(\$(\d+)\)|\$(\d+)/g;
  */
 export const sqliteText = (sql: string) => sql.replace(TOKEN, (token, list?: string, n?: string) => (list ? `IN (SELECT value FROM json_each(?${list}))` : n ? `?${n}` : token));
 
-/** JSON columns take their value as JSON text; arrays are for `= ANY($n)`. */
-export type Param = string | number | boolean | null | readonly (string | number)[];
+/** JSON columns take their value as JSON text; arrays are for `= ANY($n)`; bytes are written through the dialect's `bytes` (primitives.ts). */
+export type Param = string | number | boolean | null | Uint8Array | readonly (string | number)[];
 
 /**
  * One step of a flow: a statement; a lock on (scope, key) until the transaction ends; a notification to other
  * processes on commit. The last two are PostgreSQL's: SQLite's one process holds its writer alone and wakes its own.
  */
-export type Step = { query: Read<unknown>; params: Param[] } | { lock: [scope: LockScope, key: string] } | { notify: string };
+export type Step = { query: Read<unknown>; params: Param[] } | { lock: [scope: LockScope, key?: string] } | { notify: string };
 /** A lock's namespace: a name, or a number a hub's processes of every version have locked on (it must never change). */
 export type LockScope = string | number;
 export type Flow<T> = Generator<Step, T, Record<string, unknown>[]>;
+
+/** Drives a flow to its end, handing back for each step what `resolve` makes of it (SQLite's runner: synchronously). */
+export function drive<T>(flow: Flow<T>, resolve: (step: Step) => Record<string, unknown>[]): T {
+  for (let next = flow.next(); ; next = flow.next(resolve(next.value))) if (next.done) return next.value;
+}
+
+/** The same, awaiting each step (PostgreSQL's runner, one statement at a time). */
+export async function driveAsync<T>(flow: Flow<T>, resolve: (step: Step) => Promise<Record<string, unknown>[]>): Promise<T> {
+  for (let next = flow.next(); ; next = flow.next(await resolve(next.value))) if (next.done) return next.value;
+}
 
 /** Within a flow: `const rows = yield* run(QUERY, params)`. */
 export function* run<R>(query: Read<R>, params: Param[]): Generator<Step, R[], Record<string, unknown>[]> {
   return (yield { query: query as Read<unknown>, params }) as R[];
 }
 
-/** Within a flow: serializes the flows of one key (two processes adding rules for one player count each other's). */
-export function* lock(scope: LockScope, key: string): Generator<Step, void, Record<string, unknown>[]> {
+/**
+ * Within a flow: serializes the flows of one key (two processes adding rules for one player count each other's),
+ * or of one number alone (PostgreSQL's one-bigint lock: another key space than a number scope with a key).
+ */
+export function lock(scope: number): Generator<Step, void, Record<string, unknown>[]>;
+export function lock(scope: LockScope, key: string): Generator<Step, void, Record<string, unknown>[]>;
+export function* lock(scope: LockScope, key?: string): Generator<Step, void, Record<string, unknown>[]> {
   yield { lock: [scope, key] };
 }
 

@@ -1,12 +1,9 @@
 /** Uploads and reports on a hub's PostgreSQL: one transaction per request, committed before the answer. */
 import type { ReportStore, UploadStore } from "../../store/ports/ingest.ts";
-import { enqueueReport } from "../jobs/index.ts";
-import { pgFlow } from "../dialect/pg.ts";
+import { pgStatements } from "../dialect/pg.ts";
 import type { PgDb } from "../pg/open.ts";
-import { pgRunner } from "../dialect/pg-runner.ts";
-import { runStepsAsync } from "../dialect/steps.ts";
 import { pgAcceptChunk, pgExpireUploads } from "./pg.ts";
-import { storeReportSteps } from "./reports.ts";
+import { storeReport } from "./reports.ts";
 
 export function pgUploadStore(db: PgDb): UploadStore {
   return {
@@ -16,8 +13,6 @@ export function pgUploadStore(db: PgDb): UploadStore {
 }
 
 export function pgReportStore(db: PgDb): ReportStore {
-  return {
-    store: (extraction, meta, receivedAt) =>
-      db.transaction((tx) => runStepsAsync(storeReportSteps({ sql: pgRunner(tx), enqueueReport: (reportId, at) => pgFlow(tx, enqueueReport(reportId, at)) }, extraction, meta, receivedAt))),
-  };
+  const statements = pgStatements(db);
+  return { store: (extraction, meta, receivedAt) => statements.transaction(() => storeReport(extraction, meta, receivedAt)) };
 }

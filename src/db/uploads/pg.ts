@@ -3,7 +3,8 @@
  * its job are stored when the chunk completes one. N processes accept at once, so what SQLite's single writer
  * gives for free is taken here with transaction advisory locks: the chunks of one X-Upload-Id are placed one at a
  * time, and a chunk that opens or grows a task checks the open-upload caps under one lock. Single-chunk saves take
- * neither: their task is born completed (in one statement, below), and the saves' unique index dedupes.
+ * neither: their task is born completed (in one statement, below), and the saves' unique index dedupes. The locks
+ * are the flow's (./accept-chunk.ts).
  */
 import { sql } from "drizzle-orm";
 import { UNKNOWN_PLAYER } from "../../save/player-id.ts";
@@ -11,21 +12,18 @@ import { sha256Hex } from "../../sha256.ts";
 import type { ChunkOutcome, IncomingChunk, UploadLimits } from "../../store/ports/ingest.ts";
 import { pgEnqueueSavesFrom, pgNotifyNewWorkFrom, pgNotifySender } from "../jobs/pg.ts";
 import { underHousekeepingLock } from "../pg/housekeeping-lock.ts";
-import type { PgDb, PgTx } from "../pg/open.ts";
-import { pgInsertSaveOnce, pgSaveDialect } from "../saves/pg.ts";
-import { runStepsAsync } from "../dialect/steps.ts";
-import { acceptChunkSteps, expireUploadsSteps, type UploadDialect } from "./accept-chunk.ts";
+import type { PgDb } from "../pg/open.ts";
+import { pgInsertSaveOnce } from "../saves/pg.ts";
+import { pgFlow } from "../dialect/pg.ts";
+import { acceptChunk, expireUploads, UPLOAD_ID_LOCK } from "./accept-chunk.ts";
 import { realPlayer } from "./rules.ts";
+import { expiredTasks } from "./statements.ts";
 
-/** Advisory lock keys (int4 class with a hash for one upload id; one bigint for the caps): any constants every process shares. */
-const UPLOAD_ID_LOCK = 0x6d79_7375; // "mysu"
-const OPEN_CAPS_LOCK = 0x6d79_7363; // "mysc"
-
-const pgUploadDialect = (tx: PgTx): UploadDialect => ({
-  ...pgSaveDialect(tx),
-  lockUpload: (uploadId) => tx.execute(sql`SELECT pg_advisory_xact_lock(${UPLOAD_ID_LOCK}::int, hashtext(${uploadId}))`),
-  lockOpenCaps: () => tx.execute(sql`SELECT pg_advisory_xact_lock(${OPEN_CAPS_LOCK})`),
-});
+/**
+ * A task whose upload id a chunk holds right now is left to the next sweep: deleted under that chunk, its part
+ * would fail the foreign key (a 500) instead of opening a new task.
+ */
+const EXPIRED = expiredTasks(`pg_try_advisory_xact_lock(${UPLOAD_ID_LOCK}, hashtext(upload_id))`);
 
 export async function pgAcceptChunk(db: PgDb, chunk: IncomingChunk, limits: UploadLimits): Promise<ChunkOutcome> {
   const sha256 = sha256Hex(chunk.body);
@@ -35,7 +33,7 @@ export async function pgAcceptChunk(db: PgDb, chunk: IncomingChunk, limits: Uplo
 
 /** The chunk's rule (accept-chunk.ts) in one transaction: every chunk the one-statement path below does not take. */
 export const acceptByRule = (db: PgDb, chunk: IncomingChunk, sha256: string, limits: UploadLimits): Promise<ChunkOutcome> =>
-  db.transaction((tx) => runStepsAsync(acceptChunkSteps(pgUploadDialect(tx), chunk, sha256, limits)));
+  db.transaction((tx) => pgFlow(tx, acceptChunk(chunk, sha256, limits)));
 
 /**
  * The usual upload, one chunk of a save not stored yet, in one statement (one round trip, committed on its own):
@@ -62,8 +60,5 @@ export async function storeNewSingleChunkSave(db: PgDb, chunk: IncomingChunk, sh
 
 /** As SQLite's, in one process at a time (the housekeeping lock); null when another holds it. */
 export function pgExpireUploads(db: PgDb, now: number, ttlMs: number): Promise<number | null> {
-  // A task whose upload id a chunk holds right now is left to the next sweep: deleted under that chunk, its
-  // part would fail the foreign key (a 500) instead of opening a new task.
-  const free = sql`pg_try_advisory_xact_lock(${UPLOAD_ID_LOCK}::int, hashtext(upload_id))`;
-  return underHousekeepingLock(db, () => db.transaction((tx) => runStepsAsync(expireUploadsSteps(pgUploadDialect(tx), now, ttlMs, free))));
+  return underHousekeepingLock(db, () => db.transaction((tx) => pgFlow(tx, expireUploads(EXPIRED, now, ttlMs))));
 }

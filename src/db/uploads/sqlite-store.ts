@@ -6,12 +6,9 @@
 import type { HarExtraction } from "../../ingest/har.ts";
 import type { ReportStore, UploadStore } from "../../store/ports/ingest.ts";
 import type { GroupCommitter } from "../sqlite/group-commit.ts";
-import { enqueueReport } from "../jobs/index.ts";
 import { sqliteFlow } from "../dialect/sqlite.ts";
 import type { Db, Tx } from "../sqlite/open.ts";
-import { sqliteRunner } from "../dialect/sqlite-runner.ts";
-import { runSteps } from "../dialect/steps.ts";
-import { storeReportSteps } from "./reports.ts";
+import * as reports from "./reports.ts";
 import { acceptChunk, expireUploads } from "./sqlite.ts";
 
 export function sqliteUploadStore(db: Db, committer: GroupCommitter): UploadStore {
@@ -27,5 +24,5 @@ export function sqliteReportStore(committer: GroupCommitter): ReportStore {
 
 /** A report, its candidates and its evaluate job in the caller's transaction. */
 export function storeReport(tx: Tx, extraction: HarExtraction, meta: Record<string, string>, receivedAt: number): number {
-  return runSteps(storeReportSteps({ sql: sqliteRunner(tx), enqueueReport: (reportId, at) => sqliteFlow(tx, enqueueReport(reportId, at)) }, extraction, meta, receivedAt));
+  return sqliteFlow(tx, reports.storeReport(extraction, meta, receivedAt));
 }
