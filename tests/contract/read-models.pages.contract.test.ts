@@ -9,7 +9,7 @@ import { HISTORY_DAYS, HISTORY_ROWS } from "../../src/store/model/pages.ts";
 import type { RefreshDigest } from "../../src/maps/refresh-digest.ts";
 import type { SaveOutputs } from "../../src/maps/save-outputs.ts";
 import { describeEachStore } from "../helpers/contract-stores.ts";
-import { DAY, digest, HOUR, MAPS, MINUTE, OTHER, PLAYER, readModelRows, T0, THIRD } from "../helpers/read-models-contract.ts";
+import { DAY, digest, HOUR, MAPS, MINUTE, OTHER, PLAYER, readModelRows, T0, THIRD, type Inserts } from "../helpers/read-models-contract.ts";
 
 describeEachStore("read models", (s) => {
   const { insert, save, archive, archived } = readModelRows(s);
