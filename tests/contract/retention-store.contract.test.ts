@@ -174,6 +174,12 @@ describeEachStore("retention store", (s) => {
     for (const id of [junkRecent, failedOld, junkWaiting]) expect(await f.save(id)).toMatchObject({ exists: true, hasBody: true, hasJob: true });
   });
 
+  test("a pending delivery stays, even of a finished save; its sent ones go", async () => {
+    const id = await f.addSave({ at: OLD, jobState: "done", deliveryStates: ["pending", "sent"] });
+    expect((await sweepAll(f)).deliveries).toBe(1);
+    expect(await f.save(id)).toMatchObject({ hasJob: false, deliveries: 1 });
+  });
+
   test("each sweep does a bounded amount: at most maxBatches batches per step, and says when more is left", async () => {
     await f.addDoneSaves(520, OLD);
     const archived = [];

@@ -22,7 +22,7 @@ import { runJob, type Stages } from "../../src/pipeline/runner.ts";
 import type { PipelineDeps, Stage, StageResult } from "../../src/pipeline/stage.ts";
 import { WorkerPool } from "../../src/pipeline/worker-pool.ts";
 import type { ClaimedJob, JobSubject, SaveSubject } from "../../src/store/model/jobs.ts";
-import { sqliteNotifyReads } from "../../src/db/read-models/sqlite-notify.ts";
+import { sqliteNotifyReads } from "../../src/db/read-models/sqlite.ts";
 import { unknownResourceLog } from "../../src/pipeline/unknown-resources.ts";
 
 export const LEASE_MS = 60_000;

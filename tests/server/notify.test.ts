@@ -51,7 +51,7 @@ for (const deployment of deployments("notify")) {
     /**
      * Routing and the channels' formats are the same on every store; the delivery rules (a row per target, retries,
      * parts answered, the owner's retry and reprocess) run on both stores in delivery-store, job-store and
-     * notify-stage.contract.test.ts, and the owner CLI on a hub in hub-two-services.test.ts. The hub keeps every
+     * notify-stage.*.contract.test.ts, and the owner CLI on a hub in hub-two-services.test.ts. The hub keeps every
      * channel end to end, the crash between two channels and the images served from its bucket.
      */
     const notOnHub = sqliteHalfOnly(deployment);

@@ -40,7 +40,7 @@ for (const deployment of deployments("pipeline")) {
     afterAll(() => deployment.end());
     /**
      * A body that is not a save fails the same on every store (the runner's fail, and the start-up resume of jobs that
-     * waited for a key, run on both stores in runner.contract and job-store.contract.test.ts); the hub keeps a save
+     * waited for a key, run on both stores in runner.*.contract and job-store.*.contract.test.ts); the hub keeps a save
      * through every stage, a stage's retries on a failing bucket and the crash.
      */
     const notOnHub = sqliteHalfOnly(deployment);

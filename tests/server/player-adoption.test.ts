@@ -31,7 +31,7 @@ for (const deployment of deployments("adopt")) {
     const { settings, servers } = deploymentHooks(deployment);
     /**
      * The adoption's store rules (a queued save, a running job flagged and sent back by its holder, a target routed
-     * no more skipped) run on both stores in ingest-store, stage-store and delivery-store.contract.test.ts; the hub
+     * no more skipped) run on both stores in ingest-store, stage-store and delivery-store.*.contract.test.ts; the hub
      * keeps the archive moved in its bucket, the token kept and the pushes, end to end.
      */
     const notOnHub = sqliteHalfOnly(deployment);

@@ -123,7 +123,7 @@ for (const deployment of deployments("reports")) {
     /**
      * Which body becomes the save is the evaluate stage's choice, the same on every store; what it records (a new
      * save once, a duplicate, an outcome without a save, candidates dropped or kept) runs on both stores in
-     * stage-store.contract.test.ts, and the start-up resume and the owner's retry in job-store.contract.test.ts.
+     * stage-store.contract.test.ts, and the start-up resume and the owner's retry in job-store.*.contract.test.ts.
      */
     const notOnHub = sqliteHalfOnly(deployment);
 

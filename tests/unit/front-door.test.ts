@@ -1,6 +1,6 @@
 /**
  * The front door (src/http/front-door.ts, admin/login-throttle.ts): Host parsing, framing, the login throttle over
- * HTTP, redaction before a cut. The throttle's delays on a store run on both stores in owner-store.contract.test.ts.
+ * HTTP, redaction before a cut. The throttle's delays on a store run on both stores in owner-store.*.contract.test.ts.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { FREE_FAILURES } from "../../src/http/admin/login-throttle.ts";

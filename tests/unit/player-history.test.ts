@@ -1,6 +1,6 @@
 /**
  * The player's history and newest maps on SQLite: their queries seek by index, not a scan (SQLite's query plan). What
- * they read (the last 30 days, newest first, at most HISTORY_ROWS) runs on both stores in read-models.contract.test.ts.
+ * they read (the last 30 days, newest first, at most HISTORY_ROWS) runs on both stores in read-models.*.contract.test.ts.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { sqliteText } from "../../src/db/dialect/sqlite.ts";

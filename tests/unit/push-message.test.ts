@@ -1,7 +1,7 @@
 /**
  * The push is built from the save's stored outputs model: its text is the model's rare text, its summary the
  * model's summary.json, its maps in the model's site order. That the notify stage reads no archive text, and what
- * it does without a stored model or for a partial refresh, runs on both stores in notify-stage.contract.test.ts.
+ * it does without a stored model or for a partial refresh, runs on both stores in notify-stage.*.contract.test.ts.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";

@@ -1,6 +1,6 @@
 /**
  * The backoff between a job's attempts, a pure function: the queue's rules on a store (claims, leases, retries,
- * the start-up reclaim, the owner's retry) run on both stores in job-store.contract.test.ts.
+ * the start-up reclaim, the owner's retry) run on both stores in job-store.*.contract.test.ts.
  */
 import { expect, test } from "bun:test";
 import { backoffDelay } from "../../src/store/model/jobs.ts";

@@ -1,7 +1,7 @@
 /**
  * One push per refresh starts from the drops' fingerprint, a pure function, checked here. The decision (repeat or
- * push, two deciders racing) runs on both stores in delivery-store.contract.test.ts, and two notify stages of one
- * refresh at once in notify-stage.contract.test.ts.
+ * push, two deciders racing) runs on both stores in delivery-store.*.contract.test.ts, and two notify stages of one
+ * refresh at once in notify-stage.*.contract.test.ts.
  */
 import { describe, expect, test } from "bun:test";
 import { dropsFingerprint } from "../../src/save/index.ts";

@@ -1,7 +1,7 @@
 /**
  * The runner on SQLite only, where SQLite differs: which commits wait for the disk (synchronous NORMAL for a
  * replayable stage record, FULL for notify's), and one process per file at start-up and at a clean stop. The
- * runner's bookkeeping on both stores is runner.contract.test.ts.
+ * runner's bookkeeping on both stores is runner.*.contract.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, spyOn, test } from "bun:test";
 import { replayableCommit } from "../../src/db/sqlite/open.ts";

@@ -1,6 +1,6 @@
 /**
  * What a task past TASK_TIMEOUT_MS does to its job, a pure function. That a job being retried is claimed after every
- * fresh one, whatever its id, runs on both stores in job-store.contract.test.ts.
+ * fresh one, whatever its id, runs on both stores in job-store.*.contract.test.ts.
  */
 import { describe, expect, test } from "bun:test";
 import { afterTimeout } from "../../src/pipeline/timeout-policy.ts";

@@ -8,12 +8,14 @@
  *   running a flow (sqlite.ts: synchronous, inside bun:sqlite's transaction; pg.ts: on postgres-js's
  *   connection or transaction); bytes (a Uint8Array parameter) bound as a blob on SQLite and as base64 text on
  *   PostgreSQL, which the statement decodes (`bytes`, `readBytes` below);
- * - SQLite's group commit and unsynced commits (src/db/sqlite/group-commit.ts, open.ts replayableCommit) and its WAL
- *   checkpointer (src/db/sqlite/checkpointer.ts, checkpoint-worker.ts): one process, one writer, one file;
+ * - SQLite's group commit and unsynced commits (src/db/sqlite/group-commit.ts, open.ts replayableCommit), its WAL
+ *   checkpointer (src/db/sqlite/checkpointer.ts, checkpoint-worker.ts) and the retention sweep's incremental vacuum
+ *   (src/db/retention/sqlite.ts; a hub's autovacuum needs no step): one process, one writer, one file;
  * - PostgreSQL's prepared-statement client (pg.ts `prepare: true`), LISTEN (src/db/jobs/pg.ts `listen`), the
  *   wake-ups a commit sends (statements.ts `notify`) and its advisory locks (statements.ts `lock`: the upload and
- *   caps locks of src/db/uploads/accept-chunk.ts; the housekeeping lock, src/db/pg/housekeeping-lock.ts): N processes share one database,
- *   where SQLite's one process holds its writer alone and wakes its own poller. Both steps are no-ops on SQLite.
+ *   caps locks of src/db/uploads/accept-chunk.ts; the housekeeping lock, src/db/pg/housekeeping-lock.ts, which
+ *   src/db/retention/pg.ts sweeps under): N processes share one database, where SQLite's one process holds its
+ *   writer alone and wakes its own poller. Both steps are no-ops on SQLite.
  * - what follows from one process against N: at start-up SQLite reclaims every running job, a hub only those whose
  *   lease expired (src/db/jobs/sqlite.ts, pg.ts pass the flag to the one flow, queue.ts), and at a clean stop SQLite
  *   releases its running jobs (queue.ts releaseRunning), a hub none (pg.ts releaseAtStop);
@@ -38,6 +40,12 @@ export interface Primitives {
   bytes(param: string): string;
   /** Bytes read from a column, as the `bytes` kind decodes them: base64 text on PostgreSQL (as above), the blob on SQLite. */
   readBytes(column: string): string;
+  /** Whether the JSON list of strings `list` holds the text `value`. */
+  jsonListHas(list: string, value: string): string;
+  /** The JSON list of strings `list` without the text `value`. */
+  jsonListWithout(list: string, value: string): string;
+  /** How a DELETE names the rows its subquery picked: SQLite's rowid (no index to search), PostgreSQL's primary key `key` (it has no rowid). */
+  rowKey<K extends string>(key: K): K | "rowid";
 }
 
 export const PG: Primitives = {
@@ -48,6 +56,9 @@ export const PG: Primitives = {
   bytes: (param) => `decode(${param}, 'base64')`,
   readBytes: (column) => `encode(${column}, 'base64')`,
   jsonRecords: (param, alias, columns) => `jsonb_to_recordset(CAST(${param} AS jsonb)) AS ${alias}(${columns.map((column) => `${column} text`).join(", ")})`,
+  jsonListHas: (list, value) => `${list} @> jsonb_build_array(CAST(${value} AS text))`,
+  jsonListWithout: (list, value) => `${list} - CAST(${value} AS text)`,
+  rowKey: (key) => key,
 };
 
 export const SQLITE: Primitives = {
@@ -58,4 +69,7 @@ export const SQLITE: Primitives = {
   bytes: (param) => param,
   readBytes: (column) => column,
   jsonRecords: (param, alias, columns) => `(SELECT ${columns.map((column) => `json_extract(value, '$.${column}') AS ${column}`).join(", ")} FROM json_each(${param})) AS ${alias}`,
+  jsonListHas: (list, value) => `EXISTS (SELECT 1 FROM json_each(${list}) WHERE value = ${value})`,
+  jsonListWithout: (list, value) => `(SELECT json_group_array(value) FROM json_each(${list}) WHERE value != ${value})`,
+  rowKey: () => "rowid",
 };

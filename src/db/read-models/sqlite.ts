@@ -1,6 +1,7 @@
-/** The read models over SQLite, written once (pages.ts, capture-health.ts, spawns.ts, data-api.ts) over its statements (src/db/dialect/). */
+/** The read models over SQLite, written once (pages.ts, capture-health.ts, spawns.ts, notify.ts, data-api.ts) over its statements (src/db/dialect/). */
 import type { ArchiveStore } from "../../archive/store.ts";
 import type { DataReads } from "../../store/ports/data-api.ts";
+import type { NotifyReads } from "../../store/ports/notify.ts";
 import type { CaptureHealthReads, PageReads, SpawnReads } from "../../store/ports/pages.ts";
 import { dataAccess } from "../owner/data-access.ts";
 import { msrSubscription } from "../owner/msr-subscriptions.ts";
@@ -9,6 +10,7 @@ import { sqliteStatements } from "../dialect/sqlite.ts";
 import type { Db } from "../sqlite/open.ts";
 import { captureHealthReads } from "./capture-health.ts";
 import { dataReads } from "./data-api.ts";
+import { notifyReads } from "./notify.ts";
 import { pageReads } from "./pages.ts";
 import { spawnReads } from "./spawns.ts";
 
@@ -22,6 +24,7 @@ export function databaseBytes(db: Db): number {
 export const sqlitePageReads = (db: Db): PageReads => pageReads(sqliteStatements(db), async () => databaseBytes(db));
 export const sqliteCaptureHealthReads = (db: Db): CaptureHealthReads => captureHealthReads(sqliteStatements(db));
 export const sqliteSpawnReads = (db: Db): SpawnReads => spawnReads(sqliteStatements(db));
+export const sqliteNotifyReads = (db: Db): NotifyReads => notifyReads(sqliteStatements(db));
 
 export function sqliteDataReads(db: Db, store: ArchiveStore, defaultRegion: string): DataReads {
   const statements = sqliteStatements(db);

@@ -8,7 +8,8 @@
  * yield between them, so the HTTP thread never waits long, and the freed pages go back to the file system
  * (incremental vacuum).
  *
- * The rule's order and batches are here once (runRetentionRule); each store gives its statements (RetentionSteps):
+ * The rule's order and batches are here once (runRetentionRule), its statements and each batch's writes in
+ * statements.ts; a store gives its runner of statements and its way of returning free pages (RetentionDialect):
  * SQLite's in sqlite.ts, PostgreSQL's in pg.ts.
  */
 import { SAVE_JSON_FILE } from "../../archive/save-json-file.ts";
@@ -16,62 +17,20 @@ import { readArchiveBytes, type ArchiveStore } from "../../archive/store.ts";
 import { logWarn } from "../../log.ts";
 import type { RetentionCounts, RetentionRound } from "../../store/ports/retention.ts";
 import { sha256Hex } from "../../sha256.ts";
-import { saveSweeps } from "../saves/rules.ts";
-import { reportSweeps } from "../uploads/reports.ts";
+import type { Statements } from "../dialect/statements.ts";
+import { clearBodies, deleteExpired, EXPIRED_BODIES, type DeleteStep, type ExpiredBody } from "./statements.ts";
 
-
-/** A report's job is finished (or gone): nothing will read its candidates again. */
-const REPORT_FINISHED = `COALESCE(r.processed_at, r.received_at) < $1
-  AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.report_id = r.id AND j.state NOT IN ('done', 'failed'))`;
-/** A save whose job is done (or gone): no stage will read its row again unless the owner reprocesses it. */
-const SAVE_FINISHED = (saveId: string) => `NOT EXISTS (SELECT 1 FROM jobs j WHERE j.save_id = ${saveId} AND j.state != 'done')`;
-
-/**
- * The rule's statements, written once in PostgreSQL's placeholders (SQLite runs them through sqliteText):
- * `candidateKey` is how a store names one candidate row (SQLite's rowid, PostgreSQL's (report_id, seq)).
- */
-export function retentionStatements(candidateKey: "rowid" | "(report_id, seq)") {
-  return {
-    deletes: {
-      candidates: reportSweeps.candidates(REPORT_FINISHED, "$2", candidateKey),
-      reports: reportSweeps.reports(REPORT_FINISHED, "$2"),
-      deliveries: `DELETE FROM deliveries WHERE id IN (
-        SELECT d.id FROM deliveries d WHERE d.created_at < $1 AND d.state != 'pending' AND ${SAVE_FINISHED("d.save_id")} LIMIT $2)`,
-      junkSaves: saveSweeps.junk("$1", "$2"),
-    } satisfies Record<Exclude<DeleteStep, "jobs">, string>,
-    expiredBodies: `SELECT s.id, s.sha256, a.rel_path AS "relPath" FROM saves s JOIN archives a ON a.save_id = s.id
-      WHERE s.id > $1 AND s.encrypted IS NOT NULL AND a.created_at < $2 AND ${SAVE_FINISHED("s.id")}
-      ORDER BY s.id LIMIT $3`,
-    // Finished again at the commit: an adoption or a reprocess may have sent it back to work since the select.
-    clearBody: saveSweeps.clearBody("$1", "$2", SAVE_FINISHED),
-  };
-}
-
-export const ROW_BATCH = 500;
+const ROW_BATCH = 500;
 /** Candidate bodies and encrypted saves are large: fewer per batch. */
 const BODY_BATCH = 32;
 
 export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** The row-deleting steps of the rule, in the order they run. */
-export type DeleteStep = "candidates" | "reports" | "deliveries" | "jobs" | "junkSaves";
 const DELETE_STEPS: readonly DeleteStep[] = ["candidates", "reports", "deliveries", "jobs", "junkSaves"];
 
-/** An archived save whose encrypted copy may go once save.bin is found intact. */
-export interface ExpiredBody {
-  id: number;
-  sha256: string;
-  relPath: string;
-}
-
-/** One store's statements for the rule (SQLite's in sqlite.ts, PostgreSQL's in pg.ts); the rule's order and batches are runRetentionRule's. */
-export interface RetentionSteps {
-  /** Deletes at most `limit` rows of `step` that expired before `cutoff`; how many went. */
-  delete(step: DeleteStep, cutoff: number, limit: number): Promise<number>;
-  /** Archived saves past `cutoff` with their encrypted copy and a finished job, ids after `after`, in id order. */
-  expiredBodies(after: number, cutoff: number, limit: number): Promise<ExpiredBody[]>;
-  /** Clears the encrypted copy and outputs of each (if its sha256 still matches) and unlists the stored JSON, in one transaction; how many cleared. */
-  clearBodies(saves: ExpiredBody[]): Promise<number>;
+/** What a store gives the rule: its runner of the statements, each batch in a transaction of its own, and its free pages' return. */
+export interface RetentionDialect {
+  statements: Statements;
   /** Returns free pages to the file system, at most `maxSteps` steps. */
   vacuum(maxSteps: number): Promise<{ pages: number; more: boolean }>;
 }
@@ -91,10 +50,10 @@ export const newSweepCursor = (): SweepCursor => ({ resumeAfter: 0, warned: new 
  * save.bin is in the archive with the same sha256. The file goes first: a crash before the commit leaves the save
  * selected again next time (a reader meanwhile builds the JSON), never a file that no sweep would remove.
  */
-async function clearArchivedBodies(steps: RetentionSteps, archive: ArchiveStore, cutoff: number, maxBatches: number, cursor: SweepCursor): Promise<{ cleared: number; more: boolean }> {
+async function clearArchivedBodies(statements: Statements, archive: ArchiveStore, cutoff: number, maxBatches: number, cursor: SweepCursor): Promise<{ cleared: number; more: boolean }> {
   let cleared = 0;
   for (let batch = 0; batch < maxBatches; batch++) {
-    const rows = await steps.expiredBodies(cursor.resumeAfter, cutoff, BODY_BATCH);
+    const rows = await statements.all(EXPIRED_BODIES, [cursor.resumeAfter, cutoff, BODY_BATCH]);
     if (rows.length === 0) {
       cursor.resumeAfter = 0;
       return { cleared, more: false };
@@ -109,7 +68,7 @@ async function clearArchivedBodies(steps: RetentionSteps, archive: ArchiveStore,
       }
     }
     for (const row of verified) await archive.discard(row.relPath, SAVE_JSON_FILE);
-    cleared += await steps.clearBodies(verified);
+    if (verified.length > 0) cleared += await statements.transaction(() => clearBodies(verified));
     cursor.resumeAfter = rows[rows.length - 1]!.id;
     await yieldToEventLoop();
   }
@@ -118,7 +77,7 @@ async function clearArchivedBodies(steps: RetentionSteps, archive: ArchiveStore,
 
 /** Runs each step in batches until nothing is left or `maxBatches` per step ran; `more` says work remains. */
 export async function runRetentionRule(
-  steps: RetentionSteps,
+  dialect: RetentionDialect,
   archive: ArchiveStore,
   cutoff: number,
   maxBatches: number,
@@ -133,16 +92,22 @@ export async function runRetentionRule(
         more = true;
         break;
       }
-      const deleted = await steps.delete(step, cutoff, limit);
+      const deleted = await dialect.statements.transaction(() => deleteExpired(step, cutoff, limit));
       counts[step] += deleted;
       await yieldToEventLoop();
       if (deleted < limit) break;
     }
   }
-  const bodies = await clearArchivedBodies(steps, archive, cutoff, maxBatches, cursor);
+  const bodies = await clearArchivedBodies(dialect.statements, archive, cutoff, maxBatches, cursor);
   counts.clearedSaves = bodies.cleared;
   more ||= bodies.more;
-  const vacuum = await steps.vacuum(maxBatches);
+  const vacuum = await dialect.vacuum(maxBatches);
   counts.vacuumedPages = vacuum.pages;
   return { counts, more: more || vacuum.more };
+}
+
+/** The sweep of one store's RetentionStore: the rule, resuming where its last run left off. */
+export function retentionSweep(dialect: RetentionDialect, archive: ArchiveStore) {
+  const cursor = newSweepCursor();
+  return (cutoff: number, maxBatches = 20) => runRetentionRule(dialect, archive, cutoff, maxBatches, cursor);
 }

@@ -39,7 +39,7 @@ export const DRAWN = read(drawnText("TRUE"));
 export const drawnParams = (saveId: number, outputs: SaveOutputs, dropsFingerprint: string): Param[] => [saveId, JSON.stringify(outputs), dropsFingerprint, outputs.partial];
 
 /**
- * The retention sweep's writes to saves (src/db/retention/sqlite.ts, pg.ts), as SQL text in the sweep's own
+ * The retention sweep's writes to saves (src/db/retention/statements.ts), as SQL text in the sweep's own
  * placeholders: junk saves (bytes that cannot be a save, their job failed) past the cutoff go whole, with their job;
  * an archived save's encrypted copy and outputs model are cleared if its sha256 still matches and `finished` (the
  * sweep's condition on `saves.id`) still holds at the commit.

@@ -7,13 +7,13 @@ import { CLAIM_FOLDER } from "./rules.ts";
 
 const SAVE = rowOf<StageSave>(saves, "s");
 const SAVE_TO_DRAW = read<{ archivePath: string | null } & StageSave>(
-  (d) => `SELECT ${rowOf(saves, "s", d).columns}, a.rel_path AS "archivePath" FROM saves s LEFT JOIN archives a ON a.save_id = s.id WHERE s.id = $1`,
+  (d) => `SELECT ${rowOf(saves, "s", { d }).columns}, a.rel_path AS "archivePath" FROM saves s LEFT JOIN archives a ON a.save_id = s.id WHERE s.id = $1`,
   SAVE.kinds,
 );
 const REPORT = rowOf<StageReport>(reports, "r");
 const REPORT_BY_ID = read<StageReport>(`SELECT ${REPORT.columns} FROM reports r WHERE r.id = $1`, REPORT.kinds);
 const CANDIDATE = rowOf<StageCandidate>(reportCandidates, "c");
-const CANDIDATES = read<StageCandidate>((d) => `SELECT ${rowOf(reportCandidates, "c", d).columns} FROM report_candidates c WHERE c.report_id = $1 ORDER BY c.seq`, CANDIDATE.kinds);
+const CANDIDATES = read<StageCandidate>((d) => `SELECT ${rowOf(reportCandidates, "c", { d }).columns} FROM report_candidates c WHERE c.report_id = $1 ORDER BY c.seq`, CANDIDATE.kinds);
 const PLAYER_OF = read<{ playerId: string }>(`SELECT player_id AS "playerId" FROM saves WHERE id = $1`);
 export function stageReads(db: Reader): Omit<StageStore, "record"> {
   return {

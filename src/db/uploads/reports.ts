@@ -38,7 +38,7 @@ export const closeReportParams = (reportId: number, outcome: ReportOutcome, save
 export const DROP_CANDIDATES = read(`DELETE FROM report_candidates WHERE report_id = $1`);
 
 /**
- * The retention sweep's deletes (src/db/retention/sqlite.ts, pg.ts), as SQL text in the sweep's placeholders:
+ * The retention sweep's deletes (src/db/retention/statements.ts), as SQL text in the sweep's placeholders:
  * the candidates of finished reports (`finished`, its condition on `r`) in batches of `limit`, then the reports
  * left without any. `key`: how a store names a candidate row (SQLite's rowid; PostgreSQL's primary key).
  */

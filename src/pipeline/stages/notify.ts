@@ -6,7 +6,7 @@
  * the consumer webhooks in their own lane, where a receiver that hangs never holds a pipeline slot), a sent one in a step of its own
  * (sent-record.ts: a refused record is retried, never the push) (deps.deliveries keeps the
  * rows, src/store/ports/deliveries.ts; every attempt and part is claimed under the lease). The save and its
- * archive are read through deps.notifyReads (src/db/read-models/sqlite-notify.ts, pg-notify.ts).
+ * archive are read through deps.notifyReads (src/db/read-models/notify.ts).
  */
 import type { NotifySave } from "../../store/ports/notify.ts";
 import { logInfo, logWarn } from "../../log.ts";

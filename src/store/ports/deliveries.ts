@@ -1,7 +1,7 @@
 /**
  * The deliveries as the notify stage uses them, async so that a hub's PostgreSQL can stand behind them: both stores
  * (src/db/deliveries/sqlite.ts, pg.ts) run the same flows of src/db/deliveries/, SQLite's synchronously. Both pass
- * tests/contract/delivery-store.contract.test.ts.
+ * tests/contract/delivery-store.*.contract.test.ts.
  */
 import type { DataWebhook, PushCandidate, PushDecision, ClaimOutcome, Delivery, DeliveryTally, FailedAttempt, RoutedTarget } from "../model/deliveries.ts";
 import type { LeaseHolder } from "../model/jobs.ts";

@@ -1,6 +1,6 @@
 /**
  * The job queue as the pipeline uses it, async so that a hub's PostgreSQL can stand behind it: both stores
- * (src/db/jobs/sqlite.ts, pg.ts) run the same flows of src/db/jobs/, SQLite's synchronously, PostgreSQL's over the network. Both pass tests/contract/job-store.contract.test.ts.
+ * (src/db/jobs/sqlite.ts, pg.ts) run the same flows of src/db/jobs/, SQLite's synchronously, PostgreSQL's over the network. Both pass tests/contract/job-store.*.contract.test.ts.
  */
 import type { ClaimedJob, LeaseHolder, Transition } from "../model/jobs.ts";
 

@@ -2,7 +2,7 @@
  * The owner's and players' tables as the routes and the CLI use them, async so that a hub's PostgreSQL can stand
  * behind them: each table's module in src/db/owner/ is written once for
  * both stores (wired in src/db/owner/sqlite.ts and pg.ts). Both pass
- * tests/contract/owner-store.contract.test.ts. One small interface per concern.
+ * tests/contract/owner-store.*.contract.test.ts. One small interface per concern.
  */
 import type { DataWebhook, DataWebhookCarries } from "../model/deliveries.ts";
 import type { ApiToken, LinkedPlayer, LoginFailures } from "../model/owner.ts";

@@ -1,7 +1,7 @@
 /**
  * What the owner's pages, /healthz, /metrics, the players' /p/<token> page and /maps/<token>/… read: async, so
  * that a hub's PostgreSQL can stand behind them. Both stores' reads are written once in src/db/read-models/ and
- * pass tests/contract/read-models.contract.test.ts and player-reads.contract.test.ts.
+ * pass tests/contract/read-models.*.contract.test.ts and player-reads.contract.test.ts.
  */
 import type { JobState } from "../model/jobs.ts";
 import type {
