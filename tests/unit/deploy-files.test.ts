@@ -35,6 +35,17 @@ test("npm install has no install script left to review: bun's runs (it puts the 
   expect(listed.stdout.toString() + listed.stderr.toString()).toContain("No packages with unreviewed install scripts");
 });
 
+test("package-lock.json is what npm install writes: a fresh clone stays clean after the README's npm install", () => {
+  // npm records whether the project itself has an install script (ours patches the postgres client); a lock that
+  // disagrees is rewritten by the first install, and the clone's `git pull` then meets a local change.
+  const pkg = JSON.parse(read("package.json"));
+  const lock = JSON.parse(read("package-lock.json"));
+  const ownScripts = ["preinstall", "install", "postinstall"].some((name) => name in pkg.scripts);
+  expect(lock.packages[""].hasInstallScript === true).toBe(ownScripts);
+  expect(lock.packages[""].dependencies).toEqual(pkg.dependencies);
+  expect(lock.packages[""].devDependencies).toEqual(pkg.devDependencies);
+});
+
 test("the image context leaves out builds, local config and data; config is a bind mount; bun is a runtime dependency", () => {
   const ignored = read(".dockerignore").split("\n");
   for (const name of ["node_modules", "dist", "config", "data", ".env"]) expect(ignored).toContain(name);
