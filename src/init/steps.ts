@@ -23,8 +23,11 @@ export function reasonIn(locale: Locale): (error: unknown) => string {
 /** Offered first: OWNER_LOCALE, else the shell's LC_ALL / LC_MESSAGES / LANG (zh_CN.UTF-8 → 简体中文, C.UTF-8 → English). */
 export async function askLanguage(p: Prompter, env: Env): Promise<Locale> {
   const shell = ownerLocaleOf(env);
+  // A shell saying nothing of its language (C.UTF-8, common on servers) falls to English: the question is then asked
+  // in every language, so a reader of any of them knows what to pick before anything else is in theirs.
+  const question = shell === "en" ? LOCALES.map((each) => initMessages(each).language).join("\n") : p.m.language;
   const locale = await p.choose(
-    p.m.language,
+    question,
     LOCALES.map((value) => ({ value, label: LOCALE_NAMES[value] })),
     LOCALES.indexOf(shell) + 1,
   );

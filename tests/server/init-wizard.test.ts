@@ -136,6 +136,8 @@ test("English, Bark: an unreachable server is said in English and asked again; t
   const { out, err, code } = await wizard(dir, { LANG: "C.UTF-8" }, answers);
   expect({ code, err }).toEqual({ code: 0, err: "" });
   expect(out).toContain("> [5]:");
+  // The shell said nothing of a language: the first question is asked in every one.
+  expect(out).toContain("语言（本向导、服务器日志和命令行使用）");
   expect(out).toMatch(/the test message did not arrive: cannot reach the server \(bark: network error/);
   expect(out).toContain("test message sent");
   expect(out).not.toContain("DeViCeKeY123");
