@@ -5,7 +5,7 @@
  */
 import { notifyConfig } from "../config/notify.ts";
 import { headerToken, type Env } from "../config/parse.ts";
-import { errorKind } from "../http/status/error-kind.tsx";
+import { errorKind } from "../failure-kind.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { MESSAGES } from "../i18n/messages/index.ts";
 import { sendTo } from "../notify/channels.ts";

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 /** The sections of the status page, each a small component over one read-side query. */
 import type { PageLang } from "../page-lang.ts";
-import { ErrorCell } from "./error-kind.tsx";
+import { ErrorCell } from "./error-cell.tsx";
 import { bytesText, Section, TableSection, Tag, Time } from "./layout.tsx";
 import type { QueueSnapshot, DayCounts, PlayerMaps, FailedDelivery, FailedJob, RecentReport, RecentSave, RetryingDelivery, RetryingJob } from "../../store/model/pages.ts";
 

@@ -3,7 +3,7 @@
 import type { Messages } from "../../i18n/messages/index.ts";
 import type { PageLang } from "../page-lang.ts";
 import { Time } from "../status/layout.tsx";
-import { failureKind, type FailureKind } from "./failure-kind.ts";
+import { captureFailureKind, type CaptureFailureKind } from "../../failure-kind.ts";
 import type { CaptureHealth, LatestCapture } from "../../store/model/pages.ts";
 import { stillUnknown } from "../../maps/catalog.ts";
 
@@ -15,7 +15,7 @@ function appOf(latest: LatestCapture): string | null {
   return latest.report ? latest.report.shape : null;
 }
 
-const FAILURE_TEXT: Record<FailureKind, (t: Messages) => string> = {
+const FAILURE_TEXT: Record<CaptureFailureKind, (t: Messages) => string> = {
   wrongKey: (t) => t.healthWrongKey,
   junk: (t) => t.healthJunk,
   harvest: (t) => t.healthHarvest,
@@ -65,9 +65,9 @@ export function CaptureHealthSection({ health, lang }: { health: CaptureHealth; 
         ) : (
           <dd>
             <Time ms={failure.receivedAt} zone={lang.zoneOf(failure.region)} />
-            {` · ${FAILURE_TEXT[failureKind(failure.reason)](t)}`}
+            {` · ${FAILURE_TEXT[captureFailureKind(failure.reason)](t)}`}
             {/* The save's own fault (its key, its bytes, its records) helps the player; any other error is the service's, for the owner's page. */}
-            {failureKind(failure.reason) === "other" ? null : (
+            {captureFailureKind(failure.reason) === "other" ? null : (
               <div class="muted err" translate="no">
                 {failure.reason.slice(0, 160)}
               </div>
