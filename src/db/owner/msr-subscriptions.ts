@@ -17,10 +17,10 @@ import { read, run, type Flow, type Param, type Reader } from "../dialect/statem
 export const SUBSCRIPTION_KEEP_MS = 24 * 3600_000;
 
 /** What tells one list from another: the same pairs in the same order hash the same. */
-export const listSha256 = (pairs: SubscribedPair[]) => sha256Hex(JSON.stringify(pairs.map((pair) => [pair.uid, pair.mode])));
+const listSha256 = (pairs: SubscribedPair[]) => sha256Hex(JSON.stringify(pairs.map((pair) => [pair.uid, pair.mode])));
 
 /** The list's row and its pairs' rows as read back (a list's row without pairs is an empty list); null for none. */
-export function subscriptionOf(rows: { peer: string; listBytes: number; updatedAt: number; playerId: string | null; mode: string | null }[]): MsrSubscription | null {
+function subscriptionOf(rows: { peer: string; listBytes: number; updatedAt: number; playerId: string | null; mode: string | null }[]): MsrSubscription | null {
   const first = rows[0];
   if (first === undefined) return null;
   const pairs = rows.flatMap((row) => (row.playerId === null || row.mode === null ? [] : [{ uid: row.playerId, mode: row.mode }]));
