@@ -71,33 +71,32 @@ test("the API rate counts' stores, one per deployment, live beside each other in
 });
 
 /**
- * drizzle's name and SQL's name of each table owned by one module per store (the owner's tables, upload tasks), and
- * that module: `owner/x` is src/db/owner/sqlite-x.ts and src/db/owner/pg-x.ts, a flat `x` src/db/x.ts and src/db/pg/x.ts;
- * `once` when one module written for both stores (src/db/dialect/) owns it.
+ * drizzle's name and SQL's name of each of the owner's and players' tables, and the module written once for both
+ * stores (over src/db/dialect/) that owns it: src/db/<module>.ts (a hub's one-statement PUT of lunabot's lists,
+ * src/db/owner/pg-msr-subscriptions.ts, embeds that module's texts: no second INSERT).
  */
 const OWNER_TABLES = [
-  { table: "ownerSessions", sql: "owner_sessions", module: "owner/sessions", once: true },
-  { table: "loginFailures", sql: "login_failures", module: "owner/login-failures", once: true },
-  { table: "settings", sql: "settings", module: "owner/setup-tokens", once: true },
-  { table: "players", sql: "players", module: "owner/setup-tokens", once: true },
-  { table: "apiTokens", sql: "api_tokens", module: "owner/data-access", once: true },
-  { table: "publicPlayers", sql: "public_players", module: "owner/data-access", once: true },
-  { table: "watchRules", sql: "watch_rules", module: "owner/watch", once: true },
-  { table: "watchMatches", sql: "watch_matches", module: "owner/watch", once: true },
-  { table: "nudgePlayers", sql: "nudge_players", module: "owner/nudges", once: true },
-  { table: "nudges", sql: "nudges", module: "owner/nudges", once: true },
+  { table: "ownerSessions", sql: "owner_sessions", module: "owner/sessions" },
+  { table: "loginFailures", sql: "login_failures", module: "owner/login-failures" },
+  { table: "settings", sql: "settings", module: "owner/setup-tokens" },
+  { table: "players", sql: "players", module: "owner/setup-tokens" },
+  { table: "apiTokens", sql: "api_tokens", module: "owner/data-access" },
+  { table: "publicPlayers", sql: "public_players", module: "owner/data-access" },
+  { table: "watchRules", sql: "watch_rules", module: "owner/watch" },
+  { table: "watchMatches", sql: "watch_matches", module: "owner/watch" },
+  { table: "nudgePlayers", sql: "nudge_players", module: "owner/nudges" },
+  { table: "nudges", sql: "nudges", module: "owner/nudges" },
   { table: "msrSubscriptions", sql: "msr_subscriptions", module: "owner/msr-subscriptions" },
   { table: "msrSubscriptionPlayers", sql: "msr_subscription_players", module: "owner/msr-subscriptions" },
 ];
 
 describe("owner tables", () => {
-  for (const { table, sql, module, once } of OWNER_TABLES as { table: string; sql: string; module: string; once?: boolean }[]) {
-    const [folder, name] = module.includes("/") ? module.split("/") : [undefined, module];
-    const owners = once ? [`db/${module}.ts`] : folder ? [`db/${folder}/pg-${name}.ts`, `db/${folder}/sqlite-${name}.ts`] : [`db/${module}.ts`, `db/pg/${module}.ts`];
-    test(`${sql} is written by ${owners.join(" and ")} only${once ? "" : ", and by both"}`, () => {
+  for (const { table, sql, module } of OWNER_TABLES) {
+    const owner = `db/${module}.ts`;
+    test(`${sql} is written by ${owner} only`, () => {
       const writes = new RegExp(`\\b(?:insert|update|delete)\\(${table}\\)|\\b(?:INSERT INTO|UPDATE|DELETE FROM) ${sql}\\b`);
       const writers = sourceFiles(SRC).filter((path) => writes.test(readFileSync(path, "utf8"))).map((path) => relative(SRC, path));
-      expect(writers.sort()).toEqual(owners.sort());
+      expect(writers).toEqual([owner]);
     });
   }
 });

@@ -4,8 +4,7 @@ import type { DataReads } from "../../store/ports/data-api.ts";
 import type { NotifyReads } from "../../store/ports/notify.ts";
 import type { CaptureHealthReads, PageReads, SpawnReads } from "../../store/ports/pages.ts";
 import { dataAccess } from "../owner/data-access.ts";
-import { msrSubscription } from "../owner/msr-subscriptions.ts";
-import { putMsrSubscription } from "../owner/sqlite-msr-subscriptions.ts";
+import { msrSubscription, putSubscription } from "../owner/msr-subscriptions.ts";
 import { sqliteStatements } from "../dialect/sqlite.ts";
 import type { Db } from "../sqlite/open.ts";
 import { captureHealthReads } from "./capture-health.ts";
@@ -33,6 +32,6 @@ export function sqliteDataReads(db: Db, store: ArchiveStore, defaultRegion: stri
     grant: (token) => access.apiTokenGrant(token),
     isPublic: (playerId) => access.isPlayerPublic(playerId),
     subscription: (tokenName, region) => msrSubscription(statements, tokenName, region),
-    subscribe: async (tokenName, region, list, now) => putMsrSubscription(db, tokenName, region, list, now),
+    subscribe: (tokenName, region, list, now) => statements.transaction(() => putSubscription(tokenName, region, list, now)),
   });
 }
