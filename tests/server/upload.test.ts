@@ -3,8 +3,8 @@
  * and caps, idempotency, and a 200 meaning the save and its job are committed. The tests whose guarantee lives in
  * the store run on both deployments: one process on SQLite, and hub mode (PostgreSQL + a Swift bucket); the header
  * errors, answered before the store is reached, once on SQLite. The upload rules themselves (resends, reused ids,
- * players under one id, totals, expiry) run on both stores in tests/unit/upload-rules.contract.test.ts and
- * ingest-store.contract.test.ts, so the hub's half shows only what HTTP adds.
+ * players under one id, totals, expiry) run on both stores in tests/contract/upload-rules.*.contract.test.ts and
+ * ingest-store.*.contract.test.ts, so the hub's half shows only what HTTP adds.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash, randomBytes } from "node:crypto";

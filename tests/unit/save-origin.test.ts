@@ -1,6 +1,6 @@
 /**
  * A save's origin is decided once where it arrives (src/ingest/save-origin.ts), from the capture URL: the region
- * by the game host, the data type by the path; the stores keep what they are given (ingest-store.contract).
+ * by the game host, the data type by the path; the stores keep what they are given (ingest-store.chunks.contract).
  */
 import { expect, test } from "bun:test";
 import { REGION_HOSTS } from "../../src/capture/regions.ts";

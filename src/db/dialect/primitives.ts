@@ -21,10 +21,11 @@
  *   releases its running jobs (queue.ts releaseRunning), a hub none (pg.ts releaseAtStop);
  * - what only one store can do in one round trip: PostgreSQL's one-statement paths, each embedding its rule's own
  *   texts (pgFragment) and held to the rule by a contract test that runs both on the same inputs: a single-chunk
- *   upload (src/db/uploads/pg.ts: the save's and the job's INSERTs; tests/contract/upload-fast-path.contract.test.ts),
- *   a drawn stage's record (src/db/stage-writes/pg.ts: the outputs' UPDATE and the archive row's upsert;
- *   tests/contract/drawn-fast-path.contract.test.ts) and lunabot's `/msr` PUT (src/db/owner/pg-msr-subscriptions.ts:
- *   every statement of the rule; tests/contract/msr-subscription-fast-path.contract.test.ts).
+ *   upload (src/db/uploads/pg.ts: the save's, the job's and the upload task's INSERTs;
+ *   tests/contract/upload-fast-path.contract.test.ts), a drawn stage's record (src/db/stage-writes/pg.ts: the
+ *   outputs' UPDATE and the archive row's upsert; tests/contract/drawn-fast-path.contract.test.ts) and lunabot's
+ *   `/msr` PUT (src/db/owner/pg-msr-subscriptions.ts: every statement of the rule;
+ *   tests/contract/msr-subscription-fast-path.contract.test.ts).
  */
 export interface Primitives {
   /** The larger of two values (SQLite's two-argument max). */

@@ -14,16 +14,19 @@ import { pgEnqueueSavesFrom, pgNotifyNewWorkFrom, pgNotifySender } from "../jobs
 import { underHousekeepingLock } from "../pg/housekeeping-lock.ts";
 import type { PgDb } from "../pg/open.ts";
 import { pgInsertSaveOnce } from "../saves/pg.ts";
-import { pgFlow } from "../dialect/pg.ts";
+import { pgFlow, pgFragment } from "../dialect/pg.ts";
+import { PG } from "../dialect/primitives.ts";
 import { acceptChunk, expireUploads, UPLOAD_ID_LOCK } from "./accept-chunk.ts";
 import { realPlayer } from "./rules.ts";
-import { expiredTasks } from "./statements.ts";
+import { completedTaskText, doneParams, expiredTasks } from "./statements.ts";
 
 /**
  * A task whose upload id a chunk holds right now is left to the next sweep: deleted under that chunk, its part
  * would fail the foreign key (a 500) instead of opening a new task.
  */
 const EXPIRED = expiredTasks(`pg_try_advisory_xact_lock(${UPLOAD_ID_LOCK}, hashtext(upload_id))`);
+/** The rule's completed task (./statements.ts), for the save the statement below inserts. */
+const COMPLETED_TASK_OF_NEW_SAVE = completedTaskText("new_save s")(PG);
 
 export async function pgAcceptChunk(db: PgDb, chunk: IncomingChunk, limits: UploadLimits): Promise<ChunkOutcome> {
   const sha256 = sha256Hex(chunk.body);
@@ -37,8 +40,9 @@ export const acceptByRule = (db: PgDb, chunk: IncomingChunk, sha256: string, lim
 
 /**
  * The usual upload, one chunk of a save not stored yet, in one statement (one round trip, committed on its own):
- * the save, its job and wake-up, and its completed task, just as the rule would write them when no save has this
- * sha256. null, writing nothing, when one has: then the transaction decides (a resend, a duplicate, an adoption).
+ * the save, its job and wake-up, and its completed task, by the rule's own texts (the saves', the jobs' and the
+ * upload tasks' INSERTs), as the rule writes them when no save has this sha256. null, writing nothing, when one
+ * has: then the transaction decides (a resend, a duplicate, an adoption).
  * A shortcut of the rule: tests/contract/upload-fast-path.contract.test.ts runs both on the same chunks and
  * compares every column of every table (a column the rule writes and this misses fails it).
  */
@@ -48,12 +52,12 @@ export async function storeNewSingleChunkSave(db: PgDb, chunk: IncomingChunk, sh
   const playerId = player ?? UNKNOWN_PLAYER;
   const newSave = sql.raw("new_save");
   const save = pgInsertSaveOnce({ encrypted: body, playerId, source: "upload", receivedAt: now, sha256, origin: chunk.origin });
+  const task = pgFragment(COMPLETED_TASK_OF_NEW_SAVE, doneParams(header.uploadId, { totalChunks: 1, playerId: player, saveId: null, chunkHashes: [sha256], now }));
   const [row] = await db.execute<{ task_id: number; save_id: number }>(sql`
     WITH new_save AS (${save}),
     new_job AS (${pgEnqueueSavesFrom("new_save", now, !mayBeSave(body))}),
-    task AS (INSERT INTO upload_tasks (upload_id, total_chunks, player_id, save_id, bytes, chunk_hashes, completed_at, created_at, updated_at)
-      SELECT ${header.uploadId}, 1, ${player}, id, 0, ${JSON.stringify([sha256])}::jsonb, ${now}, ${now}, ${now} FROM new_save RETURNING id, save_id)
-    SELECT task.id AS task_id, task.save_id, ${pgNotifyNewWorkFrom(newSave, keepsNewSave?.() ? null : pgNotifySender(db))} AS woken FROM task`);
+    task AS (${task})
+    SELECT task.id AS task_id, new_save.id AS save_id, ${pgNotifyNewWorkFrom(newSave, keepsNewSave?.() ? null : pgNotifySender(db))} AS woken FROM task, new_save`);
   if (!row) return null;
   return { kind: "completed", taskId: row.task_id, saveId: row.save_id, created: true, adopted: false, playerId, saveBytes: body.byteLength };
 }

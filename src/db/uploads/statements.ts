@@ -3,6 +3,7 @@
  * ./accept-chunk.ts). Each read is bounded by an index: open tasks by (completed_at, created_at) (at most
  * UPLOAD_MAX_OPEN live ones), completed tasks of one id by upload_id, chunks by their task.
  */
+import type { Primitives } from "../dialect/primitives.ts";
 import { read, type Param } from "../dialect/statements.ts";
 import type { OpenTask, OpenUsage } from "../../store/model/uploads.ts";
 
@@ -27,7 +28,8 @@ export interface PartRow {
 export interface CompletedTask {
   totalChunks: number;
   playerId: string | null;
-  saveId: number;
+  /** null where completedTaskText's `from` names the save itself (PostgreSQL's one-statement upload: its new save). */
+  saveId: number | null;
   chunkHashes: string[];
   now: number;
 }
@@ -90,11 +92,15 @@ export const GROW_TASK = read(`UPDATE upload_tasks SET bytes = $2, updated_at = 
 export const COMPLETE_TASK = read(
   `UPDATE upload_tasks SET total_chunks = $2, player_id = $3, save_id = $4, bytes = 0, chunk_hashes = $5, completed_at = $6, updated_at = $6 WHERE id = $1`,
 );
-/** A task of upload id $1 born completed (doneParams; most uploads: a whole save in one chunk). */
-export const COMPLETED_TASK = read<{ id: number }>(
+/**
+ * A task of upload id $1 born completed (doneParams; most uploads: a whole save in one chunk), for the save `from`
+ * names as `s`: save $4 in the rule, the new save in PostgreSQL's one-statement upload (./pg.ts), which embeds
+ * this text: a column added here reaches both.
+ */
+export const completedTaskText = (from: string) => (d: Primitives) =>
   `INSERT INTO upload_tasks (upload_id, total_chunks, player_id, save_id, bytes, chunk_hashes, completed_at, created_at, updated_at)
-   VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $6) RETURNING id`,
-);
+   SELECT $1, $2, $3, s.id, 0, ${d.json("$5")}, $6, $6, $6 FROM ${from} RETURNING id`;
+export const COMPLETED_TASK = read<{ id: number }>(completedTaskText("saves s WHERE s.id = $4"));
 export const doneParams = (first: Param, done: CompletedTask): Param[] => [first, done.totalChunks, done.playerId, done.saveId, JSON.stringify(done.chunkHashes), done.now];
 
 /**

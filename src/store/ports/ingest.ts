@@ -1,7 +1,7 @@
 /**
  * Uploads and reports as the routes and the housekeeping use them, async so that a hub's PostgreSQL can stand
  * behind them: SQLite's (src/db/uploads/sqlite-store.ts) commits through the group committer, PostgreSQL's
- * (src/db/uploads/pg-store.ts) in a transaction of its own. Both pass tests/contract/ingest-store.contract.test.ts.
+ * (src/db/uploads/pg-store.ts) in a transaction of its own. Both pass tests/contract/ingest-store.*.contract.test.ts.
  */
 import type { ChunkHeader } from "../../ingest/chunk-headers.ts";
 import type { HarExtraction } from "../../ingest/har.ts";
