@@ -2,9 +2,10 @@
  * The key that seals players' link tokens and the setup token in the database (src/db/owner/setup-tokens.ts), and
  * fingerprints the ADMIN_TOKEN that owner sessions are bound to (src/db/owner/sessions.ts): the
  * store keeps each token's sha256 (requests are matched on it) and the token sealed with this key (AES-256-GCM, so
- * the owner's pages and CLI can show the link again). The key lives outside the database: LINK_KEY (a hub, the
- * same on every process), else DATA_DIR/link.key, made 0600 on the first start. A database dump alone then holds no
- * usable token, and the key alone reveals none either (the tokens are random, not derived from it).
+ * the owner's pages and CLI can show the link again). The key lives outside the database: LINK_KEY (a hub must set
+ * it, the same on every process: src/config/admin.ts), else DATA_DIR/link.key, made 0600 on the first start. A
+ * database dump alone then holds no usable token, and the key alone reveals none either (the tokens are random, not
+ * derived from it).
  */
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
