@@ -54,6 +54,9 @@ export function tokenSeal(keyText: string): TokenSeal {
   };
 }
 
+/** A new key, as DATA_DIR/link.key gets one (a throwaway hub's LINK_KEY: bench/, scripts/dev-stores.ts). */
+export const newLinkKey = () => randomBytes(32).toString("base64url");
+
 class LinkKeyError extends Error {}
 
 /** LINK_KEY when set, else DATA_DIR/link.key (made on the first start; processes starting at once all read the first one written). */
@@ -69,7 +72,7 @@ function keyFileText(dataDir: string): string {
   const draft = `${path}.${process.pid}.${randomBytes(4).toString("hex")}`;
   const fd = openSync(draft, "wx", 0o600);
   try {
-    writeSync(fd, `${randomBytes(32).toString("base64url")}\n`);
+    writeSync(fd, `${newLinkKey()}\n`);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
