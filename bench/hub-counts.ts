@@ -18,6 +18,7 @@ import { eventually } from "../scripts/lib/eventually.ts";
 import { startService, type RunningService } from "../scripts/lib/service-process.ts";
 import { uploadChunk, uploadSave } from "../scripts/lib/upload-client.ts";
 import { makeFreshEncryptedSample, randomKeys } from "../src/samples/index.ts";
+import { newLinkKey } from "../src/link-key.ts";
 import { intArg, processStat, runConcurrent, threadCpu } from "./lib.ts";
 import { startPgWireCounter, wireDelta, type WireCounts } from "./pg-wire-counter.ts";
 import { s3Delta, startS3Counter, type S3Counts } from "./s3-counter.ts";
@@ -94,6 +95,7 @@ async function hubDeployment(): Promise<Deployment> {
   const env = {
     ...baseEnv,
     DATABASE_URL: proxied.href,
+    LINK_KEY: newLinkKey(),
     ARCHIVE_URL: `s3://${bucket.bucket}/bench`,
     S3_ENDPOINT: s3.url,
     S3_REGION: bucket.region,

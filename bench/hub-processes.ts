@@ -14,6 +14,7 @@ import { eventually } from "../scripts/lib/eventually.ts";
 import { startService, type RunningService } from "../scripts/lib/service-process.ts";
 import { uploadSave } from "../scripts/lib/upload-client.ts";
 import { makeFreshEncryptedSample, randomKeys } from "../src/samples/index.ts";
+import { newLinkKey } from "../src/link-key.ts";
 import { intArg, processStat, runConcurrent, threadCpu } from "./lib.ts";
 import { startPgWireCounter, wireDelta, type WireCounter, type WireCounts } from "./pg-wire-counter.ts";
 
@@ -44,6 +45,8 @@ async function startHub(processes: number): Promise<Hub> {
   const [url, bucket] = await Promise.all([databaseForThisFile("empty"), swiftBucket()]);
   const real = Number(new URL(url).port);
   const counters = await Promise.all(Array.from({ length: processes }, () => startPgWireCounter(real)));
+  // One for all: what one process seals, the others open.
+  const linkKey = newLinkKey();
   const services = await Promise.all(
     counters.map((counter) => {
       const proxied = new URL(url);
@@ -53,6 +56,7 @@ async function startHub(processes: number): Promise<Hub> {
         NOTIFY_DEFAULT: "none",
         PIPELINE_POLL_MS: "1000",
         DATABASE_URL: proxied.href,
+        LINK_KEY: linkKey,
         ARCHIVE_URL: `s3://${bucket.bucket}/bench`,
         S3_ENDPOINT: bucket.endpoint,
         S3_REGION: bucket.region,

@@ -26,6 +26,7 @@ import { eventually } from "../scripts/lib/eventually.ts";
 import { startService, type RunningService } from "../scripts/lib/service-process.ts";
 import { uploadSave } from "../scripts/lib/upload-client.ts";
 import { makeFreshEncryptedSample, randomKeys } from "../src/samples/index.ts";
+import { newLinkKey } from "../src/link-key.ts";
 import { databaseForThisFile, postgresServer } from "../scripts/lib/dev-postgres.ts";
 import { swiftBucket } from "../scripts/lib/dev-swift.ts";
 import { intArg, peakRssMb, percentile, runConcurrent } from "./lib.ts";
@@ -127,6 +128,7 @@ async function hub(processes: number): Promise<Deployment> {
     processes,
     env: {
       DATABASE_URL: serviceUrl.href,
+      LINK_KEY: newLinkKey(),
       ARCHIVE_URL: `s3://${bucket.bucket}/bench`,
       S3_ENDPOINT: distance?.s3Url ?? bucket.endpoint,
       S3_REGION: bucket.region,

@@ -6,6 +6,7 @@
  */
 import { databaseForThisFile, POSTGRES_MISSING } from "./lib/dev-postgres.ts";
 import { swiftBucket, swiftSkipReason } from "./lib/dev-swift.ts";
+import { newLinkKey } from "../src/link-key.ts";
 
 const missing = POSTGRES_MISSING ?? swiftSkipReason;
 if (missing !== null) {
@@ -13,7 +14,9 @@ if (missing !== null) {
   process.exit(1);
 }
 const [url, bucket] = await Promise.all([databaseForThisFile("empty"), swiftBucket()]);
+// A hub does not start without LINK_KEY: give every process (and the owner CLI) these lines as they are.
 console.log(`DATABASE_URL=${url}
+LINK_KEY=${newLinkKey()}
 ARCHIVE_URL=s3://${bucket.bucket}/hub
 S3_ENDPOINT=${bucket.endpoint}
 S3_REGION=${bucket.region}

@@ -2,9 +2,10 @@
  * The key that seals players' link tokens and the setup token in the database (src/db/owner/setup-tokens.ts), and
  * fingerprints the ADMIN_TOKEN that owner sessions are bound to (src/db/owner/sessions.ts): the
  * store keeps each token's sha256 (requests are matched on it) and the token sealed with this key (AES-256-GCM, so
- * the owner's pages and CLI can show the link again). The key lives outside the database: LINK_KEY (a hub, the
- * same on every process), else DATA_DIR/link.key, made 0600 on the first start. A database dump alone then holds no
- * usable token, and the key alone reveals none either (the tokens are random, not derived from it).
+ * the owner's pages and CLI can show the link again). The key lives outside the database: LINK_KEY (a hub must set
+ * it, the same on every process: src/config/admin.ts), else DATA_DIR/link.key, made 0600 on the first start. A
+ * database dump alone then holds no usable token, and the key alone reveals none either (the tokens are random, not
+ * derived from it).
  */
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
@@ -53,6 +54,9 @@ export function tokenSeal(keyText: string): TokenSeal {
   };
 }
 
+/** A new key, as DATA_DIR/link.key gets one (a throwaway hub's LINK_KEY: bench/, scripts/dev-stores.ts). */
+export const newLinkKey = () => randomBytes(32).toString("base64url");
+
 class LinkKeyError extends Error {}
 
 /** LINK_KEY when set, else DATA_DIR/link.key (made on the first start; processes starting at once all read the first one written). */
@@ -68,7 +72,7 @@ function keyFileText(dataDir: string): string {
   const draft = `${path}.${process.pid}.${randomBytes(4).toString("hex")}`;
   const fd = openSync(draft, "wx", 0o600);
   try {
-    writeSync(fd, `${randomBytes(32).toString("base64url")}\n`);
+    writeSync(fd, `${newLinkKey()}\n`);
     fsyncSync(fd);
   } finally {
     closeSync(fd);

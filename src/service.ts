@@ -61,7 +61,6 @@ export async function createService(config: Config, notify: NotifySetup): Promis
   if (sealed > 0) logInfo("SERVER", m.clearTokensSealed, { count: sealed });
   // Module and script URLs carry it; made once, at the first start.
   if ((await owner.links.setupToken()) === null) logWarn("CONFIG", m.linkKeyChanged);
-  if (config.database.kind === "postgres" && config.admin.linkKey === null) logWarn("CONFIG", m.linkKeyPerProcess);
   if (config.publicBaseUrl !== null) await owner.links.recordServedBase(config.publicBaseUrl);
   // Before the pipeline starts: the first save is drawn with the owner's catalogue update.
   const stopFollowing = await followCatalogue(owner.catalogue, config.maps.catalogueCheckMs);

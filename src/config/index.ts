@@ -79,12 +79,13 @@ export function loadConfig(env: Env = process.env): Config {
   const dataDir = resolve(text(env, "DATA_DIR") ?? text(env, "MYSK_DATA_DIR") ?? "./data");
   const hostText = text(env, "HOST") ?? "0.0.0.0";
   const databasePath = resolve(text(env, "DATABASE_PATH") ?? join(dataDir, "ingest.sqlite"));
+  const database = databaseConfig(env, databasePath);
   const config: Config = {
     host: hostText,
     port: number(env, "PORT", 9478, 0, 65535),
     dataDir,
     databasePath,
-    database: databaseConfig(env, databasePath),
+    database,
     configDir: resolve(text(env, "CONFIG_DIR") ?? text(env, "MYSK_CONFIG_DIR") ?? "./config"),
     archive: archiveConfig(env, dataDir),
     uploadTtlMs: Math.round(number(env, "UPLOAD_TTL_MINUTES", 30, 0.001, 7 * 24 * 60, false) * 60_000),
@@ -129,7 +130,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     publicBaseUrl: baseUrl(env, "PUBLIC_BASE_URL"),
     notify: notifyConfig(env),
-    admin: adminConfig(env),
+    admin: adminConfig(env, database.kind === "postgres"),
   };
   // A send runs under the lease extended when it was claimed: one outliving that lease could be sent
   // again by the runner that reclaims the job.

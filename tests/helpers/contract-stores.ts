@@ -20,6 +20,7 @@ import { jobRows, type JobRows } from "./job-rows.ts";
 import { contractSql, type ContractSql } from "./contract-sql.ts";
 import { rowsOver, type Rows } from "./rows.ts";
 import { pgReader, sqliteReader, type Row } from "./view-readers.ts";
+import { hubSettings } from "./hub-link-key.ts";
 
 export type StoreName = "sqlite" | "postgres";
 
@@ -152,7 +153,7 @@ export function describeEachStore(name: string, body: (s: StoreUnderTest) => voi
           await (raw ??= rawSql("", url)).exec(EMPTY_DATABASE);
         }
         // A generous deadline: these tests are about what the stores do, not how fast a busy machine answers.
-        const settings = { DATA_DIR: dir, CONFIG_DIR: join(dir, "config"), STORE_TIMEOUT_MS: "60000", ...(url && { DATABASE_URL: url }), ...env };
+        const settings = { DATA_DIR: dir, CONFIG_DIR: join(dir, "config"), STORE_TIMEOUT_MS: "60000", ...(url && hubSettings(url)), ...env };
         const config = loadConfig(settings);
         const archive = openArchiveStore(config.archive);
         // Beside: SQLite's checkpointer would start a worker for each test; its own tests are SQLite's (tests/unit).

@@ -11,6 +11,7 @@ import { query as sqliteQuery, writeStore } from "./db.ts";
 import type { RunningServer } from "./in-process.ts";
 import { databaseForThisFile, POSTGRES_MISSING } from "./postgres.ts";
 import { swiftBucket, swiftSkipReason, type SwiftBucket } from "./swift.ts";
+import { hubSettings } from "./hub-link-key.ts";
 
 type Param = string | number | null;
 
@@ -82,7 +83,7 @@ export function hubDeployment(prefix = "hub"): Deployment {
         types: { bigint: { to: 20, from: [20], serialize: (value: number) => String(value), parse: (value: string) => Number(value) } },
       });
       return {
-        DATABASE_URL: url,
+        ...hubSettings(url),
         ARCHIVE_URL: `s3://${bucket.bucket}/${prefix}`,
         S3_ENDPOINT: bucket.endpoint,
         S3_REGION: bucket.region,

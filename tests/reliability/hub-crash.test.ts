@@ -14,6 +14,7 @@ import { eventually, serversForThisFile } from "../helpers/server.ts";
 import { pgReads } from "../helpers/store-reads.ts";
 import { startStallingProxy, type StallingProxy } from "../helpers/stalling-s3-proxy.ts";
 import { swiftBucket, swiftSkipReason, type SwiftBucket } from "../helpers/swift.ts";
+import { hubSettings } from "../helpers/hub-link-key.ts";
 
 const HOOK = "/push";
 const LEASE_MS = 2500;
@@ -47,7 +48,7 @@ describe.skipIf(skip !== null)("hub mode: a process killed mid-archive", () => {
     S3_REGION: bucket.region,
     S3_ACCESS_KEY_ID: bucket.accessKeyId,
     S3_SECRET_ACCESS_KEY: bucket.secretAccessKey,
-    DATABASE_URL: url,
+    ...hubSettings(url),
     ARCHIVE_URL: `s3://${bucket.bucket}/hub`,
     JOB_LEASE_MS: String(LEASE_MS),
     NOTIFY_TIMEOUT_MS: "1000",

@@ -8,6 +8,7 @@ import { POSTGRES_MISSING, restartablePostgres, type RestartablePostgres } from 
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptedSave, testKeys, uploadSave } from "../helpers/saves.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/server.ts";
+import { hubSettings } from "../helpers/hub-link-key.ts";
 
 const ADMIN_TOKEN = "restart-admin-token-0123456789";
 const HOOK = "/hook";
@@ -23,7 +24,7 @@ describe.skipIf(POSTGRES_MISSING !== null)("hub mode: PostgreSQL stopped and sta
   beforeAll(async () => {
     pg = await restartablePostgres();
     pushes = await startRecordingServer({ defaultResponse: { status: 200, body: "ok" } });
-    server = await start({ ...keys, DATABASE_URL: pg.url, ADMIN_TOKEN, NOTIFY_DEFAULT: "webhook", WEBHOOK_URL: `${pushes.url}${HOOK}`, JOB_BACKOFF_MS: "200,400,800,1600,3200" });
+    server = await start({ ...keys, ...hubSettings(pg.url), ADMIN_TOKEN, NOTIFY_DEFAULT: "webhook", WEBHOOK_URL: `${pushes.url}${HOOK}`, JOB_BACKOFF_MS: "200,400,800,1600,3200" });
   }, 60_000);
   afterAll(() => pushes?.stop());
 

@@ -9,6 +9,7 @@ import postgres from "postgres";
 import pgJournal from "../../drizzle/pg/meta/_journal.json";
 import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
 import { pgReads } from "../helpers/store-reads.ts";
+import { hubSettings } from "../helpers/hub-link-key.ts";
 
 const ROOT = resolve(import.meta.dir, "..", "..");
 const dir = mkdtempSync(join(tmpdir(), "mysekai-binary-"));
@@ -95,7 +96,7 @@ test("the binary runs every worker: its own output is clean and its WAL stays bo
 
 test.skipIf(POSTGRES_MISSING !== null)("the binary migrates a hub's PostgreSQL from its own drizzle/pg migrations and serves on it", async () => {
   const url = await databaseForThisFile("empty");
-  const server = await startService({ binary, env: { DATABASE_URL: url, NOTIFY_DEFAULT: "none" } });
+  const server = await startService({ binary, env: { ...hubSettings(url), NOTIFY_DEFAULT: "none" } });
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);

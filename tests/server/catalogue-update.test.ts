@@ -16,6 +16,7 @@ import { ownerCliWith } from "../helpers/owner-cli.ts";
 import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
 import { harvestMapsOf, realSave, uploadRealForm } from "../helpers/real-save.ts";
 import { encryptRaw, testKeys } from "../helpers/saves.ts";
+import { hubSettings } from "../helpers/hub-link-key.ts";
 
 const start = serversForThisFile({ NOTIFY_DEFAULT: "none", CATALOGUE_CHECK_SECONDS: "0.2" });
 // The in-process services used the update on this process's thread: the files after this one start from the built-in.
@@ -67,7 +68,7 @@ for (const store of ["sqlite", "postgres"] as const) {
   describe.skipIf(store === "postgres" && POSTGRES_MISSING !== null)(`catalogue update on ${store}`, () => {
     test("a running service draws with the update within the check interval; the status page names its source; a partial source changes nothing", async () => {
       const { pair, env } = testKeys();
-      const hub: Record<string, string> = store === "postgres" ? { DATABASE_URL: await databaseForThisFile("empty") } : {};
+      const hub: Record<string, string> = store === "postgres" ? hubSettings(await databaseForThisFile("empty")) : {};
       const server = await start({ ...env, ...hub });
       const master = serveMasterData();
       const partial = mkdtempSync(join(tmpdir(), "catalogue-partial-"));

@@ -12,6 +12,7 @@ import { ownerCliLastLineWith } from "../helpers/owner-cli.ts";
 import { rawRequest } from "../helpers/raw-http.ts";
 import { reads } from "../helpers/store-reads.ts";
 import { testKeys, uploadSave } from "../helpers/saves.ts";
+import { hubSettingsOf } from "../helpers/hub-link-key.ts";
 
 const startService = serversForThisFile({ NOTIFY_DEFAULT: "none" });
 const SAMPLE = { seed: 7, now: Date.now() };
@@ -21,7 +22,7 @@ for (const deployment of deployments("api")) {
   describe.skipIf(deployment.skip !== null)(deployment.name, () => {
     let settings: Record<string, string> = {};
     const start = (env: Record<string, string>) => startService({ ...settings, ...env });
-    const cli = (server: RunningServer, ...args: string[]) => ownerCliLastLineWith(settings.DATABASE_URL ? { DATABASE_URL: settings.DATABASE_URL } : {}, server, ...args);
+    const cli = (server: RunningServer, ...args: string[]) => ownerCliLastLineWith(hubSettingsOf(settings), server, ...args);
 
     let server: RunningServer;
     let token: string;

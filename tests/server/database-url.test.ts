@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { startService } from "../../scripts/lib/service-process.ts";
 import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
+import { hubSettings } from "../helpers/hub-link-key.ts";
 
 describe.skipIf(POSTGRES_MISSING !== null)("DATABASE_URL", () => {
   test("a process started on PostgreSQL names postgres://host/db and never the password", async () => {
@@ -9,7 +10,7 @@ describe.skipIf(POSTGRES_MISSING !== null)("DATABASE_URL", () => {
     const password = "hub-Secret-9f3";
     const url = new URL(await databaseForThisFile("empty"));
     url.password = password;
-    const service = await startService({ env: { DATABASE_URL: url.href, NOTIFY_DEFAULT: "none" } });
+    const service = await startService({ env: { ...hubSettings(url.href), NOTIFY_DEFAULT: "none" } });
     try {
       expect(service.output()).toContain(`db=postgres://${url.host}${url.pathname}`);
       expect(service.output()).not.toContain(password);

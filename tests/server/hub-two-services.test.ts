@@ -7,6 +7,7 @@ import postgres from "postgres";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
+import { hubSettings } from "../helpers/hub-link-key.ts";
 import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
 import { rawRequest } from "../helpers/raw-http.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
@@ -15,6 +16,8 @@ import { pgReads } from "../helpers/store-reads.ts";
 import { swiftBucket, swiftSkipReason } from "../helpers/swift.ts";
 
 const ADMIN_TOKEN = "hub-admin-token-0123456789";
+/** Linked by the CLI in the last test only: the others upload tokenless for PLAYER_ID. */
+const LINKED_PLAYER = "7000000000000000003";
 const API_RATE = 10;
 const HOOK = "/push";
 const start = serversForThisFile();
@@ -34,7 +37,7 @@ describe.skipIf(skip !== null)("two services on one PostgreSQL and one bucket", 
     url = database;
     pushes = await startRecordingServer();
     const s3 = { S3_ENDPOINT: bucket.endpoint, S3_REGION: bucket.region, S3_ACCESS_KEY_ID: bucket.accessKeyId, S3_SECRET_ACCESS_KEY: bucket.secretAccessKey };
-    const env = { ...keys, ...s3, DATABASE_URL: url, ARCHIVE_URL: `s3://${bucket.bucket}/hub`, NOTIFY_DEFAULT: "webhook", WEBHOOK_URL: `${pushes.url}${HOOK}`, ADMIN_TOKEN, API_RATE_PER_MINUTE: String(API_RATE) };
+    const env = { ...keys, ...s3, ...hubSettings(url), ARCHIVE_URL: `s3://${bucket.bucket}/hub`, NOTIFY_DEFAULT: "webhook", WEBHOOK_URL: `${pushes.url}${HOOK}`, ADMIN_TOKEN, API_RATE_PER_MINUTE: String(API_RATE) };
     // Started together: both migrate under the advisory lock, one of them first.
     [a, b] = await Promise.all([start(env), start(env)]);
     sql = postgres(url, { max: 2, onnotice: () => {} });
@@ -48,9 +51,9 @@ describe.skipIf(skip !== null)("two services on one PostgreSQL and one bucket", 
   const saveOfUpload = (uploadId: string) => pgReads(sql).saveOfUpload(uploadId);
   const jobDone = async (saveId: number) => (await pgReads(sql).job(saveId))?.state === "done";
   const pushesOf = () => pushes.requestsTo(HOOK).length;
-  /** The owner CLI as a hub's owner runs it: any machine, the same DATABASE_URL, no data folder of a service. */
+  /** The owner CLI as a hub's owner runs it: any machine, the same DATABASE_URL and LINK_KEY, no data folder of a service. */
   const cli = async (...args: string[]) => {
-    const run = Bun.spawn([process.execPath, join(import.meta.dir, "../../src/cli.ts"), ...args], { env: { PATH: process.env.PATH ?? "", DATABASE_URL: url, DATA_DIR: a.dataDir }, stdout: "pipe", stderr: "pipe" });
+    const run = Bun.spawn([process.execPath, join(import.meta.dir, "../../src/cli.ts"), ...args], { env: { PATH: process.env.PATH ?? "", ...hubSettings(url), DATA_DIR: a.dataDir }, stdout: "pipe", stderr: "pipe" });
     const [out, err, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
     return { code, out: out.trim(), err };
   };
@@ -170,4 +173,24 @@ describe.skipIf(skip !== null)("two services on one PostgreSQL and one bucket", 
     const rows = (await pgReads(sql).pushes(saveId)).filter((push) => push.channel === "data-webhook");
     expect(rows.map((row) => row.state)).toEqual(["sent"]);
   }, 90_000);
+
+  test("a link sealed anywhere shows on every process: a player's link the CLI made, the setup token A rotated, on A's and B's /setup", async () => {
+    const owner = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const setupPage = async (server: RunningServer) => (await fetch(`${server.url}/setup`, { headers: owner })).text();
+    const setupTokenIn = (html: string) => /\/setup\/([A-Za-z0-9_-]{16,})\//.exec(html)?.[1];
+    const added = await cli("players", "add", LINKED_PLAYER, "--name", "Mizuki");
+    expect(added.code).toBe(0);
+    const link = /\/p\/([A-Za-z0-9_-]+)/.exec(added.out)![1]!;
+    for (const server of [a, b]) expect(await setupPage(server)).toContain(`${server.url}/p/${link}`);
+
+    const before = setupTokenIn(await setupPage(b));
+    const rotated = await fetch(`${a.url}/setup/rotate`, { method: "POST", headers: owner, redirect: "manual" });
+    expect(rotated.status).toBe(303);
+    const after = setupTokenIn(await setupPage(a));
+    expect(after).toBeDefined();
+    expect(after).not.toBe(before);
+    expect(setupTokenIn(await setupPage(b))).toBe(after);
+    // No process, the CLI's included, made a key file of its own beside LINK_KEY.
+    expect([...readdirSync(a.dataDir), ...readdirSync(b.dataDir)].filter((name) => name.startsWith("link.key"))).toEqual([]);
+  }, 60_000);
 });

@@ -12,27 +12,27 @@ import { sha256Hex } from "../../src/sha256.ts";
 import { deploymentHooks, deployments } from "../helpers/deployments.ts";
 import { startServer, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliWith } from "../helpers/owner-cli.ts";
+import { HUB_LINK_KEY, hubSettingsOf } from "../helpers/hub-link-key.ts";
 import { dumpedValues } from "../helpers/link-tokens.ts";
 import { writes } from "../helpers/store-writes.ts";
 
 const PLAYER = "7485938820123456789";
 const OLD_PLAYER = "7000000000000000002";
-const LINK_KEY = "the hub's link key, the same on every process";
 const TOKENISH = /^[A-Za-z0-9_-]{16,128}$/;
 
 
 for (const deployment of deployments("link-tokens")) {
   describe.skipIf(deployment.skip !== null)(deployment.name, () => {
     const { settings, servers } = deploymentHooks(deployment);
-    /** A hub's processes share LINK_KEY; one process on SQLite makes DATA_DIR/link.key. */
-    const env = () => ({ NOTIFY_DEFAULT: "none", ...settings, ...(deployment.hub ? { LINK_KEY } : {}) });
+    /** A hub's processes share LINK_KEY (the deployment's settings); one process on SQLite makes DATA_DIR/link.key. */
+    const env = () => ({ NOTIFY_DEFAULT: "none", ...settings });
     const start = async (dataDir?: string) => {
       const server = await startServer({ env: env(), ...(dataDir && { dataDir }) });
       servers.push(server);
       return server;
     };
     const cli = async (server: RunningServer, ...args: string[]) => {
-      const { code, out, err } = await ownerCliWith(deployment.hub ? { DATABASE_URL: settings.DATABASE_URL!, LINK_KEY } : {}, server, ...args);
+      const { code, out, err } = await ownerCliWith(hubSettingsOf(settings), server, ...args);
       expect({ code, err }).toEqual({ code: 0, err: "" });
       return out;
     };
@@ -61,7 +61,7 @@ for (const deployment of deployments("link-tokens")) {
         const upload = await fetch(`${server.url}/p/${value}/uploadSaveData`, { method: "POST", body: "x", headers: { "x-upload-id": "dump-1", "x-chunk-index": "0", "x-total-chunks": "1" } });
         expect([value, upload.status]).toEqual([value, 404]);
       }
-      const key = deployment.hub ? LINK_KEY : readFileSync(join(server.dataDir, "link.key"), "utf8").trim();
+      const key = deployment.hub ? HUB_LINK_KEY : readFileSync(join(server.dataDir, "link.key"), "utf8").trim();
       if (!deployment.hub) {
         expect(statSync(join(server.dataDir, "link.key")).mode & 0o777).toBe(0o600);
         for (const file of ["ingest.sqlite", "ingest.sqlite-wal"]) {

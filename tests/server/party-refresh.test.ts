@@ -15,6 +15,7 @@ import { ownerCliLastLineWith } from "../helpers/owner-cli.ts";
 import { harvestMapsOf, REAL_SAVE_PLAYER, realSave, uploadRealForm } from "../helpers/real-save.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptRaw, testKeys } from "../helpers/saves.ts";
+import { hubSettingsOf } from "../helpers/hub-link-key.ts";
 
 type Json = Record<string, unknown>;
 const startService = serversForThisFile();
@@ -62,7 +63,7 @@ for (const deployment of deployments("party")) {
       pair = keys.pair;
       const settings = await deployment.settings();
       server = await startService({ ...settings, ...keys.env, NOTIFY_DEFAULT: "webhook", WEBHOOK_URL: `${hooks.url}${chat}` });
-      const cli = (...args: string[]) => ownerCliLastLineWith(settings.DATABASE_URL ? { DATABASE_URL: settings.DATABASE_URL } : {}, server, ...args);
+      const cli = (...args: string[]) => ownerCliLastLineWith(hubSettingsOf(settings), server, ...args);
       await cli("data-webhooks", "add", `${hooks.url}${data}/{data_type}/{user_id}`);
       token = await cli("api-tokens", "add", "bot");
       expect((await upload(realSave(), "https://mkcn-prod-public-60001-1.dailygn.com/api/user/7000000000000000001/mysekai?isForceAllReloadOnlyMysekai=True")).state).toBe("done");

@@ -17,6 +17,7 @@ import { REAL_SAVE_PLAYER, REAL_SAVE_URL, realSave, uploadRealForm } from "../he
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptRaw, testKeys } from "../helpers/saves.ts";
 import { pgReader, SQLITE_CLI, sqliteCliReader, sqliteReader, type Row, type ViewReader } from "../helpers/view-readers.ts";
+import { hubSettings } from "../helpers/hub-link-key.ts";
 
 type Store = "sqlite" | "postgresql";
 interface Block {
@@ -140,7 +141,7 @@ const start = serversForThisFile();
 
 const stores: { store: Store; skip: boolean; env: () => Promise<Record<string, string>>; reader: (server: RunningServer, env: Record<string, string>) => ViewReader }[] = [
   { store: "sqlite", skip: false, env: async () => ({}), reader: (server) => sqliteReader(server.dbPath) },
-  { store: "postgresql", skip: POSTGRES_MISSING !== null, env: async () => ({ DATABASE_URL: await databaseForThisFile("empty") }), reader: (_, env) => pgReader(env.DATABASE_URL!) },
+  { store: "postgresql", skip: POSTGRES_MISSING !== null, env: async () => hubSettings(await databaseForThisFile("empty")), reader: (_, env) => pgReader(env.DATABASE_URL!) },
 ];
 
 for (const { store, skip, env, reader: readerFor } of stores) {

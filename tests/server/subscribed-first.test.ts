@@ -9,6 +9,7 @@ import { reads } from "../helpers/store-reads.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliLastLineWith } from "../helpers/owner-cli.ts";
 import { encryptedSave, PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
+import { hubSettingsOf } from "../helpers/hub-link-key.ts";
 
 const start = serversForThisFile({ NOTIFY_DEFAULT: "none", PIPELINE_CONCURRENCY: "1" });
 const UNSUBSCRIBED = "1234567890123456789";
@@ -25,7 +26,7 @@ for (const deployment of deployments("subscribed")) {
       const { pair, env } = testKeys();
       const keyless = await start(settings);
       await keyless.waitForOutput("no AES key configured");
-      const token = await ownerCliLastLineWith(settings.DATABASE_URL ? { DATABASE_URL: settings.DATABASE_URL } : {}, keyless, "api-tokens", "add", "lunabot");
+      const token = await ownerCliLastLineWith(hubSettingsOf(settings), keyless, "api-tokens", "add", "lunabot");
       const put = await fetch(`${keyless.url}/api/jp/mysekai/update_msr_sub`, { method: "PUT", body: JSON.stringify([[PLAYER_ID, "latest"]]), headers: { authorization: `Bearer ${token}` } });
       expect(put.status).toBe(200);
       expect((await uploadSave(keyless.url, encryptedSave(pair), "first-in", UNSUBSCRIBED)).status).toBe(200);

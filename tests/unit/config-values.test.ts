@@ -4,6 +4,7 @@ import { describeArchive } from "../../src/config/archive.ts";
 import { describeDatabase } from "../../src/config/database.ts";
 import { ConfigError, loadConfig, secretsOf } from "../../src/config/index.ts";
 import { MIB } from "../../src/contract.ts";
+import { HUB_LINK_KEY } from "../helpers/hub-link-key.ts";
 
 test("PUBLIC_BASE_URL must be a base URL: no query, fragment or credentials", () => {
   expect(loadConfig({ PUBLIC_BASE_URL: "https://sekai.example.com/base/" }).publicBaseUrl).toBe("https://sekai.example.com/base");
@@ -73,11 +74,11 @@ test("DATABASE_URL: unset is the SQLite file; postgres:// or postgresql:// selec
   expect(loadConfig({ DATA_DIR: "/srv/mysekai" }).database).toEqual({ kind: "sqlite", path: "/srv/mysekai/ingest.sqlite" });
   const password = "pa:ss/w@rd";
   const url = `postgres://hub:${encodeURIComponent(password)}@db.internal:5433/mysekai?sslmode=disable`;
-  const pg = loadConfig({ DATABASE_URL: url });
+  const pg = loadConfig({ DATABASE_URL: url, LINK_KEY: HUB_LINK_KEY });
   expect(pg.database).toEqual({ kind: "postgres", url, host: "db.internal:5433", database: "mysekai", password });
   expect(describeDatabase(pg.database)).toBe("postgres://db.internal:5433/mysekai");
   expect(secretsOf(pg)).toEqual(expect.arrayContaining([url, password, encodeURIComponent(password)]));
-  const inQuery = loadConfig({ DATABASE_URL: "postgresql://db/hub?user=hub&password=q-secret" });
+  const inQuery = loadConfig({ DATABASE_URL: "postgresql://db/hub?user=hub&password=q-secret", LINK_KEY: HUB_LINK_KEY });
   expect(describeDatabase(inQuery.database)).toBe("postgres://db/hub");
   expect(secretsOf(inQuery)).toContain("q-secret");
   for (const bad of [`mysql://hub:${password}@db/x`, `postgres://hub:${password}@db.internal:5433/`, `postgres://hub:${password}@:5433/x`, `postgres://hub:${password}@db/a/b`, "sqlite:///data/x.sqlite", "db.internal/mysekai"]) {

@@ -112,12 +112,14 @@ test("the hub example runs two or more replicas of the image on the same DATABAS
   expect(replicas.length).toBeGreaterThanOrEqual(2);
   const shared = (service: ComposeService) => {
     const env = envOf(service);
-    return { build: service.build, env_file: service.env_file, ...Object.fromEntries(["DATABASE_URL", "ARCHIVE_URL", "S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "TRUST_PROXY"].map((name) => [name, env[name]])) };
+    return { build: service.build, env_file: service.env_file, ...Object.fromEntries(["DATABASE_URL", "LINK_KEY", "ARCHIVE_URL", "S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "TRUST_PROXY"].map((name) => [name, env[name]])) };
   };
   for (const replica of replicas) expect(shared(replica)).toEqual(shared(replicas[0]!));
   const env = envOf(replicas[0]!);
   expect(env.DATABASE_URL).toStartWith("postgres://");
   expect(env.ARCHIVE_URL).toStartWith("s3://");
+  // A hub refuses to start without it: each replica would seal players' links with its own DATA_DIR/link.key.
+  expect(interpolated(String(env.LINK_KEY))).toBe(true);
   // Each replica listens on its own port, and its health check asks that port.
   const ports = replicas.map((replica) => envOf(replica).PORT);
   expect(new Set(ports).size).toBe(replicas.length);
@@ -129,7 +131,7 @@ test("the hub example runs two or more replicas of the image on the same DATABAS
   expect(services.postgres?.image).toBe("postgres:15");
   for (const [name, service] of Object.entries(services)) if (name !== "bucket") expect([name, (service.healthcheck?.test?.length ?? 0) > 1]).toEqual([name, true]);
   // The replicas' settings are ones the service reads, and valid (interpolations filled in).
-  const filled = Object.fromEntries(Object.entries(env).map(([key, value]) => [key, String(value).replace(/\$\{[^}]+\}/g, "hub0secret0value")]));
+  const filled = Object.fromEntries(Object.entries(env).map(([key, value]) => [key, String(value).replace(/\$\{[^}]+\}/g, "hub0secret0value0long0enough0for0LINK_KEY")]));
   const config = loadConfig({ ...filled, DATA_DIR: "/tmp/mysekai-hub-example" });
   expect([config.database.kind, config.archive.kind, config.trustProxy]).toEqual(["postgres", "s3", true]);
 });
@@ -138,7 +140,7 @@ test("the hub example holds no secret value: each comes from deploy/hub.env, who
   const text = read("deploy/compose.hub.yml");
   for (const [name, service] of Object.entries(hub().services)) {
     for (const [key, value] of Object.entries(envOf(service))) {
-      if (/PASSWORD|SECRET|TOKEN|AES_|ACCESS_KEY/.test(key)) expect({ name, key, value: interpolated(String(value)) }).toEqual({ name, key, value: true });
+      if (/PASSWORD|SECRET|TOKEN|AES_|ACCESS_KEY|LINK_KEY/.test(key)) expect({ name, key, value: interpolated(String(value)) }).toEqual({ name, key, value: true });
       // A URL's password is interpolated too.
       const userinfo = /^[a-z]+:\/\/[^:@/]*:([^@]*)@/.exec(String(value))?.[1];
       if (userinfo !== undefined) expect({ name, key, password: interpolated(userinfo) }).toEqual({ name, key, password: true });
@@ -148,7 +150,7 @@ test("the hub example holds no secret value: each comes from deploy/hub.env, who
   const names = new Set([...text.matchAll(/\$\{([A-Z_]+)/g)].map((match) => match[1]!));
   for (const name of names) expect(example).toMatch(new RegExp(`^${name}=`, "m"));
   // The example's secrets are blank: nobody runs a hub on a password from the repository.
-  for (const name of ["POSTGRES_PASSWORD", "MINIO_ROOT_PASSWORD"]) expect(example).toMatch(new RegExp(`^${name}=$`, "m"));
+  for (const name of ["POSTGRES_PASSWORD", "MINIO_ROOT_PASSWORD", "LINK_KEY"]) expect(example).toMatch(new RegExp(`^${name}=$`, "m"));
   expect(read(".gitignore").split("\n")).toContain("/deploy/hub.env");
   expect(read(".dockerignore").split("\n")).toContain("deploy/hub.env");
 });

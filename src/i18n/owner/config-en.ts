@@ -19,6 +19,8 @@ export const configEn = {
   below: (name: string, value: number, limitName: string, limit: number) => `${name} (${value}) must be below ${limitName} (${limit})`,
   backoff: (name: string) => `${name} must be a comma-separated list of whole milliseconds, e.g. 2000,10000,60000`,
   tokenLength: (name: string, min: number) => `${name} must be at least ${min} characters (e.g. openssl rand -hex 24)`,
+  hubLinkKey: (min: number) =>
+    `hub mode (DATABASE_URL) needs LINK_KEY, the same on every process and for the owner CLI: without it each would seal players' links and the setup token with its own DATA_DIR/link.key, which the others cannot open. Make one with openssl rand -hex 32 (at least ${min} characters); to keep the links made so far, use the content of the DATA_DIR/link.key of the process that made them`,
   together: (name: string) => `${name} must be set together with the other`,
   onebotTargetMissing: "ONEBOT_TARGET must be set (group:<id> or private:<id>) with ONEBOT_URL",
   onebotTarget: "ONEBOT_TARGET must be group:<id> or private:<id>",

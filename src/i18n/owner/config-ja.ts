@@ -15,6 +15,8 @@ export const configJa: ConfigMessages = {
   below: (name, value, limitName, limit) => `${name}（${value}）は ${limitName}（${limit}）より小さくしてください`,
   backoff: (name) => `${name} はカンマ区切りの整数ミリ秒にしてください（例：2000,10000,60000）`,
   tokenLength: (name, min) => `${name} は ${min} 文字以上にしてください（例：openssl rand -hex 24）`,
+  hubLinkKey: (min) =>
+    `ハブモード（DATABASE_URL）には LINK_KEY が必要です。すべてのプロセスとオーナー CLI に同じものを設定してください。ないと各プロセスがプレイヤーのリンクと設定トークンを自分の DATA_DIR/link.key で封印し、ほかのプロセスでは開けません。openssl rand -hex 32 で作れます（${min} 文字以上）。これまでのリンクを残すには、それを作ったプロセスの DATA_DIR/link.key の中身を使ってください`,
   together: (name) => `${name} はもう一方と一緒に設定してください`,
   onebotTargetMissing: "ONEBOT_URL を設定したら ONEBOT_TARGET（group:<id> または private:<id>）も設定してください",
   onebotTarget: "ONEBOT_TARGET は group:<id> または private:<id> にしてください",

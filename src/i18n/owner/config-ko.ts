@@ -15,6 +15,8 @@ export const configKo: ConfigMessages = {
   below: (name, value, limitName, limit) => `${name}(${value})은(는) ${limitName}(${limit})보다 작아야 합니다`,
   backoff: (name) => `${name}은(는) 쉼표로 구분한 정수 밀리초여야 합니다(예: 2000,10000,60000)`,
   tokenLength: (name, min) => `${name}은(는) ${min}자 이상이어야 합니다(예: openssl rand -hex 24)`,
+  hubLinkKey: (min) =>
+    `허브 모드(DATABASE_URL)에는 LINK_KEY가 필요합니다. 모든 프로세스와 운영자 CLI에 같은 값을 설정하세요. 없으면 각 프로세스가 플레이어 링크와 설정 토큰을 자기 DATA_DIR/link.key로 봉인해 다른 프로세스가 열 수 없습니다. openssl rand -hex 32로 만들 수 있습니다(${min}자 이상). 지금까지 만든 링크를 유지하려면 그것을 만든 프로세스의 DATA_DIR/link.key 내용을 쓰세요`,
   together: (name) => `${name}은(는) 다른 하나와 함께 설정해야 합니다`,
   onebotTargetMissing: "ONEBOT_URL을 설정하면 ONEBOT_TARGET(group:<id> 또는 private:<id>)도 설정해야 합니다",
   onebotTarget: "ONEBOT_TARGET은 group:<id> 또는 private:<id>여야 합니다",

@@ -15,6 +15,8 @@ export const configZhHans: ConfigMessages = {
   below: (name, value, limitName, limit) => `${name}（${value}）必须小于 ${limitName}（${limit}）`,
   backoff: (name) => `${name} 必须是用逗号分隔的整数毫秒，例如 2000,10000,60000`,
   tokenLength: (name, min) => `${name} 至少要 ${min} 个字符（例如 openssl rand -hex 24 生成）`,
+  hubLinkKey: (min) =>
+    `集群模式（DATABASE_URL）需要 LINK_KEY，每个进程和站长命令行（CLI）都设同一个：没有它，每个进程会用自己的 DATA_DIR/link.key 封存玩家链接和设置令牌，其他进程打不开。可用 openssl rand -hex 32 生成（至少 ${min} 个字符）；要保留已有的链接，就用生成它们的那个进程的 DATA_DIR/link.key 的内容`,
   together: (name) => `${name} 必须和另一项一起设置`,
   onebotTargetMissing: "设置了 ONEBOT_URL 就必须设置 ONEBOT_TARGET（group:<id> 或 private:<id>）",
   onebotTarget: "ONEBOT_TARGET 必须是 group:<id> 或 private:<id>",

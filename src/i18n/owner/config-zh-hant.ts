@@ -15,6 +15,8 @@ export const configZhHant: ConfigMessages = {
   below: (name, value, limitName, limit) => `${name}（${value}）必須小於 ${limitName}（${limit}）`,
   backoff: (name) => `${name} 必須是以逗號分隔的整數毫秒，例如 2000,10000,60000`,
   tokenLength: (name, min) => `${name} 至少要 ${min} 個字元（例如以 openssl rand -hex 24 產生）`,
+  hubLinkKey: (min) =>
+    `叢集模式（DATABASE_URL）需要 LINK_KEY，每個行程和站長命令列（CLI）都設同一個：沒有它，每個行程會用自己的 DATA_DIR/link.key 封存玩家連結和設定權杖，其他行程打不開。可用 openssl rand -hex 32 產生（至少 ${min} 個字元）；要保留已有的連結，就用產生它們的那個行程的 DATA_DIR/link.key 的內容`,
   together: (name) => `${name} 必須和另一項一起設定`,
   onebotTargetMissing: "設定了 ONEBOT_URL 就必須設定 ONEBOT_TARGET（group:<id> 或 private:<id>）",
   onebotTarget: "ONEBOT_TARGET 必須是 group:<id> 或 private:<id>",

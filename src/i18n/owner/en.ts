@@ -33,7 +33,6 @@ export const ownerEn = {
   linkKeyChanged: "the setup token was sealed with another link key (LINK_KEY or DATA_DIR/link.key changed): installed modules keep working, but /setup shows its links only after a new setup token (npm run cli -- setup rotate)",
   sessionsEnded: "the owner's token or the link key is not the one the sessions were opened under (or this is the first start that checks): every owner session ended",
   clearTokensSealed: "sealed the clear link and setup tokens an older version stored (they keep working)",
-  linkKeyPerProcess: "hub mode without LINK_KEY: this process seals links with its own DATA_DIR/link.key; set the same LINK_KEY on every process so that each one can show them",
   launchEnv: "started without its launch settings: set MIMALLOC_PURGE_DELAY=250 as npm start does (README, Configuration)",
   cannotStart: (why: string) => `cannot start: ${why}`,
   or: "or",

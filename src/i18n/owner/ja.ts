@@ -28,7 +28,6 @@ export const ownerJa: OwnerMessages = {
   linkKeyChanged: "設定トークンは別のリンクキーで封印されています（LINK_KEY または DATA_DIR/link.key が変わりました）：インストール済みのモジュールは動き続けますが、/setup がリンクを表示するのは設定トークンを新しくしてからです（npm run cli -- setup rotate）",
   sessionsEnded: "オーナーのトークンかリンクキーがセッション開始時のものと違います（または初めて確認する起動です）：オーナーのセッションをすべて終了しました",
   clearTokensSealed: "旧バージョンが平文で保存したリンクとセットアップのトークンを封印しました（そのまま使えます）",
-  linkKeyPerProcess: "LINK_KEY なしのハブモード：このプロセスは自分の DATA_DIR/link.key でリンクを封印します。どのプロセスでもリンクを表示できるよう、すべてのプロセスに同じ LINK_KEY を設定してください",
   launchEnv: "起動設定なしで起動しました：npm start と同じく MIMALLOC_PURGE_DELAY=250 を設定してください（README「設定」）",
   cannotStart: (why) => `起動できません：${why}`,
   or: "または",

@@ -28,7 +28,6 @@ export const ownerKo: OwnerMessages = {
   linkKeyChanged: "설정 토큰이 다른 링크 키로 봉인되어 있습니다 (LINK_KEY 또는 DATA_DIR/link.key가 바뀌었습니다): 설치된 모듈은 계속 작동하지만, /setup은 설정 토큰을 새로 만든 뒤에야 링크를 보여 줍니다 (npm run cli -- setup rotate)",
   sessionsEnded: "운영자 토큰이나 링크 키가 세션을 연 때와 다릅니다(또는 처음 확인하는 시작입니다): 운영자 세션을 모두 끝냈습니다",
   clearTokensSealed: "이전 버전이 평문으로 저장한 링크와 설정 토큰을 봉인했습니다(그대로 쓸 수 있습니다)",
-  linkKeyPerProcess: "LINK_KEY 없는 허브 모드: 이 프로세스는 자기 DATA_DIR/link.key로 링크를 봉인합니다. 어느 프로세스든 링크를 보여 줄 수 있도록 모든 프로세스에 같은 LINK_KEY를 설정하세요",
   launchEnv: "시작 설정 없이 시작했습니다: npm start처럼 MIMALLOC_PURGE_DELAY=250을 설정하세요 (README, 설정)",
   cannotStart: (why) => `시작할 수 없습니다: ${why}`,
   or: "또는",

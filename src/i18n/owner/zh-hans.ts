@@ -28,7 +28,6 @@ export const ownerZhHans: OwnerMessages = {
   linkKeyChanged: "设置令牌是用另一把链接密钥封存的（LINK_KEY 或 DATA_DIR/link.key 变了）：已安装的模块照常工作，但 /setup 要换新设置令牌后才能显示链接（npm run cli -- setup rotate）",
   sessionsEnded: "站长令牌或链接密钥已不是开启登录时的那个（或这是第一次检查的启动）：所有站长登录已结束",
   clearTokensSealed: "已封存旧版本以明文保存的链接和设置令牌（它们照常可用）",
-  linkKeyPerProcess: "集群模式没有设置 LINK_KEY：本进程用自己的 DATA_DIR/link.key 封存链接；请给每个进程设置同一个 LINK_KEY，这样每个进程都能显示链接",
   launchEnv: "启动时缺少启动设置：请像 npm start 那样设置 MIMALLOC_PURGE_DELAY=250（见 README“配置”）",
   cannotStart: (why) => `无法启动：${why}`,
   or: "或",

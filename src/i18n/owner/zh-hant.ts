@@ -28,7 +28,6 @@ export const ownerZhHant: OwnerMessages = {
   linkKeyChanged: "設定權杖是用另一把連結金鑰封存的（LINK_KEY 或 DATA_DIR/link.key 變了）：已安裝的模組照常運作，但 /setup 要換新設定權杖後才能顯示連結（npm run cli -- setup rotate）",
   sessionsEnded: "站長權杖或連結金鑰已不是開啟登入時的那個（或這是第一次檢查的啟動）：所有站長登入已結束",
   clearTokensSealed: "已封存舊版本以明文儲存的連結和設定權杖（它們照常可用）",
-  linkKeyPerProcess: "叢集模式沒有設定 LINK_KEY：本行程用自己的 DATA_DIR/link.key 封存連結；請給每個行程設定同一個 LINK_KEY，這樣每個行程都能顯示連結",
   launchEnv: "啟動時缺少啟動設定：請像 npm start 那樣設定 MIMALLOC_PURGE_DELAY=250（見 README「設定」）",
   cannotStart: (why) => `無法啟動：${why}`,
   or: "或",
