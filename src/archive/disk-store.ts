@@ -2,14 +2,14 @@
 import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { ArchiveStore } from "./store.ts";
+import { heardFiles, type ArchiveStore } from "./store.ts";
 import { findArchive, removeArchiveFolder, removeStaleTemp, replaceArchiveFile, writeArchive } from "./write.ts";
 
 export function diskArchiveStore(root: string): ArchiveStore {
   return {
     location: { kind: "disk", root },
     claimsFolders: false,
-    put: (save, files) => writeArchive({ root, ...save, files }),
+    put: (save, files) => writeArchive({ root, ...save, files: heardFiles(files) }),
     find: (save) => findArchive(root, save.playerId, save.saveId, save.receivedAt),
     read: async (relPath, name) => {
       const file = Bun.file(join(root, relPath, name));

@@ -5,7 +5,7 @@
  * twice overwrites its own objects, and the archives row committed afterwards is what makes them an archive.
  */
 import { checkFileName, checkPlayerId, MARKER, SAFE_PLAYER, stampFolders } from "./layout.ts";
-import type { ArchivedSave, ArchiveStore } from "./store.ts";
+import { heardFiles, type ArchivedSave, type ArchiveStore } from "./store.ts";
 import { briefly, StoreUnavailableError, unavailableStore } from "../store-unavailable.ts";
 
 export interface S3Location {
@@ -79,7 +79,8 @@ export function s3ArchiveStore(location: S3Location): ArchiveStore {
     location: { kind: "s3", ...location },
     claimsFolders: true,
     find,
-    put: async (save, files) => {
+    put: async (save, pending) => {
+      const files = heardFiles(pending);
       checkPlayerId(save.playerId);
       for (const file of files) checkFileName(file.name);
       const claimed = save.folder;

@@ -17,6 +17,15 @@ export interface PendingArchiveFile {
   bytes: Uint8Array | Promise<Uint8Array>;
 }
 
+/**
+ * A map that fails to draw while put is still finding or claiming its folder is put's failure, thrown where put awaits
+ * it, never a rejection nobody heard yet (which ends a Bun process). Every put takes its files through this first.
+ */
+export function heardFiles(files: PendingArchiveFile[]): PendingArchiveFile[] {
+  for (const file of files) if (file.bytes instanceof Promise) file.bytes.catch(() => undefined);
+  return files;
+}
+
 export interface ArchivedSave {
   playerId: string;
   saveId: number;
