@@ -53,10 +53,13 @@ describe("a save past the caps", () => {
     await finished(server, await saveIdOf(server, "after-slow"), "done");
     // Each log line follows its commit: wait for the last one before reading the order.
     await server.waitForOutput(/save=1 .*stage=generate attempt=2 .*outcome=failed/);
-    await server.waitForOutput(/save=2 .*stage=generate attempt=1 .*outcome="?next=notify/);
+    // The queued save's first attempt, whatever it came to: on a loaded machine a fresh worker's start alone can pass
+    // 0.25 s. What is tested is the order: the timed-out render tries again only behind it.
+    const queuedFirst = /save=2 .*stage=generate attempt=1 .*outcome=/;
+    await server.waitForOutput(queuedFirst);
     const log = server.output();
     const firstTimeout = log.search(/save=1 .*stage=generate attempt=1 .*outcome=retry/);
-    const normalDrawn = log.search(/save=2 .*stage=generate attempt=1 .*outcome="?next=notify/);
+    const normalDrawn = log.search(queuedFirst);
     const secondTimeout = log.search(/save=1 .*stage=generate attempt=2 .*outcome=failed/);
     expect(firstTimeout).toBeGreaterThan(-1);
     expect(normalDrawn).toBeGreaterThan(firstTimeout);
