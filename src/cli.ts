@@ -18,6 +18,8 @@ import { parseCommand, UsageError, type ParsedCommand } from "./cli-args.ts";
 import { apiTokensCommand, dataWebhooksCommand, playerPublicCommand } from "./cli-data.ts";
 import { catalogueCommand } from "./cli-catalogue.ts";
 import { JOB_STATES, type JobState } from "./store/model/jobs.ts";
+import { PLAYER_ID_SHAPE } from "./store/model/owner.ts";
+import { refusedPlayerId } from "./save/player-id.ts";
 
 /** The owner's language: OWNER_LOCALE, else LC_ALL / LC_MESSAGES / LANG (read before the configuration: help needs none). */
 const c = cliMessages(ownerLocaleOf());
@@ -66,8 +68,8 @@ async function players(config: Config, owner: OwnerStore, { name: command, value
     for (const row of rows) console.log(`${row.playerId}\t${row.name ?? "-"}\t${row.token === null ? c.linkHidden(row.playerId) : `${base}/p/${row.token}`}`);
     return 0;
   }
-  // Never with a leading zero: the game's ids have none, and uploads naming one are refused (src/save/player-id.ts).
-  if (!playerId || !/^(?:0|[1-9]\d{0,31})$/.test(playerId)) throw new UsageError(c.needPlayerId);
+  // Never with a leading zero: the game's ids have none, and uploads naming one are refused (the same rule).
+  if (!playerId || !PLAYER_ID_SHAPE.test(playerId) || refusedPlayerId(playerId) !== null) throw new UsageError(c.needPlayerId);
   if (command === "players unlock") {
     console.log(c.unlocked(playerId, await owner.links.resetLinkOnly(playerId)));
     return 0;

@@ -5,12 +5,14 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { DEFAULT_PORT } from "./config/index.ts";
 import { ownerLocaleOf } from "./config/owner-locale.ts";
+import { reasonIn } from "./config/parse.ts";
 import { initMessages } from "./i18n/owner/index.ts";
 import { askChannel, BARK_ALIAS } from "./init/channel.ts";
 import { renderEnv, writeBarkKey, writeEnvFile } from "./init/env-file.ts";
 import { InputEnded, LineReader, Prompter, terminalEcho } from "./init/prompts.ts";
-import { askKeys, askLanguage, askPublicBase, reasonIn } from "./init/steps.ts";
+import { askKeys, askLanguage, askPublicBase } from "./init/steps.ts";
 
 /** `start`: the command that starts the server, as the owner types it (`npm start`, or the one-file build's own). */
 export async function runInit(start = "npm start", dir = process.cwd()): Promise<number> {
@@ -24,7 +26,7 @@ export async function runInit(start = "npm start", dir = process.cwd()): Promise
   };
   process.on("SIGINT", stop);
   try {
-    locale = await askLanguage(p, process.env);
+    locale = await askLanguage(p, locale);
     p.say(p.m.intro);
     if (existsSync(join(dir, ".env")) && !(await p.confirm(p.m.envExists))) {
       p.say(p.m.envKept);
@@ -38,7 +40,7 @@ export async function runInit(start = "npm start", dir = process.cwd()): Promise
     process.off("SIGINT", stop);
     if (channel.barkKey !== null) p.say(p.m.barkWritten(writeBarkKey(dir, BARK_ALIAS, channel.barkKey)));
     p.say(p.m.written(writeEnvFile(dir, text)));
-    p.say(`\n${p.m.next}\n${p.m.nextStart(start)}\n${p.m.nextSetup("http://localhost:9478/setup")}`);
+    p.say(`\n${p.m.next}\n${p.m.nextStart(start)}\n${p.m.nextSetup(`http://localhost:${DEFAULT_PORT}/setup`)}`);
     if (publicBase !== null) p.say(p.m.setupElsewhere);
     return 0;
   } catch (error) {

@@ -1,7 +1,8 @@
 /** The service as a process (`bun run start`): configuration from the environment, listening, signals, exit. */
 import { describeArchive } from "./config/archive.ts";
 import { describeDatabase } from "./config/database.ts";
-import { ConfigError, loadConfig, type Config } from "./config/index.ts";
+import { loadConfig, type Config } from "./config/index.ts";
+import { reasonIn } from "./config/parse.ts";
 import { UPLOAD_PATHS } from "./contract.ts";
 import { startHttpServer } from "./http/server.ts";
 import { missingLaunchEnv } from "./launch-env.ts";
@@ -20,7 +21,7 @@ import { version } from "../package.json";
 /** Why the start stops, in the owner's language (a ConfigError's reason too; the setting's name as written). */
 function fail(error: unknown): never {
   const locale = ownerLocaleOf();
-  const why = error instanceof ConfigError ? error.in(locale) : error instanceof Error ? error.message : String(error);
+  const why = reasonIn(locale)(error);
   flushLog();
   console.error(`[SERVER] ${ownerMessages(locale).cannotStart(why)}`);
   process.exit(1);

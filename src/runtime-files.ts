@@ -4,7 +4,8 @@
  * (resvg's font loader) and drizzle's migrator need real paths, so the binary unpacks its embedded files
  * once into a temp folder named after their content.
  */
-import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
+import { writeFileAtomically } from "./atomic-file.ts";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import journal from "../drizzle/meta/_journal.json";
@@ -37,12 +38,6 @@ async function contentHash(): Promise<string> {
   return hasher.digest("hex").slice(0, 16);
 }
 
-function writeAtomically(path: string, bytes: Uint8Array | string): void {
-  const temp = `${path}.${process.pid}.${crypto.randomUUID()}.tmp`;
-  writeFileSync(temp, bytes);
-  renameSync(temp, path);
-}
-
 /** Unpacks the embedded files (compiled build only); idempotent, safe to race from several threads. */
 export async function prepareRuntimeFiles(): Promise<void> {
   if (!COMPILED || unpacked !== null) return;
@@ -52,10 +47,10 @@ export async function prepareRuntimeFiles(): Promise<void> {
   mkdirSync(join(root, "assets", "fonts"), { recursive: true });
   for (const file of Bun.embeddedFiles) {
     const target = layoutPath((file as Blob & { name: string }).name);
-    if (target !== null && !existsSync(join(root, target))) writeAtomically(join(root, target), new Uint8Array(await file.arrayBuffer()));
+    if (target !== null && !existsSync(join(root, target))) writeFileAtomically(join(root, target), new Uint8Array(await file.arrayBuffer()));
   }
-  writeAtomically(join(root, "drizzle", "meta", "_journal.json"), JSON.stringify(journal));
-  writeAtomically(join(root, "drizzle", "pg", "meta", "_journal.json"), JSON.stringify(pgJournal));
+  writeFileAtomically(join(root, "drizzle", "meta", "_journal.json"), JSON.stringify(journal));
+  writeFileAtomically(join(root, "drizzle", "pg", "meta", "_journal.json"), JSON.stringify(pgJournal));
   unpacked = root;
 }
 

@@ -75,6 +75,9 @@ export interface Config {
 }
 
 /** Parses the environment; throws ConfigError naming the first bad variable. */
+/** The port the service listens on unless PORT says otherwise (the wizard offers addresses on it). */
+export const DEFAULT_PORT = 9478;
+
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = resolve(text(env, "DATA_DIR") ?? text(env, "MYSK_DATA_DIR") ?? "./data");
   const hostText = text(env, "HOST") ?? "0.0.0.0";
@@ -82,7 +85,7 @@ export function loadConfig(env: Env = process.env): Config {
   const database = databaseConfig(env, databasePath);
   const config: Config = {
     host: hostText,
-    port: number(env, "PORT", 9478, 0, 65535),
+    port: number(env, "PORT", DEFAULT_PORT, 0, 65535),
     dataDir,
     databasePath,
     database,

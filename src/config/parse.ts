@@ -1,6 +1,7 @@
 /** Reading one environment variable: a bad value stops the start with a ConfigError naming it. */
 import type { Locale } from "../i18n/locales.ts";
 import { configMessages, type ConfigMessages } from "../i18n/owner/index.ts";
+import { KeyConfigError } from "../save/keys.ts";
 
 /** A reason written once for every language: the setting's name passed in, as written. */
 type ConfigProblem = (m: ConfigMessages) => string;
@@ -15,6 +16,12 @@ export class ConfigError extends Error {
     return this.problem(configMessages(locale));
   }
 }
+
+/** Why a start, a command or an answer was refused, in the owner's language: the service's own reason (a setting's, a key's), else the error's text. */
+export const reasonIn =
+  (locale: Locale) =>
+  (error: unknown): string =>
+    error instanceof ConfigError ? error.in(locale) : error instanceof KeyConfigError ? error.problem(configMessages(locale)) : error instanceof Error ? error.message : String(error);
 
 export type Env = Record<string, string | undefined>;
 

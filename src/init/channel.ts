@@ -3,8 +3,8 @@
  * through the service's own sender (src/notify/channels.ts) before the phone part. A failure is said as the status
  * page's kind in the owner's language, with the sender's (redacted) detail, and the owner re-enters or keeps.
  */
-import { notifyConfig } from "../config/notify.ts";
-import { headerToken, type Env } from "../config/parse.ts";
+import { notifyConfig, type NotifyConfig } from "../config/notify.ts";
+import { headerToken, reasonIn, type Env } from "../config/parse.ts";
 import { errorKind } from "../failure-kind.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { MESSAGES } from "../i18n/messages/index.ts";
@@ -13,7 +13,6 @@ import type { PushMessage } from "../notify/message.ts";
 import { parseRoutingFiles, type Channel } from "../notify/routing.ts";
 import { envValue, NotWritable, type Settings } from "./env-file.ts";
 import type { Prompter } from "./prompts.ts";
-import { reasonIn } from "./steps.ts";
 
 /** The test message's own bound: a wrong port or a silent server is told in seconds, not in the service's 30. */
 export const TEST_TIMEOUT_MS = 5_000;
@@ -35,13 +34,14 @@ function order(locale: Locale): Choice[] {
   return locale.startsWith("zh") ? ["onebot", "bark", "telegram", "discord", "webhook", "none"] : ["telegram", "discord", "bark", "onebot", "webhook", "none"];
 }
 
-/** Each value is checked as the service will read it, and as .env can hold it. */
-function check(settings: Settings, barkKey: string | null): void {
+/** Each value checked as the service will read it, and as .env can hold it: the channel's settings for the test message. */
+function check(settings: Settings, barkKey: string | null): NotifyConfig {
   for (const value of Object.values(settings)) envValue(value);
   const env: Env = settings;
-  notifyConfig(env);
+  const config = notifyConfig({ ...env, NOTIFY_TIMEOUT_MS: String(TEST_TIMEOUT_MS) });
   headerToken(env, "ONEBOT_TOKEN");
   if (barkKey !== null) parseRoutingFiles(null, JSON.stringify({ [BARK_ALIAS]: barkKey }));
+  return config;
 }
 
 async function settingsFor(channel: Channel, p: Prompter): Promise<ChannelSetup> {
@@ -76,8 +76,7 @@ function testMessage(p: Prompter): PushMessage {
 }
 
 /** Sends the test message; null when it arrived, else why not (kind in the owner's language, the detail as the sender said it). */
-async function sendTest(channel: Channel, setup: ChannelSetup, p: Prompter, locale: Locale): Promise<string | null> {
-  const config = notifyConfig({ ...setup.env, NOTIFY_TIMEOUT_MS: String(TEST_TIMEOUT_MS) });
+async function sendTest(channel: Channel, setup: ChannelSetup, config: NotifyConfig, p: Prompter, locale: Locale): Promise<string | null> {
   const barkKeys: Record<string, string> = setup.barkKey === null ? {} : { [BARK_ALIAS]: setup.barkKey };
   p.say(p.m.testing(TEST_TIMEOUT_MS / 1000));
   try {
@@ -95,13 +94,14 @@ export async function askChannel(p: Prompter, locale: Locale): Promise<ChannelSe
   if (channel === "none") return { env: {}, barkKey: null };
   for (;;) {
     const setup = await settingsFor(channel, p);
+    let config: NotifyConfig;
     try {
-      check(setup.env, setup.barkKey);
+      config = check(setup.env, setup.barkKey);
     } catch (error) {
       p.say(`  ✗ ${error instanceof NotWritable ? p.m.notWritable(error.message) : reasonIn(locale)(error)}`);
       continue;
     }
-    const failure = await sendTest(channel, setup, p, locale);
+    const failure = await sendTest(channel, setup, config, p, locale);
     if (failure === null) {
       p.say(`  ✓ ${p.m.testSent}`);
       return setup;

@@ -3,7 +3,8 @@
  * pointer to .env.example for the rest) and Bark's `config/bark_map.json`. Everything is written to a temporary file
  * and renamed over the target at the very end, so an interrupted wizard leaves no half-written file.
  */
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { writeFileAtomically } from "../atomic-file.ts";
 import { dirname, join } from "node:path";
 import type { InitMessages } from "../i18n/owner/index.ts";
 import { parseRoutingFiles } from "../notify/routing.ts";
@@ -31,23 +32,11 @@ export function renderEnv(settings: Settings, m: InitMessages): string {
   return lines.join("\n");
 }
 
-/** Writes `path` through a temporary file beside it; `mode` set before the rename, so it is never readable by others. */
-function writeAtomically(path: string, text: string, mode: number): void {
-  const temporary = `${path}.init-${process.pid}.tmp`;
-  try {
-    writeFileSync(temporary, text, { mode });
-    chmodSync(temporary, mode);
-    renameSync(temporary, path);
-  } finally {
-    rmSync(temporary, { force: true });
-  }
-}
-
 /** `dir/.env`, the previous one kept as `.env.bak` (the caller asked first). */
 export function writeEnvFile(dir: string, text: string): string {
   const path = join(dir, ".env");
   if (existsSync(path)) copyFileSync(path, join(dir, ".env.bak"));
-  writeAtomically(path, text, 0o600);
+  writeFileAtomically(path, text, 0o600);
   return path;
 }
 
@@ -57,11 +46,12 @@ export function writeBarkKey(dir: string, alias: string, deviceKey: string): str
   let map: Record<string, unknown> = {};
   if (existsSync(path)) {
     // The service's own reading of it: a file it would refuse is left for the owner to mend, not overwritten.
-    parseRoutingFiles(null, readFileSync(path, "utf8"), { pushMap: "push_map.json", barkMap: path });
-    map = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+    const text = readFileSync(path, "utf8");
+    parseRoutingFiles(null, text, { pushMap: "push_map.json", barkMap: path });
+    map = JSON.parse(text) as Record<string, unknown>;
   }
   map[alias] = deviceKey;
   mkdirSync(dirname(path), { recursive: true });
-  writeAtomically(path, `${JSON.stringify(map, null, 2)}\n`, 0o600);
+  writeFileAtomically(path, `${JSON.stringify(map, null, 2)}\n`, 0o600);
   return path;
 }

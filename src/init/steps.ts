@@ -1,28 +1,15 @@
 /** The wizard's questions but the channel's (channel.ts): the language, the game's keys, the address phones reach. */
 import { networkInterfaces } from "node:os";
-import { ownerLocaleOf } from "../config/owner-locale.ts";
-import { baseUrl, ConfigError, type Env } from "../config/parse.ts";
+import { DEFAULT_PORT } from "../config/index.ts";
+import { baseUrl, ConfigError, reasonIn } from "../config/parse.ts";
 import { unreachableBase } from "../config/public-base.ts";
 import { LOCALE_NAMES, LOCALES, type Locale } from "../i18n/locales.ts";
-import { configMessages, initMessages } from "../i18n/owner/index.ts";
-import { KeyConfigError, parseAesIv, parseAesKey } from "../save/keys.ts";
+import { initMessages } from "../i18n/owner/index.ts";
+import { parseAesIv, parseAesKey } from "../save/keys.ts";
 import type { Prompter } from "./prompts.ts";
 
-/** The service's default port: the address offered is the one `npm start` listens on. */
-const PORT = 9478;
-
-/** Why a setting was refused, in the owner's language: the service's own reason (ConfigError, KeyConfigError). */
-export function reasonIn(locale: Locale): (error: unknown) => string {
-  return (error) => {
-    if (error instanceof ConfigError) return error.in(locale);
-    if (error instanceof KeyConfigError) return error.problem(configMessages(locale));
-    return error instanceof Error ? error.message : String(error);
-  };
-}
-
-/** Offered first: OWNER_LOCALE, else the shell's LC_ALL / LC_MESSAGES / LANG (zh_CN.UTF-8 → 简体中文, C.UTF-8 → English). */
-export async function askLanguage(p: Prompter, env: Env): Promise<Locale> {
-  const shell = ownerLocaleOf(env);
+/** Offered first: `shell`, the owner's locale (OWNER_LOCALE, else LC_ALL / LC_MESSAGES / LANG: zh_CN.UTF-8 → 简体中文, C.UTF-8 → English). */
+export async function askLanguage(p: Prompter, shell: Locale): Promise<Locale> {
   // A shell saying nothing of its language (C.UTF-8, common on servers) falls to English: the question is then asked
   // in every language, so a reader of any of them knows what to pick before anything else is in theirs.
   const question = shell === "en" ? LOCALES.map((each) => initMessages(each).language).join("\n") : p.m.language;
@@ -54,7 +41,7 @@ export function lanBaseUrls(): string[] {
   const urls = Object.values(networkInterfaces())
     .flatMap((addresses) => addresses ?? [])
     .filter((address) => address.family === "IPv4" && !address.internal)
-    .map((address) => `http://${address.address}:${PORT}`);
+    .map((address) => `http://${address.address}:${DEFAULT_PORT}`);
   const privateFirst = (url: string) => (unreachableBase(url) === "private" ? 0 : 1);
   return [...new Set(urls)].sort((a, b) => privateFirst(a) - privateFirst(b));
 }
