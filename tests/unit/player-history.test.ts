@@ -3,7 +3,7 @@
  * they read (the last 30 days, newest first, at most HISTORY_ROWS) runs on both stores in read-models.*.contract.test.ts.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { sqliteText } from "../../src/db/dialect/sqlite.ts";
+import { sqliteText } from "../../src/db/dialect/statements.ts";
 import { MAPS_OF_PLAYER } from "../../src/db/read-models/pages.ts";
 import { HISTORY_QUERY } from "../../src/db/read-models/player-history.ts";
 import { openHarness, type Harness } from "../helpers/pipeline-harness.ts";

@@ -15,7 +15,7 @@ import { DATA_WEBHOOK_CHANNEL, tallyOf, type ClaimOutcome, type Delivery, type D
 import type { LeaseHolder } from "../../store/model/jobs.ts";
 
 /** A delivery's every column under its model name (a new column of the schema comes with it). */
-export const DELIVERY = rowOf<Delivery>(deliveries, "d");
+const DELIVERY = rowOf<Delivery>(deliveries, "d");
 
 /** The row a routed target gets (as the push decision's JSON list): skipped with the reason when it cannot be sent to, else pending. */
 export function routedRow(target: RoutedTarget, configured: ReadonlySet<string>) {

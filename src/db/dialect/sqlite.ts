@@ -3,12 +3,11 @@ import type { Database } from "bun:sqlite";
 import type { Db, Tx } from "../sqlite/open.ts";
 import { decodeRows, drive, type ColumnKind, type Flow, type Param, type Statements, type Step } from "./statements.ts";
 
-export { sqliteText } from "./statements.ts";
 
 const bind = (param: Param) => (Array.isArray(param) ? JSON.stringify(param) : typeof param === "boolean" ? Number(param) : param);
 const decode = (kind: ColumnKind, value: unknown) => (kind === "bool" ? value === 1 : kind === "json" ? JSON.parse(value as string) : value);
 
-/** The connection under a drizzle handle or transaction (drizzle's session, internal to it, holds it: as open.ts `prepared`). */
+/** The connection under a drizzle handle or transaction (drizzle's session, internal to it, holds it). */
 const connectionOf = (handle: Db | Tx) => (handle as unknown as { session: { client: Database } }).session.client;
 
 /** bun:sqlite caches each text's compiled statement (Database.query): a statement compiles once per connection. */

@@ -40,7 +40,7 @@ export type Param = string | number | boolean | null | Uint8Array | readonly (st
  */
 export type Step = { query: Read<unknown>; params: Param[] } | { lock: [scope: LockScope, key?: string] } | { notify: string };
 /** A lock's namespace: a name, or a number a hub's processes of every version have locked on (it must never change). */
-export type LockScope = string | number;
+type LockScope = string | number;
 export type Flow<T> = Generator<Step, T, Record<string, unknown>[]>;
 
 /** Drives a flow to its end, handing back for each step what `resolve` makes of it (SQLite's runner: synchronously). */

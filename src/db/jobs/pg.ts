@@ -6,14 +6,13 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { JobStore } from "../../store/ports/jobs.ts";
-import type { ClaimedJob, Transition } from "../../store/model/jobs.ts";
+import { holderOf, type ClaimedJob, type Transition } from "../../store/model/jobs.ts";
 import { pgFlow, pgFragment, pgStatements } from "../dialect/pg.ts";
 import type { PgDb } from "../pg/open.ts";
-import { SUBSCRIPTION_KEEP_MS } from "../owner/msr-subscriptions.ts";
 import * as lifecycle from "./lifecycle.ts";
 import * as ownerActions from "./owner-actions.ts";
 import * as queue from "./queue.ts";
-import { enqueueSaveText, fencedChange, transitionSet } from "./statements.ts";
+import { enqueueSaveParams, enqueueSaveText, fencedChange, transitionSet } from "./statements.ts";
 import { record, transition } from "./transitions.ts";
 
 const { NEW_WORK_CHANNEL } = queue;
@@ -54,7 +53,7 @@ export function pgJobStore(db: PgDb): JobStore {
  * the rule's own INSERT for another CTE, and an expression for its final SELECT (a CTE nobody reads would not run).
  * The wake-up names its `sender` (pgNotifySender), or is left out (null) when the sender's own free slot takes the job.
  */
-export const pgEnqueueSavesFrom = (newSaves: string, at: number, implausible: boolean) => pgFragment(enqueueSaveText(`${newSaves} s`), [null, implausible, at - SUBSCRIPTION_KEEP_MS, at]);
+export const pgEnqueueSavesFrom = (newSaves: string, at: number, implausible: boolean) => pgFragment(enqueueSaveText(`${newSaves} s`), enqueueSaveParams(null, at, implausible));
 export const pgNotifyNewWorkFrom = (newSaves: SQL, sender: string | null) =>
   sender === null ? sql`0` : sql`(SELECT count(*) FROM (SELECT pg_notify(${NEW_WORK_CHANNEL}, ${sender}) FROM ${newSaves}) AS woken)`;
 
@@ -63,8 +62,8 @@ export const pgNotifyNewWorkFrom = (newSaves: SQL, sender: string | null) =>
  * it: the job's id when the lease is held and no redraw is flagged, no row otherwise (and nothing changed then).
  */
 export function pgRecordedChangeSql(job: ClaimedJob, change: Transition, now: number): SQL {
-  const { query, values } = fencedChange(transitionSet(change, now), false);
-  return pgFragment(query.sql, [job.id, job.leaseId, now, false, ...values]);
+  const { query, params } = fencedChange(holderOf(job), now, transitionSet(change, now), false);
+  return pgFragment(query.sql, params);
 }
 
 const senders = new WeakMap<object, string>();

@@ -6,7 +6,7 @@
 import { notify, read, run, type Flow } from "../dialect/statements.ts";
 import { SUBSCRIPTION_KEEP_MS, subscribedPlayer } from "../owner/msr-subscriptions.ts";
 import { claimedJob, subjectlessFailure, type ClaimedJob, type JobRow, type LeaseHolder } from "../../store/model/jobs.ts";
-import { ENSURE_SAVE_JOB, enqueueSaveText, JOB_COLUMNS, JOB_KINDS, leaseHeld } from "./statements.ts";
+import { ENSURE_SAVE_JOB, enqueueSaveParams, enqueueSaveText, JOB_COLUMNS, JOB_KINDS, leaseHeld } from "./statements.ts";
 
 /** The channel on which committed new jobs wake the pollers of every process (PostgreSQL's; SQLite's one process wakes its own). */
 export const NEW_WORK_CHANNEL = "mysekai_jobs";
@@ -82,7 +82,7 @@ export function* holdsLease(holder: LeaseHolder, now: number): Flow<boolean> {
 
 /** A new save's first job, in the caller's transaction (the save and its job commit together), waking the pollers on commit. */
 export function* enqueueSave(saveId: number, at: number, implausible: boolean): Flow<void> {
-  yield* run(ENQUEUE_SAVE, [saveId, implausible, at - SUBSCRIPTION_KEEP_MS, at]);
+  yield* run(ENQUEUE_SAVE, enqueueSaveParams(saveId, at, implausible));
   yield* notify(NEW_WORK_CHANNEL);
 }
 

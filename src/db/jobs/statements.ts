@@ -4,10 +4,10 @@
  */
 import { getTableColumns } from "drizzle-orm";
 import { rowOf } from "../dialect/rows.ts";
-import { subscribedPlayer } from "../owner/msr-subscriptions.ts";
+import { SUBSCRIPTION_KEEP_MS, subscribedPlayer } from "../owner/msr-subscriptions.ts";
 import { read, type Param, type Read } from "../dialect/statements.ts";
 import { jobs } from "../schema.ts";
-import type { JobRow, Transition } from "../../store/model/jobs.ts";
+import type { JobRow, LeaseHolder, Transition } from "../../store/model/jobs.ts";
 
 /** Every column of a job row under its model name (a new column of the schema comes with it), and how each decodes. */
 export const { columns: JOB_COLUMNS, kinds: JOB_KINDS } = rowOf<JobRow>(jobs, "jobs");
@@ -24,7 +24,7 @@ const fencedTexts = new Map<string, Read<{ id: number }>>();
  * `UPDATE jobs SET …` the change's columns while the lease is held ($1–$3) and, with `rerun`, while the redraw
  * flag is that ($4); the change's values follow. One statement text per set of columns, made once.
  */
-export function fencedChange(change: Record<string, Param | undefined>, rerun?: boolean): { query: Read<{ id: number }>; values: Param[] } {
+export function fencedChange(holder: LeaseHolder, now: number, change: Record<string, Param | undefined>, rerun?: boolean): { query: Read<{ id: number }>; params: Param[] } {
   // As drizzle's set(): a key whose value is undefined is no change.
   const entries = Object.entries(change).filter((entry): entry is [string, Param] => entry[1] !== undefined);
   const keys = entries.map(([key]) => key);
@@ -35,7 +35,8 @@ export function fencedChange(change: Record<string, Param | undefined>, rerun?: 
     const set = keys.map((key, i) => `${columnName.get(key)} = $${first + i}`).join(", ");
     fencedTexts.set(signature, (query = read(`UPDATE jobs SET ${set} WHERE ${leaseHeld(1)}${rerun === undefined ? "" : " AND jobs.rerun = $4"} RETURNING id`)));
   }
-  return { query, values: entries.map(([, value]) => value) };
+  const fence: Param[] = rerun === undefined ? [holder.jobId, holder.leaseId, now] : [holder.jobId, holder.leaseId, now, rerun];
+  return { query, params: [...fence, ...entries.map(([, value]) => value)] };
 }
 
 /** The retention rule deletes done save jobs: a save that must run again gets a (done) job row back first. */
@@ -48,3 +49,5 @@ export const ENSURE_SAVE_JOB = read(`INSERT INTO jobs (save_id, stage, state, ru
 export const enqueueSaveText = (from: string) =>
   `INSERT INTO jobs (save_id, stage, state, implausible, subscribed, run_at, created_at, updated_at)
    SELECT s.id, 'generate', 'pending', $2, ${subscribedPlayer("s.player_id", "$3")}, $4, $4, $4 FROM ${from}`;
+/** enqueueSaveText's parameters: the save's id (null where `from` is a CTE of new saves), due at `at`. */
+export const enqueueSaveParams = (saveId: number | null, at: number, implausible: boolean): Param[] => [saveId, implausible, at - SUBSCRIPTION_KEEP_MS, at];

@@ -8,9 +8,8 @@ import { fencedChange, transitionSet } from "./statements.ts";
 
 /** The change applied while the lease is held (and, given `rerun`, while the redraw flag is that): whether it was. */
 export function* fenced(job: ClaimedJob, change: Transition, now: number, rerun?: boolean): Flow<boolean> {
-  const { jobId, leaseId } = holderOf(job);
-  const { query, values } = fencedChange(transitionSet(change, now), rerun);
-  return (yield* run(query, rerun === undefined ? [jobId, leaseId, now, ...values] : [jobId, leaseId, now, rerun, ...values])).length === 1;
+  const { query, params } = fencedChange(holderOf(job), now, transitionSet(change, now), rerun);
+  return (yield* run(query, params)).length === 1;
 }
 
 /** Applies a transition only while the lease is held; throws LeaseLostError otherwise (rolling back a transaction around it). */

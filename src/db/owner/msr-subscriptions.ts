@@ -19,8 +19,10 @@ export const SUBSCRIPTION_KEEP_MS = 24 * 3600_000;
 /** What tells one list from another: the same pairs in the same order hash the same. */
 const listSha256 = (pairs: SubscribedPair[]) => sha256Hex(JSON.stringify(pairs.map((pair) => [pair.uid, pair.mode])));
 
+type ListRow = { peer: string; listBytes: number; updatedAt: number; playerId: string | null; mode: string | null };
+
 /** The list's row and its pairs' rows as read back (a list's row without pairs is an empty list); null for none. */
-function subscriptionOf(rows: { peer: string; listBytes: number; updatedAt: number; playerId: string | null; mode: string | null }[]): MsrSubscription | null {
+function subscriptionOf(rows: ListRow[]): MsrSubscription | null {
   const first = rows[0];
   if (first === undefined) return null;
   const pairs = rows.flatMap((row) => (row.playerId === null || row.mode === null ? [] : [{ uid: row.playerId, mode: row.mode }]));
@@ -38,7 +40,6 @@ export const subscribedPlayer = (player: string, since: string) =>
   `EXISTS (SELECT 1 FROM msr_subscription_players JOIN msr_subscriptions ON msr_subscriptions.token_name = msr_subscription_players.token_name AND msr_subscriptions.region = msr_subscription_players.region
     WHERE msr_subscription_players.player_id = ${player} AND msr_subscription_players.mode <> 'haruki' AND msr_subscriptions.updated_at >= ${since})`;
 
-type ListRow = { peer: string; listBytes: number; updatedAt: number; playerId: string | null; mode: string | null };
 const LIST = read<ListRow>(
   `SELECT l.peer, l.list_bytes AS "listBytes", l.updated_at AS "updatedAt", p.player_id AS "playerId", p.mode
    FROM msr_subscriptions l LEFT JOIN msr_subscription_players p ON p.token_name = l.token_name AND p.region = l.region

@@ -30,13 +30,15 @@ function withoutFsync(db: Db): Statements {
 
 /** `seal`: the link key's (src/link-key.ts), which seals players' links and the setup token. */
 export function sqliteOwnerStore(db: Db, seal: TokenSeal): OwnerStore {
+  const statements = sqliteStatements(db);
+  const unsynced = withoutFsync(db);
   return {
-    sessions: sessionRecords(withoutFsync(db), seal),
-    loginFailures: loginFailureRecords(withoutFsync(db)),
-    links: setupLinks(sqliteStatements(db), seal),
-    access: dataAccess(sqliteStatements(db)),
-    webhooks: dataWebhookRegistry(sqliteStatements(db)),
-    catalogue: catalogueRecords(sqliteStatements(db)),
+    sessions: sessionRecords(unsynced, seal),
+    loginFailures: loginFailureRecords(unsynced),
+    links: setupLinks(statements, seal),
+    access: dataAccess(statements),
+    webhooks: dataWebhookRegistry(statements),
+    catalogue: catalogueRecords(statements),
   };
 }
 

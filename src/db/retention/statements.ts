@@ -6,7 +6,7 @@
  */
 import { SAVE_JSON_FILE } from "../../archive/save-json-file.ts";
 import { read, run, type Flow, type Read } from "../dialect/statements.ts";
-import { deleteDoneSaveJobs } from "../jobs/index.ts";
+import { deleteDoneSaveJobs } from "../jobs/queue.ts";
 import { saveSweeps } from "../saves/rules.ts";
 import { reportSweeps } from "../uploads/reports.ts";
 
@@ -19,13 +19,23 @@ const SAVE_FINISHED = (saveId: string) => `NOT EXISTS (SELECT 1 FROM jobs j WHER
 /** The row-deleting steps of the rule, in the order they run. */
 export type DeleteStep = "candidates" | "reports" | "deliveries" | "jobs" | "junkSaves";
 
-/** Each step's delete of at most $2 rows expired before $1; a row back for each row gone, to count them. */
-const DELETES: Record<Exclude<DeleteStep, "jobs">, Read<unknown>> = {
-  candidates: read((d) => `${reportSweeps.candidates(REPORT_FINISHED, "$2", d.rowKey("(report_id, seq)"))} RETURNING 1`),
-  reports: read(`${reportSweeps.reports(REPORT_FINISHED, "$2")} RETURNING 1`),
-  deliveries: read(`DELETE FROM deliveries WHERE id IN (
+/** A delete of at most $2 rows expired before $1, each returning a row to count it by. */
+const counted =
+  (query: Read<unknown>) =>
+  function* (cutoff: number, limit: number): Flow<number> {
+    return (yield* run(query, [cutoff, limit])).length;
+  };
+
+/** Each step's batch: at most `limit` rows that expired before `cutoff`; how many went. The jobs' is their owner's. */
+const DELETES: Record<DeleteStep, (cutoff: number, limit: number) => Flow<number>> = {
+  candidates: counted(read((d) => `${reportSweeps.candidates(REPORT_FINISHED, "$2", d.rowKey("(report_id, seq)"))} RETURNING 1`)),
+  reports: counted(read(`${reportSweeps.reports(REPORT_FINISHED, "$2")} RETURNING 1`)),
+  deliveries: counted(
+    read(`DELETE FROM deliveries WHERE id IN (
     SELECT d.id FROM deliveries d WHERE d.created_at < $1 AND d.state != 'pending' AND ${SAVE_FINISHED("d.save_id")} LIMIT $2) RETURNING 1`),
-  junkSaves: read(`${saveSweeps.junk("$1", "$2")} RETURNING 1`),
+  ),
+  jobs: deleteDoneSaveJobs,
+  junkSaves: counted(read(`${saveSweeps.junk("$1", "$2")} RETURNING 1`)),
 };
 
 /** An archived save whose encrypted copy may go once save.bin is found intact. */
@@ -49,8 +59,7 @@ const UNLIST = read((d) => `UPDATE archives SET files = ${d.jsonListWithout("fil
 
 /** One batch of `step`: at most `limit` rows that expired before `cutoff`; how many went. */
 export function* deleteExpired(step: DeleteStep, cutoff: number, limit: number): Flow<number> {
-  if (step === "jobs") return yield* deleteDoneSaveJobs(cutoff, limit);
-  return (yield* run(DELETES[step], [cutoff, limit])).length;
+  return yield* DELETES[step](cutoff, limit);
 }
 
 /** Clears the encrypted copy and outputs of each save (if its sha256 still matches) and unlists its stored JSON; how many cleared. */

@@ -9,7 +9,7 @@ import { UNKNOWN_PLAYER } from "../../save/player-id.ts";
 import { sha256Hex } from "../../sha256.ts";
 import type { SaveOutputs } from "../../maps/save-outputs.ts";
 import { NO_ORIGIN, SAVE_ORIGIN_COLUMNS, type NewSave, type SaveOrigin, type StoredSave } from "../../store/model/saves.ts";
-import { enqueueSave, lockSaveJob, requeueForRedraw } from "../jobs/index.ts";
+import { enqueueSave, lockSaveJob, requeueForRedraw } from "../jobs/queue.ts";
 import { read, run, type Flow, type Param } from "../dialect/statements.ts";
 
 const ORIGIN_FIELDS = Object.keys(SAVE_ORIGIN_COLUMNS) as (keyof SaveOrigin)[];
@@ -17,7 +17,7 @@ const ORIGIN_FIELDS = Object.keys(SAVE_ORIGIN_COLUMNS) as (keyof SaveOrigin)[];
 /** notify's verdict on save $1 (src/db/deliveries/push-decision.ts): the last pushed save with the same drops ($2), or null. */
 export const REPEAT_OF = read(`UPDATE saves SET repeat_of = $2 WHERE id = $1`);
 
-export const BY_SHA = read<{ id: number; playerId: string }>(`SELECT id, player_id AS "playerId" FROM saves WHERE sha256 = $1`);
+const BY_SHA = read<{ id: number; playerId: string }>(`SELECT id, player_id AS "playerId" FROM saves WHERE sha256 = $1`);
 /**
  * The one insert of a save (insertOnceParams), for the rule and for PostgreSQL's one-statement upload
  * (src/db/saves/pg.ts), which embeds this text and reads `player_id` back too: a column added here reaches both.

@@ -4,8 +4,6 @@ import { sqliteFlow } from "../dialect/sqlite.ts";
 import type { NewSave, StoredSave } from "../../store/model/saves.ts";
 import * as rules from "./rules.ts";
 
-export type { NewSave, StoredSave } from "../../store/model/saves.ts";
-
 /** Inserts the save and its generate job, or returns the existing save with the same bytes (an `unknown` one adopts a real player id). */
 export const storeSaveOnce = (tx: Tx, save: NewSave): StoredSave => sqliteFlow(tx, rules.storeSaveOnce(save));
 

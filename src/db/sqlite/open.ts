@@ -67,22 +67,6 @@ function reuseCompiledStatements(sqlite: Database): void {
   sqlite.prepare = ((sql: string) => sqlite.query(sql)) as Database["prepare"];
 }
 
-/** Queries prepared once per connection, each kind under the function that builds it. */
-const preparedByConnection = new WeakMap<object, Map<(tx: Tx) => unknown, unknown>>();
-
-/**
- * `build`'s drizzle queries, prepared (with `sql.placeholder`s) the first time this connection asks: building a
- * query costs ~0.1–0.2 ms of JS every time, half of an upload's work before its fsync. They run in any
- * transaction or savepoint on the connection (drizzle's session, internal to it, is the connection's).
- */
-export function prepared<T>(tx: Tx, build: (tx: Tx) => T): T {
-  const connection = (tx as unknown as { session: object }).session;
-  let queries = preparedByConnection.get(connection);
-  if (!queries) preparedByConnection.set(connection, (queries = new Map()));
-  if (!queries.has(build)) queries.set(build, build(tx));
-  return queries.get(build) as T;
-}
-
 /**
  * Runs `write` (its own transaction or autocommit statements) without waiting for the disk: WAL with
  * synchronous=NORMAL, so its commit survives a crash of this process but may be undone by a power cut, back

@@ -3,14 +3,15 @@
  * transaction. The fence goes first, so a holder that lost its lease takes no other row lock and records nothing.
  */
 import { sql } from "drizzle-orm";
-import { record, type ClaimedJob, type Transition } from "../jobs/index.ts";
+import { record } from "../jobs/transitions.ts";
+import type { ClaimedJob, Transition } from "../../store/model/jobs.ts";
 import type { Recorded, StageStore, StageWrites } from "../../store/ports/stage-writes.ts";
 import { pgRecordedChangeSql } from "../jobs/pg.ts";
 import { pgFlow, pgFragment, pgStatements } from "../dialect/pg.ts";
 import { PG } from "../dialect/primitives.ts";
 import type { PgDb } from "../pg/open.ts";
 import { drawnParams, drawnText } from "../saves/rules.ts";
-import { applyWrites, archiveRowParams, archiveRowUpsert } from "./rules.ts";
+import { archiveRowParams, archiveRowUpsert, recordStage } from "./rules.ts";
 import { stageReads } from "./reads.ts";
 
 export function pgStageStore(db: PgDb): StageStore {
@@ -26,12 +27,9 @@ export function pgStageStore(db: PgDb): StageStore {
   };
 }
 
-/** The rule: the fenced change, then the stage's rows (./rules.ts), in one transaction. */
+/** The rule (./rules.ts recordStage) in one transaction. */
 export const recordInTransaction = (db: PgDb, job: ClaimedJob, writes: StageWrites, change: Transition, now: number): Promise<Recorded> =>
-  db.transaction(async (tx): Promise<Recorded> => {
-    const moved = await pgFlow(tx, record(job, change, now));
-    return { moved, saved: await pgFlow(tx, applyWrites(writes, now)) };
-  });
+  pgStatements(db).transaction(() => recordStage(job, writes, change, now));
 
 /** The fence's condition inside the statement below. */
 const HELD = "EXISTS (SELECT 1 FROM fence)";

@@ -6,6 +6,8 @@
 import type { ArchiveRow, Recorded, StageWrites } from "../../store/ports/stage-writes.ts";
 import type { Primitives } from "../dialect/primitives.ts";
 import { read, run, type Flow, type Param } from "../dialect/statements.ts";
+import { record } from "../jobs/transitions.ts";
+import type { ClaimedJob, Transition } from "../../store/model/jobs.ts";
 import { DRAWN, drawnParams, storeSaveOnce } from "../saves/rules.ts";
 import { CLOSE_REPORT, closeReportParams, DROP_CANDIDATES } from "../uploads/reports.ts";
 
@@ -53,4 +55,13 @@ export function* applyWrites(writes: StageWrites, now: number): Flow<Recorded["s
       return { saveId: stored.saveId, created: stored.created };
     }
   }
+}
+
+/**
+ * A stage's record, in one transaction on either store: the job's fenced change first (a holder that lost its lease
+ * takes no other row lock and writes nothing), then the stage's rows.
+ */
+export function* recordStage(job: ClaimedJob, writes: StageWrites | undefined, change: Transition, now: number): Flow<Recorded> {
+  const moved = yield* record(job, change, now);
+  return { moved, saved: writes ? yield* applyWrites(writes, now) : undefined };
 }

@@ -2,22 +2,17 @@
  * The stages' writes over SQLite: the flow of ./rules.ts and the job's change in one synchronous transaction (no
  * async callback ever reaches db.transaction), committed without waiting for the disk unless `durable`.
  */
-import type { ArchiveRow, Recorded, StageStore } from "../../store/ports/stage-writes.ts";
-import { record } from "../jobs/index.ts";
-import { sqliteFlow, sqliteStatements } from "../dialect/sqlite.ts";
+import type { ArchiveRow, StageStore } from "../../store/ports/stage-writes.ts";
+import { sqliteFlow, sqliteStatements, sqliteTransaction } from "../dialect/sqlite.ts";
 import { run } from "../dialect/statements.ts";
 import { replayableCommit, type Db, type Tx } from "../sqlite/open.ts";
-import { applyWrites, ARCHIVE_ROW_UPSERT, archiveRowParams } from "./rules.ts";
+import { ARCHIVE_ROW_UPSERT, archiveRowParams, recordStage } from "./rules.ts";
 import { stageReads } from "./reads.ts";
 
 export function sqliteStageStore(db: Db): StageStore {
   return {
     record: async (job, writes, change, now, durable) => {
-      const commit = () =>
-        db.transaction((tx): Recorded => {
-          const saved = writes ? sqliteFlow(tx, applyWrites(writes, now)) : undefined;
-          return { moved: sqliteFlow(tx, record(job, change, now)), saved };
-        }, { behavior: "immediate" });
+      const commit = () => sqliteTransaction(db, recordStage(job, writes, change, now));
       return durable ? commit() : replayableCommit(db, commit);
     },
     ...stageReads(sqliteStatements(db)),

@@ -48,7 +48,8 @@ export function* acceptChunk(chunk: IncomingChunk, sha256: string, limits: Uploa
   // A single-chunk upload is a whole save: it never joins (or becomes) an open task.
   if (totalChunks > 1) yield* lock(UPLOAD_ID_LOCK, uploadId);
   const task = totalChunks === 1 ? undefined : taskToJoin(yield* run(q.LIVE_OPEN_TASKS, [uploadId, now - limits.ttlMs]), player);
-  const taskParts = yield* partSizes(task && { taskId: task.id, below: totalChunks });
+  const taskSource: PartsSource | undefined = task && { taskId: task.id, below: totalChunks };
+  const taskParts = yield* partSizes(taskSource);
 
   const since = now - COMPLETED_UPLOAD_RETENTION_MS;
   // A whole-save chunk can only be a resend of a save already stored: most are not, and the index lookup is cheap.
@@ -60,9 +61,8 @@ export function* acceptChunk(chunk: IncomingChunk, sha256: string, limits: Uploa
   }
   if (task && task.totalChunks !== totalChunks) return { kind: "total_mismatch", expected: task.totalChunks };
 
-  let source: PartsSource | undefined;
-  if (task) source = { taskId: task.id, below: totalChunks };
-  else if (totalChunks > 1 && chunkIndex > 0) {
+  let source = taskSource;
+  if (!task && totalChunks > 1 && chunkIndex > 0) {
     const [holder] = yield* run(q.HELD_PREFIX, [uploadId, since, totalChunks, player, chunkIndex]);
     if (holder) source = { taskId: holder.id, below: chunkIndex };
   }

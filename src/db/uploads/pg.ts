@@ -14,7 +14,7 @@ import { pgEnqueueSavesFrom, pgNotifyNewWorkFrom, pgNotifySender } from "../jobs
 import { underHousekeepingLock } from "../pg/housekeeping-lock.ts";
 import type { PgDb } from "../pg/open.ts";
 import { pgInsertSaveOnce } from "../saves/pg.ts";
-import { pgFlow, pgFragment } from "../dialect/pg.ts";
+import { pgFragment, pgStatements } from "../dialect/pg.ts";
 import { PG } from "../dialect/primitives.ts";
 import { acceptChunk, expireUploads, UPLOAD_ID_LOCK } from "./accept-chunk.ts";
 import { realPlayer } from "./rules.ts";
@@ -36,7 +36,7 @@ export async function pgAcceptChunk(db: PgDb, chunk: IncomingChunk, limits: Uplo
 
 /** The chunk's rule (accept-chunk.ts) in one transaction: every chunk the one-statement path below does not take. */
 export const acceptByRule = (db: PgDb, chunk: IncomingChunk, sha256: string, limits: UploadLimits): Promise<ChunkOutcome> =>
-  db.transaction((tx) => pgFlow(tx, acceptChunk(chunk, sha256, limits)));
+  pgStatements(db).transaction(() => acceptChunk(chunk, sha256, limits));
 
 /**
  * The usual upload, one chunk of a save not stored yet, in one statement (one round trip, committed on its own):
@@ -64,5 +64,5 @@ export async function storeNewSingleChunkSave(db: PgDb, chunk: IncomingChunk, sh
 
 /** As SQLite's, in one process at a time (the housekeeping lock); null when another holds it. */
 export function pgExpireUploads(db: PgDb, now: number, ttlMs: number): Promise<number | null> {
-  return underHousekeepingLock(db, () => db.transaction((tx) => pgFlow(tx, expireUploads(EXPIRED, now, ttlMs))));
+  return underHousekeepingLock(db, () => pgStatements(db).transaction(() => expireUploads(EXPIRED, now, ttlMs)));
 }

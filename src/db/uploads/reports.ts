@@ -5,7 +5,7 @@
  */
 import type { HarExtraction } from "../../ingest/har.ts";
 import type { ReportOutcome } from "../../store/model/uploads.ts";
-import { enqueueReport } from "../jobs/index.ts";
+import { enqueueReport } from "../jobs/queue.ts";
 import type { Primitives } from "../dialect/primitives.ts";
 import { read, run, type Flow, type Param, type Read } from "../dialect/statements.ts";
 

@@ -25,7 +25,7 @@ export interface PartRow {
   sha256: string;
 }
 
-export interface CompletedTask {
+interface CompletedTask {
   totalChunks: number;
   playerId: string | null;
   /** null where completedTaskText's `from` names the save itself (PostgreSQL's one-statement upload: its new save). */
@@ -112,4 +112,3 @@ export const expiredTasks = (onlyIf: string) => ({
   completed: read<{ id: number }>(`DELETE FROM upload_tasks WHERE completed_at < $1 AND ${onlyIf} RETURNING id`),
 });
 
-export type { OpenTask };
