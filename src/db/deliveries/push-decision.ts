@@ -13,9 +13,15 @@ import { REPEAT_OF } from "../saves/rules.ts";
 import { DATA_WEBHOOK_CHANNEL, type Delivery, type PushCandidate, type PushDecision, type RoutedTarget } from "../../store/model/deliveries.ts";
 import { routedRow, saveDeliveries } from "./rows.ts";
 
-const PUSHED = `d.state <> 'skipped' AND d.channel <> $2`;
+/** A delivery (alias `a`) that made its save a push: not skipped, not a consumer webhook's ($2). */
+const pushed = (a: string) => `${a}.state <> 'skipped' AND ${a}.channel <> $2`;
 /** None when the save was pushed already (a retry, a new route after adoption): it stays pushed. */
-const NOT_PUSHED_YET = `NOT EXISTS (SELECT 1 FROM deliveries a WHERE a.save_id = $1 AND a.state <> 'skipped' AND a.channel <> $2)`;
+const NOT_PUSHED_YET = `NOT EXISTS (SELECT 1 FROM deliveries a WHERE a.save_id = $1 AND ${pushed("a")})`;
+/** The player's ($3) latest push of another save ($1), ranked `rank`, among saves meeting `alsoWhere`. */
+const lastPush = (rank: number, alias: string, alsoWhere = "") =>
+  `SELECT id, "dropsFingerprint", rank FROM (
+     SELECT s.id, s.drops_fingerprint AS "dropsFingerprint", ${rank} AS rank FROM deliveries d JOIN saves s ON s.id = d.save_id
+     WHERE s.player_id = $3 AND s.id <> $1 AND ${pushed("d")} AND ${NOT_PUSHED_YET}${alsoWhere} ORDER BY d.id DESC LIMIT 1) AS ${alias}`;
 /**
  * The player's last push (rank 0) and their last push of the save's data type (rank 1), other than the save, if
  * the save was not pushed yet: a party refresh is the newest harvest state, so the next visit of the save shows
@@ -23,14 +29,9 @@ const NOT_PUSHED_YET = `NOT EXISTS (SELECT 1 FROM deliveries a WHERE a.save_id =
  * next visit of the same refresh a new push.
  */
 const LAST_PUSHES = read<{ id: number; dropsFingerprint: string | null; rank: number }>(
-  `SELECT id, "dropsFingerprint", rank FROM (
-     SELECT s.id, s.drops_fingerprint AS "dropsFingerprint", 0 AS rank FROM deliveries d JOIN saves s ON s.id = d.save_id
-     WHERE s.player_id = $3 AND s.id <> $1 AND ${PUSHED} AND ${NOT_PUSHED_YET} ORDER BY d.id DESC LIMIT 1) AS last_push
+  `${lastPush(0, "last_push")}
    UNION ALL
-   SELECT id, "dropsFingerprint", rank FROM (
-     SELECT s.id, s.drops_fingerprint AS "dropsFingerprint", 1 AS rank FROM deliveries d JOIN saves s ON s.id = d.save_id
-     WHERE s.player_id = $3 AND s.id <> $1 AND ${PUSHED} AND ${NOT_PUSHED_YET} AND s.data_type = (SELECT s2.data_type FROM saves s2 WHERE s2.id = $1)
-     ORDER BY d.id DESC LIMIT 1) AS last_of_type
+   ${lastPush(1, "last_of_type", " AND s.data_type = (SELECT s2.data_type FROM saves s2 WHERE s2.id = $1)")}
    ORDER BY rank`,
   { id: "int", rank: "int" },
 );
