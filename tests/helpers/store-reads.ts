@@ -5,6 +5,7 @@
  * shows (an upload's save, a job's counters, an archive's token and file list, the setup token) from its table here.
  */
 import type postgres from "postgres";
+import { eventually } from "../../scripts/lib/eventually.ts";
 import type { Db } from "../../src/db/sqlite/open.ts";
 import { query as sqliteQuery } from "./db.ts";
 import { jsonValue, type Deployment } from "./deployments.ts";
@@ -247,3 +248,13 @@ export function pgReads(sql: postgres.Sql): StoreReads {
     return [...(await sql.unsafe(text.replace(/\?/g, () => `$${++i}`), params))] as Row[];
   }, true);
 }
+
+/** The save an upload completed, once it did (the caller knows it has). */
+export const saveIdOf = async (server: RunningServer, uploadId: string, deployment?: Deployment) => (await reads(server, deployment).saveOfUpload(uploadId))!;
+
+/** Waits until a save's job is in this state, and returns its row then. */
+export const jobReaches = (server: RunningServer, saveId: number, state: string, timeoutMs = 20_000, what = `job of save ${saveId} ${state}`, deployment?: Deployment) =>
+  eventually(async () => {
+    const job = await reads(server, deployment).job(saveId);
+    return job?.state === state && job;
+  }, timeoutMs, what);

@@ -14,7 +14,7 @@ import { openDatabase, type Db } from "../../src/db/sqlite/open.ts";
 import { applyRetention } from "../../src/db/retention/sqlite.ts";
 import { sha256Hex } from "../../src/sha256.ts";
 import { writeStore } from "../helpers/db.ts";
-import { reads } from "../helpers/store-reads.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
 import { encryptedSave, testKeys, uploadSave } from "../helpers/saves.ts";
 
@@ -223,7 +223,7 @@ describe("the retention rule on the real server", () => {
     });
     expect((await uploadSave(server.url, encryptedSave(pair), "retained-1")).status).toBe(200);
     const saveId = (await reads(server).saveOfUpload("retained-1"))!;
-    await eventually(async () => (await reads(server).job(saveId))?.state === "done", 20_000, "save archived");
+    await jobReaches(server, saveId, "done", 20_000, "save archived");
     const archive = (await reads(server).archive(saveId))!;
     const jsonFile = join(server.dataDir, "archive", archive.rel_path, "save.json.gz");
     const listsJson = async () => (await reads(server).archive(saveId))!.files.includes("save.json.gz");

@@ -2,9 +2,9 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { eventually, serversForThisFile } from "../helpers/in-process.ts";
+import { serversForThisFile } from "../helpers/in-process.ts";
 import { encryptedSave, PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
-import { reads } from "../helpers/store-reads.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
 import { swiftBucket, swiftSkipReason, type SwiftBucket } from "../helpers/swift.ts";
 
 const start = serversForThisFile();
@@ -28,7 +28,7 @@ describe.skipIf(swiftSkipReason !== null)("archives in a bucket (ARCHIVE_URL=s3:
     });
     expect((await uploadSave(server.url, encryptedSave(pair), "s3-1")).status).toBe(200);
     const saveId = (await reads(server).saveOfUpload("s3-1"))!;
-    await eventually(async () => (await reads(server).job(saveId))?.state === "done", 30_000, "the save's job done");
+    await jobReaches(server, saveId, "done", 30_000, "the save's job done");
 
     const archive = (await reads(server).archive(saveId))!;
     expect(archive.rel_path).toMatch(new RegExp(`^by-id/${PLAYER_ID}/\\d{8}_\\d{6}$`));

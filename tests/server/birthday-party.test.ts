@@ -12,7 +12,7 @@ import { MODULE_FORMATS } from "../../src/capture/modules.ts";
 import { httpClientUploadScript } from "../../src/capture/upload-script.ts";
 import { siteName } from "../../src/maps/catalog.ts";
 import { birthdayDelivery, DELIVERY_URL, PARTY_SITE } from "../helpers/birthday-party.ts";
-import { reads } from "../helpers/store-reads.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
 import { jsonBytes, REPORT_PATH } from "../helpers/har.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCli, ownerCliLastLine } from "../helpers/owner-cli.ts";
@@ -28,7 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => hooks.stop());
 
-const done = (server: RunningServer, saveId: number) => eventually(async () => (await reads(server).job(saveId))?.state === "done", 60_000, `save ${saveId} done`);
+const done = (server: RunningServer, saveId: number) => jobReaches(server, saveId, "done", 60_000, `save ${saveId} done`);
 const saveBySha = async (server: RunningServer, bytes: Uint8Array) => (await reads(server).saveBySha(new Bun.CryptoHasher("sha256").update(bytes).digest("hex")))!;
 
 describe("a birthday party's delivery", () => {

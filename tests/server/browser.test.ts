@@ -5,8 +5,8 @@
 import { expect, test } from "bun:test";
 import { join, resolve } from "node:path";
 import { noChromium, phoneBrowsersForThisFile } from "../helpers/chromium.ts";
-import { reads } from "../helpers/store-reads.ts";
-import { eventually, serversForThisFile } from "../helpers/in-process.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
+import { serversForThisFile } from "../helpers/in-process.ts";
 import { ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { encryptedSave, PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
 
@@ -20,7 +20,7 @@ test.skipIf(noChromium)("log in, see the demo save with its thumbnails, open a m
   const server = await startHere({ ...env, NOTIFY_DEFAULT: "none", ADMIN_TOKEN });
   expect((await uploadSave(server.url, encryptedSave(pair, { rareEverywhere: true }), "browser-1")).status).toBe(200);
   const saveId = (await reads(server).saveOfUpload("browser-1"))!;
-  await eventually(async () => (await reads(server).job(saveId))?.state === "done", 30_000, "the save done");
+  await jobReaches(server, saveId, "done", 30_000, "the save done");
 
   const { context } = await openBrowser();
   const page = await context.newPage();
@@ -60,7 +60,7 @@ test.skipIf(noChromium)("owner pages fit 390 px and 1280 px; failed rows show th
   expect((await uploadSave(keyed.url, encryptedSave(pair, { rareEverywhere: true }), "fit-1")).status).toBe(200);
   expect((await uploadSave(keyed.url, new Uint8Array(4096).fill(7), "fit-junk")).status).toBe(200);
   const junkId = (await reads(keyed).saveOfUpload("fit-junk"))!;
-  await eventually(async () => (await reads(keyed).job(junkId))?.state === "failed", 30_000, "the junk failed");
+  await jobReaches(keyed, junkId, "failed", 30_000, "the junk failed");
   const keyless = await startHere({ DISCORD_WEBHOOK_URL: "http://127.0.0.1:9/hook", PUBLIC_BASE_URL: "https://sekai.example.com" });
   await ownerCliLastLine(keyed, "api-tokens", "add", "lunabot-for-the-big-group", "--players", `${PLAYER_ID},1234567890123456789`);
   const playerPage = /\/p\/[A-Za-z0-9_-]+/.exec(await ownerCliLastLine(keyed, "players", "add", PLAYER_ID, "--name", "Mizuki"))![0];

@@ -10,7 +10,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeEncryptedSample } from "../../src/samples/index.ts";
-import { reads } from "../helpers/store-reads.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
 import { testKeys, uploadSave } from "../helpers/saves.ts";
 
@@ -81,7 +81,7 @@ describe.skipIf(!mounted)("a full disk under the pipeline", () => {
     await eventually(async () => (await health()).status === 200, 60_000, "/healthz says 200 again");
     expect(server.output()).toContain("the pipeline writes again");
     const saveId = (await reads(server).saveOfUpload(uploadId))!;
-    await eventually(async () => (await reads(server).job(saveId))?.state === "done", 60_000, "the save accepted during the full disk is done");
+    await jobReaches(server, saveId, "done", 60_000, "the save accepted during the full disk is done");
   }, 180_000);
 
   test("an upload whose commit the full disk refuses gets 507 with Retry-After, not a 500", async () => {

@@ -7,9 +7,9 @@ import { createHash } from "node:crypto";
 import type { ProxyApp } from "../../src/capture/modules.ts";
 import { httpClientUploadScript, quantumultXUploadScript, type UploadScriptOptions } from "../../src/capture/upload-script.ts";
 import { UPLOAD_ID_PATTERN } from "../../src/contract.ts";
-import { reads } from "../helpers/store-reads.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
 import { runInApp } from "../helpers/proxy-app-harness.ts";
-import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
+import { startServer, type RunningServer } from "../helpers/in-process.ts";
 import { encryptedSave, PLAYER_ID, testKeys } from "../helpers/saves.ts";
 
 const APPS: ProxyApp[] = ["surge", "shadowrocket", "loon", "stash", "quantumultx"];
@@ -37,7 +37,7 @@ const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("he
 async function archivedSave(target: RunningServer, body: Uint8Array) {
   const save = await reads(target).saveBySha(sha(body));
   expect(save?.player_id).toBe(PLAYER_ID);
-  await eventually(async () => (await reads(target).job(save!.id))?.state === "done", 20_000, `save ${save!.id} done`);
+  await jobReaches(target, save!.id, "done", 20_000, `save ${save!.id} done`);
   return reads(target).archive(save!.id);
 }
 

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { MODULE_FORMATS } from "../../src/capture/modules.ts";
 import { httpClientUploadScript, quantumultXUploadScript } from "../../src/capture/upload-script.ts";
 import { setupTokenOf } from "../helpers/link-tokens.ts";
-import { reads } from "../helpers/store-reads.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
 import { runInApp } from "../helpers/proxy-app-harness.ts";
 import { encryptedSave, PLAYER_ID, testKeys } from "../helpers/saves.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
@@ -49,7 +49,7 @@ function cli(server: RunningServer, ...args: string[]): string {
 async function archivedFor(server: RunningServer, body: Uint8Array) {
   const save = await reads(server).saveBySha(sha(body));
   expect(save).toBeDefined();
-  await eventually(async () => (await reads(server).job(save!.id))?.state === "done", 20_000, `save ${save!.id} done`);
+  await jobReaches(server, save!.id, "done", 20_000, `save ${save!.id} done`);
   return (await reads(server).archive(save!.id))!;
 }
 

@@ -5,8 +5,8 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { makeEncryptedSample, SAMPLE_PLAYER_ID } from "../../src/samples/index.ts";
-import { reads } from "../helpers/store-reads.ts";
-import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
+import { serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { testKeys, uploadSave } from "../helpers/saves.ts";
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
   server = await start();
   expect((await uploadSave(server.url, makeEncryptedSample(pair, { seed: 21, now: Date.now() }), "pages-1")).status).toBe(200);
   const saveId = (await reads(server).saveOfUpload("pages-1"))!;
-  await eventually(async () => (await reads(server).job(saveId))?.state === "done", 30_000, "the save done");
+  await jobReaches(server, saveId, "done", 30_000, "the save done");
 }, 60_000);
 
 /** A form POST as the browser sends it from a page of `site` (this server's own origin by default). */

@@ -9,10 +9,10 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { makeEncryptedSample, makeSampleSave, SAMPLE_PLAYER_ID } from "../../src/samples/index.ts";
-import { reads } from "../helpers/store-reads.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
 import { writes } from "../helpers/store-writes.ts";
 import { parseExact } from "../helpers/exact-json.ts";
-import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
+import { serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { testKeys, uploadSave } from "../helpers/saves.ts";
 
@@ -46,7 +46,7 @@ beforeAll(async () => {
   server = await start(env);
   expect((await uploadSave(server.url, makeEncryptedSample(keys.pair, SAMPLE), "stored-1")).status).toBe(200);
   saveId = (await reads(server).saveOfUpload("stored-1"))!;
-  await eventually(async () => (await reads(server).job(saveId))?.state === "done", 30_000, "the save done");
+  await jobReaches(server, saveId, "done", 30_000, "the save done");
   token = await ownerCliLastLine(server, "api-tokens", "add", "lunabot");
   stored = join(server.dataDir, "archive", (await reads(server).archive(saveId))!.rel_path, "save.json.gz");
 }, 60_000);

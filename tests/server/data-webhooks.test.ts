@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { zstdDecompressSync } from "node:zlib";
 import { makeEncryptedSample, SAMPLE_PLAYER_ID } from "../../src/samples/index.ts";
 import { openSave } from "../../src/save/open.ts";
-import { reads } from "../helpers/store-reads.ts";
-import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
+import { serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCli, ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { testKeys, uploadSave } from "../helpers/saves.ts";
@@ -40,7 +40,7 @@ async function uploadDone(server: RunningServer, body: Uint8Array): Promise<numb
   const uploadId = crypto.randomUUID();
   expect((await uploadSave(server.url, body, uploadId)).status).toBe(200);
   const saveId = (await reads(server).saveOfUpload(uploadId))!;
-  await eventually(async () => (await reads(server).job(saveId))?.state === "done", 30_000, `save ${saveId} done`);
+  await jobReaches(server, saveId, "done", 30_000, `save ${saveId} done`);
   return saveId;
 }
 
@@ -97,7 +97,7 @@ describe("consumer webhooks", () => {
     });
     expect(anonymous.status).toBe(200);
     const anonymousSave = (await reads(server).saveOfUpload("anonymous-1"))!;
-    await eventually(async () => (await reads(server).job(anonymousSave))?.state === "done", 30_000, "the anonymous save done");
+    await jobReaches(server, anonymousSave, "done", 30_000, "the anonymous save done");
     expect((await reads(server).pushes(anonymousSave)).filter((push) => push.channel === "data-webhook")).toEqual([]);
 
     expect((await ownerCli(server, "data-webhooks", "remove", hookId)).code).toBe(0);

@@ -6,11 +6,10 @@ import { describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/server.ts";
 import { encryptedSave, testKeys, uploadSave } from "../helpers/saves.ts";
-import { reads } from "../helpers/store-reads.ts";
+import { jobReaches, reads, saveIdOf } from "../helpers/store-reads.ts";
 
 const start = serversForThisFile();
 
-const saveIdOf = async (server: RunningServer, uploadId: string) => (await reads(server).saveOfUpload(uploadId))!;
 const jobOf = (server: RunningServer, saveId: number) => reads(server).job(saveId);
 
 describe("junk waits behind real saves", () => {
@@ -25,7 +24,7 @@ describe("junk waits behind real saves", () => {
       if (i === 140) expect((await uploadSave(server.url, encryptedSave(pair), "real-1")).status).toBe(200);
     }
     const real = await saveIdOf(server, "real-1");
-    await eventually(async () => (await jobOf(server, real))?.state === "done", 60_000, "the real save done");
+    await jobReaches(server, real, "done", 60_000, "the real save done");
     expect(await reads(server).saveCount()).toBe(301);
     const implausible = async () => (await reads(server).jobs()).filter((job) => job.implausible);
     expect((await implausible()).length).toBeGreaterThan(280);
@@ -40,12 +39,12 @@ describe("junk waits behind real saves", () => {
     const server = await start(old.env);
     expect((await uploadSave(server.url, encryptedSave(right.pair), "other-key")).status).toBe(200);
     const saveId = await saveIdOf(server, "other-key");
-    await eventually(async () => (await jobOf(server, saveId))?.state === "failed", 20_000, "failed under the old key");
+    await jobReaches(server, saveId, "failed", 20_000, "failed under the old key");
     expect((await jobOf(server, saveId))!.implausible).toBe(true);
     await server.stop();
     const again = await start(right.env, server.dataDir);
     await again.waitForOutput(/failed saves that can be saves under these keys queued again count=1/);
-    await eventually(async () => (await jobOf(again, saveId))?.state === "done", 30_000, "done under the right key");
+    await jobReaches(again, saveId, "done", 30_000, "done under the right key");
     expect((await jobOf(again, saveId))!.implausible).toBe(false);
   });
 });

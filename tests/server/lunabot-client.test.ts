@@ -7,10 +7,10 @@
 import { beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { makeEncryptedSample, SAMPLE_PLAYER_ID } from "../../src/samples/index.ts";
-import { reads } from "../helpers/store-reads.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
 import { ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { testKeys, uploadSave } from "../helpers/saves.ts";
-import { eventually, serversForThisFile, type RunningServer } from "../helpers/server.ts";
+import { serversForThisFile, type RunningServer } from "../helpers/server.ts";
 
 const PYTHON = "/usr/bin/python3";
 /** Why lunabot's own client cannot run here (printed once), or null (.ci/run installs Debian's python3-aiohttp). */
@@ -29,7 +29,7 @@ beforeAll(async () => {
   uploadedAfter = Date.now();
   expect((await uploadSave(server.url, makeEncryptedSample(pair, { seed: 3, now: Date.now() }), "luna-1")).status).toBe(200);
   const saveId = (await reads(server).saveOfUpload("luna-1"))!;
-  await eventually(async () => (await reads(server).job(saveId))?.state === "done", 60_000, "the save archived");
+  await jobReaches(server, saveId, "done", 60_000, "the save archived");
   token = await ownerCliLastLine(server, "api-tokens", "add", "lunabot");
 }, 120_000);
 

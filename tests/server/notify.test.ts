@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHmac } from "node:crypto";
 import { deploymentHooks, deployments, sqliteHalfOnly } from "../helpers/deployments.ts";
-import { reads } from "../helpers/store-reads.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliWith } from "../helpers/owner-cli.ts";
@@ -82,7 +82,7 @@ for (const deployment of deployments("notify")) {
     const deliveries = (server: RunningServer, saveId: number) => reads(server, deployment).pushes(saveId);
 
     const waitDone = (server: RunningServer, saveId: number) =>
-      eventually(async () => (await reads(server, deployment).job(saveId))?.state === "done", 30_000, "notify done");
+      jobReaches(server, saveId, "done", 30_000, "notify done", deployment);
 
     describe("every channel, routed per player", () => {
       test("a list route sends to each channel once with its own format", async () => {

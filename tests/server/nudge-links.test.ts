@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeSampleMySekaiSave } from "../../src/samples/index.ts";
-import { reads } from "../helpers/store-reads.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCli } from "../helpers/owner-cli.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
@@ -42,7 +42,7 @@ async function partialRefresh(playerId: string, seed: number): Promise<void> {
   const body = encryptRaw(pair, rawSave({ ...makeSampleMySekaiSave({ seed }), sites: [], now: Date.now() + seed }));
   expect((await uploadSave(server.url, body, uploadId, playerId)).status).toBe(200);
   const id = (await reads(server).saveOfUpload(uploadId))!;
-  await eventually(async () => (await reads(server).job(id))?.state === "done", 30_000, `save ${id} done`);
+  await jobReaches(server, id, "done", 30_000, `save ${id} done`);
 }
 
 /** The webhook's JSON names the player; Discord's text does not (only DEFAULTED's nudge goes there). */

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
-import { reads } from "../helpers/store-reads.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
 import { encryptedSave, PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
 import { eventually, serversForThisFile } from "../helpers/server.ts";
 
@@ -68,7 +68,7 @@ test("a .env and a config folder in the checkout reach no test server: the save 
   const uploadId = crypto.randomUUID();
   expect((await uploadSave(server.url, encryptedSave(pair), uploadId)).status).toBe(200);
   const saveId = await eventually(() => reads(server).saveOfUpload(uploadId), 20_000, "the save");
-  await eventually(async () => (await reads(server).job(saveId))?.state === "done", 30_000, "the save's job done");
+  await jobReaches(server, saveId, "done", 30_000, "the save's job done");
   expect(recorder.requests.map((request) => request.path)).toEqual(["/suite"]);
 });
 

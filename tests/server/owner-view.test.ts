@@ -1,8 +1,8 @@
 import type { Health } from "../../src/http/health.ts";
 import { describe, expect, test } from "bun:test";
 import { parsePrometheus, valueOf } from "../helpers/prometheus.ts";
-import { eventually, startServer, type RunningServer } from "../helpers/server.ts";
-import { reads } from "../helpers/store-reads.ts";
+import { startServer, type RunningServer } from "../helpers/server.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
 import { encryptedSave, PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
 
 /** Runs `check` against a fresh server that is removed afterwards, whatever happens. */
@@ -28,7 +28,7 @@ describe("the owner's view on the real server (loopback, no ADMIN_TOKEN)", () =>
       expect((await uploadSave(server.url, encryptedSave(pair), "owner-1")).status).toBe(200);
       expect((await fetch(`${server.url}/uploadSaveData`, { method: "POST", body: "x" })).status).toBe(400);
       const saveId = (await reads(server).saveOfUpload("owner-1"))!;
-      await eventually(async () => (await reads(server).job(saveId))?.state === "done", 30_000, "the save done");
+      await jobReaches(server, saveId, "done", 30_000, "the save done");
 
       const after = await scrape(server);
       expect(valueOf(after, "mysekai_uploads_total", { outcome: "save" })).toBe(1);

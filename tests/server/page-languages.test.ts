@@ -13,7 +13,7 @@ import { REGION_HOSTS } from "../../src/capture/regions.ts";
 import type { Locale } from "../../src/i18n/locales.ts";
 import { MESSAGES } from "../../src/i18n/messages/index.ts";
 import { noChromium, phoneBrowsersForThisFile } from "../helpers/chromium.ts";
-import { reads } from "../helpers/store-reads.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { englishWords } from "../helpers/english-words.ts";
 import { ownerCliLastLine } from "../helpers/owner-cli.ts";
@@ -223,7 +223,7 @@ describe("times say their zone, and agree on one page", () => {
     });
     expect(response.status).toBe(200);
     const saveId = (await reads(tokyo).saveOfUpload("tokyo-1"))!;
-    await eventually(async () => (await reads(tokyo).job(saveId))?.state === "done", 30_000, "the save done");
+    await jobReaches(tokyo, saveId, "done", 30_000, "the save done");
     const path = /\/p\/[A-Za-z0-9_-]+/.exec(await ownerCliLastLine(tokyo, "players", "add", PLAYER_ID))![0];
     const html = await (await fetch(`${tokyo.url}${path}`)).text();
     expect((await reads(tokyo).outputs<{ timeZone: string }>(saveId))!.timeZone).toBe("Asia/Tokyo");

@@ -4,8 +4,8 @@
  * called), and the data API's latest stays the full save.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { reads } from "../helpers/store-reads.ts";
-import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
+import { serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCli, ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { REAL_SAVE_PLAYER, REAL_SAVE_URL, realSave, uploadRealForm } from "../helpers/real-save.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
@@ -21,7 +21,7 @@ afterAll(() => hooks.stop());
 async function ingest(server: RunningServer, body: Uint8Array, uploadId: string, url = REAL_SAVE_URL) {
   expect((await uploadRealForm(server.url, body, uploadId, url)).status).toBe(200);
   const saveId = (await reads(server).saveOfUpload(uploadId))!;
-  await eventually(async () => (await reads(server).job(saveId))?.state === "done", 60_000, `save ${saveId} done`);
+  await jobReaches(server, saveId, "done", 60_000, `save ${saveId} done`);
   return saveId;
 }
 

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { DEFAULT_REPORT_PATH } from "../../src/contract.ts";
 import { summaryJson } from "../../src/maps/index.ts";
 import { archiveFilesIn, archiveFolders, deployments, readArchiveFile, sqliteHalfOnly } from "../helpers/deployments.ts";
-import { reads } from "../helpers/store-reads.ts";
+import { jobReaches, reads, saveIdOf } from "../helpers/store-reads.ts";
 import { writes } from "../helpers/store-writes.ts";
 import { ownerCliWith } from "../helpers/owner-cli.ts";
 import { startRecordingServer } from "../helpers/recording-server.ts";
@@ -46,20 +46,14 @@ for (const deployment of deployments("pipeline")) {
     const notOnHub = sqliteHalfOnly(deployment);
 
     const store = (server: RunningServer) => reads(server, deployment);
-    const jobOf = (server: RunningServer, saveId: number) => store(server).job(saveId);
-    const saveIdOf = async (server: RunningServer, uploadId: string) => (await store(server).saveOfUpload(uploadId))!;
-    const waitForJob = (server: RunningServer, saveId: number, state: string, timeoutMs = 20_000) =>
-      eventually(async () => {
-        const job = await jobOf(server, saveId);
-        return job?.state === state && job;
-      }, timeoutMs, `job of save ${saveId} ${state}`);
+    const waitForJob = (server: RunningServer, saveId: number, state: string) => jobReaches(server, saveId, state, undefined, undefined, deployment);
 
     describe("a save through every stage", () => {
       test("drawn and archived in one stage (no drawn file through the store), then notify → done", async () => {
         const { pair, env } = testKeys();
         const server = await startHere(env);
         expect((await uploadSave(server.url, encryptedSave(pair), "full-1")).status).toBe(200);
-        const saveId = await saveIdOf(server, "full-1");
+        const saveId = await saveIdOf(server, "full-1", deployment);
         const job = await waitForJob(server, saveId, "done");
         expect(job.stage).toBe("done");
 
@@ -87,7 +81,7 @@ for (const deployment of deployments("pipeline")) {
         const server = await startHere(env);
         const before = await archiveFolders(deployment, server);
         await uploadSave(server.url, randomBytes(4096), "junk-1");
-        const job = await waitForJob(server, await saveIdOf(server, "junk-1"), "failed");
+        const job = await waitForJob(server, await saveIdOf(server, "junk-1", deployment), "failed");
         expect(job.attempts).toBe(1);
         expect(job.last_error).toContain("does not decrypt under any configured key");
         expect(await archiveFolders(deployment, server, before)).toEqual([]);
@@ -99,7 +93,7 @@ for (const deployment of deployments("pipeline")) {
         const before = await archiveFolders(deployment, server);
         await server.waitForOutput("no AES key configured");
         await uploadSave(server.url, encryptedSave(pair), "nokey-1");
-        const saveId = await saveIdOf(server, "nokey-1");
+        const saveId = await saveIdOf(server, "nokey-1", deployment);
         await waitForJob(server, saveId, "waiting_for_key");
         await server.stop();
         const again = await startHere(env, server.dataDir);
@@ -117,7 +111,7 @@ for (const deployment of deployments("pipeline")) {
         const server = await startHere(deployment.hub ? { ...env, S3_SECRET_ACCESS_KEY: wrongSecret } : env);
         if (!deployment.hub) writeFileSync(join(server.dataDir, "archive"), "in the way");
         await uploadSave(server.url, encryptedSave(pair), "throw-1");
-        const saveId = await saveIdOf(server, "throw-1");
+        const saveId = await saveIdOf(server, "throw-1", deployment);
         const job = await waitForJob(server, saveId, "failed");
         expect(job.stage).toBe("generate");
         expect(job.attempts).toBe(3);
@@ -153,7 +147,7 @@ for (const deployment of deployments("pipeline")) {
         const savesBefore = await store(server).saveCount();
         const uploads = 6;
         for (let i = 0; i < uploads; i++) expect((await uploadSave(server.url, encryptedSave(pair), `kill-${i}`)).status).toBe(200);
-        const saveIds = await Promise.all(Array.from({ length: uploads }, (_, i) => saveIdOf(server, `kill-${i}`)));
+        const saveIds = await Promise.all(Array.from({ length: uploads }, (_, i) => saveIdOf(server, `kill-${i}`, deployment)));
         const done = async (on: RunningServer) => (await store(on).jobs()).filter((job) => job.state === "done" && saveIds.includes(job.save_id!)).length;
         await eventually(async () => (await done(server)) >= 1, 20_000, "one job done");
         await server.stop("SIGKILL");
@@ -175,17 +169,14 @@ for (const deployment of deployments("pipeline")) {
 
 /** SQLite itself: the instance lock, rows an older version left, the local archive's temp folder. */
 describe("one process on SQLite only", () => {
-  const saveIdOf = async (server: RunningServer, uploadId: string) => (await reads(server).saveOfUpload(uploadId))!;
   const jobOf = (server: RunningServer, saveId: number) => reads(server).job(saveId);
-  const waitForJob = (server: RunningServer, saveId: number, state: string, timeoutMs = 20_000) =>
-    eventually(async () => (await jobOf(server, saveId))?.state === state, timeoutMs, `job of save ${saveId} ${state}`);
 
   test("a job an older version left at the archive stage draws again and finishes", async () => {
     const { pair, env } = testKeys();
     const server = await start(env);
     await uploadSave(server.url, encryptedSave(pair), "legacy-1");
     const saveId = await saveIdOf(server, "legacy-1");
-    await waitForJob(server, saveId, "done");
+    await jobReaches(server, saveId, "done");
     await writes(server).jobDue([saveId], "archive");
     await server.waitForOutput(new RegExp(`save=${saveId} .*stage=archive attempt=1 .*outcome="next=generate" note="drawn files are no longer kept`));
     await server.waitForOutput(new RegExp(`save=${saveId} .*stage=notify attempt=1 .*outcome=done[\\s\\S]*save=${saveId} .*stage=notify attempt=1 .*outcome=done`));
@@ -249,7 +240,7 @@ describe("one process on SQLite only", () => {
       await eventually(async () => ((await jobOf(server, saveId))?.attempts ?? 0) > 0, 10_000, "generate started");
       expect(slow.ended()).toBe(false);
       await slow.done;
-      await waitForJob(server, saveId, "done");
+      await jobReaches(server, saveId, "done");
     }, 30_000);
   });
 });

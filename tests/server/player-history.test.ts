@@ -9,9 +9,9 @@ import { join } from "node:path";
 import type { SaveOutputs } from "../../src/maps/save-outputs.ts";
 import { makeEncryptedSample } from "../../src/samples/index.ts";
 import { noChromium, phoneBrowsersForThisFile } from "../helpers/chromium.ts";
-import { reads } from "../helpers/store-reads.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
 import { writes } from "../helpers/store-writes.ts";
-import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
+import { serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
 
@@ -35,7 +35,7 @@ async function archivedSave(uploadId: string, seed: number, playerId = PLAYER_ID
   const body = makeEncryptedSample(pair, { seed, now: Date.now(), rareEverywhere: seed % 2 === 1 });
   expect((await uploadSave(server.url, body, uploadId, playerId)).status).toBe(200);
   const id = (await reads(server).saveOfUpload(uploadId))!;
-  await eventually(async () => (await reads(server).job(id))?.state === "done", 30_000, `save ${uploadId} done`);
+  await jobReaches(server, id, "done", 30_000, `save ${uploadId} done`);
   return { id, token: (await reads(server).archive(id))!.token };
 }
 

@@ -7,10 +7,10 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { makeEncryptedSample } from "../../src/samples/index.ts";
 import { noChromium, phoneBrowsersForThisFile } from "../helpers/chromium.ts";
-import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
+import { serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
-import { reads } from "../helpers/store-reads.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
 import { writes } from "../helpers/store-writes.ts";
 
 const ADMIN_TOKEN = "phone-page-token-0123456789";
@@ -30,7 +30,7 @@ beforeAll(async () => {
     const body = makeEncryptedSample(pair, { seed: 300 + day, now: Date.now(), rareEverywhere: day % 2 === 0 });
     expect((await uploadSave(server.url, body, `phone-${day}`)).status).toBe(200);
     const id = (await reads(server).saveOfUpload(`phone-${day}`))!;
-    await eventually(async () => (await reads(server).job(id))?.state === "done", 30_000, `save ${day} done`);
+    await jobReaches(server, id, "done", 30_000, `save ${day} done`);
     await writes(server).receivedAt(id, Date.now() - day * DAY - 60_000);
   }
   playerPath = /\/p\/[A-Za-z0-9_-]+/.exec(await ownerCliLastLine(server, "players", "add", PLAYER_ID, "--name", "Mizuki"))![0];

@@ -7,8 +7,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { reads } from "../helpers/store-reads.ts";
-import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
+import { serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCli, ownerCliLastLine, ownerCliWith } from "../helpers/owner-cli.ts";
 import { positionalRealSave, REAL_SAVE_PLAYER, realSave, restoredRealSave, uploadRealForm } from "../helpers/real-save.ts";
 import { encryptRaw, testKeys } from "../helpers/saves.ts";
@@ -18,7 +18,7 @@ const start = serversForThisFile({ NOTIFY_DEFAULT: "none" });
 async function ingest(server: RunningServer, body: Uint8Array, uploadId: string, state: "done" | "failed") {
   expect((await uploadRealForm(server.url, body, uploadId)).status).toBe(200);
   const saveId = (await reads(server).saveOfUpload(uploadId))!;
-  await eventually(async () => (await reads(server).job(saveId))?.state === state, 60_000, `save ${saveId} ${state}`);
+  await jobReaches(server, saveId, state, 60_000, `save ${saveId} ${state}`);
   return saveId;
 }
 

@@ -6,8 +6,8 @@ import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { noChromium, phoneBrowsersForThisFile } from "../helpers/chromium.ts";
 import { birthdayDelivery, DELIVERY_URL } from "../helpers/birthday-party.ts";
-import { reads } from "../helpers/store-reads.ts";
-import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
+import { serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { REAL_SAVE_URL, realSave, uploadRealForm } from "../helpers/real-save.ts";
 import { encryptRaw, testKeys } from "../helpers/saves.ts";
 
@@ -17,7 +17,7 @@ const openBrowser = phoneBrowsersForThisFile();
 async function ingest(server: RunningServer, body: Uint8Array, uploadId: string, url: string) {
   expect((await uploadRealForm(server.url, body, uploadId, url)).status).toBe(200);
   const saveId = (await reads(server).saveOfUpload(uploadId))!;
-  await eventually(async () => (await reads(server).job(saveId))?.state === "done", 60_000, `save ${saveId} done`);
+  await jobReaches(server, saveId, "done", 60_000, `save ${saveId} done`);
 }
 
 test.skipIf(noChromium)("recent saves mark the partial refresh and the birthday party, at 390 px and 1280 px", async () => {

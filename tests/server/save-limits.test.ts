@@ -1,20 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { drop, save, saveAtCaps, site } from "../helpers/maps-fixtures.ts";
-import { eventually, type RunningServer, serversForThisFile } from "../helpers/in-process.ts";
-import { reads } from "../helpers/store-reads.ts";
+import { serversForThisFile } from "../helpers/in-process.ts";
+import { jobReaches, reads, saveIdOf } from "../helpers/store-reads.ts";
 import { encryptedSave, encryptRaw, rawSave, testKeys, uploadSave } from "../helpers/saves.ts";
 import { SAVE_LIMITS } from "../../src/save/limits.ts";
 
 
 const start = serversForThisFile({ JOB_BACKOFF_MS: "100,100" });
-
-const saveIdOf = async (server: RunningServer, uploadId: string) => (await reads(server).saveOfUpload(uploadId))!;
-
-const finished = (server: RunningServer, saveId: number, state: string, timeoutMs = 20_000) =>
-  eventually(async () => {
-    const job = await reads(server).job(saveId);
-    return job?.state === state && job;
-  }, timeoutMs, `job of save ${saveId} ${state}`);
 
 /** 10,000 drops on one site, as compact as a drop can be (a one-letter status) so that it fits one 1 MiB upload. */
 const tenThousandDrops = () => save([site(5, Array.from({ length: 10_000 }, (_, i) => ({ ...drop("a", 1, i % 100, Math.floor(i / 100)), status: "x" })))]);
@@ -27,13 +19,13 @@ describe("a save past the caps", () => {
     expect((await uploadSave(server.url, encryptedSave(pair), "normal")).status).toBe(200);
     const uploaded = Date.now();
 
-    const failed = await finished(server, await saveIdOf(server, "over-cap"), "failed");
+    const failed = await jobReaches(server, await saveIdOf(server, "over-cap"), "failed");
     expect(failed.attempts).toBe(1);
     expect(failed.stage).toBe("generate");
     expect(failed.last_error).toBe(`over the save limits: 10000 drops on site 5 (limit ${SAVE_LIMITS.dropsPerSite})`);
     expect(await reads(server).archive(await saveIdOf(server, "over-cap"))).toBeUndefined();
 
-    await finished(server, await saveIdOf(server, "normal"), "done");
+    await jobReaches(server, await saveIdOf(server, "normal"), "done");
     expect(Date.now() - uploaded).toBeLessThan(10_000);
     await server.waitForOutput(/\[JOB\] WARN stage finished .*stage=generate attempt=1 .*outcome=failed note="?over the save limits: 10000 drops on site 5/);
   });
@@ -47,10 +39,10 @@ describe("a save past the caps", () => {
     // A partial refresh (no harvest maps) draws nothing: a fresh worker, next to the killed task's renders, is done in a fraction of that.
     expect((await uploadSave(server.url, encryptRaw(pair, rawSave(save([]))), "after-slow")).status).toBe(200);
 
-    const slow = await finished(server, await saveIdOf(server, "slow"), "failed", 30_000);
+    const slow = await jobReaches(server, await saveIdOf(server, "slow"), "failed", 30_000);
     expect(slow.last_error).toBe("rendering took longer than 0.25 s twice");
     expect(slow.attempts).toBe(2);
-    await finished(server, await saveIdOf(server, "after-slow"), "done");
+    await jobReaches(server, await saveIdOf(server, "after-slow"), "done");
     // Each log line follows its commit: wait for the last one before reading the order.
     await server.waitForOutput(/save=1 .*stage=generate attempt=2 .*outcome=failed/);
     // The queued save's first attempt, whatever it came to: on a loaded machine a fresh worker's start alone can pass

@@ -12,9 +12,9 @@ import type { SaveOutputs } from "../../src/maps/save-outputs.ts";
 import { makeEncryptedSample } from "../../src/samples/index.ts";
 import { SpawnMonths } from "../../src/spawns/month.ts";
 import { buildSpawnSvg } from "../../src/spawns/svg.ts";
-import { reads } from "../helpers/store-reads.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
 import { writes } from "../helpers/store-writes.ts";
-import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
+import { serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
 import { sqliteSpawnReads } from "../../src/db/read-models/sqlite.ts";
@@ -30,7 +30,7 @@ async function archived(seed: number): Promise<number> {
   const uploadId = crypto.randomUUID();
   expect((await uploadSave(server.url, makeEncryptedSample(pair, { seed, now: Date.now(), rareEverywhere: true }), uploadId)).status).toBe(200);
   const id = (await reads(server).saveOfUpload(uploadId))!;
-  await eventually(async () => (await reads(server).job(id))?.state === "done", 30_000, `save ${id} done`);
+  await jobReaches(server, id, "done", 30_000, `save ${id} done`);
   return id;
 }
 /** Each save's stored outputs and when it was received, read once it is backdated. */

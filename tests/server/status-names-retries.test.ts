@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { noChromium, phoneBrowsersForThisFile } from "../helpers/chromium.ts";
-import { reads } from "../helpers/store-reads.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
@@ -27,7 +27,7 @@ afterAll(() => receiver.stop());
 async function saveDone(server: RunningServer, uploadId: string, state: string): Promise<number> {
   expect((await uploadSave(server.url, encryptedSave(pair), uploadId)).status).toBe(200);
   const saveId = await eventually(() => reads(server).saveOfUpload(uploadId), 20_000, "the save");
-  await eventually(async () => (await reads(server).job(saveId))?.state === state, 30_000, `the save's job ${state}`);
+  await jobReaches(server, saveId, state, 30_000, `the save's job ${state}`);
   return saveId;
 }
 

@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeSampleMySekaiSave } from "../../src/samples/index.ts";
 import type { MySekaiSave } from "../../src/save/index.ts";
-import { reads } from "../helpers/store-reads.ts";
-import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
+import { jobReaches, reads } from "../helpers/store-reads.ts";
+import { serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { ownerCli, ownerCliLastLine } from "../helpers/owner-cli.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptRaw, rawSave, testKeys, uploadSave } from "../helpers/saves.ts";
@@ -59,7 +59,7 @@ async function archived(playerId: string, typed: MySekaiSave): Promise<number> {
   const uploadId = crypto.randomUUID();
   expect((await uploadSave(server.url, encryptRaw(pair, rawSave(typed)), uploadId, playerId)).status).toBe(200);
   const id = (await reads(server).saveOfUpload(uploadId))!;
-  await eventually(async () => (await reads(server).job(id))?.state === "done", 30_000, `save ${id} done`);
+  await jobReaches(server, id, "done", 30_000, `save ${id} done`);
   return id;
 }
 
