@@ -32,10 +32,6 @@ export interface Deployment {
   end(): Promise<void>;
 }
 
-export async function one<T>(deployment: Deployment, server: RunningServer, sql: string, ...params: Param[]): Promise<T | undefined> {
-  return (await deployment.query<T>(server, sql, ...params))[0];
-}
-
 /** A JSON column's value, whichever store read it. */
 export function jsonValue<T>(column: unknown): T {
   return (typeof column === "string" ? JSON.parse(column) : column) as T;

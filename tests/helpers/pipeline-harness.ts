@@ -133,13 +133,6 @@ export function insertSave(db: Db, receivedAt: number, playerId = "1234567890123
   return row.id;
 }
 
-export function insertReport(db: Db, receivedAt: number): number {
-  const row = db.$client
-    .query("INSERT INTO reports (received_at, shape, entry_count, candidate_count, empty_bodies, meta) VALUES (?, 'har', 1, 0, 0, '{}') RETURNING id")
-    .get(receivedAt) as { id: number };
-  return row.id;
-}
-
 export interface JobFields {
   saveId?: number;
   /** A report job (no save) when given. */
@@ -192,28 +185,4 @@ export interface JobRow {
 
 export function jobRow(db: Db, id: number): JobRow {
   return db.$client.query("SELECT * FROM jobs WHERE id = ?").get(id) as JobRow;
-}
-
-export interface DeliveryRow {
-  id: number;
-  save_id: number;
-  channel: string;
-  state: string;
-  attempts: number;
-  next_attempt_at: number;
-  last_error: string | null;
-}
-
-export function insertDelivery(db: Db, saveId: number, state: string, now: number, channel = "discord"): number {
-  const row = db.$client
-    .query(
-      `INSERT INTO deliveries (save_id, channel, target, state, attempts, next_attempt_at, last_error, sent_at, created_at)
-       VALUES (?, ?, 'default', ?, ?, ?, ?, ?, ?) RETURNING id`,
-    )
-    .get(saveId, channel, state, state === "pending" ? 0 : 3, now, state === "failed" ? "HTTP 500" : null, state === "sent" ? now : null, now) as { id: number };
-  return row.id;
-}
-
-export function deliveriesOf(db: Db, saveId: number): DeliveryRow[] {
-  return db.$client.query("SELECT * FROM deliveries WHERE save_id = ? ORDER BY id").all(saveId) as DeliveryRow[];
 }
