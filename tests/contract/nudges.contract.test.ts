@@ -35,6 +35,11 @@ describeEachStore("nudges", (s) => {
   }
   /** A full save as an upload leaves it: the save and its job, still being drawn. */
   const addSave = (playerId: string, region: Region, receivedAt: number) => s.rows.save({ playerId, region, at: receivedAt });
+  /** A player with nudges on (3 h) and a full save on `region`, both at the start of 1 June 2026. */
+  async function optedIn(deps: NudgeDeps, playerId: string, region: Region) {
+    await deps.nudges.setNudge(playerId, 3, at("2026-06-01T00:00:00Z"));
+    await addSave(playerId, region, at("2026-06-01T00:00:00Z"));
+  }
 
   test("once per missed refresh at refresh + 3 h, JP and EN across a daylight-saving change, by whichever process checks first", async () => {
     const hook = "/missed";
@@ -48,9 +53,9 @@ describeEachStore("nudges", (s) => {
     for (let now = since; now <= at("2026-03-09T06:00:00Z"); now += 5 * MIN) {
       // JP's full save arrives half an hour after its 05:00 refresh of 8 March (20:00 UTC on the 7th).
       if (!jpSaved && now >= at("2026-03-07T20:30:00Z")) jpSaved = (await addSave(JP, "jp", now), true);
-      const before = api.requests.filter((r) => r.path === hook).length;
+      const before = api.requestsTo(hook).length;
       const sent = (await runMissedNudges((now / MIN) % 2 === 0 ? a.deps : b.deps, now)) + (await runMissedNudges((now / MIN) % 2 === 0 ? b.deps : a.deps, now));
-      const pushed = api.requests.filter((r) => r.path === hook).slice(before).map((r) => (r.json as { playerId: string }).playerId);
+      const pushed = api.requestsTo(hook).slice(before).map((r) => (r.json as { playerId: string }).playerId);
       expect(pushed.length).toBe(sent);
       for (const player of pushed) fired.push(`${player === JP ? "JP" : "EN"} ${new Date(now).toISOString()}`);
     }
@@ -71,7 +76,7 @@ describeEachStore("nudges", (s) => {
     // A restarted process checking the same hours again sends nothing.
     const restarted = await process(hook);
     for (const now of [at("2026-03-08T15:00:00Z"), at("2026-03-09T03:30:00Z")]) expect(await runMissedNudges(restarted.deps, now)).toBe(0);
-    const body = api.requests.find((r) => r.path === hook)!.json as { title: string; rareText: string };
+    const body = api.requestsTo(hook)[0]!.json as { title: string; rareText: string };
     expect(body.title).toBe("MySekai: no refresh captured");
     expect(body.rareText).toContain("Capture setup: ask the owner for your personal link, or open https://maps.example/setup");
   });
@@ -80,21 +85,19 @@ describeEachStore("nudges", (s) => {
     const hook = "/partial";
     const { deps } = await process(hook);
     const player = "1000000000000000013";
-    await deps.nudges.setNudge(player, 3, at("2026-06-01T00:00:00Z"));
-    await addSave(player, "jp", at("2026-06-01T00:00:00Z"));
+    await optedIn(deps, player, "jp");
     // 20:00Z is 05:00 in Tokyo on 2 June.
     expect(await nudgePartial(deps, player, at("2026-06-01T20:10:00Z"), at("2026-06-01T20:10:00Z") + MIN)).toBe(true);
     expect(await nudgePartial(deps, player, at("2026-06-01T20:40:00Z"), at("2026-06-01T20:40:00Z") + MIN)).toBe(false);
-    const pushes = api.requests.filter((r) => r.path === hook).map((r) => r.json as { title: string; rareText: string });
+    const pushes = api.requestsTo(hook).map((r) => r.json as { title: string; rareText: string });
     // A push follows the player's server's language, like their maps: JP's in Japanese.
     expect(pushes.map((p) => p.title)).toEqual(["MySekai：部分更新を受け取りました"]);
     expect(pushes[0]!.rareText).toContain("タイトル画面からマイセカイを開き直してください");
     expect(await runMissedNudges(deps, at("2026-06-01T23:00:00Z"))).toBe(0);
     const enPlayer = "1000000000000000014";
-    await deps.nudges.setNudge(enPlayer, 3, at("2026-06-01T00:00:00Z"));
-    await addSave(enPlayer, "en", at("2026-06-01T00:00:00Z"));
+    await optedIn(deps, enPlayer, "en");
     expect(await nudgePartial(deps, enPlayer, at("2026-06-01T20:10:00Z"), at("2026-06-01T20:10:00Z") + MIN)).toBe(true);
-    const enPush = api.requests.filter((r) => r.path === hook).at(-1)!.json as { title: string; rareText: string };
+    const enPush = api.requestsTo(hook).at(-1)!.json as { title: string; rareText: string };
     expect(enPush.title).toBe("MySekai: partial refresh captured");
     expect(enPush.rareText).toContain("open MySekai again from the title screen");
     expect(await nudgePartial(deps, "1000000000000000099", at("2026-06-01T20:10:00Z"), at("2026-06-01T20:10:00Z") + MIN)).toBe(false);
@@ -104,15 +107,14 @@ describeEachStore("nudges", (s) => {
     const hook = "/privacy";
     const { deps } = await process(hook);
     const player = "1000000000000000015";
-    await deps.nudges.setNudge(player, 3, at("2026-06-01T00:00:00Z"));
-    await addSave(player, "jp", at("2026-06-01T00:00:00Z"));
+    await optedIn(deps, player, "jp");
     const received = at("2026-06-01T20:10:00Z");
     // Reprocessed a day later: that refresh is long past.
     expect(await nudgePartial(deps, player, received, received + 24 * 60 * MIN)).toBe(false);
     const linked = { ...deps, links: { linkedPlayer: async () => ({ playerId: player, token: "t".repeat(32), name: null }) } } as unknown as NudgeDeps;
     // On the default route (often a shared group) the personal link, which opens the player's settings, stays out.
     expect(await nudgePartial(linked, player, received, received + MIN)).toBe(true);
-    const shared = api.requests.filter((r) => r.path === hook).at(-1)!.json as { rareText: string };
+    const shared = api.requestsTo(hook).at(-1)!.json as { rareText: string };
     expect(shared.rareText).toContain("https://maps.example/setup");
     expect(shared.rareText).not.toContain("/p/");
     // A route of the player's own (which the default route, here none, does not share) that is a webhook, which may
@@ -121,6 +123,6 @@ describeEachStore("nudges", (s) => {
     const own = { ...linked, config, routing: { ...linked.routing, players: new Map([[player, linked.routing.players.get(player) ?? routeOfDefault(linked)]]) } } as NudgeDeps;
     const next = at("2026-06-02T08:10:00Z");
     expect(await nudgePartial(own, player, next, next + MIN)).toBe(true);
-    expect((api.requests.filter((r) => r.path === hook).at(-1)!.json as { rareText: string }).rareText).not.toContain("/p/");
+    expect((api.requestsTo(hook).at(-1)!.json as { rareText: string }).rareText).not.toContain("/p/");
   });
 });
