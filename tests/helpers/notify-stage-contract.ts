@@ -15,11 +15,12 @@ import type { WorkerPool } from "../../src/pipeline/worker-pool.ts";
 import type { SaveOutputs } from "../../src/maps/save-outputs.ts";
 import type { StoreUnderTest } from "./contract-stores.ts";
 import { material, save, site } from "./maps-fixtures.ts";
-import { saveJob } from "./pipeline-harness.ts";
+import { LEASE_MS, saveJob } from "./pipeline-harness.ts";
 import type { RecordingServer } from "./recording-server.ts";
 
+export { LEASE_MS };
+
 export const PLAYER = "7488393821744390161";
-export const LEASE_MS = 60_000;
 export const OK = { status: 200, body: { code: 200, message: "success" } };
 
 /** A save as the generate and archive stages leave it. */

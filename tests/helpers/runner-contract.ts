@@ -9,14 +9,11 @@ import { runJob, type Stages } from "../../src/pipeline/runner.ts";
 import type { PipelineDeps } from "../../src/pipeline/stage.ts";
 import type { JobRow } from "../../src/store/model/jobs.ts";
 import type { StoreUnderTest } from "./contract-stores.ts";
+import { BACKOFF_MS, LEASE_MS, SECRET } from "./pipeline-harness.ts";
 import { drawnWrites } from "./rows.ts";
 
+export { BACKOFF_MS, LEASE_MS, SECRET };
 export const MINUTE = 60_000;
-export const LEASE_MS = 60_000;
-/** Two retries: attempt 1 waits ~1 s, attempt 2 ~2 s, attempt 3 is the last. */
-export const BACKOFF_MS = [1_000, 2_000];
-/** A secret the deps know: error text must never carry it. */
-export const SECRET = "sekrit-webhook-token-0123456789";
 
 /** A job's fields as a test sets them; the job of a new save unless `saveId` or `reportId` is given. */
 export type JobFields = Partial<Omit<JobRow, "id">> & { runAt: number };
