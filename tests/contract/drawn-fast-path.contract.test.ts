@@ -4,8 +4,7 @@
  * databases, must leave every table the same, column for column (a new archive row, one re-pointed, a partial
  * refresh). The tables and their columns are read from the hub's schema, so a column added there is compared unasked.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
+import { describe, expect, test } from "bun:test";
 import { pgJobStore } from "../../src/db/jobs/pg.ts";
 import { recordDrawnAtOnce, recordInTransaction } from "../../src/db/stage-writes/pg.ts";
 import { acceptByRule } from "../../src/db/uploads/pg.ts";
@@ -15,8 +14,8 @@ import { NO_ORIGIN } from "../../src/store/model/saves.ts";
 import { advanceChange } from "../../src/store/model/jobs.ts";
 import type { StageWrites } from "../../src/store/ports/stage-writes.ts";
 import type { UploadLimits } from "../../src/store/ports/ingest.ts";
-import { contents } from "../helpers/hub-table-contents.ts";
-import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
+import { contents, fastAndRule } from "../helpers/hub-table-contents.ts";
+import { POSTGRES_MISSING } from "../helpers/postgres.ts";
 import { drawnWrites, fullDigest } from "../helpers/rows.ts";
 
 const T0 = 1_800_000_000_000;
@@ -33,23 +32,15 @@ const STAGES: { saveId: number; writes: Extract<StageWrites, { kind: "drawn" }>;
 ];
 
 describe.skipIf(POSTGRES_MISSING !== null)("a drawn stage's record on PostgreSQL: the one-statement path writes what the rule writes", () => {
-  let fast: PgDb;
-  let rule: PgDb;
-  beforeAll(async () => {
-    [fast, rule] = await Promise.all([databaseForThisFile("migrated").then((url) => openPostgres(url)), databaseForThisFile("migrated").then((url) => openPostgres(url))]);
-    for (const db of [fast, rule]) {
-      for (const [i, body] of [new Uint8Array(64).fill(1), new Uint8Array(48).fill(2)].entries()) {
-        const chunk = { header: { uploadId: `u${i}`, chunkIndex: 0, totalChunks: 1, originalUrl: null }, body, playerId: PLAYER, origin: NO_ORIGIN, peer: "203.0.113.7", now: T0 + i };
-        await acceptByRule(db, chunk, sha256Hex(body), LIMITS);
-      }
+  const dbs = fastAndRule(async (db) => {
+    for (const [i, body] of [new Uint8Array(64).fill(1), new Uint8Array(48).fill(2)].entries()) {
+      const chunk = { header: { uploadId: `u${i}`, chunkIndex: 0, totalChunks: 1, originalUrl: null }, body, playerId: PLAYER, origin: NO_ORIGIN, peer: "203.0.113.7", now: T0 + i };
+      await acceptByRule(db, chunk, sha256Hex(body), LIMITS);
     }
-  }, 60_000);
-  afterAll(async () => {
-    await fast?.$client.end();
-    await rule?.$client.end();
   });
 
   test("the same stages leave every column of every table the same on both paths", async () => {
+    const { fast, rule } = dbs;
     for (const { saveId, writes, at, redraw } of STAGES) {
       const [fastJob, ruleJob] = await Promise.all(
         [fast, rule].map(async (db) => {

@@ -4,14 +4,14 @@
  * databases, must leave every table the same, column for column, after every PUT. The tables and their columns are
  * read from the hub's schema, so a column added there is compared unasked.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { pgFlow } from "../../src/db/dialect/pg.ts";
 import { putSubscription, SUBSCRIPTION_KEEP_MS } from "../../src/db/owner/msr-subscriptions.ts";
 import { pgPutMsrSubscription } from "../../src/db/owner/pg-msr-subscriptions.ts";
-import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
+import type { PgDb } from "../../src/db/pg/open.ts";
 import type { SubscriptionList } from "../../src/store/model/owner.ts";
-import { contents } from "../helpers/hub-table-contents.ts";
-import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
+import { contents, fastAndRule } from "../helpers/hub-table-contents.ts";
+import { POSTGRES_MISSING } from "../helpers/postgres.ts";
 
 const T0 = 1_800_000_000_000;
 const [A, B, C] = ["7488393821744390161", "1234567890123456789", "9000000000000000001"];
@@ -46,17 +46,10 @@ const STEPS: Step[] = [
 ];
 
 describe.skipIf(POSTGRES_MISSING !== null)("lunabot's /msr PUT on PostgreSQL: the one-statement path writes what the rule writes", () => {
-  let fast: PgDb;
-  let rule: PgDb;
-  beforeAll(async () => {
-    [fast, rule] = await Promise.all([databaseForThisFile("migrated").then((url) => openPostgres(url)), databaseForThisFile("migrated").then((url) => openPostgres(url))]);
-  }, 60_000);
-  afterAll(async () => {
-    await fast?.$client.end();
-    await rule?.$client.end();
-  });
+  const dbs = fastAndRule();
 
   test("the same PUTs leave every column of every table the same on both paths, after each PUT", async () => {
+    const { fast, rule } = dbs;
     for (const { what, put, before, lists, pairs } of STEPS) {
       for (const db of [fast, rule]) await before?.(db);
       await pgPutMsrSubscription(fast, ...put);

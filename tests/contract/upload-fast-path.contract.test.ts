@@ -4,16 +4,15 @@
  * two databases, must leave every table the same, column for column. The tables and their columns are read from
  * the hub's schema, so a column added to it is compared without touching this test.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { openPostgres, type PgDb } from "../../src/db/pg/open.ts";
+import { describe, expect, test } from "bun:test";
 import { pgPutMsrSubscription } from "../../src/db/owner/pg-msr-subscriptions.ts";
 import { acceptByRule, storeNewSingleChunkSave } from "../../src/db/uploads/pg.ts";
 import { saveOrigin } from "../../src/ingest/save-origin.ts";
 import { sha256Hex } from "../../src/sha256.ts";
 import type { ChunkOutcome, IncomingChunk, UploadLimits } from "../../src/store/ports/ingest.ts";
 import { MAX_UPLOAD_BYTES } from "../../src/contract.ts";
-import { contents, TABLES } from "../helpers/hub-table-contents.ts";
-import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
+import { contents, fastAndRule, TABLES } from "../helpers/hub-table-contents.ts";
+import { POSTGRES_MISSING } from "../helpers/postgres.ts";
 
 const T0 = 1_800_000_000_000;
 const SUBSCRIBED = "7488393821744390161";
@@ -39,18 +38,10 @@ const CHUNKS = [
 ];
 
 describe.skipIf(POSTGRES_MISSING !== null)("a single-chunk upload on PostgreSQL: the one-statement path writes what the rule writes", () => {
-  let fast: PgDb;
-  let rule: PgDb;
-  beforeAll(async () => {
-    [fast, rule] = await Promise.all([databaseForThisFile("migrated").then((url) => openPostgres(url)), databaseForThisFile("migrated").then((url) => openPostgres(url))]);
-    for (const db of [fast, rule]) await pgPutMsrSubscription(db, "bot", "cn", { pairs: [{ uid: SUBSCRIBED, mode: "suite" }], peer: "198.51.100.1", bytes: 40 }, T0 - 1_000);
-  }, 60_000);
-  afterAll(async () => {
-    await fast?.$client.end();
-    await rule?.$client.end();
-  });
+  const dbs = fastAndRule((db) => pgPutMsrSubscription(db, "bot", "cn", { pairs: [{ uid: SUBSCRIBED, mode: "suite" }], peer: "198.51.100.1", bytes: 40 }, T0 - 1_000));
 
   test("the same chunks leave every column of every table the same on both paths", async () => {
+    const { fast, rule } = dbs;
     const outcomes: { fast: ChunkOutcome | null; rule: ChunkOutcome }[] = [];
     for (const c of CHUNKS) {
       const sha256 = sha256Hex(c.body);
