@@ -1,7 +1,7 @@
 /**
  * One owner per table: the job table is written by src/db/jobs/ alone (claims, leases, transitions, requeues), the
  * deliveries and consumer webhooks by src/db/deliveries/ alone (but for the retention sweeps' bulk deletes), each
- * other owner table by its module, once per store (src/db/<module>.ts over SQLite, src/db/pg/<module>.ts).
+ * other owner table by its one module, written once for both stores (src/db/owner/<module>.ts over src/db/dialect/).
  */
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
@@ -21,52 +21,53 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-test("no module outside src/db/jobs/ writes the jobs table", () => {
-  const writers = sourceFiles(SRC)
-    .filter((path) => !relative(SRC, path).startsWith("db/jobs/"))
-    .filter((path) => JOB_WRITES.test(readFileSync(path, "utf8")))
+/** The source files under `dir` (all of src/ by default) whose text matches `re`, as paths relative to src/. */
+function filesMatching(re: RegExp, dir = SRC): string[] {
+  return sourceFiles(dir)
+    .filter((path) => re.test(readFileSync(path, "utf8")))
     .map((path) => relative(SRC, path));
+}
+
+test("no module outside src/db/jobs/ writes the jobs table", () => {
+  const writers = filesMatching(JOB_WRITES).filter((path) => !path.startsWith("db/jobs/"));
   expect(writers).toEqual([]);
 });
 
 test("the job module itself is seen writing (the pattern matches real writes)", () => {
-  const owners = sourceFiles(join(SRC, "db/jobs")).filter((path) => JOB_WRITES.test(readFileSync(path, "utf8")));
+  const owners = filesMatching(JOB_WRITES, join(SRC, "db/jobs"));
   expect(owners.length).toBeGreaterThan(3);
 });
 
 test("no module outside src/db/deliveries/ writes the deliveries or the consumer webhooks, but the retention sweep", () => {
-  const writers = sourceFiles(SRC)
-    .filter((path) => !relative(SRC, path).startsWith("db/deliveries/"))
-    .filter((path) => DELIVERY_WRITES.test(readFileSync(path, "utf8")))
-    .map((path) => relative(SRC, path));
+  const writers = filesMatching(DELIVERY_WRITES).filter((path) => !path.startsWith("db/deliveries/"));
   // The sweep's delete of old deliveries is written once for both stores, with the retention rule.
   expect(writers.sort()).toEqual(RETENTION_SWEEPS);
-  const owners = sourceFiles(join(SRC, "db/deliveries")).filter((path) => DELIVERY_WRITES.test(readFileSync(path, "utf8")));
-  expect(owners.map((path) => relative(SRC, path)).sort()).toEqual(["db/deliveries/data-webhooks.ts", "db/deliveries/owner-actions.ts", "db/deliveries/push-decision.ts", "db/deliveries/rows.ts"]);
+  const owners = filesMatching(DELIVERY_WRITES, join(SRC, "db/deliveries"));
+  expect(owners.sort()).toEqual(["db/deliveries/data-webhooks.ts", "db/deliveries/owner-actions.ts", "db/deliveries/push-decision.ts", "db/deliveries/rows.ts"]);
 });
 
 test("the archives rows are written by the stage stores only, but the retention sweeps (which drop save.json from their files)", () => {
   const writes = /\b(?:insert|update|delete)\(archives\)|\b(?:INSERT INTO|UPDATE|DELETE FROM) archives\b/;
-  const writers = sourceFiles(SRC).filter((path) => writes.test(readFileSync(path, "utf8"))).map((path) => relative(SRC, path));
+  const writers = filesMatching(writes);
   // PostgreSQL's one-statement record embeds the rule's own text (src/db/stage-writes/pg.ts): no second INSERT.
   expect(writers.sort()).toEqual(["db/stage-writes/rules.ts", ...RETENTION_SWEEPS].sort());
 });
 
 test("the bucket folder claims are written by the stage stores only", () => {
   const writes = /\b(?:insert|update|delete)\(archiveFolders\)|\b(?:INSERT INTO|UPDATE|DELETE FROM) archive_folders\b/;
-  const writers = sourceFiles(SRC).filter((path) => writes.test(readFileSync(path, "utf8"))).map((path) => relative(SRC, path));
+  const writers = filesMatching(writes);
   expect(writers.sort()).toEqual(["db/stage-writes/rules.ts"]);
 });
 
 test("a hub's API rate counts are written by their store only", () => {
   const writes = /\b(?:insert|update|delete)\(apiRateWindows\)|\b(?:INSERT INTO|UPDATE|DELETE FROM) api_rate_windows\b/;
-  const writers = sourceFiles(SRC).filter((path) => writes.test(readFileSync(path, "utf8"))).map((path) => relative(SRC, path));
+  const writers = filesMatching(writes);
   expect(writers).toEqual(["db/owner/pg-rate-windows.ts"]);
 });
 
 test("the API rate counts' stores, one per deployment, live beside each other in src/db/owner/ (none in src/http/)", () => {
   const makesStore = /\)\s*:\s*RateWindows\s*\{/;
-  const stores = sourceFiles(SRC).filter((path) => makesStore.test(readFileSync(path, "utf8"))).map((path) => relative(SRC, path));
+  const stores = filesMatching(makesStore);
   expect(stores.sort()).toEqual(["db/owner/memory-rate-windows.ts", "db/owner/pg-rate-windows.ts"]);
 });
 
@@ -95,7 +96,7 @@ describe("owner tables", () => {
     const owner = `db/${module}.ts`;
     test(`${sql} is written by ${owner} only`, () => {
       const writes = new RegExp(`\\b(?:insert|update|delete)\\(${table}\\)|\\b(?:INSERT INTO|UPDATE|DELETE FROM) ${sql}\\b`);
-      const writers = sourceFiles(SRC).filter((path) => writes.test(readFileSync(path, "utf8"))).map((path) => relative(SRC, path));
+      const writers = filesMatching(writes);
       expect(writers).toEqual([owner]);
     });
   }
@@ -118,7 +119,7 @@ describe("area tables", () => {
     test(`${sql} is written from src/db/${area}/ only`, () => {
       // drizzle's builders, SQL text, and SQL over drizzle's table object (`UPDATE ${saves}`).
       const writes = new RegExp(`\\b(?:insert|update|delete)\\(${table}\\)|\\b(?:INSERT INTO|UPDATE|DELETE FROM) (?:${sql}\\b|\\$\\{${table}\\})`);
-      const writers = sourceFiles(SRC).filter((path) => writes.test(readFileSync(path, "utf8"))).map((path) => relative(SRC, path));
+      const writers = filesMatching(writes);
       expect(writers.filter((path) => !path.startsWith(`db/${area}/`))).toEqual([]);
       expect(writers.some((path) => path.startsWith(`db/${area}/`))).toBe(true);
     });
