@@ -11,6 +11,7 @@ import { httpClientUploadScript, quantumultXUploadScript } from "../../src/captu
 import { setupTokenOf } from "../helpers/link-tokens.ts";
 import { jobReaches, reads } from "../helpers/store-reads.ts";
 import { runInApp } from "../helpers/proxy-app-harness.ts";
+import { refusedUrl } from "../helpers/recording-server.ts";
 import { encryptedSave, PLAYER_ID, testKeys } from "../helpers/saves.ts";
 import { eventually, startServer, type RunningServer } from "../helpers/in-process.ts";
 
@@ -103,8 +104,8 @@ describe("module and script URLs", () => {
       const answered = runInApp(app, script, { url: gameUrl(PLAYER_ID) }, encryptedSave(pair));
       expect((await answered.upload).status).toBe(200);
       await eventually(() => answered.logs.length > 0, 10_000, `${app} logged its answer`);
-      // Nothing listens on port 9: the upload fails the way a phone off the server's network does.
-      const unreachable = script.replace(/var UPLOAD_URL = "[^"]*";/, 'var UPLOAD_URL = "http://127.0.0.1:9/uploadSaveData";');
+      // Nothing listens there: the upload fails the way a phone off the server's network does.
+      const unreachable = script.replace(/var UPLOAD_URL = "[^"]*";/, `var UPLOAD_URL = "${await refusedUrl()}/uploadSaveData";`);
       const failed = runInApp(app, unreachable, { url: gameUrl(PLAYER_ID) }, encryptedSave(pair));
       await eventually(() => failed.logs.length > 0, 10_000, `${app} logged its failure`);
       const said = { zh: { answered: "服务器返回 200", failed: "失败：" }, "zh-Hant": { answered: "伺服器回應 200", failed: "失敗：" }, ja: { answered: "サーバーの応答 200", failed: "失敗：" }, ko: { answered: "서버 응답 200", failed: "실패: " } }[lang === "zh-Hans" ? "zh" : lang];

@@ -172,7 +172,7 @@ test("an existing .env is replaced only with consent, the old one kept as .env.b
 
 test("input ending mid-way, or Ctrl-C, writes nothing", async () => {
   const dir = folder();
-  const ended = await wizard(dir, { LANG: "zh_CN.UTF-8" }, ["", KEY, IV, "1", "http://127.0.0.1:9"]);
+  const ended = await wizard(dir, { LANG: "zh_CN.UTF-8" }, ["", KEY, IV, "1", await refusedUrl()]);
   expect(ended.code).toBe(1);
   expect(ended.out).toContain("已退出：没有写入任何东西。");
   expect(readdirSync(dir)).toEqual([]);
