@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
 import { readdirSync } from "node:fs";
-import { join } from "node:path";
 import { eventually, serversForThisFile, type RunningServer } from "../helpers/in-process.ts";
 import { hubSettings } from "../helpers/hub-link-key.ts";
 import { databaseForThisFile, POSTGRES_MISSING } from "../helpers/postgres.ts";
+import { ownerCliWith } from "../helpers/owner-cli.ts";
 import { rawRequest } from "../helpers/raw-http.ts";
 import { startRecordingServer, type RecordingServer } from "../helpers/recording-server.ts";
 import { encryptedSave, PLAYER_ID, testKeys, uploadSave } from "../helpers/saves.ts";
@@ -53,8 +53,7 @@ describe.skipIf(skip !== null)("two services on one PostgreSQL and one bucket", 
   const pushesOf = () => pushes.requestsTo(HOOK).length;
   /** The owner CLI as a hub's owner runs it: any machine, the same DATABASE_URL and LINK_KEY, no data folder of a service. */
   const cli = async (...args: string[]) => {
-    const run = Bun.spawn([process.execPath, join(import.meta.dir, "../../src/cli.ts"), ...args], { env: { PATH: process.env.PATH ?? "", ...hubSettings(url), DATA_DIR: a.dataDir }, stdout: "pipe", stderr: "pipe" });
-    const [out, err, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
+    const { code, out, err } = await ownerCliWith(hubSettings(url), a, ...args);
     return { code, out: out.trim(), err };
   };
 
