@@ -95,7 +95,7 @@ function ModuleCard({ root, choice, path, t, locale, check }: { root: string; ch
       </p>
       <p class="muted">{t.scanQr}</p>
       <div class="qr">{raw(renderSVG(url, { border: 2 }))}</div>
-      <SetupSteps app={choice.app} t={t} locale={locale} check={check} />
+      <SetupSteps app={choice.app} t={t} check={check} />
     </Section>
   );
 }

@@ -7,34 +7,7 @@
 import { raw } from "hono/html";
 import type { ProxyApp } from "../../capture/modules.ts";
 import { APP_LABELS } from "../../capture/setup-files.ts";
-import type { Locale } from "../../i18n/locales.ts";
 import type { Messages } from "../../i18n/messages/index.ts";
-
-type AppPaths = Record<ProxyApp, { cert: string; enable: string }>;
-
-/** Where each app keeps its certificate and its switches, by the names its own screens show. */
-const APP_PATHS: AppPaths = {
-  surge: { cert: "MitM → Generate New CA Certificate → Install Certificate", enable: "MitM · Rewrite · Scripting" },
-  shadowrocket: { cert: "Settings → Certificate → Generate New Certificate → Install Certificate", enable: "Config → HTTPS Decryption · Modules" },
-  loon: { cert: "Configuration → MitM → Certificate → Generate → Install", enable: "MitM · Script · Rewrite" },
-  quantumultx: { cert: "Settings → MitM → Generate Certificate → Configure Certificate", enable: "MitM · Rewrite" },
-  stash: { cert: "Settings → MitM → Generate CA Certificate → Install", enable: "MitM · Script · Rewrite" },
-};
-
-/**
- * The same in the apps' Simplified Chinese screens, as their Chinese guides name them: Shadowrocket (配置 → ⓘ →
- * HTTPS 解密 → 证书), Loon (配置 → 证书管理; 脚本 · 复写 · MitM), Quantumult X (MitM → 生成证书 → 配置证书),
- * Stash (MitM → 生成新的 CA 证书; 改写), Surge (HTTPS 解密). Other languages read the English names.
- */
-const APP_PATHS_ZH_HANS: AppPaths = {
-  surge: { cert: "HTTPS 解密 → 生成新的 CA 证书 → 安装证书", enable: "HTTPS 解密 · 重写 · 脚本" },
-  shadowrocket: { cert: "配置 → 配置文件右侧的 ⓘ → HTTPS 解密 → 证书 → 生成新的 CA 证书 → 安装证书", enable: "配置 → ⓘ → HTTPS 解密 · 配置 → 模块" },
-  loon: { cert: "配置 → 证书管理 → 生成新的CA证书 → 安装CA证书", enable: "配置 → 脚本 · 复写 · MitM" },
-  quantumultx: { cert: "设置（右下角风车）→ MitM → 生成证书 → 配置证书", enable: "重写 · MitM" },
-  stash: { cert: "首页 → MitM → 生成新的 CA 证书 → 安装证书", enable: "首页 → MitM · 脚本 · 改写" },
-};
-
-const pathsFor = (locale: Locale): AppPaths => (locale === "zh-Hans" ? APP_PATHS_ZH_HANS : APP_PATHS);
 
 /** Polls every 3 s for 20 minutes at most; the time is shown in the phone's own clock. */
 const CHECK_SCRIPT = `(function(){var el=document.getElementById("first-save");if(!el)return;var url=el.getAttribute("data-url"),done=el.getAttribute("data-arrived"),n=0;
@@ -48,9 +21,9 @@ export interface FirstSaveCheck {
   url: string;
 }
 
-export function SetupSteps({ app, t, locale, check }: { app: ProxyApp; t: Messages; locale: Locale; check: FirstSaveCheck | null }) {
+export function SetupSteps({ app, t, check }: { app: ProxyApp; t: Messages; check: FirstSaveCheck | null }) {
   const label = APP_LABELS[app];
-  const paths = pathsFor(locale)[app];
+  const paths = t.appPaths[app];
   return (
     <>
       <h3>{t.stepsTitle}</h3>

@@ -3,6 +3,8 @@
  * missing there (or one it adds) is a type error. Values are text, or functions for text with numbers or names.
  * Words that stay as they are in every language (MySekai, app names, setting names, URLs) are passed in.
  */
+import { APP_PATHS_EN } from "./app-paths.ts";
+
 export const en = {
   appName: "MySekai ingest",
   language: "Language",
@@ -152,6 +154,7 @@ export const en = {
   stepEnable: (app: string) => `Turn on MITM (HTTPS decryption) and scripts / rewrites in ${app}:`,
   stepConnect: (app: string) => `Connect: turn ${app} on (its VPN switch).`,
   stepOpen: "Open Project SEKAI and go into MySekai.",
+  appPaths: APP_PATHS_EN,
   firstSaveWaiting: "Waiting for your first save… (this page checks by itself)",
   firstSaveArrived: (time: string) => `Your first save arrived at ${time}: it works. Maps follow in a few seconds.`,
   reportTools: (a: string, b: string) => `${a} and ${b}`,

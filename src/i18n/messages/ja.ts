@@ -1,5 +1,6 @@
 /** The pages in Japanese (JP players). */
 import type { Messages } from "./en.ts";
+import { APP_PATHS_EN } from "./app-paths.ts";
 
 export const ja: Messages = {
   appName: "MySekai 受信サーバー",
@@ -139,6 +140,7 @@ export const ja: Messages = {
   stepEnable: (app) => `${app} で MITM（HTTPS の復号）とスクリプト / リライトをオンにする：`,
   stepConnect: (app) => `接続する：${app} をオンにする（VPN のスイッチ）。`,
   stepOpen: "プロセカを開いてマイセカイに入る。",
+  appPaths: APP_PATHS_EN,
   firstSaveWaiting: "最初のセーブを待っています…（このページが自動で確認します）",
   firstSaveArrived: (time) => `最初のセーブが ${time} に届きました：動いています。地図は数秒後に出ます。`,
   reportTools: (a, b) => `${a} と ${b}`,

@@ -1,5 +1,6 @@
 /** The pages in Korean (KR players). */
 import type { Messages } from "./en.ts";
+import { APP_PATHS_EN } from "./app-paths.ts";
 
 export const ko: Messages = {
   appName: "MySekai 수신 서버",
@@ -139,6 +140,7 @@ export const ko: Messages = {
   stepEnable: (app) => `${app}에서 MITM(HTTPS 복호화)과 스크립트 / 리라이트 켜기:`,
   stepConnect: (app) => `연결: ${app}을(를) 켜기 (VPN 스위치).`,
   stepOpen: "프로세카를 열고 마이세카이에 들어가기.",
+  appPaths: APP_PATHS_EN,
   firstSaveWaiting: "첫 세이브를 기다리는 중… (이 페이지가 알아서 확인합니다)",
   firstSaveArrived: (time) => `첫 세이브가 ${time}에 도착했습니다: 잘 됩니다. 지도는 몇 초 뒤에 나옵니다.`,
   reportTools: (a, b) => `${a}와 ${b}`,

@@ -1,5 +1,6 @@
 /** The pages in simplified Chinese (CN players; the bots and docs of the community are in Chinese first). */
 import type { Messages } from "./en.ts";
+import { APP_PATHS_ZH_HANS } from "./app-paths.ts";
 
 export const zhHans: Messages = {
   appName: "MySekai 存档接收服务",
@@ -139,6 +140,7 @@ export const zhHans: Messages = {
   stepEnable: (app) => `在 ${app} 里打开 MITM（HTTPS 解密）和脚本 / 重写：`,
   stepConnect: (app) => `连接：打开 ${app}（它的 VPN 开关）。`,
   stepOpen: "打开世界计划，进入 MySekai。",
+  appPaths: APP_PATHS_ZH_HANS,
   firstSaveWaiting: "正在等待你的第一份存档……（本页会自动检查）",
   firstSaveArrived: (time) => `第一份存档已在 ${time} 收到：一切正常。地图几秒后就会出来。`,
   reportTools: (a, b) => `${a} 与 ${b}`,

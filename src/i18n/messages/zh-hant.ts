@@ -1,5 +1,6 @@
 /** The pages in traditional Chinese (TW players), in Taiwan's words. */
 import type { Messages } from "./en.ts";
+import { APP_PATHS_EN } from "./app-paths.ts";
 
 export const zhHant: Messages = {
   appName: "MySekai 存檔接收服務",
@@ -139,6 +140,7 @@ export const zhHant: Messages = {
   stepEnable: (app) => `在 ${app} 裡開啟 MITM（HTTPS 解密）和腳本 / 重寫：`,
   stepConnect: (app) => `連線：打開 ${app}（它的 VPN 開關）。`,
   stepOpen: "打開世界計畫，進入 MySekai。",
+  appPaths: APP_PATHS_EN,
   firstSaveWaiting: "正在等待你的第一份存檔……（本頁會自動檢查）",
   firstSaveArrived: (time) => `第一份存檔已在 ${time} 收到：一切正常。地圖幾秒後就會出現。`,
   reportTools: (a, b) => `${a} 與 ${b}`,
